@@ -1,0 +1,72 @@
+"""Actions and their one-line text notation.
+
+An action is a kind plus a few string arguments (``drop c3 W``, ``bid 12``). The notation is
+the action: ``parse_action(format_action(a)) == a`` for every action, and legality is always
+decided by membership in the legal actions of a state, never by the parser.
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+_TOKEN = re.compile(r"^[A-Za-z0-9_+\-.:'@]+$")
+_DIGITS = re.compile(r"(\d+)")
+
+
+class NotationError(ValueError):
+    """Text that is not an action in naqala notation."""
+
+
+def _check_token(token: str) -> str:
+    if not _TOKEN.match(token):
+        raise NotationError(f"bad token {token!r} in action notation")
+    return token
+
+
+@attrs.frozen(slots=True, order=False)
+class Action:
+    """One option of a pending decision."""
+
+    kind: str = attrs.field(validator=lambda _i, _a, v: _check_token(v))
+    args: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+
+    def __attrs_post_init__(self) -> None:
+        for arg in self.args:
+            _check_token(arg)
+
+    def __str__(self) -> str:
+        return format_action(self)
+
+    def sort_key(self) -> tuple[object, ...]:
+        """Canonical order: by kind, then arguments with numbers compared as numbers."""
+        return (self.kind, tuple(_natural(arg) for arg in self.args))
+
+
+def _natural(text: str) -> tuple[tuple[int, int | str], ...]:
+    parts = _DIGITS.split(text)
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in parts if p != "")
+
+
+def format_action(action: Action) -> str:
+    """The notation of ``action``: its kind and arguments separated by single spaces."""
+    return " ".join((action.kind, *action.args))
+
+
+def parse_action(text: str) -> Action:
+    """The action written as ``text`` (whitespace-separated kind and arguments)."""
+    tokens = text.split()
+    if not tokens:
+        raise NotationError("empty action")
+    try:
+        return Action(tokens[0], tuple(tokens[1:]))
+    except NotationError:
+        raise
+    except ValueError as exc:  # pragma: no cover - attrs validators raise NotationError
+        raise NotationError(str(exc)) from exc
+
+
+def sorted_actions(actions: list[Action]) -> list[Action]:
+    """Actions in canonical order, duplicates removed."""
+    return sorted(set(actions), key=Action.sort_key)

@@ -1,0 +1,267 @@
+"""Content loading: TOML files → cattrs → frozen attrs records.
+
+Game content (tiles, meeple colours, tokens, cards, djinns, track costs, setup numbers) is
+data. Each plugin ships TOML files; they are parsed with tomli, structured strictly (unknown
+keys and wrong types are errors) and merged in plugin order. Every problem is reported with
+the file and the path inside it, and all problems of all files are reported together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+import cattrs
+import tomli
+
+
+class ContentError(Exception):
+    """One or more problems in content files; ``problems`` lists them all."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+@attrs.frozen
+class ColourSpec:
+    """A meeple colour (a tribe)."""
+
+    id: str
+    letter: str
+    name: str
+    count: int
+
+
+@attrs.frozen
+class TokenSpec:
+    """A kind of token placed on tiles from a bank (palm trees, palaces)."""
+
+    id: str
+    name: str
+    count: int
+    vp: int
+
+
+@attrs.frozen
+class TileSpec:
+    """Tiles of one kind with one VP value; ``count`` copies, ids ``{kind}-{n}``."""
+
+    kind: str
+    vp: int
+    value: str = ""  # "blue", "red" or "" (valueless terrain such as the chasm)
+    count: int = 1
+    holds_meeples: bool = True
+
+
+@attrs.frozen
+class CardSpec:
+    """Resource cards of one type, ``count`` copies; ``kind`` is merchandise or fakir."""
+
+    id: str
+    kind: str
+    count: int
+    name: str = ""
+
+
+@attrs.frozen
+class DjinnSpec:
+    """One djinn card. ``cost`` names a payment kind (see the base plugin), "" for none."""
+
+    id: str
+    name: str
+    vp: int
+    kind: str
+    cost: str = ""
+    text: str = ""
+
+
+@attrs.frozen
+class PlayerCountSpec:
+    """Components each player gets at one player count."""
+
+    players: int
+    camels: int
+    markers: int
+
+
+@attrs.frozen
+class ContentFile:
+    """The shape of one content TOML file. Tables merge key by key, lists concatenate."""
+
+    colour: list[ColourSpec] = attrs.field(factory=list)
+    token: list[TokenSpec] = attrs.field(factory=list)
+    tile: list[TileSpec] = attrs.field(factory=list)
+    resource: list[CardSpec] = attrs.field(factory=list)
+    djinn: list[DjinnSpec] = attrs.field(factory=list)
+    player_count: list[PlayerCountSpec] = attrs.field(factory=list)
+    settings: dict[str, int] = attrs.field(factory=dict)
+    tables: dict[str, list[int]] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Content:
+    """All content of a game, merged from its plugins' files in registration order."""
+
+    colours: tuple[ColourSpec, ...]
+    tokens: tuple[TokenSpec, ...]
+    tiles: tuple[TileSpec, ...]
+    resources: tuple[CardSpec, ...]
+    djinns: tuple[DjinnSpec, ...]
+    player_counts: tuple[PlayerCountSpec, ...]
+    settings: Mapping[str, int]
+    tables: Mapping[str, tuple[int, ...]]
+
+    def setting(self, key: str) -> int:
+        try:
+            return self.settings[key]
+        except KeyError:
+            raise ContentError([f"content: no plugin sets settings.{key}"]) from None
+
+    def table(self, key: str) -> tuple[int, ...]:
+        try:
+            return self.tables[key]
+        except KeyError:
+            raise ContentError([f"content: no plugin sets tables.{key}"]) from None
+
+    def djinn(self, djinn_id: str) -> DjinnSpec:
+        for spec in self.djinns:
+            if spec.id == djinn_id:
+                return spec
+        raise KeyError(djinn_id)
+
+
+def _strict(kind: type) -> Any:
+    def hook(value: Any, _type: Any) -> Any:
+        if kind is int and isinstance(value, bool):
+            raise TypeError("expected an integer, got a boolean")
+        if not isinstance(value, kind):
+            raise TypeError(f"expected {kind.__name__}, got {type(value).__name__}")
+        return value
+
+    return hook
+
+
+def _converter() -> cattrs.Converter:
+    converter = cattrs.Converter(forbid_extra_keys=True)
+    for kind in (int, str, bool):
+        converter.register_structure_hook(kind, _strict(kind))
+    return converter
+
+
+_CONVERTER = _converter()
+
+
+def parse_content_file(path: Path, text: str | None = None) -> tuple[ContentFile | None, list[str]]:
+    """One file's records, or the list of its problems (each naming the file and path)."""
+    try:
+        raw_text = path.read_text(encoding="utf-8") if text is None else text
+    except OSError as exc:
+        return None, [f"{path}: cannot read: {exc.strerror or exc}"]
+    try:
+        raw = tomli.loads(raw_text)
+    except tomli.TOMLDecodeError as exc:
+        return None, [f"{path}: not valid TOML: {exc}"]
+    try:
+        return _CONVERTER.structure(raw, ContentFile), []
+    except Exception as exc:  # cattrs raises exception groups with every problem inside
+        messages = cattrs.transform_error(exc, path="$")
+        return None, [f"{path}: {_path_first(m)}" for m in messages]
+
+
+def _path_first(message: str) -> str:
+    """cattrs says 'reason @ $.path'; we say '$.path: reason'."""
+    reason, sep, where = message.rpartition(" @ ")
+    return f"{where}: {reason}" if sep else message
+
+
+def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
+    """Merge parsed files in order; duplicate ids and bad values are reported together."""
+    problems: list[str] = []
+    colours: list[ColourSpec] = []
+    tokens: list[TokenSpec] = []
+    tiles: list[TileSpec] = []
+    resources: list[CardSpec] = []
+    djinns: list[DjinnSpec] = []
+    player_counts: dict[int, PlayerCountSpec] = {}
+    settings: dict[str, int] = {}
+    tables: dict[str, tuple[int, ...]] = {}
+    seen: dict[tuple[str, str], Path] = {}
+
+    def claim(section: str, key: str, path: Path, index: int) -> None:
+        if (section, key) in seen:
+            problems.append(
+                f"{path}: $.{section}[{index}]: {section} {key!r} is already defined in "
+                f"{seen[(section, key)]}"
+            )
+        seen[(section, key)] = path
+
+    for path, data in files:
+        for i, colour in enumerate(data.colour):
+            claim("colour", colour.id, path, i)
+            claim("colour-letter", colour.letter, path, i)
+            if len(colour.letter) != 1 or not colour.letter.isupper():
+                problems.append(f"{path}: $.colour[{i}].letter: must be one capital letter")
+            colours.append(colour)
+        for i, token in enumerate(data.token):
+            claim("token", token.id, path, i)
+            tokens.append(token)
+        for i, tile in enumerate(data.tile):
+            if tile.count < 1:
+                problems.append(f"{path}: $.tile[{i}].count: must be at least 1")
+            if tile.value not in ("blue", "red", ""):
+                problems.append(f"{path}: $.tile[{i}].value: must be 'blue', 'red' or ''")
+            tiles.append(tile)
+        for i, card in enumerate(data.resource):
+            claim("resource", card.id, path, i)
+            if card.kind not in ("merchandise", "fakir"):
+                problems.append(f"{path}: $.resource[{i}].kind: must be merchandise or fakir")
+            resources.append(card)
+        for i, djinn in enumerate(data.djinn):
+            claim("djinn", djinn.id, path, i)
+            djinns.append(djinn)
+        for i, pc in enumerate(data.player_count):
+            if pc.players < 1 or pc.camels < 0 or pc.markers < 1:
+                problems.append(f"{path}: $.player_count[{i}]: counts must be positive")
+            player_counts[pc.players] = pc
+        # tables merge key by key: a later plugin may deliberately re-state a setting
+        settings.update(data.settings)
+        tables.update({k: tuple(v) for k, v in data.tables.items()})
+    if problems:
+        raise ContentError(problems)
+    return Content(
+        colours=tuple(colours),
+        tokens=tuple(tokens),
+        tiles=tuple(tiles),
+        resources=tuple(resources),
+        djinns=tuple(djinns),
+        player_counts=tuple(player_counts[k] for k in sorted(player_counts)),
+        settings=dict(settings),
+        tables=dict(tables),
+    )
+
+
+def load_content(paths: Iterable[Path]) -> Content:
+    """Parse and merge ``paths`` in order; raise one ``ContentError`` listing every problem."""
+    parsed: list[tuple[Path, ContentFile]] = []
+    problems: list[str] = []
+    for path in paths:
+        data, errors = parse_content_file(path)
+        problems.extend(errors)
+        if data is not None:
+            parsed.append((path, data))
+    if problems:
+        # still merge what parsed, so duplicate ids are reported alongside type errors
+        try:
+            merge_content(parsed)
+        except ContentError as more:
+            problems.extend(more.problems)
+        raise ContentError(problems)
+    return merge_content(parsed)
+
+
+def tile_ids(spec: TileSpec, start: int) -> list[str]:
+    """Ids for the copies of a tile spec: ``{kind}-{n}`` numbered from ``start``."""
+    return [f"{spec.kind}-{n}" for n in range(start, start + spec.count)]

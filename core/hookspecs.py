@@ -1,0 +1,183 @@
+"""Hook specifications: every point where a plugin can add to or change the game.
+
+Each hook says when it is called and how the results of several plugins combine. Results
+are combined in ways that do not depend on registration order wherever the hook allows it
+(union, sum, concatenation sorted by the engine, all/any); the few "provider" hooks are
+``firstresult`` and the base game implements them ``trylast`` so any plugin can replace it.
+The full reference with examples is docs/hooks.md; a test keeps the two in step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from naqala.core.actions import Action
+    from naqala.core.engine import Rules
+    from naqala.core.events import Event, ScoreLine
+    from naqala.core.rng import Rng
+    from naqala.core.stage import Flow, Stage
+    from naqala.core.state import Layout, State
+
+PROJECT = "naqala"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+# -- content and components ---------------------------------------------------------------
+
+
+@hookspec
+def naqala_content_files() -> Iterable[Path]:
+    """Content TOML files this plugin ships (tiles, colours, tokens, cards, djinns, settings).
+
+    Called once when the rules are built. Combined: concatenated in registration order and
+    merged; list entries add up, settings tables are overridden key by key by later plugins,
+    and a duplicate id is an error naming both files.
+    """
+
+
+@hookspec
+def naqala_stages() -> Mapping[str, Stage]:
+    """Flow stages this plugin provides, by name (``bid``, ``pick``, ``drop``, ``sell``…).
+
+    Called once when the rules are built. Combined: merged into one table; two plugins
+    providing the same name is an error naming both.
+    """
+
+
+@hookspec
+def naqala_tribe_actions() -> Mapping[str, Stage]:
+    """The tribe action of each meeple colour this plugin owns, by colour id.
+
+    Called once when the rules are built; each becomes the stage ``tribe:<colour>``, entered
+    after a meeple move collects meeples of that colour. Combined like ``naqala_stages``.
+    """
+
+
+@hookspec
+def naqala_tile_actions() -> Mapping[str, Stage]:
+    """The action of each tile kind this plugin owns, by kind (``village``, ``oasis``…).
+
+    Called once when the rules are built; each becomes the stage ``tile:<kind>``, entered
+    after the tribe action on the tile where the move ended. Combined like ``naqala_stages``.
+    """
+
+
+# -- setup ---------------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def naqala_board_layout(rules: Rules, players: int, rng: Rng) -> tuple[Layout, Rng] | None:
+    """Lay out the board for a new game: grid size and which tile lies where.
+
+    Provider (first non-None result wins; the base game answers last). Return the layout
+    and the advanced generator. Impassable tiles and walls are added afterwards from
+    ``naqala_impassable_tiles`` and ``naqala_blocked_edges``.
+    """
+
+
+@hookspec
+def naqala_impassable_tiles(rules: Rules, layout: Layout) -> Iterable[int]:
+    """Tiles no meeple may enter or leave (the chasm, the Great Lake…).
+
+    Called once per new game on the laid-out board. Combined: union.
+    """
+
+
+@hookspec
+def naqala_blocked_edges(rules: Rules, layout: Layout) -> Iterable[tuple[int, int]]:
+    """Edges between orthogonal neighbours that meeples may not cross (mountains).
+
+    Called once per new game on the laid-out board. Combined: union (pairs are sorted).
+    """
+
+
+@hookspec(firstresult=True)
+def naqala_flow(rules: Rules) -> Flow | None:
+    """The flow of play: how a game starts and which stage follows a finished one.
+
+    Provider (first non-None result wins; the base game answers last). A variant that
+    splices a step into the turn returns a flow that wraps the base one.
+    """
+
+
+@hookspec(firstresult=True)
+def naqala_new_game(rules: Rules, players: int, seed: int) -> State | None:
+    """Build the initial state of a game for ``players`` players from ``seed``.
+
+    Provider (first non-None result wins; the base game answers last).
+    """
+
+
+# -- during play ---------------------------------------------------------------------------
+
+
+@hookspec
+def naqala_extra_options(rules: Rules, state: State) -> Iterable[Action]:
+    """Options a player may take at the pending decision besides the stage's own
+    (djinn powers, magic items). Called for every decision. Combined: concatenated, then
+    sorted canonically by the engine. Each option must lead to a legal completion.
+    """
+
+
+@hookspec(firstresult=True)
+def naqala_apply_extra(rules: Rules, state: State, action: Action) -> State | None:
+    """Apply an option this plugin offered through ``naqala_extra_options``.
+
+    Provider: return the new state for your own options, None for anybody else's.
+    """
+
+
+@hookspec
+def naqala_event(rules: Rules, state: State, event: Event) -> State | None:
+    """React to an event (a tile taken, a meeple dropped, a djinn taken, a palace placed,
+    a kill…). Return the changed state, or None to leave it.
+
+    Called by the rules that cause the event. Combined: folded — each implementation gets
+    the state left by the previous one, in registration order. Keep reactions commutative
+    (pay coins, draw a card) so the order does not matter.
+    """
+
+
+@hookspec
+def naqala_game_ends(rules: Rules, state: State) -> bool:
+    """Whether the game ends when the current round is over (end triggers).
+
+    Called at the end of every round. Combined: any.
+    """
+
+
+# -- scoring -------------------------------------------------------------------------------
+
+
+@hookspec
+def naqala_score_lines(rules: Rules, state: State, player: int) -> Iterable[ScoreLine]:
+    """Score lines for ``player`` (coins, viziers, tiles…). Called for each player whenever
+    a score is asked for. Combined: concatenated; a player's score is the sum of the lines.
+    """
+
+
+@hookspec
+def naqala_adjust_score_lines(
+    rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...]
+) -> Iterable[ScoreLine]:
+    """Extra lines that change a category computed by ``naqala_score_lines`` (a djinn
+    making palm trees worth more adds a line in the ``palm-trees`` category naming itself).
+
+    Called after all score lines are known. Combined: concatenated to the lines.
+    """
+
+
+# -- command line --------------------------------------------------------------------------
+
+
+@hookspec
+def naqala_cli(app: Any) -> None:
+    """Add subcommands to the ``naqala`` typer app. Called once at program start for every
+    installed plugin that loads; a plugin that fails to load never stops the program.
+    """

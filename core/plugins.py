@@ -1,0 +1,171 @@
+"""Finding, loading and ordering plugins.
+
+Plugins are found through the entry-point group ``naqala.plugins``; a plugin is a module (or
+any object) with hook implementations and a few attributes: ``NAME``, ``VERSION``,
+``DESCRIPTION``, and optionally ``REQUIRES`` (names it builds on) and ``ALIASES``. House
+rules are single Python files loaded by path. Order is deterministic: base, then expansions
+by dependency (ties in the order given), then house rules in the order given.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import importlib.util
+import sys
+from collections.abc import Sequence
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import attrs
+
+GROUP = "naqala.plugins"
+BASE = "base"
+
+
+class PluginError(Exception):
+    """A plugin that cannot be found, loaded or combined."""
+
+
+@attrs.frozen
+class PluginInfo:
+    """A loaded plugin and what identifies it in a game record."""
+
+    name: str
+    version: str
+    module: Any = attrs.field(eq=False)
+    description: str = ""
+    requires: tuple[str, ...] = ()
+    source: str = "entry-point"  # or "house-rule"
+    sha256: str = ""  # for house-rule files
+
+
+def installed_entry_points() -> dict[str, EntryPoint]:
+    """Installed plugins by entry-point name."""
+    return {ep.name: ep for ep in entry_points(group=GROUP)}
+
+
+def describe(module: Any, source: str = "entry-point", sha256: str = "") -> PluginInfo:
+    """The ``PluginInfo`` of a plugin object, checked for the attributes a plugin needs."""
+    name = getattr(module, "NAME", None)
+    if not isinstance(name, str) or not name:
+        raise PluginError(f"plugin {module!r} has no NAME")
+    return PluginInfo(
+        name=name,
+        version=str(getattr(module, "VERSION", "0")),
+        module=module,
+        description=str(getattr(module, "DESCRIPTION", "")),
+        requires=tuple(getattr(module, "REQUIRES", ())),
+        source=source,
+        sha256=sha256,
+    )
+
+
+def _aliases(points: dict[str, EntryPoint]) -> dict[str, str]:
+    """Alias → name for installed plugins that declare aliases, loaded lazily by name."""
+    aliases: dict[str, str] = {}
+    for name, point in points.items():
+        try:
+            module = point.load()
+        except Exception:  # a broken plugin must not stop the others
+            continue
+        for alias in getattr(module, "ALIASES", ()):
+            aliases[alias] = name
+    return aliases
+
+
+def unknown_plugin_message(name: str, known: Sequence[str]) -> str:
+    """Say that ``name`` is unknown, list the known names and suggest the closest one."""
+    message = f"unknown expansion {name!r}; known expansions: {', '.join(sorted(known)) or 'none'}"
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.5)
+    if close:
+        message += f" (did you mean {close[0]!r}?)"
+    return message
+
+
+def load_named(name: str, points: dict[str, EntryPoint] | None = None) -> PluginInfo:
+    """Load the installed plugin called ``name`` (or one of its aliases)."""
+    points = installed_entry_points() if points is None else points
+    if name not in points:
+        real = _aliases(points).get(name)
+        if real is None:
+            raise PluginError(unknown_plugin_message(name, [n for n in points if n != BASE]))
+        name = real
+    try:
+        module = points[name].load()
+    except Exception as exc:
+        raise PluginError(f"plugin {name!r} failed to load: {exc}") from exc
+    return describe(module)
+
+
+def load_house_rule(path: Path) -> PluginInfo:
+    """Load a house-rule file; its module name and record hash come from its contents."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise PluginError(f"{path}: cannot read house rule: {exc.strerror or exc}") from exc
+    digest = hashlib.sha256(data).hexdigest()
+    module_name = f"naqala_house_{digest[:16]}"
+    module: ModuleType | None = sys.modules.get(module_name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        if spec is None or spec.loader is None:
+            raise PluginError(f"{path}: not a Python file")
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:
+            raise PluginError(f"{path}: house rule failed to load: {exc}") from exc
+        sys.modules[module_name] = module
+    if not hasattr(module, "NAME"):
+        module.NAME = path.stem
+    return describe(module, source="house-rule", sha256=digest)
+
+
+def order_plugins(plugins: Sequence[PluginInfo]) -> list[PluginInfo]:
+    """Base first, then each plugin after the ones it requires (stable otherwise)."""
+    by_name: dict[str, PluginInfo] = {}
+    for info in plugins:
+        if info.name in by_name:
+            continue
+        by_name[info.name] = info
+    ordered: list[PluginInfo] = []
+    placed: set[str] = set()
+
+    def place(info: PluginInfo, trail: tuple[str, ...]) -> None:
+        if info.name in placed:
+            return
+        if info.name in trail:
+            raise PluginError(f"plugins require each other in a cycle: {' -> '.join(trail)}")
+        for need in info.requires:
+            if need not in by_name:
+                raise PluginError(f"plugin {info.name!r} requires {need!r}, which is not enabled")
+            place(by_name[need], (*trail, info.name))
+        placed.add(info.name)
+        ordered.append(info)
+
+    if BASE in by_name:
+        place(by_name[BASE], ())
+    for info in by_name.values():
+        if info.source != "house-rule":
+            place(info, ())
+    for info in by_name.values():
+        place(info, ())
+    return ordered
+
+
+def resolve(
+    expansions: Sequence[str] = (),
+    house_rules: Sequence[Path] = (),
+    extra: Sequence[Any] = (),
+) -> list[PluginInfo]:
+    """The ordered plugins of a game: base, the named expansions, house-rule files, and
+    any plugin objects passed directly (tests do that)."""
+    points = installed_entry_points()
+    infos = [load_named(BASE, points)]
+    infos += [load_named(name, points) for name in expansions]
+    infos += [describe(obj, source="object") for obj in extra]
+    infos += [load_house_rule(Path(p)) for p in house_rules]
+    return order_plugins(infos)

@@ -1,0 +1,68 @@
+"""A seeded, counter-based random generator that lives inside the game state.
+
+Python's ``random`` module may change its algorithms between versions, so replayable draws
+use this small generator instead: value *i* of seed *s* is SplitMix64 of ``s + i·γ``. The
+generator is an immutable value; every draw returns the value and the advanced generator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+import attrs
+
+_MASK = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+
+T = TypeVar("T")
+
+
+def _splitmix64(x: int) -> int:
+    z = (x + _GAMMA) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+@attrs.frozen(slots=True)
+class Rng:
+    """Seed and number of values drawn so far; the whole generator state."""
+
+    seed: int
+    counter: int = 0
+
+    def next64(self) -> tuple[int, Rng]:
+        """The next 64-bit value and the advanced generator."""
+        value = _splitmix64((self.seed + self.counter * _GAMMA) & _MASK)
+        return value, Rng(self.seed, self.counter + 1)
+
+    def below(self, n: int) -> tuple[int, Rng]:
+        """A uniform integer in ``[0, n)`` (rejection sampling, so no modulo bias)."""
+        if n <= 0:
+            raise ValueError(f"below() needs n >= 1, got {n}")
+        limit = ((1 << 64) // n) * n
+        rng = self
+        while True:
+            value, rng = rng.next64()
+            if value < limit:
+                return value % n, rng
+
+    def shuffled(self, items: Sequence[T]) -> tuple[tuple[T, ...], Rng]:
+        """A Fisher–Yates shuffle of ``items``."""
+        out = list(items)
+        rng = self
+        for i in range(len(out) - 1, 0, -1):
+            j, rng = rng.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out), rng
+
+    def choice_weighted(self, counts: Sequence[int]) -> tuple[int, Rng]:
+        """An index drawn with probability proportional to ``counts`` (e.g. a meeple bag)."""
+        total = sum(counts)
+        pick, rng = self.below(total)
+        for index, count in enumerate(counts):
+            if pick < count:
+                return index, rng
+            pick -= count
+        raise AssertionError("unreachable: pick < total")

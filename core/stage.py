@@ -1,0 +1,57 @@
+"""Stages: the units of game flow, each owning one kind of decision.
+
+A plugin describes its flow as named stages. A stage is entered (it does its automatic work,
+then either waits for a decision or hands on to the next stage), offers legal actions while
+it waits, and applies the action chosen. Tribe actions and tile actions are stages too,
+named ``tribe:<colour>`` and ``tile:<kind>``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from naqala.core.actions import Action
+from naqala.core.state import Decision, State
+
+if TYPE_CHECKING:
+    from naqala.core.engine import Rules
+
+
+class Stage:
+    """Base class for a stage. Subclasses override what they need."""
+
+    #: set when the stage is registered (``tribe:red``, ``bid``…)
+    name: str = ""
+
+    def enter(self, rules: Rules, state: State) -> State:
+        """Do the automatic part; by default wait for the current player to decide."""
+        return attrs.evolve(state, decision=Decision(self.name, state.decision.player))
+
+    def legal(self, rules: Rules, state: State) -> list[Action]:
+        """The options of this stage's decision (order does not matter; the engine sorts)."""
+        return []
+
+    def apply(self, rules: Rules, state: State, action: Action) -> State:
+        """The state after ``action`` (already known to be legal)."""
+        raise NotImplementedError(f"stage {self.name} takes no actions")
+
+    def explain(self, rules: Rules, state: State, action: Action) -> str | None:
+        """Why ``action`` is not legal here, if the stage can say more than the engine."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<stage {self.name}>"
+
+
+class Flow:
+    """The order of play. ``proceed`` is called by every stage when it has finished."""
+
+    def start(self, rules: Rules, state: State) -> State:
+        """Enter the first decision of a freshly set-up game."""
+        raise NotImplementedError
+
+    def proceed(self, rules: Rules, state: State, finished: str) -> State:
+        """Enter whatever follows stage ``finished`` and return the state that waits."""
+        raise NotImplementedError

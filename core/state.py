@@ -1,0 +1,169 @@
+"""The game state: one immutable, hashable value.
+
+Every field is a tuple, an int, a string or another frozen record, so a state can be kept,
+shared, hashed and compared freely; ``apply`` builds a new state that shares the unchanged
+parts of the old one. The core knows the *components* of the Five Tribes family — a grid of
+tiles holding meeples and tokens, players holding coins, camels, meeples and cards, decks
+with face-up rows, bid and turn tracks — but not the rules that move them.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import attrs
+
+from naqala.core.board import Geometry, geometry
+from naqala.core.rng import Rng
+
+#: counts per colour (meeples) or per token kind (palm trees, palaces…), by index
+Counts = tuple[int, ...]
+NOBODY = -1
+GAME_OVER = "over"
+
+
+def add_at(counts: Counts, index: int, delta: int) -> Counts:
+    """``counts`` with ``delta`` added at ``index``."""
+    return counts[:index] + (counts[index] + delta,) + counts[index + 1 :]
+
+
+def replace_at(items: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]
+    """``items`` with position ``index`` replaced by ``value``."""
+    return items[:index] + (value,) + items[index + 1 :]
+
+
+@attrs.frozen(slots=True, cache_hash=True)
+class Layout:
+    """What never changes during a game: the grid, which tile lies where, blocked terrain."""
+
+    rows: int
+    cols: int
+    tiles: tuple[str, ...]  # content id of the tile at each position
+    blocked: frozenset[int] = frozenset()  # impassable tiles
+    walls: frozenset[tuple[int, int]] = frozenset()  # blocked edges, as sorted pairs
+
+    @property
+    def geometry(self) -> Geometry:
+        return _geometry_of(self)
+
+
+@functools.lru_cache(maxsize=64)
+def _geometry_of(layout: Layout) -> Geometry:
+    return geometry(layout.rows, layout.cols, layout.blocked, layout.walls)
+
+
+@attrs.frozen(slots=True)
+class Board:
+    """What lies on the tiles: meeples per colour, the owner, tokens per kind."""
+
+    meeples: tuple[Counts, ...]
+    owners: tuple[int, ...]
+    tokens: tuple[Counts, ...]
+
+
+@attrs.frozen(slots=True)
+class PlayerState:
+    """One player's holdings. ``cards`` are kept sorted; ``djinns`` in the order taken."""
+
+    coins: int
+    camels: int  # camels still in the player's supply
+    meeples: Counts  # meeples kept in front of the player, per colour
+    cards: tuple[str, ...] = ()
+    djinns: tuple[str, ...] = ()
+    extras: tuple[tuple[str, int], ...] = ()  # plugin counters, sorted by key
+
+
+@attrs.frozen(slots=True)
+class Deck:
+    """A deck of cards: the draw pile (top first), the face-up row, the discard pile."""
+
+    draw: tuple[str, ...] = ()
+    row: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+
+
+@attrs.frozen(slots=True)
+class Turn:
+    """The turn in progress: the marker played, the meeple move and what it collected."""
+
+    marker: int
+    start: int = NOBODY  # tile the meeples were picked up from
+    path: tuple[int, ...] = ()  # tiles dropped on, in order
+    hand: Counts = ()  # meeples still in hand during the move
+    colour: int = NOBODY  # colour collected at the end of the move
+    taken: int = 0  # how many meeples of that colour were collected
+    reach: int = 0  # assassins' range (assassins plus Fakirs discarded)
+    used: tuple[str, ...] = ()  # once-per-turn things already done (sorted)
+
+    @property
+    def here(self) -> int:
+        return self.path[-1] if self.path else self.start
+
+    @property
+    def previous(self) -> int:
+        if len(self.path) >= 2:
+            return self.path[-2]
+        return self.start if self.path else NOBODY
+
+
+@attrs.frozen(slots=True)
+class Decision:
+    """Who must decide what now. ``stage`` names the decision; it is ``over`` at game end,
+    where ``player`` is -1."""
+
+    stage: str
+    player: int = NOBODY
+
+
+@attrs.frozen(slots=True)
+class State:
+    """A whole game position."""
+
+    ruleset: tuple[str, ...]  # plugin names, in registration order
+    layout: Layout
+    board: Board
+    players: tuple[PlayerState, ...]
+    bag: Counts  # meeples in the bag, per colour
+    pool: Counts  # tokens left in the bank, per token kind
+    decks: tuple[Deck, ...]  # by deck index (see Rules.deck_index)
+    markers: tuple[int, ...]  # owner (player index) of each turn marker
+    bid_track: tuple[int, ...]  # marker on each bid-order spot, -1 if empty
+    turn_track: tuple[int, ...]  # marker on each turn-order spot, -1 if empty
+    decision: Decision
+    rng: Rng
+    round: int = 1
+    turn: Turn | None = None
+    flags: tuple[str, ...] = ()  # game-wide flags, sorted (e.g. "last-round")
+    extras: tuple[tuple[str, int], ...] = ()  # plugin counters, sorted by key
+
+    @property
+    def geometry(self) -> Geometry:
+        return self.layout.geometry
+
+    @property
+    def is_over(self) -> bool:
+        return self.decision.stage == GAME_OVER
+
+    def has_flag(self, flag: str) -> bool:
+        return flag in self.flags
+
+    def with_flag(self, flag: str) -> State:
+        if flag in self.flags:
+            return self
+        return attrs.evolve(self, flags=tuple(sorted((*self.flags, flag))))
+
+    def replace_player(self, index: int, player: PlayerState) -> State:
+        return attrs.evolve(self, players=replace_at(self.players, index, player))
+
+
+def get_extra(extras: tuple[tuple[str, int], ...], key: str, default: int = 0) -> int:
+    for k, v in extras:
+        if k == key:
+            return v
+    return default
+
+
+def set_extra(
+    extras: tuple[tuple[str, int], ...], key: str, value: int
+) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted({**dict(extras), key: value}.items()))

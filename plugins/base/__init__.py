@@ -1,0 +1,80 @@
+"""The base game of Five Tribes as a plugin: content, flow, tribe and tile actions, scoring.
+
+It registers exactly like an expansion or a house rule does (entry point ``base`` in the
+group ``naqala.plugins``); providers such as the board layout answer ``trylast`` so that any
+other plugin can replace them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from naqala.content import content_path
+from naqala.core.engine import Rules
+from naqala.core.events import ScoreLine
+from naqala.core.hookspecs import hookimpl
+from naqala.core.rng import Rng
+from naqala.core.stage import Flow, Stage
+from naqala.core.state import Layout, State
+from naqala.plugins.base import flow, scoring, setup
+from naqala.plugins.base.bidding import BidStage
+from naqala.plugins.base.merchandise import SellStage
+from naqala.plugins.base.movement import DropStage, PickStage
+from naqala.plugins.base.tiles import tile_actions
+from naqala.plugins.base.tribes import KillStage, tribe_actions
+
+NAME = "base"
+VERSION = "0.1.0"
+DESCRIPTION = "Five Tribes base game: 5x6 board, 5 tribes, 5 tile kinds, 22 djinns, 2-4 players"
+
+
+@hookimpl
+def naqala_content_files() -> Iterable[Path]:
+    return [content_path("base.toml")]
+
+
+@hookimpl
+def naqala_stages() -> dict[str, Stage]:
+    return {
+        "bid": BidStage(),
+        "pick": PickStage(),
+        "drop": DropStage(),
+        "kill": KillStage(),
+        "sell": SellStage(),
+    }
+
+
+@hookimpl
+def naqala_tribe_actions() -> dict[str, Stage]:
+    return tribe_actions()
+
+
+@hookimpl
+def naqala_tile_actions() -> dict[str, Stage]:
+    return tile_actions()
+
+
+@hookimpl(trylast=True)
+def naqala_flow(rules: Rules) -> Flow:
+    return flow.BaseFlow()
+
+
+@hookimpl(trylast=True)
+def naqala_board_layout(rules: Rules, players: int, rng: Rng) -> tuple[Layout, Rng]:
+    return setup.random_layout(rules, rng)
+
+
+@hookimpl(trylast=True)
+def naqala_new_game(rules: Rules, players: int, seed: int) -> State:
+    return setup.new_game(rules, players, seed)
+
+
+@hookimpl
+def naqala_game_ends(rules: Rules, state: State) -> bool:
+    return flow.game_ends(state)
+
+
+@hookimpl
+def naqala_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
+    return scoring.score_lines(rules, state, player)

@@ -1,0 +1,121 @@
+"""Small state edits shared by the base game's stages (coins, cards, tiles, tokens)."""
+
+from __future__ import annotations
+
+import attrs
+
+from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.events import Event
+from naqala.core.rng import Rng
+from naqala.core.state import NOBODY, Deck, State, add_at, replace_at
+
+FAKIR = "fakir"
+
+
+def current(state: State) -> int:
+    """The player whose decision is pending."""
+    return state.decision.player
+
+
+def gain_coins(state: State, player: int, amount: int) -> State:
+    p = state.players[player]
+    return state.replace_player(player, attrs.evolve(p, coins=p.coins + amount))
+
+
+def add_cards(state: State, player: int, cards: tuple[str, ...]) -> State:
+    p = state.players[player]
+    return state.replace_player(player, attrs.evolve(p, cards=tuple(sorted(p.cards + cards))))
+
+
+def remove_cards(cards: tuple[str, ...], remove: tuple[str, ...]) -> tuple[str, ...]:
+    """``cards`` without one copy of each card in ``remove`` (which must all be there)."""
+    left = list(cards)
+    for card in remove:
+        left.remove(card)
+    return tuple(left)
+
+
+def discard_cards(state: State, player: int, cards: tuple[str, ...]) -> State:
+    """Move cards from a player's hand to the resource discard pile."""
+    p = state.players[player]
+    state = state.replace_player(player, attrs.evolve(p, cards=remove_cards(p.cards, cards)))
+    deck = state.decks[RESOURCES]
+    deck = attrs.evolve(deck, discard=deck.discard + cards)
+    return attrs.evolve(state, decks=replace_at(state.decks, RESOURCES, deck))
+
+
+def fakirs_held(state: State, player: int) -> int:
+    return state.players[player].cards.count(FAKIR)
+
+
+def kept(state: State, player: int, colour: int) -> int:
+    return state.players[player].meeples[colour]
+
+
+def keep_meeples(state: State, player: int, colour: int, count: int) -> State:
+    """A player puts ``count`` meeples they collected in front of them."""
+    p = state.players[player]
+    return state.replace_player(player, attrs.evolve(p, meeples=add_at(p.meeples, colour, count)))
+
+
+def change_kept(state: State, player: int, colour: int, delta: int) -> State:
+    """Meeples in front of a player change by ``delta``; the bag takes the opposite."""
+    p = state.players[player]
+    state = state.replace_player(player, attrs.evolve(p, meeples=add_at(p.meeples, colour, delta)))
+    return attrs.evolve(state, bag=add_at(state.bag, colour, -delta))
+
+
+def take_tile(rules: Rules, state: State, player: int, tile: int) -> State:
+    """``player`` puts a camel on an unowned tile, if a camel is left; fires ``tile-taken``."""
+    p = state.players[player]
+    if state.board.owners[tile] != NOBODY or p.camels == 0:
+        return state
+    board = attrs.evolve(state.board, owners=replace_at(state.board.owners, tile, player))
+    state = attrs.evolve(state, board=board)
+    state = state.replace_player(player, attrs.evolve(p, camels=p.camels - 1))
+    return rules.fire(state, Event("tile-taken", player, tile=tile))
+
+
+def place_token(rules: Rules, state: State, player: int, token: str, tile: int) -> State:
+    """Put one token (palm tree, palace) from the bank on ``tile``; nothing if none is left."""
+    index = rules.token_index[token]
+    if state.pool[index] == 0:
+        return state
+    tokens = replace_at(state.board.tokens, tile, add_at(state.board.tokens[tile], index, 1))
+    state = attrs.evolve(
+        state,
+        pool=add_at(state.pool, index, -1),
+        board=attrs.evolve(state.board, tokens=tokens),
+    )
+    return rules.fire(state, Event(f"{token}-placed", player, tile=tile, what=token))
+
+
+def refill(deck: Deck, size: int, rng: Rng) -> tuple[Deck, Rng]:
+    """Slide the row to the front and fill it to ``size`` from the draw pile, reshuffling
+    the discards when the pile runs out; stop when both are empty."""
+    row, draw, discard = list(deck.row), deck.draw, deck.discard
+    while len(row) < size:
+        if not draw:
+            if not discard:
+                break
+            draw, rng = rng.shuffled(discard)
+            discard = ()
+        row.append(draw[0])
+        draw = draw[1:]
+    return Deck(draw=draw, row=tuple(row), discard=discard), rng
+
+
+def set_deck(state: State, index: int, deck: Deck) -> State:
+    return attrs.evolve(state, decks=replace_at(state.decks, index, deck))
+
+
+def take_from_row(state: State, index: int, position: int) -> tuple[State, str]:
+    """Remove the card at ``position`` of a deck's face-up row. The row is a list of the
+    cards still visible, so "the first three" always means the first three left."""
+    deck = state.decks[index]
+    card = deck.row[position]
+    deck = attrs.evolve(deck, row=deck.row[:position] + deck.row[position + 1 :])
+    return set_deck(state, index, deck), card
+
+
+__all__ = ["DJINNS", "RESOURCES"]

@@ -1,0 +1,106 @@
+"""The order of play of the base game (rulebook "Game turn").
+
+A round is: bids in bid order; then, marker by marker in turn order, a turn of move →
+tribe action → tile action → merchandise sale; then clean-up. The game ends after the
+round in which an end trigger fired. Each stage calls ``rules.proceed`` when it is done
+and this flow enters the next one.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.stage import Flow
+from naqala.core.state import GAME_OVER, NOBODY, Decision, State, Turn, replace_at
+from naqala.plugins.base import movement
+from naqala.plugins.base.common import refill, set_deck
+
+#: flags that end the game after the round (trigger A and trigger B)
+LAST_CAMEL = "last-camel"
+NO_MOVES = "no-moves"
+
+
+class BaseFlow(Flow):
+    def start(self, rules: Rules, state: State) -> State:
+        return self._next_bid(rules, state)
+
+    def proceed(self, rules: Rules, state: State, finished: str) -> State:
+        if finished == "bid":
+            return self._next_bid(rules, state)
+        if finished in ("drop", "pick"):
+            return self._after_move(rules, state)
+        if finished.startswith("tribe:"):
+            assert state.turn is not None
+            kind = rules.tile(state.layout.tiles[state.turn.here]).kind
+            stage = f"tile:{kind}"
+            if stage in rules.stages:
+                return rules.enter(state, stage)
+            return rules.enter(state, "sell")
+        if finished.startswith("tile:"):
+            return rules.enter(state, "sell")
+        if finished == "sell":
+            return self._end_turn(rules, state)
+        raise ValueError(f"the base flow does not know what follows stage {finished!r}")
+
+    # -- bidding -----------------------------------------------------------------------
+
+    def _next_bid(self, rules: Rules, state: State) -> State:
+        for marker in state.bid_track:
+            if marker != NOBODY:
+                player = state.markers[marker]
+                return rules.enter(attrs.evolve(state, decision=Decision("bid", player)), "bid")
+        return self._start_turn(rules, state)
+
+    # -- turns -------------------------------------------------------------------------
+
+    def _start_turn(self, rules: Rules, state: State) -> State:
+        """Take the next marker off the turn track and put it on the first empty bid
+        spot; then move meeples, unless no legal move exists (trigger B)."""
+        spot = next((i for i, m in enumerate(state.turn_track) if m != NOBODY), None)
+        if spot is None:
+            return self._end_round(rules, state)
+        marker = state.turn_track[spot]
+        free = state.bid_track.index(NOBODY)
+        player = state.markers[marker]
+        state = attrs.evolve(
+            state,
+            turn_track=replace_at(state.turn_track, spot, NOBODY),
+            bid_track=replace_at(state.bid_track, free, marker),
+            turn=Turn(marker=marker),
+            decision=Decision("turn", player),
+        )
+        if not state.has_flag(NO_MOVES) and not movement.any_legal_pick(state):
+            state = state.with_flag(NO_MOVES)
+        if state.has_flag(NO_MOVES):
+            return rules.enter(state, "sell")
+        return rules.enter(state, "pick")
+
+    def _after_move(self, rules: Rules, state: State) -> State:
+        assert state.turn is not None
+        colour = rules.colours[state.turn.colour].id
+        return rules.enter(state, f"tribe:{colour}")
+
+    def _end_turn(self, rules: Rules, state: State) -> State:
+        player = state.decision.player
+        if state.players[player].camels == 0:
+            state = state.with_flag(LAST_CAMEL)
+        return self._start_turn(rules, attrs.evolve(state, turn=None))
+
+    # -- clean-up ----------------------------------------------------------------------
+
+    def _end_round(self, rules: Rules, state: State) -> State:
+        rng = state.rng
+        resources, rng = refill(state.decks[RESOURCES], rules.content.setting("resource_row"), rng)
+        djinns, rng = refill(state.decks[DJINNS], rules.content.setting("djinn_row"), rng)
+        state = set_deck(set_deck(state, RESOURCES, resources), DJINNS, djinns)
+        state = attrs.evolve(state, rng=rng, turn=None)
+        if rules.game_ends(state):
+            return attrs.evolve(state, decision=Decision(GAME_OVER, NOBODY))
+        state = attrs.evolve(state, round=state.round + 1, decision=Decision("bid", NOBODY))
+        return self._next_bid(rules, state)
+
+
+def game_ends(state: State) -> bool:
+    """Trigger A (a player placed their last camel) or B (no legal move was left)."""
+    return state.has_flag(LAST_CAMEL) or state.has_flag(NO_MOVES)

@@ -1,0 +1,69 @@
+"""Merchandise suits: selling them during the game (rulebook 2.6) and scoring them.
+
+A suit is a set of all-different merchandise cards (Fakirs never count); its value comes
+from the ``suit_values`` table (1, 3, 7, 13, 21, 30, 40, 50, 60), in coins when sold and
+in VP at the end.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable
+
+from naqala.core.actions import Action
+from naqala.core.engine import RESOURCES, Rules
+from naqala.core.stage import Stage
+from naqala.core.state import State
+from naqala.plugins.base.common import current, discard_cards, gain_coins
+
+END = Action("end")
+
+
+def merchandise_types(rules: Rules) -> frozenset[str]:
+    return frozenset(c.id for c in rules.content.resources if c.kind == "merchandise")
+
+
+def suit_value(rules: Rules, size: int) -> int:
+    if size == 0:
+        return 0
+    return rules.content.table("suit_values")[size - 1]
+
+
+def best_suits(cards: Iterable[str]) -> list[int]:
+    """Sizes of the suits that score most: take one of every type held, again and again.
+
+    The value table rises by ever larger (never smaller) steps, so making each suit as large
+    as possible is optimal."""
+    left = Counter(cards)
+    sizes = []
+    while left:
+        sizes.append(len(left))
+        left = Counter({card: n - 1 for card, n in left.items() if n > 1})
+    return sizes
+
+
+class SellStage(Stage):
+    """After the tile action: ``sell <card>+<card>…`` sells one all-different suit for
+    coins (repeat for more suits), ``end`` ends the turn."""
+
+    def legal(self, rules: Rules, state: State) -> list[Action]:
+        kinds = merchandise_types(rules)
+        held = sorted({c for c in state.players[current(state)].cards if c in kinds})
+        options = [END]
+        for size in range(1, len(held) + 1):
+            options.extend(
+                Action("sell", ("+".join(suit),)) for suit in itertools.combinations(held, size)
+            )
+        return options
+
+    def apply(self, rules: Rules, state: State, action: Action) -> State:
+        if action == END:
+            return rules.proceed(state, self.name)
+        suit = tuple(action.args[0].split("+"))
+        player = current(state)
+        state = discard_cards(state, player, suit)
+        return gain_coins(state, player, suit_value(rules, len(suit)))
+
+
+__all__ = ["RESOURCES", "SellStage", "best_suits", "suit_value"]

@@ -1,0 +1,225 @@
+"""Meeple movement (rulebook 2.2 and 2.3): pick up, drop along a path, control check.
+
+A move is split into one decision per step: ``pick c3`` (take every meeple of a tile), then
+``drop d3 W`` for each meeple (the next tile and the colour dropped there). Only steps
+that still allow a legal end are offered, so no option is a dead end. Whether an end is
+still possible is answered in constant time from the board's memoised walk tables:
+
+with ``k`` meeples in hand at tile ``here`` (arrived from ``prev``), a legal end exists iff
+  * some walk of exactly ``k`` steps ends on a tile that already holds a colour in the
+    hand (the walk can drop the others anywhere, that colour last), or
+  * the hand holds two of one colour and some walk of ``k`` steps ends on a tile it also
+    stood on earlier (drop one there first, the other at the end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import attrs
+
+from naqala.core.actions import Action
+from naqala.core.board import Geometry
+from naqala.core.engine import Rules
+from naqala.core.events import Event
+from naqala.core.stage import Stage
+from naqala.core.state import NOBODY, Counts, State, Turn, add_at, replace_at
+from naqala.plugins.base.common import current, take_tile
+
+
+def colour_masks(meeples: Sequence[Counts], colours: int) -> list[int]:
+    """For each colour, a bit mask of the tiles holding at least one meeple of it."""
+    masks = [0] * colours
+    for tile, counts in enumerate(meeples):
+        for colour in range(colours):
+            if counts[colour]:
+                masks[colour] |= 1 << tile
+    return masks
+
+
+def can_finish(geo: Geometry, masks: Sequence[int], here: int, prev: int, hand: Counts) -> bool:
+    """Whether a move standing on ``here`` with ``hand`` still in hand can end legally."""
+    k = sum(hand)
+    if k == 0:
+        return False
+    ends = geo.reach(here, prev, k)
+    for colour, n in enumerate(hand):
+        if n and ends & masks[colour]:
+            return True
+    return any(n >= 2 for n in hand) and geo.loop_ends(here, prev, k) != 0
+
+
+def legal_starts(geo: Geometry, meeples: Sequence[Counts]) -> Iterator[int]:
+    """Tiles from which some legal move exists."""
+    colours = len(meeples[0]) if meeples else 0
+    masks = colour_masks(meeples, colours)
+    for tile, hand in enumerate(meeples):
+        if not any(hand) or tile in geo.impassable:
+            continue
+        emptied = [m & ~(1 << tile) for m in masks]
+        if can_finish(geo, emptied, tile, NOBODY, hand):
+            yield tile
+
+
+def legal_drops(
+    geo: Geometry, meeples: Sequence[Counts], here: int, prev: int, hand: Counts
+) -> Iterator[tuple[int, int]]:
+    """(tile, colour) pairs that the next drop may be, each keeping a legal end possible."""
+    masks = colour_masks(meeples, len(hand))
+    last = sum(hand) == 1
+    for nxt in geo.neighbours[here]:
+        if nxt == prev:
+            continue
+        for colour, n in enumerate(hand):
+            if not n:
+                continue
+            if last:
+                if meeples[nxt][colour]:
+                    yield nxt, colour
+                continue
+            dropped = list(masks)
+            dropped[colour] |= 1 << nxt
+            if can_finish(geo, dropped, nxt, here, add_at(hand, colour, -1)):
+                yield nxt, colour
+
+
+def any_legal_pick(state: State) -> bool:
+    return next(legal_starts(state.geometry, state.board.meeples), None) is not None
+
+
+def count_moves(
+    geo: Geometry, meeples: tuple[Counts, ...]
+) -> tuple[int, int]:
+    """(moves, paths): distinct legal moves (start, path, colour sequence) and distinct
+    (start, path) pairs with at least one legal colour sequence (``naqala perft``)."""
+    moves = 0
+    paths: set[tuple[int, ...]] = set()
+
+    def walk(board: list[Counts], here: int, prev: int, hand: Counts, path: tuple[int, ...]) -> None:
+        nonlocal moves
+        for nxt, colour in legal_drops(geo, board, here, prev, hand):
+            rest = add_at(hand, colour, -1)
+            before = board[nxt]
+            board[nxt] = add_at(before, colour, 1)
+            if any(rest):
+                walk(board, nxt, here, rest, (*path, nxt))
+            else:
+                moves += 1
+                paths.add((*path, nxt))
+            board[nxt] = before
+
+    for start in legal_starts(geo, meeples):
+        board = list(meeples)
+        hand = board[start]
+        board[start] = (0,) * len(hand)
+        walk(board, start, NOBODY, hand, (start,))
+    return moves, len(paths)
+
+
+class PickStage(Stage):
+    """Choose the tile to take every meeple from: ``pick <tile>``."""
+
+    def legal(self, rules: Rules, state: State) -> list[Action]:
+        geo = state.geometry
+        return [Action("pick", (geo.name(t),)) for t in legal_starts(geo, state.board.meeples)]
+
+    def apply(self, rules: Rules, state: State, action: Action) -> State:
+        tile = state.geometry.parse(action.args[0])
+        hand = state.board.meeples[tile]
+        board = attrs.evolve(
+            state.board, meeples=replace_at(state.board.meeples, tile, (0,) * len(hand))
+        )
+        assert state.turn is not None
+        turn = attrs.evolve(state.turn, start=tile, hand=hand)
+        return rules.enter(attrs.evolve(state, board=board, turn=turn), "drop")
+
+    def explain(self, rules: Rules, state: State, action: Action) -> str | None:
+        if action.kind != "pick" or len(action.args) != 1:
+            return None
+        try:
+            tile = state.geometry.parse(action.args[0])
+        except ValueError as exc:
+            return str(exc)
+        if not any(state.board.meeples[tile]):
+            return f"{action.args[0]} holds no meeples"
+        return (
+            f"no legal move starts on {action.args[0]}: the last meeple could never land on "
+            "a tile that holds its colour"
+        )
+
+
+class DropStage(Stage):
+    """Drop the next meeple: ``drop <tile> <colour letter>``."""
+
+    def legal(self, rules: Rules, state: State) -> list[Action]:
+        turn = state.turn
+        assert turn is not None
+        geo = state.geometry
+        letters = rules.letters
+        return [
+            Action("drop", (geo.name(t), letters[c]))
+            for t, c in legal_drops(geo, state.board.meeples, turn.here, turn.previous, turn.hand)
+        ]
+
+    def apply(self, rules: Rules, state: State, action: Action) -> State:
+        turn = state.turn
+        assert turn is not None
+        tile = state.geometry.parse(action.args[0])
+        colour = rules.letters.index(action.args[1])
+        player = current(state)
+        meeples = replace_at(
+            state.board.meeples, tile, add_at(state.board.meeples[tile], colour, 1)
+        )
+        hand = add_at(turn.hand, colour, -1)
+        state = attrs.evolve(
+            state,
+            board=attrs.evolve(state.board, meeples=meeples),
+            turn=attrs.evolve(turn, path=(*turn.path, tile), hand=hand),
+        )
+        state = rules.fire(state, Event("meeple-dropped", player, tile=tile, colour=colour))
+        if any(hand):
+            return state
+        return rules.proceed(control_check(rules, state, tile, colour), self.name)
+
+    def explain(self, rules: Rules, state: State, action: Action) -> str | None:
+        turn = state.turn
+        if action.kind != "drop" or len(action.args) != 2 or turn is None:
+            return None
+        geo = state.geometry
+        try:
+            tile = geo.parse(action.args[0])
+        except ValueError as exc:
+            return str(exc)
+        letter = action.args[1]
+        if letter not in rules.letters:
+            return f"{letter!r} is not a meeple colour (one of {', '.join(rules.letters)})"
+        colour = rules.letters.index(letter)
+        if not turn.hand[colour]:
+            return f"you hold no {rules.colours[colour].name} ({letter}) meeple"
+        if tile == turn.previous:
+            return f"no immediate backtracking: you just came from {action.args[0]}"
+        if tile not in geo.orthogonal[turn.here]:
+            return f"{action.args[0]} is not orthogonally next to {geo.name(turn.here)}"
+        if tile not in geo.neighbours[turn.here]:
+            return f"{action.args[0]} cannot be entered from {geo.name(turn.here)} (blocked)"
+        if sum(turn.hand) == 1:
+            return f"the last meeple must land on a tile already holding a {letter} meeple"
+        return "after that drop the last meeple could never land on a tile holding its colour"
+
+
+def control_check(rules: Rules, state: State, tile: int, colour: int) -> State:
+    """Rulebook 2.3: take back all meeples of the last colour from the final tile; if the
+    tile is then empty and unowned, put a camel on it (if you have one left)."""
+    turn = state.turn
+    assert turn is not None
+    counts = state.board.meeples[tile]
+    taken = counts[colour]
+    emptied = add_at(counts, colour, -taken)
+    board = attrs.evolve(state.board, meeples=replace_at(state.board.meeples, tile, emptied))
+    state = attrs.evolve(state, board=board, turn=attrs.evolve(turn, colour=colour, taken=taken))
+    if not any(emptied):
+        state = take_tile(rules, state, current(state), tile)
+    return state
+
+
+__all__ = ["DropStage", "PickStage", "can_finish", "count_moves", "legal_drops", "legal_starts"]

@@ -1,0 +1,104 @@
+"""Setting up a new base game: board, meeples, decks, coins, camels, turn markers."""
+
+from __future__ import annotations
+
+from naqala.core.content import ContentError
+from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.rng import Rng
+from naqala.core.state import NOBODY, Board, Deck, Decision, Layout, PlayerState, State, add_at
+
+
+class SetupError(ValueError):
+    """A game that cannot be set up as asked (e.g. an unsupported player count)."""
+
+
+def random_layout(rules: Rules, rng: Rng) -> tuple[Layout, Rng]:
+    """All tiles shuffled into the ``rows × cols`` grid of the content settings."""
+    rows, cols = rules.content.setting("rows"), rules.content.setting("cols")
+    tiles = list(rules.tile_specs)
+    if len(tiles) != rows * cols:
+        raise ContentError([f"content: {len(tiles)} tiles do not fill a {rows}x{cols} board"])
+    shuffled, rng = rng.shuffled(tiles)
+    return Layout(rows=rows, cols=cols, tiles=shuffled), rng
+
+
+def finish_layout(rules: Rules, layout: Layout) -> Layout:
+    """Add the impassable tiles and walls that plugins declare for this layout."""
+    blocked: set[int] = set()
+    for found in rules.hook.naqala_impassable_tiles(rules=rules, layout=layout):
+        blocked.update(found)
+    walls: set[tuple[int, int]] = set()
+    for found in rules.hook.naqala_blocked_edges(rules=rules, layout=layout):
+        walls.update((min(a, b), max(a, b)) for a, b in found)
+    return Layout(
+        rows=layout.rows,
+        cols=layout.cols,
+        tiles=layout.tiles,
+        blocked=frozenset(blocked),
+        walls=frozenset(walls),
+    )
+
+
+def new_game(rules: Rules, players: int, seed: int) -> State:
+    """The base game's setup, driven by the content numbers (rulebook "Setting up")."""
+    counts = {pc.players: pc for pc in rules.content.player_counts}
+    if players not in counts:
+        allowed = ", ".join(str(n) for n in sorted(counts))
+        raise SetupError(f"{players} players is not supported with these rules (allowed: {allowed})")
+    per_player = counts[players]
+    rng = Rng(seed)
+    found = rules.hook.naqala_board_layout(rules=rules, players=players, rng=rng)
+    if found is None:  # pragma: no cover - the base plugin always answers
+        raise SetupError("no plugin lays out the board")
+    layout, rng = found
+    layout = finish_layout(rules, layout)
+
+    bag = tuple(c.count for c in rules.colours)
+    empty = (0,) * len(bag)
+    per_tile = rules.content.setting("meeples_per_tile")
+    meeples: list[tuple[int, ...]] = []
+    for index, tile_id in enumerate(layout.tiles):
+        here = empty
+        if index not in layout.blocked and rules.tile(tile_id).holds_meeples:
+            for _ in range(per_tile):
+                colour, rng = rng.choice_weighted(bag)
+                bag = add_at(bag, colour, -1)
+                here = add_at(here, colour, 1)
+        meeples.append(here)
+    no_tokens = (0,) * len(rules.tokens)
+    board = Board(
+        meeples=tuple(meeples),
+        owners=(NOBODY,) * len(layout.tiles),
+        tokens=(no_tokens,) * len(layout.tiles),
+    )
+
+    resources = [c.id for c in rules.content.resources for _ in range(c.count)]
+    resource_draw, rng = rng.shuffled(resources)
+    djinn_draw, rng = rng.shuffled([d.id for d in rules.content.djinns])
+    row_size = rules.content.setting("resource_row")
+    djinn_row = rules.content.setting("djinn_row")
+    decks = [Deck(), Deck()]
+    decks[RESOURCES] = Deck(draw=resource_draw[row_size:], row=resource_draw[:row_size])
+    decks[DJINNS] = Deck(draw=djinn_draw[djinn_row:], row=djinn_draw[:djinn_row])
+
+    markers = tuple(p for p in range(players) for _ in range(per_player.markers))
+    bid_track, rng = rng.shuffled(range(len(markers)))
+    turn_track = (NOBODY,) * len(rules.content.table("turn_order_costs"))
+    coins = rules.content.setting("starting_coins")
+    return State(
+        ruleset=rules.ruleset,
+        layout=layout,
+        board=board,
+        players=tuple(
+            PlayerState(coins=coins, camels=per_player.camels, meeples=empty)
+            for _ in range(players)
+        ),
+        bag=bag,
+        pool=tuple(t.count for t in rules.tokens),
+        decks=tuple(decks),
+        markers=markers,
+        bid_track=bid_track,
+        turn_track=turn_track,
+        decision=Decision("setup", NOBODY),
+        rng=rng,
+    )

@@ -1,0 +1,158 @@
+"""The five tile actions (rulebook 2.5), on the tile where the move ended.
+
+Villages and oases are mandatory (skipped when the bank is out of palaces or palm trees);
+markets and sacred places are optional: their decision always offers ``skip``.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import attrs
+
+from naqala.core.actions import Action
+from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.events import Event
+from naqala.core.stage import Stage
+from naqala.core.state import State
+from naqala.plugins.base.common import (
+    FAKIR,
+    add_cards,
+    change_kept,
+    current,
+    discard_cards,
+    fakirs_held,
+    gain_coins,
+    kept,
+    place_token,
+    take_from_row,
+)
+from naqala.plugins.base.tribes import ELDER
+
+SKIP = Action("skip")
+
+
+def final_tile(state: State) -> int:
+    assert state.turn is not None
+    return state.turn.here
+
+
+class PlaceToken(Stage):
+    """Village (a palace) and oasis (a palm tree): mandatory, ignored if none is left."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def enter(self, rules: Rules, state: State) -> State:
+        state = place_token(rules, state, current(state), self.token, final_tile(state))
+        return rules.proceed(state, self.name)
+
+
+class Market(Stage):
+    """Pay ``cost`` coins to take ``take`` cards of your choice among the first ``reach``
+    of the resource row: ``buy <card>[+<card>]``, or ``skip``. With fewer cards left you
+    take what there is and still pay in full."""
+
+    def __init__(self, size: str) -> None:
+        self.size = size
+
+    def _numbers(self, rules: Rules) -> tuple[int, int, int]:
+        s = rules.content.setting
+        return (
+            s(f"{self.size}_market_cost"),
+            s(f"{self.size}_market_reach"),
+            s(f"{self.size}_market_take"),
+        )
+
+    def enter(self, rules: Rules, state: State) -> State:
+        cost, _, _ = self._numbers(rules)
+        if state.players[current(state)].coins < cost or not state.decks[RESOURCES].row:
+            return rules.proceed(state, self.name)
+        return super().enter(rules, state)
+
+    def legal(self, rules: Rules, state: State) -> list[Action]:
+        _, reach, take = self._numbers(rules)
+        visible = state.decks[RESOURCES].row[:reach]
+        count = min(take, len(visible))
+        choices = {tuple(sorted(c)) for c in itertools.combinations(visible, count)}
+        return [SKIP, *(Action("buy", ("+".join(c),)) for c in choices)]
+
+    def apply(self, rules: Rules, state: State, action: Action) -> State:
+        if action == SKIP:
+            return rules.proceed(state, self.name)
+        cost, reach, _ = self._numbers(rules)
+        player = current(state)
+        state = gain_coins(state, player, -cost)
+        bought: list[str] = []
+        for card in action.args[0].split("+"):
+            row = state.decks[RESOURCES].row
+            position = row.index(card, 0, reach)
+            state, taken = take_from_row(state, RESOURCES, position)
+            bought.append(taken)
+        state = add_cards(state, player, tuple(bought))
+        return rules.proceed(state, self.name)
+
+
+def djinn_payments(rules: Rules, state: State, player: int) -> list[str]:
+    """How a player can pay at a sacred place: ``EE`` (2 elders), ``EF`` (elder + Fakir)."""
+    elders = kept(state, player, rules.colour_index[ELDER])
+    payments = []
+    if elders >= rules.content.setting("sacred_place_elders"):
+        payments.append("EE")
+    if elders >= 1 and fakirs_held(state, player) >= 1:
+        payments.append("EF")
+    return payments
+
+
+def pay_elders_fakirs(rules: Rules, state: State, player: int, payment: str) -> State:
+    """Pay a cost written as letters: each ``E`` an elder to the bag, each ``F`` a Fakir to
+    the discard pile."""
+    elder = rules.colour_index[ELDER]
+    if payment.count("E"):
+        state = change_kept(state, player, elder, -payment.count("E"))
+    if payment.count("F"):
+        state = discard_cards(state, player, (FAKIR,) * payment.count("F"))
+    return state
+
+
+def take_djinn(rules: Rules, state: State, player: int, position: int) -> State:
+    """A player takes the face-up djinn at ``position``; fires ``djinn-taken``."""
+    state, djinn = take_from_row(state, DJINNS, position)
+    p = state.players[player]
+    state = state.replace_player(player, attrs.evolve(p, djinns=(*p.djinns, djinn)))
+    return rules.fire(state, Event("djinn-taken", player, what=djinn))
+
+
+class SacredPlace(Stage):
+    """Pay 2 elders, or 1 elder and 1 Fakir, to take a face-up djinn:
+    ``djinn <id> EE|EF``, or ``skip``."""
+
+    def enter(self, rules: Rules, state: State) -> State:
+        if not state.decks[DJINNS].row or not djinn_payments(rules, state, current(state)):
+            return rules.proceed(state, self.name)
+        return super().enter(rules, state)
+
+    def legal(self, rules: Rules, state: State) -> list[Action]:
+        payments = djinn_payments(rules, state, current(state))
+        return [SKIP] + [
+            Action("djinn", (djinn, pay)) for djinn in state.decks[DJINNS].row for pay in payments
+        ]
+
+    def apply(self, rules: Rules, state: State, action: Action) -> State:
+        if action == SKIP:
+            return rules.proceed(state, self.name)
+        djinn, payment = action.args
+        player = current(state)
+        state = pay_elders_fakirs(rules, state, player, payment)
+        state = take_djinn(rules, state, player, state.decks[DJINNS].row.index(djinn))
+        return rules.proceed(state, self.name)
+
+
+def tile_actions() -> dict[str, Stage]:
+    return {
+        "village": PlaceToken("palace"),
+        "oasis": PlaceToken("palm-tree"),
+        "small-market": Market("small"),
+        "large-market": Market("large"),
+        "sacred-place": SacredPlace(),
+    }

@@ -1,0 +1,198 @@
+"""The five tribe actions (rulebook 2.4), entered after the control check.
+
+``state.turn.colour`` and ``state.turn.taken`` say which meeples the move collected.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from naqala.core.actions import Action
+from naqala.core.engine import RESOURCES, Rules
+from naqala.core.events import Event
+from naqala.core.stage import Stage
+from naqala.core.state import State, Turn, add_at, replace_at
+from naqala.plugins.base.common import (
+    FAKIR,
+    add_cards,
+    change_kept,
+    current,
+    discard_cards,
+    fakirs_held,
+    gain_coins,
+    keep_meeples,
+    set_deck,
+    take_tile,
+)
+
+VIZIER = "yellow"
+ELDER = "white"
+
+
+def _turn(state: State) -> Turn:
+    assert state.turn is not None
+    return state.turn
+
+
+def return_to_bag(state: State) -> State:
+    """Put the collected meeples back in the bag (merchants, builders, assassins)."""
+    turn = _turn(state)
+    return attrs.evolve(state, bag=add_at(state.bag, turn.colour, turn.taken))
+
+
+class KeepTribe(Stage):
+    """Viziers and Elders: the player keeps them in front of them."""
+
+    def enter(self, rules: Rules, state: State) -> State:
+        turn = _turn(state)
+        state = keep_meeples(state, current(state), turn.colour, turn.taken)
+        return rules.proceed(state, self.name)
+
+
+class Merchants(Stage):
+    """Return them to the bag; take that many cards from the front of the resource row."""
+
+    def enter(self, rules: Rules, state: State) -> State:
+        state = return_to_bag(state)
+        deck = state.decks[RESOURCES]
+        n = min(_turn(state).taken, len(deck.row))
+        state = set_deck(state, RESOURCES, attrs.evolve(deck, row=deck.row[n:]))
+        state = add_cards(state, current(state), deck.row[:n])
+        return rules.proceed(state, self.name)
+
+
+def blue_tiles_around(rules: Rules, state: State, tile: int) -> int:
+    """Blue-valued tiles in the 3×3 block around ``tile``, ``tile`` included."""
+    tiles = state.layout.tiles
+    return sum(1 for t in state.geometry.area[tile] if rules.tile(tiles[t]).value == "blue")
+
+
+class Builders(Stage):
+    """Return them to the bag; earn (builders + Fakirs discarded) × blue tiles around the
+    final tile. ``fakirs <n>`` chooses how many Fakirs to discard."""
+
+    def enter(self, rules: Rules, state: State) -> State:
+        state = return_to_bag(state)
+        if self._blue(rules, state) and fakirs_held(state, current(state)):
+            return super().enter(rules, state)
+        return self._pay(rules, state, 0)
+
+    def _blue(self, rules: Rules, state: State) -> int:
+        return blue_tiles_around(rules, state, _turn(state).here)
+
+    def legal(self, rules: Rules, state: State) -> list[Action]:
+        return [Action("fakirs", (str(n),)) for n in range(fakirs_held(state, current(state)) + 1)]
+
+    def apply(self, rules: Rules, state: State, action: Action) -> State:
+        return self._pay(rules, state, int(action.args[0]))
+
+    def _pay(self, rules: Rules, state: State, fakirs: int) -> State:
+        player = current(state)
+        if fakirs:
+            state = discard_cards(state, player, (FAKIR,) * fakirs)
+        amount = (_turn(state).taken + fakirs) * self._blue(rules, state)
+        state = gain_coins(state, player, amount)
+        state = rules.fire(state, Event("builders-paid", player, tile=_turn(state).here, count=amount))
+        return rules.proceed(state, self.name)
+
+
+class Assassins(Stage):
+    """Return them to the bag; kill one meeple within (assassins + Fakirs) orthogonal steps
+    of the final tile, or a Vizier or Elder in front of an opponent. ``fakirs <n>`` first
+    (when the player holds Fakirs and more range could matter), then the ``kill`` stage."""
+
+    def enter(self, rules: Rules, state: State) -> State:
+        state = return_to_bag(state)
+        if fakirs_held(state, current(state)) and self._useful_fakirs(state):
+            return super().enter(rules, state)
+        return self._to_kill(rules, state, 0)
+
+    def _useful_fakirs(self, state: State) -> int:
+        """Fakirs beyond this many cannot reach any further tile."""
+        geo = state.geometry
+        here = _turn(state).here
+        farthest = max(geo.distance(here, t) for t in range(geo.size))
+        return max(0, farthest - _turn(state).taken)
+
+    def legal(self, rules: Rules, state: State) -> list[Action]:
+        top = min(fakirs_held(state, current(state)), self._useful_fakirs(state))
+        return [Action("fakirs", (str(n),)) for n in range(top + 1)]
+
+    def apply(self, rules: Rules, state: State, action: Action) -> State:
+        return self._to_kill(rules, state, int(action.args[0]))
+
+    def _to_kill(self, rules: Rules, state: State, fakirs: int) -> State:
+        player = current(state)
+        if fakirs:
+            state = discard_cards(state, player, (FAKIR,) * fakirs)
+        turn = _turn(state)
+        state = attrs.evolve(state, turn=attrs.evolve(turn, reach=turn.taken + fakirs))
+        if kill_targets(rules, state):
+            return rules.enter(state, "kill")
+        return rules.proceed(state, self.name)
+
+
+def kill_targets(rules: Rules, state: State) -> list[Action]:
+    """``kill <tile> <colour>`` within range and ``kill p<seat> <Y|W>`` against opponents.
+
+    The range is ``turn.reach`` (assassins plus Fakirs discarded)."""
+    turn = _turn(state)
+    geo = state.geometry
+    letters = rules.letters
+    options: list[Action] = []
+    for tile in range(geo.size):
+        if geo.distance(turn.here, tile) > turn.reach:
+            continue
+        for colour, n in enumerate(state.board.meeples[tile]):
+            if n:
+                options.append(Action("kill", (geo.name(tile), letters[colour])))
+    player = current(state)
+    for other, holdings in enumerate(state.players):
+        if other == player:
+            continue
+        for colour_id in (VIZIER, ELDER):
+            colour = rules.colour_index[colour_id]
+            if holdings.meeples[colour]:
+                options.append(Action("kill", (f"p{other + 1}", letters[colour])))
+    return options
+
+
+class KillStage(Stage):
+    """Choose the assassins' victim. When a kill empties an unowned tile, the killer takes it
+    with a camel if one is left; the tile's action is never done."""
+
+    def legal(self, rules: Rules, state: State) -> list[Action]:
+        return kill_targets(rules, state)
+
+    def apply(self, rules: Rules, state: State, action: Action) -> State:
+        where, letter = action.args
+        colour = rules.letters.index(letter)
+        player = current(state)
+        if where.startswith("p"):
+            victim = int(where[1:]) - 1
+            state = change_kept(state, victim, colour, -1)
+            state = rules.fire(state, Event("kill", player, colour=colour, victim=victim))
+        else:
+            tile = state.geometry.parse(where)
+            counts = add_at(state.board.meeples[tile], colour, -1)
+            state = attrs.evolve(
+                state,
+                board=attrs.evolve(
+                    state.board, meeples=replace_at(state.board.meeples, tile, counts)
+                ),
+                bag=add_at(state.bag, colour, 1),
+            )
+            state = rules.fire(state, Event("kill", player, tile=tile, colour=colour))
+            if not any(counts):
+                state = take_tile(rules, state, player, tile)
+        return rules.proceed(state, "tribe:red")
+
+
+def tribe_actions() -> dict[str, Stage]:
+    return {
+        "yellow": KeepTribe(),
+        "white": KeepTribe(),
+        "green": Merchants(),
+        "blue": Builders(),
+        "red": Assassins(),
+    }
