@@ -226,6 +226,11 @@ def build_rules(
     return Rules(resolve(expansions, house_rules, extra_plugins))
 
 
-def rules_for(state: State) -> Rules:
-    """Rules matching the plugin names recorded in ``state`` (installed plugins only)."""
-    return build_rules([n for n in state.ruleset if n != "base"])
+def rules_for_ruleset(ruleset: Sequence[str]) -> Rules:
+    """Rules for the plugin names recorded in a state or a record (installed plugins)."""
+    rules = build_rules([n for n in ruleset if n != "base"])
+    if rules.ruleset != tuple(ruleset):
+        raise PluginError(
+            f"plugins {list(ruleset)} give the rules {list(rules.ruleset)}; is one missing?"
+        )
+    return rules

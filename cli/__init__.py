@@ -1,0 +1,1 @@
+"""The ``naqala`` command line (typer)."""

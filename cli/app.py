@@ -1,0 +1,211 @@
+"""The ``naqala`` command: make and inspect states, apply actions, count moves, simulate.
+
+Every command that fails because of its input prints one clear message on stderr and
+exits with code 2, printing nothing on stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from naqala.core.actions import NotationError, parse_action
+from naqala.core.content import ContentError
+from naqala.core.engine import IllegalAction, Rules, build_rules
+from naqala.core.plugins import PluginError
+from naqala.core.serialize import StateFormatError, state_from_json, state_to_json
+from naqala.core.state import State
+
+app = typer.Typer(
+    name="naqala",
+    help="A rules engine and rules-variant framework for Five Tribes.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+state_app = typer.Typer(help="Make game states.", no_args_is_help=True)
+app.add_typer(state_app, name="state")
+
+Expansions = Annotated[
+    list[str] | None,
+    typer.Option("--expansion", "-x", help="Enable an expansion (repeatable)."),
+]
+StateArg = Annotated[str, typer.Argument(help="State JSON file, or - for standard input.")]
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``message`` on stderr and exit with code 2."""
+    typer.echo(f"naqala: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def make_rules(expansions: list[str] | None) -> Rules:
+    try:
+        return build_rules(expansions or [])
+    except (PluginError, ContentError) as exc:
+        fail(str(exc))
+
+
+def read_state(source: str) -> tuple[Rules, State]:
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        fail(f"{source}: cannot read: {exc.strerror or exc}")
+    try:
+        return state_from_json(text)
+    except StateFormatError as exc:
+        fail(f"{source}: not a naqala state: {exc}")
+
+
+@state_app.command("new")
+def state_new(
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 4,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of all chance.")] = 0,
+    expansion: Expansions = None,
+) -> None:
+    """Print the initial state of a new game as JSON."""
+    rules = make_rules(expansion)
+    try:
+        state = rules.new_game(players, seed)
+    except ValueError as exc:
+        fail(str(exc))
+    typer.echo(state_to_json(rules, state), nl=False)
+
+
+@app.command()
+def actions(state: StateArg) -> None:
+    """List the legal actions of the pending decision, one notation per line."""
+    rules, current = read_state(state)
+    for action in rules.legal_actions(current):
+        typer.echo(str(action))
+
+
+@app.command("apply")
+def apply_actions(
+    state: StateArg,
+    action: Annotated[list[str], typer.Argument(help='Actions in notation, e.g. "bid 12".')],
+) -> None:
+    """Apply actions in order and print the resulting state."""
+    rules, current = read_state(state)
+    for number, text in enumerate(action, start=1):
+        try:
+            parsed = parse_action(text)
+            current = rules.apply(current, parsed)
+        except (NotationError, IllegalAction) as exc:
+            fail(f"action {number} ({text!r}) is illegal: {exc}")
+    typer.echo(state_to_json(rules, current), nl=False)
+
+
+@app.command()
+def score(state: StateArg) -> None:
+    """Print every player's score lines and total as JSON."""
+    rules, current = read_state(state)
+    players = []
+    for player in range(len(current.players)):
+        lines = rules.score_lines(current, player)
+        players.append(
+            {
+                "player": player,
+                "total": sum(line.points for line in lines),
+                "lines": [
+                    {
+                        "category": line.category,
+                        "points": line.points,
+                        "source": line.source,
+                        "detail": line.detail,
+                    }
+                    for line in lines
+                ],
+            }
+        )
+    result = {
+        "over": current.is_over,
+        "winners": list(rules.winners(current)),
+        "players": players,
+    }
+    typer.echo(json.dumps(result, indent=2))
+
+
+@app.command()
+def perft(board: Annotated[Path, typer.Argument(help="Board file (JSON).")]) -> None:
+    """Count the legal meeple moves on a board file: {"moves": M, "paths": P}."""
+    from naqala.plugins.base.boardfile import BoardFileError
+    from naqala.plugins.base.boardfile import perft as count
+
+    try:
+        typer.echo(json.dumps(count(board)))
+    except BoardFileError as exc:
+        fail(str(exc))
+
+
+@app.command()
+def simulate(
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
+    players: Annotated[int, typer.Option("--players", "-p", help="Players per game.")] = 4,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game.")] = 0,
+    expansion: Expansions = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Play complete games with random agents and summarise them."""
+    from naqala.core import simulate as sim
+
+    rules = make_rules(expansion)
+    try:
+        rules.new_game(players, seed)
+    except ValueError as exc:
+        fail(str(exc))
+    results = []
+    runner = sim.run(rules, games, players, seed)
+    if not as_json and sys.stderr.isatty():
+        from rich.progress import track
+
+        runner = track(runner, total=games, description="Simulating", console=_stderr_console())
+    results = list(runner)
+    summary = sim.summarise(results, players, seed, rules.ruleset)
+    if as_json:
+        typer.echo(json.dumps(summary, indent=2))
+        return
+    _print_summary(summary)
+
+
+def _stderr_console():  # type: ignore[no-untyped-def]
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _print_summary(summary: dict[str, object]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(
+        f"{summary['games']} games, {summary['players']} players, seed {summary['seed']}, "
+        f"plugins {', '.join(summary['plugins'])}"  # type: ignore[arg-type]
+    )
+    console.print(
+        f"mean rounds {summary['mean_rounds']}, mean actions {summary['mean_actions']}, "
+        f"mean score {summary['mean_score']} (sd {summary['stdev_score']})"
+    )
+    seats = Table(title="Wins by seat (shared wins split)")
+    seats.add_column("seat")
+    seats.add_column("wins", justify="right")
+    for seat, wins in enumerate(summary["wins_by_seat"], start=1):  # type: ignore[arg-type]
+        seats.add_row(str(seat), str(wins))
+    console.print(seats)
+    categories = Table(title="Mean score per player by category")
+    categories.add_column("category")
+    categories.add_column("points", justify="right")
+    for name, points in summary["mean_score_by_category"].items():  # type: ignore[attr-defined]
+        categories.add_row(name, str(points))
+    console.print(categories)
+    console.print(f"end triggers: {summary['end_triggers']}")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,87 @@
+"""Board files for move counting (``naqala perft``).
+
+A board file is JSON: ``{"rows": R, "cols": C, "meeples": ["RWY", "", …], "impassable":
+[tile indices], "walls": [[a, b], …]}`` — meeples row-major, one string of colour letters
+per tile (Y W G B R P). Only the movement rule is involved, so no other content is needed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from naqala.core.board import Geometry, geometry
+from naqala.core.state import Counts
+from naqala.plugins.base.movement import count_moves
+
+LETTERS = "YWGBRP"
+
+
+class BoardFileError(ValueError):
+    """A board file that cannot be read; the message names the file and the field."""
+
+
+def parse_board(data: Any, source: str = "board") -> tuple[Geometry, tuple[Counts, ...]]:
+    """Geometry and meeples of a board document."""
+
+    def fail(where: str, reason: str) -> BoardFileError:
+        return BoardFileError(f"{source}: $.{where}: {reason}")
+
+    if not isinstance(data, dict):
+        raise BoardFileError(f"{source}: expected a JSON object")
+    extra = set(data) - {"rows", "cols", "meeples", "impassable", "walls"}
+    if extra:
+        raise fail(sorted(extra)[0], "unknown field")
+    rows, cols = data.get("rows"), data.get("cols")
+    for name, value in (("rows", rows), ("cols", cols)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 26:
+            raise fail(name, "expected an integer from 1 to 26")
+    assert isinstance(rows, int) and isinstance(cols, int)
+    size = rows * cols
+    meeples_raw = data.get("meeples")
+    if not isinstance(meeples_raw, list) or len(meeples_raw) != size:
+        raise fail("meeples", f"expected a list of {size} strings (row-major)")
+    meeples: list[Counts] = []
+    for i, text in enumerate(meeples_raw):
+        if not isinstance(text, str) or any(ch not in LETTERS for ch in text):
+            raise fail(f"meeples[{i}]", f"expected a string of the letters {LETTERS}")
+        meeples.append(tuple(text.count(ch) for ch in LETTERS))
+    blocked: set[int] = set()
+    for i, tile in enumerate(data.get("impassable", [])):
+        if isinstance(tile, bool) or not isinstance(tile, int) or not 0 <= tile < size:
+            raise fail(f"impassable[{i}]", f"expected a tile index from 0 to {size - 1}")
+        if any(meeples[tile]):
+            raise fail(f"impassable[{i}]", "an impassable tile cannot hold meeples")
+        blocked.add(tile)
+    walls: set[tuple[int, int]] = set()
+    for i, pair in enumerate(data.get("walls", [])):
+        ok = (
+            isinstance(pair, list)
+            and len(pair) == 2
+            and all(isinstance(t, int) and not isinstance(t, bool) and 0 <= t < size for t in pair)
+        )
+        if not ok:
+            raise fail(f"walls[{i}]", "expected a pair of tile indices")
+        a, b = sorted(pair)
+        if abs(a // cols - b // cols) + abs(a % cols - b % cols) != 1:
+            raise fail(f"walls[{i}]", "a wall must separate two orthogonally adjacent tiles")
+        walls.add((a, b))
+    return geometry(rows, cols, frozenset(blocked), frozenset(walls)), tuple(meeples)
+
+
+def load_board(path: Path) -> tuple[Geometry, tuple[Counts, ...]]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise BoardFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise BoardFileError(f"{path}: not JSON: {exc}") from None
+    return parse_board(data, str(path))
+
+
+def perft(path: Path) -> dict[str, int]:
+    """``{"moves": M, "paths": P}`` for the board file at ``path``."""
+    geo, meeples = load_board(path)
+    moves, paths = count_moves(geo, meeples)
+    return {"moves": moves, "paths": paths}
