@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from collections.abc import Iterable
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -158,12 +159,12 @@ def simulate(
         rules.new_game(players, seed)
     except ValueError as exc:
         fail(str(exc))
-    results = []
-    runner = sim.run(rules, games, players, seed)
+    runner: Iterable[sim.GameResult] = sim.run(rules, games, players, seed)
     if not as_json and sys.stderr.isatty():
+        from rich.console import Console
         from rich.progress import track
 
-        runner = track(runner, total=games, description="Simulating", console=_stderr_console())
+        runner = track(runner, total=games, description="Simulating", console=Console(stderr=True))
     results = list(runner)
     summary = sim.summarise(results, players, seed, rules.ruleset)
     if as_json:
@@ -172,20 +173,14 @@ def simulate(
     _print_summary(summary)
 
 
-def _stderr_console():  # type: ignore[no-untyped-def]
-    from rich.console import Console
-
-    return Console(stderr=True)
-
-
-def _print_summary(summary: dict[str, object]) -> None:
+def _print_summary(summary: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
     console.print(
         f"{summary['games']} games, {summary['players']} players, seed {summary['seed']}, "
-        f"plugins {', '.join(summary['plugins'])}"  # type: ignore[arg-type]
+        f"plugins {', '.join(summary['plugins'])}"
     )
     console.print(
         f"mean rounds {summary['mean_rounds']}, mean actions {summary['mean_actions']}, "
@@ -194,18 +189,50 @@ def _print_summary(summary: dict[str, object]) -> None:
     seats = Table(title="Wins by seat (shared wins split)")
     seats.add_column("seat")
     seats.add_column("wins", justify="right")
-    for seat, wins in enumerate(summary["wins_by_seat"], start=1):  # type: ignore[arg-type]
+    for seat, wins in enumerate(summary["wins_by_seat"], start=1):
         seats.add_row(str(seat), str(wins))
     console.print(seats)
     categories = Table(title="Mean score per player by category")
     categories.add_column("category")
     categories.add_column("points", justify="right")
-    for name, points in summary["mean_score_by_category"].items():  # type: ignore[attr-defined]
+    for name, points in summary["mean_score_by_category"].items():
         categories.add_row(name, str(points))
     console.print(categories)
     console.print(f"end triggers: {summary['end_triggers']}")
 
 
+def register_plugin_commands(target: typer.Typer, plugins: list[object] | None = None) -> list[str]:
+    """Let installed plugins add subcommands (hook ``naqala_cli``). A plugin that fails to
+    load or to register is skipped with a warning: it must never stop the program.
+    Returns the names of the plugins that added nothing because they failed."""
+    import pluggy
+
+    from naqala.core import hookspecs
+    from naqala.core.plugins import installed_entry_points
+
+    broken: list[str] = []
+    if plugins is None:
+        plugins = []
+        for name, point in sorted(installed_entry_points().items()):
+            try:
+                plugins.append(point.load())
+            except Exception as exc:
+                typer.echo(f"naqala: warning: plugin {name!r} failed to load: {exc}", err=True)
+                broken.append(name)
+    for plugin in plugins:
+        pm = pluggy.PluginManager(hookspecs.PROJECT)
+        pm.add_hookspecs(hookspecs)
+        name = str(getattr(plugin, "NAME", plugin))
+        try:
+            pm.register(plugin, name=name)
+            pm.hook.naqala_cli(app=target)
+        except Exception as exc:
+            typer.echo(f"naqala: warning: plugin {name!r} could not add commands: {exc}", err=True)
+            broken.append(name)
+    return broken
+
+
 def main() -> None:
     """Console-script entry point."""
+    register_plugin_commands(app)
     app()

@@ -8,6 +8,7 @@ decided by membership in the legal actions of a state, never by the parser.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 import attrs
 
@@ -25,12 +26,16 @@ def _check_token(token: str) -> str:
     return token
 
 
+def _to_args(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(values)
+
+
 @attrs.frozen(slots=True, order=False)
 class Action:
     """One option of a pending decision."""
 
     kind: str = attrs.field(validator=lambda _i, _a, v: _check_token(v))
-    args: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    args: tuple[str, ...] = attrs.field(default=(), converter=_to_args)
 
     def __attrs_post_init__(self) -> None:
         for arg in self.args:

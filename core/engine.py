@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pluggy
 
@@ -41,7 +41,7 @@ class Rules:
         for info in self.plugins:
             try:
                 self.pm.register(info.module, name=info.name)
-            except ValueError as exc:
+            except (ValueError, pluggy.PluginValidationError) as exc:
                 raise PluginError(f"plugin {info.name!r} cannot be registered: {exc}") from exc
         try:
             self.pm.check_pending()
@@ -67,7 +67,8 @@ class Rules:
             raise PluginError("no plugin provides the flow of play (is the base plugin enabled?)")
         self.flow: Flow = flow
         self._event_impls: list[Callable[..., State | None]] = [
-            impl.function for impl in reversed(self.hook.naqala_event.get_hookimpls())
+            cast(Callable[..., State | None], impl.function)
+            for impl in self.hook.naqala_event.get_hookimpls()
         ]
         #: the last state asked about, its sorted options, and which came from its stage
         self._legal_cache: tuple[State | None, list[Action], frozenset[Action], frozenset[Action]]
@@ -81,7 +82,7 @@ class Rules:
 
     def _add_stages(self, hook_name: str, prefix: str) -> None:
         owners: dict[str, str] = {}
-        for impl in reversed(getattr(self.hook, hook_name).get_hookimpls()):
+        for impl in getattr(self.hook, hook_name).get_hookimpls():  # registration order
             provided = impl.function()
             for key, stage in provided.items():
                 name = prefix + key
@@ -153,7 +154,7 @@ class Rules:
             raise IllegalAction(self.explain(state, action))
         if action in self._legal_cache[2]:  # filled by is_legal for this very state
             return self.stages[state.decision.stage].apply(self, state, action)
-        result = self.hook.naqala_apply_extra(rules=self, state=state, action=action)
+        result: State | None = self.hook.naqala_apply_extra(rules=self, state=state, action=action)
         if result is None:
             raise PluginError(f"no plugin applies the offered option '{action}'")
         return result

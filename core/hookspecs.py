@@ -1,3 +1,4 @@
+# mypy: disable-error-code="empty-body"
 """Hook specifications: every point where a plugin can add to or change the game.
 
 Each hook says when it is called and how the results of several plugins combine. Results

@@ -120,7 +120,7 @@ def load_house_rule(path: Path) -> PluginInfo:
             raise PluginError(f"{path}: house rule failed to load: {exc}") from exc
         sys.modules[module_name] = module
     if not hasattr(module, "NAME"):
-        module.NAME = path.stem
+        setattr(module, "NAME", path.stem)  # noqa: B010 - a module attribute set at run time
     return describe(module, source="house-rule", sha256=digest)
 
 

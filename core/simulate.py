@@ -9,6 +9,7 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import attrs
 
@@ -85,7 +86,7 @@ def run(rules: Rules, games: int, players: int, seed: int) -> Iterator[GameResul
 
 def summarise(
     results: list[GameResult], players: int, seed: int, ruleset: tuple[str, ...]
-) -> dict[str, object]:
+) -> dict[str, Any]:
     """The JSON summary of a run. Shared wins count as a fraction for each winner."""
     wins = [0.0] * players
     for r in results:

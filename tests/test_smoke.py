@@ -1,8 +1,8 @@
 """A first end-to-end check: random games of every player count finish."""
 
-from scenario import base_rules
-
 from naqala.core.simulate import play_game
+
+from scenario import base_rules
 
 
 def test_random_games_finish_for_two_to_four_players() -> None:

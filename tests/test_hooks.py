@@ -1,0 +1,363 @@
+"""Every hook point works through a plugin registered like a third party would.
+
+Each test registers a small plugin object and checks the effect of one hook; the last
+tests check that every hookspec is documented in docs/hooks.md and tested here.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import attrs
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from naqala.core import hookspecs
+from naqala.core.actions import Action
+from naqala.core.engine import Rules, build_rules
+from naqala.core.events import Event, ScoreLine
+from naqala.core.hookspecs import hookimpl
+from naqala.core.plugins import PluginError
+from naqala.core.rng import Rng
+from naqala.core.stage import Flow, Stage
+from naqala.core.state import Layout, State
+from naqala.plugins.base import setup
+from naqala.plugins.base.common import current, gain_coins
+from naqala.plugins.base.flow import BaseFlow
+
+from scenario import board, options, play, player, turn_of
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def random_turn_start(rules: Rules, seed: int = 3) -> State:
+    return turn_of(rules, rules.new_game(2, seed), 0)
+
+
+def test_naqala_content_files_and_naqala_tile_actions_add_a_tile_kind() -> None:
+    """A plugin adds five 'well' tiles (content) and their tile action (1 coin)."""
+
+    class Wells:
+        NAME = "wells"
+
+        @hookimpl
+        def naqala_content_files(self) -> list[Path]:
+            return [DATA / "wells.toml"]
+
+        @hookimpl
+        def naqala_tile_actions(self) -> dict[str, Stage]:
+            class Well(Stage):
+                def enter(self, rules: Rules, state: State) -> State:
+                    return rules.proceed(gain_coins(state, current(state), 1), self.name)
+
+            return {"well": Well()}
+
+    rules = build_rules(extra_plugins=[Wells()])
+    state = rules.new_game(2, 1)
+    assert (state.layout.rows, state.layout.cols) == (5, 7)
+    wells = [i for i, t in enumerate(state.layout.tiles) if t.startswith("well-")]
+    assert len(wells) == 5
+    assert all(not any(state.board.meeples[i]) for i in wells)
+    assert "tile:well" in rules.stages
+    # a move that ends on a well holding a white meeple does the well's action
+    geo = state.geometry
+    well = geo.name(wells[0])
+    start = next(n for n in geo.neighbours[wells[0]])
+    state = board(rules, state, {well: "W", geo.name(start): "W"}, clear=True)
+    state = turn_of(rules, state, 0)
+    coins = state.players[0].coins
+    state = play(rules, state, f"pick {geo.name(start)}", f"drop {well} W")
+    assert state.players[0].coins == coins + 1
+    assert state.decision.stage == "sell"
+
+
+def test_naqala_stages_duplicate_names_are_refused_naming_both_plugins() -> None:
+    """Two plugins providing the same stage without a replacement fail at start."""
+
+    class Clash:
+        NAME = "clash"
+
+        @hookimpl
+        def naqala_stages(self) -> dict[str, Stage]:
+            return {"bid": Stage()}
+
+    with pytest.raises(PluginError, match=r"'bid'.*'base'.*'clash'"):
+        build_rules(extra_plugins=[Clash()])
+
+
+def test_naqala_tribe_actions_duplicate_colour_is_refused() -> None:
+    """A second tribe action for an existing colour is a conflict, not a silent override."""
+
+    class Twice:
+        NAME = "twice"
+
+        @hookimpl
+        def naqala_tribe_actions(self) -> dict[str, Stage]:
+            return {"red": Stage()}
+
+    with pytest.raises(PluginError, match="tribe:red"):
+        build_rules(extra_plugins=[Twice()])
+
+
+def test_misspelt_hook_argument_is_refused_with_the_plugin_named() -> None:
+    """A hook implementation asking for an argument the hook does not have fails loudly."""
+
+    class Typo:
+        NAME = "typo"
+
+        @hookimpl
+        def naqala_score_lines(self, rules: Rules, state: State, playr: int) -> list[ScoreLine]:
+            return []
+
+    with pytest.raises(PluginError, match="typo"):
+        build_rules(extra_plugins=[Typo()])
+
+
+def test_naqala_board_layout_provider_replaces_the_random_layout() -> None:
+    """The first layout provider wins over the base game's random layout."""
+
+    class Sorted:
+        NAME = "sorted-layout"
+
+        @hookimpl
+        def naqala_board_layout(self, rules: Rules, players: int, rng: Rng) -> tuple[Layout, Rng]:
+            return Layout(rows=5, cols=6, tiles=tuple(sorted(rules.tile_specs))), rng
+
+    rules = build_rules(extra_plugins=[Sorted()])
+    assert rules.new_game(3, 9).layout.tiles == tuple(sorted(rules.tile_specs))
+
+
+def test_naqala_impassable_tiles_are_never_dealt_meeples_nor_entered() -> None:
+    """An impassable tile gets no meeples at setup and no move may enter it."""
+
+    class Lake:
+        NAME = "lake"
+
+        @hookimpl
+        def naqala_impassable_tiles(self, rules: Rules, layout: Layout) -> list[int]:
+            return [7]
+
+    rules = build_rules(extra_plugins=[Lake()])
+    state = rules.new_game(2, 4)
+    assert state.layout.blocked == frozenset({7})
+    assert not any(state.board.meeples[7])
+    assert sum(state.bag) == 3  # 29 tiles x 3 meeples dealt out of 90
+    state = board(rules, state, {"a2": "W", "c2": "W"}, clear=True)
+    state = turn_of(rules, state, 0)
+    assert options(rules, state) == []  # a2 -> b2 (blocked) is the only way to c2
+    assert "b2" not in " ".join(options(rules, turn_of(rules, rules.new_game(2, 4), 0)))
+
+
+def test_naqala_blocked_edges_stop_meeples_crossing() -> None:
+    """A wall between two tiles stops a meeple stepping across it."""
+
+    class Wall:
+        NAME = "wall"
+
+        @hookimpl
+        def naqala_blocked_edges(self, rules: Rules, layout: Layout) -> list[tuple[int, int]]:
+            return [(1, 0)]
+
+    rules = build_rules(extra_plugins=[Wall()])
+    state = rules.new_game(2, 4)
+    assert state.layout.walls == frozenset({(0, 1)})
+    state = board(rules, state, {"a1": "W", "b1": "W", "a2": "Y"}, clear=True)
+    state = turn_of(rules, state, 0)
+    assert options(rules, state) == []  # b1 and a1 are walled apart; a2 has no partner
+
+
+def test_naqala_flow_can_wrap_the_base_flow() -> None:
+    """A variant flow that pays 1 coin at the end of every turn, then defers to base."""
+
+    class TurnBonus(BaseFlow):
+        def proceed(self, rules: Rules, state: State, finished: str) -> State:
+            if finished == "sell":
+                state = gain_coins(state, current(state), 1)
+            return super().proceed(rules, state, finished)
+
+    class Bonus:
+        NAME = "turn-bonus"
+
+        @hookimpl
+        def naqala_flow(self, rules: Rules) -> Flow:
+            return TurnBonus()
+
+    rules = build_rules(extra_plugins=[Bonus()])
+    state = random_turn_start(rules)
+    state = attrs.evolve(state, decision=attrs.evolve(state.decision, stage="sell"))
+    coins = state.players[0].coins
+    state = play(rules, state, "end")
+    assert state.players[0].coins == coins + 1
+
+
+def test_naqala_new_game_provider_replaces_setup() -> None:
+    """A setup provider may build the initial state differently (here: 40 coins each)."""
+
+    class Poorer:
+        NAME = "poorer"
+
+        @hookimpl
+        def naqala_new_game(self, rules: Rules, players: int, seed: int) -> State:
+            state = setup.new_game(rules, players, seed)
+            return attrs.evolve(
+                state, players=tuple(attrs.evolve(p, coins=40) for p in state.players)
+            )
+
+    rules = build_rules(extra_plugins=[Poorer()])
+    assert [p.coins for p in rules.new_game(3, 1).players] == [40, 40, 40]
+
+
+def test_naqala_extra_options_and_naqala_apply_extra() -> None:
+    """An extra option is offered beside the stage's own and applied by its plugin."""
+
+    class Tip:
+        NAME = "tip"
+        TIP = Action("tip", ("1",))
+
+        @hookimpl
+        def naqala_extra_options(self, rules: Rules, state: State) -> list[Action]:
+            if state.decision.stage == "sell" and state.players[current(state)].coins:
+                return [self.TIP]
+            return []
+
+        @hookimpl
+        def naqala_apply_extra(self, rules: Rules, state: State, action: Action) -> State | None:
+            if action != self.TIP:
+                return None
+            return gain_coins(state, current(state), -1)
+
+    rules = build_rules(extra_plugins=[Tip()])
+    state = random_turn_start(rules)
+    state = attrs.evolve(state, decision=attrs.evolve(state.decision, stage="sell"))
+    assert "tip 1" in options(rules, state)
+    coins = state.players[0].coins
+    after = play(rules, state, "tip 1")
+    assert after.players[0].coins == coins - 1
+    assert after.decision == state.decision
+
+
+def test_naqala_event_reacts_to_a_tile_being_taken() -> None:
+    """A trigger pays 5 coins whenever a tile is taken."""
+
+    class Reward:
+        NAME = "reward"
+
+        @hookimpl
+        def naqala_event(self, rules: Rules, state: State, event: Event) -> State | None:
+            if event.name == "tile-taken":
+                return gain_coins(state, event.player, 5)
+            return None
+
+    rules = build_rules(extra_plugins=[Reward()])
+    state = rules.new_game(2, 2)
+    state = board(rules, state, {"a1": "Y", "b1": "Y"}, clear=True, tiles={"b1": "oasis-1"})
+    state = turn_of(rules, state, 0)
+    coins = state.players[0].coins
+    state = play(rules, state, "pick a1", "drop b1 Y")
+    assert state.board.owners[1] == 0
+    assert state.players[0].coins == coins + 5
+
+
+def test_naqala_game_ends_can_end_the_game_after_the_first_round() -> None:
+    """An end condition is checked at the end of every round."""
+
+    class OneRound:
+        NAME = "one-round"
+
+        @hookimpl
+        def naqala_game_ends(self, rules: Rules, state: State) -> bool:
+            return state.round >= 1
+
+    rules = build_rules(extra_plugins=[OneRound()])
+    state = rules.new_game(2, 5)
+    rng = Rng(1)
+    while not state.is_over:
+        acts = rules.legal_actions(state)
+        i, rng = rng.below(len(acts))
+        state = rules.apply(state, acts[i])
+    assert state.round == 1
+
+
+def test_naqala_score_lines_and_naqala_adjust_score_lines() -> None:
+    """A plugin adds a score line, another line changes a category; totals follow."""
+
+    class Bonus:
+        NAME = "bonus"
+
+        @hookimpl
+        def naqala_score_lines(self, rules: Rules, state: State, player: int) -> list[ScoreLine]:
+            return [ScoreLine("bonus", 7, "bonus")]
+
+        @hookimpl
+        def naqala_adjust_score_lines(
+            self, rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...]
+        ) -> list[ScoreLine]:
+            coins = sum(line.points for line in lines if line.category == "coins")
+            return [ScoreLine("coins", coins, "bonus", "coins count double")]
+
+    plain = build_rules()
+    rules = build_rules(extra_plugins=[Bonus()])
+    state = rules.new_game(2, 1)
+    state = player(rules, state, 0, coins=11)
+    assert rules.scores(state)[0] == plain.scores(state)[0] + 7 + 11
+    assert ScoreLine("coins", 11, "bonus", "coins count double") in rules.score_lines(state, 0)
+
+
+def test_naqala_cli_adds_a_subcommand() -> None:
+    """A plugin adds a subcommand to the naqala command."""
+    from naqala.cli.app import register_plugin_commands
+
+    class Hello:
+        NAME = "hello"
+
+        @hookimpl
+        def naqala_cli(self, app: typer.Typer) -> None:
+            @app.command("hello")
+            def hello() -> None:
+                typer.echo("hello from a plugin")
+
+    class Broken:
+        NAME = "broken"
+
+        @hookimpl
+        def naqala_cli(self, app: typer.Typer) -> None:
+            raise RuntimeError("boom")
+
+    app = typer.Typer()
+
+    @app.command("version")
+    def version() -> None:
+        typer.echo("0")
+
+    broken = register_plugin_commands(app, [Hello(), Broken()])
+    assert broken == ["broken"]
+    result = CliRunner().invoke(app, ["hello"])
+    assert result.exit_code == 0
+    assert "hello from a plugin" in result.output
+
+
+def _hook_names() -> list[str]:
+    return sorted(name for name in dir(hookspecs) if name.startswith("naqala_"))
+
+
+def test_every_hook_is_documented_in_docs_hooks_md() -> None:
+    """docs/hooks.md has a section for every hookspec, with its exact signature."""
+    text = (ROOT / "docs" / "hooks.md").read_text(encoding="utf-8")
+    source = ast.parse((ROOT / "core" / "hookspecs.py").read_text(encoding="utf-8"))
+    for node in source.body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("naqala_"):
+            assert re.search(rf"^### `{node.name}`", text, re.M), f"{node.name} not documented"
+            params = ", ".join(a.arg for a in node.args.args)
+            assert f"{node.name}({params})" in text, f"signature of {node.name} not in docs"
+
+
+def test_every_hook_is_tested_here() -> None:
+    """Each hookspec name appears in a test of this file."""
+    text = Path(__file__).read_text(encoding="utf-8")
+    tests = re.findall(r"def (test_\w+)", text)
+    for name in _hook_names():
+        assert any(name in t for t in tests), f"no test named after {name}"

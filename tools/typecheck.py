@@ -1,0 +1,42 @@
+"""Run mypy over the source folders as the package ``naqala`` they install as.
+
+The top-level folders (core/, plugins/, cli/, content/) map to ``naqala.*`` through
+setuptools ``package-dir``, which mypy cannot follow; so this script lays out symlinks
+``naqala/<part> -> <folder>`` in a temporary directory and checks ``-p naqala`` there.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PARTS = {"core": "core", "plugins": "plugins", "cli": "cli", "content": "content"}
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory(prefix="naqala-mypy-") as tmp:
+        package = Path(tmp) / "naqala"
+        package.mkdir()
+        for part, folder in PARTS.items():
+            (package / part).symlink_to(ROOT / folder, target_is_directory=True)
+        env = {**os.environ, "MYPYPATH": tmp}
+        command = [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            "--namespace-packages",
+            "--explicit-package-bases",
+            "-p",
+            "naqala",
+        ]
+        return subprocess.call(command, cwd=tmp, env=env)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
