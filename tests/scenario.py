@@ -62,7 +62,9 @@ def board(
     )
 
 
-def player(rules: Rules, state: State, index: int, *, meeples: str | None = None, **fields: object) -> State:
+def player(
+    rules: Rules, state: State, index: int, *, meeples: str | None = None, **fields: object
+) -> State:
     """Change a player's holdings: ``coins``, ``camels``, ``cards`` (sorted for you),
     ``djinns``, ``meeples`` as letters (taken from / returned to the bag)."""
     p = state.players[index]
@@ -106,3 +108,95 @@ def options(rules: Rules, state: State, kind: str | None = None) -> list[str]:
 
 def act(text: str) -> Action:
     return parse_action(text)
+
+
+def deck(
+    rules: Rules,
+    state: State,
+    name: str,
+    *,
+    row: tuple[str, ...] | list[str] | None = None,
+    draw: tuple[str, ...] | list[str] | None = None,
+    discard: tuple[str, ...] | list[str] | None = None,
+) -> State:
+    """Set the face-up ``row``, the ``draw`` pile (top first) and/or the ``discard`` pile of
+    the deck called ``name`` (``resources`` or ``djinns``); parts not given stay as they are.
+    Cards are not conserved: the test says exactly what lies where."""
+    from naqala.core.engine import DECK_NAMES
+
+    index = DECK_NAMES.index(name)
+    old = state.decks[index]
+    new = attrs.evolve(
+        old,
+        row=old.row if row is None else tuple(row),
+        draw=old.draw if draw is None else tuple(draw),
+        discard=old.discard if discard is None else tuple(discard),
+    )
+    decks = (*state.decks[:index], new, *state.decks[index + 1 :])
+    return attrs.evolve(state, decks=decks)
+
+
+def tokens(
+    rules: Rules,
+    state: State,
+    placed: Mapping[str, Mapping[str, int]] | None = None,
+    *,
+    pool: Mapping[str, int] | None = None,
+) -> State:
+    """Put tokens on tiles, taken from the bank (``{"c3": {"palace": 2}}``), then set what
+    the bank still holds of some kinds (``pool={"palm-tree": 0}``)."""
+    grid = list(state.board.tokens)
+    bank = list(state.pool)
+    for name, kinds in (placed or {}).items():
+        index = state.geometry.parse(name)
+        here = list(grid[index])
+        for kind, n in kinds.items():
+            here[rules.token_index[kind]] += n
+            bank[rules.token_index[kind]] -= n
+        grid[index] = tuple(here)
+    for kind, n in (pool or {}).items():
+        bank[rules.token_index[kind]] = n
+    assert all(n >= 0 for n in bank), "more tokens placed than the bank holds"
+    return attrs.evolve(
+        state, board=attrs.evolve(state.board, tokens=tuple(grid)), pool=tuple(bank)
+    )
+
+
+def bid_order(rules: Rules, state: State, *markers: int) -> State:
+    """The position at the start of bidding with the turn markers on the bid track in this
+    order (at 2 players, markers 0 and 1 are player 0's, 2 and 3 player 1's)."""
+    assert sorted(markers) == list(range(len(state.markers))), "name every marker once"
+    return attrs.evolve(
+        state,
+        bid_track=tuple(markers),
+        turn_track=(NOBODY,) * len(state.turn_track),
+        turn=None,
+        decision=Decision("bid", state.markers[markers[0]]),
+    )
+
+
+def play_turn(rules: Rules, state: State) -> State:
+    """Play the current turn to its end with simple choices: the first legal move, then
+    ``end``, ``skip`` or ``fakirs 0`` wherever offered, else the first option."""
+    assert state.turn is not None, "no turn in progress"
+    marker, turn_round = state.turn.marker, state.round
+    while (
+        not state.is_over
+        and state.round == turn_round
+        and state.turn is not None
+        and state.turn.marker == marker
+    ):
+        legal = options(rules, state)
+        choice = next((a for a in ("end", "skip", "fakirs 0") if a in legal), legal[0])
+        state = play(rules, state, choice)
+    return state
+
+
+def play_round(rules: Rules, state: State) -> tuple[State, list[int]]:
+    """Play every remaining turn of the round with ``play_turn``; the state after the round
+    and the players in the order their turns were played."""
+    order: list[int] = []
+    while state.turn is not None and not state.is_over:
+        order.append(state.decision.player)
+        state = play_turn(rules, state)
+    return state, order

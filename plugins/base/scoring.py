@@ -18,7 +18,9 @@ def score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
     elder = rules.colour_index[ELDER]
     viziers = me.meeples[vizier]
     beaten = sum(
-        1 for other, p in enumerate(state.players) if other != player and p.meeples[vizier] < viziers
+        1
+        for other, p in enumerate(state.players)
+        if other != player and p.meeples[vizier] < viziers
     )
     owned = [t for t, owner in enumerate(state.board.owners) if owner == player]
     lines = [
@@ -30,8 +32,12 @@ def score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
             SOURCE,
             f"{beaten} opponents with fewer viziers",
         ),
-        ScoreLine("elders", me.meeples[elder] * content.setting("elder_vp"), SOURCE,
-                  f"{me.meeples[elder]} elders"),
+        ScoreLine(
+            "elders",
+            me.meeples[elder] * content.setting("elder_vp"),
+            SOURCE,
+            f"{me.meeples[elder]} elders",
+        ),
         ScoreLine(
             "djinns",
             sum(content.djinn(d).vp for d in me.djinns),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from naqala.core.content import ContentError
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.rng import Rng
-from naqala.core.state import NOBODY, Board, Deck, Decision, Layout, PlayerState, State, add_at
+from naqala.core.state import NOBODY, Board, Decision, Deck, Layout, PlayerState, State, add_at
 
 
 class SetupError(ValueError):
@@ -44,7 +44,9 @@ def new_game(rules: Rules, players: int, seed: int) -> State:
     counts = {pc.players: pc for pc in rules.content.player_counts}
     if players not in counts:
         allowed = ", ".join(str(n) for n in sorted(counts))
-        raise SetupError(f"{players} players is not supported with these rules (allowed: {allowed})")
+        raise SetupError(
+            f"a game of {players} players is not supported with these rules (allowed: {allowed})"
+        )
     per_player = counts[players]
     rng = Rng(seed)
     found = rules.hook.naqala_board_layout(rules=rules, players=players, rng=rng)

@@ -92,7 +92,9 @@ class Builders(Stage):
             state = discard_cards(state, player, (FAKIR,) * fakirs)
         amount = (_turn(state).taken + fakirs) * self._blue(rules, state)
         state = gain_coins(state, player, amount)
-        state = rules.fire(state, Event("builders-paid", player, tile=_turn(state).here, count=amount))
+        state = rules.fire(
+            state, Event("builders-paid", player, tile=_turn(state).here, count=amount)
+        )
         return rules.proceed(state, self.name)
 
 
