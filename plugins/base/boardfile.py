@@ -29,7 +29,7 @@ def parse_board(data: Any, source: str = "board") -> tuple[Geometry, tuple[Count
         return BoardFileError(f"{source}: $.{where}: {reason}")
 
     if not isinstance(data, dict):
-        raise BoardFileError(f"{source}: expected a JSON object")
+        raise BoardFileError(f"{source}: $: expected a JSON object")
     extra = set(data) - {"rows", "cols", "meeples", "impassable", "walls"}
     if extra:
         raise fail(sorted(extra)[0], "unknown field")
@@ -47,6 +47,9 @@ def parse_board(data: Any, source: str = "board") -> tuple[Geometry, tuple[Count
         if not isinstance(text, str) or any(ch not in LETTERS for ch in text):
             raise fail(f"meeples[{i}]", f"expected a string of the letters {LETTERS}")
         meeples.append(tuple(text.count(ch) for ch in LETTERS))
+    for name in ("impassable", "walls"):
+        if not isinstance(data.get(name, []), list):
+            raise fail(name, "expected a list")
     blocked: set[int] = set()
     for i, tile in enumerate(data.get("impassable", [])):
         if isinstance(tile, bool) or not isinstance(tile, int) or not 0 <= tile < size:
@@ -75,8 +78,12 @@ def load_board(path: Path) -> tuple[Geometry, tuple[Counts, ...]]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise BoardFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise BoardFileError(f"{path}: not JSON: not UTF-8 text ({exc.reason})") from None
     except json.JSONDecodeError as exc:
         raise BoardFileError(f"{path}: not JSON: {exc}") from None
+    except RecursionError:
+        raise BoardFileError(f"{path}: not JSON: nested too deeply") from None
     return parse_board(data, str(path))
 
 
