@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -56,6 +56,8 @@ def read_state(source: str) -> tuple[Rules, State]:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except OSError as exc:
         fail(f"{source}: cannot read: {exc.strerror or exc}")
+    except UnicodeDecodeError as exc:
+        fail(f"{source}: not a naqala state: not UTF-8 text ({exc.reason} at byte {exc.start})")
     try:
         return state_from_json(text)
     except StateFormatError as exc:

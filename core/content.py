@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 import cattrs
 import tomli
+from cattrs.cols import is_sequence, list_structure_factory
 
 
 class ContentError(Exception):
@@ -144,10 +145,24 @@ def _strict(kind: type) -> Any:
     return hook
 
 
+def _strict_list(type_: Any, converter: cattrs.BaseConverter) -> Any:
+    """Lists only from TOML arrays: cattrs would otherwise iterate a table (``[tile]``
+    written for ``[[tile]]``) or a string and report confusing errors per key or letter."""
+    structure = list_structure_factory(type_, converter)
+
+    def hook(value: Any, _type: Any) -> Any:
+        if not isinstance(value, list):
+            raise TypeError(f"expected an array, got {type(value).__name__}")
+        return structure(value, _type)
+
+    return hook
+
+
 def _converter() -> cattrs.Converter:
     converter = cattrs.Converter(forbid_extra_keys=True)
     for kind in (int, str, bool):
         converter.register_structure_hook(kind, _strict(kind))
+    converter.register_structure_hook_factory(is_sequence, _strict_list)
     return converter
 
 

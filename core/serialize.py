@@ -19,8 +19,8 @@ from naqala.core.state import (
     NOBODY,
     Board,
     Counts,
-    Deck,
     Decision,
+    Deck,
     Layout,
     PlayerState,
     State,
@@ -63,7 +63,10 @@ def state_to_data(rules: Rules, state: State) -> dict[str, Any]:
         "colours": letters,
         "tokens": token_ids,
         "round": state.round,
-        "decision": {"stage": state.decision.stage, "player": _none_if_nobody(state.decision.player)},
+        "decision": {
+            "stage": state.decision.stage,
+            "player": _none_if_nobody(state.decision.player),
+        },
         "board": {
             "rows": layout.rows,
             "cols": layout.cols,
@@ -75,9 +78,7 @@ def state_to_data(rules: Rules, state: State) -> dict[str, Any]:
                     "tile": layout.tiles[i],
                     "meeples": letters_of(state.board.meeples[i], letters),
                     "owner": _none_if_nobody(state.board.owners[i]),
-                    "tokens": {
-                        token_ids[k]: n for k, n in enumerate(state.board.tokens[i]) if n
-                    },
+                    "tokens": {token_ids[k]: n for k, n in enumerate(state.board.tokens[i]) if n},
                 }
                 for i in range(len(layout.tiles))
             ],
@@ -230,10 +231,14 @@ def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State
         except PluginError as exc:
             raise StateFormatError(f"$.ruleset: {exc}") from exc
     if rules.ruleset != ruleset:
-        raise StateFormatError(f"$.ruleset: {list(ruleset)} does not match the rules {list(rules.ruleset)}")
+        raise StateFormatError(
+            f"$.ruleset: {list(ruleset)} does not match the rules {list(rules.ruleset)}"
+        )
     letters = doc["colours"].str()
     if letters != rules.letters:
-        raise StateFormatError(f"$.colours: {letters!r} does not match the rules ({rules.letters!r})")
+        raise StateFormatError(
+            f"$.colours: {letters!r} does not match the rules ({rules.letters!r})"
+        )
     token_ids = [t.id for t in rules.tokens]
     if [t.str() for t in doc["tokens"].items()] != token_ids:
         raise StateFormatError(f"$.tokens: expected {token_ids}")
@@ -273,7 +278,10 @@ def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State
         tokens.append(tuple(on_tile[t].int() if t in on_tile else 0 for t in token_ids))
     walls = []
     for wall in board["walls"].items():
-        a, b = (tile_index(end) for end in wall.items())
+        ends = wall.items()
+        if len(ends) != 2:
+            raise wall.fail("a wall is a pair of tile names")
+        a, b = (tile_index(end) for end in ends)
         walls.append((min(a, b), max(a, b)))
     layout = Layout(
         rows=rows,
@@ -295,11 +303,16 @@ def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State
         for p in doc["players"].items()
     )
     pool = doc["pool"].mapping()
+    for key in pool:
+        if key not in token_ids:
+            raise pool[key].fail(f"unknown token {key!r}")
     decks = doc["decks"].mapping()
     turn_doc = doc["turn"]
 
     def read_turn(t: _Reader) -> Turn:
         colour = t["colour"].optional(_Reader.str, None)
+        if colour is not None and (len(colour) != 1 or colour not in letters):
+            raise t["colour"].fail(f"{colour!r} is not a meeple colour ({letters})")
         return Turn(
             marker=t["marker"].int(),
             start=t["start"].optional(tile_index, NOBODY),

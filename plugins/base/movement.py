@@ -23,7 +23,7 @@ from naqala.core.board import Geometry
 from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
-from naqala.core.state import NOBODY, Counts, State, Turn, add_at, replace_at
+from naqala.core.state import NOBODY, Counts, State, add_at, replace_at
 from naqala.plugins.base.common import current, take_tile
 
 
@@ -87,15 +87,15 @@ def any_legal_pick(state: State) -> bool:
     return next(legal_starts(state.geometry, state.board.meeples), None) is not None
 
 
-def count_moves(
-    geo: Geometry, meeples: tuple[Counts, ...]
-) -> tuple[int, int]:
+def count_moves(geo: Geometry, meeples: tuple[Counts, ...]) -> tuple[int, int]:
     """(moves, paths): distinct legal moves (start, path, colour sequence) and distinct
     (start, path) pairs with at least one legal colour sequence (``naqala perft``)."""
     moves = 0
     paths: set[tuple[int, ...]] = set()
 
-    def walk(board: list[Counts], here: int, prev: int, hand: Counts, path: tuple[int, ...]) -> None:
+    def walk(
+        board: list[Counts], here: int, prev: int, hand: Counts, path: tuple[int, ...]
+    ) -> None:
         nonlocal moves
         for nxt, colour in legal_drops(geo, board, here, prev, hand):
             rest = add_at(hand, colour, -1)
