@@ -7,6 +7,7 @@ decided by membership in the legal actions of a state, never by the parser.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -20,9 +21,17 @@ class NotationError(ValueError):
     """Text that is not an action in naqala notation."""
 
 
+#: tokens already known to be valid; actions are built in hot loops from few distinct tokens
+_VALID: set[str] = set()
+
+
 def _check_token(token: str) -> str:
-    if not _TOKEN.match(token):
+    if token in _VALID:
+        return token
+    if not isinstance(token, str) or not _TOKEN.match(token):
         raise NotationError(f"bad token {token!r} in action notation")
+    if len(_VALID) < 100_000:
+        _VALID.add(token)
     return token
 
 
@@ -46,7 +55,12 @@ class Action:
 
     def sort_key(self) -> tuple[object, ...]:
         """Canonical order: by kind, then arguments with numbers compared as numbers."""
-        return (self.kind, tuple(_natural(arg) for arg in self.args))
+        return _sort_key(self.kind, self.args)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _sort_key(kind: str, args: tuple[str, ...]) -> tuple[object, ...]:
+    return (kind, tuple(_natural(arg) for arg in args))
 
 
 def _natural(text: str) -> tuple[tuple[int, int | str], ...]:
