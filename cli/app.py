@@ -188,13 +188,13 @@ def _print_summary(summary: dict[str, Any]) -> None:
         f"mean rounds {summary['mean_rounds']}, mean actions {summary['mean_actions']}, "
         f"mean score {summary['mean_score']} (sd {summary['stdev_score']})"
     )
-    seats = Table(title="Wins by seat (shared wins split)")
+    seats = Table(title="Wins by seat (shared wins split)", min_width=40)
     seats.add_column("seat")
     seats.add_column("wins", justify="right")
     for seat, wins in enumerate(summary["wins_by_seat"], start=1):
         seats.add_row(str(seat), str(wins))
     console.print(seats)
-    categories = Table(title="Mean score per player by category")
+    categories = Table(title="Mean score per player by category", min_width=40)
     categories.add_column("category")
     categories.add_column("points", justify="right")
     for name, points in summary["mean_score_by_category"].items():
