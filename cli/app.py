@@ -146,6 +146,29 @@ def perft(board: Annotated[Path, typer.Argument(help="Board file (JSON).")]) -> 
 
 
 @app.command()
+def djinns(
+    expansion: Expansions = None,
+    markdown: Annotated[bool, typer.Option("--markdown", help="Print docs/djinns.md.")] = False,
+) -> None:
+    """List every djinn: VP, cost, when its power can be used and what it does."""
+    from naqala.plugins.base.djinns.reference import djinn_rows, render_markdown
+
+    rules = make_rules(expansion)
+    if markdown:
+        typer.echo(render_markdown(rules), nl=False)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="Djinns", show_lines=True)
+    for column in ("djinn", "VP", "cost", "when", "what it does"):
+        table.add_column(column)
+    for row in djinn_rows(rules):
+        table.add_row(row["name"], row["vp"], row["cost"], row["when"], row["effect"])
+    Console().print(table)
+
+
+@app.command()
 def simulate(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
     players: Annotated[int, typer.Option("--players", "-p", help="Players per game.")] = 4,
@@ -168,7 +191,7 @@ def simulate(
 
         runner = track(runner, total=games, description="Simulating", console=Console(stderr=True))
     results = list(runner)
-    summary = sim.summarise(results, players, seed, rules.ruleset)
+    summary = sim.summarise(results, players, seed, rules.ruleset, tuple(rules.djinn_specs))
     if as_json:
         typer.echo(json.dumps(summary, indent=2))
         return
@@ -201,6 +224,11 @@ def _print_summary(summary: dict[str, Any]) -> None:
         categories.add_row(name, str(points))
     console.print(categories)
     console.print(f"end triggers: {summary['end_triggers']}")
+    effects = summary["djinn_effects"]
+    if effects:
+        console.print(
+            "djinn effects: " + ", ".join(f"{name} {count}" for name, count in effects.items())
+        )
 
 
 def register_plugin_commands(target: typer.Typer, plugins: list[object] | None = None) -> list[str]:

@@ -34,6 +34,7 @@ class ColourSpec:
     letter: str
     name: str
     count: int
+    kept: bool = False  # kept in front of the player, where assassins may kill them
 
 
 @attrs.frozen
@@ -77,6 +78,13 @@ class DjinnSpec:
     kind: str
     cost: str = ""
     text: str = ""
+    params: dict[str, int] = attrs.field(factory=dict)  # numbers the power uses
+
+    def param(self, key: str) -> int:
+        try:
+            return self.params[key]
+        except KeyError:
+            raise ContentError([f"content: djinn {self.id!r} has no params.{key}"]) from None
 
 
 @attrs.frozen

@@ -7,7 +7,7 @@ the same state and action always give the same result, and states are never chan
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -18,6 +18,7 @@ from naqala.core.actions import Action, sorted_actions
 from naqala.core.content import Content, TileSpec, load_content
 from naqala.core.events import Event, ScoreLine
 from naqala.core.plugins import PluginError, PluginInfo, resolve
+from naqala.core.powers import Power
 from naqala.core.stage import Flow, Stage
 from naqala.core.state import State
 
@@ -57,11 +58,25 @@ class Rules:
         self.tokens = self.content.tokens
         self.token_index = {t.id: i for i, t in enumerate(self.tokens)}
         self.tile_specs = _tile_table(self.content.tiles)
+        self.djinn_specs = {d.id: d for d in self.content.djinns}
 
         self.stages: dict[str, Stage] = {}
         self._add_stages("naqala_stages", "")
         self._add_stages("naqala_tribe_actions", "tribe:")
         self._add_stages("naqala_tile_actions", "tile:")
+        self.powers: dict[str, Power] = {}
+        power_owners: dict[str, str] = {}
+        for impl in self.hook.naqala_djinn_powers.get_hookimpls():
+            provided = cast(Mapping[str, Power], impl.function())
+            for kind, power in provided.items():
+                if kind in self.powers:
+                    raise PluginError(
+                        f"djinn kind {kind!r} is given a power by both "
+                        f"{power_owners[kind]!r} and {impl.plugin_name!r}"
+                    )
+                power.kind = kind
+                power_owners[kind] = impl.plugin_name
+                self.powers[kind] = power
         flow = self.hook.naqala_flow(rules=self)
         if flow is None:
             raise PluginError("no plugin provides the flow of play (is the base plugin enabled?)")
@@ -202,6 +217,13 @@ class Rules:
         scores = self.scores(state)
         best = max(scores)
         return tuple(p for p, s in enumerate(scores) if s == best)
+
+    def protected(self, state: State, player: int) -> frozenset[str]:
+        """Colour ids in front of ``player`` that assassins may not kill."""
+        found: set[str] = set()
+        for group in self.hook.naqala_protected_meeples(rules=self, state=state, player=player):
+            found.update(group)
+        return frozenset(found)
 
     def game_ends(self, state: State) -> bool:
         return any(self.hook.naqala_game_ends(rules=self, state=state))

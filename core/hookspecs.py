@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from naqala.core.actions import Action
     from naqala.core.engine import Rules
     from naqala.core.events import Event, ScoreLine
+    from naqala.core.powers import Power
     from naqala.core.rng import Rng
     from naqala.core.stage import Flow, Stage
     from naqala.core.state import Layout, State
@@ -66,6 +67,15 @@ def naqala_tile_actions() -> Mapping[str, Stage]:
 
     Called once when the rules are built; each becomes the stage ``tile:<kind>``, entered
     after the tribe action on the tile where the move ended. Combined like ``naqala_stages``.
+    """
+
+
+@hookspec
+def naqala_djinn_powers() -> Mapping[str, Power]:
+    """The power of each djinn kind this plugin owns, by content ``kind``.
+
+    Called once per rules build by the plugin that deals the djinns. Combined: merged; a
+    kind offered twice is an error naming both plugins.
     """
 
 
@@ -142,6 +152,13 @@ def naqala_event(rules: Rules, state: State, event: Event) -> State | None:
     Called by the rules that cause the event. Combined: folded — each implementation gets
     the state left by the previous one, in registration order. Keep reactions commutative
     (pay coins, draw a card) so the order does not matter.
+    """
+
+
+@hookspec
+def naqala_protected_meeples(rules: Rules, state: State, player: int) -> Iterable[str]:
+    """Colour ids of the meeples in front of ``player`` that assassins may not kill
+    (Boaz). Called whenever kill targets are listed. Combined: union.
     """
 
 

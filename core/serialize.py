@@ -113,7 +113,11 @@ def state_to_data(rules: Rules, state: State) -> dict[str, Any]:
             "colour": None if turn.colour == NOBODY else letters[turn.colour],
             "taken": turn.taken,
             "reach": turn.reach,
+            "kills": turn.kills,
+            "target": turn.target,
             "used": list(turn.used),
+            "revealed": list(turn.revealed),
+            "resume": turn.resume,
         },
         "flags": list(state.flags),
         "extras": dict(state.extras),
@@ -321,7 +325,11 @@ def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State
             colour=NOBODY if colour is None else letters.index(colour),
             taken=t["taken"].int(),
             reach=t["reach"].int(),
+            kills=t["kills"].int(),
+            target=t["target"].str(),
             used=tuple(u.str() for u in t["used"].items()),
+            revealed=tuple(c.str() for c in t["revealed"].items()),
+            resume=t["resume"].str(),
         )
 
     decision = doc["decision"]

@@ -17,7 +17,7 @@ from naqala.core.actions import Action
 from naqala.core.agents import Agent, RandomAgent
 from naqala.core.engine import Rules
 from naqala.core.rng import Rng
-from naqala.core.state import State
+from naqala.core.state import State, effect_counts
 
 
 @attrs.frozen
@@ -29,6 +29,7 @@ class GameResult:
     winners: tuple[int, ...]
     categories: tuple[dict[str, int], ...]
     flags: tuple[str, ...]
+    effects: dict[str, int]
 
 
 def agent_seed(game_seed: int, seat: int) -> int:
@@ -61,10 +62,14 @@ def play_game(
 
 def result_of(rules: Rules, state: State, seed: int, actions: int) -> GameResult:
     categories = []
+    effects: Counter[str] = Counter(effect_counts(state))
+    plugins = set(rules.ruleset)
     for player in range(len(state.players)):
         totals: Counter[str] = Counter()
         for line in rules.score_lines(state, player):
             totals[line.category] += line.points
+            if line.source not in plugins and line.points:
+                effects[line.source] += 1  # a card that changed a score line
         categories.append(dict(totals))
     return GameResult(
         seed=seed,
@@ -74,6 +79,7 @@ def result_of(rules: Rules, state: State, seed: int, actions: int) -> GameResult
         winners=rules.winners(state),
         categories=tuple(categories),
         flags=state.flags,
+        effects=dict(effects),
     )
 
 
@@ -85,9 +91,15 @@ def run(rules: Rules, games: int, players: int, seed: int) -> Iterator[GameResul
 
 
 def summarise(
-    results: list[GameResult], players: int, seed: int, ruleset: tuple[str, ...]
+    results: list[GameResult],
+    players: int,
+    seed: int,
+    ruleset: tuple[str, ...],
+    djinns: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    """The JSON summary of a run. Shared wins count as a fraction for each winner."""
+    """The JSON summary of a run. Shared wins count as a fraction for each winner;
+    ``djinn_effects`` counts, for each djinn id in ``djinns``, how many times its power
+    changed a game (activations, payouts, protected kills, changed score lines)."""
     wins = [0.0] * players
     for r in results:
         for w in r.winners:
@@ -115,4 +127,7 @@ def summarise(
         if n
         else {},
         "end_triggers": dict(sorted(ends.items())),
+        "djinn_effects": {
+            djinn: sum(r.effects.get(djinn, 0) for r in results) for djinn in sorted(djinns)
+        },
     }

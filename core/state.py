@@ -93,7 +93,11 @@ class Turn:
     colour: int = NOBODY  # colour collected at the end of the move
     taken: int = 0  # how many meeples of that colour were collected
     reach: int = 0  # assassins' range (assassins plus Fakirs discarded)
+    kills: int = 1  # how many meeples the assassins kill this turn
+    target: str = ""  # where the first kill was (a tile or p<seat>): later kills go there
     used: tuple[str, ...] = ()  # once-per-turn things already done (sorted)
+    revealed: tuple[str, ...] = ()  # cards drawn to be looked at and chosen from
+    resume: str = ""  # the stage to return to when a power's own decision is over
 
     @property
     def here(self) -> int:
@@ -167,3 +171,21 @@ def set_extra(
     extras: tuple[tuple[str, int], ...], key: str, value: int
 ) -> tuple[tuple[str, int], ...]:
     return tuple(sorted({**dict(extras), key: value}.items()))
+
+
+#: prefix of the state counters that record how often a card's power changed the game
+EFFECTS = "effects."
+
+
+def count_effect(state: State, source: str) -> State:
+    """Record that ``source`` (a card id) changed the game once more; ``naqala simulate``
+    reports these counts."""
+    key = EFFECTS + source
+    return attrs.evolve(
+        state, extras=set_extra(state.extras, key, get_extra(state.extras, key) + 1)
+    )
+
+
+def effect_counts(state: State) -> dict[str, int]:
+    """How often each card's power changed the game so far, by card id."""
+    return {k[len(EFFECTS) :]: v for k, v in state.extras if k.startswith(EFFECTS)}

@@ -21,6 +21,7 @@ from naqala.core.engine import Rules, build_rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.hookspecs import hookimpl
 from naqala.core.plugins import PluginError
+from naqala.core.powers import Power
 from naqala.core.rng import Rng
 from naqala.core.stage import Flow, Stage
 from naqala.core.state import Layout, State
@@ -305,6 +306,68 @@ def test_naqala_score_lines_and_naqala_adjust_score_lines() -> None:
     state = player(rules, state, 0, coins=11)
     assert rules.scores(state)[0] == plain.scores(state)[0] + 7 + 11
     assert ScoreLine("coins", 11, "bonus", "coins count double") in rules.score_lines(state, 0)
+
+
+def test_naqala_djinn_powers_gives_a_new_djinn_its_power() -> None:
+    """A plugin adds a djinn (content) and its power (hook); holding it changes the score."""
+
+    class Gold(Power):
+        def score_lines(
+            self, rules: Rules, state: State, owner: int, card: str, lines: tuple[ScoreLine, ...]
+        ) -> list[ScoreLine]:
+            return [ScoreLine("djinns", 3, card, "a golden djinn")]
+
+    class GoldDjinn:
+        NAME = "gold-djinn"
+
+        @hookimpl
+        def naqala_content_files(self) -> list[Path]:
+            return [DATA / "gold-djinn.toml"]
+
+        @hookimpl
+        def naqala_djinn_powers(self) -> dict[str, Power]:
+            return {"gold": Gold()}
+
+    rules = build_rules(extra_plugins=[GoldDjinn()])
+    assert rules.powers["gold"].kind == "gold"
+    state = player(rules, rules.new_game(2, 1), 0, djinns=["golden"])
+    lines = rules.score_lines(state, 0)
+    assert ScoreLine("djinns", 3, "golden", "a golden djinn") in lines
+
+
+def test_naqala_djinn_powers_twice_for_one_kind_is_refused() -> None:
+    """Two plugins giving the same djinn kind a power fail at start, naming both."""
+
+    class Again:
+        NAME = "again"
+
+        @hookimpl
+        def naqala_djinn_powers(self) -> dict[str, Power]:
+            return {"baal": Power()}
+
+    with pytest.raises(PluginError, match=r"'baal'.*'base'.*'again'"):
+        build_rules(extra_plugins=[Again()])
+
+
+def test_naqala_protected_meeples_hides_targets_from_assassins() -> None:
+    """Protected colours in front of a player are not offered as kill targets."""
+
+    class Shield:
+        NAME = "shield"
+
+        @hookimpl
+        def naqala_protected_meeples(self, rules: Rules, state: State, player: int) -> list[str]:
+            return ["yellow"]
+
+    plain = build_rules()
+    rules = build_rules(extra_plugins=[Shield()])
+    for r, expected in ((plain, {"kill p2 Y", "kill p2 W"}), (rules, {"kill p2 W"})):
+        state = r.new_game(2, 6)
+        state = board(r, state, {"a1": "R", "b1": "R"}, clear=True)
+        state = player(r, state, 1, meeples="YW")
+        state = turn_of(r, state, 0)
+        state = play(r, state, "pick a1", "drop b1 R")
+        assert set(options(r, state, "kill")) == expected
 
 
 def test_naqala_cli_adds_a_subcommand() -> None:

@@ -82,6 +82,8 @@ def check_conservation(rules: Rules, state: State, want: Expected) -> None:
 
     djinn_deck = state.decks[DJINNS]
     djinns = Counter(djinn_deck.draw + djinn_deck.row + djinn_deck.discard)
+    if state.turn is not None:
+        djinns.update(state.turn.revealed)  # drawn by Sibittis, being chosen from
     for p in state.players:
         djinns.update(p.djinns)
     assert djinns == want.djinns, f"djinns {djinns} {where}"

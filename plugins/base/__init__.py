@@ -11,13 +11,15 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from naqala.content import content_path
+from naqala.core.actions import Action
 from naqala.core.engine import Rules
-from naqala.core.events import ScoreLine
+from naqala.core.events import Event, ScoreLine
 from naqala.core.hookspecs import hookimpl
+from naqala.core.powers import Power
 from naqala.core.rng import Rng
 from naqala.core.stage import Flow, Stage
 from naqala.core.state import Layout, State
-from naqala.plugins.base import flow, scoring, setup
+from naqala.plugins.base import djinns, flow, scoring, setup
 from naqala.plugins.base.bidding import BidStage
 from naqala.plugins.base.merchandise import SellStage
 from naqala.plugins.base.movement import DropStage, PickStage
@@ -42,6 +44,7 @@ def naqala_stages() -> dict[str, Stage]:
         "drop": DropStage(),
         "kill": KillStage(),
         "sell": SellStage(),
+        **djinns.djinn_stages(),
     }
 
 
@@ -78,3 +81,35 @@ def naqala_game_ends(rules: Rules, state: State) -> bool:
 @hookimpl
 def naqala_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
     return scoring.score_lines(rules, state, player)
+
+
+@hookimpl
+def naqala_djinn_powers() -> dict[str, Power]:
+    return djinns.djinn_powers()
+
+
+@hookimpl
+def naqala_extra_options(rules: Rules, state: State) -> list[Action]:
+    return djinns.extra_options(rules, state)
+
+
+@hookimpl
+def naqala_apply_extra(rules: Rules, state: State, action: Action) -> State | None:
+    return djinns.apply_extra(rules, state, action)
+
+
+@hookimpl
+def naqala_event(rules: Rules, state: State, event: Event) -> State | None:
+    return djinns.on_event(rules, state, event)
+
+
+@hookimpl
+def naqala_adjust_score_lines(
+    rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...]
+) -> list[ScoreLine]:
+    return djinns.score_lines(rules, state, player, lines)
+
+
+@hookimpl
+def naqala_protected_meeples(rules: Rules, state: State, player: int) -> set[str]:
+    return djinns.protected(rules, state, player)

@@ -36,6 +36,31 @@ def free_spots(rules: Rules, state: State) -> list[int]:
     return spots
 
 
+def place_bid(rules: Rules, state: State, cost: int, price: int) -> State:
+    """The bidding marker takes the free spot costing ``cost`` (the front zero spot, pushing
+    earlier zero bids back, when ``cost`` is 0) and its owner pays ``price`` (all their
+    coins if they have less)."""
+    costs = rules.content.table("turn_order_costs")
+    marker = bidding_marker(state)
+    player = current(state)
+    track = list(state.turn_track)
+    if cost == 0:
+        zeros = zero_spots(costs)
+        queue = [track[i] for i in zeros if track[i] != NOBODY]
+        queue.insert(0, marker)
+        for i, spot in enumerate(zeros):
+            track[spot] = queue[i] if i < len(queue) else NOBODY
+    else:
+        spot = next(i for i, c in enumerate(costs) if c == cost and state.turn_track[i] == NOBODY)
+        track[spot] = marker
+    state = gain_coins(state, player, -min(price, state.players[player].coins))
+    return attrs.evolve(
+        state,
+        turn_track=tuple(track),
+        bid_track=replace_at(state.bid_track, state.bid_track.index(marker), NOBODY),
+    )
+
+
 class BidStage(Stage):
     """``bid <cost>``: take the free turn-order spot of that cost and pay it.
 
@@ -52,30 +77,8 @@ class BidStage(Stage):
         return [Action("bid", (str(costs[s]),)) for s in affordable]
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
-        costs = rules.content.table("turn_order_costs")
         cost = int(action.args[0])
-        marker = bidding_marker(state)
-        player = current(state)
-        track = list(state.turn_track)
-        if cost == 0:
-            zeros = zero_spots(costs)
-            queue = [track[i] for i in zeros if track[i] != NOBODY]
-            queue.insert(0, marker)
-            for i, spot in enumerate(zeros):
-                track[spot] = queue[i] if i < len(queue) else NOBODY
-        else:
-            spot = next(
-                i for i, c in enumerate(costs) if c == cost and state.turn_track[i] == NOBODY
-            )
-            track[spot] = marker
-        pay = min(cost, state.players[player].coins)
-        state = gain_coins(state, player, -pay)
-        state = attrs.evolve(
-            state,
-            turn_track=tuple(track),
-            bid_track=replace_at(state.bid_track, state.bid_track.index(marker), NOBODY),
-        )
-        return rules.proceed(state, self.name)
+        return rules.proceed(place_bid(rules, state, cost, cost), self.name)
 
     def explain(self, rules: Rules, state: State, action: Action) -> str | None:
         if action.kind != "bid" or len(action.args) != 1 or not action.args[0].isdigit():

@@ -38,12 +38,31 @@ def final_tile(state: State) -> int:
 
 
 class PlaceToken(Stage):
-    """Village (a palace) and oasis (a palm tree): mandatory, ignored if none is left."""
+    """Village (a palace) and oasis (a palm tree): mandatory, ignored if none is left.
+
+    The token is placed at once unless some plugin offers an alternative at this point
+    (a djinn that moves it to a neighbouring tile); then the player decides, and
+    ``place <tile>`` puts it on the final tile."""
 
     def __init__(self, token: str) -> None:
         self.token = token
 
     def enter(self, rules: Rules, state: State) -> State:
+        if state.pool[rules.token_index[self.token]] == 0:
+            return rules.proceed(state, self.name)
+        waiting = super().enter(rules, state)
+        if any(
+            True
+            for group in rules.hook.naqala_extra_options(rules=rules, state=waiting)
+            for _ in group
+        ):
+            return waiting
+        return self.apply(rules, waiting, self.legal(rules, waiting)[0])
+
+    def legal(self, rules: Rules, state: State) -> list[Action]:
+        return [Action("place", (state.geometry.name(final_tile(state)),))]
+
+    def apply(self, rules: Rules, state: State, action: Action) -> State:
         state = place_token(rules, state, current(state), self.token, final_tile(state))
         return rules.proceed(state, self.name)
 
@@ -118,6 +137,11 @@ def pay_elders_fakirs(rules: Rules, state: State, player: int, payment: str) -> 
 def take_djinn(rules: Rules, state: State, player: int, position: int) -> State:
     """A player takes the face-up djinn at ``position``; fires ``djinn-taken``."""
     state, djinn = take_from_row(state, DJINNS, position)
+    return take_djinn_card(rules, state, player, djinn)
+
+
+def take_djinn_card(rules: Rules, state: State, player: int, djinn: str) -> State:
+    """``player`` acquires ``djinn`` (already out of the deck); fires ``djinn-taken``."""
     p = state.players[player]
     state = state.replace_player(player, attrs.evolve(p, djinns=(*p.djinns, djinn)))
     return rules.fire(state, Event("djinn-taken", player, what=djinn))

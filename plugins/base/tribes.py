@@ -129,20 +129,29 @@ class Assassins(Stage):
             state = discard_cards(state, player, (FAKIR,) * fakirs)
         turn = _turn(state)
         state = attrs.evolve(state, turn=attrs.evolve(turn, reach=turn.taken + fakirs))
+        state = report_protection(rules, state)
         if kill_targets(rules, state):
             return rules.enter(state, "kill")
         return rules.proceed(state, self.name)
 
 
-def kill_targets(rules: Rules, state: State) -> list[Action]:
-    """``kill <tile> <colour>`` within range and ``kill p<seat> <Y|W>`` against opponents.
+def kill_targets(rules: Rules, state: State, protection: bool = True) -> list[Action]:
+    """``kill <tile> <colour>`` within range and ``kill p<seat> <Y|W>`` against opponents,
+    leaving out meeples protected in front of their owner (``rules.protected``).
 
-    The range is ``turn.reach`` (assassins plus Fakirs discarded)."""
+    The range is ``turn.reach`` (assassins plus Fakirs discarded). After a first kill of
+    several (``turn.target`` set), only the same tile or the same opponent is a target."""
     turn = _turn(state)
     geo = state.geometry
     letters = rules.letters
     options: list[Action] = []
-    for tile in range(geo.size):
+    if turn.target.startswith("p"):
+        tiles: range | list[int] = []
+    elif turn.target:
+        tiles = [geo.parse(turn.target)]
+    else:
+        tiles = range(geo.size)
+    for tile in tiles:
         if geo.distance(turn.here, tile) > turn.reach:
             continue
         for colour, n in enumerate(state.board.meeples[tile]):
@@ -150,18 +159,40 @@ def kill_targets(rules: Rules, state: State) -> list[Action]:
                 options.append(Action("kill", (geo.name(tile), letters[colour])))
     player = current(state)
     for other, holdings in enumerate(state.players):
-        if other == player:
+        seat = f"p{other + 1}"
+        if other == player or (turn.target and turn.target != seat):
             continue
-        for colour_id in (VIZIER, ELDER):
+        safe = rules.protected(state, other) if protection else frozenset()
+        for colour_id in killable_in_front(rules):
             colour = rules.colour_index[colour_id]
-            if holdings.meeples[colour]:
-                options.append(Action("kill", (f"p{other + 1}", letters[colour])))
+            if holdings.meeples[colour] and colour_id not in safe:
+                options.append(Action("kill", (seat, letters[colour])))
     return options
+
+
+def killable_in_front(rules: Rules) -> tuple[str, ...]:
+    """Colours that assassins may kill in front of an opponent: the colours the content
+    marks ``kept`` (viziers and elders in the base game)."""
+    return tuple(c.id for c in rules.colours if c.kept)
+
+
+def report_protection(rules: Rules, state: State) -> State:
+    """Fire ``kill-prevented`` for each opponent whose protection hides a target now."""
+    turn = _turn(state)
+    if turn.target:
+        return state
+    open_targets = set(kill_targets(rules, state))
+    hidden = set(kill_targets(rules, state, protection=False)) - open_targets
+    for victim in sorted({int(a.args[0][1:]) - 1 for a in hidden}):
+        state = rules.fire(state, Event("kill-prevented", current(state), victim=victim))
+    return state
 
 
 class KillStage(Stage):
     """Choose the assassins' victim. When a kill empties an unowned tile, the killer takes it
-    with a camel if one is left; the tile's action is never done."""
+    with a camel if one is left; the tile's action is never done. When the assassins kill
+    more than one meeple this turn (``turn.kills``), the next victims must come from the
+    same tile or the same opponent."""
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
         return kill_targets(rules, state)
@@ -187,6 +218,10 @@ class KillStage(Stage):
             state = rules.fire(state, Event("kill", player, tile=tile, colour=colour))
             if not any(counts):
                 state = take_tile(rules, state, player, tile)
+        turn = _turn(state)
+        state = attrs.evolve(state, turn=attrs.evolve(turn, kills=turn.kills - 1, target=where))
+        if _turn(state).kills > 0 and kill_targets(rules, state):
+            return state
         return rules.proceed(state, "tribe:red")
 
 

@@ -1,0 +1,326 @@
+"""Djinns with a cost, used once per turn during the owner's own turn (rulebook p. 7 and
+the djinn summary sheet). Payments: ``E`` an elder, ``F`` a Fakir, ``EE``/``EF``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from naqala.core.actions import Action
+from naqala.core.engine import DJINNS, Rules
+from naqala.core.events import Event
+from naqala.core.stage import Stage
+from naqala.core.state import NOBODY, Decision, State, add_at, count_effect, replace_at
+from naqala.plugins.base.bidding import free_spots, place_bid
+from naqala.plugins.base.common import (
+    FAKIR,
+    current,
+    discard_cards,
+    fakirs_held,
+    gain_coins,
+    place_token,
+    set_deck,
+    take_tile,
+)
+from naqala.plugins.base.djinns.common import Activated, draw_resource, spec
+from naqala.plugins.base.tiles import final_tile, take_djinn_card
+
+
+def _tile_kind(rules: Rules, state: State, tile: int) -> str:
+    return rules.tile(state.layout.tiles[tile]).kind
+
+
+def _bare(rules: Rules, state: State, tile: int) -> bool:
+    """No camel, no meeple, no palm tree or palace, and not impassable."""
+    return (
+        tile not in state.layout.blocked
+        and state.board.owners[tile] == NOBODY
+        and not any(state.board.meeples[tile])
+        and not any(state.board.tokens[tile])
+    )
+
+
+class AnunNak(Activated):
+    when = "any time in your turn"
+    effect = (
+        "Pick an empty tile (no camel, meeple, palm tree or palace) and put {meeples} meeples "
+        "drawn at random from the bag on it (all that are left if fewer; not usable with an "
+        "empty bag)."
+    )
+
+    def targets(
+        self, rules: Rules, state: State, owner: int, card: str
+    ) -> Iterable[tuple[str, ...]]:
+        if not any(state.bag):
+            return []
+        geo = state.geometry
+        return [
+            (geo.name(t),)
+            for t in range(geo.size)
+            if _bare(rules, state, t) and rules.tile(state.layout.tiles[t]).holds_meeples
+        ]
+
+    def act(
+        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+    ) -> State:
+        tile = state.geometry.parse(target[0])
+        here = state.board.meeples[tile]
+        bag, rng = state.bag, state.rng
+        for _ in range(min(spec(rules, card).param("meeples"), sum(bag))):
+            colour, rng = rng.choice_weighted(bag)
+            bag = add_at(bag, colour, -1)
+            here = add_at(here, colour, 1)
+        board = attrs.evolve(state.board, meeples=replace_at(state.board.meeples, tile, here))
+        return attrs.evolve(state, board=board, bag=bag, rng=rng)
+
+
+class PlaceOnKind(Activated):
+    """Bouraq and Enki: a token from the bank on any tile of one kind."""
+
+    when = "any time in your turn"
+
+    def __init__(self, token: str, kind: str, effect: str) -> None:
+        self.token = token
+        self.tile_kind = kind
+        self.effect = effect
+
+    def targets(
+        self, rules: Rules, state: State, owner: int, card: str
+    ) -> Iterable[tuple[str, ...]]:
+        if state.pool[rules.token_index[self.token]] == 0:
+            return []
+        geo = state.geometry
+        return [
+            (geo.name(t),) for t in range(geo.size) if _tile_kind(rules, state, t) == self.tile_kind
+        ]
+
+    def act(
+        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+    ) -> State:
+        return place_token(rules, state, owner, self.token, state.geometry.parse(target[0]))
+
+
+class PlaceNearby(Activated):
+    """Hagis and Lamia: the token of the village or oasis action goes to a neighbour."""
+
+    def __init__(self, token: str, kind: str) -> None:
+        self.token = token
+        self.stages = frozenset({f"tile:{kind}"})
+        self.when = f"when the {kind} action of your turn places a {token.replace('-', ' ')}"
+        self.effect = (
+            f"Put that {token.replace('-', ' ')} on one of the 8 tiles around instead "
+            "(diagonals included; not on an impassable tile)."
+        )
+
+    def targets(
+        self, rules: Rules, state: State, owner: int, card: str
+    ) -> Iterable[tuple[str, ...]]:
+        if state.pool[rules.token_index[self.token]] == 0:
+            return []
+        geo = state.geometry
+        here = final_tile(state)
+        return [
+            (geo.name(t),) for t in geo.area[here] if t != here and t not in state.layout.blocked
+        ]
+
+    def act(
+        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+    ) -> State:
+        state = place_token(rules, state, owner, self.token, state.geometry.parse(target[0]))
+        return rules.proceed(state, state.decision.stage)
+
+
+class TakeTile(Activated):
+    """Leta (an empty tile) and Utug (a tile holding only meeples): take it with a camel."""
+
+    when = "any time in your turn, with a camel left"
+
+    def __init__(self, with_meeples: bool, effect: str) -> None:
+        self.with_meeples = with_meeples
+        self.effect = effect
+
+    def targets(
+        self, rules: Rules, state: State, owner: int, card: str
+    ) -> Iterable[tuple[str, ...]]:
+        if state.players[owner].camels == 0:
+            return []
+        geo = state.geometry
+        found = []
+        for t in range(geo.size):
+            if (
+                t in state.layout.blocked
+                or state.board.owners[t] != NOBODY
+                or any(state.board.tokens[t])
+            ):
+                continue
+            if bool(any(state.board.meeples[t])) == self.with_meeples:
+                found.append((geo.name(t),))
+        return found
+
+    def act(
+        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+    ) -> State:
+        return take_tile(rules, state, owner, state.geometry.parse(target[0]))
+
+
+class Sloar(Activated):
+    when = "any time in your turn"
+    effect = (
+        "Take the top {cards} card(s) of the resource pile (the discards are reshuffled if it "
+        "is empty)."
+    )
+
+    def act(
+        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+    ) -> State:
+        for _ in range(spec(rules, card).param("cards")):
+            state, _drawn = draw_resource(state, owner)
+        return state
+
+
+class Echidna(Activated):
+    stages = frozenset({"pick", "drop", "tribe:blue"})
+    when = "in your turn, before your builders are paid"
+    effect = "Your builders earn {multiplier} times as much this turn (the Fakir bonus included)."
+
+    def act(
+        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+    ) -> State:
+        return state  # now marked used this turn: the builders-paid trigger pays the rest
+
+    def on_event(
+        self, rules: Rules, state: State, owner: int, card: str, event: Event
+    ) -> State | None:
+        turn = state.turn
+        if (
+            event.name != "builders-paid"
+            or event.player != owner
+            or turn is None
+            or card not in turn.used
+        ):
+            return None
+        extra = event.count * (spec(rules, card).param("multiplier") - 1)
+        return gain_coins(state, owner, extra) if extra else None
+
+
+class Iblis(Activated):
+    stages = frozenset({"pick", "drop", "tribe:red", "kill"})
+    when = "in your turn, before your assassins kill"
+    effect = (
+        "Your assassins kill {kills} meeples this turn, all on the same tile (any colours) or "
+        "all viziers and/or elders in front of the same opponent."
+    )
+
+    def usable(self, rules: Rules, state: State, owner: int, card: str) -> bool:
+        turn = state.turn
+        return super().usable(rules, state, owner, card) and turn is not None and not turn.target
+
+    def act(
+        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+    ) -> State:
+        turn = state.turn
+        assert turn is not None
+        extra = spec(rules, card).param("kills") - 1
+        return attrs.evolve(state, turn=attrs.evolve(turn, kills=turn.kills + extra))
+
+
+class Sibittis(Activated):
+    when = "any time in your turn"
+    effect = (
+        "Draw the top {draw} djinns of the pile (reshuffling the discards if it runs out; "
+        "fewer if fewer are left), keep 1 and discard the others."
+    )
+
+    def targets(
+        self, rules: Rules, state: State, owner: int, card: str
+    ) -> Iterable[tuple[str, ...]]:
+        deck = state.decks[DJINNS]
+        return [()] if deck.draw or deck.discard else []
+
+    def act(
+        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+    ) -> State:
+        deck, rng = state.decks[DJINNS], state.rng
+        drawn: list[str] = []
+        for _ in range(spec(rules, card).param("draw")):
+            if not deck.draw and deck.discard:
+                pile, rng = rng.shuffled(deck.discard)
+                deck = attrs.evolve(deck, draw=pile, discard=())
+            if not deck.draw:
+                break
+            drawn.append(deck.draw[0])
+            deck = attrs.evolve(deck, draw=deck.draw[1:])
+        turn = state.turn
+        assert turn is not None
+        state = attrs.evolve(
+            set_deck(state, DJINNS, deck),
+            rng=rng,
+            turn=attrs.evolve(turn, revealed=tuple(drawn), resume=state.decision.stage),
+            decision=Decision("keep-djinn", owner),
+        )
+        return state
+
+
+class KeepDjinn(Stage):
+    """Sibittis's decision: ``keep <djinn>`` among the djinns drawn; the rest are discarded,
+    then the interrupted decision continues."""
+
+    def legal(self, rules: Rules, state: State) -> list[Action]:
+        assert state.turn is not None
+        return [Action("keep", (card,)) for card in state.turn.revealed]
+
+    def apply(self, rules: Rules, state: State, action: Action) -> State:
+        turn = state.turn
+        assert turn is not None
+        player = current(state)
+        kept_card = action.args[0]
+        others = list(turn.revealed)
+        others.remove(kept_card)
+        deck = state.decks[DJINNS]
+        state = set_deck(state, DJINNS, attrs.evolve(deck, discard=deck.discard + tuple(others)))
+        state = attrs.evolve(
+            state,
+            turn=attrs.evolve(turn, revealed=(), resume=""),
+            decision=Decision(turn.resume, player),
+        )
+        return take_djinn_card(rules, state, player, kept_card)
+
+
+class Kumarbi(Activated):
+    """Used while bidding, not in the turn: so it overrides who may use it and when."""
+
+    when = "when you bid for turn order"
+    effect = (
+        "Discard Fakirs as you bid: each one lets you pay the price of the next cheaper "
+        "spot (spot 12 with 3 Fakirs costs 3). It cannot buy a zero spot when those are full."
+    )
+
+    def options(self, rules: Rules, state: State, owner: int, card: str) -> Iterable[Action]:
+        if state.decision.stage != "bid" or current(state) != owner:
+            return ()
+        fakirs = fakirs_held(state, owner)
+        if not fakirs:
+            return ()
+        costs = rules.content.table("turn_order_costs")
+        coins = state.players[owner].coins
+        found = []
+        for spot in free_spots(rules, state):
+            if costs[spot] == 0:
+                continue
+            for used in range(1, fakirs + 1):
+                price = costs[min(spot + used, len(costs) - 1)]
+                if price <= coins:
+                    found.append(Action(card, (str(costs[spot]), "F" * used)))
+                if price == 0:
+                    break
+        return found
+
+    def apply(self, rules: Rules, state: State, owner: int, card: str, action: Action) -> State:
+        costs = rules.content.table("turn_order_costs")
+        cost, payment = int(action.args[0]), action.args[1]
+        spot = costs.index(cost)
+        price = costs[min(spot + len(payment), len(costs) - 1)]
+        state = discard_cards(state, owner, (FAKIR,) * len(payment))
+        state = count_effect(place_bid(rules, state, cost, price), card)
+        return rules.proceed(state, "bid")

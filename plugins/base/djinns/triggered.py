@@ -1,0 +1,116 @@
+"""Djinns without a cost that react to events, and Boaz's protection."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from naqala.core.engine import Rules
+from naqala.core.events import Event
+from naqala.core.powers import Power
+from naqala.core.state import NOBODY, State, count_effect
+from naqala.plugins.base.common import change_kept, gain_coins
+from naqala.plugins.base.djinns.common import (
+    draw_resource,
+    pays_self_or_opponent,
+    spec,
+)
+from naqala.plugins.base.tribes import ELDER, VIZIER, blue_tiles_around
+
+
+class Baal(Power):
+    when = "whenever any player takes a djinn (not Ba'al itself)"
+    effect = "You gain {self} coin(s) if you took it, {opponent} if an opponent did."
+
+    def on_event(
+        self, rules: Rules, state: State, owner: int, card: str, event: Event
+    ) -> State | None:
+        if event.name != "djinn-taken" or event.what == card:
+            return None
+        return pays_self_or_opponent(rules, state, owner, card, event.player)
+
+
+class Marid(Power):
+    when = "whenever a meeple is dropped on one of your tiles during a move"
+    effect = "You gain {self} coin(s) per meeple if the move is yours, {opponent} if an opponent's."
+
+    def on_event(
+        self, rules: Rules, state: State, owner: int, card: str, event: Event
+    ) -> State | None:
+        if event.name != "meeple-dropped" or state.board.owners[event.tile] != owner:
+            return None
+        return pays_self_or_opponent(rules, state, owner, card, event.player)
+
+
+class Monkir(Power):
+    when = "whenever a palace is placed"
+    effect = "You gain {self} coin(s) if you placed it, {opponent} if an opponent did."
+
+    def on_event(
+        self, rules: Rules, state: State, owner: int, card: str, event: Event
+    ) -> State | None:
+        if event.name != "palace-placed":
+            return None
+        return pays_self_or_opponent(rules, state, owner, card, event.player)
+
+
+class Nekir(Power):
+    when = "whenever assassins kill a meeple"
+    effect = (
+        "You gain {self} coin(s) if they were your assassins, {opponent} if an opponent's; "
+        "a double kill (Iblis) pays for each meeple killed."
+    )
+
+    def on_event(
+        self, rules: Rules, state: State, owner: int, card: str, event: Event
+    ) -> State | None:
+        if event.name != "kill":
+            return None
+        return pays_self_or_opponent(rules, state, owner, card, event.player)
+
+
+class Kandicha(Power):
+    when = "whenever your assassins kill a merchant, builder, vizier or elder"
+    effect = (
+        "A merchant: take the top resource card. A builder: gain the coins it would have "
+        "earned ({coins_per_blue_tile} per blue tile around the tile it stood on). A vizier or "
+        "elder: put it in "
+        "front of you instead of in the bag. Each meeple of a double kill counts."
+    )
+
+    def on_event(
+        self, rules: Rules, state: State, owner: int, card: str, event: Event
+    ) -> State | None:
+        if event.name != "kill" or event.player != owner:
+            return None
+        colour = rules.colours[event.colour].id
+        if colour == "green":
+            state, drawn = draw_resource(state, owner)
+            if not drawn:
+                return None
+        elif colour == "blue" and event.tile != NOBODY:
+            coins = spec(rules, card).param("coins_per_blue_tile") * blue_tiles_around(
+                rules, state, event.tile
+            )
+            if not coins:
+                return None
+            state = gain_coins(state, owner, coins)
+        elif colour in (VIZIER, ELDER):
+            state = change_kept(state, owner, event.colour, 1)  # out of the bag again
+        else:
+            return None
+        return count_effect(state, card)
+
+
+class Boaz(Power):
+    when = "always"
+    effect = "Assassins cannot kill the viziers and elders in front of you."
+
+    def protects(self, rules: Rules, state: State, owner: int, card: str) -> Iterable[str]:
+        return (VIZIER, ELDER)
+
+    def on_event(
+        self, rules: Rules, state: State, owner: int, card: str, event: Event
+    ) -> State | None:
+        if event.name == "kill-prevented" and event.victim == owner:
+            return count_effect(state, card)
+        return None
