@@ -14,6 +14,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from naqala.cli import replay
 from naqala.core.actions import NotationError, parse_action
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
@@ -260,6 +261,9 @@ def register_plugin_commands(target: typer.Typer, plugins: list[object] | None =
             typer.echo(f"naqala: warning: plugin {name!r} could not add commands: {exc}", err=True)
             broken.append(name)
     return broken
+
+
+replay.register(app)
 
 
 def main() -> None:

@@ -40,6 +40,7 @@ class PluginInfo:
     requires: tuple[str, ...] = ()
     source: str = "entry-point"  # or "house-rule"
     sha256: str = ""  # for house-rule files
+    path: str | None = None  # where a house-rule file was loaded from
 
 
 def installed_entry_points() -> dict[str, EntryPoint]:
@@ -47,7 +48,9 @@ def installed_entry_points() -> dict[str, EntryPoint]:
     return {ep.name: ep for ep in entry_points(group=GROUP)}
 
 
-def describe(module: Any, source: str = "entry-point", sha256: str = "") -> PluginInfo:
+def describe(
+    module: Any, source: str = "entry-point", sha256: str = "", path: str | None = None
+) -> PluginInfo:
     """The ``PluginInfo`` of a plugin object, checked for the attributes a plugin needs."""
     name = getattr(module, "NAME", None)
     if not isinstance(name, str) or not name:
@@ -60,6 +63,7 @@ def describe(module: Any, source: str = "entry-point", sha256: str = "") -> Plug
         requires=tuple(getattr(module, "REQUIRES", ())),
         source=source,
         sha256=sha256,
+        path=path,
     )
 
 
@@ -121,7 +125,7 @@ def load_house_rule(path: Path) -> PluginInfo:
         sys.modules[module_name] = module
     if not hasattr(module, "NAME"):
         setattr(module, "NAME", path.stem)  # noqa: B010 - a module attribute set at run time
-    return describe(module, source="house-rule", sha256=digest)
+    return describe(module, source="house-rule", sha256=digest, path=str(path.resolve()))
 
 
 def order_plugins(plugins: Sequence[PluginInfo]) -> list[PluginInfo]:

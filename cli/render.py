@@ -1,0 +1,482 @@
+"""The terminal picture of a game position, drawn with rich.
+
+``render_state(rules, state, viewer)`` gives a renderable: a header line (round, who
+decides what, the move in progress), the board grid, a legend, the tracks, card rows and
+bank, and each player's public holdings. Only ``viewer`` sees their own coins and cards.
+
+Every fact is written as text as well as shown in colour, so the picture reads the same
+with ``NO_COLOR`` or on a console without colour. The grid narrows its cells to fit the
+console: a 6×7 board fits 80 columns.
+
+Reading a tile (three lines, more if a tile holds many meeples)::
+
+    ┌──────────┐
+    │ SAC b12  │   kind, value colour (b blue, r red, none if valueless) and VP
+    │ YWWR     │   meeples by colour letter (counts like 2Y3W when they do not fit)
+    │ c2 1T 2P │   owner's camel (c2 = player 2), then tokens (T palm tree, P palace)
+    └──────────┘
+
+Impassable tiles are filled with ``#``; a mountain (wall) between two tiles is drawn as a
+heavy border ``┃`` or ``━`` on that edge.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from rich import box
+from rich.color import Color, ColorParseError
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.table import Table
+from rich.text import Text
+
+from naqala.core.board import edge, tile_name
+from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.state import NOBODY, Counts, State
+
+__all__ = ["KIND_ABBREVIATIONS", "TOKEN_LETTERS", "render_state"]
+
+#: short names of the base tile kinds; other kinds show their first three letters
+KIND_ABBREVIATIONS = {
+    "village": "VIL",
+    "sacred-place": "SAC",
+    "oasis": "OAS",
+    "small-market": "SMK",
+    "large-market": "LMK",
+}
+#: letters of the base token kinds; other kinds take a free letter of their name
+TOKEN_LETTERS = {"palm-tree": "T", "palace": "P"}
+#: value colour → the letter written next to the VP, and its style
+VALUE_MARKS = {"blue": ("b", "bold blue"), "red": ("r", "bold red"), "": ("", "")}
+#: styles for players' seats and camels, by seat
+SEAT_STYLES = ("bold magenta", "bold cyan", "bold green", "bold yellow", "bold red", "bold blue")
+
+WALL_STYLE = "bold dark_orange3"
+BLOCKED_STYLE = "dim"
+MIN_CELL = 7  # narrowest tile cell, borders excluded ("SAC b15" plus a space)
+MAX_CELL = 10  # widest tile cell
+
+
+# -- box drawing ---------------------------------------------------------------------------
+
+
+def _box_table() -> dict[tuple[int, int, int, int], str]:
+    """Box-drawing characters by the weight (0 none, 1 light, 2 heavy) of their up, down,
+    left and right arms, read from the Unicode names (every light/heavy mix exists)."""
+    weights = {"LIGHT": 1, "HEAVY": 2}
+    arms_of = {
+        "UP": ("UP",),
+        "DOWN": ("DOWN",),
+        "LEFT": ("LEFT",),
+        "RIGHT": ("RIGHT",),
+        "VERTICAL": ("UP", "DOWN"),
+        "HORIZONTAL": ("LEFT", "RIGHT"),
+    }
+    table: dict[tuple[int, int, int, int], str] = {}
+    for code in range(0x2500, 0x2580):
+        words = unicodedata.name(chr(code), "").removeprefix("BOX DRAWINGS ").split()
+        if not words or any(w not in weights and w not in arms_of and w != "AND" for w in words):
+            continue  # dashed, double, arc and diagonal lines
+        arms: dict[str, int] = {}
+        weight_first = words[0] in weights  # "LIGHT DOWN AND RIGHT" or "DOWN LIGHT AND ..."
+        current = 0
+        pending: list[str] = []
+        for word in words:
+            if word in weights:
+                if pending:
+                    arms.update(dict.fromkeys(pending, weights[word]))
+                    pending = []
+                else:
+                    current = weights[word]
+            elif word in arms_of:
+                if weight_first:
+                    arms.update(dict.fromkeys(arms_of[word], current))
+                else:
+                    pending.extend(arms_of[word])
+        key = (arms.get("UP", 0), arms.get("DOWN", 0), arms.get("LEFT", 0), arms.get("RIGHT", 0))
+        table.setdefault(key, chr(code))
+    return table
+
+
+_BOX = _box_table()
+
+
+def _junction(up: int, down: int, left: int, right: int) -> str:
+    return _BOX.get((up, down, left, right), "+")
+
+
+# -- small pieces --------------------------------------------------------------------------
+
+
+def seat_name(player: int) -> str:
+    """``P1``… for player index 0…"""
+    return f"P{player + 1}"
+
+
+def _seat_style(player: int) -> str:
+    return SEAT_STYLES[player % len(SEAT_STYLES)]
+
+
+def kind_abbreviation(kind: str) -> str:
+    """``SAC`` for sacred places…; unknown kinds: their first three letters, upper-cased."""
+    return KIND_ABBREVIATIONS.get(kind, kind.replace("-", "")[:3].upper())
+
+
+def token_letters(rules: Rules) -> tuple[str, ...]:
+    """One distinct capital letter per token kind, by token index."""
+    letters: list[str] = []
+    for spec in rules.tokens:
+        wanted = TOKEN_LETTERS.get(spec.id)
+        candidates = [wanted] if wanted else []
+        candidates += [c.upper() for c in spec.name + spec.id if c.isalpha()]
+        candidates += list("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        letters.append(next(c for c in candidates if c not in letters))
+    return tuple(letters)
+
+
+def _colour_style(colour_id: str) -> str:
+    try:
+        Color.parse(colour_id)
+    except ColorParseError:
+        return "bold"
+    return f"bold {colour_id}"
+
+
+def _meeple_pieces(rules: Rules, counts: Counts, width: int) -> list[Text]:
+    """Meeples as letters (``YWWR``), or as counts (``2Y3W``) when the letters are too
+    long; one piece per colour, for wrapping."""
+    total = sum(counts)
+    pieces: list[Text] = []
+    for index, n in enumerate(counts):
+        if n:
+            spec = rules.colours[index]
+            label = spec.letter * n if total <= width else f"{n}{spec.letter}"
+            pieces.append(Text(label, style=_colour_style(spec.id)))
+    return pieces
+
+
+def _letters(rules: Rules, counts: Counts) -> str:
+    return "".join(rules.letters[i] * n for i, n in enumerate(counts))
+
+
+def _wrap(pieces: Sequence[Text], width: int, separator: str) -> list[Text]:
+    """Greedy line filling: pieces stay whole (a piece longer than ``width`` is split)."""
+    lines: list[Text] = []
+    line = Text()
+    for piece in pieces:
+        while piece.cell_len > width:  # only a count of thousands is this long
+            head, piece = piece[:width], piece[width:]
+            if line.plain:
+                lines.append(line)
+            lines.append(head)
+            line = Text()
+        gap = separator if line.plain else ""
+        if line.cell_len + len(gap) + piece.cell_len > width:
+            lines.append(line)
+            line, gap = Text(), ""
+        line.append(gap)
+        line.append_text(piece)
+    if line.plain or not lines:
+        lines.append(line)
+    return lines
+
+
+def _plural(name: str, n: int) -> str:
+    return name if n == 1 else name + "s"
+
+
+# -- the board -----------------------------------------------------------------------------
+
+
+def _cell_lines(
+    rules: Rules, state: State, tile: int, width: int, letters: Sequence[str]
+) -> list[Text]:
+    """The lines of one tile's cell, each at most ``width`` cells wide (no padding);
+    ``letters`` are the token letters."""
+    spec = rules.tile_specs.get(state.layout.tiles[tile])
+    kind = spec.kind if spec else state.layout.tiles[tile].rsplit("-", 1)[0]
+    mark, value_style = VALUE_MARKS.get(spec.value if spec else "", ("?", ""))
+    head = Text(kind_abbreviation(kind), style=value_style or "bold")
+    head.append(" ")
+    head.append(f"{mark}{spec.vp if spec else '?'}", style=value_style)
+    lines = [head]
+
+    blocked = tile in state.layout.blocked
+    fill = Text("#" * width, style=BLOCKED_STYLE)
+    meeples = _meeple_pieces(rules, state.board.meeples[tile], width)
+    if meeples:
+        lines += _wrap(meeples, width, "")
+    else:
+        lines.append(fill.copy() if blocked else Text("·", style="dim"))
+
+    extras: list[Text] = []
+    owner = state.board.owners[tile]
+    if owner != NOBODY:
+        extras.append(Text(f"c{owner + 1}", style=_seat_style(owner)))
+    for letter, n in zip(letters, state.board.tokens[tile], strict=True):
+        if n:
+            extras.append(Text(f"{n}{letter}", style="bold green" if letter == "T" else "bold"))
+    if extras:
+        lines += _wrap(extras, width, " ")
+    elif blocked:
+        lines.append(fill.copy())
+    return lines
+
+
+def _board(rules: Rules, state: State, max_width: int) -> Text:
+    """The grid with column letters above and row numbers on the left."""
+    rows, cols = state.layout.rows, state.layout.cols
+    walls = state.layout.walls
+    margin = len(str(rows)) + 1
+    cell = max(MIN_CELL, min(MAX_CELL, (max_width - margin - 1) // cols - 1))
+    inner = cell - 1  # one space of padding on the left of each cell
+    tokens = token_letters(rules)
+
+    def tile(r: int, c: int) -> int:
+        return r * cols + c
+
+    def vertical(r: int, line: int) -> int:
+        """Weight of the vertical border left of column ``line`` in row ``r``."""
+        if r < 0 or r >= rows:
+            return 0
+        if 0 < line < cols and edge(tile(r, line - 1), tile(r, line)) in walls:
+            return 2
+        return 1
+
+    def horizontal(line: int, c: int) -> int:
+        """Weight of the horizontal border above row ``line`` in column ``c``."""
+        if c < 0 or c >= cols:
+            return 0
+        if 0 < line < rows and edge(tile(line - 1, c), tile(line, c)) in walls:
+            return 2
+        return 1
+
+    out: list[Text] = []
+    letters = Text(" " * (margin + 1))
+    for c in range(cols):
+        letters.append(tile_name(c, cols)[0].center(cell), style="bold")
+        letters.append(" ")
+    letters.rstrip()
+    out.append(letters)
+
+    def border(line: int) -> Text:
+        text = Text(" " * margin)
+        for c in range(cols + 1):
+            up, down = vertical(line - 1, c), vertical(line, c)
+            left, right = horizontal(line, c - 1), horizontal(line, c)
+            heavy = 2 in (up, down, left, right)
+            text.append(_junction(up, down, left, right), style=WALL_STYLE if heavy else "")
+            if c < cols:
+                if right == 2:
+                    text.append("━" * cell, style=WALL_STYLE)
+                else:
+                    text.append("─" * cell)
+        return text
+
+    for r in range(rows):
+        out.append(border(r))
+        cells = [_cell_lines(rules, state, tile(r, c), inner, tokens) for c in range(cols)]
+        height = max(3, *(len(lines) for lines in cells))
+        for i in range(height):
+            label = str(r + 1) if i == 1 else ""
+            text = Text(label.rjust(margin - 1) + " ", style="bold")
+            for c in range(cols + 1):
+                weight = vertical(r, c)
+                text.append("┃" if weight == 2 else "│", style=WALL_STYLE if weight == 2 else "")
+                if c < cols:
+                    content = cells[c][i] if i < len(cells[c]) else Text()
+                    text.append(" ")
+                    text.append_text(content)
+                    text.append(" " * (inner - content.cell_len))
+            out.append(text)
+    out.append(border(rows))
+    return Text("\n").join(out)
+
+
+# -- the rest ------------------------------------------------------------------------------
+
+
+def _header(rules: Rules, state: State) -> Text:
+    text = Text(f"Round {state.round}", style="bold")
+    if state.is_over:
+        text.append(" · game over", style="bold")
+    elif state.decision.player == NOBODY:
+        text.append(f" · {state.decision.stage}")
+    else:
+        player = state.decision.player
+        text.append(" · ")
+        text.append(seat_name(player), style=_seat_style(player))
+        text.append(f" to decide: {state.decision.stage}")
+    turn = state.turn
+    if turn is not None and not state.is_over:
+        owner = state.markers[turn.marker]
+        if owner != state.decision.player:
+            text.append(" · turn of ")
+            text.append(seat_name(owner), style=_seat_style(owner))
+        if turn.start != NOBODY:
+            geometry = state.geometry
+            route = "→".join(geometry.name(t) for t in (turn.start, *turn.path))
+            text.append(f" · move {route}")
+            hand = _letters(rules, turn.hand)
+            if hand:
+                text.append(f" hand {hand}")
+            if turn.taken and turn.colour != NOBODY:
+                text.append(f" took {turn.taken}{rules.letters[turn.colour]}")
+    if state.flags:
+        text.append(f" · {', '.join(state.flags)}", style="italic")
+    return text
+
+
+def _legend(rules: Rules, state: State) -> Group:
+    """Three short lines: tile kinds on this board, then meeples, then the other marks."""
+    on_board = {spec.kind for t in state.layout.tiles if (spec := rules.tile_specs.get(t))}
+    kinds = dict.fromkeys(spec.kind for spec in rules.content.tiles if spec.kind in on_board)
+    tiles = Text(
+        "  ".join(f"{kind_abbreviation(k)} {k.replace('-', ' ')}" for k in kinds), style="dim"
+    )
+    meeples = Text("  ".join(f"{c.letter} {c.name.lower()}" for c in rules.colours), style="dim")
+    meeples.append("  cN camel of PN")
+    tokens = "  ".join(
+        f"{letter} {spec.name.lower()}"
+        for letter, spec in zip(token_letters(rules), rules.tokens, strict=True)
+    )
+    marks = Text(f"{tokens}  #### impassable  ", style="dim")
+    marks.append("┃━", style=WALL_STYLE)
+    marks.append(" mountain (wall)  b/r blue/red value")
+    return Group(tiles, meeples, marks)
+
+
+def _card_name(rules: Rules, card: str) -> str:
+    for spec in rules.content.resources:
+        if spec.id == card:
+            return spec.name or spec.id
+    return card
+
+
+def _djinn_name(rules: Rules, djinn: str) -> str:
+    spec = rules.djinn_specs.get(djinn)
+    return spec.name if spec else djinn
+
+
+def _marker(state: State, marker: int) -> Text:
+    if marker == NOBODY:
+        return Text("·", style="dim")
+    player = state.markers[marker]
+    return Text(seat_name(player), style=_seat_style(player))
+
+
+def _tracks(rules: Rules, state: State) -> Table:
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column()
+
+    bid = Text(" ").join(_marker(state, m) for m in state.bid_track)
+    grid.add_row("Bid order", bid)
+    costs = rules.content.table("turn_order_costs")
+    spots: list[Text] = []
+    for index, marker in enumerate(state.turn_track):
+        cost = costs[index] if index < len(costs) else "?"
+        spot = Text(f"{cost}:")
+        spot.append_text(_marker(state, marker))
+        spots.append(spot)
+    grid.add_row("Turn order", Text("  ").join(spots))
+
+    resources = state.decks[RESOURCES]
+    grid.add_row("Resource row", " ".join(_card_name(rules, c) for c in resources.row) or "—")
+    djinns = state.decks[DJINNS]
+    grid.add_row("Djinn row", ", ".join(_djinn_name(rules, d) for d in djinns.row) or "—")
+    bank = ", ".join(
+        f"{n} {_plural(spec.name.lower(), n)}"
+        for spec, n in zip(rules.tokens, state.pool, strict=True)
+    )
+    grid.add_row("Bank", f"{bank}; bag {sum(state.bag)} meeples")
+    grid.add_row("Draw piles", f"{len(resources.draw)} resources, {len(djinns.draw)} djinns")
+    return grid
+
+
+def _hand(rules: Rules, cards: Iterable[str]) -> str:
+    counted = Counter(cards)
+    return ", ".join(
+        f"{_card_name(rules, card)}" + (f"×{n}" if n > 1 else "") for card, n in counted.items()
+    )
+
+
+def _players(rules: Rules, state: State, viewer: int | None) -> Table:
+    shown = [
+        i
+        for i, spec in enumerate(rules.colours)
+        if spec.kept or any(p.meeples[i] for p in state.players)
+    ]
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False)
+    table.add_column("Player", no_wrap=True)
+    table.add_column("Coins", justify="right", no_wrap=True)
+    for i in shown:
+        spec = rules.colours[i]
+        table.add_column(_plural(spec.name, 2), justify="right", no_wrap=True)
+    table.add_column("Camels", justify="right", no_wrap=True)
+    table.add_column("Tiles", justify="right", no_wrap=True)
+    table.add_column("Cards", no_wrap=True)
+    table.add_column("Djinns")
+    for seat, player in enumerate(state.players):
+        name = Text(seat_name(seat), style=_seat_style(seat))
+        if seat == viewer:
+            name.append(" (you)")
+        if seat == state.decision.player:
+            name.append(" *", style="bold")
+        mine = seat == viewer
+        table.add_row(
+            name,
+            str(player.coins) if mine else "?",
+            *(str(player.meeples[i]) for i in shown),
+            str(player.camels),
+            str(sum(1 for owner in state.board.owners if owner == seat)),
+            f"{len(player.cards)}" if mine else f"{len(player.cards)} ?",
+            ", ".join(_djinn_name(rules, d) for d in player.djinns) or "—",
+        )
+    return table
+
+
+def _private(rules: Rules, state: State, viewer: int | None) -> Table:
+    """The viewer's own cards, under the players' table."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    if viewer is not None and 0 <= viewer < len(state.players):
+        cards = state.players[viewer].cards
+        label = Text(seat_name(viewer), style=_seat_style(viewer))
+        label.append(" (you) cards:")
+        grid.add_row(label, _hand(rules, cards) or "none")
+    return grid
+
+
+class _StateView:
+    """The picture of one state; the board's cells shrink to the console's width."""
+
+    def __init__(self, rules: Rules, state: State, viewer: int | None) -> None:
+        self.rules = rules
+        self.state = state
+        self.viewer = viewer
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        rules, state = self.rules, self.state
+        yield _header(rules, state)
+        yield _board(rules, state, options.max_width)
+        yield _legend(rules, state)
+        yield Text()
+        yield _tracks(rules, state)
+        yield Text()
+        yield _players(rules, state, self.viewer)
+        yield _private(rules, state, self.viewer)
+        yield Text(
+            "* decides now. Coins and cards are shown only to the player viewing (?: hidden).",
+            style="dim",
+        )
+
+
+def render_state(rules: Rules, state: State, viewer: int | None = None) -> RenderableType:
+    """The terminal picture of ``state``: header, board, legend, tracks, rows, bank and
+    players. ``viewer`` (a player index) sees their own coins and cards; everyone else's
+    are shown as ``?`` (and everybody's when ``viewer`` is ``None``)."""
+    return Group(_StateView(rules, state, viewer))

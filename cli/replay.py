@@ -1,0 +1,191 @@
+"""``naqala replay``: show a saved game turn by turn, or check that it still replays.
+
+Added to the ``naqala`` command by ``register(app)``. Like every command, a record that
+cannot be read, rebuilt or replayed gives one message on stderr, nothing on stdout and exit
+code 2; ``--verify`` exits 1 when the replayed scores differ from the recorded ones.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, NoReturn, cast
+
+import typer
+from rich.console import Console, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from naqala.core.engine import Rules
+from naqala.core.record import GameRecord, RecordError, load_record, replay, rules_for_record
+from naqala.core.state import State
+
+RecordArg = Annotated[Path, typer.Argument(help="Game record (JSON) saved by naqala play.")]
+VerifyOpt = Annotated[
+    bool,
+    typer.Option(
+        "--verify", help="Replay silently and check the recorded final scores (exit 1 if not)."
+    ),
+]
+HouseRulesOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--house-rules",
+        help="House-rule file of the record, if it moved (repeatable, in the record's order).",
+    ),
+]
+
+
+def _fail(message: str, code: int = 2) -> NoReturn:
+    typer.echo(f"naqala: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _scores_text(scores: Sequence[int]) -> str:
+    return ", ".join(str(s) for s in scores)
+
+
+def replay_command(
+    record: RecordArg, verify: VerifyOpt = False, house_rules: HouseRulesOpt = None
+) -> None:
+    """Replay a game record turn by turn, or check it with --verify."""
+    try:
+        game = load_record(record)
+        rules = rules_for_record(game, house_rules or ())
+        states = replay(game, rules)
+    except RecordError as exc:
+        message = str(exc)
+        _fail(message if message.startswith(f"{record}:") else f"{record}: {message}")
+    final = rules.scores(states[-1])
+    if verify:
+        _verify(record, game, states[-1], final)
+        return
+    _show(rules, game, states)
+    if game.final_scores is not None and game.final_scores != final:
+        typer.echo(
+            f"naqala: warning: {record}: the recorded final scores "
+            f"({_scores_text(game.final_scores)}) differ from the replayed ones",
+            err=True,
+        )
+
+
+def _verify(record: Path, game: GameRecord, last: State, final: tuple[int, ...]) -> None:
+    if game.final_scores is None:
+        _fail(f"{record}: the record has no final scores to verify (the game was not finished)")
+    if not last.is_over:
+        _fail(
+            f"{record}: not verified: the record has final scores, but its actions end before "
+            f"the game does (pending decision {last.decision.stage!r})",
+            code=1,
+        )
+    if game.final_scores != final:
+        differ = [
+            f"player {p + 1}: recorded {a}, replayed {b}"
+            for p, (a, b) in enumerate(zip(game.final_scores, final, strict=True))
+            if a != b
+        ]
+        _fail(
+            f"{record}: not verified: final scores differ ({'; '.join(differ)}); recorded "
+            f"{_scores_text(game.final_scores)}, replayed {_scores_text(final)}",
+            code=1,
+        )
+    typer.echo(f"verified: scores {_scores_text(final)}")
+
+
+# -- showing a game ---------------------------------------------------------------------------
+
+
+def _board_renderer() -> Callable[[Rules, State], RenderableType]:
+    """``naqala.cli.render.render_state`` when it is available, else a one-line summary."""
+    try:
+        module = importlib.import_module("naqala.cli.render")
+        render = module.render_state
+    except (ImportError, AttributeError):
+        return _summary
+    return cast(Callable[[Rules, State], RenderableType], render)
+
+
+def _summary(rules: Rules, state: State) -> RenderableType:
+    decision = state.decision.stage
+    if not state.is_over:
+        decision += f" (player {state.decision.player + 1})"
+    return Text(
+        f"round {state.round}, decision {decision}, scores {_scores_text(rules.scores(state))}"
+    )
+
+
+def _segment_key(state: State) -> tuple[int, int | None]:
+    """What a header names: the round and the marker whose turn it is (None: bidding)."""
+    return state.round, None if state.turn is None else state.turn.marker
+
+
+def _header(game: GameRecord, before: State, first: int, actions: Sequence[str]) -> str:
+    turn = before.turn
+    numbers = (
+        f"actions {first}–{first + len(actions) - 1}" if len(actions) > 1 else f"action {first}"
+    )
+    if turn is None:
+        who = "bidding"
+    else:
+        player = before.markers[turn.marker]
+        seat = game.seats[player] if player < len(game.seats) else "?"
+        who = f"player {player + 1} ({seat}), marker {turn.marker + 1}"
+    return f"Round {before.round} · {who} · {numbers}: {', '.join(actions)}"
+
+
+def _show(rules: Rules, game: GameRecord, states: list[State]) -> None:
+    console = Console(highlight=False)
+    render = _board_renderer()
+    plugins = ", ".join(f"{ref.name} {ref.version}" for ref in game.plugins)
+    console.print(
+        f"Start · seed {game.seed} · {game.players} players ({', '.join(game.seats)}) · "
+        f"plugins {plugins}",
+        markup=False,
+    )
+    console.print(render(rules, states[0]))
+    start = 0
+    for index in range(len(game.actions)):
+        ends = index + 1 == len(game.actions) or _segment_key(states[index + 1]) != _segment_key(
+            states[index]
+        )
+        if ends:
+            console.print()
+            console.print(
+                _header(game, states[start], start, game.actions[start : index + 1]), markup=False
+            )
+            console.print(render(rules, states[index + 1]))
+            start = index + 1
+    console.print()
+    console.print(_score_table(rules, game, states[-1]))
+
+
+def _score_table(rules: Rules, game: GameRecord, state: State) -> Table:
+    """Points per category (rows) and player (columns), totals last."""
+    title = "Final scores" if state.is_over else "Scores (the record ends before the game does)"
+    per_player: list[dict[str, int]] = []
+    categories: list[str] = []
+    for player in range(len(state.players)):
+        totals: dict[str, int] = {}
+        for line in rules.score_lines(state, player):
+            totals[line.category] = totals.get(line.category, 0) + line.points
+            if line.category not in categories:
+                categories.append(line.category)
+        per_player.append(totals)
+    winners = rules.winners(state) if state.is_over else ()
+    table = Table(title=title)
+    table.add_column("")
+    for player in range(len(state.players)):
+        seat = game.seats[player] if player < len(game.seats) else "?"
+        mark = " ★" if player in winners else ""
+        table.add_column(Text(f"player {player + 1}{mark}\n{seat}"), justify="right")
+    for category in categories:
+        table.add_row(category, *(str(totals.get(category, 0)) for totals in per_player))
+    table.add_section()
+    table.add_row("total", *(str(score) for score in rules.scores(state)))
+    return table
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``replay`` command to ``app``."""
+    app.command("replay")(replay_command)

@@ -1,0 +1,468 @@
+"""Game records: what ``naqala play`` saves and ``naqala replay`` reads.
+
+A record is everything needed to play a game again exactly: the seed, the number of
+players, who sat where, the plugins (with their versions, and the sha256 of house-rule
+files) and every action in notation. The engine is deterministic, so replaying the actions
+from ``rules.new_game(players, seed)`` gives back every state of the game. See
+docs/formats.md ("Game records") for every field.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import secrets
+import stat
+from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from naqala.core.actions import Action, NotationError, format_action, parse_action
+from naqala.core.content import ContentError
+from naqala.core.engine import IllegalAction, Rules, build_rules
+from naqala.core.plugins import BASE, PluginError, installed_entry_points, load_named
+from naqala.core.serialize import pretty_json
+from naqala.core.state import State
+
+FORMAT = "naqala-record"
+VERSION = 1
+ENTRY_POINT = "entry-point"
+HOUSE_RULE = "house-rule"
+#: plugin sources a record can hold ("object" plugins are passed to ``build_rules`` in code)
+SOURCES = (ENTRY_POINT, HOUSE_RULE, "object")
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+
+class RecordError(ValueError):
+    """A record that cannot be read, rebuilt or replayed; the message says where and why."""
+
+
+def engine_version() -> str:
+    """The installed version of naqala (``"unknown"`` when it is not installed)."""
+    try:
+        return version("naqala")
+    except PackageNotFoundError:  # pragma: no cover - the package is always installed
+        return "unknown"
+
+
+@attrs.frozen
+class PluginRef:
+    """A plugin as a record names it. ``sha256`` and ``path`` are for house-rule files
+    (``""`` and ``None`` otherwise)."""
+
+    name: str
+    version: str
+    source: str = ENTRY_POINT
+    sha256: str = ""
+    path: str | None = None
+
+
+def _str_tuple(values: Sequence[str]) -> tuple[str, ...]:
+    return tuple(values)
+
+
+def _ref_tuple(values: Sequence[PluginRef]) -> tuple[PluginRef, ...]:
+    return tuple(values)
+
+
+def _scores_tuple(values: Sequence[int] | None) -> tuple[int, ...] | None:
+    return None if values is None else tuple(values)
+
+
+@attrs.frozen
+class GameRecord:
+    """One game: how it was set up and every action taken, in order."""
+
+    seed: int
+    players: int
+    seats: tuple[str, ...] = attrs.field(converter=_str_tuple)
+    plugins: tuple[PluginRef, ...] = attrs.field(converter=_ref_tuple)
+    actions: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple)
+    engine: str = attrs.field(factory=engine_version)
+    final_scores: tuple[int, ...] | None = attrs.field(default=None, converter=_scores_tuple)
+
+
+# -- making records ---------------------------------------------------------------------------
+
+
+def plugin_refs(rules: Rules) -> tuple[PluginRef, ...]:
+    """The plugins of ``rules`` in registration order, as a record names them."""
+    refs = []
+    for info in rules.plugins:
+        path = None
+        if info.source == HOUSE_RULE:
+            location = info.path or getattr(info.module, "__file__", None)
+            path = os.path.abspath(location) if isinstance(location, (str, Path)) else None
+        refs.append(PluginRef(info.name, info.version, info.source, info.sha256, path))
+    return tuple(refs)
+
+
+def new_record(rules: Rules, seed: int, players: int, seats: Sequence[str]) -> GameRecord:
+    """The record of a game about to start: no actions, no final scores yet."""
+    if players < 1:
+        raise ValueError(f"a game needs at least one player, not {players}")
+    if len(seats) != players:
+        raise ValueError(f"{players} players need {players} seats, not {len(seats)}")
+    return GameRecord(seed=seed, players=players, seats=seats, plugins=plugin_refs(rules))
+
+
+def with_action(record: GameRecord, action: Action | str) -> GameRecord:
+    """``record`` with one more action (written in canonical notation). Final scores are
+    cleared: a game that goes on has not ended. ``NotationError`` for malformed text."""
+    text = format_action(parse_action(action) if isinstance(action, str) else action)
+    return attrs.evolve(record, actions=(*record.actions, text), final_scores=None)
+
+
+def without_last(record: GameRecord, n: int) -> GameRecord:
+    """``record`` without its last ``n`` actions (undo); final scores are cleared."""
+    if not 0 <= n <= len(record.actions):
+        raise ValueError(f"cannot take back {n} of {len(record.actions)} actions")
+    if n == 0:
+        return record
+    return attrs.evolve(record, actions=record.actions[:-n], final_scores=None)
+
+
+def with_final_scores(record: GameRecord, scores: Sequence[int]) -> GameRecord:
+    """``record`` with the final scores of the finished game (one per player)."""
+    if len(scores) != record.players:
+        raise ValueError(f"{record.players} players need {record.players} scores")
+    return attrs.evolve(record, final_scores=tuple(scores))
+
+
+# -- writing ----------------------------------------------------------------------------------
+
+
+def record_to_data(record: GameRecord) -> dict[str, Any]:
+    plugins: list[dict[str, Any]] = []
+    for ref in record.plugins:
+        entry: dict[str, Any] = {
+            "name": ref.name,
+            "version": ref.version,
+            "source": ref.source,
+            "sha256": ref.sha256,
+        }
+        if ref.path is not None:
+            entry["path"] = ref.path
+        plugins.append(entry)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "engine": record.engine,
+        "seed": record.seed,
+        "players": record.players,
+        "seats": list(record.seats),
+        "plugins": plugins,
+        "actions": list(record.actions),
+        "final_scores": None if record.final_scores is None else list(record.final_scores),
+    }
+
+
+def record_to_json(record: GameRecord) -> str:
+    """The record as a JSON document (stable key order, newline at the end)."""
+    return pretty_json(record_to_data(record)) + "\n"
+
+
+def save_record(path: Path, record: GameRecord) -> None:
+    """Write ``record`` to ``path`` atomically: the whole document goes to a temporary
+    file in the same directory, is flushed to disk, then replaces ``path`` in one step. If
+    anything fails, ``path`` keeps its old contents (or does not exist) and the temporary
+    file is removed; the error is raised (``OSError`` for the file system)."""
+    path = Path(path)
+    data = record_to_json(record).encode("utf-8")
+    directory = path.parent
+    mode: int | None = None
+    with contextlib.suppress(OSError):
+        mode = stat.S_IMODE(os.stat(path).st_mode)  # keep the permissions of the old file
+    temp, fd = _create_temporary(directory, path.name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(temp, mode)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    _sync_directory(directory)
+
+
+def _create_temporary(directory: Path, name: str) -> tuple[Path, int]:
+    """A new file ``.<name>.<random>.tmp`` in ``directory``, opened for writing, created
+    with the usual permissions (0666 less the umask) like any file the user writes."""
+    while True:
+        temp = directory / f".{name}.{secrets.token_hex(6)}.tmp"
+        try:
+            return temp, os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:  # pragma: no cover - 48 random bits
+            continue
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make the rename itself durable where the platform allows it (best effort)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # pragma: no cover - e.g. Windows
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - some file systems refuse
+        pass
+    finally:
+        os.close(fd)
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+
+class _Reader:
+    """Typed access to a JSON value that reports the JSON path of anything wrong."""
+
+    def __init__(self, value: Any, source: str, path: str = "$") -> None:
+        self.value = value
+        self.source = source
+        self.path = path
+
+    def fail(self, reason: str) -> RecordError:
+        return RecordError(f"{self.source}: {self.path}: {reason}")
+
+    def has(self, key: str) -> bool:
+        return isinstance(self.value, dict) and key in self.value
+
+    def __getitem__(self, key: str) -> _Reader:
+        if not isinstance(self.value, dict):
+            raise self.fail("expected an object")
+        child = _Reader(self.value.get(key), self.source, f"{self.path}.{key}")
+        if key not in self.value:
+            raise child.fail("missing")
+        return child
+
+    def items(self) -> list[_Reader]:
+        if not isinstance(self.value, list):
+            raise self.fail("expected an array")
+        return [_Reader(v, self.source, f"{self.path}[{i}]") for i, v in enumerate(self.value)]
+
+    def int(self) -> int:
+        if isinstance(self.value, bool) or not isinstance(self.value, int):
+            raise self.fail("expected an integer")
+        return self.value
+
+    def str(self) -> str:
+        if not isinstance(self.value, str):
+            raise self.fail("expected a string")
+        return self.value
+
+
+def _read_plugin(entry: _Reader) -> PluginRef:
+    name = entry["name"].str()
+    if not name:
+        raise entry["name"].fail("a plugin name cannot be empty")
+    source = entry["source"].str()
+    if source not in SOURCES:
+        raise entry["source"].fail(f"expected one of {', '.join(SOURCES)}, not {source!r}")
+    sha256 = entry["sha256"].str()
+    path: str | None = None
+    if source == HOUSE_RULE:
+        if not _SHA256.match(sha256):
+            raise entry["sha256"].fail("a house rule needs its sha256 (64 lowercase hex digits)")
+        path = entry["path"].str()
+    elif entry.has("path") and entry["path"].value is not None:
+        path = entry["path"].str()
+    return PluginRef(name, entry["version"].str(), source, sha256, path)
+
+
+def _read_action(reader: _Reader) -> str:
+    text = reader.str()
+    try:
+        parse_action(text)
+    except NotationError as exc:
+        raise reader.fail(f"{text!r} is not an action: {exc}") from None
+    return text
+
+
+def record_from_data(data: Any, source: str = "record") -> GameRecord:
+    """The record in a parsed document. Raises ``RecordError`` naming ``source`` and the
+    JSON path of the first problem."""
+    doc = _Reader(data, source)
+    kind = doc["format"]
+    if kind.value != FORMAT:
+        raise kind.fail(f"expected {FORMAT!r}, not {json.dumps(kind.value)}")
+    number = doc["version"].int()
+    if number != VERSION:
+        raise doc["version"].fail(f"this naqala reads version {VERSION}, not {number}")
+    engine = doc["engine"].str()
+    seed = doc["seed"].int()
+    players = doc["players"].int()
+    if players < 1:
+        raise doc["players"].fail("expected at least one player")
+    seats = tuple(s.str() for s in doc["seats"].items())
+    if len(seats) != players:
+        raise doc["seats"].fail(f"expected one seat per player ({players}), not {len(seats)}")
+    plugins = tuple(_read_plugin(p) for p in doc["plugins"].items())
+    names = [p.name for p in plugins]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise doc["plugins"].items()[i]["name"].fail(f"plugin {name!r} is listed twice")
+    actions = tuple(_read_action(a) for a in doc["actions"].items())
+    final = doc["final_scores"]
+    final_scores = None
+    if final.value is not None:
+        final_scores = tuple(s.int() for s in final.items())
+        if len(final_scores) != players:
+            raise final.fail(f"expected one score per player ({players}), not {len(final_scores)}")
+    return GameRecord(
+        seed=seed,
+        players=players,
+        seats=seats,
+        plugins=plugins,
+        actions=actions,
+        engine=engine,
+        final_scores=final_scores,
+    )
+
+
+def record_from_json(text: str, source: str = "record") -> GameRecord:
+    """The record in a JSON document; ``RecordError`` naming ``source`` and the JSON path
+    of the first problem if it is not one."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{source}: not JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError(f"{source}: not JSON: nested too deeply") from None
+    return record_from_data(data, source)
+
+
+def load_record(path: Path) -> GameRecord:
+    """The record saved in ``path``; ``RecordError`` if it cannot be read or is not one."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    return record_from_json(text, str(path))
+
+
+# -- rebuilding the rules and replaying -------------------------------------------------------
+
+
+def _describe(ref: PluginRef) -> str:
+    if ref.source == HOUSE_RULE:
+        return f"{ref.name} (house rule {ref.sha256[:12]}…)"
+    return f"{ref.name} {ref.version}"
+
+
+def _house_rule_path(ref: PluginRef, given: Path | None) -> Path:
+    """The house-rule file for ``ref``, checked against its recorded sha256 before it is
+    ever executed."""
+    if given is None:
+        if ref.path is None or not Path(ref.path).is_file():
+            raise RecordError(
+                f"house rule {ref.name!r}: the recorded file {ref.path} does not exist; "
+                "give the file again (--house-rules)"
+            )
+        path = Path(ref.path)
+    else:
+        path = Path(given)
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:
+        raise RecordError(
+            f"house rule {ref.name!r}: cannot read {path}: {exc.strerror or exc}"
+        ) from None
+    if digest != ref.sha256:
+        raise RecordError(
+            f"house rule {ref.name!r} is mismatched: {path} has sha256 {digest[:12]}…, but "
+            f"the record was made with sha256 {ref.sha256[:12]}… (the file has changed)"
+        )
+    return path
+
+
+def rules_for_record(record: GameRecord, house_rules: Sequence[Path] = ()) -> Rules:
+    """Rebuild the rules a record was played with: installed plugins by name, house-rule
+    files from ``house_rules`` (matched to the record's house rules in order) or else from
+    the recorded paths. ``RecordError`` if a plugin is missing, has another version, or a
+    house-rule file's sha256 differs from the recorded one."""
+    houses = [ref for ref in record.plugins if ref.source == HOUSE_RULE]
+    if house_rules and len(house_rules) != len(houses):
+        recorded = ", ".join(repr(ref.name) for ref in houses) or "none"
+        raise RecordError(
+            f"{len(house_rules)} house-rule files given, but the record has "
+            f"{len(houses)} house rules ({recorded})"
+        )
+    points = installed_entry_points()
+    expansions: list[str] = []
+    paths: list[Path] = []
+    for ref in record.plugins:
+        if ref.source == ENTRY_POINT:
+            try:
+                info = load_named(ref.name, points)
+            except PluginError as exc:
+                raise RecordError(
+                    f"the record needs plugin {ref.name!r} version {ref.version}, which is "
+                    f"not available: {exc}"
+                ) from None
+            if info.version != ref.version:
+                raise RecordError(
+                    f"plugin {ref.name!r} is mismatched: the record was made with version "
+                    f"{ref.version}, but version {info.version} is installed"
+                )
+            if ref.name != BASE:
+                expansions.append(ref.name)
+        elif ref.source == HOUSE_RULE:
+            given = Path(house_rules[len(paths)]) if house_rules else None
+            paths.append(_house_rule_path(ref, given))
+        else:
+            raise RecordError(
+                f"plugin {ref.name!r} was passed to the game as a {ref.source!r} plugin, "
+                "which a record cannot rebuild"
+            )
+    try:
+        rules = build_rules(expansions, paths)
+    except (PluginError, ContentError) as exc:
+        raise RecordError(f"the record's plugins cannot be combined: {exc}") from None
+    rebuilt = plugin_refs(rules)
+    if [(r.name, r.version, r.source, r.sha256) for r in rebuilt] != [
+        (r.name, r.version, r.source, r.sha256) for r in record.plugins
+    ]:
+        raise RecordError(
+            "the rebuilt rules do not match the record: plugins "
+            f"{', '.join(_describe(r) for r in rebuilt)} instead of "
+            f"{', '.join(_describe(r) for r in record.plugins)}"
+        )
+    return rules
+
+
+def replay(record: GameRecord, rules: Rules) -> list[State]:
+    """Every state of the recorded game: the initial state, then one per action.
+    ``RecordError`` naming the action (index and text) that is malformed or illegal."""
+    try:
+        state = rules.new_game(record.players, record.seed)
+    except ValueError as exc:
+        raise RecordError(
+            f"the game cannot be set up ({record.players} players, seed {record.seed}): {exc}"
+        ) from None
+    states = [state]
+    for index, text in enumerate(record.actions):
+        where = f"action $.actions[{index}] ({text!r})"
+        try:
+            action = parse_action(text)
+        except NotationError as exc:
+            raise RecordError(f"{where} is malformed: {exc}") from None
+        try:
+            state = rules.apply(state, action)
+        except IllegalAction as exc:
+            raise RecordError(f"{where} is illegal: {exc}") from None
+        states.append(state)
+    return states

@@ -1,0 +1,400 @@
+"""The terminal picture of a position (naqala.cli.render): it fits 80 columns, reads
+without colour, hides other players' coins and cards, and shows every board fact."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import attrs
+import pytest
+from rich.console import Console
+
+from naqala.cli.render import kind_abbreviation, render_state
+from naqala.core.agents import RandomAgent
+from naqala.core.engine import Rules, build_rules
+from naqala.core.hookspecs import hookimpl
+from naqala.core.stage import Stage
+from naqala.core.state import NOBODY, State, Turn
+
+from scenario import base_rules, board, counts, deck, player, tokens, turn_of
+
+DATA = Path(__file__).resolve().parent / "data"
+ANSI = re.compile(r"\x1b\[([0-9;]*)m")
+
+
+class BigBoard:
+    """Twelve meeple-less wells fill a 6×7 board; ending a move on one does nothing."""
+
+    NAME = "render-big-board"
+
+    @hookimpl
+    def naqala_content_files(self) -> list[Path]:
+        return [DATA / "render-6x7.toml"]
+
+    @hookimpl
+    def naqala_tile_actions(self) -> dict[str, Stage]:
+        class Well(Stage):
+            def enter(self, rules: Rules, state: State) -> State:
+                return rules.proceed(state, self.name)
+
+        return {"well": Well()}
+
+
+def big_rules() -> Rules:
+    return build_rules(extra_plugins=[BigBoard()])
+
+
+def text_of(rules: Rules, state: State, viewer: int | None = None, width: int = 80) -> str:
+    console = Console(width=width, record=True, color_system=None)
+    console.print(render_state(rules, state, viewer))
+    return console.export_text()
+
+
+def played(rules: Rules, players: int, seed: int, actions: int) -> State:
+    """The position after ``actions`` random actions (or the end of the game)."""
+    state = rules.new_game(players, seed)
+    agent = RandomAgent(seed + 100)
+    for _ in range(actions):
+        if state.is_over:
+            break
+        state = rules.apply(state, agent.choose(rules, state, rules.legal_actions(state)))
+    return state
+
+
+def assert_fits(text: str, width: int = 80) -> None:
+    too_long = [line for line in text.splitlines() if len(line) > width]
+    assert not too_long, "\n".join(too_long)
+
+
+# -- reading the picture back --------------------------------------------------------------
+
+
+def grid(text: str, rows: int) -> tuple[list[list[list[str]]], list[list[str]], list[str]]:
+    """The board cells (row → column → lines, stripped), the vertical border characters
+    of each row's first line and the border lines between rows (top first)."""
+    lines = text.splitlines()
+    margin = len(str(rows)) + 1
+    top = next(i for i, line in enumerate(lines) if "┌" in line)
+    cells: list[list[list[str]]] = []
+    verticals: list[list[str]] = []
+    borders = [lines[top][margin:]]
+    new_row = True
+    for line in lines[top + 1 :]:
+        body = line[margin:]
+        if body[:1] in ("│", "┃"):
+            parts = re.split("[│┃]", body)[1:-1]
+            if new_row:
+                cells.append([[] for _ in parts])
+                verticals.append([ch for ch in body if ch in "│┃"])
+                new_row = False
+            for column, part in enumerate(parts):
+                cells[-1][column].append(part.strip())
+        else:
+            borders.append(body)
+            new_row = True
+            if "└" in body:
+                break
+    assert len(cells) == rows
+    return cells, verticals, borders
+
+
+def cell(text: str, state: State, name: str) -> list[str]:
+    cells, _, _ = grid(text, state.layout.rows)
+    row, column = divmod(state.geometry.parse(name), state.layout.cols)
+    return cells[row][column]
+
+
+def player_line(text: str, seat: int) -> str:
+    return next(line for line in text.splitlines() if line.startswith(f"P{seat + 1} "))
+
+
+def strip_ansi(output: str) -> tuple[str, set[int]]:
+    """The plain text of terminal output and every SGR parameter it used."""
+    params = {int(p) for found in ANSI.findall(output) for p in found.split(";") if p}
+    return ANSI.sub("", output), params
+
+
+# -- a constructed position ----------------------------------------------------------------
+
+COINS = (741, 852, 963, 159)
+
+
+def position(rules: Rules | None = None) -> State:
+    """Player 1 is dropping meeples (a1 → b1, W and R in hand); known tiles, meeples,
+    owners, tokens, holdings, tracks and rows."""
+    rules = rules or base_rules()
+    state = rules.new_game(4, 1)
+    state = board(
+        rules,
+        state,
+        {"a1": "YWWR", "b1": "G", "c3": "GGB", "f5": "YYYYWWWWGGGBBBRRR"},
+        clear=True,
+        tiles={"a1": "village-1", "b2": "oasis-1", "c3": "sacred-place-5", "d4": "large-market-2"},
+        owners={"b2": 1, "d4": 3},
+    )
+    state = tokens(
+        rules, state, {"b2": {"palm-tree": 2}, "d4": {"palace": 1}}, pool={"palm-tree": 7}
+    )
+    state = player(
+        rules, state, 0, coins=COINS[0], meeples="YYW", cards=["fakir", "wheat", "fakir"]
+    )
+    state = player(rules, state, 0, djinns=["jafaar"])
+    state = player(rules, state, 1, coins=COINS[1], cards=["jewels"], djinns=["baal", "boaz"])
+    state = player(rules, state, 2, coins=COINS[2], meeples="WWWWWWW", camels=3)
+    state = player(rules, state, 3, coins=COINS[3], cards=["ivory", "silk"])
+    state = deck(rules, state, "resources", row=["gold", "fakir", "papyrus"])
+    state = deck(rules, state, "djinns", row=["shamhat", "leta", "utug"])
+    state = turn_of(rules, state, 0, stage="drop")
+    geo = state.geometry
+    state = attrs.evolve(
+        state,
+        turn=Turn(
+            marker=0,
+            start=geo.parse("a1"),
+            path=(geo.parse("b1"),),
+            hand=counts(rules, "WR"),
+        ),
+        bid_track=(2, NOBODY, 0, NOBODY),
+        turn_track=(1, NOBODY, 3) + (NOBODY,) * 6,
+        round=3,
+    )
+    return state
+
+
+def check_position_facts(text: str, state: State) -> None:
+    """Every fact of ``position()`` as the plain text shows it (viewer: player 1)."""
+    rules = base_rules()
+    assert text.splitlines()[0].startswith("Round 3 · P1 to decide: drop · move a1→b1 hand WR")
+    assert cell(text, state, "a1") == ["VIL b5", "YWWR", ""]
+    assert cell(text, state, "b1")[1] == "G"
+    assert cell(text, state, "b2") == ["OAS r8", "·", "c2 2T"]
+    assert cell(text, state, "c3") == ["SAC b10", "GGB", ""]
+    assert cell(text, state, "d4") == ["LMK r4", "·", "c4 1P"]
+    # too many meeples for letters: counts, wrapped inside the cell
+    assert cell(text, state, "f5")[1:] == ["4Y4W3G3B", "3R"]
+    lines = text.splitlines()
+    assert any(re.match(r"Bid order +P3 · P1 ·$", line.rstrip()) for line in lines)
+    assert any(
+        re.match(r"Turn order +18:P2  12:·  8:P4  5:·  3:·  1:·  0:·  0:·  0:·$", line.rstrip())
+        for line in lines
+    )
+    assert any(re.match(r"Resource row +gold fakir papyrus$", line.rstrip()) for line in lines)
+    assert any(re.match(r"Djinn row +Shamhat, Leta, Utug$", line.rstrip()) for line in lines)
+    bag = sum(state.bag)
+    assert any(
+        re.match(rf"Bank +7 palm trees, 9 palaces; bag {bag} meeples$", line.rstrip())
+        for line in lines
+    )
+    # players: seat, coins (own only), viziers, elders, camels, tiles, cards, djinns
+    assert player_line(text, 0).split() == [
+        *("P1", "(you)", "*", str(COINS[0]), "2", "1", "8", "0", "3", "Jafaar")
+    ]
+    assert player_line(text, 1).split() == [
+        "P2",
+        "?",
+        "0",
+        "0",
+        "8",
+        "1",
+        "1",
+        "?",
+        "Ba'al,",
+        "Boaz",
+    ]
+    assert any(re.match(r"P1 \(you\) cards: fakir×2, wheat$", line.rstrip()) for line in lines)
+    assert player_line(text, 2).split() == ["P3", "?", "0", "7", "3", "0", "0", "?", "—"]
+    assert player_line(text, 3).split() == ["P4", "?", "0", "0", "8", "1", "2", "?", "—"]
+    for letter, colour in zip(rules.letters, rules.colours, strict=True):
+        assert f"{letter} {colour.name.lower()}" in text  # the legend
+    assert "T palm tree" in text
+    assert "P palace" in text
+
+
+# -- tests ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("seed", "actions"), [(1, 0), (1, 119), (2, 60), (3, 250), (4, 2000)])
+def test_a_four_player_5x6_game_fits_80_columns(seed: int, actions: int) -> None:
+    rules = base_rules()
+    state = played(rules, 4, seed, actions)
+    text = text_of(rules, state, viewer=state.decision.player)
+    assert_fits(text)
+    cells, _, _ = grid(text, 5)
+    assert [len(row) for row in cells] == [6] * 5
+    assert text.splitlines()[1].split() == list("abcdef")
+
+
+@pytest.mark.parametrize(("seed", "actions"), [(1, 0), (2, 60), (5, 180), (6, 2000)])
+def test_a_6x7_board_fits_80_columns(seed: int, actions: int) -> None:
+    rules = big_rules()
+    state = played(rules, 4, seed, actions)
+    assert (state.layout.rows, state.layout.cols) == (6, 7)
+    text = text_of(rules, state, viewer=state.decision.player)
+    assert_fits(text)
+    cells, _, _ = grid(text, 6)
+    assert [len(row) for row in cells] == [7] * 6
+    assert text.splitlines()[1].split() == list("abcdefg")
+    # wells are an unknown kind: first three letters, no value letter; they start empty
+    for index, tile_id in enumerate(state.layout.tiles):
+        if tile_id.startswith("well-"):
+            row, column = divmod(index, 7)
+            assert cells[row][column][0] == "WEL 2"
+            if actions == 0:
+                assert cells[row][column][1] == "·"
+
+
+def test_a_crowded_6x7_position_fits_80_columns() -> None:
+    """Many meeples on a tile, tokens, an owner and long djinn lists still fit."""
+    rules = big_rules()
+    state = rules.new_game(4, 3)
+    state = board(rules, state, {"a1": "YYYYYWWWWWGGGGGBBBBBRRRRR", "g6": "YWGBRYWGBR"}, clear=True)
+    state = attrs.evolve(
+        state, board=attrs.evolve(state.board, owners=(3,) * 42, tokens=((12, 10),) * 42)
+    )
+    state = player(rules, state, 2, djinns=[d.id for d in rules.content.djinns], camels=0)
+    state = player(rules, state, 0, cards=[c.id for c in rules.content.resources])
+    state = turn_of(rules, state, 2, stage="drop")
+    text = text_of(rules, state, viewer=0)
+    assert_fits(text)
+    assert cell(text, state, "a1")[1:4] == ["5Y5W5G5B", "5R", "c4 12T"]
+    assert cell(text, state, "a1")[4] == "10P"
+
+
+def test_the_constructed_position_shows_every_fact() -> None:
+    state = position()
+    text = text_of(base_rules(), state, viewer=0)
+    assert_fits(text)
+    check_position_facts(text, state)
+
+
+def test_the_picture_reads_without_colour_under_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    """NO_COLOR: the terminal output has no colour codes and still says everything."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    state = position()
+    out = io.StringIO()
+    console = Console(file=out, width=80, force_terminal=True, color_system="truecolor")
+    console.print(render_state(base_rules(), state, viewer=0))
+    plain, params = strip_ansi(out.getvalue())
+    assert params, "styles such as bold are still used"
+    assert not params & COLOUR_PARAMS
+    check_position_facts(plain, state)
+    # and the recorded text of a colourless console
+    recorder = Console(width=80, record=True, color_system=None)
+    recorder.print(render_state(base_rules(), state, viewer=0))
+    check_position_facts(recorder.export_text(), state)
+
+
+COLOUR_PARAMS = set(range(30, 50)) | set(range(90, 108))
+
+
+def test_the_picture_reads_on_a_no_color_console() -> None:
+    state = attrs.evolve(
+        position(),
+        layout=attrs.evolve(position().layout, walls=frozenset({(0, 1)}), blocked=frozenset()),
+    )
+    out = io.StringIO()
+    console = Console(file=out, width=80, force_terminal=True, no_color=True)
+    console.print(render_state(base_rules(), state, viewer=0))
+    plain, params = strip_ansi(out.getvalue())
+    assert not params & COLOUR_PARAMS
+    check_position_facts(plain, state)
+    _, verticals, _ = grid(plain, 5)
+    assert verticals[0][1] == "┃"
+
+
+def test_colour_is_used_when_the_terminal_has_it() -> None:
+    """Value colours and meeples are coloured as well as lettered."""
+    out = io.StringIO()
+    console = Console(file=out, width=80, force_terminal=True, color_system="standard")
+    console.print(render_state(base_rules(), position(), viewer=0))
+    _, params = strip_ansi(out.getvalue())
+    assert {31, 34} <= params  # red and blue
+
+
+def test_only_the_viewer_sees_coins_and_cards() -> None:
+    rules = base_rules()
+    state = position()
+    for viewer in range(4):
+        text = text_of(rules, state, viewer=viewer)
+        for seat in range(4):
+            line = player_line(text, seat)
+            if seat == viewer:
+                assert str(COINS[seat]) in line.split()
+            else:
+                column = 2 if seat == state.decision.player else 1  # after "P1 *"
+                assert line.split()[column] == "?"
+                assert f" {len(state.players[seat].cards)} ? " in line  # count, not cards
+                assert str(COINS[seat]) not in text  # not in their row, nor anywhere
+        assert ("jewels" in text) == (viewer == 1)
+        assert ("ivory" in text) == (viewer == 3)
+        assert ("wheat" in text) == (viewer == 0)
+    nobody = text_of(rules, state, viewer=None)
+    assert not any(str(coins) in nobody for coins in COINS)
+    assert "(you)" not in nobody
+    assert "cards:" not in nobody
+    assert all(player_line(nobody, seat).split()[1] == "?" for seat in (1, 3))
+
+
+def test_walls_and_impassable_tiles_show() -> None:
+    rules = base_rules()
+    state = rules.new_game(4, 1)
+    state = attrs.evolve(
+        state,
+        layout=attrs.evolve(state.layout, walls=frozenset({(0, 1)}), blocked=frozenset({7})),
+        board=attrs.evolve(
+            state.board,
+            meeples=tuple(
+                (0,) * len(rules.colours) if i == 7 else m
+                for i, m in enumerate(state.board.meeples)
+            ),
+        ),
+    )
+    text = text_of(rules, state)
+    assert_fits(text)
+    cells, verticals, borders = grid(text, 5)
+    assert verticals[0] == ["│", "┃", "│", "│", "│", "│", "│"]  # a1 ┃ b1
+    assert all(v == ["│"] * 7 for v in verticals[1:])
+    assert "━" not in "".join(borders)
+    assert borders[0][11] == "┰"  # the wall meets the top border heavily
+    blocked = cells[1][1]  # b2 is tile 7
+    assert blocked[0].split()[0].isupper()
+    assert blocked[1:] == ["#" * 9, "#" * 9]
+    assert "#### impassable" in text
+    assert "┃━ mountain" in text
+
+
+def test_a_wall_between_rows_is_a_heavy_horizontal_border() -> None:
+    rules = base_rules()
+    state = rules.new_game(4, 1)
+    state = attrs.evolve(state, layout=attrs.evolve(state.layout, walls=frozenset({(2, 8)})))
+    text = text_of(rules, state)
+    _, verticals, borders = grid(text, 5)
+    segments = [borders[1][1 + 11 * c : 11 * (c + 1)] for c in range(6)]  # rows 1 and 2
+    assert segments[2] == "━" * 10  # between c1 and c2
+    assert all(segment == "─" * 10 for c, segment in enumerate(segments) if c != 2)
+    assert borders[1][0] + borders[1][-1] == "├┤"
+    assert borders[1][22] + borders[1][33] == "┾┽"  # junctions on either end of the wall
+    assert all(set(line) <= set("─┌┐└┘┬┴├┤┼") for i, line in enumerate(borders) if i != 1)
+    assert all(v == ["│"] * 7 for v in verticals)
+
+
+def test_the_header_follows_the_game() -> None:
+    rules = base_rules()
+    state = rules.new_game(3, 1)
+    first = text_of(rules, state).splitlines()[0]
+    assert first == f"Round 1 · P{state.decision.player + 1} to decide: bid"
+    state = turn_of(rules, state, 1)
+    assert text_of(rules, state).splitlines()[0] == "Round 1 · P2 to decide: pick"
+    over = played(rules, 3, 1, 5000)
+    assert over.is_over
+    assert text_of(rules, over).splitlines()[0].startswith(f"Round {over.round} · game over")
+
+
+def test_kind_abbreviations() -> None:
+    assert kind_abbreviation("sacred-place") == "SAC"
+    assert kind_abbreviation("small-market") == "SMK"
+    assert kind_abbreviation("large-market") == "LMK"
+    assert kind_abbreviation("well") == "WEL"
+    assert kind_abbreviation("chasm") == "CHA"
