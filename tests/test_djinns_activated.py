@@ -882,6 +882,15 @@ def test_sloar_reshuffles_the_discards_when_the_pile_is_empty() -> None:
     assert Counter((*after.players[0].cards, *res.draw)) == Counter(("silk", "wheat", FAKIR))
 
 
+def test_sloar_not_offered_when_no_resource_card_is_left_anywhere() -> None:
+    """With both the resource pile and the discards empty, Sloar is not offered (the Fakir
+    paid would only come straight back)."""
+    rules, s = position()
+    s = holder(rules, s, ["sloar"], "F")
+    s = deck(rules, s, "resources", draw=(), discard=())
+    assert options(rules, s, "sloar") == []
+
+
 #: (name, meeples, tiles, holdings, actions before) of a decision of the turn
 DECISIONS = [
     ("pick", MEEPLES, {}, "WWFF", ()),

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 import attrs
 
 from naqala.core.actions import Action
-from naqala.core.engine import DJINNS, Rules
+from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, Decision, State, add_at, count_effect, replace_at
@@ -168,8 +168,14 @@ class Sloar(Activated):
     when = "any time in your turn"
     effect = (
         "Take the top {cards} card(s) of the resource pile (the discards are reshuffled if it "
-        "is empty)."
+        "is empty; not usable when both are empty)."
     )
+
+    def targets(
+        self, rules: Rules, state: State, owner: int, card: str
+    ) -> Iterable[tuple[str, ...]]:
+        deck = state.decks[RESOURCES]
+        return [()] if deck.draw or deck.discard else []
 
     def act(
         self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
