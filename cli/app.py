@@ -14,7 +14,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from naqala.cli import replay
+from naqala.cli import play, replay
 from naqala.core.actions import NotationError, parse_action
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
@@ -31,6 +31,10 @@ app = typer.Typer(
 )
 state_app = typer.Typer(help="Make game states.", no_args_is_help=True)
 app.add_typer(state_app, name="state")
+expansions_app = typer.Typer(help="Installed plugins.", no_args_is_help=True)
+app.add_typer(expansions_app, name="expansions")
+content_app = typer.Typer(help="Game content files.", no_args_is_help=True)
+app.add_typer(content_app, name="content")
 
 Expansions = Annotated[
     list[str] | None,
@@ -78,6 +82,57 @@ def state_new(
     except ValueError as exc:
         fail(str(exc))
     typer.echo(state_to_json(rules, state), nl=False)
+
+
+@expansions_app.command("list")
+def expansions_list(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Every installed plugin: name, version, what it adds, the hooks it implements.
+
+    A plugin that fails to load is listed as broken; it never stops the command."""
+    from naqala.core.plugins import describe_installed
+
+    entries = describe_installed()
+    if as_json:
+        typer.echo(json.dumps(entries, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="Installed plugins")
+    for column in ("name", "version", "status", "adds", "hooks"):
+        table.add_column(column)
+    for entry in entries:
+        table.add_row(
+            entry["name"],
+            entry["version"],
+            entry["status"] if entry["status"] == "ok" else f"broken: {entry['error']}",
+            entry["description"],
+            ", ".join(h.removeprefix("naqala_") for h in entry["hooks"]),
+        )
+    Console().print(table)
+
+
+@content_app.command("check")
+def content_check(
+    paths: Annotated[list[Path], typer.Argument(help="Content TOML files to check.")],
+) -> None:
+    """Validate content TOML files together with the base game's content, printing every
+    problem with its file and path; exit code 1 if there is any."""
+    from naqala.content import content_path
+    from naqala.core.content import load_content
+
+    base = content_path("base.toml")
+    others = [p for p in paths if p.resolve() != base.resolve()]
+    try:
+        load_content([base, *others])
+    except ContentError as exc:
+        for problem in exc.problems:
+            typer.echo(problem)
+        typer.echo(f"{len(exc.problems)} problem(s) found", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"ok: {len(paths)} file(s) checked")
 
 
 @app.command()
@@ -264,6 +319,7 @@ def register_plugin_commands(target: typer.Typer, plugins: list[object] | None =
 
 
 replay.register(app)
+play.register(app)
 
 
 def main() -> None:

@@ -403,7 +403,7 @@ def _hand(rules: Rules, cards: Iterable[str]) -> str:
     )
 
 
-def _players(rules: Rules, state: State, viewer: int | None) -> Table:
+def _players(rules: Rules, state: State, viewer: int | None, reveal: bool = False) -> Table:
     shown = [
         i
         for i, spec in enumerate(rules.colours)
@@ -425,7 +425,7 @@ def _players(rules: Rules, state: State, viewer: int | None) -> Table:
             name.append(" (you)")
         if seat == state.decision.player:
             name.append(" *", style="bold")
-        mine = seat == viewer
+        mine = reveal or seat == viewer
         table.add_row(
             name,
             str(player.coins) if mine else "?",
@@ -438,26 +438,29 @@ def _players(rules: Rules, state: State, viewer: int | None) -> Table:
     return table
 
 
-def _private(rules: Rules, state: State, viewer: int | None) -> Table:
-    """The viewer's own cards, under the players' table."""
+def _private(rules: Rules, state: State, viewer: int | None, reveal: bool = False) -> Table:
+    """The viewer's own cards (everybody's when revealed), under the players' table."""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True)
     grid.add_column()
-    if viewer is not None and 0 <= viewer < len(state.players):
-        cards = state.players[viewer].cards
-        label = Text(seat_name(viewer), style=_seat_style(viewer))
-        label.append(" (you) cards:")
-        grid.add_row(label, _hand(rules, cards) or "none")
+    seats = range(len(state.players)) if reveal else [viewer] if viewer is not None else []
+    for seat in seats:
+        if seat is None or not 0 <= seat < len(state.players):
+            continue
+        label = Text(seat_name(seat), style=_seat_style(seat))
+        label.append(" (you) cards:" if seat == viewer else " cards:")
+        grid.add_row(label, _hand(rules, state.players[seat].cards) or "none")
     return grid
 
 
 class _StateView:
     """The picture of one state; the board's cells shrink to the console's width."""
 
-    def __init__(self, rules: Rules, state: State, viewer: int | None) -> None:
+    def __init__(self, rules: Rules, state: State, viewer: int | None, reveal: bool) -> None:
         self.rules = rules
         self.state = state
         self.viewer = viewer
+        self.reveal = reveal
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         rules, state = self.rules, self.state
@@ -467,16 +470,21 @@ class _StateView:
         yield Text()
         yield _tracks(rules, state)
         yield Text()
-        yield _players(rules, state, self.viewer)
-        yield _private(rules, state, self.viewer)
-        yield Text(
-            "* decides now. Coins and cards are shown only to the player viewing (?: hidden).",
-            style="dim",
-        )
+        yield _players(rules, state, self.viewer, self.reveal)
+        yield _private(rules, state, self.viewer, self.reveal)
+        if not self.reveal:
+            yield Text(
+                "* decides now. Coins and cards are shown only to the player viewing "
+                "(?: hidden).",
+                style="dim",
+            )
 
 
-def render_state(rules: Rules, state: State, viewer: int | None = None) -> RenderableType:
+def render_state(
+    rules: Rules, state: State, viewer: int | None = None, reveal: bool = False
+) -> RenderableType:
     """The terminal picture of ``state``: header, board, legend, tracks, rows, bank and
     players. ``viewer`` (a player index) sees their own coins and cards; everyone else's
-    are shown as ``?`` (and everybody's when ``viewer`` is ``None``)."""
-    return Group(_StateView(rules, state, viewer))
+    are shown as ``?`` (and everybody's when ``viewer`` is ``None``), unless ``reveal``
+    shows all of them (the end of a game, a replay)."""
+    return Group(_StateView(rules, state, viewer, reveal))

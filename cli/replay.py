@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from naqala.core.engine import Rules
+from naqala.cli.scores import score_table
 from naqala.core.record import GameRecord, RecordError, load_record, replay, rules_for_record
 from naqala.core.state import State
 
@@ -161,29 +162,8 @@ def _show(rules: Rules, game: GameRecord, states: list[State]) -> None:
 
 
 def _score_table(rules: Rules, game: GameRecord, state: State) -> Table:
-    """Points per category (rows) and player (columns), totals last."""
     title = "Final scores" if state.is_over else "Scores (the record ends before the game does)"
-    per_player: list[dict[str, int]] = []
-    categories: list[str] = []
-    for player in range(len(state.players)):
-        totals: dict[str, int] = {}
-        for line in rules.score_lines(state, player):
-            totals[line.category] = totals.get(line.category, 0) + line.points
-            if line.category not in categories:
-                categories.append(line.category)
-        per_player.append(totals)
-    winners = rules.winners(state) if state.is_over else ()
-    table = Table(title=title)
-    table.add_column("")
-    for player in range(len(state.players)):
-        seat = game.seats[player] if player < len(game.seats) else "?"
-        mark = " ★" if player in winners else ""
-        table.add_column(Text(f"player {player + 1}{mark}\n{seat}"), justify="right")
-    for category in categories:
-        table.add_row(category, *(str(totals.get(category, 0)) for totals in per_player))
-    table.add_section()
-    table.add_row("total", *(str(score) for score in rules.scores(state)))
-    return table
+    return score_table(rules, state, game.seats, title)
 
 
 def register(app: typer.Typer) -> None:

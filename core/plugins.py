@@ -89,6 +89,37 @@ def unknown_plugin_message(name: str, known: Sequence[str]) -> str:
     return message
 
 
+def describe_installed() -> list[dict[str, Any]]:
+    """Every installed plugin as a dict (name, version, status, description, hooks, error),
+    sorted by name; a plugin that fails to load is reported, never raised."""
+    entries = []
+    for name, point in sorted(installed_entry_points().items()):
+        entry: dict[str, Any] = {
+            "name": name,
+            "version": "",
+            "status": "ok",
+            "description": "",
+            "hooks": [],
+            "error": "",
+        }
+        try:
+            info = describe(point.load())
+        except Exception as exc:  # a broken plugin is reported, not raised
+            entry.update(status="broken", error=f"{type(exc).__name__}: {exc}")
+        else:
+            entry.update(
+                version=info.version,
+                description=info.description,
+                hooks=sorted(
+                    attr
+                    for attr in dir(info.module)
+                    if attr.startswith("naqala_") and callable(getattr(info.module, attr))
+                ),
+            )
+        entries.append(entry)
+    return entries
+
+
 def load_named(name: str, points: dict[str, EntryPoint] | None = None) -> PluginInfo:
     """Load the installed plugin called ``name`` (or one of its aliases)."""
     points = installed_entry_points() if points is None else points

@@ -1,0 +1,48 @@
+"""The score table shown at the end of a game (``play``) or of a record (``replay``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.table import Table
+from rich.text import Text
+
+from naqala.core.engine import Rules
+from naqala.core.state import State
+
+
+def score_table(rules: Rules, state: State, seats: Sequence[str], title: str = "") -> Table:
+    """Every score line per player: one row per category and source (a djinn that changed
+    a category gets its own row), totals last, the winners starred (ties share)."""
+    rows: list[tuple[str, str]] = []
+    points: list[dict[tuple[str, str], int]] = []
+    for player in range(len(state.players)):
+        mine: dict[tuple[str, str], int] = {}
+        for line in rules.score_lines(state, player):
+            source = "" if line.source in rules.ruleset else line.source
+            key = (line.category, source)
+            mine[key] = mine.get(key, 0) + line.points
+            if key not in rows:
+                rows.append(key)
+        points.append(mine)
+    winners = rules.winners(state) if state.is_over else ()
+    table = Table(title=title or ("Final scores" if state.is_over else "Scores so far"))
+    table.add_column("")
+    for player in range(len(state.players)):
+        seat = seats[player] if player < len(seats) else "?"
+        mark = " ★" if player in winners else ""
+        table.add_column(Text(f"P{player + 1}{mark}\n{seat}"), justify="right")
+    for category, source in rows:
+        label = f"{category} ({source})" if source else category
+        table.add_row(label, *(str(p.get((category, source), 0)) for p in points))
+    table.add_section()
+    table.add_row("total", *(str(score) for score in rules.scores(state)))
+    return table
+
+
+def winners_line(rules: Rules, state: State) -> str:
+    winners = rules.winners(state)
+    names = " and ".join(f"P{w + 1}" for w in winners)
+    if len(winners) > 1:
+        return f"{names} share the win with {rules.scores(state)[winners[0]]} points."
+    return f"{names} wins with {rules.scores(state)[winners[0]]} points."
