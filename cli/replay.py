@@ -17,8 +17,8 @@ from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from naqala.core.engine import Rules
 from naqala.cli.scores import score_table
+from naqala.core.engine import Rules
 from naqala.core.record import GameRecord, RecordError, load_record, replay, rules_for_record
 from naqala.core.state import State
 

@@ -7,7 +7,7 @@ the same state and action always give the same result, and states are never chan
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -26,6 +26,14 @@ from naqala.core.state import State
 RESOURCES = 0
 DJINNS = 1
 DECK_NAMES = ("resources", "djinns")
+
+
+#: hooks that provide stages, and the prefix of their stage names
+STAGE_HOOKS = (
+    ("naqala_stages", ""),
+    ("naqala_tribe_actions", "tribe:"),
+    ("naqala_tile_actions", "tile:"),
+)
 
 
 class IllegalAction(ValueError):
@@ -61,22 +69,14 @@ class Rules:
         self.djinn_specs = {d.id: d for d in self.content.djinns}
 
         self.stages: dict[str, Stage] = {}
-        self._add_stages("naqala_stages", "")
-        self._add_stages("naqala_tribe_actions", "tribe:")
-        self._add_stages("naqala_tile_actions", "tile:")
+        for hook_name, prefix in STAGE_HOOKS:
+            for name, stage in self._registry(hook_name, prefix, "stage").items():
+                stage.name = name
+                self.stages[name] = cast(Stage, stage)
         self.powers: dict[str, Power] = {}
-        power_owners: dict[str, str] = {}
-        for impl in self.hook.naqala_djinn_powers.get_hookimpls():
-            provided = cast(Mapping[str, Power], impl.function())
-            for kind, power in provided.items():
-                if kind in self.powers:
-                    raise PluginError(
-                        f"djinn kind {kind!r} is given a power by both "
-                        f"{power_owners[kind]!r} and {impl.plugin_name!r}"
-                    )
-                power.kind = kind
-                power_owners[kind] = impl.plugin_name
-                self.powers[kind] = power
+        for kind, power in self._registry("naqala_djinn_powers", "djinn:", "djinn kind").items():
+            power.kind = kind.removeprefix("djinn:")
+            self.powers[power.kind] = cast(Power, power)
         flow = self.hook.naqala_flow(rules=self)
         if flow is None:
             raise PluginError("no plugin provides the flow of play (is the base plugin enabled?)")
@@ -95,20 +95,32 @@ class Rules:
         """Results of a hook in plugin registration order (pluggy returns them reversed)."""
         return list(reversed(getattr(self.hook, hook_name)(**kwargs)))
 
-    def _add_stages(self, hook_name: str, prefix: str) -> None:
-        owners: dict[str, str] = {}
-        for impl in getattr(self.hook, hook_name).get_hookimpls():  # registration order
-            provided = impl.function()
-            for key, stage in provided.items():
-                name = prefix + key
-                if name in self.stages:
-                    raise PluginError(
-                        f"stage {name!r} is provided by both {owners[name]!r} and "
-                        f"{impl.plugin_name!r}"
-                    )
-                stage.name = name
-                owners[name] = impl.plugin_name
-                self.stages[name] = stage
+    def _registry(self, hook_name: str, prefix: str, what: str) -> dict[str, Any]:
+        """Merge the mappings a hook returns, keys prefixed (``tribe:red``). A key offered
+        by several plugins goes to the one whose ``REPLACES`` names it; without exactly
+        one such plugin it is an error naming them all. Registration order plays no part."""
+        offers: dict[str, list[tuple[str, Any]]] = {}
+        for impl in getattr(self.hook, hook_name).get_hookimpls():
+            for key, value in impl.function().items():
+                offers.setdefault(prefix + key, []).append((impl.plugin_name, value))
+        merged: dict[str, Any] = {}
+        for name, candidates in offers.items():
+            if len(candidates) == 1:
+                merged[name] = candidates[0][1]
+                continue
+            replacing = [c for c in candidates if name in self._replaces(c[0])]
+            owners = " and ".join(repr(owner) for owner, _ in candidates)
+            if len(replacing) != 1:
+                raise PluginError(
+                    f"{what} {name.removeprefix('djinn:')!r} is provided by both {owners}; "
+                    f"a plugin that means to replace it must list {name!r} in its REPLACES"
+                )
+            merged[name] = replacing[0][1]
+        return merged
+
+    def _replaces(self, plugin_name: str) -> tuple[str, ...]:
+        plugin = self.pm.get_plugin(plugin_name)
+        return tuple(getattr(plugin, "REPLACES", ()))
 
     # -- identity ----------------------------------------------------------------------
 

@@ -2,7 +2,8 @@
 
 Plugins are found through the entry-point group ``naqala.plugins``; a plugin is a module (or
 any object) with hook implementations and a few attributes: ``NAME``, ``VERSION``,
-``DESCRIPTION``, and optionally ``REQUIRES`` (names it builds on) and ``ALIASES``. House
+``DESCRIPTION``, and optionally ``REQUIRES`` (names it builds on), ``ALIASES`` and
+``REPLACES`` (stages, ``tribe:``/``tile:`` actions or ``djinn:`` kinds it replaces). House
 rules are single Python files loaded by path. Order is deterministic: base, then expansions
 by dependency (ties in the order given), then house rules in the order given.
 """

@@ -1,0 +1,10 @@
+"""Example house rules: small, real variants, each one file (plus its content TOML).
+
+- ``big_viziers``: the vizier majority bonus is 15 instead of 10 (scoring, by content).
+- ``no_loops``: a meeple move may not enter any tile twice (legal moves).
+- ``rich_villages``: the village action also pays 2 coins (a tile action).
+
+Each works with ``naqala play --house-rules plugins/house/<file>.py`` from a checkout,
+and is installed as a plugin too (``-x no-loops``). docs/house-rules.md walks through
+writing one.
+"""

@@ -1,0 +1,39 @@
+"""The distribution ships every package and data file of the source tree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import tomli
+
+ROOT = Path(__file__).resolve().parent.parent
+MAPPED = {
+    "core": "naqala.core",
+    "plugins": "naqala.plugins",
+    "cli": "naqala.cli",
+    "content": "naqala.content",
+}
+
+
+def test_every_source_package_is_listed_in_pyproject() -> None:
+    """A folder with an __init__.py that pyproject.toml does not list would be missing from
+    a non-editable install (pip install .), though editable installs would hide it."""
+    config = tomli.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    found = set()
+    for folder, package in MAPPED.items():
+        for init in (ROOT / folder).rglob("__init__.py"):
+            relative = init.parent.relative_to(ROOT / folder)
+            found.add(".".join([package, *relative.parts]))
+    assert found - listed == set()
+
+
+def test_toml_files_of_packages_are_package_data() -> None:
+    """Every package holding TOML files declares them as package data."""
+    config = tomli.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    data = config["tool"]["setuptools"]["package-data"]
+    for folder, package in MAPPED.items():
+        for toml in (ROOT / folder).rglob("*.toml"):
+            relative = toml.parent.relative_to(ROOT / folder)
+            owner = ".".join([package, *relative.parts])
+            assert "*.toml" in data.get(owner, []), f"{toml} is not package data of {owner}"
