@@ -14,6 +14,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from naqala.cli import compare as compare_cli
 from naqala.cli import play, replay
 from naqala.core.actions import NotationError, parse_action
 from naqala.core.content import ContentError
@@ -320,6 +321,7 @@ def register_plugin_commands(target: typer.Typer, plugins: list[object] | None =
 
 replay.register(app)
 play.register(app)
+compare_cli.register(app)
 
 
 def main() -> None:

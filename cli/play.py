@@ -22,7 +22,7 @@ from rich.console import Console
 from naqala.cli.render import render_state
 from naqala.cli.scores import score_table, winners_line
 from naqala.core.actions import Action, NotationError, parse_action
-from naqala.core.agents import Agent
+from naqala.core.agents import Agent, RandomAgent
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
 from naqala.core.plugins import PluginError
@@ -62,6 +62,11 @@ class SeatError(ValueError):
     """A --seats value that names no known kind of seat."""
 
 
+def is_seat(seat: str) -> bool:
+    """True for a canonical seat: ``human`` or ``ai:<kind>`` of a known AI."""
+    return seat == HUMAN or (seat.startswith("ai:") and seat[3:] in AGENTS)
+
+
 def parse_seats(text: str) -> list[str]:
     """``human,ai,ai:random`` → canonical seats; ``ai`` alone means the greedy AI."""
     seats = []
@@ -69,7 +74,7 @@ def parse_seats(text: str) -> list[str]:
         seat = raw.strip().lower()
         if seat == "ai":
             seat = "ai:greedy"
-        if seat != HUMAN and not (seat.startswith("ai:") and seat[3:] in AGENTS):
+        if not is_seat(seat):
             known = ", ".join([HUMAN, "ai", *(f"ai:{name}" for name in sorted(AGENTS))])
             raise SeatError(f"unknown seat {raw.strip()!r}; seats are {known}")
         seats.append(seat)
@@ -97,6 +102,15 @@ def expand_move(text: str) -> list[Action] | None:
         else:
             return None
     return steps
+
+
+def drew_since(before: State, after: State) -> bool:
+    """True if chance revealed something between two states: the generator advanced (a
+    shuffle, meeples drawn from the bag) or a card left a draw pile (the piles are shuffled
+    at setup, so drawing from them does not advance the generator)."""
+    return before.rng != after.rng or any(
+        old.draw != new.draw for old, new in zip(before.decks, after.decks, strict=True)
+    )
 
 
 @attrs.define
@@ -133,6 +147,15 @@ class Session:
         ]
         self.history: list[Snapshot] = []
         self.pending_ai: list[str] = []
+
+    def catch_up(self, history: list[State]) -> None:
+        """After loading, let each random AI make the draws it made before, so a resumed
+        game goes on exactly as the uninterrupted one would have (the greedy AI has no
+        chance in it and needs nothing)."""
+        for past in history:
+            agent = self.agents[past.decision.player] if not past.is_over else None
+            if isinstance(agent, RandomAgent):
+                agent.choose(self.rules, past, self.rules.legal_actions(past))
 
     # -- the game loop ---------------------------------------------------------------------
 
@@ -182,6 +205,9 @@ class Session:
                 line = self.ask(f"P{self.state.decision.player + 1}> ").strip()
             except EOFError:
                 raise Quit from None
+            except KeyboardInterrupt:
+                self.say("")
+                self.quit()  # Ctrl-C at the prompt: like quit, offering to save
             if self.command(line):
                 return
 
@@ -271,25 +297,28 @@ class Session:
             self.say("nothing to undo: this is your first decision")
             return False
         target = self.history[earlier[-1]]
-        if target.state.rng != self.state.rng:
+        if drew_since(target.state, self.state):
             self.say("cannot undo: cards or meeples were drawn since your previous decision")
             return False
         self.history = self.history[: earlier[-1]]
-        self.record = without_last(self.record, len(self.record.actions) - len(target.record.actions))
+        self.record = without_last(
+            self.record, len(self.record.actions) - len(target.record.actions)
+        )
         self.state = target.state
         self.say("undone: back to your previous decision")
         return True
 
-    def save(self, name: str) -> None:
+    def save(self, name: str) -> bool:
         if not name:
             self.say("save needs a file name: save FILE")
-            return
+            return False
         try:
             save_record(Path(name), self.record)
         except OSError as exc:
             self.say(f"not saved: {exc.strerror or exc}")
-            return
+            return False
         self.say(f"saved to {name} ({len(self.record.actions)} actions)")
+        return True
 
     def quit(self) -> NoReturn:
         try:
@@ -297,7 +326,7 @@ class Session:
             if answer in ("y", "yes"):
                 name = self.ask("File name [naqala-save.json]: ").strip() or "naqala-save.json"
                 self.save(name)
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):
             pass
         raise Quit
 
@@ -324,7 +353,9 @@ def play_command(
         list[str] | None,
         typer.Option("--expansion", "-x", help="Enable an expansion (repeatable)."),
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of all chance (random if not set).")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of all chance (random if not set).")
+    ] = None,
     house_rules: Annotated[
         list[Path] | None,
         typer.Option("--house-rules", help="A house-rule Python file (repeatable)."),
@@ -339,8 +370,12 @@ def play_command(
     try:
         if load is not None:
             record = load_record(load)
+            for index, seat in enumerate(record.seats):
+                if not is_seat(seat):
+                    raise RecordError(f"{load}: $.seats[{index}]: unknown seat {seat!r}")
             rules = rules_for_record(record, house_rules or [])
-            state = replay(record, rules)[-1]
+            history = replay(record, rules)
+            state = history[-1]
             console.print(f"Resumed {load}: {len(record.actions)} actions, seed {record.seed}")
         else:
             seat_list = parse_seats(seats)
@@ -353,11 +388,16 @@ def play_command(
                 f"plugins {', '.join(rules.ruleset)}"
             )
     except (RecordError, SeatError, PluginError, ContentError, ValueError) as exc:
-        _fail(str(exc))
+        message = str(exc)
+        if load is not None and not message.startswith(f"{load}:"):
+            message = f"{load}: {message}"  # name the file, as naqala replay does
+        _fail(message)
     session = Session(rules, state, record, console, input)
+    if load is not None:
+        session.catch_up(history[:-1])
     session.run()
-    if save is not None:
-        session.save(str(save))
+    if save is not None and not session.save(str(save)):
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:
