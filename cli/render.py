@@ -474,8 +474,7 @@ class _StateView:
         yield _private(rules, state, self.viewer, self.reveal)
         if not self.reveal:
             yield Text(
-                "* decides now. Coins and cards are shown only to the player viewing "
-                "(?: hidden).",
+                "* decides now. Coins and cards are shown only to the player viewing (?: hidden).",
                 style="dim",
             )
 

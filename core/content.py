@@ -212,6 +212,7 @@ def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
     settings: dict[str, int] = {}
     tables: dict[str, tuple[int, ...]] = {}
     seen: dict[tuple[str, str], Path] = {}
+    overridden: dict[tuple[str, str], Path] = {}
 
     def claim(section: str, key: str, path: Path, index: int) -> None:
         if (section, key) in seen:
@@ -249,9 +250,22 @@ def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
             if pc.players < 1 or pc.camels < 0 or pc.markers < 1:
                 problems.append(f"{path}: $.player_count[{i}]: counts must be positive")
             player_counts[pc.players] = pc
-        # tables merge key by key: a later plugin may deliberately re-state a setting
-        settings.update(data.settings)
-        tables.update({k: tuple(v) for k, v in data.tables.items()})
+        # tables merge key by key: a later plugin may deliberately re-state a setting,
+        # but two later plugins re-stating it differently is a conflict
+        restated: tuple[tuple[str, Mapping[str, object], dict[str, Any]], ...] = (
+            ("settings", data.settings, settings),
+            ("tables", {k: tuple(v) for k, v in data.tables.items()}, tables),
+        )
+        for section, values, merged in restated:
+            for key, value in values.items():
+                if key in merged and (section, key) in overridden and merged[key] != value:
+                    problems.append(
+                        f"{path}: $.{section}.{key}: {value!r} conflicts with {merged[key]!r} "
+                        f"set by {overridden[(section, key)]}"
+                    )
+                if key in merged:
+                    overridden[(section, key)] = path
+                merged[key] = value
     if problems:
         raise ContentError(problems)
     return Content(

@@ -7,7 +7,7 @@ the same state and action always give the same result, and states are never chan
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -17,7 +17,7 @@ from naqala.core import hookspecs
 from naqala.core.actions import Action, sorted_actions
 from naqala.core.content import Content, TileSpec, load_content
 from naqala.core.events import Event, ScoreLine
-from naqala.core.plugins import PluginError, PluginInfo, resolve
+from naqala.core.plugins import PluginError, PluginInfo, order_plugins, resolve
 from naqala.core.powers import Power
 from naqala.core.stage import Flow, Stage
 from naqala.core.state import State
@@ -58,7 +58,16 @@ class Rules:
             raise PluginError(f"plugin {exc.plugin!r}: {exc}") from exc
         self.hook = self.pm.hook
 
-        paths = [Path(p) for group in self._in_order("naqala_content_files") for p in group]
+        providers: dict[str, Callable[[], Iterable[str | Path]]] = {
+            impl.plugin_name: cast(Callable[[], Iterable[str | Path]], impl.function)
+            for impl in self.hook.naqala_content_files.get_hookimpls()
+        }
+        paths = [
+            Path(path)
+            for info in content_order(self.plugins)
+            if info.name in providers
+            for path in providers[info.name]()
+        ]
         self.content: Content = load_content(paths)
         self.colours = self.content.colours
         self.letters = "".join(c.letter for c in self.colours)
@@ -239,6 +248,12 @@ class Rules:
 
     def game_ends(self, state: State) -> bool:
         return any(self.hook.naqala_game_ends(rules=self, state=state))
+
+
+def content_order(plugins: Sequence[PluginInfo]) -> list[PluginInfo]:
+    """The order content files are merged in, whatever order the plugins were registered
+    in: base first, then each plugin after what it requires, ties by name."""
+    return order_plugins(sorted(plugins, key=lambda info: info.name))
 
 
 def _tile_table(specs: Sequence[TileSpec]) -> dict[str, TileSpec]:

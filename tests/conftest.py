@@ -1,5 +1,23 @@
+"""Test configuration. The ``naqala_*`` fixtures come from the kit's pytest plugin, which an
+installed naqala registers through its ``pytest11`` entry point; it is not listed in
+``pytest_plugins`` here, as that would register it a second time."""
+
+from __future__ import annotations
+
 import sys
 from pathlib import Path
 
-# scenario helpers live beside the tests
+import pytest
+
+# the scenario helpers (a re-export of naqala.testing.scenario) live beside the tests
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Load the kit's plugin only if pytest did not (plugin autoloading disabled with
+    PYTEST_DISABLE_PLUGIN_AUTOLOAD); ``-p no:naqala`` is respected."""
+    import naqala.testing.pytest_plugin as kit
+
+    manager = config.pluginmanager
+    if not manager.is_registered(kit) and not manager.is_blocked("naqala"):
+        manager.register(kit, "naqala")

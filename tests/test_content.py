@@ -240,3 +240,19 @@ def test_later_files_add_records_and_override_settings(tmp_path: Path) -> None:
     assert content.setting("djinn_row") == 4
     assert content.setting("resource_row") == 9
     assert content.table("bonus") == (1, 2)
+
+
+def test_two_later_files_restating_a_setting_differently_conflict(tmp_path: Path) -> None:
+    """Base defines a setting; one later file may override it, but two later files that
+    set it to different values conflict (whichever came last would silently win)."""
+    one = write(tmp_path, "one.toml", "[settings]\nvizier_bonus = 15\n")
+    two = write(tmp_path, "two.toml", "[settings]\nvizier_bonus = 20\n")
+    problems = problems_of([BASE, one, two])
+    assert len(problems) == 1
+    assert problems[0].startswith(f"{two}: $.settings.vizier_bonus: 20 conflicts with 15")
+    assert str(one) in problems[0]
+    same = write(tmp_path, "same.toml", "[settings]\nvizier_bonus = 15\n")
+    assert load_content([BASE, one, same]).setting("vizier_bonus") == 15
+    tables = write(tmp_path, "tables.toml", "[tables]\nsuit_values = [1, 2]\n")
+    other = write(tmp_path, "other.toml", "[tables]\nsuit_values = [1, 3]\n")
+    assert "$.tables.suit_values" in problems_of([BASE, tables, other])[0]

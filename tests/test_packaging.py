@@ -12,6 +12,7 @@ MAPPED = {
     "plugins": "naqala.plugins",
     "cli": "naqala.cli",
     "content": "naqala.content",
+    "testing": "naqala.testing",
 }
 
 

@@ -14,7 +14,13 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PARTS = {"core": "core", "plugins": "plugins", "cli": "cli", "content": "content"}
+PARTS = {
+    "core": "core",
+    "plugins": "plugins",
+    "cli": "cli",
+    "content": "content",
+    "testing": "testing",
+}
 
 
 def main() -> int:

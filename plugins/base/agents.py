@@ -15,6 +15,8 @@ from naqala.plugins.base.movement import legal_drops, legal_starts
 MOVE_STAGES = ("pick", "drop")
 #: at most this many complete moves are enumerated when planning one meeple move
 MOVE_LIMIT = 20_000
+#: at most this many pick and drop options are tried when searching through the rules
+SEARCH_LIMIT = 5_000
 
 
 def own_score(rules: Rules, state: State, player: int) -> int:
@@ -56,6 +58,15 @@ def distinct_moves(rules: Rules, state: State) -> list[list[Action]]:
             board[start] = (0,) * len(hand)
             walk(board, start, NOBODY, hand, [Action("pick", (geo.name(start),))])
     return list(found.values())
+
+
+def follow(rules: Rules, state: State, plan: list[Action]) -> State | None:
+    """The state after ``plan``, or None if the rules in use refuse one of its steps."""
+    for action in plan:
+        if not rules.is_legal(state, action):
+            return None
+        state = rules.apply(state, action)
+    return state
 
 
 class GreedyAgent:
@@ -102,14 +113,41 @@ class GreedyAgent:
         )
 
     def _plan_move(self, rules: Rules, state: State, player: int) -> tuple[int, list[Action]]:
+        """The best move: the base game's moves, each checked against the rules in use (a
+        variant may forbid some); if none is allowed, the rules' own options are searched."""
         best: tuple[int, list[Action]] = (-(10**9), [])
         for plan in distinct_moves(rules, state):
-            after = state
-            for action in plan:
-                after = rules.apply(after, action)
+            after = follow(rules, state, plan)
+            if after is None:
+                continue
             value = self._settled(rules, after, player)
             if value > best[0]:
                 best = (value, plan)
+        if best[1]:
+            return best
+        return self._search(rules, state, player)
+
+    def _search(self, rules: Rules, state: State, player: int) -> tuple[int, list[Action]]:
+        """Moves found through the rules' own pick and drop options (slower, but right for
+        any movement rule), up to ``SEARCH_LIMIT`` positions."""
+        best: tuple[int, list[Action]] = (-(10**9), [])
+        budget = [SEARCH_LIMIT]
+
+        def explore(current: State, path: list[Action]) -> None:
+            nonlocal best
+            if current.decision.stage not in MOVE_STAGES or current.decision.player != player:
+                value = self._settled(rules, current, player)
+                if value > best[0]:
+                    best = (value, path)
+                return
+            for action in rules.legal_actions(current):
+                if budget[0] <= 0:
+                    return
+                if action.kind in MOVE_STAGES:
+                    budget[0] -= 1
+                    explore(rules.apply(current, action), [*path, action])
+
+        explore(state, [])
         return best
 
     def _bid(self, rules: Rules, state: State, options: list[Action], player: int) -> Action:

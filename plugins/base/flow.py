@@ -13,7 +13,6 @@ import attrs
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.stage import Flow
 from naqala.core.state import GAME_OVER, NOBODY, Decision, State, Turn, replace_at
-from naqala.plugins.base import movement
 from naqala.plugins.base.common import refill, set_deck
 
 #: flags that end the game after the round (trigger A and trigger B)
@@ -68,9 +67,10 @@ class BaseFlow(Flow):
             turn_track=replace_at(state.turn_track, spot, NOBODY),
             bid_track=replace_at(state.bid_track, free, marker),
             turn=Turn(marker=marker),
-            decision=Decision("turn", player),
+            decision=Decision("pick", player),
         )
-        if not state.has_flag(NO_MOVES) and not movement.any_legal_pick(state):
+        # ask the pick stage in use: a variant may have replaced the movement rules
+        if not state.has_flag(NO_MOVES) and not rules.stages["pick"].legal(rules, state):
             state = state.with_flag(NO_MOVES)
         if state.has_flag(NO_MOVES):
             return rules.enter(state, "sell")

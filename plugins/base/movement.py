@@ -83,10 +83,6 @@ def legal_drops(
                 yield nxt, colour
 
 
-def any_legal_pick(state: State) -> bool:
-    return next(legal_starts(state.geometry, state.board.meeples), None) is not None
-
-
 def count_moves(geo: Geometry, meeples: tuple[Counts, ...]) -> tuple[int, int]:
     """(moves, paths): distinct legal moves (start, path, colour sequence) and distinct
     (start, path) pairs with at least one legal colour sequence (``naqala perft``)."""

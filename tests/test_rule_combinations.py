@@ -1,0 +1,344 @@
+"""Property suite over every combination of installed plugins.
+
+The plugins are found at run time (entry-point group ``naqala.plugins``, base excluded),
+so expansions installed later are covered without touching this file. For every subset,
+with every player count its content allows:
+
+(a) random play keeps every invariant of test_properties after every action;
+(b) the same seed gives the same trajectory (actions and final state) twice;
+(c) a state saved to JSON and read back is the same state, at random points of a game;
+(d) the order plugins are registered in plays no part: ``Rules`` built directly from the
+    same plugin infos in every order — base first, and other plugins before base — offers
+    the same options at every step and reaches the same scores, or is refused with a
+    PluginError that names a plugin.
+
+Most examples play a limited number of actions; each subset plays one whole game per
+property (the explicit ``FULL`` example). Random prefixes stop before the end game, where
+the no-loops dead end (test_known_no_loops_dead_end) lives.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import itertools
+import re
+from collections.abc import Sequence
+from importlib.metadata import entry_points
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from test_properties import play_checked
+
+from naqala.core.agents import RandomAgent
+from naqala.core.engine import Rules, build_rules
+from naqala.core.plugins import BASE, GROUP, PluginError, PluginInfo, resolve
+from naqala.core.serialize import state_from_json, state_to_json
+from naqala.core.simulate import agent_seed
+from naqala.core.state import State
+
+#: every installed plugin but base, found at run time
+PLUGINS: tuple[str, ...] = tuple(
+    sorted(point.name for point in entry_points(group=GROUP) if point.name != BASE)
+)
+SUBSETS: list[tuple[str, ...]] = [
+    subset for size in range(len(PLUGINS) + 1) for subset in itertools.combinations(PLUGINS, size)
+]
+
+
+def subset_id(subset: Sequence[str]) -> str:
+    return "+".join(subset) or "base-only"
+
+
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+#: indexes the player counts a rule set allows (2-4 in the base game)
+SEATS = st.integers(min_value=0, max_value=1000)
+#: random prefixes stay well before the end game (a game lasts about 200-260 actions)
+PREFIX = st.integers(min_value=0, max_value=120)
+#: steps meaning "play the whole game"
+FULL = 100_000
+FULL_GAME = {"seed": 2024, "seat_pick": 1, "steps": FULL}
+
+
+def slow(examples: int) -> settings:
+    """Hypothesis settings for tests that play games: no deadline, few examples."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+
+
+@functools.cache
+def cached_rules(subset: tuple[str, ...]) -> Rules:
+    return build_rules(subset)
+
+
+def rules_or_skip(subset: tuple[str, ...]) -> Rules:
+    """The rules of base + ``subset``; a combination the engine refuses is skipped here
+    (test_every_combination_builds_or_is_refused_clearly checks the refusal)."""
+    try:
+        return cached_rules(subset)
+    except PluginError as exc:
+        pytest.skip(f"the engine refuses {subset_id(subset)}: {exc}")
+
+
+def player_counts(rules: Rules) -> tuple[int, ...]:
+    return tuple(pc.players for pc in rules.content.player_counts if pc.players >= 2)
+
+
+def players_for(rules: Rules, seat_pick: int) -> int:
+    counts = player_counts(rules)
+    return counts[seat_pick % len(counts)]
+
+
+def unruled(state: State) -> State:
+    """The position without the plugin list (which records registration order)."""
+    return attrs.evolve(state, ruleset=())
+
+
+# -- every combination is usable -------------------------------------------------------------
+
+
+def test_the_installed_plugins_are_found() -> None:
+    """The three example house rules are installed today; expansions will join them."""
+    assert {"big-viziers", "no-loops", "rich-villages"} <= set(PLUGINS)
+    assert len(SUBSETS) == 2 ** len(PLUGINS)
+
+
+@pytest.mark.parametrize("subset", SUBSETS, ids=subset_id)
+def test_every_combination_builds_or_is_refused_clearly(subset: tuple[str, ...]) -> None:
+    """Base + any subset builds, base first, with every player count from 2 up set up
+    properly — or the engine refuses it naming one of the plugins."""
+    try:
+        rules = cached_rules(subset)
+    except PluginError as exc:
+        assert any(name in str(exc) for name in subset), str(exc)
+        return
+    assert rules.ruleset[0] == BASE
+    assert sorted(rules.ruleset[1:]) == sorted(subset)
+    counts = player_counts(rules)
+    assert counts and min(counts) == 2
+    for players in counts:
+        assert len(rules.new_game(players, players).players) == players
+
+
+# -- (a) invariants --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("subset", SUBSETS, ids=subset_id)
+@slow(3)
+@example(agent_seed=7, **FULL_GAME)
+@given(seed=SEEDS, agent_seed=SEEDS, seat_pick=SEATS, steps=PREFIX)
+def test_random_play_keeps_every_invariant(
+    subset: tuple[str, ...], seed: int, agent_seed: int, seat_pick: int, steps: int
+) -> None:
+    """Conservation, no negatives, score lines adding up, canonical options, and no
+    option leading to a dead end — after every action (test_properties' checks)."""
+    rules = rules_or_skip(subset)
+    state = play_checked(rules, players_for(rules, seat_pick), seed, agent_seed, steps)
+    if steps == FULL:
+        assert state.is_over and rules.winners(state)
+
+
+def test_known_no_loops_dead_end() -> None:
+    """A whole random 4-player game under no-loops (seed 137) that reaches the dead end."""
+    rules = rules_or_skip(("no-loops",))
+    state = play_checked(rules, 4, 137, 959, FULL)
+    assert state.is_over
+
+
+# -- (b) determinism -------------------------------------------------------------------------
+
+
+def trajectory(rules: Rules, players: int, seed: int, steps: int) -> tuple[str, State]:
+    """sha256 of the actions' notation and the final state JSON of a random game (agents
+    seeded from the game seed, as ``naqala simulate`` does), and the final state."""
+    agents = [RandomAgent(agent_seed(seed, seat)) for seat in range(players)]
+    state = rules.new_game(players, seed)
+    notation: list[str] = []
+    for _ in range(steps):
+        if state.is_over:
+            break
+        options = rules.legal_actions(state)
+        if not options:  # the no-loops dead end: still deterministic, and checked in (a)
+            notation.append("<dead end>")
+            break
+        action = agents[state.decision.player].choose(rules, state, options)
+        notation.append(str(action))
+        state = rules.apply(state, action)
+    text = "\n".join(notation) + "\n" + state_to_json(rules, state)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest(), state
+
+
+@pytest.mark.parametrize("subset", SUBSETS, ids=subset_id)
+@slow(3)
+@example(**FULL_GAME)
+@given(seed=SEEDS, seat_pick=SEATS, steps=PREFIX)
+def test_the_same_seed_gives_the_same_trajectory(
+    subset: tuple[str, ...], seed: int, seat_pick: int, steps: int
+) -> None:
+    """Two games from the same seed, each with freshly built rules, hash the same."""
+    rules_or_skip(subset)
+    first, second = build_rules(subset), build_rules(subset)
+    players = players_for(first, seat_pick)
+    one, end = trajectory(first, players, seed, steps)
+    two, _ = trajectory(second, players, seed, steps)
+    assert one == two
+    if steps == FULL:
+        assert end.is_over
+
+
+# -- (c) save and load -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("subset", SUBSETS, ids=subset_id)
+@slow(3)
+@example(agent_seed=7, every=9, **FULL_GAME)
+@given(seed=SEEDS, agent_seed=SEEDS, seat_pick=SEATS, steps=PREFIX, every=st.integers(1, 15))
+def test_saved_states_load_back_equal(
+    subset: tuple[str, ...], seed: int, agent_seed: int, seat_pick: int, steps: int, every: int
+) -> None:
+    """Every ``every``-th position of a random game, and the last, round-trips through
+    state JSON: with the rules given, and (at the last) rebuilt from the names it records."""
+    rules = rules_or_skip(subset)
+    players = players_for(rules, seat_pick)
+    agents = [RandomAgent(agent_seed + seat) for seat in range(players)]
+    state = rules.new_game(players, seed)
+    for step in range(steps):
+        if step % every == 0:
+            assert state_from_json(state_to_json(rules, state), rules)[1] == state
+        if state.is_over:
+            break
+        options = rules.legal_actions(state)
+        if not options:  # the no-loops dead end (see test_known_no_loops_dead_end)
+            break
+        state = rules.apply(state, agents[state.decision.player].choose(rules, state, options))
+    text = state_to_json(rules, state)
+    assert state_from_json(text, rules)[1] == state
+    rebuilt, again = state_from_json(text)
+    assert rebuilt.ruleset == rules.ruleset
+    assert again == state
+    assert state_to_json(rebuilt, again) == text
+
+
+# -- (d) plugin order ------------------------------------------------------------------------
+
+
+@functools.cache
+def infos_of(subset: tuple[str, ...]) -> tuple[PluginInfo, ...]:
+    """The plugin infos of base + ``subset``, in the order ``resolve`` gives (base first)."""
+    return tuple(resolve(subset))
+
+
+def orders(subset: tuple[str, ...], base_first: bool) -> list[tuple[PluginInfo, ...]]:
+    """Every permutation of the subset's plugin infos that keeps base first, or every one
+    that does not."""
+    return [
+        order
+        for order in itertools.permutations(infos_of(subset))
+        if (order[0].name == BASE) == base_first
+    ]
+
+
+def order_id(order: Sequence[PluginInfo]) -> str:
+    return ",".join(info.name for info in order)
+
+
+def play_in_lockstep(
+    reference: Rules,
+    others: dict[str, Rules],
+    players: int,
+    seed: int,
+    agent_seed: int,
+    steps: int,
+) -> None:
+    """Play one random game under every rule set at once (the reference's agents choose):
+    the same options at every step, the same positions, and the same scores."""
+    agents = [RandomAgent(agent_seed + seat) for seat in range(players)]
+    state = reference.new_game(players, seed)
+    states = {name: rules.new_game(players, seed) for name, rules in others.items()}
+    for step in range(steps + 1):
+        options = reference.legal_actions(state)
+        for name, rules in others.items():
+            where = f"order {name}, step {step} ({state.decision.stage!r})"
+            assert rules.legal_actions(states[name]) == options, f"options differ: {where}"
+            assert unruled(states[name]) == unruled(state), f"positions differ: {where}"
+            assert rules.scores(states[name]) == reference.scores(state), f"scores: {where}"
+        if state.is_over or not options or step == steps:
+            break
+        action = agents[state.decision.player].choose(reference, state, options)
+        state = reference.apply(state, action)
+        states = {name: others[name].apply(s, action) for name, s in states.items()}
+    if steps == FULL:
+        assert state.is_over
+
+
+MULTI = [subset for subset in SUBSETS if len(subset) >= 2]
+
+
+@pytest.mark.parametrize("subset", MULTI, ids=subset_id)
+@slow(3)
+@example(agent_seed=7, **FULL_GAME)
+@given(seed=SEEDS, agent_seed=SEEDS, seat_pick=SEATS, steps=PREFIX)
+def test_plugin_order_plays_no_part_with_base_first(
+    subset: tuple[str, ...], seed: int, agent_seed: int, seat_pick: int, steps: int
+) -> None:
+    """Rules built from the same plugins in every order that keeps base first play the
+    same game as the order ``resolve`` chooses."""
+    reference = rules_or_skip(subset)
+    others = {order_id(order): Rules(order) for order in orders(subset, base_first=True)}
+    play_in_lockstep(reference, others, players_for(reference, seat_pick), seed, agent_seed, steps)
+
+
+#: plugin orders (names, in registration order) that the engine is expected to refuse,
+#: with a pattern of the PluginError's message; none today
+REJECTED: dict[tuple[str, ...], str] = {}
+
+
+def before_base_params() -> list[Any]:
+    return [
+        pytest.param(subset, order, id=order_id(order))
+        for subset in SUBSETS
+        for order in orders(subset, base_first=False)
+    ]
+
+
+@pytest.mark.parametrize(("subset", "order"), before_base_params())
+@slow(2)
+@example(agent_seed=7, **FULL_GAME)
+@given(seed=SEEDS, agent_seed=SEEDS, seat_pick=SEATS, steps=PREFIX)
+def test_plugin_order_plays_no_part_with_plugins_before_base(
+    subset: tuple[str, ...],
+    order: tuple[PluginInfo, ...],
+    seed: int,
+    agent_seed: int,
+    seat_pick: int,
+    steps: int,
+) -> None:
+    """Rules built with other plugins registered before base either play the same game as
+    the canonical order, or are refused with a PluginError naming a plugin; which one is
+    asserted (``REJECTED`` lists the orders to be refused)."""
+    reference = rules_or_skip(subset)
+    names = tuple(info.name for info in order)
+    may_refuse = names in REJECTED
+    try:
+        rules = Rules(order)
+    except PluginError as exc:
+        assert may_refuse, f"order {order_id(order)} refused: {exc}"
+        assert any(name in str(exc) for name in names), f"unclear refusal: {exc}"
+        if names in REJECTED:
+            assert re.search(REJECTED[names], str(exc)), str(exc)
+        return
+    assert names not in REJECTED, f"order {order_id(order)} should have been refused"
+    play_in_lockstep(
+        reference,
+        {order_id(order): rules},
+        players_for(reference, seat_pick),
+        seed,
+        agent_seed,
+        steps,
+    )
