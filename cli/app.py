@@ -50,9 +50,9 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def make_rules(expansions: list[str] | None) -> Rules:
+def make_rules(expansions: list[str] | None, house_rules: list[Path] | None = None) -> Rules:
     try:
-        return build_rules(expansions or [])
+        return build_rules(expansions or [], house_rules or [])
     except (PluginError, ContentError) as exc:
         fail(str(exc))
 
@@ -231,12 +231,16 @@ def simulate(
     players: Annotated[int, typer.Option("--players", "-p", help="Players per game.")] = 4,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game.")] = 0,
     expansion: Expansions = None,
+    house_rules: Annotated[
+        list[Path] | None,
+        typer.Option("--house-rules", help="A house-rule Python file (repeatable)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Play complete games with random agents and summarise them."""
     from naqala.core import simulate as sim
 
-    rules = make_rules(expansion)
+    rules = make_rules(expansion, house_rules)
     try:
         rules.new_game(players, seed)
     except ValueError as exc:

@@ -298,3 +298,23 @@ def test_djinns_lists_all_22_djinns() -> None:
     markdown = ok("djinns", "--markdown")
     for name in names:
         assert name in markdown, name
+
+
+def test_simulate_takes_house_rule_files() -> None:
+    """`simulate --house-rules FILE` plays under the rule (its plugin is listed)."""
+    root = Path(__file__).resolve().parent.parent
+    result = CliRunner().invoke(
+        app,
+        [
+            "simulate",
+            "-n",
+            "2",
+            "-p",
+            "3",
+            "--json",
+            "--house-rules",
+            str(root / "plugins" / "house" / "big_viziers.py"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["plugins"] == ["base", "big-viziers"]
