@@ -47,6 +47,7 @@ class Geometry:
         "area",
         "cols",
         "impassable",
+        "names",
         "neighbours",
         "orthogonal",
         "rows",
@@ -60,6 +61,7 @@ class Geometry:
         self.rows = rows
         self.cols = cols
         self.size = rows * cols
+        self.names = tuple(tile_name(i, cols) for i in range(self.size))
         self.impassable = impassable
         self.walls = walls
         #: orthogonal neighbours regardless of terrain (assassin range, scoring areas)
@@ -106,7 +108,7 @@ class Geometry:
         return abs(ra - rb) + abs(ca - cb)
 
     def name(self, index: int) -> str:
-        return tile_name(index, self.cols)
+        return self.names[index]
 
     def parse(self, name: str) -> int:
         return parse_tile(name, self.rows, self.cols)

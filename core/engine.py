@@ -164,6 +164,11 @@ class Rules:
         self._legal_cache = (state, actions, frozenset(own), frozenset(actions))
         return actions
 
+    def stage_options(self, state: State) -> frozenset[Action]:
+        """The options the pending stage itself offers (not the extra options of powers)."""
+        self.legal_actions(state)
+        return self._legal_cache[2]
+
     def is_legal(self, state: State, action: Action) -> bool:
         self.legal_actions(state)
         return action in self._legal_cache[3]

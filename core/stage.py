@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import attrs
-
 from naqala.core.actions import Action
-from naqala.core.state import Decision, State
+from naqala.core.state import Decision, State, evolve
 
 if TYPE_CHECKING:
     from naqala.core.engine import Rules
@@ -27,7 +25,9 @@ class Stage:
 
     def enter(self, rules: Rules, state: State) -> State:
         """Do the automatic part; by default wait for the current player to decide."""
-        return attrs.evolve(state, decision=Decision(self.name, state.decision.player))
+        if state.decision.stage == self.name:
+            return state  # already waiting here: keep the very object (cached options)
+        return evolve(state, decision=Decision(self.name, state.decision.player))
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
         """The options of this stage's decision (order does not matter; the engine sorts)."""

@@ -10,6 +10,8 @@ with face-up rows, bid and turn tracks — but not the rules that move them.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import attrs
 
@@ -18,6 +20,31 @@ from naqala.core.rng import Rng
 
 #: counts per colour (meeples) or per token kind (palm trees, palaces…), by index
 Counts = tuple[int, ...]
+T = TypeVar("T")
+_UNCHANGED: Any = object()
+_REPLACERS: dict[type, Callable[..., Any]] = {}
+
+
+def evolve(record: T, **changes: Any) -> T:
+    """A copy of a frozen attrs ``record`` with ``changes`` — like ``attrs.evolve``, about
+    three times faster, which matters on the hot path of every action. The copier of each
+    class is generated once from its fields (as attrs itself generates ``__init__``)."""
+    cls = type(record)
+    replace = _REPLACERS.get(cls)
+    if replace is None:
+        replace = _REPLACERS[cls] = _make_replacer(cls)
+    return replace(record, **changes)  # type: ignore[no-any-return]
+
+
+def _make_replacer(cls: type) -> Callable[..., Any]:
+    names = [f.name for f in attrs.fields(cls) if f.init]
+    params = ", ".join(f"{n}=_UNCHANGED" for n in names)
+    values = ", ".join(f"{n}=record.{n} if {n} is _UNCHANGED else {n}" for n in names)
+    namespace: dict[str, Any] = {"cls": cls, "_UNCHANGED": _UNCHANGED}
+    exec(f"def replace(record, *, {params}):\n    return cls({values})\n", namespace)
+    return namespace["replace"]  # type: ignore[no-any-return]
+
+
 NOBODY = -1
 GAME_OVER = "over"
 
@@ -154,10 +181,10 @@ class State:
     def with_flag(self, flag: str) -> State:
         if flag in self.flags:
             return self
-        return attrs.evolve(self, flags=tuple(sorted((*self.flags, flag))))
+        return evolve(self, flags=tuple(sorted((*self.flags, flag))))
 
     def replace_player(self, index: int, player: PlayerState) -> State:
-        return attrs.evolve(self, players=replace_at(self.players, index, player))
+        return evolve(self, players=replace_at(self.players, index, player))
 
 
 def get_extra(extras: tuple[tuple[str, int], ...], key: str, default: int = 0) -> int:
@@ -181,9 +208,7 @@ def count_effect(state: State, source: str) -> State:
     """Record that ``source`` (a card id) changed the game once more; ``naqala simulate``
     reports these counts."""
     key = EFFECTS + source
-    return attrs.evolve(
-        state, extras=set_extra(state.extras, key, get_extra(state.extras, key) + 1)
-    )
+    return evolve(state, extras=set_extra(state.extras, key, get_extra(state.extras, key) + 1))
 
 
 def effect_counts(state: State) -> dict[str, int]:

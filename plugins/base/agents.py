@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import attrs
-
 from naqala.core.actions import Action
 from naqala.core.agents import Agent, RandomAgent
 from naqala.core.engine import Rules
-from naqala.core.state import NOBODY, Counts, Decision, State, Turn, add_at
+from naqala.core.state import NOBODY, Counts, Decision, State, Turn, add_at, evolve
 from naqala.plugins.base.movement import legal_drops, legal_starts
 
 MOVE_STAGES = ("pick", "drop")
@@ -155,7 +153,7 @@ class GreedyAgent:
         if not bids:
             return options[0]
         marker = next(m for m in state.bid_track if m != NOBODY)
-        trial = attrs.evolve(state, turn=Turn(marker=marker), decision=Decision("pick", player))
+        trial = evolve(state, turn=Turn(marker=marker), decision=Decision("pick", player))
         value, _plan = self._plan_move(rules, trial, player)
         gain = value - own_score(rules, trial, player) if _plan else 0
         affordable = [a for a in bids if int(a.args[0]) * 4 <= gain]

@@ -8,12 +8,10 @@ plays first among them; when every zero spot is taken, the bidder must pay.
 
 from __future__ import annotations
 
-import attrs
-
 from naqala.core.actions import Action
 from naqala.core.engine import Rules
 from naqala.core.stage import Stage
-from naqala.core.state import NOBODY, State, replace_at
+from naqala.core.state import NOBODY, State, evolve, replace_at
 from naqala.plugins.base.common import current, gain_coins
 
 
@@ -54,7 +52,7 @@ def place_bid(rules: Rules, state: State, cost: int, price: int) -> State:
         spot = next(i for i, c in enumerate(costs) if c == cost and state.turn_track[i] == NOBODY)
         track[spot] = marker
     state = gain_coins(state, player, -min(price, state.players[player].coins))
-    return attrs.evolve(
+    return evolve(
         state,
         turn_track=tuple(track),
         bid_track=replace_at(state.bid_track, state.bid_track.index(marker), NOBODY),

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import attrs
-
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import Event
 from naqala.core.rng import Rng
-from naqala.core.state import NOBODY, Deck, State, add_at, replace_at
+from naqala.core.state import NOBODY, Deck, State, add_at, evolve, replace_at
 
 FAKIR = "fakir"
 
@@ -19,12 +17,12 @@ def current(state: State) -> int:
 
 def gain_coins(state: State, player: int, amount: int) -> State:
     p = state.players[player]
-    return state.replace_player(player, attrs.evolve(p, coins=p.coins + amount))
+    return state.replace_player(player, evolve(p, coins=p.coins + amount))
 
 
 def add_cards(state: State, player: int, cards: tuple[str, ...]) -> State:
     p = state.players[player]
-    return state.replace_player(player, attrs.evolve(p, cards=tuple(sorted(p.cards + cards))))
+    return state.replace_player(player, evolve(p, cards=tuple(sorted(p.cards + cards))))
 
 
 def remove_cards(cards: tuple[str, ...], remove: tuple[str, ...]) -> tuple[str, ...]:
@@ -38,10 +36,10 @@ def remove_cards(cards: tuple[str, ...], remove: tuple[str, ...]) -> tuple[str, 
 def discard_cards(state: State, player: int, cards: tuple[str, ...]) -> State:
     """Move cards from a player's hand to the resource discard pile."""
     p = state.players[player]
-    state = state.replace_player(player, attrs.evolve(p, cards=remove_cards(p.cards, cards)))
+    state = state.replace_player(player, evolve(p, cards=remove_cards(p.cards, cards)))
     deck = state.decks[RESOURCES]
-    deck = attrs.evolve(deck, discard=deck.discard + cards)
-    return attrs.evolve(state, decks=replace_at(state.decks, RESOURCES, deck))
+    deck = evolve(deck, discard=deck.discard + cards)
+    return evolve(state, decks=replace_at(state.decks, RESOURCES, deck))
 
 
 def fakirs_held(state: State, player: int) -> int:
@@ -55,14 +53,14 @@ def kept(state: State, player: int, colour: int) -> int:
 def keep_meeples(state: State, player: int, colour: int, count: int) -> State:
     """A player puts ``count`` meeples they collected in front of them."""
     p = state.players[player]
-    return state.replace_player(player, attrs.evolve(p, meeples=add_at(p.meeples, colour, count)))
+    return state.replace_player(player, evolve(p, meeples=add_at(p.meeples, colour, count)))
 
 
 def change_kept(state: State, player: int, colour: int, delta: int) -> State:
     """Meeples in front of a player change by ``delta``; the bag takes the opposite."""
     p = state.players[player]
-    state = state.replace_player(player, attrs.evolve(p, meeples=add_at(p.meeples, colour, delta)))
-    return attrs.evolve(state, bag=add_at(state.bag, colour, -delta))
+    state = state.replace_player(player, evolve(p, meeples=add_at(p.meeples, colour, delta)))
+    return evolve(state, bag=add_at(state.bag, colour, -delta))
 
 
 def take_tile(rules: Rules, state: State, player: int, tile: int) -> State:
@@ -70,9 +68,9 @@ def take_tile(rules: Rules, state: State, player: int, tile: int) -> State:
     p = state.players[player]
     if state.board.owners[tile] != NOBODY or p.camels == 0:
         return state
-    board = attrs.evolve(state.board, owners=replace_at(state.board.owners, tile, player))
-    state = attrs.evolve(state, board=board)
-    state = state.replace_player(player, attrs.evolve(p, camels=p.camels - 1))
+    board = evolve(state.board, owners=replace_at(state.board.owners, tile, player))
+    state = evolve(state, board=board)
+    state = state.replace_player(player, evolve(p, camels=p.camels - 1))
     return rules.fire(state, Event("tile-taken", player, tile=tile))
 
 
@@ -82,10 +80,10 @@ def place_token(rules: Rules, state: State, player: int, token: str, tile: int) 
     if state.pool[index] == 0:
         return state
     tokens = replace_at(state.board.tokens, tile, add_at(state.board.tokens[tile], index, 1))
-    state = attrs.evolve(
+    state = evolve(
         state,
         pool=add_at(state.pool, index, -1),
-        board=attrs.evolve(state.board, tokens=tokens),
+        board=evolve(state.board, tokens=tokens),
     )
     return rules.fire(state, Event(f"{token}-placed", player, tile=tile, what=token))
 
@@ -106,7 +104,7 @@ def refill(deck: Deck, size: int, rng: Rng) -> tuple[Deck, Rng]:
 
 
 def set_deck(state: State, index: int, deck: Deck) -> State:
-    return attrs.evolve(state, decks=replace_at(state.decks, index, deck))
+    return evolve(state, decks=replace_at(state.decks, index, deck))
 
 
 def take_from_row(state: State, index: int, position: int) -> tuple[State, str]:
@@ -114,7 +112,7 @@ def take_from_row(state: State, index: int, position: int) -> tuple[State, str]:
     cards still visible, so "the first three" always means the first three left."""
     deck = state.decks[index]
     card = deck.row[position]
-    deck = attrs.evolve(deck, row=deck.row[:position] + deck.row[position + 1 :])
+    deck = evolve(deck, row=deck.row[:position] + deck.row[position + 1 :])
     return set_deck(state, index, deck), card
 
 

@@ -8,11 +8,9 @@ and this flow enters the next one.
 
 from __future__ import annotations
 
-import attrs
-
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.stage import Flow
-from naqala.core.state import GAME_OVER, NOBODY, Decision, State, Turn, replace_at
+from naqala.core.state import GAME_OVER, NOBODY, Decision, State, Turn, evolve, replace_at
 from naqala.plugins.base.common import refill, set_deck
 
 #: flags that end the game after the round (trigger A and trigger B)
@@ -48,7 +46,7 @@ class BaseFlow(Flow):
         for marker in state.bid_track:
             if marker != NOBODY:
                 player = state.markers[marker]
-                return rules.enter(attrs.evolve(state, decision=Decision("bid", player)), "bid")
+                return rules.enter(evolve(state, decision=Decision("bid", player)), "bid")
         return self._start_turn(rules, state)
 
     # -- turns -------------------------------------------------------------------------
@@ -62,7 +60,7 @@ class BaseFlow(Flow):
         marker = state.turn_track[spot]
         free = state.bid_track.index(NOBODY)
         player = state.markers[marker]
-        state = attrs.evolve(
+        state = evolve(
             state,
             turn_track=replace_at(state.turn_track, spot, NOBODY),
             bid_track=replace_at(state.bid_track, free, marker),
@@ -70,7 +68,7 @@ class BaseFlow(Flow):
             decision=Decision("pick", player),
         )
         # ask the pick stage in use: a variant may have replaced the movement rules
-        if not state.has_flag(NO_MOVES) and not rules.stages["pick"].legal(rules, state):
+        if not state.has_flag(NO_MOVES) and not rules.stage_options(state):
             state = state.with_flag(NO_MOVES)
         if state.has_flag(NO_MOVES):
             return rules.enter(state, "sell")
@@ -85,7 +83,7 @@ class BaseFlow(Flow):
         player = state.decision.player
         if state.players[player].camels == 0:
             state = state.with_flag(LAST_CAMEL)
-        return self._start_turn(rules, attrs.evolve(state, turn=None))
+        return self._start_turn(rules, evolve(state, turn=None))
 
     # -- clean-up ----------------------------------------------------------------------
 
@@ -94,10 +92,10 @@ class BaseFlow(Flow):
         resources, rng = refill(state.decks[RESOURCES], rules.content.setting("resource_row"), rng)
         djinns, rng = refill(state.decks[DJINNS], rules.content.setting("djinn_row"), rng)
         state = set_deck(set_deck(state, RESOURCES, resources), DJINNS, djinns)
-        state = attrs.evolve(state, rng=rng, turn=None)
+        state = evolve(state, rng=rng, turn=None)
         if rules.game_ends(state):
-            return attrs.evolve(state, decision=Decision(GAME_OVER, NOBODY))
-        state = attrs.evolve(state, round=state.round + 1, decision=Decision("bid", NOBODY))
+            return evolve(state, decision=Decision(GAME_OVER, NOBODY))
+        state = evolve(state, round=state.round + 1, decision=Decision("bid", NOBODY))
         return self._next_bid(rules, state)
 
 

@@ -14,17 +14,29 @@ with ``k`` meeples in hand at tile ``here`` (arrived from ``prev``), a legal end
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
-
-import attrs
 
 from naqala.core.actions import Action
 from naqala.core.board import Geometry
 from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
-from naqala.core.state import NOBODY, Counts, State, add_at, replace_at
+from naqala.core.state import NOBODY, Counts, State, add_at, evolve, replace_at
 from naqala.plugins.base.common import current, take_tile
+
+
+@functools.lru_cache(maxsize=512)
+def board_masks(meeples: tuple[Counts, ...]) -> tuple[int, ...]:
+    """``colour_masks`` of a board position, remembered: a position is asked about several
+    times (legal options, then applying one)."""
+    return tuple(colour_masks(meeples, len(meeples[0]) if meeples else 0))
+
+
+@functools.lru_cache(maxsize=4096)
+def move_action(kind: str, *args: str) -> Action:
+    """The action ``kind args``, built once: moves are listed over and over."""
+    return Action(kind, args)
 
 
 def colour_masks(meeples: Sequence[Counts], colours: int) -> list[int]:
@@ -49,10 +61,12 @@ def can_finish(geo: Geometry, masks: Sequence[int], here: int, prev: int, hand: 
     return any(n >= 2 for n in hand) and geo.loop_ends(here, prev, k) != 0
 
 
-def legal_starts(geo: Geometry, meeples: Sequence[Counts]) -> Iterator[int]:
+def legal_starts(
+    geo: Geometry, meeples: Sequence[Counts], masks: Sequence[int] | None = None
+) -> Iterator[int]:
     """Tiles from which some legal move exists."""
-    colours = len(meeples[0]) if meeples else 0
-    masks = colour_masks(meeples, colours)
+    if masks is None:
+        masks = colour_masks(meeples, len(meeples[0]) if meeples else 0)
     for tile, hand in enumerate(meeples):
         if not any(hand) or tile in geo.impassable:
             continue
@@ -62,10 +76,16 @@ def legal_starts(geo: Geometry, meeples: Sequence[Counts]) -> Iterator[int]:
 
 
 def legal_drops(
-    geo: Geometry, meeples: Sequence[Counts], here: int, prev: int, hand: Counts
+    geo: Geometry,
+    meeples: Sequence[Counts],
+    here: int,
+    prev: int,
+    hand: Counts,
+    masks: Sequence[int] | None = None,
 ) -> Iterator[tuple[int, int]]:
     """(tile, colour) pairs that the next drop may be, each keeping a legal end possible."""
-    masks = colour_masks(meeples, len(hand))
+    if masks is None:
+        masks = colour_masks(meeples, len(hand))
     last = sum(hand) == 1
     for nxt in geo.neighbours[here]:
         if nxt == prev:
@@ -117,17 +137,19 @@ class PickStage(Stage):
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
         geo = state.geometry
-        return [Action("pick", (geo.name(t),)) for t in legal_starts(geo, state.board.meeples)]
+        meeples = state.board.meeples
+        return [
+            move_action("pick", geo.names[t])
+            for t in legal_starts(geo, meeples, board_masks(meeples))
+        ]
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
         tile = state.geometry.parse(action.args[0])
         hand = state.board.meeples[tile]
-        board = attrs.evolve(
-            state.board, meeples=replace_at(state.board.meeples, tile, (0,) * len(hand))
-        )
+        board = evolve(state.board, meeples=replace_at(state.board.meeples, tile, (0,) * len(hand)))
         assert state.turn is not None
-        turn = attrs.evolve(state.turn, start=tile, hand=hand)
-        return rules.enter(attrs.evolve(state, board=board, turn=turn), "drop")
+        turn = evolve(state.turn, start=tile, hand=hand)
+        return rules.enter(evolve(state, board=board, turn=turn), "drop")
 
     def explain(self, rules: Rules, state: State, action: Action) -> str | None:
         if action.kind != "pick" or len(action.args) != 1:
@@ -152,9 +174,11 @@ class DropStage(Stage):
         assert turn is not None
         geo = state.geometry
         letters = rules.letters
+        meeples = state.board.meeples
+        masks = board_masks(meeples)
         return [
-            Action("drop", (geo.name(t), letters[c]))
-            for t, c in legal_drops(geo, state.board.meeples, turn.here, turn.previous, turn.hand)
+            move_action("drop", geo.names[t], letters[c])
+            for t, c in legal_drops(geo, meeples, turn.here, turn.previous, turn.hand, masks)
         ]
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
@@ -167,10 +191,10 @@ class DropStage(Stage):
             state.board.meeples, tile, add_at(state.board.meeples[tile], colour, 1)
         )
         hand = add_at(turn.hand, colour, -1)
-        state = attrs.evolve(
+        state = evolve(
             state,
-            board=attrs.evolve(state.board, meeples=meeples),
-            turn=attrs.evolve(turn, path=(*turn.path, tile), hand=hand),
+            board=evolve(state.board, meeples=meeples),
+            turn=evolve(turn, path=(*turn.path, tile), hand=hand),
         )
         state = rules.fire(state, Event("meeple-dropped", player, tile=tile, colour=colour))
         if any(hand):
@@ -211,8 +235,8 @@ def control_check(rules: Rules, state: State, tile: int, colour: int) -> State:
     counts = state.board.meeples[tile]
     taken = counts[colour]
     emptied = add_at(counts, colour, -taken)
-    board = attrs.evolve(state.board, meeples=replace_at(state.board.meeples, tile, emptied))
-    state = attrs.evolve(state, board=board, turn=attrs.evolve(turn, colour=colour, taken=taken))
+    board = evolve(state.board, meeples=replace_at(state.board.meeples, tile, emptied))
+    state = evolve(state, board=board, turn=evolve(turn, colour=colour, taken=taken))
     if not any(emptied):
         state = take_tile(rules, state, current(state), tile)
     return state

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import itertools
 
-import attrs
-
 from naqala.core.actions import Action
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
-from naqala.core.state import State
+from naqala.core.state import State, evolve
 from naqala.plugins.base.common import (
     FAKIR,
     add_cards,
@@ -143,7 +141,7 @@ def take_djinn(rules: Rules, state: State, player: int, position: int) -> State:
 def take_djinn_card(rules: Rules, state: State, player: int, djinn: str) -> State:
     """``player`` acquires ``djinn`` (already out of the deck); fires ``djinn-taken``."""
     p = state.players[player]
-    state = state.replace_player(player, attrs.evolve(p, djinns=(*p.djinns, djinn)))
+    state = state.replace_player(player, evolve(p, djinns=(*p.djinns, djinn)))
     return rules.fire(state, Event("djinn-taken", player, what=djinn))
 
 

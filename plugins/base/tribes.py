@@ -5,13 +5,11 @@
 
 from __future__ import annotations
 
-import attrs
-
 from naqala.core.actions import Action
 from naqala.core.engine import RESOURCES, Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
-from naqala.core.state import State, Turn, add_at, replace_at
+from naqala.core.state import State, Turn, add_at, evolve, replace_at
 from naqala.plugins.base.common import (
     FAKIR,
     add_cards,
@@ -37,7 +35,7 @@ def _turn(state: State) -> Turn:
 def return_to_bag(state: State) -> State:
     """Put the collected meeples back in the bag (merchants, builders, assassins)."""
     turn = _turn(state)
-    return attrs.evolve(state, bag=add_at(state.bag, turn.colour, turn.taken))
+    return evolve(state, bag=add_at(state.bag, turn.colour, turn.taken))
 
 
 class KeepTribe(Stage):
@@ -56,7 +54,7 @@ class Merchants(Stage):
         state = return_to_bag(state)
         deck = state.decks[RESOURCES]
         n = min(_turn(state).taken, len(deck.row))
-        state = set_deck(state, RESOURCES, attrs.evolve(deck, row=deck.row[n:]))
+        state = set_deck(state, RESOURCES, evolve(deck, row=deck.row[n:]))
         state = add_cards(state, current(state), deck.row[:n])
         return rules.proceed(state, self.name)
 
@@ -128,7 +126,7 @@ class Assassins(Stage):
         if fakirs:
             state = discard_cards(state, player, (FAKIR,) * fakirs)
         turn = _turn(state)
-        state = attrs.evolve(state, turn=attrs.evolve(turn, reach=turn.taken + fakirs))
+        state = evolve(state, turn=evolve(turn, reach=turn.taken + fakirs))
         state = report_protection(rules, state)
         if kill_targets(rules, state):
             return rules.enter(state, "kill")
@@ -208,18 +206,16 @@ class KillStage(Stage):
         else:
             tile = state.geometry.parse(where)
             counts = add_at(state.board.meeples[tile], colour, -1)
-            state = attrs.evolve(
+            state = evolve(
                 state,
-                board=attrs.evolve(
-                    state.board, meeples=replace_at(state.board.meeples, tile, counts)
-                ),
+                board=evolve(state.board, meeples=replace_at(state.board.meeples, tile, counts)),
                 bag=add_at(state.bag, colour, 1),
             )
             state = rules.fire(state, Event("kill", player, tile=tile, colour=colour))
             if not any(counts):
                 state = take_tile(rules, state, player, tile)
         turn = _turn(state)
-        state = attrs.evolve(state, turn=attrs.evolve(turn, kills=turn.kills - 1, target=where))
+        state = evolve(state, turn=evolve(turn, kills=turn.kills - 1, target=where))
         if _turn(state).kills > 0 and kill_targets(rules, state):
             return state
         return rules.proceed(state, "tribe:red")

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import attrs
-
 from naqala.core.actions import Action
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
-from naqala.core.state import NOBODY, Decision, State, add_at, count_effect, replace_at
+from naqala.core.state import NOBODY, Decision, State, add_at, count_effect, evolve, replace_at
 from naqala.plugins.base.bidding import free_spots, place_bid
 from naqala.plugins.base.common import (
     FAKIR,
@@ -71,8 +69,8 @@ class AnunNak(Activated):
             colour, rng = rng.choice_weighted(bag)
             bag = add_at(bag, colour, -1)
             here = add_at(here, colour, 1)
-        board = attrs.evolve(state.board, meeples=replace_at(state.board.meeples, tile, here))
-        return attrs.evolve(state, board=board, bag=bag, rng=rng)
+        board = evolve(state.board, meeples=replace_at(state.board.meeples, tile, here))
+        return evolve(state, board=board, bag=bag, rng=rng)
 
 
 class PlaceOnKind(Activated):
@@ -228,7 +226,7 @@ class Iblis(Activated):
         turn = state.turn
         assert turn is not None
         extra = spec(rules, card).param("kills") - 1
-        return attrs.evolve(state, turn=attrs.evolve(turn, kills=turn.kills + extra))
+        return evolve(state, turn=evolve(turn, kills=turn.kills + extra))
 
 
 class Sibittis(Activated):
@@ -252,17 +250,17 @@ class Sibittis(Activated):
         for _ in range(spec(rules, card).param("draw")):
             if not deck.draw and deck.discard:
                 pile, rng = rng.shuffled(deck.discard)
-                deck = attrs.evolve(deck, draw=pile, discard=())
+                deck = evolve(deck, draw=pile, discard=())
             if not deck.draw:
                 break
             drawn.append(deck.draw[0])
-            deck = attrs.evolve(deck, draw=deck.draw[1:])
+            deck = evolve(deck, draw=deck.draw[1:])
         turn = state.turn
         assert turn is not None
-        state = attrs.evolve(
+        state = evolve(
             set_deck(state, DJINNS, deck),
             rng=rng,
-            turn=attrs.evolve(turn, revealed=tuple(drawn), resume=state.decision.stage),
+            turn=evolve(turn, revealed=tuple(drawn), resume=state.decision.stage),
             decision=Decision("keep-djinn", owner),
         )
         return state
@@ -284,10 +282,10 @@ class KeepDjinn(Stage):
         others = list(turn.revealed)
         others.remove(kept_card)
         deck = state.decks[DJINNS]
-        state = set_deck(state, DJINNS, attrs.evolve(deck, discard=deck.discard + tuple(others)))
-        state = attrs.evolve(
+        state = set_deck(state, DJINNS, evolve(deck, discard=deck.discard + tuple(others)))
+        state = evolve(
             state,
-            turn=attrs.evolve(turn, revealed=(), resume=""),
+            turn=evolve(turn, revealed=(), resume=""),
             decision=Decision(turn.resume, player),
         )
         return take_djinn_card(rules, state, player, kept_card)

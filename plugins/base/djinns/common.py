@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import attrs
-
 from naqala.core.actions import Action
 from naqala.core.content import DjinnSpec
 from naqala.core.engine import RESOURCES, Rules
 from naqala.core.powers import Power
-from naqala.core.state import State, Turn, count_effect
+from naqala.core.state import State, Turn, count_effect, evolve
 from naqala.plugins.base.common import add_cards, fakirs_held, gain_coins, kept, set_deck
 from naqala.plugins.base.tiles import pay_elders_fakirs
 from naqala.plugins.base.tribes import ELDER
@@ -56,7 +54,7 @@ def own_turn(state: State, player: int) -> Turn | None:
 def mark_used(state: State, card: str) -> State:
     turn = state.turn
     assert turn is not None
-    return attrs.evolve(state, turn=attrs.evolve(turn, used=tuple(sorted((*turn.used, card)))))
+    return evolve(state, turn=evolve(turn, used=tuple(sorted((*turn.used, card)))))
 
 
 def draw_resource(state: State, player: int) -> tuple[State, bool]:
@@ -66,11 +64,11 @@ def draw_resource(state: State, player: int) -> tuple[State, bool]:
     rng = state.rng
     if not deck.draw and deck.discard:
         draw, rng = rng.shuffled(deck.discard)
-        deck = attrs.evolve(deck, draw=draw, discard=())
+        deck = evolve(deck, draw=draw, discard=())
     if not deck.draw:
         return state, False
-    card, deck = deck.draw[0], attrs.evolve(deck, draw=deck.draw[1:])
-    state = attrs.evolve(set_deck(state, RESOURCES, deck), rng=rng)
+    card, deck = deck.draw[0], evolve(deck, draw=deck.draw[1:])
+    state = evolve(set_deck(state, RESOURCES, deck), rng=rng)
     return add_cards(state, player, (card,)), True
 
 
