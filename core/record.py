@@ -26,6 +26,7 @@ import attrs
 from naqala.core.actions import Action, NotationError, format_action, parse_action
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
+from naqala.core.jsonread import JsonReader
 from naqala.core.plugins import BASE, PluginError, installed_entry_points, load_named
 from naqala.core.serialize import pretty_json
 from naqala.core.state import State
@@ -223,45 +224,7 @@ def _sync_directory(directory: Path) -> None:
 # -- reading ----------------------------------------------------------------------------------
 
 
-class _Reader:
-    """Typed access to a JSON value that reports the JSON path of anything wrong."""
-
-    def __init__(self, value: Any, source: str, path: str = "$") -> None:
-        self.value = value
-        self.source = source
-        self.path = path
-
-    def fail(self, reason: str) -> RecordError:
-        return RecordError(f"{self.source}: {self.path}: {reason}")
-
-    def has(self, key: str) -> bool:
-        return isinstance(self.value, dict) and key in self.value
-
-    def __getitem__(self, key: str) -> _Reader:
-        if not isinstance(self.value, dict):
-            raise self.fail("expected an object")
-        child = _Reader(self.value.get(key), self.source, f"{self.path}.{key}")
-        if key not in self.value:
-            raise child.fail("missing")
-        return child
-
-    def items(self) -> list[_Reader]:
-        if not isinstance(self.value, list):
-            raise self.fail("expected an array")
-        return [_Reader(v, self.source, f"{self.path}[{i}]") for i, v in enumerate(self.value)]
-
-    def int(self) -> int:
-        if isinstance(self.value, bool) or not isinstance(self.value, int):
-            raise self.fail("expected an integer")
-        return self.value
-
-    def str(self) -> str:
-        if not isinstance(self.value, str):
-            raise self.fail("expected a string")
-        return self.value
-
-
-def _read_plugin(entry: _Reader) -> PluginRef:
+def _read_plugin(entry: JsonReader) -> PluginRef:
     name = entry["name"].str()
     if not name:
         raise entry["name"].fail("a plugin name cannot be empty")
@@ -279,7 +242,7 @@ def _read_plugin(entry: _Reader) -> PluginRef:
     return PluginRef(name, entry["version"].str(), source, sha256, path)
 
 
-def _read_action(reader: _Reader) -> str:
+def _read_action(reader: JsonReader) -> str:
     text = reader.str()
     try:
         parse_action(text)
@@ -291,7 +254,7 @@ def _read_action(reader: _Reader) -> str:
 def record_from_data(data: Any, source: str = "record") -> GameRecord:
     """The record in a parsed document. Raises ``RecordError`` naming ``source`` and the
     JSON path of the first problem."""
-    doc = _Reader(data, source)
+    doc = JsonReader(data, RecordError, source)
     kind = doc["format"]
     if kind.value != FORMAT:
         raise kind.fail(f"expected {FORMAT!r}, not {json.dumps(kind.value)}")

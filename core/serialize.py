@@ -8,11 +8,11 @@ and by seat in actions. See docs/formats.md for every field.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 from naqala.core.board import parse_tile
 from naqala.core.engine import DECK_NAMES, Rules, rules_for_ruleset
+from naqala.core.jsonread import JsonReader
 from naqala.core.plugins import PluginError
 from naqala.core.rng import Rng
 from naqala.core.state import (
@@ -166,52 +166,11 @@ def state_to_json(rules: Rules, state: State) -> str:
 # -- reading --------------------------------------------------------------------------------
 
 
-class _Reader:
-    """Typed access to a JSON value that reports the JSON path of anything wrong."""
-
-    def __init__(self, value: Any, path: str = "$") -> None:
-        self.value = value
-        self.path = path
-
-    def fail(self, reason: str) -> StateFormatError:
-        return StateFormatError(f"{self.path}: {reason}")
-
-    def __getitem__(self, key: str | int) -> _Reader:
-        if isinstance(key, str):
-            if not isinstance(self.value, dict):
-                raise self.fail("expected an object")
-            if key not in self.value:
-                raise StateFormatError(f"{self.path}.{key}: missing")
-            return _Reader(self.value[key], f"{self.path}.{key}")
-        if not isinstance(self.value, list):
-            raise self.fail("expected an array")
-        return _Reader(self.value[key], f"{self.path}[{key}]")
-
-    def items(self) -> list[_Reader]:
-        if not isinstance(self.value, list):
-            raise self.fail("expected an array")
-        return [_Reader(v, f"{self.path}[{i}]") for i, v in enumerate(self.value)]
-
-    def mapping(self) -> dict[str, _Reader]:
-        if not isinstance(self.value, dict):
-            raise self.fail("expected an object")
-        return {k: _Reader(v, f"{self.path}.{k}") for k, v in self.value.items()}
-
-    def int(self) -> int:
-        if isinstance(self.value, bool) or not isinstance(self.value, int):
-            raise self.fail("expected an integer")
-        return self.value
-
-    def str(self) -> str:
-        if not isinstance(self.value, str):
-            raise self.fail("expected a string")
-        return self.value
-
-    def optional(self, read: Callable[[_Reader], Any], none: Any) -> Any:
-        return none if self.value is None else read(self)
+def _reader(data: Any) -> JsonReader:
+    return JsonReader(data, StateFormatError)
 
 
-def counts_from(reader: _Reader, letters: str) -> Counts:
+def counts_from(reader: JsonReader, letters: str) -> Counts:
     text = reader.str()
     for letter in text:
         if letter not in letters:
@@ -222,7 +181,7 @@ def counts_from(reader: _Reader, letters: str) -> Counts:
 def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State]:
     """Rules and state from a parsed document (rules are rebuilt from ``ruleset`` if not
     given). Raises ``StateFormatError`` naming the JSON path of the first problem."""
-    doc = _Reader(data)
+    doc = _reader(data)
     if doc["format"].str() != FORMAT:
         raise StateFormatError(f"$.format: expected {FORMAT!r}")
     version = doc["version"].int()
@@ -253,7 +212,7 @@ def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State
         raise board.fail("rows and cols must be positive (at most 26 columns)")
     size = rows * cols
 
-    def tile_index(reader: _Reader) -> int:
+    def tile_index(reader: JsonReader) -> int:
         try:
             return parse_tile(reader.str(), rows, cols)
         except ValueError as exc:
@@ -274,7 +233,7 @@ def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State
             raise tile["tile"].fail(f"unknown tile {tile_id!r}")
         tile_ids.append(tile_id)
         meeples.append(counts_from(tile["meeples"], letters))
-        owners.append(tile["owner"].optional(_Reader.int, NOBODY))
+        owners.append(tile["owner"].optional(JsonReader.int, NOBODY))
         on_tile = tile["tokens"].mapping()
         for key in on_tile:
             if key not in token_ids:
@@ -313,8 +272,8 @@ def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State
     decks = doc["decks"].mapping()
     turn_doc = doc["turn"]
 
-    def read_turn(t: _Reader) -> Turn:
-        colour = t["colour"].optional(_Reader.str, None)
+    def read_turn(t: JsonReader) -> Turn:
+        colour = t["colour"].optional(JsonReader.str, None)
         if colour is not None and (len(colour) != 1 or colour not in letters):
             raise t["colour"].fail(f"{colour!r} is not a meeple colour ({letters})")
         return Turn(
@@ -351,10 +310,11 @@ def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State
             for name in DECK_NAMES
         ),
         markers=tuple(m.int() for m in doc["markers"].items()),
-        bid_track=tuple(m.optional(_Reader.int, NOBODY) for m in doc["bid_track"].items()),
-        turn_track=tuple(m.optional(_Reader.int, NOBODY) for m in doc["turn_track"].items()),
+        bid_track=tuple(m.optional(JsonReader.int, NOBODY) for m in doc["bid_track"].items()),
+        turn_track=tuple(m.optional(JsonReader.int, NOBODY) for m in doc["turn_track"].items()),
         decision=Decision(
-            stage=decision["stage"].str(), player=decision["player"].optional(_Reader.int, NOBODY)
+            stage=decision["stage"].str(),
+            player=decision["player"].optional(JsonReader.int, NOBODY),
         ),
         rng=Rng(doc["rng"]["seed"].int(), doc["rng"]["counter"].int()),
         round=doc["round"].int(),

@@ -39,6 +39,12 @@ def _bare(rules: Rules, state: State, tile: int) -> bool:
     )
 
 
+def _if_cards_left(state: State, deck_index: int) -> list[tuple[str, ...]]:
+    """One target-less use when the deck's pile or discards hold a card, none otherwise."""
+    deck = state.decks[deck_index]
+    return [()] if deck.draw or deck.discard else []
+
+
 class AnunNak(Activated):
     when = "any time in your turn"
     effect = (
@@ -172,8 +178,7 @@ class Sloar(Activated):
     def targets(
         self, rules: Rules, state: State, owner: int, card: str
     ) -> Iterable[tuple[str, ...]]:
-        deck = state.decks[RESOURCES]
-        return [()] if deck.draw or deck.discard else []
+        return _if_cards_left(state, RESOURCES)
 
     def act(
         self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
@@ -239,8 +244,7 @@ class Sibittis(Activated):
     def targets(
         self, rules: Rules, state: State, owner: int, card: str
     ) -> Iterable[tuple[str, ...]]:
-        deck = state.decks[DJINNS]
-        return [()] if deck.draw or deck.discard else []
+        return _if_cards_left(state, DJINNS)
 
     def act(
         self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
