@@ -88,6 +88,26 @@ class DjinnSpec:
 
 
 @attrs.frozen
+class DeckCardSpec:
+    """Cards of a deck a plugin adds (``deck = "items"``): ``count`` copies of ``id``."""
+
+    deck: str
+    id: str
+    kind: str
+    count: int = 1
+    vp: int = 0
+    name: str = ""
+    text: str = ""
+    params: dict[str, int] = attrs.field(factory=dict)
+
+    def param(self, key: str) -> int:
+        try:
+            return self.params[key]
+        except KeyError:
+            raise ContentError([f"content: card {self.id!r} has no params.{key}"]) from None
+
+
+@attrs.frozen
 class PlayerCountSpec:
     """Components each player gets at one player count."""
 
@@ -105,6 +125,7 @@ class ContentFile:
     tile: list[TileSpec] = attrs.field(factory=list)
     resource: list[CardSpec] = attrs.field(factory=list)
     djinn: list[DjinnSpec] = attrs.field(factory=list)
+    card: list[DeckCardSpec] = attrs.field(factory=list)
     player_count: list[PlayerCountSpec] = attrs.field(factory=list)
     settings: dict[str, int] = attrs.field(factory=dict)
     tables: dict[str, list[int]] = attrs.field(factory=dict)
@@ -119,6 +140,7 @@ class Content:
     tiles: tuple[TileSpec, ...]
     resources: tuple[CardSpec, ...]
     djinns: tuple[DjinnSpec, ...]
+    cards: tuple[DeckCardSpec, ...]
     player_counts: tuple[PlayerCountSpec, ...]
     settings: Mapping[str, int]
     tables: Mapping[str, tuple[int, ...]]
@@ -208,6 +230,7 @@ def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
     tiles: list[TileSpec] = []
     resources: list[CardSpec] = []
     djinns: list[DjinnSpec] = []
+    cards: list[DeckCardSpec] = []
     player_counts: dict[int, PlayerCountSpec] = {}
     settings: dict[str, int] = {}
     tables: dict[str, tuple[int, ...]] = {}
@@ -246,6 +269,13 @@ def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
         for i, djinn in enumerate(data.djinn):
             claim("djinn", djinn.id, path, i)
             djinns.append(djinn)
+        for i, extra in enumerate(data.card):
+            claim("card", extra.id, path, i)
+            if extra.deck in ("resources", "djinns"):
+                problems.append(f"{path}: $.card[{i}].deck: {extra.deck!r} has its own section")
+            if extra.count < 1:
+                problems.append(f"{path}: $.card[{i}].count: must be at least 1")
+            cards.append(extra)
         for i, pc in enumerate(data.player_count):
             if pc.players < 1 or pc.camels < 0 or pc.markers < 1:
                 problems.append(f"{path}: $.player_count[{i}]: counts must be positive")
@@ -274,6 +304,7 @@ def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
         tiles=tuple(tiles),
         resources=tuple(resources),
         djinns=tuple(djinns),
+        cards=tuple(cards),
         player_counts=tuple(player_counts[k] for k in sorted(player_counts)),
         settings=dict(settings),
         tables=dict(tables),

@@ -25,6 +25,7 @@ from naqala.core.state import State
 #: deck indices in ``State.decks``
 RESOURCES = 0
 DJINNS = 1
+#: the decks every game has; plugins add more through ``[[card]]`` content (``rules.deck_names``)
 DECK_NAMES = ("resources", "djinns")
 
 
@@ -76,6 +77,10 @@ class Rules:
         self.token_index = {t.id: i for i, t in enumerate(self.tokens)}
         self.tile_specs = _tile_table(self.content.tiles)
         self.djinn_specs = {d.id: d for d in self.content.djinns}
+        self.card_specs = {c.id: c for c in self.content.cards}
+        extra_decks = dict.fromkeys(c.deck for c in self.content.cards)
+        self.deck_names: tuple[str, ...] = DECK_NAMES + tuple(extra_decks)
+        self.deck_index = {name: i for i, name in enumerate(self.deck_names)}
 
         self.stages: dict[str, Stage] = {}
         for hook_name, prefix in STAGE_HOOKS:
@@ -86,6 +91,10 @@ class Rules:
         for kind, power in self._registry("naqala_djinn_powers", "djinn:", "djinn kind").items():
             power.kind = kind.removeprefix("djinn:")
             self.powers[power.kind] = cast(Power, power)
+        self.card_powers: dict[str, Power] = {}
+        for kind, power in self._registry("naqala_card_powers", "card:", "card kind").items():
+            power.kind = kind.removeprefix("card:")
+            self.card_powers[power.kind] = cast(Power, power)
         flow = self.hook.naqala_flow(rules=self)
         if flow is None:
             raise PluginError("no plugin provides the flow of play (is the base plugin enabled?)")

@@ -79,6 +79,14 @@ def naqala_djinn_powers() -> Mapping[str, Power]:
     """
 
 
+@hookspec
+def naqala_card_powers() -> Mapping[str, Power]:
+    """The power of each kind of card of a deck this plugin adds (``[[card]]`` content:
+    items…), by ``kind``. Called once per rules build. Combined: merged like
+    ``naqala_djinn_powers`` (``REPLACES`` names them ``card:<kind>``).
+    """
+
+
 # -- setup ---------------------------------------------------------------------------------
 
 
@@ -122,6 +130,14 @@ def naqala_new_game(rules: Rules, players: int, seed: int) -> State | None:
     """Build the initial state of a game for ``players`` players from ``seed``.
 
     Provider (first non-None result wins; the base game answers last).
+    """
+
+
+@hookspec
+def naqala_adjust_new_game(rules: Rules, state: State) -> State | None:
+    """Change a freshly set-up game (give each player a tent, deal a card…); None leaves
+    it. Called by the base setup once the state is complete. Combined: folded in
+    registration order — keep changes independent of each other.
     """
 
 

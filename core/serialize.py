@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from naqala.core.board import parse_tile
-from naqala.core.engine import DECK_NAMES, Rules, rules_for_ruleset
+from naqala.core.engine import Rules, rules_for_ruleset
 from naqala.core.jsonread import JsonReader
 from naqala.core.plugins import PluginError
 from naqala.core.rng import Rng
@@ -90,6 +90,7 @@ def state_to_data(rules: Rules, state: State) -> dict[str, Any]:
                 "meeples": letters_of(p.meeples, letters),
                 "cards": list(p.cards),
                 "djinns": list(p.djinns),
+                "held": list(p.held),
                 "extras": dict(p.extras),
             }
             for p in state.players
@@ -97,7 +98,11 @@ def state_to_data(rules: Rules, state: State) -> dict[str, Any]:
         "bag": letters_of(state.bag, letters),
         "pool": {token_ids[k]: n for k, n in enumerate(state.pool)},
         "decks": {
-            DECK_NAMES[i]: {"draw": list(d.draw), "row": list(d.row), "discard": list(d.discard)}
+            rules.deck_names[i]: {
+                "draw": list(d.draw),
+                "row": list(d.row),
+                "discard": list(d.discard),
+            }
             for i, d in enumerate(state.decks)
         },
         "markers": list(state.markers),
@@ -118,6 +123,7 @@ def state_to_data(rules: Rules, state: State) -> dict[str, Any]:
             "used": list(turn.used),
             "revealed": list(turn.revealed),
             "resume": turn.resume,
+            "claimed": [geo.name(t) for t in turn.claimed],
         },
         "flags": list(state.flags),
         "extras": dict(state.extras),
@@ -261,6 +267,7 @@ def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State
             meeples=counts_from(p["meeples"], letters),
             cards=tuple(c.str() for c in p["cards"].items()),
             djinns=tuple(d.str() for d in p["djinns"].items()),
+            held=tuple(c.str() for c in p["held"].items()),
             extras=tuple(sorted((k, v.int()) for k, v in p["extras"].mapping().items())),
         )
         for p in doc["players"].items()
@@ -270,6 +277,9 @@ def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State
         if key not in token_ids:
             raise pool[key].fail(f"unknown token {key!r}")
     decks = doc["decks"].mapping()
+    for name, reader in decks.items():
+        if name not in rules.deck_names:
+            raise reader.fail(f"no deck {name!r} in these rules ({', '.join(rules.deck_names)})")
     turn_doc = doc["turn"]
 
     def read_turn(t: JsonReader) -> Turn:
@@ -289,6 +299,7 @@ def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State
             used=tuple(u.str() for u in t["used"].items()),
             revealed=tuple(c.str() for c in t["revealed"].items()),
             resume=t["resume"].str(),
+            claimed=tuple(tile_index(x) for x in t["claimed"].items()),
         )
 
     decision = doc["decision"]
@@ -307,7 +318,7 @@ def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State
             )
             if name in decks
             else Deck()
-            for name in DECK_NAMES
+            for name in rules.deck_names
         ),
         markers=tuple(m.int() for m in doc["markers"].items()),
         bid_track=tuple(m.optional(JsonReader.int, NOBODY) for m in doc["bid_track"].items()),

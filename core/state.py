@@ -98,6 +98,7 @@ class PlayerState:
     cards: tuple[str, ...] = ()
     djinns: tuple[str, ...] = ()
     extras: tuple[tuple[str, int], ...] = ()  # plugin counters, sorted by key
+    held: tuple[str, ...] = ()  # cards of plugin decks (items…), sorted
 
 
 @attrs.frozen(slots=True)
@@ -125,6 +126,7 @@ class Turn:
     used: tuple[str, ...] = ()  # once-per-turn things already done (sorted)
     revealed: tuple[str, ...] = ()  # cards drawn to be looked at and chosen from
     resume: str = ""  # the stage to return to when a power's own decision is over
+    claimed: tuple[int, ...] = ()  # tiles the player took control of this turn
 
     @property
     def here(self) -> int:
@@ -202,6 +204,14 @@ def set_extra(
 
 #: prefix of the state counters that record how often a card's power changed the game
 EFFECTS = "effects."
+#: prefix of player counters of pieces still to place besides camels (``piece.tent``): the
+#: last-camel end trigger waits until a player has placed all of them too
+PIECES = "piece."
+
+
+def pieces_left(player: PlayerState) -> int:
+    """Camels and other pieces (``piece.*`` counters) the player has still to place."""
+    return player.camels + sum(v for k, v in player.extras if k.startswith(PIECES))
 
 
 def count_effect(state: State, source: str) -> State:

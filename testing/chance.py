@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from naqala.core.engine import DECK_NAMES, Rules
+from naqala.core.engine import Rules
 from naqala.core.rng import Rng
 from naqala.core.state import State, replace_at
 
@@ -40,9 +40,11 @@ def stack_deck(rules: Rules, state: State, deck_name: str, top: Sequence[str]) -
     taken from it). The rest of the draw pile keeps its order under the stacked cards.
     Nothing is created: a card named more often than the deck holds it (for example one
     that a player holds) is a ``ChanceError``, and the state is left as it was."""
-    if deck_name not in DECK_NAMES:
-        raise ChanceError(f"no deck called {deck_name!r}; the decks are {', '.join(DECK_NAMES)}")
-    index = DECK_NAMES.index(deck_name)
+    if deck_name not in rules.deck_names:
+        raise ChanceError(
+            f"no deck called {deck_name!r}; the decks are {', '.join(rules.deck_names)}"
+        )
+    index = rules.deck_index[deck_name]
     deck = state.decks[index]
     piles = {"draw": list(deck.draw), "discard": list(deck.discard), "row": list(deck.row)}
     for card in top:

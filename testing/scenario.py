@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 
 from naqala.core.actions import Action, parse_action
-from naqala.core.engine import DECK_NAMES, Rules, build_rules
+from naqala.core.engine import Rules, build_rules
 from naqala.core.state import NOBODY, Counts, Decision, State, Turn
 
 __all__ = [
@@ -155,7 +155,7 @@ def deck(
     the deck called ``name`` (``resources`` or ``djinns``); parts not given stay as they are.
     Cards are not conserved: the test says exactly what lies where (to only reorder a
     deck, keeping its cards, use ``naqala.testing.chance.stack_deck``)."""
-    index = DECK_NAMES.index(name)
+    index = rules.deck_names.index(name)
     old = state.decks[index]
     new = attrs.evolve(
         old,

@@ -24,7 +24,7 @@ from naqala.core.plugins import PluginError
 from naqala.core.powers import Power
 from naqala.core.rng import Rng
 from naqala.core.stage import Flow, Stage
-from naqala.core.state import Layout, State
+from naqala.core.state import Layout, State, replace_at, set_extra
 from naqala.plugins.base import setup
 from naqala.plugins.base.common import current, gain_coins
 from naqala.plugins.base.flow import BaseFlow
@@ -368,6 +368,62 @@ def test_naqala_protected_meeples_hides_targets_from_assassins() -> None:
         state = turn_of(r, state, 0)
         state = play(r, state, "pick a1", "drop b1 R")
         assert set(options(r, state, "kill")) == expected
+
+
+def test_naqala_card_powers_and_naqala_adjust_new_game_add_a_deck_and_a_piece() -> None:
+    """A plugin adds a deck of cards (content) with a power for their kind, deals one to
+    each player at setup, and gives each a piece to place; the card scores its power's
+    line and the last-camel trigger waits for the piece."""
+
+    class Coin(Power):
+        def score_lines(
+            self, rules: Rules, state: State, owner: int, card: str, lines: tuple[ScoreLine, ...]
+        ) -> list[ScoreLine]:
+            return [ScoreLine("charms", 4, card)]
+
+    class Charms:
+        NAME = "charms"
+
+        @hookimpl
+        def naqala_content_files(self) -> list[Path]:
+            return [DATA / "charms.toml"]
+
+        @hookimpl
+        def naqala_card_powers(self) -> dict[str, Power]:
+            return {"coin": Coin()}
+
+        @hookimpl
+        def naqala_adjust_new_game(self, rules: Rules, state: State) -> State:
+            deck = state.decks[rules.deck_index["charms"]]
+            players = tuple(
+                attrs.evolve(p, held=(deck.draw[i],), extras=set_extra(p.extras, "piece.tent", 1))
+                for i, p in enumerate(state.players)
+            )
+            deck = attrs.evolve(deck, draw=deck.draw[len(players) :])
+            decks = replace_at(state.decks, rules.deck_index["charms"], deck)
+            return attrs.evolve(state, players=players, decks=decks)
+
+        @hookimpl
+        def naqala_adjust_score_lines(
+            self, rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...]
+        ) -> list[ScoreLine]:
+            found = []
+            for card in state.players[player].held:
+                power = rules.card_powers[rules.card_specs[card].kind]
+                found.extend(power.score_lines(rules, state, player, card, lines))
+            return found
+
+    rules = build_rules(extra_plugins=[Charms()])
+    assert rules.deck_names == ("resources", "djinns", "charms")
+    state = rules.new_game(2, 3)
+    assert all(p.held == ("lucky",) for p in state.players)
+    assert len(state.decks[2].draw) == 1
+    assert ScoreLine("charms", 4, "lucky") in rules.score_lines(state, 0)
+    # with no camel left but a piece still to place, the game does not end
+    state = player(rules, state, 0, camels=0)
+    state = turn_of(rules, state, 0, stage="sell")
+    after = play(rules, state, "end")
+    assert "last-camel" not in after.flags
 
 
 def test_naqala_cli_adds_a_subcommand() -> None:

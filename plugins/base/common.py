@@ -69,7 +69,10 @@ def take_tile(rules: Rules, state: State, player: int, tile: int) -> State:
     if state.board.owners[tile] != NOBODY or p.camels == 0:
         return state
     board = evolve(state.board, owners=replace_at(state.board.owners, tile, player))
-    state = evolve(state, board=board)
+    turn = state.turn
+    if turn is not None and state.markers[turn.marker] == player:
+        turn = evolve(turn, claimed=(*turn.claimed, tile))
+    state = evolve(state, board=board, turn=turn)
     state = state.replace_player(player, evolve(p, camels=p.camels - 1))
     return rules.fire(state, Event("tile-taken", player, tile=tile))
 

@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.stage import Flow
-from naqala.core.state import GAME_OVER, NOBODY, Decision, State, Turn, evolve, replace_at
+from naqala.core.state import (
+    GAME_OVER,
+    NOBODY,
+    Decision,
+    State,
+    Turn,
+    evolve,
+    pieces_left,
+    replace_at,
+)
 from naqala.plugins.base.common import refill, set_deck
 
 #: flags that end the game after the round (trigger A and trigger B)
@@ -81,7 +90,7 @@ class BaseFlow(Flow):
 
     def _end_turn(self, rules: Rules, state: State) -> State:
         player = state.decision.player
-        if state.players[player].camels == 0:
+        if pieces_left(state.players[player]) == 0:
             state = state.with_flag(LAST_CAMEL)
         return self._start_turn(rules, evolve(state, turn=None))
 

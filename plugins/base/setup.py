@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from naqala.core.content import ContentError
-from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
 from naqala.core.rng import Rng
 from naqala.core.state import NOBODY, Board, Decision, Deck, Layout, PlayerState, State, add_at
 
@@ -79,15 +81,20 @@ def new_game(rules: Rules, players: int, seed: int) -> State:
     djinn_draw, rng = rng.shuffled([d.id for d in rules.content.djinns])
     row_size = rules.content.setting("resource_row")
     djinn_row = rules.content.setting("djinn_row")
-    decks = [Deck(), Deck()]
+    decks = [Deck() for _ in rules.deck_names]
     decks[RESOURCES] = Deck(draw=resource_draw[row_size:], row=resource_draw[:row_size])
     decks[DJINNS] = Deck(draw=djinn_draw[djinn_row:], row=djinn_draw[:djinn_row])
+    for index, name in enumerate(rules.deck_names[len(DECK_NAMES) :], start=len(DECK_NAMES)):
+        cards = [c.id for c in rules.content.cards if c.deck == name for _ in range(c.count)]
+        pile, rng = rng.shuffled(cards)
+        face_up = rules.content.settings.get(f"{name}_row", 0)
+        decks[index] = Deck(draw=pile[face_up:], row=pile[:face_up])
 
     markers = tuple(p for p in range(players) for _ in range(per_player.markers))
     bid_track, rng = rng.shuffled(range(len(markers)))
     turn_track = (NOBODY,) * len(rules.content.table("turn_order_costs"))
     coins = rules.content.setting("starting_coins")
-    return State(
+    state = State(
         ruleset=rules.ruleset,
         layout=layout,
         board=board,
@@ -104,3 +111,8 @@ def new_game(rules: Rules, players: int, seed: int) -> State:
         decision=Decision("setup", NOBODY),
         rng=rng,
     )
+    for adjust in rules.hook.naqala_adjust_new_game.get_hookimpls():
+        changed = cast(State | None, adjust.function(rules=rules, state=state))
+        if changed is not None:
+            state = changed
+    return state
