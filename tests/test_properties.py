@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from naqala.core.actions import Action, parse_action
 from naqala.core.agents import RandomAgent
-from naqala.core.engine import DJINNS, RESOURCES, Rules
-from naqala.core.state import NOBODY, State
+from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
+from naqala.core.state import NOBODY, State, pieces_left
 
 from scenario import base_rules
 
@@ -40,8 +40,10 @@ class Expected:
     meeples: tuple[int, ...]  # per colour
     cards: Counter[str]  # resource cards per type
     djinns: Counter[str]
+    held: Counter[str]  # cards of plugin decks (items…)
     tokens: tuple[int, ...]  # per token kind
     camels: int  # per player
+    pieces: int  # other pieces to place per player (a tent), which take tiles too
 
 
 def expected(rules: Rules, players: int) -> Expected:
@@ -51,8 +53,10 @@ def expected(rules: Rules, players: int) -> Expected:
         meeples=tuple(c.count for c in content.colours),
         cards=Counter({c.id: c.count for c in content.resources}),
         djinns=Counter(d.id for d in content.djinns),
+        held=Counter({c.id: c.count for c in content.cards}),
         tokens=tuple(t.count for t in content.tokens),
         camels=per_player.camels,
+        pieces=pieces_left(rules.new_game(players, 0).players[0]) - per_player.camels,
     )
 
 
@@ -82,15 +86,23 @@ def check_conservation(rules: Rules, state: State, want: Expected) -> None:
 
     djinn_deck = state.decks[DJINNS]
     djinns = Counter(djinn_deck.draw + djinn_deck.row + djinn_deck.discard)
-    if state.turn is not None:
-        djinns.update(state.turn.revealed)  # drawn by Sibittis, being chosen from
+    revealed = state.turn.revealed if state.turn is not None else ()
+    djinns.update(c for c in revealed if c in rules.djinn_specs)  # Sibittis's choice
     for p in state.players:
         djinns.update(p.djinns)
     assert djinns == want.djinns, f"djinns {djinns} {where}"
 
+    held: Counter[str] = Counter(c for c in revealed if c in rules.card_specs)
+    for deck in state.decks[len(DECK_NAMES) :]:
+        held.update(deck.draw + deck.row + deck.discard)
+    for p in state.players:
+        held.update(p.held)
+    assert held == want.held, f"plugin deck cards {held} {where}"
+
     for seat, p in enumerate(state.players):
         owned = sum(1 for owner in state.board.owners if owner == seat)
-        assert p.camels + owned == want.camels, f"player {seat} camels {where}"
+        placed_pieces = want.pieces - (pieces_left(p) - p.camels)
+        assert p.camels + owned == want.camels + placed_pieces, f"player {seat} camels {where}"
 
     for k, count in enumerate(want.tokens):
         placed = sum(tile[k] for tile in state.board.tokens)

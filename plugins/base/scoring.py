@@ -46,6 +46,8 @@ def score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
         ),
     ]
     for index, token in enumerate(rules.tokens):
+        if not token.vp:
+            continue  # a marker such as a tent scores by its own rule
         count = sum(state.board.tokens[t][index] for t in owned)
         lines.append(ScoreLine(f"{token.id}s", count * token.vp, SOURCE, f"{count} on your tiles"))
     tile_vp = sum(rules.tile(state.layout.tiles[t]).vp for t in owned)

@@ -44,6 +44,7 @@ def own_turn(state: State, player: int) -> Turn | None:
     if (
         turn is None
         or turn.resume
+        or turn.revealed  # cards are being chosen from: finish that first
         or state.decision.player != player
         or state.markers[turn.marker] != player
     ):

@@ -1,0 +1,111 @@
+"""The Artisans of Naqala: purple artisans, items, workshops, specialized markets, tents,
+mountains, the chasm and the 6×6 board — everything through hooks and
+``content/artisans.toml``; the core knows nothing of it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from naqala.content import content_path
+from naqala.core.actions import Action
+from naqala.core.engine import Rules
+from naqala.core.events import ScoreLine
+from naqala.core.hookspecs import hookimpl
+from naqala.core.powers import Power
+from naqala.core.rng import Rng
+from naqala.core.stage import Stage
+from naqala.core.state import Layout, State
+from naqala.plugins.artisans import actions, items, layout, scoring, tents
+
+NAME = "artisans"
+VERSION = "0.1.0"
+DESCRIPTION = (
+    "The Artisans of Naqala: artisans, items, workshops, specialized markets, tents, "
+    "mountains, the chasm, 6x6 board"
+)
+REQUIRES = ("base",)
+REPLACES = ("djinn:boaz", "djinn:kandicha")
+
+
+@hookimpl
+def naqala_content_files() -> Iterable[Path]:
+    return [content_path("artisans.toml")]
+
+
+@hookimpl
+def naqala_board_layout(rules: Rules, players: int, rng: Rng) -> tuple[Layout, Rng]:
+    return layout.artisans_layout(rules, rng)
+
+
+@hookimpl
+def naqala_impassable_tiles(rules: Rules, layout: Layout) -> Iterable[int]:
+    return layout_chasms(layout)
+
+
+def layout_chasms(board: Layout) -> frozenset[int]:
+    return layout.chasms(board)
+
+
+@hookimpl
+def naqala_blocked_edges(rules: Rules, layout: Layout) -> Iterable[tuple[int, int]]:
+    return mountains(layout)
+
+
+def mountains(board: Layout) -> frozenset[tuple[int, int]]:
+    return layout.mountains(board)
+
+
+@hookimpl
+def naqala_tribe_actions() -> dict[str, Stage]:
+    return {"purple": actions.Artisans()}
+
+
+@hookimpl
+def naqala_tile_actions() -> dict[str, Stage]:
+    return {"workshop": actions.Workshop(), "specialized-market": actions.SpecializedMarket()}
+
+
+@hookimpl
+def naqala_stages() -> dict[str, Stage]:
+    return {"keep-item": items.KeepItem()}
+
+
+@hookimpl
+def naqala_card_powers() -> dict[str, Power]:
+    return items.item_powers()
+
+
+@hookimpl
+def naqala_djinn_powers() -> dict[str, Power]:
+    return {
+        "geb": scoring.Geb(),
+        "ptah": scoring.Ptah(),
+        "boaz": scoring.ArtisansBoaz(),
+        "kandicha": scoring.ArtisansKandicha(),
+    }
+
+
+@hookimpl
+def naqala_adjust_new_game(rules: Rules, state: State) -> State:
+    return tents.give_tents(state)
+
+
+@hookimpl
+def naqala_extra_options(rules: Rules, state: State) -> list[Action]:
+    return items.item_options(rules, state) + tents.tent_options(rules, state)
+
+
+@hookimpl
+def naqala_apply_extra(rules: Rules, state: State, action: Action) -> State | None:
+    applied = tents.pitch_tent(rules, state, action)
+    return applied if applied is not None else items.apply_item(rules, state, action)
+
+
+@hookimpl
+def naqala_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
+    return (
+        scoring.artisan_score_lines(rules, state, player)
+        + items.item_score_lines(rules, state, player)
+        + tents.tent_score_lines(rules, state, player)
+    )

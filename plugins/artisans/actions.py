@@ -1,0 +1,102 @@
+"""The artisans' tribe action and the two new tile actions."""
+
+from __future__ import annotations
+
+from naqala.core.actions import Action
+from naqala.core.engine import RESOURCES, Rules
+from naqala.core.stage import Stage
+from naqala.core.state import Decision, State, evolve
+from naqala.plugins.artisans.items import draw_items, give_items, items_left
+from naqala.plugins.base.common import (
+    FAKIR,
+    add_cards,
+    change_kept,
+    current,
+    discard_cards,
+    fakirs_held,
+    gain_coins,
+    keep_meeples,
+    kept,
+    take_from_row,
+)
+from naqala.plugins.base.tiles import SKIP
+
+ARTISAN = "purple"
+
+
+class Artisans(Stage):
+    """Keep the artisans; reveal as many items as artisans collected and keep one (the
+    ``keep-item`` decision); the others go face up to the discard pile."""
+
+    def enter(self, rules: Rules, state: State) -> State:
+        turn = state.turn
+        assert turn is not None
+        player = current(state)
+        state = keep_meeples(state, player, turn.colour, turn.taken)
+        state, drawn = draw_items(rules, state, turn.taken)
+        if not drawn:
+            return rules.proceed(state, self.name)
+        turn = state.turn
+        assert turn is not None
+        return evolve(
+            state, turn=evolve(turn, revealed=drawn), decision=Decision("keep-item", player)
+        )
+
+
+class Workshop(Stage):
+    """Pay 1 artisan (``workshop P``) or 2 Fakirs (``workshop FF``) to take the top item;
+    or ``skip``."""
+
+    def _payments(self, rules: Rules, state: State) -> list[str]:
+        player = current(state)
+        setting = rules.content.setting
+        ways = []
+        if kept(state, player, rules.colour_index[ARTISAN]) >= setting("workshop_artisans"):
+            ways.append("P" * setting("workshop_artisans"))
+        if fakirs_held(state, player) >= setting("workshop_fakirs"):
+            ways.append("F" * setting("workshop_fakirs"))
+        return ways
+
+    def enter(self, rules: Rules, state: State) -> State:
+        if not items_left(rules, state) or not self._payments(rules, state):
+            return rules.proceed(state, self.name)
+        return super().enter(rules, state)
+
+    def legal(self, rules: Rules, state: State) -> list[Action]:
+        return [SKIP, *(Action("workshop", (way,)) for way in self._payments(rules, state))]
+
+    def apply(self, rules: Rules, state: State, action: Action) -> State:
+        if action == SKIP:
+            return rules.proceed(state, self.name)
+        player = current(state)
+        payment = action.args[0]
+        if payment.startswith("P"):
+            state = change_kept(state, player, rules.colour_index[ARTISAN], -len(payment))
+        else:
+            state = discard_cards(state, player, (FAKIR,) * len(payment))
+        state, drawn = draw_items(rules, state, 1)
+        return rules.proceed(give_items(state, player, drawn), self.name)
+
+
+class SpecializedMarket(Stage):
+    """Pay 4 coins to take any one face-up resource card: ``buy <card>``; or ``skip``."""
+
+    def enter(self, rules: Rules, state: State) -> State:
+        cost = rules.content.setting("specialized_market_cost")
+        if state.players[current(state)].coins < cost or not state.decks[RESOURCES].row:
+            return rules.proceed(state, self.name)
+        return super().enter(rules, state)
+
+    def legal(self, rules: Rules, state: State) -> list[Action]:
+        row = state.decks[RESOURCES].row
+        return [SKIP, *(Action("buy", (card,)) for card in sorted(set(row)))]
+
+    def apply(self, rules: Rules, state: State, action: Action) -> State:
+        if action == SKIP:
+            return rules.proceed(state, self.name)
+        player = current(state)
+        state = gain_coins(state, player, -rules.content.setting("specialized_market_cost"))
+        state, card = take_from_row(
+            state, RESOURCES, state.decks[RESOURCES].row.index(action.args[0])
+        )
+        return rules.proceed(add_cards(state, player, (card,)), self.name)

@@ -1,0 +1,91 @@
+"""Artisans scoring and the expansion's djinns (Geb, Ptah, and the revised Boaz and
+Kandicha)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from naqala.core.engine import Rules
+from naqala.core.events import Event, ScoreLine
+from naqala.core.powers import Power
+from naqala.core.state import State, count_effect
+from naqala.plugins.base.common import change_kept
+from naqala.plugins.base.djinns.common import spec
+from naqala.plugins.base.djinns.triggered import Boaz, Kandicha
+
+ARTISAN = "purple"
+SOURCE = "artisans"
+
+
+def artisans_of(rules: Rules, state: State, player: int) -> int:
+    return state.players[player].meeples[rules.colour_index[ARTISAN]]
+
+
+def artisan_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
+    """2 VP per artisan; 3 per artisan for the one player with strictly the most."""
+    mine = artisans_of(rules, state, player)
+    others = [artisans_of(rules, state, p) for p in range(len(state.players)) if p != player]
+    leads = mine > 0 and all(mine > n for n in others)
+    setting = rules.content.setting
+    each = setting("artisan_majority_vp") if leads else setting("artisan_vp")
+    detail = f"{mine} artisans × {each}" + (" (the most)" if leads else "")
+    return [ScoreLine("artisans", mine * each, SOURCE, detail)]
+
+
+class Geb(Power):
+    when = "at final scoring"
+    effect = "Each precious item you hold scores {per_precious} more VP."
+
+    def score_lines(
+        self, rules: Rules, state: State, owner: int, card: str, lines: tuple[ScoreLine, ...]
+    ) -> Iterable[ScoreLine]:
+        precious = sum(
+            1
+            for item in state.players[owner].held
+            if item in rules.card_specs and rules.card_specs[item].kind == "precious"
+        )
+        bonus = spec(rules, card).param("per_precious")
+        return [ScoreLine("items", precious * bonus, card, f"{precious} precious items")]
+
+
+class Ptah(Power):
+    when = "at final scoring"
+    effect = "Each of your artisans scores {per_artisan} more VP."
+
+    def score_lines(
+        self, rules: Rules, state: State, owner: int, card: str, lines: tuple[ScoreLine, ...]
+    ) -> Iterable[ScoreLine]:
+        count = artisans_of(rules, state, owner)
+        bonus = spec(rules, card).param("per_artisan")
+        return [ScoreLine("artisans", count * bonus, card, f"{count} artisans")]
+
+
+class ArtisansBoaz(Boaz):
+    """Revised: the artisans in front of the owner are protected too."""
+
+    effect = "Assassins cannot kill the viziers, elders and artisans in front of you."
+
+    def protects(self, rules: Rules, state: State, owner: int, card: str) -> Iterable[str]:
+        return (*super().protects(rules, state, owner, card), ARTISAN)
+
+
+class ArtisansKandicha(Kandicha):
+    """Revised: an artisan killed by the owner's assassins goes in front of the owner."""
+
+    effect = (
+        "A merchant: take the top resource card. A builder: gain the coins it would have "
+        "earned ({coins_per_blue_tile} per blue tile around the tile it stood on). A vizier, "
+        "elder or artisan: put it in front of you instead of in the bag. Each meeple of a "
+        "double kill counts."
+    )
+
+    def on_event(
+        self, rules: Rules, state: State, owner: int, card: str, event: Event
+    ) -> State | None:
+        if (
+            event.name == "kill"
+            and event.player == owner
+            and rules.colours[event.colour].id == ARTISAN
+        ):
+            return count_effect(change_kept(state, owner, event.colour, 1), card)
+        return super().on_event(rules, state, owner, card, event)
