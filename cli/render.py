@@ -34,7 +34,7 @@ from rich.text import Text
 
 from naqala.core.board import edge, tile_name
 from naqala.core.engine import DJINNS, RESOURCES, Rules
-from naqala.core.state import NOBODY, Counts, State
+from naqala.core.state import NOBODY, Counts, PlayerState, State
 
 __all__ = ["KIND_ABBREVIATIONS", "TOKEN_LETTERS", "render_state"]
 
@@ -47,7 +47,7 @@ KIND_ABBREVIATIONS = {
     "large-market": "LMK",
 }
 #: letters of the base token kinds; other kinds take a free letter of their name
-TOKEN_LETTERS = {"palm-tree": "T", "palace": "P"}
+TOKEN_LETTERS = {"palm-tree": "T", "palace": "H"}  # H: P is the artisans' meeple letter
 #: value colour → the letter written next to the VP, and its style
 VALUE_MARKS = {"blue": ("b", "bold blue"), "red": ("r", "bold red"), "": ("", "")}
 #: styles for players' seats and camels, by seat
@@ -352,7 +352,8 @@ def _card_name(rules: Rules, card: str) -> str:
     for spec in rules.content.resources:
         if spec.id == card:
             return spec.name or spec.id
-    return card
+    extra = rules.card_specs.get(card)
+    return (extra.name or extra.id) if extra else card
 
 
 def _djinn_name(rules: Rules, djinn: str) -> str:
@@ -403,6 +404,12 @@ def _hand(rules: Rules, cards: Iterable[str]) -> str:
     )
 
 
+def _count_cards(player: PlayerState, mine: bool) -> str:
+    """Resource cards and plugin cards (items) together; hidden ones marked ``?``."""
+    count = len(player.cards) + len(player.held)
+    return str(count) if mine else f"{count} ?"
+
+
 def _players(rules: Rules, state: State, viewer: int | None, reveal: bool = False) -> Table:
     shown = [
         i
@@ -432,7 +439,7 @@ def _players(rules: Rules, state: State, viewer: int | None, reveal: bool = Fals
             *(str(player.meeples[i]) for i in shown),
             str(player.camels),
             str(sum(1 for owner in state.board.owners if owner == seat)),
-            f"{len(player.cards)}" if mine else f"{len(player.cards)} ?",
+            _count_cards(player, mine),
             ", ".join(_djinn_name(rules, d) for d in player.djinns) or "—",
         )
     return table
@@ -449,7 +456,8 @@ def _private(rules: Rules, state: State, viewer: int | None, reveal: bool = Fals
             continue
         label = Text(seat_name(seat), style=_seat_style(seat))
         label.append(" (you) cards:" if seat == viewer else " cards:")
-        grid.add_row(label, _hand(rules, state.players[seat].cards) or "none")
+        holding = state.players[seat]
+        grid.add_row(label, _hand(rules, (*holding.cards, *holding.held)) or "none")
     return grid
 
 

@@ -171,7 +171,7 @@ def check_position_facts(text: str, state: State) -> None:
     assert cell(text, state, "b1")[1] == "G"
     assert cell(text, state, "b2") == ["OAS r8", "·", "c2 2T"]
     assert cell(text, state, "c3") == ["SAC b10", "GGB", ""]
-    assert cell(text, state, "d4") == ["LMK r4", "·", "c4 1P"]
+    assert cell(text, state, "d4") == ["LMK r4", "·", "c4 1H"]
     # too many meeples for letters: counts, wrapped inside the cell
     assert cell(text, state, "f5")[1:] == ["4Y4W3G3B", "3R"]
     lines = text.splitlines()
@@ -209,7 +209,7 @@ def check_position_facts(text: str, state: State) -> None:
     for letter, colour in zip(rules.letters, rules.colours, strict=True):
         assert f"{letter} {colour.name.lower()}" in text  # the legend
     assert "T palm tree" in text
-    assert "P palace" in text
+    assert "H palace" in text
 
 
 # -- tests ---------------------------------------------------------------------------------
@@ -259,7 +259,7 @@ def test_a_crowded_6x7_position_fits_80_columns() -> None:
     text = text_of(rules, state, viewer=0)
     assert_fits(text)
     assert cell(text, state, "a1")[1:4] == ["5Y5W5G5B", "5R", "c4 12T"]
-    assert cell(text, state, "a1")[4] == "10P"
+    assert cell(text, state, "a1")[4] == "10H"
 
 
 def test_the_constructed_position_shows_every_fact() -> None:
