@@ -442,8 +442,8 @@ def _with_plugins(record: GameRecord, *plugins: PluginRef) -> GameRecord:
 
 
 def test_a_missing_plugin_is_refused() -> None:
-    record = _with_plugins(base_game()[0], PluginRef("base", "0.1.0"), PluginRef("artisans", "2.0"))
-    with pytest.raises(RecordError, match=r"needs plugin 'artisans' version 2\.0, which is not"):
+    record = _with_plugins(base_game()[0], PluginRef("base", "0.1.0"), PluginRef("desert", "2.0"))
+    with pytest.raises(RecordError, match=r"needs plugin 'desert' version 2\.0, which is not"):
         rules_for_record(record)
 
 

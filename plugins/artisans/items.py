@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from naqala.core.actions import Action
-from naqala.core.engine import DJINNS, Rules
+from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
 from naqala.core.stage import Stage
@@ -151,6 +151,11 @@ class BurningScimitar(Magic):
 class HornOfPlenty(Magic):
     when = "any time in your turn"
     effect = "Take the top 2 resource cards (the discards are reshuffled when needed)."
+
+    def targets(self, rules: Rules, state: State, owner: int) -> Iterable[tuple[str, ...]]:
+        # like Sloar: with no card in the pile or the discards it would do nothing
+        deck = state.decks[RESOURCES]
+        return [()] if deck.draw or deck.discard else []
 
     def act(self, rules: Rules, state: State, owner: int, target: tuple[str, ...]) -> State:
         for _ in range(rules.card_specs["horn-of-plenty"].param("cards")):

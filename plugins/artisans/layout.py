@@ -47,9 +47,19 @@ def chasms(layout: Layout) -> frozenset[int]:
 
 
 def encloses_a_tile(layout: Layout) -> bool:
-    """Whether some tile (the chasm aside) has no neighbour a meeple could step to."""
+    """Whether some tile (the chasm aside) cannot be reached from the others: a tile with
+    no neighbour a meeple could step to, or a pocket of tiles walled off together (two
+    workshops side by side next to the chasm can shut each other in)."""
     geo = geometry(layout.rows, layout.cols, chasms(layout), mountains(layout))
-    return any(not geo.neighbours[i] for i in range(geo.size) if i not in geo.impassable)
+    passable = [i for i in range(geo.size) if i not in geo.impassable]
+    seen = {passable[0]}
+    todo = [passable[0]]
+    while todo:
+        for nxt in geo.neighbours[todo.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return len(seen) < len(passable)
 
 
 def artisans_layout(rules: Rules, rng: Rng) -> tuple[Layout, Rng]:

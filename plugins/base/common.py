@@ -5,7 +5,17 @@ from __future__ import annotations
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import Event
 from naqala.core.rng import Rng
-from naqala.core.state import NOBODY, Deck, State, add_at, evolve, replace_at
+from naqala.core.state import (
+    NOBODY,
+    PIECES,
+    Deck,
+    State,
+    add_at,
+    evolve,
+    get_extra,
+    replace_at,
+    set_extra,
+)
 
 FAKIR = "fakir"
 
@@ -64,30 +74,45 @@ def change_kept(state: State, player: int, colour: int, delta: int) -> State:
 
 
 def take_tile(rules: Rules, state: State, player: int, tile: int) -> State:
-    """``player`` puts a camel on an unowned tile, if a camel is left; fires ``tile-taken``."""
+    """``player`` puts a camel on an unowned tile; fires ``tile-taken``. Out of camels, a
+    piece still to place (a ``piece.<name>`` counter, e.g. a tent) is put there instead,
+    as a token of that name; with neither, nothing happens."""
     p = state.players[player]
-    if state.board.owners[tile] != NOBODY or p.camels == 0:
+    if state.board.owners[tile] != NOBODY:
         return state
+    if p.camels:
+        p = evolve(p, camels=p.camels - 1)
+    else:
+        piece = next((k for k, v in p.extras if k.startswith(PIECES) and v > 0), None)
+        if piece is None:
+            return state
+        p = evolve(p, extras=set_extra(p.extras, piece, get_extra(p.extras, piece) - 1))
+        state = _put_token(rules, state, piece[len(PIECES) :], tile)
     board = evolve(state.board, owners=replace_at(state.board.owners, tile, player))
     turn = state.turn
     if turn is not None and state.markers[turn.marker] == player:
         turn = evolve(turn, claimed=(*turn.claimed, tile))
     state = evolve(state, board=board, turn=turn)
-    state = state.replace_player(player, evolve(p, camels=p.camels - 1))
+    state = state.replace_player(player, p)
     return rules.fire(state, Event("tile-taken", player, tile=tile))
+
+
+def _put_token(rules: Rules, state: State, token: str, tile: int) -> State:
+    """A token from the bank on ``tile`` (nothing if the rules have no such token)."""
+    index = rules.token_index.get(token)
+    if index is None:
+        return state
+    tokens = replace_at(state.board.tokens, tile, add_at(state.board.tokens[tile], index, 1))
+    return evolve(
+        state, board=evolve(state.board, tokens=tokens), pool=add_at(state.pool, index, -1)
+    )
 
 
 def place_token(rules: Rules, state: State, player: int, token: str, tile: int) -> State:
     """Put one token (palm tree, palace) from the bank on ``tile``; nothing if none is left."""
-    index = rules.token_index[token]
-    if state.pool[index] == 0:
+    if state.pool[rules.token_index[token]] == 0:
         return state
-    tokens = replace_at(state.board.tokens, tile, add_at(state.board.tokens[tile], index, 1))
-    state = evolve(
-        state,
-        pool=add_at(state.pool, index, -1),
-        board=evolve(state.board, tokens=tokens),
-    )
+    state = _put_token(rules, state, token, tile)
     return rules.fire(state, Event(f"{token}-placed", player, tile=tile, what=token))
 
 
