@@ -32,7 +32,9 @@ def give_tents(state: State) -> State:
 def tent_options(rules: Rules, state: State) -> list[Action]:
     turn = state.turn
     player = state.decision.player
-    if turn is None or player < 0 or state.markers[turn.marker] != player:
+    if turn is None or turn.revealed or turn.resume:
+        return []  # not while revealed cards are being chosen from
+    if player < 0 or state.markers[turn.marker] != player:
         return []
     if get_extra(state.players[player].extras, PIECE) == 0:
         return []
