@@ -11,7 +11,7 @@ from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, count_effect, evolve
-from naqala.plugins.base.common import current, set_deck, take_tile
+from naqala.plugins.base.common import current, draw_cards, set_deck, take_tile
 from naqala.plugins.base.djinns.common import draw_resource, own_turn
 from naqala.plugins.base.tiles import take_djinn_card
 
@@ -25,18 +25,7 @@ def items_index(rules: Rules) -> int:
 
 def draw_items(rules: Rules, state: State, n: int) -> tuple[State, tuple[str, ...]]:
     """The top ``n`` items (the discards reshuffled when the pile runs out)."""
-    index = items_index(rules)
-    deck, rng = state.decks[index], state.rng
-    drawn: list[str] = []
-    for _ in range(n):
-        if not deck.draw and deck.discard:
-            pile, rng = rng.shuffled(deck.discard)
-            deck = evolve(deck, draw=pile, discard=())
-        if not deck.draw:
-            break
-        drawn.append(deck.draw[0])
-        deck = evolve(deck, draw=deck.draw[1:])
-    return evolve(set_deck(state, index, deck), rng=rng), tuple(drawn)
+    return draw_cards(state, items_index(rules), n)
 
 
 def items_left(rules: Rules, state: State) -> bool:

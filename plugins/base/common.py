@@ -131,6 +131,22 @@ def refill(deck: Deck, size: int, rng: Rng) -> tuple[Deck, Rng]:
     return Deck(draw=draw, row=tuple(row), discard=discard), rng
 
 
+def draw_cards(state: State, index: int, n: int) -> tuple[State, tuple[str, ...]]:
+    """Take the top ``n`` cards of a deck's draw pile, reshuffling its discards when the
+    pile runs out; fewer when both run out."""
+    deck, rng = state.decks[index], state.rng
+    drawn: list[str] = []
+    for _ in range(n):
+        if not deck.draw and deck.discard:
+            pile, rng = rng.shuffled(deck.discard)
+            deck = evolve(deck, draw=pile, discard=())
+        if not deck.draw:
+            break
+        drawn.append(deck.draw[0])
+        deck = evolve(deck, draw=deck.draw[1:])
+    return evolve(set_deck(state, index, deck), rng=rng), tuple(drawn)
+
+
 def set_deck(state: State, index: int, deck: Deck) -> State:
     return evolve(state, decks=replace_at(state.decks, index, deck))
 

@@ -15,6 +15,7 @@ from naqala.plugins.base.common import (
     FAKIR,
     current,
     discard_cards,
+    draw_cards,
     fakirs_held,
     gain_coins,
     place_token,
@@ -249,25 +250,14 @@ class Sibittis(Activated):
     def act(
         self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
     ) -> State:
-        deck, rng = state.decks[DJINNS], state.rng
-        drawn: list[str] = []
-        for _ in range(spec(rules, card).param("draw")):
-            if not deck.draw and deck.discard:
-                pile, rng = rng.shuffled(deck.discard)
-                deck = evolve(deck, draw=pile, discard=())
-            if not deck.draw:
-                break
-            drawn.append(deck.draw[0])
-            deck = evolve(deck, draw=deck.draw[1:])
+        state, drawn = draw_cards(state, DJINNS, spec(rules, card).param("draw"))
         turn = state.turn
         assert turn is not None
-        state = evolve(
-            set_deck(state, DJINNS, deck),
-            rng=rng,
-            turn=evolve(turn, revealed=tuple(drawn), resume=state.decision.stage),
+        return evolve(
+            state,
+            turn=evolve(turn, revealed=drawn, resume=state.decision.stage),
             decision=Decision("keep-djinn", owner),
         )
-        return state
 
 
 class KeepDjinn(Stage):

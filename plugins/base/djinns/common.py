@@ -9,7 +9,13 @@ from naqala.core.content import DjinnSpec
 from naqala.core.engine import RESOURCES, Rules
 from naqala.core.powers import Power
 from naqala.core.state import State, Turn, count_effect, evolve
-from naqala.plugins.base.common import add_cards, fakirs_held, gain_coins, kept, set_deck
+from naqala.plugins.base.common import (
+    add_cards,
+    draw_cards,
+    fakirs_held,
+    gain_coins,
+    kept,
+)
 from naqala.plugins.base.tiles import pay_elders_fakirs
 from naqala.plugins.base.tribes import ELDER
 
@@ -61,16 +67,8 @@ def mark_used(state: State, card: str) -> State:
 def draw_resource(state: State, player: int) -> tuple[State, bool]:
     """``player`` takes the top card of the resource pile (reshuffling the discards if the
     pile is empty); False if there is no card at all."""
-    deck = state.decks[RESOURCES]
-    rng = state.rng
-    if not deck.draw and deck.discard:
-        draw, rng = rng.shuffled(deck.discard)
-        deck = evolve(deck, draw=draw, discard=())
-    if not deck.draw:
-        return state, False
-    card, deck = deck.draw[0], evolve(deck, draw=deck.draw[1:])
-    state = evolve(set_deck(state, RESOURCES, deck), rng=rng)
-    return add_cards(state, player, (card,)), True
+    state, drawn = draw_cards(state, RESOURCES, 1)
+    return add_cards(state, player, drawn), bool(drawn)
 
 
 class Activated(Power):
