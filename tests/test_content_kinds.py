@@ -1,0 +1,24 @@
+"""Every content kind has its behaviour: each colour a tribe action, each tile a meeple can
+end on a tile action, each djinn and each plugin card a power — for every installed
+plugin that deals content."""
+
+from __future__ import annotations
+
+import pytest
+
+from naqala.core.engine import build_rules
+from naqala.core.plugins import installed_entry_points
+
+PLUGINS = sorted(name for name in installed_entry_points() if name != "base")
+
+
+@pytest.mark.parametrize("expansions", [(), *((name,) for name in PLUGINS)], ids=str)
+def test_every_content_kind_has_a_handler(expansions: tuple[str, ...]) -> None:
+    rules = build_rules(list(expansions))
+    content = rules.content
+    assert [c.id for c in rules.colours if f"tribe:{c.id}" not in rules.stages] == []
+    assert [
+        t.kind for t in content.tiles if t.holds_meeples and f"tile:{t.kind}" not in rules.stages
+    ] == []
+    assert [d.id for d in content.djinns if d.kind not in rules.powers] == []
+    assert [c.id for c in content.cards if c.kind not in rules.card_powers] == []
