@@ -81,10 +81,7 @@ class DjinnSpec:
     params: dict[str, int] = attrs.field(factory=dict)  # numbers the power uses
 
     def param(self, key: str) -> int:
-        try:
-            return self.params[key]
-        except KeyError:
-            raise ContentError([f"content: djinn {self.id!r} has no params.{key}"]) from None
+        return _param(self.params, f"djinn {self.id!r}", key)
 
 
 @attrs.frozen
@@ -101,10 +98,15 @@ class DeckCardSpec:
     params: dict[str, int] = attrs.field(factory=dict)
 
     def param(self, key: str) -> int:
-        try:
-            return self.params[key]
-        except KeyError:
-            raise ContentError([f"content: card {self.id!r} has no params.{key}"]) from None
+        return _param(self.params, f"card {self.id!r}", key)
+
+
+def _param(params: Mapping[str, int], owner: str, key: str) -> int:
+    """A number of a card's ``params``; a ContentError naming the card if it is missing."""
+    try:
+        return params[key]
+    except KeyError:
+        raise ContentError([f"content: {owner} has no params.{key}"]) from None
 
 
 @attrs.frozen

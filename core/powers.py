@@ -19,6 +19,16 @@ if TYPE_CHECKING:
     from naqala.core.engine import Rules
 
 
+def options_of(
+    rules: Rules, state: State, player: int, cards: Iterable[tuple[str, Power]]
+) -> list[Action]:
+    """What the powers of ``player``'s cards offer now, each distinct card asked once."""
+    found: list[Action] = []
+    for card, power in dict(cards).items():
+        found.extend(power.options(rules, state, player, card))
+    return found
+
+
 class Power:
     """Base class: a power that does nothing. Override what the card does.
 

@@ -7,19 +7,23 @@ from pathlib import Path
 import tomli
 
 ROOT = Path(__file__).resolve().parent.parent
+CONFIG = tomli.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+#: source folder → the package it installs as (setuptools package-dir)
 MAPPED = {
-    "core": "naqala.core",
-    "plugins": "naqala.plugins",
-    "cli": "naqala.cli",
-    "content": "naqala.content",
-    "testing": "naqala.testing",
+    folder: package for package, folder in CONFIG["tool"]["setuptools"]["package-dir"].items()
 }
+
+
+def test_every_top_level_package_folder_is_mapped() -> None:
+    """Each top-level source folder holding an __init__.py installs under naqala."""
+    folders = {p.parent.name for p in ROOT.glob("*/__init__.py")}
+    assert folders - {"tests"} <= set(MAPPED)
 
 
 def test_every_source_package_is_listed_in_pyproject() -> None:
     """A folder with an __init__.py that pyproject.toml does not list would be missing from
     a non-editable install (pip install .), though editable installs would hide it."""
-    config = tomli.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    config = CONFIG
     listed = set(config["tool"]["setuptools"]["packages"])
     found = set()
     for folder, package in MAPPED.items():
@@ -31,7 +35,7 @@ def test_every_source_package_is_listed_in_pyproject() -> None:
 
 def test_toml_files_of_packages_are_package_data() -> None:
     """Every package holding TOML files declares them as package data."""
-    config = tomli.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    config = CONFIG
     data = config["tool"]["setuptools"]["package-data"]
     for folder, package in MAPPED.items():
         for toml in (ROOT / folder).rglob("*.toml"):

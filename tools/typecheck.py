@@ -11,23 +11,25 @@ import os
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PARTS = {
-    "core": "core",
-    "plugins": "plugins",
-    "cli": "cli",
-    "content": "content",
-    "testing": "testing",
-}
+
+
+def package_dirs() -> dict[str, str]:
+    """Package part → source folder, read from pyproject.toml's setuptools package-dir
+    (``"naqala.core" = "core"`` gives ``core → core``), so the mapping lives in one place."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    mapping: dict[str, str] = config["tool"]["setuptools"]["package-dir"]
+    return {package.removeprefix("naqala."): folder for package, folder in mapping.items()}
 
 
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="naqala-mypy-") as tmp:
         package = Path(tmp) / "naqala"
         package.mkdir()
-        for part, folder in PARTS.items():
+        for part, folder in package_dirs().items():
             (package / part).symlink_to(ROOT / folder, target_is_directory=True)
         env = {**os.environ, "MYPYPATH": tmp}
         command = [

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from naqala.core.actions import Action
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import ScoreLine
-from naqala.core.powers import Power
+from naqala.core.powers import Power, options_of
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, count_effect, evolve
 from naqala.plugins.base.common import current, draw_cards, set_deck, take_tile
@@ -195,10 +195,7 @@ def item_options(rules: Rules, state: State) -> list[Action]:
     player = state.decision.player
     if player < 0 or not state.players[player].held:
         return []
-    found: list[Action] = []
-    for card, power in dict(held_items(rules, state, player)).items():
-        found.extend(power.options(rules, state, player, card))
-    return found
+    return options_of(rules, state, player, held_items(rules, state, player))
 
 
 def apply_item(rules: Rules, state: State, action: Action) -> State | None:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from naqala.core.actions import Action
 from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
-from naqala.core.powers import Power
+from naqala.core.powers import Power, options_of
 from naqala.core.stage import Stage
 from naqala.core.state import State
 from naqala.plugins.base.djinns.activated import (
@@ -65,25 +65,26 @@ def djinn_stages() -> dict[str, Stage]:
     return {"keep-djinn": KeepDjinn()}
 
 
+def held_by(rules: Rules, state: State, owner: int) -> Iterator[tuple[str, Power]]:
+    """(card, power) for every djinn ``owner`` holds whose kind has a power."""
+    for card in state.players[owner].djinns:
+        power = rules.powers.get(rules.djinn_specs[card].kind)
+        if power is not None:
+            yield card, power
+
+
 def held(rules: Rules, state: State) -> Iterator[tuple[int, str, Power]]:
     """(owner, card, power) for every djinn held by a player whose kind has a power."""
-    for owner, player in enumerate(state.players):
-        for card in player.djinns:
-            power = rules.powers.get(rules.djinn_specs[card].kind)
-            if power is not None:
-                yield owner, card, power
+    for owner in range(len(state.players)):
+        for card, power in held_by(rules, state, owner):
+            yield owner, card, power
 
 
 def extra_options(rules: Rules, state: State) -> list[Action]:
     player = state.decision.player
     if player < 0 or not state.players[player].djinns:
         return []
-    found: list[Action] = []
-    for card in state.players[player].djinns:
-        power = rules.powers.get(rules.djinn_specs[card].kind)
-        if power is not None:
-            found.extend(power.options(rules, state, player, card))
-    return found
+    return options_of(rules, state, player, held_by(rules, state, player))
 
 
 def apply_extra(rules: Rules, state: State, action: Action) -> State | None:
@@ -107,15 +108,13 @@ def score_lines(
     rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...]
 ) -> list[ScoreLine]:
     found: list[ScoreLine] = []
-    for owner, card, power in held(rules, state):
-        if owner == player:
-            found.extend(power.score_lines(rules, state, owner, card, lines))
+    for card, power in held_by(rules, state, player):
+        found.extend(power.score_lines(rules, state, player, card, lines))
     return found
 
 
 def protected(rules: Rules, state: State, player: int) -> set[str]:
     found: set[str] = set()
-    for owner, card, power in held(rules, state):
-        if owner == player:
-            found.update(power.protects(rules, state, owner, card))
+    for card, power in held_by(rules, state, player):
+        found.update(power.protects(rules, state, player, card))
     return found
