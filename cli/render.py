@@ -35,6 +35,7 @@ from rich.text import Text
 from naqala.core.board import edge, tile_name
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.state import NOBODY, Counts, PlayerState, State
+from naqala.plugins.base.bidding import turn_order_costs
 
 __all__ = ["KIND_ABBREVIATIONS", "TOKEN_LETTERS", "render_state"]
 
@@ -375,7 +376,7 @@ def _tracks(rules: Rules, state: State) -> Table:
 
     bid = Text(" ").join(_marker(state, m) for m in state.bid_track)
     grid.add_row("Bid order", bid)
-    costs = rules.content.table("turn_order_costs")
+    costs = turn_order_costs(rules, len(state.players))
     spots: list[Text] = []
     for index, marker in enumerate(state.turn_track):
         cost = costs[index] if index < len(costs) else "?"
@@ -477,6 +478,8 @@ class _StateView:
         yield _legend(rules, state)
         yield Text()
         yield _tracks(rules, state)
+        for note in rules.public_notes(state):
+            yield Text(note)
         yield Text()
         yield _players(rules, state, self.viewer, self.reveal)
         yield _private(rules, state, self.viewer, self.reveal)

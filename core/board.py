@@ -82,6 +82,21 @@ class Geometry:
         self._reach: dict[tuple[int, int, int], int] = {}
         self._loop: dict[tuple[int, int, int], int] = {}
 
+    def is_connected(self) -> bool:
+        """Whether a meeple could get from every passable tile to every other one (no tile
+        or pocket of tiles is shut in by impassable tiles and walls)."""
+        passable = [i for i in range(self.size) if i not in self.impassable]
+        if not passable:
+            return True
+        seen = {passable[0]}
+        todo = [passable[0]]
+        while todo:
+            for nxt in self.neighbours[todo.pop()]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return len(seen) == len(passable)
+
     def _orthogonal(self, i: int) -> Iterable[int]:
         row, col = divmod(i, self.cols)
         if row > 0:

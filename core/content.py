@@ -96,9 +96,18 @@ class DeckCardSpec:
     name: str = ""
     text: str = ""
     params: dict[str, int] = attrs.field(factory=dict)
+    subject: str = ""  # a content id the power is about (a colour, a tile kind, a token)
 
     def param(self, key: str) -> int:
         return _param(self.params, f"card {self.id!r}", key)
+
+
+@attrs.frozen
+class ExtraMeeplesSpec:
+    """More meeples of a colour declared elsewhere (an expansion's extra meeples)."""
+
+    colour: str
+    count: int
 
 
 def _param(params: Mapping[str, int], owner: str, key: str) -> int:
@@ -129,6 +138,7 @@ class ContentFile:
     djinn: list[DjinnSpec] = attrs.field(factory=list)
     card: list[DeckCardSpec] = attrs.field(factory=list)
     player_count: list[PlayerCountSpec] = attrs.field(factory=list)
+    extra_meeples: list[ExtraMeeplesSpec] = attrs.field(factory=list)
     settings: dict[str, int] = attrs.field(factory=dict)
     tables: dict[str, list[int]] = attrs.field(factory=dict)
 
@@ -234,6 +244,7 @@ def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
     djinns: list[DjinnSpec] = []
     cards: list[DeckCardSpec] = []
     player_counts: dict[int, PlayerCountSpec] = {}
+    extra_meeples: list[tuple[Path, int, ExtraMeeplesSpec]] = []
     settings: dict[str, int] = {}
     tables: dict[str, tuple[int, ...]] = {}
     seen: dict[tuple[str, str], Path] = {}
@@ -282,6 +293,10 @@ def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
             if pc.players < 1 or pc.camels < 0 or pc.markers < 1:
                 problems.append(f"{path}: $.player_count[{i}]: counts must be positive")
             player_counts[pc.players] = pc
+        for i, more in enumerate(data.extra_meeples):
+            if more.count < 1:
+                problems.append(f"{path}: $.extra_meeples[{i}].count: must be at least 1")
+            extra_meeples.append((path, i, more))
         # tables merge key by key: a later plugin may deliberately re-state a setting,
         # but two later plugins re-stating it differently is a conflict
         restated: tuple[tuple[str, Mapping[str, object], dict[str, Any]], ...] = (
@@ -298,6 +313,7 @@ def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
                 if key in merged:
                     overridden[(section, key)] = path
                 merged[key] = value
+    colours = _add_meeples(colours, extra_meeples, problems)
     if problems:
         raise ContentError(problems)
     return Content(
@@ -311,6 +327,25 @@ def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
         settings=dict(settings),
         tables=dict(tables),
     )
+
+
+def _add_meeples(
+    colours: list[ColourSpec],
+    extra: list[tuple[Path, int, ExtraMeeplesSpec]],
+    problems: list[str],
+) -> list[ColourSpec]:
+    """Colours with the extra meeples of later files added (a colour may be declared in
+    any file, so this runs once every file is read)."""
+    counts = {c.id: c.count for c in colours}
+    for path, i, more in extra:
+        if more.colour not in counts:
+            known = ", ".join(sorted(counts)) or "none"
+            problems.append(
+                f"{path}: $.extra_meeples[{i}].colour: no colour {more.colour!r} (colours: {known})"
+            )
+            continue
+        counts[more.colour] += more.count
+    return [attrs.evolve(c, count=counts[c.id]) for c in colours]
 
 
 def load_content(paths: Iterable[Path]) -> Content:

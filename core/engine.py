@@ -260,6 +260,14 @@ class Rules:
             found.update(group)
         return frozenset(found)
 
+    def public_notes(self, state: State) -> list[str]:
+        """Lines of public information plugins add to the picture of ``state``."""
+        return [
+            line
+            for group in self._in_order("naqala_public_notes", rules=self, state=state)
+            for line in group
+        ]
+
     def game_ends(self, state: State) -> bool:
         return any(self.hook.naqala_game_ends(rules=self, state=state))
 

@@ -207,6 +207,19 @@ def naqala_adjust_score_lines(
     """
 
 
+# -- display -------------------------------------------------------------------------------
+
+
+@hookspec
+def naqala_public_notes(rules: Rules, state: State) -> Iterable[str]:
+    """Short lines of public information about components this plugin adds that the
+    board picture cannot show by itself (which whim lies on which city).
+
+    Called whenever a position is drawn for people. Combined: concatenated in
+    registration order.
+    """
+
+
 # -- command line --------------------------------------------------------------------------
 
 

@@ -103,7 +103,10 @@ class PlayerState:
 
 @attrs.frozen(slots=True)
 class Deck:
-    """A deck of cards: the draw pile (top first), the face-up row, the discard pile."""
+    """A deck of cards: the draw pile (top first), the face-up row, the discard pile.
+
+    A row laid out in fixed places (one card per city) marks an empty place with ``""``.
+    """
 
     draw: tuple[str, ...] = ()
     row: tuple[str, ...] = ()

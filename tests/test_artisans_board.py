@@ -24,7 +24,6 @@ from naqala.core.board import edge
 from naqala.core.engine import IllegalAction, Rules, build_rules
 from naqala.core.serialize import state_from_json
 from naqala.core.state import Layout, State, evolve
-from naqala.plugins.artisans.layout import encloses_a_tile
 from naqala.plugins.base.setup import finish_layout
 
 from scenario import board, options, play, tokens, turn_of
@@ -308,9 +307,14 @@ def test_a_tile_shut_in_by_mountains_and_the_chasm_counts_as_enclosed() -> None:
     other. The fixed test arrangement encloses nothing."""
     single = {"c2": "workshop-2", "b3": "workshop-3", "c4": "workshop-1", "d3": "chasm-1"}
     pocket = {"c3": "workshop-1", "c4": "workshop-3", "b4": "workshop-2", "d3": "chasm-1"}
-    assert encloses_a_tile(_layout(single))
-    assert encloses_a_tile(_layout(pocket))
-    assert not encloses_a_tile(_layout(NEW_TILES))
+    rules = artisans_rules()
+
+    def encloses_a_tile(placed: Mapping[str, str]) -> bool:
+        return not finish_layout(rules, _layout(placed)).geometry.is_connected()
+
+    assert encloses_a_tile(single)
+    assert encloses_a_tile(pocket)
+    assert not encloses_a_tile(NEW_TILES)
 
 
 # -- what mountains do not block ------------------------------------------------------------

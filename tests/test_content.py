@@ -256,3 +256,74 @@ def test_two_later_files_restating_a_setting_differently_conflict(tmp_path: Path
     tables = write(tmp_path, "tables.toml", "[tables]\nsuit_values = [1, 2]\n")
     other = write(tmp_path, "other.toml", "[tables]\nsuit_values = [1, 3]\n")
     assert "$.tables.suit_values" in problems_of([BASE, tables, other])[0]
+
+
+# -- extra meeples and board shapes -------------------------------------------------------------
+
+
+def test_extra_meeples_add_to_a_colour_declared_in_an_earlier_file(tmp_path: Path) -> None:
+    """``[[extra_meeples]]`` adds meeples to an existing colour, once per entry."""
+    more = write(
+        tmp_path,
+        "more.toml",
+        '[[extra_meeples]]\ncolour = "white"\ncount = 3\n'
+        '[[extra_meeples]]\ncolour = "white"\ncount = 2\n',
+    )
+    counts = {c.id: c.count for c in load_content([BASE, more]).colours}
+    assert counts["white"] == 20 + 5
+    assert counts["yellow"] == 16
+
+
+def test_extra_meeples_may_name_a_colour_of_a_later_file(tmp_path: Path) -> None:
+    """The colour may be declared by any file: the extras are added once all are read."""
+    more = write(tmp_path, "more.toml", '[[extra_meeples]]\ncolour = "teal"\ncount = 4\n')
+    teal = write(
+        tmp_path, "teal.toml", '[[colour]]\nid = "teal"\nletter = "T"\nname = "T"\ncount = 6\n'
+    )
+    counts = {c.id: c.count for c in load_content([BASE, more, teal]).colours}
+    assert counts["teal"] == 10
+
+
+def test_extra_meeples_of_an_unknown_colour_or_no_meeples_are_reported(tmp_path: Path) -> None:
+    """An unknown colour names the known ones; a count below 1 is refused; both at once."""
+    bad = write(
+        tmp_path,
+        "bad.toml",
+        '[[extra_meeples]]\ncolour = "pink"\ncount = 3\n'
+        '[[extra_meeples]]\ncolour = "red"\ncount = 0\n',
+    )
+    problems = problems_of([BASE, bad])
+    assert len(problems) == 2
+    assert problems[0].startswith(f"{bad}: $.extra_meeples[1].count: must be at least 1")
+    assert problems[1].startswith(f"{bad}: $.extra_meeples[0].colour: no colour 'pink'")
+    assert "blue, green, red, white, yellow" in problems[1]
+
+
+def test_the_board_shape_comes_from_the_number_of_tiles(tmp_path: Path) -> None:
+    """``tables.board_<n>`` gives rows and columns for n tiles; with no shape for the tiles
+    in play, or a shape that does not hold them, setting up names the table to fix."""
+    from naqala.core.engine import build_rules
+    from naqala.core.hookspecs import hookimpl
+    from naqala.plugins.base.setup import board_shape
+
+    assert board_shape(build_rules()) == (5, 6)
+
+    def with_file(text: str) -> object:
+        path = write(tmp_path, f"shape{len(text)}.toml", text)
+
+        class Extra:
+            NAME = "extra"
+
+            @hookimpl
+            def naqala_content_files(self) -> list[Path]:
+                return [path]
+
+        return Extra()
+
+    one_more = GOOD_TILE
+    rules = build_rules(extra_plugins=[with_file(one_more)])
+    with pytest.raises(ContentError, match=r"no board shape for 31 tiles \(set tables.board_31"):
+        rules.new_game(2, 1)
+    rules = build_rules(extra_plugins=[with_file(one_more + "[tables]\nboard_31 = [5, 7]\n")])
+    with pytest.raises(ContentError, match=r"tables.board_31 = \[5, 7\] is not \[rows, cols\]"):
+        rules.new_game(2, 1)

@@ -459,6 +459,48 @@ def test_naqala_cli_adds_a_subcommand() -> None:
     assert "hello from a plugin" in result.output
 
 
+def test_naqala_public_notes_appear_under_the_board_picture() -> None:
+    """A plugin's public notes are listed by the rules and drawn in the picture."""
+    from rich.console import Console
+
+    from naqala.cli.render import render_state
+
+    class Almanac:
+        NAME = "almanac"
+
+        @hookimpl
+        def naqala_public_notes(self, rules: Rules, state: State) -> list[str]:
+            return [f"Almanac: round {state.round}"]
+
+    rules = build_rules(extra_plugins=[Almanac()])
+    state = rules.new_game(2, 1)
+    assert rules.public_notes(state) == ["Almanac: round 1"]
+    console = Console(width=100, record=True, color_system=None)
+    console.print(render_state(rules, state))
+    assert "Almanac: round 1" in console.export_text()
+    assert build_rules().public_notes(state) == []
+
+
+def test_naqala_event_clean_up_fires_once_per_round() -> None:
+    """The base flow fires ``clean-up`` at the end of every round, for everybody."""
+    seen: list[int] = []
+
+    class Watcher:
+        NAME = "watcher"
+
+        @hookimpl
+        def naqala_event(self, rules: Rules, state: State, event: Event) -> None:
+            if event.name == "clean-up":
+                assert event.player == -1
+                seen.append(state.round)
+
+    rules = build_rules(extra_plugins=[Watcher()])
+    state = rules.new_game(2, 5)
+    while state.round < 3:
+        state = rules.apply(state, rules.legal_actions(state)[0])
+    assert seen == [1, 2]
+
+
 def _hook_names() -> list[str]:
     return sorted(name for name in dir(hookspecs) if name.startswith("naqala_"))
 

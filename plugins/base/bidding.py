@@ -1,9 +1,10 @@
 """Bidding for turn order (rulebook "Bid for Turn Order").
 
 Markers bid in bid-track order. A bid takes a free spot of the turn-order track and pays
-its cost at once; only one marker per non-zero spot. The zero spots are a queue: a new zero
-bid takes the front zero spot and pushes earlier zero bidders back, so the last to bid zero
-plays first among them; when every zero spot is taken, the bidder must pay.
+its cost at once. Spots of the same cost are a queue: a new bid takes the front one and
+pushes earlier bidders back, so the last to bid zero plays first among the zeros; when
+every spot of a cost is taken, that cost cannot be bid. In the base game only the three
+zero spots share a cost; the five-player track has pairs at 5, 3 and 1 as well.
 """
 
 from __future__ import annotations
@@ -15,8 +16,26 @@ from naqala.core.state import NOBODY, State, evolve, replace_at
 from naqala.plugins.base.common import current, gain_coins
 
 
-def zero_spots(costs: tuple[int, ...]) -> list[int]:
-    return [i for i, cost in enumerate(costs) if cost == 0]
+def turn_order_costs(rules: Rules, players: int) -> tuple[int, ...]:
+    """The costs of the turn-order spots, best first: content table
+    ``turn_order_costs_<players>`` where a player count has its own track (5 players),
+    else ``turn_order_costs``."""
+    return rules.content.tables.get(f"turn_order_costs_{players}") or rules.content.table(
+        "turn_order_costs"
+    )
+
+
+def costs_in_play(rules: Rules, state: State) -> tuple[int, ...]:
+    return turn_order_costs(rules, len(state.players))
+
+
+def distinct_costs(costs: tuple[int, ...]) -> list[int]:
+    """Each cost once, dearest first (a Kumarbi discount steps down this list)."""
+    return sorted(set(costs), reverse=True)
+
+
+def spots_costing(costs: tuple[int, ...], cost: int) -> list[int]:
+    return [i for i, c in enumerate(costs) if c == cost]
 
 
 def bidding_marker(state: State) -> int:
@@ -24,33 +43,29 @@ def bidding_marker(state: State) -> int:
 
 
 def free_spots(rules: Rules, state: State) -> list[int]:
-    """Spots the bidding marker may take, one per distinct offer: every free non-zero spot,
-    and the front zero spot while any zero spot is free."""
-    costs = rules.content.table("turn_order_costs")
-    spots = [i for i, c in enumerate(costs) if c > 0 and state.turn_track[i] == NOBODY]
-    zeros = zero_spots(costs)
-    if zeros and any(state.turn_track[i] == NOBODY for i in zeros):
-        spots.append(zeros[0])
-    return spots
+    """Spots the bidding marker may take, one per distinct cost: the front spot of each
+    cost while any spot of that cost is free."""
+    costs = costs_in_play(rules, state)
+    return [
+        spots_costing(costs, cost)[0]
+        for cost in distinct_costs(costs)
+        if any(state.turn_track[i] == NOBODY for i in spots_costing(costs, cost))
+    ]
 
 
 def place_bid(rules: Rules, state: State, cost: int, price: int) -> State:
-    """The bidding marker takes the free spot costing ``cost`` (the front zero spot, pushing
-    earlier zero bids back, when ``cost`` is 0) and its owner pays ``price`` (all their
-    coins if they have less)."""
-    costs = rules.content.table("turn_order_costs")
+    """The bidding marker takes the front spot costing ``cost``, pushing markers already
+    on spots of that cost back (the rulebook's zero spots; a track may have several
+    spots of other costs too), and its owner pays ``price`` (all their coins if they have
+    less)."""
+    costs = costs_in_play(rules, state)
     marker = bidding_marker(state)
     player = current(state)
     track = list(state.turn_track)
-    if cost == 0:
-        zeros = zero_spots(costs)
-        queue = [track[i] for i in zeros if track[i] != NOBODY]
-        queue.insert(0, marker)
-        for i, spot in enumerate(zeros):
-            track[spot] = queue[i] if i < len(queue) else NOBODY
-    else:
-        spot = next(i for i, c in enumerate(costs) if c == cost and state.turn_track[i] == NOBODY)
-        track[spot] = marker
+    group = spots_costing(costs, cost)
+    queue = [marker] + [track[i] for i in group if track[i] != NOBODY]
+    for i, spot in enumerate(group):
+        track[spot] = queue[i] if i < len(queue) else NOBODY
     state = gain_coins(state, player, -min(price, state.players[player].coins))
     return evolve(
         state,
@@ -66,7 +81,7 @@ class BidStage(Stage):
     coins (the rulebook is silent; see docs/rules-notes.md)."""
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
-        costs = rules.content.table("turn_order_costs")
+        costs = costs_in_play(rules, state)
         coins = state.players[current(state)].coins
         spots = free_spots(rules, state)
         affordable = [s for s in spots if costs[s] <= coins]
@@ -81,12 +96,13 @@ class BidStage(Stage):
     def explain(self, rules: Rules, state: State, action: Action) -> str | None:
         if action.kind != "bid" or len(action.args) != 1 or not action.args[0].isdigit():
             return None
-        costs = rules.content.table("turn_order_costs")
+        costs = costs_in_play(rules, state)
         cost = int(action.args[0])
         if cost not in costs:
             return f"there is no spot costing {cost} (spots: {', '.join(map(str, costs))})"
-        if cost == 0:
-            return "all zero spots are taken: you must pay at least 1"
         if cost > state.players[current(state)].coins:
             return f"you cannot afford {cost} coins"
+        if len(spots_costing(costs, cost)) > 1:
+            cheaper = " at least 1" if cost == 0 else " another price"
+            return f"all spots costing {cost} are taken: you must pay{cheaper}"
         return f"the spot costing {cost} is already taken"

@@ -9,6 +9,7 @@ and this flow enters the next one.
 from __future__ import annotations
 
 from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.events import Event
 from naqala.core.stage import Flow
 from naqala.core.state import (
     GAME_OVER,
@@ -25,6 +26,8 @@ from naqala.plugins.base.common import refill, set_deck
 #: flags that end the game after the round (trigger A and trigger B)
 LAST_CAMEL = "last-camel"
 NO_MOVES = "no-moves"
+#: the event fired at clean-up, once the resource and djinn rows are refilled
+CLEAN_UP = "clean-up"
 
 
 class BaseFlow(Flow):
@@ -101,7 +104,7 @@ class BaseFlow(Flow):
         resources, rng = refill(state.decks[RESOURCES], rules.content.setting("resource_row"), rng)
         djinns, rng = refill(state.decks[DJINNS], rules.content.setting("djinn_row"), rng)
         state = set_deck(set_deck(state, RESOURCES, resources), DJINNS, djinns)
-        state = evolve(state, rng=rng, turn=None)
+        state = rules.fire(evolve(state, rng=rng, turn=None), Event(CLEAN_UP, NOBODY))
         if rules.game_ends(state):
             return evolve(state, decision=Decision(GAME_OVER, NOBODY))
         state = evolve(state, round=state.round + 1, decision=Decision("bid", NOBODY))

@@ -8,20 +8,55 @@ from naqala.core.content import ContentError
 from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
 from naqala.core.rng import Rng
 from naqala.core.state import NOBODY, Board, Decision, Deck, Layout, PlayerState, State, add_at
+from naqala.plugins.base.bidding import turn_order_costs
 
 
 class SetupError(ValueError):
     """A game that cannot be set up as asked (e.g. an unsupported player count)."""
 
 
+#: how often a layout with a cut-off tile is laid again before giving up
+LAYOUT_ATTEMPTS = 1000
+
+
+def board_shape(rules: Rules) -> tuple[int, int]:
+    """Rows and columns of the board for the tiles in play: content table
+    ``board_<number of tiles>`` (30 tiles make 5×6, 36 make 6×6, 42 make 6×7), so each
+    set of expansions gets its board without any plugin knowing the others."""
+    count = len(rules.tile_specs)
+    key = f"board_{count}"
+    if key not in rules.content.tables:
+        raise ContentError(
+            [f"content: no board shape for {count} tiles (set tables.{key} = [rows, cols])"]
+        )
+    shape = rules.content.tables[key]
+    if len(shape) != 2 or shape[0] * shape[1] != count:
+        raise ContentError(
+            [f"content: tables.{key} = {list(shape)} is not [rows, cols] for {count} tiles"]
+        )
+    return shape[0], shape[1]
+
+
 def random_layout(rules: Rules, rng: Rng) -> tuple[Layout, Rng]:
-    """All tiles shuffled into the ``rows × cols`` grid of the content settings."""
-    rows, cols = rules.content.setting("rows"), rules.content.setting("cols")
-    tiles = list(rules.tile_specs)
-    if len(tiles) != rows * cols:
-        raise ContentError([f"content: {len(tiles)} tiles do not fill a {rows}x{cols} board"])
-    shuffled, rng = rng.shuffled(tiles)
+    """All tiles shuffled into the board of ``board_shape``."""
+    rows, cols = board_shape(rules)
+    shuffled, rng = rng.shuffled(list(rules.tile_specs))
     return Layout(rows=rows, cols=cols, tiles=shuffled), rng
+
+
+def lay_out(rules: Rules, players: int, rng: Rng) -> tuple[Layout, Rng]:
+    """Ask the layout provider for a board, with its impassable tiles and walls, and lay it
+    again while some tile cannot be reached from the others (impassable tiles and
+    mountains can shut a tile or a pocket of tiles in)."""
+    for _ in range(LAYOUT_ATTEMPTS):
+        found = rules.hook.naqala_board_layout(rules=rules, players=players, rng=rng)
+        if found is None:  # pragma: no cover - the base plugin always answers
+            raise SetupError("no plugin lays out the board")
+        layout, rng = found
+        layout = finish_layout(rules, layout)
+        if layout.geometry.is_connected():
+            return layout, rng
+    raise SetupError("no layout without a cut-off tile was found")  # pragma: no cover
 
 
 def finish_layout(rules: Rules, layout: Layout) -> Layout:
@@ -50,12 +85,7 @@ def new_game(rules: Rules, players: int, seed: int) -> State:
             f"a game of {players} players is not supported with these rules (allowed: {allowed})"
         )
     per_player = counts[players]
-    rng = Rng(seed)
-    found = rules.hook.naqala_board_layout(rules=rules, players=players, rng=rng)
-    if found is None:  # pragma: no cover - the base plugin always answers
-        raise SetupError("no plugin lays out the board")
-    layout, rng = found
-    layout = finish_layout(rules, layout)
+    layout, rng = lay_out(rules, players, Rng(seed))
 
     bag = tuple(c.count for c in rules.colours)
     empty = (0,) * len(bag)
@@ -92,7 +122,7 @@ def new_game(rules: Rules, players: int, seed: int) -> State:
 
     markers = tuple(p for p in range(players) for _ in range(per_player.markers))
     bid_track, rng = rng.shuffled(range(len(markers)))
-    turn_track = (NOBODY,) * len(rules.content.table("turn_order_costs"))
+    turn_track = (NOBODY,) * len(turn_order_costs(rules, players))
     coins = rules.content.setting("starting_coins")
     state = State(
         ruleset=rules.ruleset,

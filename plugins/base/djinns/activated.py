@@ -10,7 +10,7 @@ from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, Decision, State, add_at, count_effect, evolve, replace_at
-from naqala.plugins.base.bidding import free_spots, place_bid
+from naqala.plugins.base.bidding import costs_in_play, distinct_costs, free_spots, place_bid
 from naqala.plugins.base.common import (
     FAKIR,
     current,
@@ -285,6 +285,13 @@ class KeepDjinn(Stage):
         return take_djinn_card(rules, state, player, kept_card)
 
 
+def discounted(costs: tuple[int, ...], cost: int, fakirs: int) -> int:
+    """The price of the spot costing ``cost`` with ``fakirs`` discarded: each Fakir steps
+    down to the next cheaper cost of the track (never below the cheapest)."""
+    steps = distinct_costs(costs)
+    return steps[min(steps.index(cost) + fakirs, len(steps) - 1)]
+
+
 class Kumarbi(Activated):
     """Used while bidding, not in the turn: so it overrides who may use it and when."""
 
@@ -300,14 +307,14 @@ class Kumarbi(Activated):
         fakirs = fakirs_held(state, owner)
         if not fakirs:
             return ()
-        costs = rules.content.table("turn_order_costs")
+        costs = costs_in_play(rules, state)
         coins = state.players[owner].coins
         found = []
         for spot in free_spots(rules, state):
             if costs[spot] == 0:
                 continue
             for used in range(1, fakirs + 1):
-                price = costs[min(spot + used, len(costs) - 1)]
+                price = discounted(costs, costs[spot], used)
                 if price <= coins:
                     found.append(Action(card, (str(costs[spot]), "F" * used)))
                 if price == 0:
@@ -315,10 +322,8 @@ class Kumarbi(Activated):
         return found
 
     def apply(self, rules: Rules, state: State, owner: int, card: str, action: Action) -> State:
-        costs = rules.content.table("turn_order_costs")
         cost, payment = int(action.args[0]), action.args[1]
-        spot = costs.index(cost)
-        price = costs[min(spot + len(payment), len(costs) - 1)]
+        price = discounted(costs_in_play(rules, state), cost, len(payment))
         state = discard_cards(state, owner, (FAKIR,) * len(payment))
         state = count_effect(place_bid(rules, state, cost, price), card)
         return rules.proceed(state, "bid")
