@@ -1,0 +1,91 @@
+"""Djinns of Naqala (the Whims of the Sultan box): Fabulous Cities with Sultan's Whims,
+the Great Lake, a fifth player and two djinns — everything through hooks and
+``content/djinns.toml``; the core knows nothing of it. With the Artisans the board is
+6×7 (their layout fills the larger inner area); alone, all 36 tiles are shuffled."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from naqala.content import content_path
+from naqala.core.actions import Action
+from naqala.core.engine import Rules
+from naqala.core.events import Event, ScoreLine
+from naqala.core.hookspecs import hookimpl
+from naqala.core.powers import Power
+from naqala.core.stage import Stage
+from naqala.core.state import Layout, State
+from naqala.plugins.base.flow import CLEAN_UP
+from naqala.plugins.djinns import cities, lake, spirits, whims
+
+NAME = "djinns"
+ALIASES = ("whims",)
+VERSION = "0.1.0"
+DESCRIPTION = (
+    "Djinns of Naqala (Whims of the Sultan): Fabulous Cities, Sultan's Whims, the Great "
+    "Lake, 5 players, 2 djinns; 6x7 board with artisans"
+)
+REQUIRES = ("base",)
+
+
+@hookimpl
+def naqala_content_files() -> Iterable[Path]:
+    return [content_path("djinns.toml")]
+
+
+@hookimpl
+def naqala_impassable_tiles(rules: Rules, layout: Layout) -> Iterable[int]:
+    return lake.lakes(rules, layout)
+
+
+@hookimpl
+def naqala_tile_actions() -> dict[str, Stage]:
+    return {"city": cities.City()}
+
+
+@hookimpl
+def naqala_card_powers() -> dict[str, Power]:
+    return whims.whim_powers()
+
+
+@hookimpl
+def naqala_djinn_powers() -> dict[str, Power]:
+    return spirits.djinn_powers()
+
+
+@hookimpl
+def naqala_adjust_new_game(rules: Rules, state: State) -> State:
+    return cities.fill_slots(rules, state)
+
+
+@hookimpl
+def naqala_event(rules: Rules, state: State, event: Event) -> State | None:
+    return cities.fill_slots(rules, state) if event.name == CLEAN_UP else None
+
+
+@hookimpl
+def naqala_extra_options(rules: Rules, state: State) -> list[Action]:
+    return whims.claim_options(rules, state)
+
+
+@hookimpl
+def naqala_apply_extra(rules: Rules, state: State, action: Action) -> State | None:
+    return whims.apply_claim(rules, state, action)
+
+
+@hookimpl
+def naqala_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
+    return cities.city_score_lines(rules, state, player)
+
+
+@hookimpl
+def naqala_adjust_score_lines(
+    rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...]
+) -> list[ScoreLine]:
+    return lake.lake_score_lines(rules, state, player)
+
+
+@hookimpl
+def naqala_public_notes(rules: Rules, state: State) -> list[str]:
+    return cities.city_notes(rules, state)

@@ -1,0 +1,102 @@
+"""Fabulous Cities and the Sultan's Whims lying on them.
+
+The whims deck's face-up row has one slot per city, in board order (a1, b1, … f7); an
+empty slot is ``""`` (taken this round, or the deck ran out). The city tile action takes
+the whim on that city; clean-up fills each empty slot from the draw pile. Claimed whims
+go face up to the deck's discard pile and are never shuffled back.
+"""
+
+from __future__ import annotations
+
+from naqala.core.engine import Rules
+from naqala.core.events import Event, ScoreLine
+from naqala.core.stage import Stage
+from naqala.core.state import NOBODY, State, evolve, replace_at
+from naqala.plugins.base.common import current, set_deck
+from naqala.plugins.base.tiles import final_tile
+
+CITY = "city"
+WHIMS = "whims"
+EMPTY = ""
+SOURCE = "djinns"
+
+
+def whims_index(rules: Rules) -> int:
+    return rules.deck_index[WHIMS]
+
+
+def city_tiles(rules: Rules, state: State) -> list[int]:
+    """Board positions of the cities, in board order (the order of the whim slots)."""
+    return [i for i, t in enumerate(state.layout.tiles) if rules.tile(t).kind == CITY]
+
+
+def whim_on(rules: Rules, state: State, tile: int) -> str:
+    """The whim lying on the city at ``tile`` ("" if none)."""
+    slots = state.decks[whims_index(rules)].row
+    cities = city_tiles(rules, state)
+    return slots[cities.index(tile)] if tile in cities else EMPTY
+
+
+def fill_slots(rules: Rules, state: State) -> State:
+    """Lay the top whim of the draw pile on every city without one (setup, clean-up)."""
+    index = whims_index(rules)
+    deck = state.decks[index]
+    slots = list(deck.row) + [EMPTY] * (len(city_tiles(rules, state)) - len(deck.row))
+    draw = deck.draw
+    for i, card in enumerate(slots):
+        if card == EMPTY and draw:
+            slots[i], draw = draw[0], draw[1:]
+    return set_deck(state, index, evolve(deck, row=tuple(slots), draw=draw))
+
+
+def give_whim(state: State, player: int, card: str) -> State:
+    p = state.players[player]
+    return state.replace_player(player, evolve(p, held=tuple(sorted((*p.held, card)))))
+
+
+def take_whim(rules: Rules, state: State, player: int, tile: int) -> State:
+    """``player`` takes the whim on the city at ``tile`` into their hand; fires
+    ``whim-taken``. Nothing happens if no whim lies there."""
+    card = whim_on(rules, state, tile)
+    if card == EMPTY:
+        return state
+    index = whims_index(rules)
+    deck = state.decks[index]
+    slot = city_tiles(rules, state).index(tile)
+    state = set_deck(state, index, evolve(deck, row=replace_at(deck.row, slot, EMPTY)))
+    state = give_whim(state, player, card)
+    return rules.fire(state, Event("whim-taken", player, tile=tile, what=card))
+
+
+class City(Stage):
+    """The city tile action: take the whim lying on it, if there is one (nothing to
+    decide, so the stage hands on at once)."""
+
+    def enter(self, rules: Rules, state: State) -> State:
+        state = take_whim(rules, state, current(state), final_tile(state))
+        return rules.proceed(state, self.name)
+
+
+def cities_owned(rules: Rules, state: State, player: int) -> int:
+    return sum(1 for t in city_tiles(rules, state) if state.board.owners[t] == player)
+
+
+def city_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
+    """Owning n cities scores ``city_vp`` · n² (5, 20, 45, 80, 125), in place of a tile
+    value (the cities' own ``vp`` is 0)."""
+    n = cities_owned(rules, state, player)
+    points = rules.content.setting("city_vp") * n * n
+    return [ScoreLine("cities", points, SOURCE, f"{n} cities")]
+
+
+def city_notes(rules: Rules, state: State) -> list[str]:
+    geo = state.geometry
+    offered = []
+    for tile in city_tiles(rules, state):
+        card = whim_on(rules, state, tile)
+        owner = state.board.owners[tile]
+        mark = f" (P{owner + 1})" if owner != NOBODY else ""
+        name = rules.card_specs[card].name if card else "no whim"
+        offered.append(f"{geo.name(tile)}{mark} {name}")
+    deck = state.decks[whims_index(rules)]
+    return [f"Whims on cities: {'; '.join(offered)} — {len(deck.draw)} in the pile"]

@@ -1,0 +1,48 @@
+"""The two djinns of this box (designed here; docs/rules-notes.md): Qareen rewards
+fulfilled whims, Dalhan fetches a whim from any city."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from naqala.core.engine import Rules
+from naqala.core.events import ScoreLine
+from naqala.core.powers import Power
+from naqala.core.state import State
+from naqala.plugins.base.djinns.common import Activated, spec
+from naqala.plugins.djinns.cities import EMPTY, city_tiles, take_whim, whim_on
+from naqala.plugins.djinns.whims import claimed
+
+
+class Qareen(Power):
+    when = "at final scoring"
+    effect = "Each Sultan's Whim you have fulfilled scores {per_whim} more VP."
+
+    def score_lines(
+        self, rules: Rules, state: State, owner: int, card: str, lines: tuple[ScoreLine, ...]
+    ) -> Iterable[ScoreLine]:
+        count = claimed(state, owner)
+        bonus = spec(rules, card).param("per_whim")
+        return [ScoreLine("whims", count * bonus, card, f"{count} whims fulfilled")]
+
+
+class Dalhan(Activated):
+    when = "any time in your turn"
+    effect = "Take the Sultan's Whim lying on any city into your hand."
+
+    def targets(
+        self, rules: Rules, state: State, owner: int, card: str
+    ) -> Iterable[tuple[str, ...]]:
+        geo = state.geometry
+        return [
+            (geo.name(t),) for t in city_tiles(rules, state) if whim_on(rules, state, t) != EMPTY
+        ]
+
+    def act(
+        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+    ) -> State:
+        return take_whim(rules, state, owner, state.geometry.parse(target[0]))
+
+
+def djinn_powers() -> dict[str, Power]:
+    return {"qareen": Qareen(), "dalhan": Dalhan()}
