@@ -187,9 +187,11 @@ class Rules:
         if state.is_over:
             return "the game is over"
         stage = self.stages[state.decision.stage]
-        reason = stage.explain(self, state, action)
+        reason = stage.explain(self, state, action) or self.hook.naqala_explain(
+            rules=self, state=state, action=action
+        )
         if reason:
-            return reason
+            return str(reason)
         kinds = sorted({a.kind for a in self.legal_actions(state)})
         if action.kind not in kinds:
             return (

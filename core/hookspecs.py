@@ -160,6 +160,16 @@ def naqala_apply_extra(rules: Rules, state: State, action: Action) -> State | No
     """
 
 
+@hookspec(firstresult=True)
+def naqala_explain(rules: Rules, state: State, action: Action) -> str | None:
+    """Why ``action`` — of a kind this plugin offers at times (a card, a power) — is not
+    legal now, in words for the person who typed it.
+
+    Called only for an action that is not legal, when the pending stage has nothing to
+    say. Provider: the first non-None answer is shown; None lets the engine answer.
+    """
+
+
 @hookspec
 def naqala_event(rules: Rules, state: State, event: Event) -> State | None:
     """React to an event (a tile taken, a meeple dropped, a djinn taken, a palace placed,

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 import attrs
 import pytest
 
+from naqala.core.actions import parse_action
 from naqala.core.engine import IllegalAction, Rules, build_rules
 from naqala.core.events import Event
 from naqala.core.hookspecs import hookimpl
@@ -328,7 +329,7 @@ def test_a_whim_is_claimed_only_once() -> None:
     state = player(rules, state, 0, meeples="Y" * at_least(rules, card))
     state = play(rules, state, f"claim {card}")
     assert claims(rules, state) == []
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match="you do not hold the whim Grand Vizier"):
         play(rules, state, f"claim {card}")
     assert claimed(state, 0) == 1
 
@@ -370,7 +371,10 @@ def test_an_illegal_claim_raises_and_changes_nothing() -> None:
     state = player(rules, state, 0, meeples="Y" * (at_least(rules, card) - 1))
     before = state_to_json(rules, state)
     legal = options(rules, state)
-    with pytest.raises(IllegalAction):
+    short = at_least(rules, card) - 1
+    with pytest.raises(
+        IllegalAction, match=rf"Grand Vizier is not fulfilled yet: .*you have {short}"
+    ):
         play(rules, state, f"claim {card}")
     assert state_to_json(rules, state) == before
     assert state.players[0].held == (card,)
@@ -390,7 +394,7 @@ def test_no_claim_while_bidding() -> None:
     state = bid_order(rules, state, *range(len(state.markers)))
     assert state.decision.stage == "bid" and state.decision.player == 0
     assert claims(rules, state) == []
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match="whims are claimed during your own turn"):
         play(rules, state, f"claim {card}")
 
 
@@ -897,3 +901,39 @@ def test_a_tent_on_a_city_still_owns_it() -> None:
     assert state.board.tokens[tile][rules.token_index["tent"]] == 1
     assert state.players[0].camels == camels + 1
     assert category(rules, state, 0, "cities") == city_vp
+
+
+def test_a_refused_claim_says_why() -> None:
+    """A claim typed by a person is refused with the reason: no such whim, a whim not in
+    your hand, or no whim named."""
+    rules, state = position()
+    state = holding(rules, state, 0, "grand-vizier")
+    assert rules.explain(state, parse_action("claim sultans-tea")) == (
+        "there is no whim 'sultans-tea'"
+    )
+    assert rules.explain(state, parse_action("claim mystic")) == "you do not hold the whim Mystic"
+    assert rules.explain(state, parse_action("claim")).startswith("name the whim")
+
+
+def test_the_rules_notes_list_every_whim_with_its_kind_and_coins() -> None:
+    """docs/rules-notes.md lists the 22 designed whims as the content defines them: name,
+    condition kind and coins (a changed card must change the notes too)."""
+    from pathlib import Path
+
+    notes = (Path(__file__).resolve().parent.parent / "docs" / "rules-notes.md").read_text(
+        encoding="utf-8"
+    )
+    table = notes.split("### The 22 Sultan's Whims", 1)[1]
+    rows = {}
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[2].isdigit():
+            rows[cells[0]] = (cells[1], int(cells[2]))
+    rules = build_rules(["djinns"])
+    whims = [c for c in rules.content.cards if c.deck == "whims"]
+    assert sorted(rows) == sorted(c.name for c in whims)
+    for card in whims:
+        condition, coins = rows[card.name]
+        assert f"(`{card.kind}`)" in condition, card.id
+        assert str(card.param("at_least")) in condition or card.kind == "most-kept", card.id
+        assert coins == card.param("coins"), card.id

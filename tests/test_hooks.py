@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from naqala.core import hookspecs
 from naqala.core.actions import Action
-from naqala.core.engine import Rules, build_rules
+from naqala.core.engine import IllegalAction, Rules, build_rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.hookspecs import hookimpl
 from naqala.core.plugins import PluginError
@@ -239,6 +239,26 @@ def test_naqala_extra_options_and_naqala_apply_extra() -> None:
     after = play(rules, state, "tip 1")
     assert after.players[0].coins == coins - 1
     assert after.decision == state.decision
+
+
+def test_naqala_explain_says_why_a_plugin_action_is_refused() -> None:
+    """A plugin's explanation is used for its own refused actions; the stage's own
+    explanation comes first, and the engine answers when no plugin does."""
+
+    class Tips:
+        NAME = "tips"
+
+        @hookimpl
+        def naqala_explain(self, rules: Rules, state: State, action: Action) -> str | None:
+            return "tips are given when you sell" if action.kind == "tip" else None
+
+    rules = build_rules(extra_plugins=[Tips()])
+    state = random_turn_start(rules)
+    assert rules.explain(state, Action("tip", ("1",))) == "tips are given when you sell"
+    with pytest.raises(IllegalAction, match="tips are given when you sell"):
+        rules.apply(state, Action("tip", ("1",)))
+    assert "not an option now" in rules.explain(state, Action("wave"))
+    assert "not an option now" in build_rules().explain(state, Action("tip", ("1",)))
 
 
 def test_naqala_event_reacts_to_a_tile_being_taken() -> None:

@@ -75,6 +75,11 @@ def naqala_apply_extra(rules: Rules, state: State, action: Action) -> State | No
 
 
 @hookimpl
+def naqala_explain(rules: Rules, state: State, action: Action) -> str | None:
+    return whims.explain_claim(rules, state, action)
+
+
+@hookimpl
 def naqala_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
     return cities.city_score_lines(rules, state, player)
 

@@ -247,5 +247,27 @@ def apply_claim(rules: Rules, state: State, action: Action) -> State | None:
     return power.apply(rules, state, player, card, action)
 
 
+def explain_claim(rules: Rules, state: State, action: Action) -> str | None:
+    """Why a typed ``claim`` is refused: no such whim, not in hand, not your turn, or
+    the condition not met (with where the player stands)."""
+    if action.kind != CLAIM:
+        return None
+    if len(action.args) != 1:
+        return "name the whim to claim: claim <whim>"
+    card = action.args[0]
+    spec = rules.card_specs.get(card)
+    if spec is None or spec.deck != WHIMS:
+        return f"there is no whim {card!r}"
+    player = state.decision.player
+    if player < 0 or card not in state.players[player].held:
+        return f"you do not hold the whim {spec.name}"
+    if own_turn(state, player) is None:
+        return "whims are claimed during your own turn"
+    power = rules.card_powers[spec.kind]
+    assert isinstance(power, Whim)
+    now = power.measure(rules, state, player, spec)
+    return f"{spec.name} is not fulfilled yet: {spec.text} (you have {now})"
+
+
 def claimed(state: State, player: int) -> int:
     return get_extra(state.players[player].extras, CLAIMED)
