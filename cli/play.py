@@ -46,7 +46,8 @@ HUMAN = "human"
 HELP = """\
 Type one of:
   a number            the option with that number
-  an action           e.g. "bid 12", "pick c3", "drop d3 W", "kill p2 Y", "end"
+  an action           e.g. "bid 12", "pick c3", "drop d3 W", "kill p2 Y", "end",
+                      "claim mystic" (a Sultan's Whim whose condition holds)
   a whole move        at the pick: start tile, then each tile and the colour dropped
                       there, e.g. "c3 d3W d4R" (or "c3 d3 W d4 R")
   board               show the board again
