@@ -442,6 +442,24 @@ def test_an_all_ai_game_plays_to_the_end_and_saves_a_verifiable_record(tmp_path:
     assert verified.stdout.startswith("verified: scores ")
 
 
+def test_five_random_ais_play_both_expansions_and_the_record_verifies(tmp_path: Path) -> None:
+    """``-x artisans -x djinns`` with five seats plays on the 6×7 board to the end; the
+    picture lists the whims on the cities, and the saved record replays to the same
+    scores (the expansions are recorded with it)."""
+    path = tmp_path / "five.json"
+    seats = ",".join(["ai:random"] * 5)
+    args = ["play", "-x", "artisans", "-x", "djinns", "--seats", seats, "--seed", "4"]
+    result = run(*args, "--save", str(path))
+    assert result.exit_code == 0, result.stderr or repr(result.exception)
+    assert "Whims on cities:" in result.stdout
+    assert "Final scores" in result.stdout
+    record = load_record(path)
+    assert [ref.name for ref in record.plugins] == ["base", "artisans", "djinns"]
+    assert len(record.seats) == 5
+    verified = run("replay", str(path), "--verify")
+    assert verified.exit_code == 0, verified.stderr
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
