@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from naqala.cli.app import app
 from naqala.core.actions import Action
 from naqala.core.agents import RandomAgent
-from naqala.core.engine import Rules
+from naqala.core.engine import Rules, build_rules
 from naqala.core.serialize import state_from_json, state_to_json
 from naqala.core.state import State
 
@@ -31,8 +31,14 @@ SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 PLAYERS = st.integers(min_value=2, max_value=4)
 HASH_SEEDS = ("0", "12345")
 
-#: (players, game seed, agent seed) of the games compared across processes
-GAMES = ((2, 11, 101), (3, 22, 202), (4, 33, 303))
+#: (expansions, players, game seed, agent seed) of the games compared across processes
+GAMES = (
+    ([], 2, 11, 101),
+    ([], 3, 22, 202),
+    ([], 4, 33, 303),
+    (["djinns"], 4, 44, 404),
+    (["artisans", "djinns"], 5, 55, 505),
+)
 
 #: run in a fresh interpreter; must compute the hash exactly as ``trajectory_hash`` does
 SCRIPT = """
@@ -41,9 +47,9 @@ from naqala.core.agents import RandomAgent
 from naqala.core.engine import build_rules
 from naqala.core.serialize import state_to_json
 
-rules = build_rules()
 out = []
-for players, seed, agent_seed in json.loads(sys.argv[1]):
+for expansions, players, seed, agent_seed in json.loads(sys.argv[1]):
+    rules = build_rules(expansions)
     agent = RandomAgent(agent_seed)
     state = rules.new_game(players, seed)
     digest = hashlib.sha256()
@@ -153,9 +159,12 @@ def test_save_and_load_midway_does_not_change_the_future() -> None:
 
 def test_trajectory_is_the_same_in_other_processes() -> None:
     """Fresh interpreters with PYTHONHASHSEED=0 and 12345 compute the same trajectory
-    hashes as this process: nothing depends on string hashing or set order."""
-    rules = base_rules()
-    here = [trajectory_hash(rules, *play(rules, *game)) for game in GAMES]
+    hashes as this process — for the base game and both expansions with up to five
+    players: nothing depends on string hashing or set order."""
+    here = []
+    for expansions, *game in GAMES:
+        rules = build_rules(expansions)
+        here.append(trajectory_hash(rules, *play(rules, *game)))
     assert len(set(here)) == len(here)
     for hash_seed in HASH_SEEDS:
         there = json.loads(run_python(SCRIPT, json.dumps(GAMES), hash_seed=hash_seed))
