@@ -29,6 +29,25 @@ def options_of(
     return found
 
 
+def deck_cards_held(rules: Rules, state: State, player: int, deck: str) -> list[tuple[str, Power]]:
+    """The cards of the plugin deck ``deck`` (items, whims…) in ``player``'s hand, each
+    with the power of its content ``kind``."""
+    specs = rules.card_specs
+    return [
+        (card, rules.card_powers[specs[card].kind])
+        for card in state.players[player].held
+        if card in specs and specs[card].deck == deck
+    ]
+
+
+def deck_options(rules: Rules, state: State, deck: str) -> list[Action]:
+    """What the cards of ``deck`` in the deciding player's hand offer now."""
+    player = state.decision.player
+    if player < 0 or not state.players[player].held:
+        return []
+    return options_of(rules, state, player, deck_cards_held(rules, state, player, deck))
+
+
 class Power:
     """Base class: a power that does nothing. Override what the card does.
 

@@ -9,10 +9,10 @@ them; markers 0 to 4 belong to players 0 to 4."""
 
 from __future__ import annotations
 
-import functools
 import json
 
 import pytest
+from test_djinns_board import RULESETS, djinns_rules, full_rules
 from test_properties import check_conservation, expected, play_checked
 from typer.testing import CliRunner
 
@@ -32,21 +32,6 @@ WHIMS = "whims"
 BASE_COSTS = (18, 12, 8, 5, 3, 1, 0, 0, 0)
 FIVE_COSTS = (18, 12, 8, 5, 5, 3, 3, 1, 1, 0, 0, 0)
 ALL_BIDS = ["bid 0", "bid 1", "bid 3", "bid 5", "bid 8", "bid 12", "bid 18"]
-
-
-@functools.cache
-def djinns_rules() -> Rules:
-    """The base game with Djinns of Naqala (built once, shared)."""
-    return build_rules(["djinns"])
-
-
-@functools.cache
-def full_rules() -> Rules:
-    """The base game with the Artisans and Djinns of Naqala (built once, shared)."""
-    return build_rules(["artisans", "djinns"])
-
-
-RULESETS = {"djinns": djinns_rules, "artisans+djinns": full_rules}
 
 
 def start(*markers: int) -> tuple[Rules, State]:

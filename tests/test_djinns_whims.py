@@ -30,7 +30,7 @@ from naqala.plugins.base.merchandise import merchandise_types
 from naqala.plugins.djinns.cities import city_tiles
 from naqala.plugins.djinns.lake import lakes, lakeside_tiles
 
-from scenario import bid_order, board, options, play, player, tokens, turn_of
+from scenario import bid_order, board, deck, options, play, player, tokens, turn_of
 
 SEED = 7
 WHIMS = "whims"
@@ -126,15 +126,9 @@ def set_whims(
     draw: Iterable[str] | None = None,
     discard: Iterable[str] | None = None,
 ) -> State:
-    index = rules.deck_index[WHIMS]
-    old = state.decks[index]
-    new = attrs.evolve(
-        old,
-        row=old.row if row is None else tuple(row),
-        draw=old.draw if draw is None else tuple(draw),
-        discard=old.discard if discard is None else tuple(discard),
-    )
-    return attrs.evolve(state, decks=(*state.decks[:index], new, *state.decks[index + 1 :]))
+    """The whims deck with the given parts (the scenario kit's ``deck``)."""
+    parts = {"row": row, "draw": draw, "discard": discard}
+    return deck(rules, state, WHIMS, **{k: tuple(v) for k, v in parts.items() if v is not None})
 
 
 def lay(rules: Rules, state: State, tiles: Mapping[str, str]) -> State:

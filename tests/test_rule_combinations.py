@@ -254,6 +254,17 @@ def orderings(
     return st.builds(reordered, st.just(subset), st.permutations(range(count)), positions)
 
 
+def order_to_try(
+    subset: tuple[str, ...], data: st.DataObject | None, base_first: bool
+) -> tuple[PluginInfo, ...]:
+    """Without hypothesis data (the whole-game example): the other plugins reversed, base
+    first or last; with it: an order drawn by hypothesis."""
+    if data is None:
+        count = len(subset)
+        return reordered(subset, range(count - 1, -1, -1), 0 if base_first else count)
+    return data.draw(orderings(subset, base_first), label="order")
+
+
 def order_id(order: Sequence[PluginInfo]) -> str:
     return ",".join(info.name for info in order)
 
@@ -306,11 +317,7 @@ def test_plugin_order_plays_no_part_with_base_first(
     reverse in the whole-game example, drawn ones otherwise) play the same game as the
     order ``resolve`` chooses."""
     reference = rules_or_skip(subset)
-    if permutation is None:
-        count = len(subset)
-        order = reordered(subset, range(count - 1, -1, -1), 0)
-    else:
-        order = permutation.draw(orderings(subset, base_first=True), label="order")
+    order = order_to_try(subset, permutation, base_first=True)
     others = {order_id(order): Rules(order)}
     play_in_lockstep(reference, others, players_for(reference, seat_pick), seed, agent_seed, steps)
 
@@ -336,11 +343,7 @@ def test_plugin_order_plays_no_part_with_plugins_before_base(
     reversed in the whole-game example, drawn orders otherwise) either play the same game
     as the canonical order, or are refused with a PluginError naming a plugin; which one
     is asserted (``REJECTED`` lists the orders to be refused)."""
-    if permutation is None:
-        count = len(subset)
-        order = reordered(subset, range(count - 1, -1, -1), count)
-    else:
-        order = permutation.draw(orderings(subset, base_first=False), label="order")
+    order = order_to_try(subset, permutation, base_first=False)
     reference = rules_or_skip(subset)
     names = tuple(info.name for info in order)
     may_refuse = names in REJECTED

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from naqala.core.actions import Action
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import ScoreLine
-from naqala.core.powers import Power, options_of
+from naqala.core.powers import Power, deck_cards_held, deck_options
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, count_effect, evolve
 from naqala.plugins.base.common import current, draw_cards, set_deck, take_tile
@@ -183,19 +183,8 @@ def item_powers() -> dict[str, Power]:
     }
 
 
-def held_items(rules: Rules, state: State, player: int) -> list[tuple[str, Power]]:
-    return [
-        (card, rules.card_powers[rules.card_specs[card].kind])
-        for card in state.players[player].held
-        if card in rules.card_specs and rules.card_specs[card].deck == ITEMS
-    ]
-
-
 def item_options(rules: Rules, state: State) -> list[Action]:
-    player = state.decision.player
-    if player < 0 or not state.players[player].held:
-        return []
-    return options_of(rules, state, player, held_items(rules, state, player))
+    return deck_options(rules, state, ITEMS)
 
 
 def apply_item(rules: Rules, state: State, action: Action) -> State | None:
@@ -208,6 +197,6 @@ def apply_item(rules: Rules, state: State, action: Action) -> State | None:
 
 def item_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
     found: list[ScoreLine] = []
-    for card, power in held_items(rules, state, player):
+    for card, power in deck_cards_held(rules, state, player, ITEMS):
         found.extend(power.score_lines(rules, state, player, card, ()))
     return found

@@ -16,7 +16,7 @@ from naqala.core.actions import Action
 from naqala.core.content import ContentError, DeckCardSpec
 from naqala.core.engine import Rules
 from naqala.core.events import Event
-from naqala.core.powers import Power, options_of
+from naqala.core.powers import Power, deck_options
 from naqala.core.state import NOBODY, State, count_effect, evolve, get_extra, set_extra
 from naqala.plugins.base.common import FAKIR, gain_coins, set_deck
 from naqala.plugins.base.djinns.common import own_turn
@@ -221,19 +221,8 @@ def whim_powers() -> dict[str, Power]:
     }
 
 
-def held_whims(rules: Rules, state: State, player: int) -> list[tuple[str, Power]]:
-    return [
-        (card, rules.card_powers[whim_spec(rules, card).kind])
-        for card in state.players[player].held
-        if card in rules.card_specs and whim_spec(rules, card).deck == WHIMS
-    ]
-
-
 def claim_options(rules: Rules, state: State) -> list[Action]:
-    player = state.decision.player
-    if player < 0 or not state.players[player].held:
-        return []
-    return options_of(rules, state, player, held_whims(rules, state, player))
+    return deck_options(rules, state, WHIMS)
 
 
 def apply_claim(rules: Rules, state: State, action: Action) -> State | None:
