@@ -911,7 +911,7 @@ def test_a_refused_claim_says_why() -> None:
 
 def test_the_rules_notes_list_every_whim_with_its_kind_and_coins() -> None:
     """docs/rules-notes.md lists the 22 designed whims as the content defines them: name,
-    condition kind and coins (a changed card must change the notes too)."""
+    condition kind, threshold and coins (a changed card must change the notes too)."""
     from pathlib import Path
 
     notes = (Path(__file__).resolve().parent.parent / "docs" / "rules-notes.md").read_text(
@@ -921,7 +921,7 @@ def test_the_rules_notes_list_every_whim_with_its_kind_and_coins() -> None:
     rows = {}
     for line in table.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 3 and cells[2].isdigit():
+        if len(cells) == 4 and cells[2].isdigit():
             rows[cells[0]] = (cells[1], int(cells[2]))
     rules = build_rules(["djinns"])
     whims = [c for c in rules.content.cards if c.deck == "whims"]
