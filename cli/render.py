@@ -201,7 +201,8 @@ def _cell_lines(
     mark, value_style = VALUE_MARKS.get(spec.value if spec else "", ("?", ""))
     head = Text(kind_abbreviation(kind), style=value_style or "bold")
     head.append(" ")
-    head.append(f"{mark}{spec.vp if spec else '?'}", style=value_style)
+    value = (spec.printed or spec.vp) if spec else "?"
+    head.append(f"{mark}{value}", style=value_style)
     lines = [head]
 
     blocked = tile in state.layout.blocked

@@ -56,6 +56,7 @@ class TileSpec:
     value: str = ""  # "blue", "red" or "" (valueless terrain such as the chasm)
     count: int = 1
     holds_meeples: bool = True
+    printed: str = ""  # the value printed on the tile, for displays, if not ``vp`` ("5+")
 
 
 @attrs.frozen

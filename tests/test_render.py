@@ -245,6 +245,25 @@ def test_a_6x7_board_fits_80_columns(seed: int, actions: int) -> None:
                 assert cells[row][column][1] == "·"
 
 
+@pytest.mark.parametrize(("seed", "actions"), [(3, 0), (4, 150), (8, 2000)])
+def test_both_expansions_with_five_players_fit_80_columns(seed: int, actions: int) -> None:
+    """The real 6×7 game (Artisans and Djinns of Naqala, five players, the 12-spot turn
+    track) fits 80 columns; cities show their printed "5+" and the whim on each city is
+    listed under the tracks, by tile."""
+    rules = build_rules(["artisans", "djinns"])
+    state = played(rules, 5, seed, actions)
+    text = text_of(rules, state, viewer=max(state.decision.player, 0))
+    assert_fits(text)
+    for index, tile_id in enumerate(state.layout.tiles):
+        if tile_id.startswith("city-"):
+            head = cell(text, state, state.geometry.name(index))[0]
+            assert re.fullmatch(r"CIT [br]5\+", head), head
+    notes = " ".join(text.split("Whims on cities:", 1)[1].split("\n\n", 1)[0].split())
+    for index, tile_id in enumerate(state.layout.tiles):
+        if tile_id.startswith("city-"):
+            assert state.geometry.name(index) in notes
+
+
 def test_a_crowded_6x7_position_fits_80_columns() -> None:
     """Many meeples on a tile, tokens, an owner and long djinn lists still fit."""
     rules = big_rules()
