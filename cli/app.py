@@ -252,7 +252,9 @@ def simulate(
 
         runner = track(runner, total=games, description="Simulating", console=Console(stderr=True))
     results = list(runner)
-    summary = sim.summarise(results, players, seed, rules.ruleset, tuple(rules.djinn_specs))
+    summary = sim.summarise(
+        results, players, seed, rules.ruleset, tuple(rules.djinn_specs), tuple(rules.card_specs)
+    )
     if as_json:
         typer.echo(json.dumps(summary, indent=2))
         return
@@ -285,11 +287,12 @@ def _print_summary(summary: dict[str, Any]) -> None:
         categories.add_row(name, str(points))
     console.print(categories)
     console.print(f"end triggers: {summary['end_triggers']}")
-    effects = summary["djinn_effects"]
-    if effects:
-        console.print(
-            "djinn effects: " + ", ".join(f"{name} {count}" for name, count in effects.items())
-        )
+    for key, label in (("djinn_effects", "djinn effects"), ("card_effects", "card effects")):
+        effects = summary[key]
+        if effects:
+            console.print(
+                f"{label}: " + ", ".join(f"{name} {count}" for name, count in effects.items())
+            )
 
 
 def register_plugin_commands(target: typer.Typer, plugins: list[object] | None = None) -> list[str]:

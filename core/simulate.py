@@ -96,10 +96,13 @@ def summarise(
     seed: int,
     ruleset: tuple[str, ...],
     djinns: tuple[str, ...] = (),
+    cards: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """The JSON summary of a run. Shared wins count as a fraction for each winner;
     ``djinn_effects`` counts, for each djinn id in ``djinns``, how many times its power
-    changed a game (activations, payouts, protected kills, changed score lines)."""
+    changed a game (activations, payouts, protected kills, changed score lines);
+    ``card_effects`` does the same for the cards of plugin decks in ``cards`` (items
+    played or scored, whims fulfilled)."""
     wins = [0.0] * players
     for r in results:
         for w in r.winners:
@@ -129,5 +132,8 @@ def summarise(
         "end_triggers": dict(sorted(ends.items())),
         "djinn_effects": {
             djinn: sum(r.effects.get(djinn, 0) for r in results) for djinn in sorted(djinns)
+        },
+        "card_effects": {
+            card: sum(r.effects.get(card, 0) for r in results) for card in sorted(cards)
         },
     }

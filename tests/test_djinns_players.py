@@ -21,6 +21,7 @@ from naqala.core.actions import Action
 from naqala.core.agents import RandomAgent
 from naqala.core.engine import IllegalAction, Rules, build_rules
 from naqala.core.serialize import state_from_json, state_to_json
+from naqala.core.simulate import agent_seed as seat_seed
 from naqala.core.state import NOBODY, State, evolve, get_extra
 from naqala.plugins.base.bidding import costs_in_play
 from naqala.plugins.base.setup import SetupError, finish_layout
@@ -313,3 +314,29 @@ def test_simulate_five_players_with_artisans_and_djinns() -> None:
     assert summary["games"] == 2
     assert summary["players"] == 5
     assert len(summary["wins_by_seat"]) == 5
+
+
+def test_simulate_counts_the_whims_fulfilled() -> None:
+    """``simulate --json`` reports ``card_effects``: for every whim (and item), how often
+    it changed a game; a claimed whim counts once, so the whims' total is the number of
+    claims in those games (ten random 4-player games claim some)."""
+    args = ["simulate", "-x", "djinns", "--players", "4", "--games", "10", "--seed", "1"]
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.stderr or repr(result.exception)
+    effects = json.loads(result.stdout)["card_effects"]
+    whims = [c.id for c in djinns_rules().content.cards if c.deck == WHIMS]
+    assert sorted(effects) == sorted(whims)
+    claims = 0
+    for seed in range(1, 11):
+        rules = djinns_rules()
+        agents = [RandomAgent(seat_seed(seed, seat)) for seat in range(4)]
+        state = rules.new_game(4, seed)
+        while not state.is_over:
+            options = rules.legal_actions(state)
+            action = agents[state.decision.player].choose(rules, state, options)
+            claims += action.kind == "claim"
+            state = rules.apply(state, action)
+    assert claims > 0
+    assert sum(effects.values()) == claims
+    plain = runner.invoke(app, args)
+    assert "card effects: " in plain.stdout
