@@ -105,8 +105,9 @@ def expansions_list(
     for column in ("name", "version", "status", "adds", "hooks"):
         table.add_column(column)
     for entry in entries:
+        aliases = entry["aliases"]
         table.add_row(
-            entry["name"],
+            entry["name"] + (f" ({', '.join(aliases)})" if aliases else ""),
             entry["version"],
             entry["status"] if entry["status"] == "ok" else f"broken: {entry['error']}",
             entry["description"],

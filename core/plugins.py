@@ -91,12 +91,13 @@ def unknown_plugin_message(name: str, known: Sequence[str]) -> str:
 
 
 def describe_installed() -> list[dict[str, Any]]:
-    """Every installed plugin as a dict (name, version, status, description, hooks, error),
-    sorted by name; a plugin that fails to load is reported, never raised."""
+    """Every installed plugin as a dict (name, aliases, version, status, description,
+    hooks, error), sorted by name; a plugin that fails to load is reported, never raised."""
     entries = []
     for name, point in sorted(installed_entry_points().items()):
         entry: dict[str, Any] = {
             "name": name,
+            "aliases": [],
             "version": "",
             "status": "ok",
             "description": "",
@@ -109,6 +110,7 @@ def describe_installed() -> list[dict[str, Any]]:
             entry.update(status="broken", error=f"{type(exc).__name__}: {exc}")
         else:
             entry.update(
+                aliases=sorted(getattr(info.module, "ALIASES", ())),
                 version=info.version,
                 description=info.description,
                 hooks=sorted(

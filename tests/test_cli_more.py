@@ -100,7 +100,24 @@ def test_expansions_list_json() -> None:
     assert {"naqala_new_game", "naqala_score_lines", "naqala_stages"} <= set(entry["hooks"])
     assert entry["hooks"] == sorted(entry["hooks"])
     for entry in entries:
-        assert set(entry) == {"name", "version", "status", "description", "hooks", "error"}
+        assert set(entry) == {
+            "name",
+            "aliases",
+            "version",
+            "status",
+            "description",
+            "hooks",
+            "error",
+        }
+    [djinns] = [e for e in entries if e["name"] == "djinns"]
+    assert djinns["aliases"] == ["whims"]
+    assert all(e["aliases"] == [] for e in entries if e is not djinns)
+
+
+def test_expansions_list_names_the_aliases() -> None:
+    """The table shows a plugin's other names next to it: ``djinns (whims)``."""
+    out = ok("expansions", "list")
+    assert "djinns (whims)" in out
 
 
 def test_a_broken_plugin_is_listed_as_broken(monkeypatch: pytest.MonkeyPatch) -> None:
