@@ -460,6 +460,10 @@ def _private(rules: Rules, state: State, viewer: int | None, reveal: bool = Fals
         label.append(" (you) cards:" if seat == viewer else " cards:")
         holding = state.players[seat]
         grid.add_row(label, _hand(rules, (*holding.cards, *holding.held)) or "none")
+        for card in dict.fromkeys(holding.held):  # what each expansion card does
+            spec = rules.card_specs.get(card)
+            if spec is not None and spec.text:
+                grid.add_row("", Text(f"{spec.name or spec.id}: {spec.text}", style="dim"))
     return grid
 
 

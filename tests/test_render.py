@@ -417,3 +417,17 @@ def test_kind_abbreviations() -> None:
     assert kind_abbreviation("large-market") == "LMK"
     assert kind_abbreviation("well") == "WEL"
     assert kind_abbreviation("chasm") == "CHA"
+
+
+def test_the_viewer_reads_what_their_expansion_cards_do() -> None:
+    """Under the players, the viewer's own whims and items are listed with their text
+    (what to aim for, what a card does); another player's are not shown."""
+    rules = build_rules(["artisans", "djinns"])
+    state = rules.new_game(3, 3)
+    state = player(rules, state, 0, held=("grand-vizier", "horn-of-plenty"))
+    whim = rules.card_specs["grand-vizier"]
+    mine = " ".join(text_of(rules, state, viewer=0).split())
+    assert f"Grand Vizier: {whim.text}" in mine
+    assert f"Horn of Plenty: {rules.card_specs['horn-of-plenty'].text}" in mine
+    theirs = " ".join(text_of(rules, state, viewer=1).split())
+    assert whim.text not in theirs
