@@ -11,7 +11,14 @@ from naqala.core.events import ScoreLine
 from naqala.core.powers import Power, deck_cards_held, deck_options
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, count_effect, evolve
-from naqala.plugins.base.common import current, draw_cards, set_deck, take_tile
+from naqala.plugins.base.common import (
+    current,
+    discard_held,
+    draw_cards,
+    give_held,
+    set_deck,
+    take_tile,
+)
 from naqala.plugins.base.djinns.common import draw_resource, own_turn
 from naqala.plugins.base.tiles import take_djinn_card
 
@@ -34,18 +41,11 @@ def items_left(rules: Rules, state: State) -> bool:
 
 
 def give_items(state: State, player: int, items: Iterable[str]) -> State:
-    p = state.players[player]
-    return state.replace_player(player, evolve(p, held=tuple(sorted((*p.held, *items)))))
+    return give_held(state, player, tuple(items))
 
 
 def discard_item(rules: Rules, state: State, player: int, item: str) -> State:
-    p = state.players[player]
-    held = list(p.held)
-    held.remove(item)
-    state = state.replace_player(player, evolve(p, held=tuple(held)))
-    index = items_index(rules)
-    deck = state.decks[index]
-    return set_deck(state, index, evolve(deck, discard=(*deck.discard, item)))
+    return discard_held(state, player, items_index(rules), item)
 
 
 class KeepItem(Stage):

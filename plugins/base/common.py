@@ -52,6 +52,26 @@ def discard_cards(state: State, player: int, cards: tuple[str, ...]) -> State:
     return evolve(state, decks=replace_at(state.decks, RESOURCES, deck))
 
 
+def give_held(state: State, player: int, cards: tuple[str, ...]) -> State:
+    """Cards of plugin decks (items, whims) go into a player's hand, kept sorted."""
+    p = state.players[player]
+    return state.replace_player(player, evolve(p, held=tuple(sorted((*p.held, *cards)))))
+
+
+def discard_held(state: State, player: int, deck_index: int, card: str) -> State:
+    """One card of a player's hand of plugin-deck cards goes face up to its deck's
+    discard pile (an item played, a whim fulfilled)."""
+    p = state.players[player]
+    state = state.replace_player(player, evolve(p, held=remove_cards(p.held, (card,))))
+    deck = state.decks[deck_index]
+    return set_deck(state, deck_index, evolve(deck, discard=(*deck.discard, card)))
+
+
+def owned_tiles(state: State, player: int) -> list[int]:
+    """The tiles ``player`` controls (a camel or another piece of theirs on it)."""
+    return [t for t, owner in enumerate(state.board.owners) if owner == player]
+
+
 def fakirs_held(state: State, player: int) -> int:
     return state.players[player].cards.count(FAKIR)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
 from naqala.core.state import State
+from naqala.plugins.base.common import owned_tiles
 from naqala.plugins.base.merchandise import best_suits, merchandise_types, suit_value
 from naqala.plugins.base.tribes import ELDER, VIZIER
 
@@ -22,7 +23,7 @@ def score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
         for other, p in enumerate(state.players)
         if other != player and p.meeples[vizier] < viziers
     )
-    owned = [t for t, owner in enumerate(state.board.owners) if owner == player]
+    owned = owned_tiles(state, player)
     lines = [
         ScoreLine("coins", me.coins, SOURCE, f"{me.coins} coins"),
         ScoreLine("viziers", viziers * content.setting("vizier_vp"), SOURCE, f"{viziers} viziers"),

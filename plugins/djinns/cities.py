@@ -12,7 +12,7 @@ from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, evolve, replace_at
-from naqala.plugins.base.common import current, set_deck
+from naqala.plugins.base.common import current, give_held, set_deck
 from naqala.plugins.base.tiles import final_tile
 
 CITY = "city"
@@ -49,11 +49,6 @@ def fill_slots(rules: Rules, state: State) -> State:
     return set_deck(state, index, evolve(deck, row=tuple(slots), draw=draw))
 
 
-def give_whim(state: State, player: int, card: str) -> State:
-    p = state.players[player]
-    return state.replace_player(player, evolve(p, held=tuple(sorted((*p.held, card)))))
-
-
 def take_whim(rules: Rules, state: State, player: int, tile: int) -> State:
     """``player`` takes the whim on the city at ``tile`` into their hand; fires
     ``whim-taken``. Nothing happens if no whim lies there."""
@@ -64,7 +59,7 @@ def take_whim(rules: Rules, state: State, player: int, tile: int) -> State:
     deck = state.decks[index]
     slot = city_tiles(rules, state).index(tile)
     state = set_deck(state, index, evolve(deck, row=replace_at(deck.row, slot, EMPTY)))
-    state = give_whim(state, player, card)
+    state = give_held(state, player, (card,))
     return rules.fire(state, Event("whim-taken", player, tile=tile, what=card))
 
 

@@ -18,7 +18,7 @@ from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.powers import Power, deck_options
 from naqala.core.state import NOBODY, State, count_effect, evolve, get_extra, set_extra
-from naqala.plugins.base.common import FAKIR, gain_coins, set_deck
+from naqala.plugins.base.common import FAKIR, discard_held, gain_coins, owned_tiles
 from naqala.plugins.base.djinns.common import own_turn
 from naqala.plugins.base.merchandise import merchandise_types
 from naqala.plugins.djinns.cities import WHIMS, whims_index
@@ -31,10 +31,6 @@ CLAIMED = "whims.claimed"
 
 def whim_spec(rules: Rules, card: str) -> DeckCardSpec:
     return rules.card_specs[card]
-
-
-def owned(state: State, player: int) -> list[int]:
-    return [t for t, owner in enumerate(state.board.owners) if owner == player]
 
 
 def colour_of(rules: Rules, spec: DeckCardSpec) -> int:
@@ -65,14 +61,10 @@ class Whim(Power):
 
     def apply(self, rules: Rules, state: State, owner: int, card: str, action: Action) -> State:
         coins = whim_spec(rules, card).param("coins")
+        state = discard_held(state, owner, whims_index(rules), card)
         p = state.players[owner]
-        held = list(p.held)
-        held.remove(card)
         extras = set_extra(p.extras, CLAIMED, get_extra(p.extras, CLAIMED) + 1)
-        state = state.replace_player(owner, evolve(p, held=tuple(held), extras=extras))
-        index = whims_index(rules)
-        deck = state.decks[index]
-        state = set_deck(state, index, evolve(deck, discard=(*deck.discard, card)))
+        state = state.replace_player(owner, evolve(p, extras=extras))
         state = count_effect(gain_coins(state, owner, coins), card)
         return rules.fire(state, Event("whim-claimed", owner, what=card, count=coins))
 
@@ -104,7 +96,9 @@ class TilesOfKind(Whim):
         if spec.subject not in kinds:
             raise ContentError([f"content: whim {spec.id!r}: no tile kind {spec.subject!r}"])
         tiles = state.layout.tiles
-        return sum(1 for t in owned(state, owner) if rules.tile(tiles[t]).kind == spec.subject)
+        return sum(
+            1 for t in owned_tiles(state, owner) if rules.tile(tiles[t]).kind == spec.subject
+        )
 
 
 class TilesValued(Whim):
@@ -112,18 +106,20 @@ class TilesValued(Whim):
         if spec.subject not in ("blue", "red"):
             raise ContentError([f"content: whim {spec.id!r}: subject must be blue or red"])
         tiles = state.layout.tiles
-        return sum(1 for t in owned(state, owner) if rules.tile(tiles[t]).value == spec.subject)
+        return sum(
+            1 for t in owned_tiles(state, owner) if rules.tile(tiles[t]).value == spec.subject
+        )
 
 
 class Tiles(Whim):
     def measure(self, rules: Rules, state: State, owner: int, spec: DeckCardSpec) -> int:
-        return len(owned(state, owner))
+        return len(owned_tiles(state, owner))
 
 
 class TileKinds(Whim):
     def measure(self, rules: Rules, state: State, owner: int, spec: DeckCardSpec) -> int:
         tiles = state.layout.tiles
-        return len({rules.tile(tiles[t]).kind for t in owned(state, owner)})
+        return len({rules.tile(tiles[t]).kind for t in owned_tiles(state, owner)})
 
 
 class ConnectedTiles(Whim):
@@ -131,7 +127,7 @@ class ConnectedTiles(Whim):
     does not matter: mountains and the lake do not split a group)."""
 
     def measure(self, rules: Rules, state: State, owner: int, spec: DeckCardSpec) -> int:
-        mine = set(owned(state, owner))
+        mine = set(owned_tiles(state, owner))
         orthogonal = state.geometry.orthogonal
         best = 0
         while mine:
@@ -152,7 +148,7 @@ class TokensOnTiles(Whim):
         if spec.subject not in rules.token_index:
             raise ContentError([f"content: whim {spec.id!r}: no token {spec.subject!r}"])
         index = rules.token_index[spec.subject]
-        return sum(state.board.tokens[t][index] for t in owned(state, owner))
+        return sum(state.board.tokens[t][index] for t in owned_tiles(state, owner))
 
 
 class MerchandiseKinds(Whim):
@@ -197,7 +193,7 @@ class Collected(Whim):
 class Lakeside(Whim):
     def measure(self, rules: Rules, state: State, owner: int, spec: DeckCardSpec) -> int:
         near = lakeside_tiles(rules, state.layout)
-        return sum(1 for t in owned(state, owner) if t in near)
+        return sum(1 for t in owned_tiles(state, owner) if t in near)
 
 
 def whim_powers() -> dict[str, Power]:

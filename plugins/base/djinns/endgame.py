@@ -8,7 +8,7 @@ from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
 from naqala.core.state import State
-from naqala.plugins.base.common import FAKIR
+from naqala.plugins.base.common import FAKIR, owned_tiles
 from naqala.plugins.base.djinns.common import spec
 from naqala.plugins.base.merchandise import best_suits, merchandise_types, suit_value
 
@@ -36,11 +36,7 @@ class BetterCount(Power):
     def _count(self, rules: Rules, state: State, owner: int) -> int:
         if self.category == "palm-trees":
             palm = rules.token_index["palm-tree"]
-            return sum(
-                state.board.tokens[t][palm]
-                for t, who in enumerate(state.board.owners)
-                if who == owner
-            )
+            return sum(state.board.tokens[t][palm] for t in owned_tiles(state, owner))
         colour = rules.colour_index["yellow" if self.category == "viziers" else "white"]
         return state.players[owner].meeples[colour]
 
