@@ -30,11 +30,14 @@ def city_tiles(rules: Rules, state: State) -> list[int]:
     return [i for i, t in enumerate(state.layout.tiles) if rules.tile(t).kind == CITY]
 
 
+def offered(rules: Rules, state: State) -> list[tuple[int, str]]:
+    """Each city's position with the whim lying on it ("" if none), in board order."""
+    return list(zip(city_tiles(rules, state), state.decks[whims_index(rules)].row, strict=True))
+
+
 def whim_on(rules: Rules, state: State, tile: int) -> str:
     """The whim lying on the city at ``tile`` ("" if none)."""
-    slots = state.decks[whims_index(rules)].row
-    cities = city_tiles(rules, state)
-    return slots[cities.index(tile)] if tile in cities else EMPTY
+    return dict(offered(rules, state)).get(tile, EMPTY)
 
 
 def fill_slots(rules: Rules, state: State) -> State:
@@ -86,12 +89,11 @@ def city_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]
 
 def city_notes(rules: Rules, state: State) -> list[str]:
     geo = state.geometry
-    offered = []
-    for tile in city_tiles(rules, state):
-        card = whim_on(rules, state, tile)
+    lines = []
+    for tile, card in offered(rules, state):
         owner = state.board.owners[tile]
         mark = f" (P{owner + 1})" if owner != NOBODY else ""
         name = rules.card_specs[card].name if card else "no whim"
-        offered.append(f"{geo.name(tile)}{mark} {name}")
+        lines.append(f"{geo.name(tile)}{mark} {name}")
     deck = state.decks[whims_index(rules)]
-    return [f"Whims on cities: {'; '.join(offered)} — {len(deck.draw)} in the pile"]
+    return [f"Whims on cities: {'; '.join(lines)} — {len(deck.draw)} in the pile"]

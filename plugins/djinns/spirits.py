@@ -10,7 +10,7 @@ from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
 from naqala.core.state import State
 from naqala.plugins.base.djinns.common import Activated, spec
-from naqala.plugins.djinns.cities import EMPTY, city_tiles, take_whim, whim_on
+from naqala.plugins.djinns.cities import EMPTY, offered, take_whim
 from naqala.plugins.djinns.whims import claimed
 
 
@@ -34,9 +34,7 @@ class Dalhan(Activated):
         self, rules: Rules, state: State, owner: int, card: str
     ) -> Iterable[tuple[str, ...]]:
         geo = state.geometry
-        return [
-            (geo.name(t),) for t in city_tiles(rules, state) if whim_on(rules, state, t) != EMPTY
-        ]
+        return [(geo.name(tile),) for tile, card in offered(rules, state) if card != EMPTY]
 
     def act(
         self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
