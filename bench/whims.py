@@ -13,7 +13,7 @@ from collections import Counter
 from naqala.core.engine import Rules, build_rules
 from naqala.core.state import State
 from naqala.plugins.base.agents import make_agent
-from naqala.plugins.djinns.whims import Whim
+from naqala.plugins.whims.whims import Whim
 
 WHIMS = "whims"
 

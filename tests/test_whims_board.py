@@ -1,5 +1,5 @@
 """Scenario tests for the board of Djinns of Naqala (the Whims of the Sultan box;
-``content/djinns.toml``, ``plugins/djinns/``): the 6×6 board of all 36 tiles shuffled, the
+``content/whims.toml``, ``plugins/whims/``): the 6×6 board of all 36 tiles shuffled, the
 6×7 board with the Artisans (their tiles in the inner 4×5), the Fabulous Cities, the
 meeples dealt, the impassable Great Lake and its scoring, and the plugin's names.
 
@@ -22,7 +22,7 @@ from naqala.core.hookspecs import hookimpl
 from naqala.core.plugins import PluginError
 from naqala.core.state import State, evolve
 from naqala.plugins.base.setup import finish_layout
-from naqala.plugins.djinns.lake import lakeside_tiles
+from naqala.plugins.whims.lake import lakeside_tiles
 
 from scenario import base_rules, board, options, play, player, tokens, turn_of
 

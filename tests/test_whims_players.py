@@ -1,4 +1,4 @@
-"""Djinns of Naqala (``content/djinns.toml``, ``plugins/djinns/``): the fifth player and the
+"""Djinns of Naqala (``content/whims.toml``, ``plugins/whims/``): the fifth player and the
 twelve-spot turn-order track, random games with the box (alone and with the Artisans) that
 keep every invariant and are deterministic, the Sultan's Whims accounted for at every step,
 and ``naqala simulate`` with both expansions.
@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_djinns_board import RULESETS, djinns_rules, full_rules
 from test_properties import check_conservation, expected, play_checked
+from test_whims_board import RULESETS, djinns_rules, full_rules
 from typer.testing import CliRunner
 
 from naqala.cli.app import app

@@ -1,7 +1,7 @@
 """Scenario tests for the Djinns of Naqala box: the Fabulous Cities and the Sultan's Whims
 lying on them, claiming whims (all 16 condition kinds, with the real cards and thresholds
-of ``content/djinns.toml``), the djinns Qareen and Dalhan, and city scoring
-(``plugins/djinns``; docs/rules-notes.md, "Djinns of Naqala").
+of ``content/whims.toml``), the djinns Qareen and Dalhan, and city scoring
+(``plugins/whims``; docs/rules-notes.md, "Djinns of Naqala").
 
 Unless a test says otherwise the position is a 2-player game on an otherwise empty 6×6
 board, player 1 (seat 0) to pick. The five cities lie on b1, e2, c3, a5 and b6 — in board
@@ -27,8 +27,8 @@ from naqala.core.hookspecs import hookimpl
 from naqala.core.serialize import state_to_json
 from naqala.core.state import NOBODY, Decision, State, Turn, effect_counts, get_extra, set_extra
 from naqala.plugins.base.merchandise import merchandise_types
-from naqala.plugins.djinns.cities import city_tiles
-from naqala.plugins.djinns.lake import lakes, lakeside_tiles
+from naqala.plugins.whims.cities import city_tiles
+from naqala.plugins.whims.lake import lakes, lakeside_tiles
 
 from scenario import bid_order, board, deck, options, play, player, tokens, turn_of
 

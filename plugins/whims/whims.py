@@ -21,8 +21,8 @@ from naqala.core.state import NOBODY, State, count_effect, evolve, get_extra, se
 from naqala.plugins.base.common import FAKIR, discard_held, gain_coins, owned_tiles
 from naqala.plugins.base.djinns.common import own_turn
 from naqala.plugins.base.merchandise import merchandise_types
-from naqala.plugins.djinns.cities import WHIMS, whims_index
-from naqala.plugins.djinns.lake import lakeside_tiles
+from naqala.plugins.whims.cities import WHIMS, whims_index
+from naqala.plugins.whims.lake import lakeside_tiles
 
 CLAIM = "claim"
 #: player counter: how many whims the player has fulfilled

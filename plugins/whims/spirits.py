@@ -10,8 +10,8 @@ from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
 from naqala.core.state import State
 from naqala.plugins.base.djinns.common import Activated, spec
-from naqala.plugins.djinns.cities import EMPTY, offered, take_whim
-from naqala.plugins.djinns.whims import claimed
+from naqala.plugins.whims.cities import EMPTY, offered, take_whim
+from naqala.plugins.whims.whims import claimed
 
 
 class Qareen(Power):

@@ -1,6 +1,6 @@
 """Djinns of Naqala (the Whims of the Sultan box): Fabulous Cities with Sultan's Whims,
 the Great Lake, a fifth player and two djinns — everything through hooks and
-``content/djinns.toml``; the core knows nothing of it. With the Artisans the board is
+``content/whims.toml``; the core knows nothing of it. With the Artisans the board is
 6×7 (their layout fills the larger inner area); alone, all 36 tiles are shuffled."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from naqala.core.powers import Power
 from naqala.core.stage import Stage
 from naqala.core.state import Layout, State
 from naqala.plugins.base.flow import CLEAN_UP
-from naqala.plugins.djinns import cities, lake, spirits, whims
+from naqala.plugins.whims import cities, lake, spirits, whims
 
 NAME = "djinns"
 ALIASES = ("whims",)
@@ -31,7 +31,7 @@ REQUIRES = ("base",)
 
 @hookimpl
 def naqala_content_files() -> Iterable[Path]:
-    return [content_path("djinns.toml")]
+    return [content_path("whims.toml")]
 
 
 @hookimpl
