@@ -24,7 +24,7 @@ def met_now(rules: Rules, state: State, player: int) -> set[str]:
     for card in rules.content.cards:
         if card.deck != WHIMS:
             continue
-        power = rules.card_powers[card.kind]
+        power = rules.power_of(card)
         assert isinstance(power, Whim)
         if power.measure(rules, state, player, card) >= card.param("at_least"):
             found.add(card.id)

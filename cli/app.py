@@ -253,9 +253,9 @@ def simulate(
 
         runner = track(runner, total=games, description="Simulating", console=Console(stderr=True))
     results = list(runner)
-    summary = sim.summarise(
-        results, players, seed, rules.ruleset, tuple(rules.djinn_specs), tuple(rules.card_specs)
-    )
+    djinn_ids = tuple(c.id for c in rules.content.deck("djinns"))
+    card_ids = tuple(c.id for c in rules.content.cards if c.deck not in ("djinns", "resources"))
+    summary = sim.summarise(results, players, seed, rules.ruleset, djinn_ids, card_ids)
     if as_json:
         typer.echo(json.dumps(summary, indent=2))
         return

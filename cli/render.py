@@ -33,7 +33,7 @@ from rich.table import Table
 from rich.text import Text
 
 from naqala.core.board import edge, tile_name
-from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
 from naqala.core.state import NOBODY, Counts, PlayerState, State
 from naqala.plugins.base.bidding import turn_order_costs
 
@@ -351,16 +351,23 @@ def _legend(rules: Rules, state: State) -> Group:
 
 
 def _card_name(rules: Rules, card: str) -> str:
-    for spec in rules.content.resources:
-        if spec.id == card:
-            return spec.name or spec.id
-    extra = rules.card_specs.get(card)
-    return (extra.name or extra.id) if extra else card
+    spec = rules.card_specs.get(card)
+    return (spec.name or spec.id) if spec else card
 
 
 def _djinn_name(rules: Rules, djinn: str) -> str:
-    spec = rules.djinn_specs.get(djinn)
-    return spec.name if spec else djinn
+    return _card_name(rules, djinn)
+
+
+def _held(player: PlayerState) -> tuple[str, ...]:
+    """The cards in hand besides djinns: resources, then the plugin decks' cards."""
+    return (*player.cards, *_plugin_cards(player))
+
+
+def _plugin_cards(player: PlayerState) -> tuple[str, ...]:
+    """The cards of the decks plugins add (items, whims) in one sorted list; their texts
+    are shown under the hand."""
+    return tuple(sorted(c for hand in player.hands[len(DECK_NAMES) :] for c in hand))
 
 
 def _marker(state: State, marker: int) -> Text:
@@ -408,7 +415,7 @@ def _hand(rules: Rules, cards: Iterable[str]) -> str:
 
 def _count_cards(player: PlayerState, mine: bool) -> str:
     """Resource cards and plugin cards (items) together; hidden ones marked ``?``."""
-    count = len(player.cards) + len(player.held)
+    count = len(_held(player))
     return str(count) if mine else f"{count} ?"
 
 
@@ -459,8 +466,8 @@ def _private(rules: Rules, state: State, viewer: int | None, reveal: bool = Fals
         label = Text(seat_name(seat), style=_seat_style(seat))
         label.append(" (you) cards:" if seat == viewer else " cards:")
         holding = state.players[seat]
-        grid.add_row(label, _hand(rules, (*holding.cards, *holding.held)) or "none")
-        for card in dict.fromkeys(holding.held):  # what each expansion card does
+        grid.add_row(label, _hand(rules, _held(holding)) or "none")
+        for card in dict.fromkeys(_plugin_cards(holding)):  # what each expansion card does
             spec = rules.card_specs.get(card)
             if spec is not None and spec.text:
                 grid.add_row("", Text(f"{spec.name or spec.id}: {spec.text}", style="dim"))

@@ -61,17 +61,47 @@ class TileSpec:
 
 @attrs.frozen
 class CardSpec:
-    """Resource cards of one type, ``count`` copies; ``kind`` is merchandise or fakir."""
+    """One card of any deck: ``count`` copies of ``id`` in the deck ``deck``.
+
+    ``kind`` names the power behind the card (hook ``naqala_card_powers``, keyed
+    ``<deck>:<kind>``); resources use it for merchandise or fakir and have no power.
+    ``cost`` is a payment code (see the base plugin), ``params`` the numbers the power
+    uses and ``subject`` a content id the power is about (a colour, a tile kind, a token).
+    """
+
+    deck: str
+    id: str
+    kind: str
+    count: int = 1
+    vp: int = 0
+    cost: str = ""
+    name: str = ""
+    text: str = ""
+    params: dict[str, int] = attrs.field(factory=dict)
+    subject: str = ""
+
+    def param(self, key: str) -> int:
+        return _param(self.params, f"card {self.id!r}", key)
+
+
+@attrs.frozen
+class ResourceEntry:
+    """``[[resource]]``: shorthand for a card of the ``resources`` deck."""
 
     id: str
     kind: str
     count: int
     name: str = ""
 
+    def card(self) -> CardSpec:
+        return CardSpec(
+            deck=RESOURCES, id=self.id, kind=self.kind, count=self.count, name=self.name
+        )
+
 
 @attrs.frozen
-class DjinnSpec:
-    """One djinn card. ``cost`` names a payment kind (see the base plugin), "" for none."""
+class DjinnEntry:
+    """``[[djinn]]``: shorthand for one card of the ``djinns`` deck."""
 
     id: str
     name: str
@@ -79,28 +109,45 @@ class DjinnSpec:
     kind: str
     cost: str = ""
     text: str = ""
-    params: dict[str, int] = attrs.field(factory=dict)  # numbers the power uses
+    params: dict[str, int] = attrs.field(factory=dict)
 
-    def param(self, key: str) -> int:
-        return _param(self.params, f"djinn {self.id!r}", key)
+    def card(self) -> CardSpec:
+        return CardSpec(
+            deck=DJINNS,
+            id=self.id,
+            kind=self.kind,
+            vp=self.vp,
+            cost=self.cost,
+            name=self.name,
+            text=self.text,
+            params=dict(self.params),
+        )
+
+
+#: the decks every game has (``[[resource]]`` and ``[[djinn]]`` fill them)
+RESOURCES = "resources"
+DJINNS = "djinns"
 
 
 @attrs.frozen
-class DeckCardSpec:
-    """Cards of a deck a plugin adds (``deck = "items"``): ``count`` copies of ``id``."""
+class DeckSpec:
+    """How the cards of one deck are held and used: the small per-deck policy the one
+    card router follows. A deck with cards but no ``[[deck]]`` entry gets the defaults."""
 
-    deck: str
     id: str
-    kind: str
-    count: int = 1
-    vp: int = 0
-    name: str = ""
-    text: str = ""
-    params: dict[str, int] = attrs.field(factory=dict)
-    subject: str = ""  # a content id the power is about (a colour, a tile kind, a token)
+    noun: str = "card"  # one card of the deck, in messages ("whim")
+    order: str = "sorted"  # a hand is kept "sorted" or in the order "taken"
+    limit: str = "card"  # activated at most once a turn per "card", per "deck", or "none"
+    verb: str = ""  # "": actions are `<card> [target] [payment]`; "claim": `claim <card>`
+    discard: bool = False  # a used card goes face up to the deck's discard pile
+    scored: str = "after"  # score lines "after" every plugin's, or placed "by-plugin"
 
-    def param(self, key: str) -> int:
-        return _param(self.params, f"card {self.id!r}", key)
+
+DECK_CHOICES = {
+    "order": ("sorted", "taken"),
+    "limit": ("card", "deck", "none"),
+    "scored": ("after", "by-plugin"),
+}
 
 
 @attrs.frozen
@@ -135,9 +182,10 @@ class ContentFile:
     colour: list[ColourSpec] = attrs.field(factory=list)
     token: list[TokenSpec] = attrs.field(factory=list)
     tile: list[TileSpec] = attrs.field(factory=list)
-    resource: list[CardSpec] = attrs.field(factory=list)
-    djinn: list[DjinnSpec] = attrs.field(factory=list)
-    card: list[DeckCardSpec] = attrs.field(factory=list)
+    resource: list[ResourceEntry] = attrs.field(factory=list)
+    djinn: list[DjinnEntry] = attrs.field(factory=list)
+    card: list[CardSpec] = attrs.field(factory=list)
+    deck: list[DeckSpec] = attrs.field(factory=list)
     player_count: list[PlayerCountSpec] = attrs.field(factory=list)
     extra_meeples: list[ExtraMeeplesSpec] = attrs.field(factory=list)
     settings: dict[str, int] = attrs.field(factory=dict)
@@ -151,9 +199,8 @@ class Content:
     colours: tuple[ColourSpec, ...]
     tokens: tuple[TokenSpec, ...]
     tiles: tuple[TileSpec, ...]
-    resources: tuple[CardSpec, ...]
-    djinns: tuple[DjinnSpec, ...]
-    cards: tuple[DeckCardSpec, ...]
+    cards: tuple[CardSpec, ...]  # every deck's cards, in content order
+    decks: Mapping[str, DeckSpec]
     player_counts: tuple[PlayerCountSpec, ...]
     settings: Mapping[str, int]
     tables: Mapping[str, tuple[int, ...]]
@@ -170,11 +217,19 @@ class Content:
         except KeyError:
             raise ContentError([f"content: no plugin sets tables.{key}"]) from None
 
-    def djinn(self, djinn_id: str) -> DjinnSpec:
-        for spec in self.djinns:
-            if spec.id == djinn_id:
+    def deck(self, deck: str) -> tuple[CardSpec, ...]:
+        """The cards of one deck, in content order."""
+        return tuple(c for c in self.cards if c.deck == deck)
+
+    def card(self, card_id: str) -> CardSpec:
+        for spec in self.cards:
+            if spec.id == card_id:
                 return spec
-        raise KeyError(djinn_id)
+        raise KeyError(card_id)
+
+    def deck_spec(self, deck: str) -> DeckSpec:
+        """The policy of ``deck`` (the defaults if no plugin declares it)."""
+        return self.decks.get(deck) or DeckSpec(id=deck)
 
 
 def _strict(kind: type) -> Any:
@@ -201,7 +256,9 @@ def _strict_list(type_: Any, converter: cattrs.BaseConverter) -> Any:
     return hook
 
 
-def _converter() -> cattrs.Converter:
+def strict_converter() -> cattrs.Converter:
+    """A cattrs converter that refuses unknown keys, wrong scalar types (a boolean is no
+    integer) and anything but an array for a list: content files and state documents."""
     converter = cattrs.Converter(forbid_extra_keys=True)
     for kind in (int, str, bool):
         converter.register_structure_hook(kind, _strict(kind))
@@ -209,7 +266,7 @@ def _converter() -> cattrs.Converter:
     return converter
 
 
-_CONVERTER = _converter()
+_CONVERTER = strict_converter()
 
 
 def parse_content_file(path: Path, text: str | None = None) -> tuple[ContentFile | None, list[str]]:
@@ -241,9 +298,8 @@ def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
     colours: list[ColourSpec] = []
     tokens: list[TokenSpec] = []
     tiles: list[TileSpec] = []
-    resources: list[CardSpec] = []
-    djinns: list[DjinnSpec] = []
-    cards: list[DeckCardSpec] = []
+    cards: list[CardSpec] = []
+    decks: dict[str, DeckSpec] = {}
     player_counts: dict[int, PlayerCountSpec] = {}
     extra_meeples: list[tuple[Path, int, ExtraMeeplesSpec]] = []
     settings: dict[str, int] = {}
@@ -258,6 +314,16 @@ def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
                 f"{seen[(section, key)]}"
             )
         seen[(section, key)] = path
+
+    def claim_card(section: str, card: str, path: Path, index: int) -> None:
+        """Card ids are unique across every deck (an action names a card by its id)."""
+        if (section, card) not in seen and ("card-id", card) in seen:
+            problems.append(
+                f"{path}: $.{section}[{index}]: card {card!r} is already defined in "
+                f"{seen[('card-id', card)]}"
+            )
+        claim(section, card, path, index)
+        seen[("card-id", card)] = path
 
     for path, data in files:
         for i, colour in enumerate(data.colour):
@@ -275,21 +341,29 @@ def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
             if tile.value not in ("blue", "red", ""):
                 problems.append(f"{path}: $.tile[{i}].value: must be 'blue', 'red' or ''")
             tiles.append(tile)
-        for i, card in enumerate(data.resource):
-            claim("resource", card.id, path, i)
-            if card.kind not in ("merchandise", "fakir"):
+        for i, resource in enumerate(data.resource):
+            claim_card("resource", resource.id, path, i)
+            if resource.kind not in ("merchandise", "fakir"):
                 problems.append(f"{path}: $.resource[{i}].kind: must be merchandise or fakir")
-            resources.append(card)
+            cards.append(resource.card())
         for i, djinn in enumerate(data.djinn):
-            claim("djinn", djinn.id, path, i)
-            djinns.append(djinn)
+            claim_card("djinn", djinn.id, path, i)
+            cards.append(djinn.card())
         for i, extra in enumerate(data.card):
-            claim("card", extra.id, path, i)
-            if extra.deck in ("resources", "djinns"):
+            claim_card("card", extra.id, path, i)
+            if extra.deck in (RESOURCES, DJINNS):
                 problems.append(f"{path}: $.card[{i}].deck: {extra.deck!r} has its own section")
             if extra.count < 1:
                 problems.append(f"{path}: $.card[{i}].count: must be at least 1")
             cards.append(extra)
+        for i, deck in enumerate(data.deck):
+            claim("deck", deck.id, path, i)
+            for field, choices in DECK_CHOICES.items():
+                if getattr(deck, field) not in choices:
+                    problems.append(
+                        f"{path}: $.deck[{i}].{field}: must be one of {', '.join(choices)}"
+                    )
+            decks[deck.id] = deck
         for i, pc in enumerate(data.player_count):
             if pc.players < 1 or pc.camels < 0 or pc.markers < 1:
                 problems.append(f"{path}: $.player_count[{i}]: counts must be positive")
@@ -321,9 +395,8 @@ def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
         colours=tuple(colours),
         tokens=tuple(tokens),
         tiles=tuple(tiles),
-        resources=tuple(resources),
-        djinns=tuple(djinns),
         cards=tuple(cards),
+        decks=dict(decks),
         player_counts=tuple(player_counts[k] for k in sorted(player_counts)),
         settings=dict(settings),
         tables=dict(tables),

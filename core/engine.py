@@ -15,7 +15,7 @@ import pluggy
 
 from naqala.core import hookspecs
 from naqala.core.actions import Action, sorted_actions
-from naqala.core.content import Content, TileSpec, load_content
+from naqala.core.content import CardSpec, Content, DeckSpec, TileSpec, load_content
 from naqala.core.events import Event, ScoreLine
 from naqala.core.plugins import PluginError, PluginInfo, order_plugins, resolve
 from naqala.core.powers import Power
@@ -76,25 +76,29 @@ class Rules:
         self.tokens = self.content.tokens
         self.token_index = {t.id: i for i, t in enumerate(self.tokens)}
         self.tile_specs = _tile_table(self.content.tiles)
-        self.djinn_specs = {d.id: d for d in self.content.djinns}
-        self.card_specs = {c.id: c for c in self.content.cards}
-        extra_decks = dict.fromkeys(c.deck for c in self.content.cards)
+        #: every card of every deck, by id (ids are unique across decks)
+        self.card_specs: dict[str, CardSpec] = {c.id: c for c in self.content.cards}
+        extra_decks = dict.fromkeys(c.deck for c in self.content.cards if c.deck not in DECK_NAMES)
         self.deck_names: tuple[str, ...] = DECK_NAMES + tuple(extra_decks)
         self.deck_index = {name: i for i, name in enumerate(self.deck_names)}
+        #: each deck's policy (how its cards are held and used), by deck index
+        self.deck_specs: tuple[DeckSpec, ...] = tuple(
+            self.content.deck_spec(name) for name in self.deck_names
+        )
 
         self.stages: dict[str, Stage] = {}
         for hook_name, prefix in STAGE_HOOKS:
             for name, stage in self._registry(hook_name, prefix, "stage").items():
                 stage.name = name
                 self.stages[name] = cast(Stage, stage)
-        self.powers: dict[str, Power] = {}
-        for kind, power in self._registry("naqala_djinn_powers", "djinn:", "djinn kind").items():
-            power.kind = kind.removeprefix("djinn:")
-            self.powers[power.kind] = cast(Power, power)
-        self.card_powers: dict[str, Power] = {}
-        for kind, power in self._registry("naqala_card_powers", "card:", "card kind").items():
-            power.kind = kind.removeprefix("card:")
-            self.card_powers[power.kind] = cast(Power, power)
+        #: the power of each card kind, by (deck, kind)
+        self.powers: dict[tuple[str, str], Power] = {}
+        for key, power in self._registry("naqala_card_powers", "", "card kind").items():
+            deck, sep, kind = key.partition(":")
+            if not sep or not deck or not kind:
+                raise PluginError(f"card power {key!r} must be named '<deck>:<kind>'")
+            power.deck, power.kind = deck, kind
+            self.powers[deck, kind] = cast(Power, power)
         flow = self.hook.naqala_flow(rules=self)
         if flow is None:
             raise PluginError("no plugin provides the flow of play (is the base plugin enabled?)")
@@ -130,7 +134,7 @@ class Rules:
             owners = " and ".join(repr(owner) for owner, _ in candidates)
             if len(replacing) != 1:
                 raise PluginError(
-                    f"{what} {name.removeprefix('djinn:')!r} is provided by both {owners}; "
+                    f"{what} {name!r} is provided by both {owners}; "
                     f"a plugin that means to replace it must list {name!r} in its REPLACES"
                 )
             merged[name] = replacing[0][1]
@@ -148,6 +152,10 @@ class Rules:
 
     def tile(self, tile_id: str) -> TileSpec:
         return self.tile_specs[tile_id]
+
+    def power_of(self, card: CardSpec) -> Power | None:
+        """The power behind ``card`` (None for cards without one, such as resources)."""
+        return self.powers.get((card.deck, card.kind))
 
     # -- the state functions -----------------------------------------------------------
 

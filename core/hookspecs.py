@@ -71,19 +71,13 @@ def naqala_tile_actions() -> Mapping[str, Stage]:
 
 
 @hookspec
-def naqala_djinn_powers() -> Mapping[str, Power]:
-    """The power of each djinn kind this plugin owns, by content ``kind``.
-
-    Called once per rules build by the plugin that deals the djinns. Combined: merged; a
-    kind offered twice is an error naming both plugins.
-    """
-
-
-@hookspec
 def naqala_card_powers() -> Mapping[str, Power]:
-    """The power of each kind of card of a deck this plugin adds (``[[card]]`` content:
-    items…), by ``kind``. Called once per rules build. Combined: merged like
-    ``naqala_djinn_powers`` (``REPLACES`` names them ``card:<kind>``).
+    """The power of each card kind this plugin owns, keyed ``<deck>:<kind>`` (a djinn
+    ``djinns:enki``, an item ``items:horn-of-plenty``, a whim ``whims:kept``…).
+
+    Called once per rules build. The one card router asks the power of every card a
+    player holds, following its deck's ``[[deck]]`` policy. Combined: merged; a key offered
+    by two plugins is an error naming both, unless one lists it in ``REPLACES``.
     """
 
 

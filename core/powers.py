@@ -1,9 +1,12 @@
-"""Powers: the behaviour behind a card's content ``kind`` (djinns, and later items).
+"""Powers: the behaviour behind a card's content ``kind``, for the cards of every deck.
 
-A content record names a ``kind``; a plugin registers a ``Power`` for that kind (hook
-``naqala_djinn_powers``). The plugin that owns the cards asks each card's power what it
-offers and how it reacts, so a new card is a new ``Power`` and a content entry — never
-a special case in the engine. Every method gets the card's owner and the card id.
+A card in content (``CardSpec``: a djinn, an item, a whim…) names its ``deck`` and
+``kind``; a plugin registers a ``Power`` for ``<deck>:<kind>`` (hook
+``naqala_card_powers``). One router (the base plugin's ``cards`` module) asks the power
+of every card a player holds what it offers and how it reacts, following the small
+policy of the card's deck (``[[deck]]`` content), so a new card is a content entry and,
+for a new kind, a ``Power`` — never a special case in the engine. Every method gets the
+card's owner and the card itself, and reads the card's numbers from it (``card.param``).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from naqala.core.actions import Action
+from naqala.core.content import CardSpec
 from naqala.core.events import Event, ScoreLine
 from naqala.core.state import State
 
@@ -19,71 +23,50 @@ if TYPE_CHECKING:
     from naqala.core.engine import Rules
 
 
-def options_of(
-    rules: Rules, state: State, player: int, cards: Iterable[tuple[str, Power]]
-) -> list[Action]:
-    """What the powers of ``player``'s cards offer now, each distinct card asked once."""
-    found: list[Action] = []
-    for card, power in dict(cards).items():
-        found.extend(power.options(rules, state, player, card))
-    return found
-
-
-def deck_cards_held(rules: Rules, state: State, player: int, deck: str) -> list[tuple[str, Power]]:
-    """The cards of the plugin deck ``deck`` (items, whims…) in ``player``'s hand, each
-    with the power of its content ``kind``."""
-    specs = rules.card_specs
-    return [
-        (card, rules.card_powers[specs[card].kind])
-        for card in state.players[player].held
-        if card in specs and specs[card].deck == deck
-    ]
-
-
-def deck_options(rules: Rules, state: State, deck: str) -> list[Action]:
-    """What the cards of ``deck`` in the deciding player's hand offer now."""
-    player = state.decision.player
-    if player < 0 or not state.players[player].held:
-        return []
-    return options_of(rules, state, player, deck_cards_held(rules, state, player, deck))
-
-
 class Power:
     """Base class: a power that does nothing. Override what the card does.
 
-    ``when`` and ``effect`` are plain-words summaries for the generated card reference.
+    ``when`` and ``effect`` are plain-words summaries for the generated card reference;
+    ``{name}`` fields of ``effect`` are filled from the card's ``params``. ``deck`` and
+    ``kind`` are set when the rules are built.
     """
 
+    deck: str = ""
     kind: str = ""
     when: str = ""
     effect: str = ""
 
-    def describe(self, rules: Rules, card: str) -> str:
-        """What the power does, in plain words, with this card's numbers (its content
-        ``params``) filled in for the ``{name}`` fields of ``effect``."""
-        spec = rules.djinn_specs.get(card)
-        return self.effect.format(**(spec.params if spec else {}))
+    def describe(self, rules: Rules, card: CardSpec) -> str:
+        """What the power does, in plain words, with this card's numbers filled in."""
+        return self.effect.format(**card.params)
 
-    def options(self, rules: Rules, state: State, owner: int, card: str) -> Iterable[Action]:
+    def options(self, rules: Rules, state: State, owner: int, card: CardSpec) -> Iterable[Action]:
         """Options the owner may take at the pending decision (activated powers)."""
         return ()
 
-    def apply(self, rules: Rules, state: State, owner: int, card: str, action: Action) -> State:
+    def apply(
+        self, rules: Rules, state: State, owner: int, card: CardSpec, action: Action
+    ) -> State:
         """Carry out one of this power's own options."""
         raise NotImplementedError(f"{self.kind} offers no options")
 
+    def explain(self, rules: Rules, state: State, owner: int, card: CardSpec) -> str | None:
+        """Why the owner cannot use the card now, when the router cannot say it better."""
+        return None
+
     def on_event(
-        self, rules: Rules, state: State, owner: int, card: str, event: Event
+        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
     ) -> State | None:
         """React to an event (triggered powers); None leaves the state as it is."""
         return None
 
     def score_lines(
-        self, rules: Rules, state: State, owner: int, card: str, lines: tuple[ScoreLine, ...]
+        self, rules: Rules, state: State, owner: int, card: CardSpec, lines: tuple[ScoreLine, ...]
     ) -> Iterable[ScoreLine]:
-        """Extra score lines for the owner at the end (end-game powers)."""
+        """Extra score lines for the owner at the end (end-game powers). ``lines`` are the
+        lines of every plugin for decks scored ``after`` them, empty otherwise."""
         return ()
 
-    def protects(self, rules: Rules, state: State, owner: int, card: str) -> Iterable[str]:
+    def protects(self, rules: Rules, state: State, owner: int, card: CardSpec) -> Iterable[str]:
         """Colour ids of the meeples in front of the owner that assassins cannot kill."""
         return ()

@@ -2,17 +2,26 @@
 
 The document names its plugins, so reading it rebuilds the matching rules. Meeples are
 written as colour letters (``"YWR"``), tiles by name (``c3``), players from 0 in arrays
-and by seat in actions. See docs/formats.md for every field.
+and by seat in actions, each player's cards as one hand per deck. See docs/formats.md.
+
+The document's shape is a set of attrs records (``StateDoc``…) read and written by one
+strict cattrs converter, so a wrong type, a missing or an unknown key is reported with its
+JSON path; what the shape cannot say (a letter that is no colour, a tile off the board, a
+player that does not exist) is checked while the records become a ``State``. Version 1
+(naqala 0.1: ``cards``/``djinns``/``held`` per player) is still read.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeVar
+
+import attrs
+import cattrs
 
 from naqala.core.board import parse_tile
-from naqala.core.engine import Rules, rules_for_ruleset
-from naqala.core.jsonread import JsonReader
+from naqala.core.content import strict_converter
+from naqala.core.engine import DJINNS, RESOURCES, Rules, rules_for_ruleset
 from naqala.core.plugins import PluginError
 from naqala.core.rng import Rng
 from naqala.core.state import (
@@ -28,11 +37,130 @@ from naqala.core.state import (
 )
 
 FORMAT = "naqala-state"
-VERSION = 1
+VERSION = 2
+#: the versions this naqala reads
+READS = (1, 2)
+
+T = TypeVar("T")
 
 
 class StateFormatError(ValueError):
     """A state document that cannot be read; the message says where and why."""
+
+
+# -- the document's shape -------------------------------------------------------------------
+
+
+@attrs.define
+class DecisionDoc:
+    stage: str
+    player: int | None
+
+
+@attrs.define
+class TileDoc:
+    at: str
+    tile: str
+    meeples: str
+    owner: int | None
+    tokens: dict[str, int]
+
+
+@attrs.define
+class BoardDoc:
+    rows: int
+    cols: int
+    blocked: list[str]
+    walls: list[list[str]]
+    tiles: list[TileDoc]
+
+
+@attrs.define
+class PlayerDoc:
+    coins: int
+    camels: int
+    meeples: str
+    hands: dict[str, list[str]]  # deck name -> cards in hand (empty hands left out)
+    extras: dict[str, int]
+
+
+@attrs.define
+class PlayerDocV1:
+    """A player in version 1: resources, djinns and every plugin deck's cards apart."""
+
+    coins: int
+    camels: int
+    meeples: str
+    cards: list[str]
+    djinns: list[str]
+    held: list[str]
+    extras: dict[str, int]
+
+
+@attrs.define
+class DeckDoc:
+    draw: list[str]
+    row: list[str]
+    discard: list[str]
+
+
+@attrs.define
+class TurnDoc:
+    marker: int
+    start: str | None
+    path: list[str]
+    hand: str | None
+    colour: str | None
+    taken: int
+    reach: int
+    kills: int
+    target: str
+    used: list[str]
+    revealed: list[str]
+    resume: str
+    claimed: list[str]
+
+
+@attrs.define
+class RngDoc:
+    seed: int
+    counter: int
+
+
+@attrs.define
+class StateDoc:
+    format: str
+    version: int
+    ruleset: list[str]
+    colours: str
+    tokens: list[str]
+    round: int
+    decision: DecisionDoc
+    board: BoardDoc
+    players: list[PlayerDoc]
+    bag: str
+    pool: dict[str, int]
+    decks: dict[str, DeckDoc]
+    markers: list[int]
+    bid_track: list[int | None]
+    turn_track: list[int | None]
+    turn: TurnDoc | None
+    flags: list[str]
+    extras: dict[str, int]
+    rng: RngDoc
+
+
+_CONVERTER = strict_converter()
+
+
+def _structure(value: Any, kind: type[T], path: str = "$") -> T:
+    """``value`` as ``kind``; a StateFormatError naming the JSON path of the first problem."""
+    try:
+        return _CONVERTER.structure(value, kind)
+    except Exception as exc:  # cattrs raises exception groups with every problem inside
+        messages = cattrs.transform_error(exc, path=path)
+        reason, sep, where = messages[0].rpartition(" @ ")
+        raise StateFormatError(f"{where}: {reason}" if sep else messages[0]) from None
 
 
 # -- writing --------------------------------------------------------------------------------
@@ -42,93 +170,86 @@ def letters_of(counts: Counts, letters: str) -> str:
     return "".join(letter * n for letter, n in zip(letters, counts, strict=True))
 
 
-def _tile_or_none(index: int, layout: Layout) -> str | None:
-    return None if index == NOBODY else layout.geometry.name(index)
-
-
 def _none_if_nobody(value: int) -> int | None:
     return None if value == NOBODY else value
 
 
-def state_to_data(rules: Rules, state: State) -> dict[str, Any]:
+def state_to_doc(rules: Rules, state: State) -> StateDoc:
     letters = rules.letters
     geo = state.geometry
     token_ids = [t.id for t in rules.tokens]
     layout = state.layout
     turn = state.turn
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "ruleset": list(state.ruleset),
-        "colours": letters,
-        "tokens": token_ids,
-        "round": state.round,
-        "decision": {
-            "stage": state.decision.stage,
-            "player": _none_if_nobody(state.decision.player),
-        },
-        "board": {
-            "rows": layout.rows,
-            "cols": layout.cols,
-            "blocked": sorted(geo.name(t) for t in layout.blocked),
-            "walls": sorted([geo.name(a), geo.name(b)] for a, b in layout.walls),
-            "tiles": [
-                {
-                    "at": geo.name(i),
-                    "tile": layout.tiles[i],
-                    "meeples": letters_of(state.board.meeples[i], letters),
-                    "owner": _none_if_nobody(state.board.owners[i]),
-                    "tokens": {token_ids[k]: n for k, n in enumerate(state.board.tokens[i]) if n},
-                }
+    return StateDoc(
+        format=FORMAT,
+        version=VERSION,
+        ruleset=list(state.ruleset),
+        colours=letters,
+        tokens=token_ids,
+        round=state.round,
+        decision=DecisionDoc(state.decision.stage, _none_if_nobody(state.decision.player)),
+        board=BoardDoc(
+            rows=layout.rows,
+            cols=layout.cols,
+            blocked=sorted(geo.name(t) for t in layout.blocked),
+            walls=sorted([geo.name(a), geo.name(b)] for a, b in layout.walls),
+            tiles=[
+                TileDoc(
+                    at=geo.name(i),
+                    tile=layout.tiles[i],
+                    meeples=letters_of(state.board.meeples[i], letters),
+                    owner=_none_if_nobody(state.board.owners[i]),
+                    tokens={token_ids[k]: n for k, n in enumerate(state.board.tokens[i]) if n},
+                )
                 for i in range(len(layout.tiles))
             ],
-        },
-        "players": [
-            {
-                "coins": p.coins,
-                "camels": p.camels,
-                "meeples": letters_of(p.meeples, letters),
-                "cards": list(p.cards),
-                "djinns": list(p.djinns),
-                "held": list(p.held),
-                "extras": dict(p.extras),
-            }
+        ),
+        players=[
+            PlayerDoc(
+                coins=p.coins,
+                camels=p.camels,
+                meeples=letters_of(p.meeples, letters),
+                hands={rules.deck_names[i]: list(hand) for i, hand in enumerate(p.hands) if hand},
+                extras=dict(p.extras),
+            )
             for p in state.players
         ],
-        "bag": letters_of(state.bag, letters),
-        "pool": {token_ids[k]: n for k, n in enumerate(state.pool)},
-        "decks": {
-            rules.deck_names[i]: {
-                "draw": list(d.draw),
-                "row": list(d.row),
-                "discard": list(d.discard),
-            }
+        bag=letters_of(state.bag, letters),
+        pool={token_ids[k]: n for k, n in enumerate(state.pool)},
+        decks={
+            rules.deck_names[i]: DeckDoc(list(d.draw), list(d.row), list(d.discard))
             for i, d in enumerate(state.decks)
         },
-        "markers": list(state.markers),
-        "bid_track": [_none_if_nobody(m) for m in state.bid_track],
-        "turn_track": [_none_if_nobody(m) for m in state.turn_track],
-        "turn": None
+        markers=list(state.markers),
+        bid_track=[_none_if_nobody(m) for m in state.bid_track],
+        turn_track=[_none_if_nobody(m) for m in state.turn_track],
+        turn=None
         if turn is None
-        else {
-            "marker": turn.marker,
-            "start": _tile_or_none(turn.start, layout),
-            "path": [geo.name(t) for t in turn.path],
-            "hand": letters_of(turn.hand, letters) if turn.hand else None,
-            "colour": None if turn.colour == NOBODY else letters[turn.colour],
-            "taken": turn.taken,
-            "reach": turn.reach,
-            "kills": turn.kills,
-            "target": turn.target,
-            "used": list(turn.used),
-            "revealed": list(turn.revealed),
-            "resume": turn.resume,
-            "claimed": [geo.name(t) for t in turn.claimed],
-        },
-        "flags": list(state.flags),
-        "extras": dict(state.extras),
-        "rng": {"seed": state.rng.seed, "counter": state.rng.counter},
-    }
+        else TurnDoc(
+            marker=turn.marker,
+            start=None if turn.start == NOBODY else geo.name(turn.start),
+            path=[geo.name(t) for t in turn.path],
+            hand=letters_of(turn.hand, letters) if turn.hand else None,
+            colour=None if turn.colour == NOBODY else letters[turn.colour],
+            taken=turn.taken,
+            reach=turn.reach,
+            kills=turn.kills,
+            target=turn.target,
+            used=list(turn.used),
+            revealed=list(turn.revealed),
+            resume=turn.resume,
+            claimed=[geo.name(t) for t in turn.claimed],
+        ),
+        flags=list(state.flags),
+        extras=dict(state.extras),
+        rng=RngDoc(state.rng.seed, state.rng.counter),
+    )
+
+
+def state_to_data(rules: Rules, state: State) -> dict[str, Any]:
+    """The state as plain JSON data (dicts, lists, strings, numbers)."""
+    data: dict[str, Any] = _CONVERTER.unstructure(state_to_doc(rules, state))
+    return data
 
 
 def pretty_json(value: Any, indent: int = 0, width: int = 100) -> str:
@@ -172,169 +293,218 @@ def state_to_json(rules: Rules, state: State) -> str:
 # -- reading --------------------------------------------------------------------------------
 
 
-def _reader(data: Any) -> JsonReader:
-    return JsonReader(data, StateFormatError)
+def _nobody(value: int | None) -> int:
+    return NOBODY if value is None else value
 
 
-def counts_from(reader: JsonReader, letters: str) -> Counts:
-    text = reader.str()
-    for letter in text:
-        if letter not in letters:
-            raise reader.fail(f"{letter!r} is not a meeple colour ({letters})")
-    return tuple(text.count(letter) for letter in letters)
+def _fail(path: str, reason: str) -> StateFormatError:
+    return StateFormatError(f"{path}: {reason}")
+
+
+def _version(data: Any) -> int:
+    """The document's version, once it is known to be a state document this naqala reads."""
+    if not isinstance(data, dict):
+        raise _fail("$", "expected an object")
+    if data.get("format") != FORMAT:
+        raise _fail("$.format", f"expected {FORMAT!r}")
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise _fail("$.version", "expected an integer")
+    if version not in READS:
+        raise _fail("$.version", f"this naqala reads versions {READS}, not {version}")
+    return version
+
+
+def _upgrade_v1(data: dict[str, Any], rules: Rules) -> dict[str, Any]:
+    """A version-1 document as version 2: each player's ``cards``, ``djinns`` and
+    ``held`` become ``hands`` by deck; the turn's item mark ``item`` becomes the deck's."""
+    players = _structure(data.get("players"), list[PlayerDocV1], "$.players")
+    upgraded = dict(data, version=VERSION, players=[])
+    for i, p in enumerate(players):
+        hands: dict[str, list[str]] = {}
+        if p.cards:
+            hands[rules.deck_names[RESOURCES]] = p.cards
+        if p.djinns:
+            hands[rules.deck_names[DJINNS]] = p.djinns
+        for k, card in enumerate(p.held):
+            spec = rules.card_specs.get(card)
+            if spec is None:
+                raise _fail(f"$.players[{i}].held[{k}]", f"unknown card {card!r}")
+            hands.setdefault(spec.deck, []).append(card)
+        doc = PlayerDoc(p.coins, p.camels, p.meeples, hands, p.extras)
+        upgraded["players"].append(_CONVERTER.unstructure(doc))
+    turn = data.get("turn")
+    if (
+        isinstance(turn, dict)
+        and isinstance(turn.get("used"), list)
+        and "items" in rules.deck_index
+    ):
+        used = ["items" if u == "item" else u for u in turn["used"]]
+        upgraded["turn"] = dict(turn, used=sorted(used, key=str))
+    return upgraded
+
+
+def _rules_for(doc_ruleset: Any, rules: Rules | None) -> Rules:
+    ruleset = tuple(_structure(doc_ruleset, list[str], "$.ruleset"))
+    if rules is None:
+        try:
+            rules = rules_for_ruleset(ruleset)
+        except PluginError as exc:
+            raise _fail("$.ruleset", str(exc)) from exc
+    if rules.ruleset != ruleset:
+        raise _fail("$.ruleset", f"{list(ruleset)} does not match the rules {list(rules.ruleset)}")
+    return rules
 
 
 def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State]:
     """Rules and state from a parsed document (rules are rebuilt from ``ruleset`` if not
     given). Raises ``StateFormatError`` naming the JSON path of the first problem."""
-    doc = _reader(data)
-    if doc["format"].str() != FORMAT:
-        raise StateFormatError(f"$.format: expected {FORMAT!r}")
-    version = doc["version"].int()
-    if version != VERSION:
-        raise StateFormatError(f"$.version: this naqala reads version {VERSION}, not {version}")
-    ruleset = tuple(r.str() for r in doc["ruleset"].items())
-    if rules is None:
-        try:
-            rules = rules_for_ruleset(ruleset)
-        except PluginError as exc:
-            raise StateFormatError(f"$.ruleset: {exc}") from exc
-    if rules.ruleset != ruleset:
-        raise StateFormatError(
-            f"$.ruleset: {list(ruleset)} does not match the rules {list(rules.ruleset)}"
-        )
-    letters = doc["colours"].str()
-    if letters != rules.letters:
-        raise StateFormatError(
-            f"$.colours: {letters!r} does not match the rules ({rules.letters!r})"
-        )
-    token_ids = [t.id for t in rules.tokens]
-    if [t.str() for t in doc["tokens"].items()] != token_ids:
-        raise StateFormatError(f"$.tokens: expected {token_ids}")
-
-    board = doc["board"]
-    rows, cols = board["rows"].int(), board["cols"].int()
-    if rows < 1 or cols < 1 or cols > 26:
-        raise board.fail("rows and cols must be positive (at most 26 columns)")
-    size = rows * cols
-
-    def tile_index(reader: JsonReader) -> int:
-        try:
-            return parse_tile(reader.str(), rows, cols)
-        except ValueError as exc:
-            raise reader.fail(str(exc)) from None
-
-    tiles = board["tiles"].items()
-    if len(tiles) != size:
-        raise board["tiles"].fail(f"expected {size} tiles for a {rows}x{cols} board")
-    tile_ids: list[str] = []
-    meeples: list[Counts] = []
-    owners: list[int] = []
-    tokens: list[Counts] = []
-    for i, tile in enumerate(tiles):
-        if tile_index(tile["at"]) != i:
-            raise tile["at"].fail("tiles must be listed row by row, a1 first")
-        tile_id = tile["tile"].str()
-        if tile_id not in rules.tile_specs:
-            raise tile["tile"].fail(f"unknown tile {tile_id!r}")
-        tile_ids.append(tile_id)
-        meeples.append(counts_from(tile["meeples"], letters))
-        owners.append(tile["owner"].optional(JsonReader.int, NOBODY))
-        on_tile = tile["tokens"].mapping()
-        for key in on_tile:
-            if key not in token_ids:
-                raise on_tile[key].fail(f"unknown token {key!r}")
-        tokens.append(tuple(on_tile[t].int() if t in on_tile else 0 for t in token_ids))
-    walls = []
-    for wall in board["walls"].items():
-        ends = wall.items()
-        if len(ends) != 2:
-            raise wall.fail("a wall is a pair of tile names")
-        a, b = (tile_index(end) for end in ends)
-        walls.append((min(a, b), max(a, b)))
-    layout = Layout(
-        rows=rows,
-        cols=cols,
-        tiles=tuple(tile_ids),
-        blocked=frozenset(tile_index(t) for t in board["blocked"].items()),
-        walls=frozenset(walls),
-    )
-
-    players = tuple(
-        PlayerState(
-            coins=p["coins"].int(),
-            camels=p["camels"].int(),
-            meeples=counts_from(p["meeples"], letters),
-            cards=tuple(c.str() for c in p["cards"].items()),
-            djinns=tuple(d.str() for d in p["djinns"].items()),
-            held=tuple(c.str() for c in p["held"].items()),
-            extras=tuple(sorted((k, v.int()) for k, v in p["extras"].mapping().items())),
-        )
-        for p in doc["players"].items()
-    )
-    pool = doc["pool"].mapping()
-    for key in pool:
-        if key not in token_ids:
-            raise pool[key].fail(f"unknown token {key!r}")
-    decks = doc["decks"].mapping()
-    for name, reader in decks.items():
-        if name not in rules.deck_names:
-            raise reader.fail(f"no deck {name!r} in these rules ({', '.join(rules.deck_names)})")
-    turn_doc = doc["turn"]
-
-    def read_turn(t: JsonReader) -> Turn:
-        colour = t["colour"].optional(JsonReader.str, None)
-        if colour is not None and (len(colour) != 1 or colour not in letters):
-            raise t["colour"].fail(f"{colour!r} is not a meeple colour ({letters})")
-        return Turn(
-            marker=t["marker"].int(),
-            start=t["start"].optional(tile_index, NOBODY),
-            path=tuple(tile_index(x) for x in t["path"].items()),
-            hand=t["hand"].optional(lambda h: counts_from(h, letters), ()),
-            colour=NOBODY if colour is None else letters.index(colour),
-            taken=t["taken"].int(),
-            reach=t["reach"].int(),
-            kills=t["kills"].int(),
-            target=t["target"].str(),
-            used=tuple(u.str() for u in t["used"].items()),
-            revealed=tuple(c.str() for c in t["revealed"].items()),
-            resume=t["resume"].str(),
-            claimed=tuple(tile_index(x) for x in t["claimed"].items()),
-        )
-
-    decision = doc["decision"]
-    state = State(
-        ruleset=ruleset,
-        layout=layout,
-        board=Board(meeples=tuple(meeples), owners=tuple(owners), tokens=tuple(tokens)),
-        players=players,
-        bag=counts_from(doc["bag"], letters),
-        pool=tuple(pool[t].int() if t in pool else 0 for t in token_ids),
-        decks=tuple(
-            Deck(
-                draw=tuple(c.str() for c in decks[name]["draw"].items()),
-                row=tuple(c.str() for c in decks[name]["row"].items()),
-                discard=tuple(c.str() for c in decks[name]["discard"].items()),
-            )
-            if name in decks
-            else Deck()
-            for name in rules.deck_names
-        ),
-        markers=tuple(m.int() for m in doc["markers"].items()),
-        bid_track=tuple(m.optional(JsonReader.int, NOBODY) for m in doc["bid_track"].items()),
-        turn_track=tuple(m.optional(JsonReader.int, NOBODY) for m in doc["turn_track"].items()),
-        decision=Decision(
-            stage=decision["stage"].str(),
-            player=decision["player"].optional(JsonReader.int, NOBODY),
-        ),
-        rng=Rng(doc["rng"]["seed"].int(), doc["rng"]["counter"].int()),
-        round=doc["round"].int(),
-        turn=turn_doc.optional(read_turn, None),
-        flags=tuple(f.str() for f in doc["flags"].items()),
-        extras=tuple(sorted((k, v.int()) for k, v in doc["extras"].mapping().items())),
-    )
+    version = _version(data)
+    rules = _rules_for(data.get("ruleset"), rules)
+    if version == 1:
+        data = _upgrade_v1(data, rules)
+    doc = _structure(data, StateDoc)
+    state = _Reader(rules, doc).state()
     check_consistent(rules, state)
     return rules, state
+
+
+class _Reader:
+    """Turns a structured document into a ``State``, checking what the shape cannot."""
+
+    def __init__(self, rules: Rules, doc: StateDoc) -> None:
+        self.rules = rules
+        self.doc = doc
+        self.letters = rules.letters
+        self.token_ids = [t.id for t in rules.tokens]
+        if doc.colours != rules.letters:
+            raise _fail(
+                "$.colours", f"{doc.colours!r} does not match the rules ({rules.letters!r})"
+            )
+        if doc.tokens != self.token_ids:
+            raise _fail("$.tokens", f"expected {self.token_ids}")
+        board = doc.board
+        if board.rows < 1 or board.cols < 1 or board.cols > 26:
+            raise _fail("$.board", "rows and cols must be positive (at most 26 columns)")
+
+    def counts(self, text: str, path: str) -> Counts:
+        for letter in text:
+            if letter not in self.letters:
+                raise _fail(path, f"{letter!r} is not a meeple colour ({self.letters})")
+        return tuple(text.count(letter) for letter in self.letters)
+
+    def tile(self, name: str, path: str) -> int:
+        try:
+            return parse_tile(name, self.doc.board.rows, self.doc.board.cols)
+        except ValueError as exc:
+            raise _fail(path, str(exc)) from None
+
+    def tokens(self, values: dict[str, int], path: str) -> Counts:
+        for key in values:
+            if key not in self.token_ids:
+                raise _fail(f"{path}.{key}", f"unknown token {key!r}")
+        return tuple(values.get(t, 0) for t in self.token_ids)
+
+    def layout_and_board(self) -> tuple[Layout, Board]:
+        board = self.doc.board
+        size = board.rows * board.cols
+        if len(board.tiles) != size:
+            raise _fail(
+                "$.board.tiles", f"expected {size} tiles for a {board.rows}x{board.cols} board"
+            )
+        tile_ids: list[str] = []
+        meeples: list[Counts] = []
+        owners: list[int] = []
+        tokens: list[Counts] = []
+        for i, tile in enumerate(board.tiles):
+            path = f"$.board.tiles[{i}]"
+            if self.tile(tile.at, f"{path}.at") != i:
+                raise _fail(f"{path}.at", "tiles must be listed row by row, a1 first")
+            if tile.tile not in self.rules.tile_specs:
+                raise _fail(f"{path}.tile", f"unknown tile {tile.tile!r}")
+            tile_ids.append(tile.tile)
+            meeples.append(self.counts(tile.meeples, f"{path}.meeples"))
+            owners.append(_nobody(tile.owner))
+            tokens.append(self.tokens(tile.tokens, f"{path}.tokens"))
+        walls = []
+        for i, wall in enumerate(board.walls):
+            if len(wall) != 2:
+                raise _fail(f"$.board.walls[{i}]", "a wall is a pair of tile names")
+            a, b = (self.tile(end, f"$.board.walls[{i}][{k}]") for k, end in enumerate(wall))
+            walls.append((min(a, b), max(a, b)))
+        blocked = frozenset(
+            self.tile(name, f"$.board.blocked[{i}]") for i, name in enumerate(board.blocked)
+        )
+        layout = Layout(board.rows, board.cols, tuple(tile_ids), blocked, frozenset(walls))
+        return layout, Board(tuple(meeples), tuple(owners), tuple(tokens))
+
+    def player(self, i: int, p: PlayerDoc) -> PlayerState:
+        names = self.rules.deck_names
+        for deck, cards in p.hands.items():
+            if deck not in self.rules.deck_index:
+                raise _fail(f"$.players[{i}].hands.{deck}", f"no deck {deck!r} in these rules")
+            for k, card in enumerate(cards):
+                spec = self.rules.card_specs.get(card)
+                if spec is None or spec.deck != deck:
+                    raise _fail(f"$.players[{i}].hands.{deck}[{k}]", f"no {deck} card {card!r}")
+        return PlayerState(
+            coins=p.coins,
+            camels=p.camels,
+            meeples=self.counts(p.meeples, f"$.players[{i}].meeples"),
+            hands=tuple(tuple(p.hands.get(name, ())) for name in names),
+            extras=tuple(sorted(p.extras.items())),
+        )
+
+    def turn(self, t: TurnDoc) -> Turn:
+        if t.colour is not None and (len(t.colour) != 1 or t.colour not in self.letters):
+            raise _fail("$.turn.colour", f"{t.colour!r} is not a meeple colour ({self.letters})")
+        return Turn(
+            marker=t.marker,
+            start=NOBODY if t.start is None else self.tile(t.start, "$.turn.start"),
+            path=tuple(self.tile(x, f"$.turn.path[{k}]") for k, x in enumerate(t.path)),
+            hand=() if t.hand is None else self.counts(t.hand, "$.turn.hand"),
+            colour=NOBODY if t.colour is None else self.letters.index(t.colour),
+            taken=t.taken,
+            reach=t.reach,
+            kills=t.kills,
+            target=t.target,
+            used=tuple(t.used),
+            revealed=tuple(t.revealed),
+            resume=t.resume,
+            claimed=tuple(self.tile(x, f"$.turn.claimed[{k}]") for k, x in enumerate(t.claimed)),
+        )
+
+    def state(self) -> State:
+        doc, rules = self.doc, self.rules
+        layout, board = self.layout_and_board()
+        for name in doc.decks:
+            if name not in rules.deck_names:
+                raise _fail(
+                    f"$.decks.{name}",
+                    f"no deck {name!r} in these rules ({', '.join(rules.deck_names)})",
+                )
+        empty = DeckDoc([], [], [])
+        return State(
+            ruleset=tuple(doc.ruleset),
+            layout=layout,
+            board=board,
+            players=tuple(self.player(i, p) for i, p in enumerate(doc.players)),
+            bag=self.counts(doc.bag, "$.bag"),
+            pool=self.tokens(doc.pool, "$.pool"),
+            decks=tuple(
+                Deck(tuple(d.draw), tuple(d.row), tuple(d.discard))
+                for d in (doc.decks.get(name, empty) for name in rules.deck_names)
+            ),
+            markers=tuple(doc.markers),
+            bid_track=tuple(_nobody(m) for m in doc.bid_track),
+            turn_track=tuple(_nobody(m) for m in doc.turn_track),
+            decision=Decision(doc.decision.stage, _nobody(doc.decision.player)),
+            rng=Rng(doc.rng.seed, doc.rng.counter),
+            round=doc.round,
+            turn=None if doc.turn is None else self.turn(doc.turn),
+            flags=tuple(doc.flags),
+            extras=tuple(sorted(doc.extras.items())),
+        )
 
 
 def check_consistent(rules: Rules, state: State) -> None:

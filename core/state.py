@@ -88,17 +88,41 @@ class Board:
     tokens: tuple[Counts, ...]
 
 
+#: hand indices in ``PlayerState.hands`` of the two decks every game has (as in ``decks``)
+RESOURCE_HAND = 0
+DJINN_HAND = 1
+
+
 @attrs.frozen(slots=True)
 class PlayerState:
-    """One player's holdings. ``cards`` are kept sorted; ``djinns`` in the order taken."""
+    """One player's holdings. ``hands`` holds one hand per deck, by deck index (as
+    ``State.decks``); each deck's policy says whether its hand is sorted or in the order
+    taken (resources sorted, djinns as taken)."""
 
     coins: int
     camels: int  # camels still in the player's supply
     meeples: Counts  # meeples kept in front of the player, per colour
-    cards: tuple[str, ...] = ()
-    djinns: tuple[str, ...] = ()
+    hands: tuple[tuple[str, ...], ...] = ()
     extras: tuple[tuple[str, int], ...] = ()  # plugin counters, sorted by key
-    held: tuple[str, ...] = ()  # cards of plugin decks (items…), sorted
+
+    def hand(self, deck: int) -> tuple[str, ...]:
+        """The cards of deck number ``deck`` in this player's hand."""
+        return self.hands[deck] if deck < len(self.hands) else ()
+
+    def with_hand(self, deck: int, cards: tuple[str, ...]) -> PlayerState:
+        """This player with the hand of deck number ``deck`` replaced by ``cards``."""
+        hands = self.hands + ((),) * (deck + 1 - len(self.hands))
+        return evolve(self, hands=replace_at(hands, deck, cards))
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """The resource cards in hand (sorted): the hand of the resources deck."""
+        return self.hand(RESOURCE_HAND)
+
+    @property
+    def djinns(self) -> tuple[str, ...]:
+        """The djinns in hand, in the order taken: the hand of the djinns deck."""
+        return self.hand(DJINN_HAND)
 
 
 @attrs.frozen(slots=True)

@@ -15,7 +15,7 @@ notation, so a scenario test reads like the rule it checks::
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -94,15 +94,32 @@ def board(
 
 
 def player(
-    rules: Rules, state: State, index: int, *, meeples: str | None = None, **fields: Any
+    rules: Rules,
+    state: State,
+    index: int,
+    *,
+    meeples: str | None = None,
+    cards: Iterable[str] | None = None,
+    djinns: Iterable[str] | None = None,
+    hands: Mapping[str, Iterable[str]] | None = None,
+    **fields: Any,
 ) -> State:
-    """Change a player's holdings: ``coins``, ``camels``, ``cards`` (sorted for you),
-    ``djinns``, ``meeples`` as letters (taken from / returned to the bag)."""
+    """Change a player's holdings: ``coins``, ``camels``, ``meeples`` as letters (taken
+    from / returned to the bag), and hands of cards: ``cards`` (resources), ``djinns``,
+    or ``hands`` by deck name (``{"items": ["crown"]}``), each kept in its deck's order
+    (sorted, or djinns as given)."""
     p = state.players[index]
-    if "cards" in fields:
-        fields["cards"] = tuple(sorted(fields["cards"]))
-    if "djinns" in fields:
-        fields["djinns"] = tuple(fields["djinns"])
+    given = dict(hands or {})
+    if cards is not None:
+        given["resources"] = cards
+    if djinns is not None:
+        given["djinns"] = djinns
+    for name, hand in given.items():
+        deck = rules.deck_index[name]
+        ordered = tuple(hand)
+        if rules.deck_specs[deck].order == "sorted":
+            ordered = tuple(sorted(ordered))
+        p = p.with_hand(deck, ordered)
     bag = state.bag
     if meeples is not None:
         new = counts(rules, meeples)

@@ -96,7 +96,7 @@ def test_workshop_one_artisan_buys_the_top_item() -> None:
     assert s.decision.stage == "tile:workshop"
     assert options(rules, s, "workshop") == ["workshop P"]
     after = play(rules, s, "workshop P")
-    assert after.players[0].held == ("crown",)
+    assert after.players[0].hand(rules.deck_index["items"]) == ("crown",)
     assert after.players[0].meeples[purple(rules)] == 0
     assert after.bag[purple(rules)] == s.bag[purple(rules)] + 1
     assert item_pile(rules, after) == (("jewelry",), ())
@@ -109,7 +109,7 @@ def test_workshop_two_fakirs_buy_the_top_item() -> None:
     s = play(rules, s, "pick d3", "drop c3 Y")
     assert options(rules, s, "workshop") == ["workshop FF"]
     after = play(rules, s, "workshop FF")
-    assert after.players[0].held == ("crown",)
+    assert after.players[0].hand(rules.deck_index["items"]) == ("crown",)
     assert after.players[0].cards == ("fish",)
     assert after.decks[RESOURCES].discard[-2:] == ("fakir", "fakir")
     assert after.bag == s.bag
@@ -203,7 +203,7 @@ def test_artisans_are_kept_and_reveal_as_many_items_to_keep_one() -> None:
     assert s.decision.stage == "keep-item"
     assert options(rules, s, "keep") == ["keep crown", "keep jewelry"]
     after = play(rules, s, "keep jewelry")
-    assert after.players[0].held == ("jewelry",)
+    assert after.players[0].hand(rules.deck_index["items"]) == ("jewelry",)
     assert item_pile(rules, after) == (("treasure",), ("crown",))
 
 

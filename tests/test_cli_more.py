@@ -307,7 +307,7 @@ def test_no_progress_bar_in_json_even_on_a_terminal(
 
 def test_djinns_lists_all_22_djinns() -> None:
     """``naqala djinns`` prints every djinn of the base game by name."""
-    names = [spec.name for spec in build_rules().content.djinns]
+    names = [spec.name for spec in build_rules().content.deck("djinns")]
     assert len(names) == 22
     out = ok("djinns")
     for name in names:

@@ -47,11 +47,13 @@ def test_base_content_has_the_components_of_the_box() -> None:
         "R": 18,
     }
     assert sum(c.count for c in content.colours) == 90
-    assert sum(c.count for c in content.resources) == 54
-    assert {c.id: c.count for c in content.resources}["fakir"] == 18
-    assert len(content.djinns) == 22
-    assert len({d.id for d in content.djinns}) == 22
-    assert Counter(d.vp for d in content.djinns) == Counter({4: 4, 5: 1, 6: 10, 8: 5, 10: 2})
+    assert sum(c.count for c in content.deck("resources")) == 54
+    assert {c.id: c.count for c in content.deck("resources")}["fakir"] == 18
+    assert len(content.deck("djinns")) == 22
+    assert len({d.id for d in content.deck("djinns")}) == 22
+    assert Counter(d.vp for d in content.deck("djinns")) == Counter(
+        {4: 4, 5: 1, 6: 10, 8: 5, 10: 2}
+    )
     assert {t.id: t.count for t in content.tokens} == {"palm-tree": 12, "palace": 10}
     assert {pc.players: pc.camels for pc in content.player_counts} == {2: 11, 3: 8, 4: 8}
     assert content.table("turn_order_costs") == (18, 12, 8, 5, 3, 1, 0, 0, 0)
@@ -235,8 +237,8 @@ def test_later_files_add_records_and_override_settings(tmp_path: Path) -> None:
         GOOD_DJINN.format(id="genie") + "[settings]\ndjinn_row = 4\n[tables]\nbonus = [1, 2]\n",
     )
     content = load_content([BASE, extra])
-    assert len(content.djinns) == 23
-    assert content.djinn("genie").vp == 6
+    assert len(content.deck("djinns")) == 23
+    assert content.card("genie").vp == 6
     assert content.setting("djinn_row") == 4
     assert content.setting("resource_row") == 9
     assert content.table("bonus") == (1, 2)

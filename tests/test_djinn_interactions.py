@@ -737,8 +737,8 @@ def totals(rules: Rules, players: int) -> Totals:
     camels = {pc.players: pc.camels for pc in content.player_counts}[players]
     return Totals(
         meeples=tuple(c.count for c in content.colours),
-        cards=Counter({c.id: c.count for c in content.resources}),
-        djinns=Counter(d.id for d in content.djinns),
+        cards=Counter({c.id: c.count for c in content.deck("resources")}),
+        djinns=Counter(d.id for d in content.deck("djinns")),
         tokens=tuple(t.count for t in content.tokens),
         camels=camels,
     )
@@ -804,9 +804,9 @@ def deal_djinns(rules: Rules, state: State, per_player: int, elders: int, fakirs
         state = state.replace_player(
             seat,
             attrs.evolve(
-                p,
-                djinns=(*p.djinns, *mine),
-                cards=tuple(sorted(p.cards + (FAKIR,) * fakirs)),
+                p.with_hand(DJINNS, (*p.djinns, *mine)).with_hand(
+                    RESOURCES, tuple(sorted(p.cards + (FAKIR,) * fakirs))
+                ),
                 meeples=tuple(meeples),
             ),
         )
@@ -853,4 +853,4 @@ def test_random_games_with_many_djinns_keep_every_invariant(
         state = rules.apply(state, choice)
     assert state.is_over, "the game did not end"
     assert rules.winners(state)
-    assert used & set(rules.djinn_specs), "no djinn power was used"
+    assert used & {c.id for c in rules.content.deck("djinns")}, "no djinn power was used"

@@ -28,19 +28,20 @@ def test_docs_djinns_md_is_generated_from_content_and_code() -> None:
 def test_every_djinn_kind_in_content_has_a_power() -> None:
     """Content names a kind for each djinn; the rules register a power for each kind."""
     rules = base_rules()
-    missing = [d.id for d in rules.content.djinns if d.kind not in rules.powers]
+    missing = [d.id for d in rules.content.deck("djinns") if rules.power_of(d) is None]
     assert missing == []
-    assert len(rules.content.djinns) == 22
+    assert len(rules.content.deck("djinns")) == 22
 
 
 def test_every_djinn_power_names_when_and_what() -> None:
     """Each power describes itself in plain words for the reference."""
     rules = base_rules()
-    for spec in rules.content.djinns:
-        power = rules.powers[spec.kind]
+    for spec in rules.content.deck("djinns"):
+        power = rules.power_of(spec)
+        assert power is not None
         assert power.when, spec.id
-        assert power.describe(rules, spec.id), spec.id
-        assert "{" not in power.describe(rules, spec.id), spec.id
+        assert power.describe(rules, spec), spec.id
+        assert "{" not in power.describe(rules, spec), spec.id
 
 
 def test_all_22_djinns_change_300_random_four_player_games() -> None:
@@ -50,7 +51,8 @@ def test_all_22_djinns_change_300_random_four_player_games() -> None:
     for seed in range(300):
         state, actions = play_game(rules, 4, seed)
         results.append(result_of(rules, state, seed, actions))
-    summary = summarise(results, 4, 0, rules.ruleset, tuple(rules.djinn_specs))
+    djinn_ids = tuple(c.id for c in rules.content.deck("djinns"))
+    summary = summarise(results, 4, 0, rules.ruleset, djinn_ids)
     effects = summary["djinn_effects"]
-    assert sorted(effects) == sorted(rules.djinn_specs)
+    assert sorted(effects) == sorted(djinn_ids)
     assert [d for d, n in effects.items() if n == 0] == []

@@ -501,7 +501,7 @@ def check_end_djinn(
     assert bonus != 0
     total = rules.scores(held)[seat]
     assert total == sum(line.points for line in rules.score_lines(held, seat))
-    assert total == rules.scores(state)[seat] + rules.content.djinn(card).vp + bonus
+    assert total == rules.scores(state)[seat] + rules.content.card(card).vp + bonus
     others = [p for p in range(len(state.players)) if p != seat]
     for other in others:
         assert card not in {line.source for line in rules.score_lines(held, other)}
@@ -552,7 +552,7 @@ def test_end_game_djinns_without_their_pieces_add_nothing() -> None:
     ):
         held = player(rules, s, 0, djinns=[card])
         assert lines_of(rules, held, 0, category).get(card, 0) == 0
-        assert rules.scores(held)[0] == rules.scores(s)[0] + rules.content.djinn(card).vp
+        assert rules.scores(held)[0] == rules.scores(s)[0] + rules.content.card(card).vp
 
 
 # -- end game: Al-Amin -------------------------------------------------------------------

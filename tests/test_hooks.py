@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from naqala.core import hookspecs
 from naqala.core.actions import Action
+from naqala.core.content import CardSpec
 from naqala.core.engine import IllegalAction, Rules, build_rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.hookspecs import hookimpl
@@ -328,14 +329,20 @@ def test_naqala_score_lines_and_naqala_adjust_score_lines() -> None:
     assert ScoreLine("coins", 11, "bonus", "coins count double") in rules.score_lines(state, 0)
 
 
-def test_naqala_djinn_powers_gives_a_new_djinn_its_power() -> None:
-    """A plugin adds a djinn (content) and its power (hook); holding it changes the score."""
+def test_naqala_card_powers_gives_a_new_djinn_its_power() -> None:
+    """A plugin adds a djinn (content) and its power (hook, ``djinns:<kind>``); holding it
+    changes the score."""
 
     class Gold(Power):
         def score_lines(
-            self, rules: Rules, state: State, owner: int, card: str, lines: tuple[ScoreLine, ...]
+            self,
+            rules: Rules,
+            state: State,
+            owner: int,
+            card: CardSpec,
+            lines: tuple[ScoreLine, ...],
         ) -> list[ScoreLine]:
-            return [ScoreLine("djinns", 3, card, "a golden djinn")]
+            return [ScoreLine("djinns", 3, card.id, "a golden djinn")]
 
     class GoldDjinn:
         NAME = "gold-djinn"
@@ -345,27 +352,27 @@ def test_naqala_djinn_powers_gives_a_new_djinn_its_power() -> None:
             return [DATA / "gold-djinn.toml"]
 
         @hookimpl
-        def naqala_djinn_powers(self) -> dict[str, Power]:
-            return {"gold": Gold()}
+        def naqala_card_powers(self) -> dict[str, Power]:
+            return {"djinns:gold": Gold()}
 
     rules = build_rules(extra_plugins=[GoldDjinn()])
-    assert rules.powers["gold"].kind == "gold"
+    assert rules.powers["djinns", "gold"].kind == "gold"
     state = player(rules, rules.new_game(2, 1), 0, djinns=["golden"])
     lines = rules.score_lines(state, 0)
     assert ScoreLine("djinns", 3, "golden", "a golden djinn") in lines
 
 
-def test_naqala_djinn_powers_twice_for_one_kind_is_refused() -> None:
+def test_naqala_card_powers_twice_for_one_kind_is_refused() -> None:
     """Two plugins giving the same djinn kind a power fail at start, naming both."""
 
     class Again:
         NAME = "again"
 
         @hookimpl
-        def naqala_djinn_powers(self) -> dict[str, Power]:
-            return {"baal": Power()}
+        def naqala_card_powers(self) -> dict[str, Power]:
+            return {"djinns:baal": Power()}
 
-    with pytest.raises(PluginError, match=r"'baal'.*'base'.*'again'"):
+    with pytest.raises(PluginError, match=r"'djinns:baal'.*'base'.*'again'"):
         build_rules(extra_plugins=[Again()])
 
 
@@ -392,14 +399,20 @@ def test_naqala_protected_meeples_hides_targets_from_assassins() -> None:
 
 def test_naqala_card_powers_and_naqala_adjust_new_game_add_a_deck_and_a_piece() -> None:
     """A plugin adds a deck of cards (content) with a power for their kind, deals one to
-    each player at setup, and gives each a piece to place; the card scores its power's
-    line and the last-camel trigger waits for the piece."""
+    each player at setup, and gives each a piece to place; the one card router scores the
+    card's power line (no routing of its own) and the last-camel trigger waits for the
+    piece."""
 
     class Coin(Power):
         def score_lines(
-            self, rules: Rules, state: State, owner: int, card: str, lines: tuple[ScoreLine, ...]
+            self,
+            rules: Rules,
+            state: State,
+            owner: int,
+            card: CardSpec,
+            lines: tuple[ScoreLine, ...],
         ) -> list[ScoreLine]:
-            return [ScoreLine("charms", 4, card)]
+            return [ScoreLine("charms", 4, card.id)]
 
     class Charms:
         NAME = "charms"
@@ -410,33 +423,27 @@ def test_naqala_card_powers_and_naqala_adjust_new_game_add_a_deck_and_a_piece() 
 
         @hookimpl
         def naqala_card_powers(self) -> dict[str, Power]:
-            return {"coin": Coin()}
+            return {"charms:coin": Coin()}
 
         @hookimpl
         def naqala_adjust_new_game(self, rules: Rules, state: State) -> State:
-            deck = state.decks[rules.deck_index["charms"]]
+            index = rules.deck_index["charms"]
+            deck = state.decks[index]
             players = tuple(
-                attrs.evolve(p, held=(deck.draw[i],), extras=set_extra(p.extras, "piece.tent", 1))
+                attrs.evolve(
+                    p.with_hand(index, (deck.draw[i],)),
+                    extras=set_extra(p.extras, "piece.tent", 1),
+                )
                 for i, p in enumerate(state.players)
             )
             deck = attrs.evolve(deck, draw=deck.draw[len(players) :])
             decks = replace_at(state.decks, rules.deck_index["charms"], deck)
             return attrs.evolve(state, players=players, decks=decks)
 
-        @hookimpl
-        def naqala_adjust_score_lines(
-            self, rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...]
-        ) -> list[ScoreLine]:
-            found = []
-            for card in state.players[player].held:
-                power = rules.card_powers[rules.card_specs[card].kind]
-                found.extend(power.score_lines(rules, state, player, card, lines))
-            return found
-
     rules = build_rules(extra_plugins=[Charms()])
     assert rules.deck_names == ("resources", "djinns", "charms")
     state = rules.new_game(2, 3)
-    assert all(p.held == ("lucky",) for p in state.players)
+    assert all(p.hand(2) == ("lucky",) for p in state.players)
     assert len(state.decks[2].draw) == 1
     assert ScoreLine("charms", 4, "lucky") in rules.score_lines(state, 0)
     # with no camel left but a piece still to place, the game does not end

@@ -574,34 +574,34 @@ def test_house_rules_replace_base_stages_whether_registered_before_or_after_base
 
 
 def test_a_djinn_power_is_replaced_by_the_plugin_listing_it() -> None:
-    """REPLACES works for djinn powers too (``djinn:<kind>``); without it, an error."""
+    """REPLACES works for card powers too (``djinns:<kind>``); without it, an error."""
 
     class Quiet(Power):
         pass
 
     class NewBaal:
         NAME = "new-baal"
-        REPLACES = ("djinn:baal",)
+        REPLACES = ("djinns:baal",)
         power = Quiet()
 
         @hookimpl
-        def naqala_djinn_powers(self) -> dict[str, Power]:
-            return {"baal": self.power}
+        def naqala_card_powers(self) -> dict[str, Power]:
+            return {"djinns:baal": self.power}
 
     plugin = NewBaal()
     base, rule = infos(plugin)
     for order in ([base, rule], [rule, base]):
         rules = Rules(order)
-        assert rules.powers["baal"] is plugin.power and plugin.power.kind == "baal"
+        assert rules.powers["djinns", "baal"] is plugin.power and plugin.power.kind == "baal"
 
     class OldBaal:
         NAME = "old-baal"
 
         @hookimpl
-        def naqala_djinn_powers(self) -> dict[str, Power]:
-            return {"baal": Power()}
+        def naqala_card_powers(self) -> dict[str, Power]:
+            return {"djinns:baal": Power()}
 
-    with pytest.raises(PluginError, match=r"djinn kind 'baal'.*'base'.*'old-baal'"):
+    with pytest.raises(PluginError, match=r"card kind 'djinns:baal'.*'base'.*'old-baal'"):
         build_rules(extra_plugins=[OldBaal()])
 
 
@@ -623,7 +623,7 @@ def test_a_djinn_id_in_two_plugins_content_is_refused_naming_both_files(tmp_path
     first.write_text(djinn, encoding="utf-8")
     second.write_text(djinn, encoding="utf-8")
     alone = build_rules(extra_plugins=[content_plugin("first", first)])
-    assert "zephyr" in alone.djinn_specs
+    assert alone.card_specs["zephyr"].deck == "djinns"
     with pytest.raises(ContentError, match="'zephyr'") as refused:
         build_rules(
             extra_plugins=[content_plugin("first", first), content_plugin("second", second)]

@@ -51,13 +51,18 @@ def expected(rules: Rules, players: int) -> Expected:
     per_player = {pc.players: pc for pc in content.player_counts}[players]
     return Expected(
         meeples=tuple(c.count for c in content.colours),
-        cards=Counter({c.id: c.count for c in content.resources}),
-        djinns=Counter(d.id for d in content.djinns),
-        held=Counter({c.id: c.count for c in content.cards}),
+        cards=Counter({c.id: c.count for c in content.deck("resources")}),
+        djinns=Counter(d.id for d in content.deck("djinns")),
+        held=Counter({c.id: c.count for c in content.cards if c.deck not in DECK_NAMES}),
         tokens=tuple(t.count for t in content.tokens),
         camels=per_player.camels,
         pieces=pieces_left(rules.new_game(players, 0).players[0]) - per_player.camels,
     )
+
+
+def _deck_of(rules: Rules, card: str) -> str:
+    spec = rules.card_specs.get(card)
+    return spec.deck if spec else ""
 
 
 def _where(state: State) -> str:
@@ -87,17 +92,17 @@ def check_conservation(rules: Rules, state: State, want: Expected) -> None:
     djinn_deck = state.decks[DJINNS]
     djinns = Counter(djinn_deck.draw + djinn_deck.row + djinn_deck.discard)
     revealed = state.turn.revealed if state.turn is not None else ()
-    djinns.update(c for c in revealed if c in rules.djinn_specs)  # Sibittis's choice
+    djinns.update(c for c in revealed if _deck_of(rules, c) == "djinns")  # Sibittis's choice
     for p in state.players:
         djinns.update(p.djinns)
     assert djinns == want.djinns, f"djinns {djinns} {where}"
 
-    held: Counter[str] = Counter(c for c in revealed if c in rules.card_specs)
+    held: Counter[str] = Counter(c for c in revealed if _deck_of(rules, c) not in ("djinns", ""))
     for deck in state.decks[len(DECK_NAMES) :]:
         # a row laid out in fixed places (one whim per city) marks an empty place ""
         held.update(c for c in deck.draw + deck.row + deck.discard if c)
     for p in state.players:
-        held.update(p.held)
+        held.update(c for hand in p.hands[len(DECK_NAMES) :] for c in hand)
     assert held == want.held, f"plugin deck cards {held} {where}"
 
     for seat, p in enumerate(state.players):
@@ -262,7 +267,7 @@ def test_the_checks_catch_a_broken_state() -> None:
     check_conservation(rules, state, want)
     broken = [
         attrs.evolve(state, bag=(state.bag[0] - 1, *state.bag[1:])),
-        state.replace_player(0, attrs.evolve(state.players[0], cards=("fakir",))),
+        state.replace_player(0, state.players[0].with_hand(RESOURCES, ("fakir",))),
         state.replace_player(1, attrs.evolve(state.players[1], camels=0)),
         attrs.evolve(state, pool=(state.pool[0] + 1, *state.pool[1:])),
     ]

@@ -272,8 +272,8 @@ def test_a_crowded_6x7_position_fits_80_columns() -> None:
     state = attrs.evolve(
         state, board=attrs.evolve(state.board, owners=(3,) * 42, tokens=((12, 10),) * 42)
     )
-    state = player(rules, state, 2, djinns=[d.id for d in rules.content.djinns], camels=0)
-    state = player(rules, state, 0, cards=[c.id for c in rules.content.resources])
+    state = player(rules, state, 2, djinns=[d.id for d in rules.content.deck("djinns")], camels=0)
+    state = player(rules, state, 0, cards=[c.id for c in rules.content.deck("resources")])
     state = turn_of(rules, state, 2, stage="drop")
     text = text_of(rules, state, viewer=0)
     assert_fits(text)
@@ -424,7 +424,7 @@ def test_the_viewer_reads_what_their_expansion_cards_do() -> None:
     (what to aim for, what a card does); another player's are not shown."""
     rules = build_rules(["artisans", "djinns"])
     state = rules.new_game(3, 3)
-    state = player(rules, state, 0, held=("grand-vizier", "horn-of-plenty"))
+    state = player(rules, state, 0, hands={"whims": ["grand-vizier"], "items": ["horn-of-plenty"]})
     whim = rules.card_specs["grand-vizier"]
     mine = " ".join(text_of(rules, state, viewer=0).split())
     assert f"Grand Vizier: {whim.text}" in mine

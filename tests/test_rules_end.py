@@ -211,7 +211,7 @@ def test_cleanup_adds_nothing_when_deck_and_discards_are_empty() -> None:
 
 def test_cleanup_refills_the_djinn_row_to_three() -> None:
     """ "Slide the remaining Djinns to the front and refill to 3.\""""
-    ids = tuple(d.id for d in base_rules().content.djinns)
+    ids = tuple(d.id for d in base_rules().content.deck("djinns"))
     state = at_round_end(djinns=Deck(row=ids[5:6], draw=ids[:5]))
     assert state.decks[DJINNS] == Deck(row=(ids[5], ids[0], ids[1]), draw=ids[2:5])
 
@@ -219,7 +219,7 @@ def test_cleanup_refills_the_djinn_row_to_three() -> None:
 def test_cleanup_reshuffles_the_djinn_discards_when_needed() -> None:
     """The Djinn row is refilled from the reshuffled discards when the pile runs out, and
     stays short only when both are empty."""
-    ids = tuple(d.id for d in base_rules().content.djinns)
+    ids = tuple(d.id for d in base_rules().content.deck("djinns"))
     state = at_round_end(djinns=Deck(row=ids[:1], draw=ids[1:2], discard=ids[2:5]))
     deck = state.decks[DJINNS]
     assert deck.row[:2] == ids[:2]

@@ -91,7 +91,7 @@ def test_nine_resource_cards_and_three_djinns_face_up(players: int) -> None:
     }
     assert len(djinns.row) == 3
     assert len(djinns.row) + len(djinns.draw) == 22
-    assert sorted(djinns.row + djinns.draw) == sorted(d.id for d in rules.content.djinns)
+    assert sorted(djinns.row + djinns.draw) == sorted(d.id for d in rules.content.deck("djinns"))
     assert len(set(djinns.row + djinns.draw)) == 22
     assert resources.discard == () and djinns.discard == ()
 

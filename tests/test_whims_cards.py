@@ -173,7 +173,10 @@ def holding(rules: Rules, state: State, seat: int, *whims: str) -> State:
         discard=[c for c in deck.discard if c not in whims],
     )
     p = state.players[seat]
-    return state.replace_player(seat, attrs.evolve(p, held=tuple(sorted((*p.held, *whims)))))
+    whims_hand = rules.deck_index[WHIMS]
+    return state.replace_player(
+        seat, p.with_hand(whims_hand, tuple(sorted((*p.hand(whims_hand), *whims))))
+    )
 
 
 def own(rules: Rules, state: State, seat: int, tiles: Mapping[str, str]) -> State:
@@ -215,9 +218,9 @@ def test_a_move_ending_on_a_city_puts_its_whim_into_the_movers_hand() -> None:
     ``whim-taken``."""
     rules, recorder = recording()
     _, state = position()
-    assert state.players[0].held == ()
+    assert state.players[0].hand(rules.deck_index[WHIMS]) == ()
     state = play(rules, state, *MOVE)
-    assert state.players[0].held == (ROW[2],)
+    assert state.players[0].hand(rules.deck_index[WHIMS]) == (ROW[2],)
     assert whim_row(rules, state) == (ROW[0], ROW[1], "", ROW[3], ROW[4])
     assert recorder.named("whim-taken") == [("whim-taken", 0, at(state, "c3"), ROW[2], 1)]
 
@@ -228,7 +231,7 @@ def test_a_city_without_a_whim_gives_nothing() -> None:
     row = (ROW[0], ROW[1], "", ROW[3], ROW[4])
     _, state = position(row=row)
     state = play(rules, state, *MOVE)
-    assert state.players[0].held == ()
+    assert state.players[0].hand(rules.deck_index[WHIMS]) == ()
     assert whim_row(rules, state) == row
     assert recorder.named("whim-taken") == []
 
@@ -239,7 +242,7 @@ def test_the_whim_is_taken_without_taking_control_of_the_city() -> None:
     rules, state = position({**MEEPLES, "c3": "YG"})
     state = play(rules, state, *MOVE)
     assert state.board.owners[at(state, "c3")] == NOBODY
-    assert state.players[0].held == (ROW[2],)
+    assert state.players[0].hand(rules.deck_index[WHIMS]) == (ROW[2],)
 
 
 def test_dropping_on_a_city_during_the_move_takes_no_whim() -> None:
@@ -247,7 +250,7 @@ def test_dropping_on_a_city_during_the_move_takes_no_whim() -> None:
     city where the move ends (c3) gives its own."""
     rules, state = position({"a1": "YYYY", "c3": "Y", "d1": "G", "d2": "G"})
     state = play(rules, state, "pick a1", "drop b1 Y", "drop b2 Y", "drop c2 Y", "drop c3 Y")
-    assert state.players[0].held == (ROW[2],)
+    assert state.players[0].hand(rules.deck_index[WHIMS]) == (ROW[2],)
     assert whim_row(rules, state) == (ROW[0], ROW[1], "", ROW[3], ROW[4])
 
 
@@ -305,7 +308,7 @@ def test_claiming_a_whim_pays_its_coins_and_lays_it_face_up() -> None:
     state = play(rules, state, f"claim {card}")
     p = state.players[0]
     assert p.coins == coins + coins_of(rules, card)
-    assert p.held == ("retinue",)
+    assert p.hand(rules.deck_index[WHIMS]) == ("retinue",)
     assert state.decks[rules.deck_index[WHIMS]].discard == (card,)
     assert claimed(state, 0) == 1
     assert effect_counts(state)[card] == 1
@@ -338,7 +341,7 @@ def test_several_whims_can_be_claimed_in_the_same_turn() -> None:
     coins = state.players[0].coins
     assert claims(rules, state) == [f"claim {c}" for c in cards]
     state = play(rules, state, *(f"claim {c}" for c in cards))
-    assert state.players[0].held == ()
+    assert state.players[0].hand(rules.deck_index[WHIMS]) == ()
     assert state.players[0].coins == coins + sum(coins_of(rules, c) for c in cards)
     assert sorted(state.decks[rules.deck_index[WHIMS]].discard) == sorted(cards)
     assert claimed(state, 0) == 2
@@ -371,7 +374,7 @@ def test_an_illegal_claim_raises_and_changes_nothing() -> None:
     ):
         play(rules, state, f"claim {card}")
     assert state_to_json(rules, state) == before
-    assert state.players[0].held == (card,)
+    assert state.players[0].hand(rules.deck_index[WHIMS]) == (card,)
     assert options(rules, state) == legal
     # one vizier more and the same action is legal
     state = player(rules, state, 0, meeples="Y" * at_least(rules, card))
@@ -720,7 +723,7 @@ def test_every_whim_card_is_complete() -> None:
     assert len({c.id for c in whims}) == 22
     tile_kinds = {t.kind for t in rules.tile_specs.values()}
     for spec in whims:
-        assert spec.kind in rules.card_powers, spec.id
+        assert rules.power_of(spec) is not None, spec.id
         assert spec.param("at_least") >= 1, spec.id
         coins = spec.param("coins")
         assert coins > 0 and coins % 5 == 0, spec.id
@@ -755,7 +758,7 @@ def test_qareen_scores_per_whim_fulfilled(fulfilled: int) -> None:
     """Qareen: each whim its owner has fulfilled scores ``params.per_whim`` VP more, in the
     category ``whims``; none fulfilled, nothing."""
     rules, state = position()
-    per_whim = rules.djinn_specs["qareen"].param("per_whim")
+    per_whim = rules.card_specs["qareen"].param("per_whim")
     state = player(rules, state, 0, djinns=["qareen"])
     p = state.players[0]
     state = state.replace_player(0, attrs.evolve(p, extras=set_extra(p.extras, CLAIMED, fulfilled)))
@@ -766,7 +769,7 @@ def test_qareen_counts_a_claim_and_only_its_owners() -> None:
     """Claiming a whim raises Qareen's owner's score by ``per_whim``; a player without
     Qareen scores nothing for their whims."""
     rules, state = position()
-    per_whim = rules.djinn_specs["qareen"].param("per_whim")
+    per_whim = rules.card_specs["qareen"].param("per_whim")
     card = "grand-vizier"
     state = holding(rules, state, 0, card)
     state = player(rules, state, 0, meeples="Y" * at_least(rules, card))
@@ -817,7 +820,7 @@ def test_dalhan_takes_a_whim_from_any_city_paid_with_an_elder() -> None:
     state = play(rules, state, "dalhan b6 E")
     p = state.players[0]
     assert p.meeples[rules.letters.index("W")] == 1
-    assert p.held == (ROW[4],)
+    assert p.hand(rules.deck_index[WHIMS]) == (ROW[4],)
     assert whim_row(rules, state) == (*ROW[:4], "")
     assert effect_counts(state)["dalhan"] == 1
     assert options(rules, state, "dalhan") == []  # once per turn, though an elder is left
@@ -830,7 +833,7 @@ def test_dalhan_paid_with_a_fakir() -> None:
     state = player(rules, state, 0, djinns=["dalhan"], cards=[FAKIR, "fish"])
     state = play(rules, state, "dalhan a5 F")
     assert state.players[0].cards == ("fish",)
-    assert state.players[0].held == (ROW[3],)
+    assert state.players[0].hand(rules.deck_index[WHIMS]) == (ROW[3],)
     assert FAKIR in state.decks[0].discard
 
 

@@ -270,7 +270,7 @@ def whims_in_deck(rules: Rules, state: State) -> int:
 
 
 def whims_held(rules: Rules, state: State) -> int:
-    return sum(1 for p in state.players for card in p.held if rules.card_specs[card].deck == WHIMS)
+    return sum(1 for p in state.players for card in p.hand(rules.deck_index[WHIMS]))
 
 
 @pytest.mark.parametrize(("ruleset", "players"), CONFIGS)

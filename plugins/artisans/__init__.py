@@ -25,7 +25,7 @@ DESCRIPTION = (
     "mountains, the chasm, 6x6 board"
 )
 REQUIRES = ("base",)
-REPLACES = ("djinn:boaz", "djinn:kandicha")
+REPLACES = ("djinns:boaz", "djinns:kandicha")
 
 
 @hookimpl
@@ -73,16 +73,12 @@ def naqala_stages() -> dict[str, Stage]:
 
 @hookimpl
 def naqala_card_powers() -> dict[str, Power]:
-    return items.item_powers()
-
-
-@hookimpl
-def naqala_djinn_powers() -> dict[str, Power]:
     return {
-        "geb": scoring.Geb(),
-        "ptah": scoring.Ptah(),
-        "boaz": scoring.ArtisansBoaz(),
-        "kandicha": scoring.ArtisansKandicha(),
+        **items.item_powers(),
+        "djinns:geb": scoring.Geb(),
+        "djinns:ptah": scoring.Ptah(),
+        "djinns:boaz": scoring.ArtisansBoaz(),
+        "djinns:kandicha": scoring.ArtisansKandicha(),
     }
 
 
@@ -93,13 +89,12 @@ def naqala_adjust_new_game(rules: Rules, state: State) -> State:
 
 @hookimpl
 def naqala_extra_options(rules: Rules, state: State) -> list[Action]:
-    return items.item_options(rules, state) + tents.tent_options(rules, state)
+    return tents.tent_options(rules, state)
 
 
 @hookimpl
 def naqala_apply_extra(rules: Rules, state: State, action: Action) -> State | None:
-    applied = tents.pitch_tent(rules, state, action)
-    return applied if applied is not None else items.apply_item(rules, state, action)
+    return tents.pitch_tent(rules, state, action)
 
 
 @hookimpl

@@ -75,7 +75,7 @@ class Workshop(Stage):
         else:
             state = discard_cards(state, player, (FAKIR,) * len(payment))
         state, drawn = draw_items(rules, state, 1)
-        return rules.proceed(give_items(state, player, drawn), self.name)
+        return rules.proceed(give_items(rules, state, player, drawn), self.name)
 
 
 class SpecializedMarket(Stage):

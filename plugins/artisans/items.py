@@ -1,29 +1,24 @@
 """Items: precious items score their VP at the end; magic items are played any time in
-the owner's turn, at most one item a turn, then discarded (face up)."""
+the owner's turn, at most one item a turn, then discarded (face up) — the items deck's
+policy in content/artisans.toml, followed by the one card router."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from naqala.core.actions import Action
+from naqala.core.content import CardSpec
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import ScoreLine
-from naqala.core.powers import Power, deck_cards_held, deck_options
+from naqala.core.powers import Power
 from naqala.core.stage import Stage
-from naqala.core.state import NOBODY, State, count_effect, evolve
-from naqala.plugins.base.common import (
-    current,
-    discard_held,
-    draw_cards,
-    give_held,
-    set_deck,
-    take_tile,
-)
-from naqala.plugins.base.djinns.common import draw_resource, own_turn
+from naqala.core.state import NOBODY, State, evolve
+from naqala.plugins.base.cards import Activated, score_lines
+from naqala.plugins.base.common import current, draw_cards, give_cards, set_deck, take_tile
+from naqala.plugins.base.djinns.common import draw_resource
 from naqala.plugins.base.tiles import take_djinn_card
 
 ITEMS = "items"
-USED_ITEM = "item"  # marks the turn in which an item was played
 
 
 def items_index(rules: Rules) -> int:
@@ -40,12 +35,8 @@ def items_left(rules: Rules, state: State) -> bool:
     return bool(deck.draw or deck.discard)
 
 
-def give_items(state: State, player: int, items: Iterable[str]) -> State:
-    return give_held(state, player, tuple(items))
-
-
-def discard_item(rules: Rules, state: State, player: int, item: str) -> State:
-    return discard_held(state, player, items_index(rules), item)
+def give_items(rules: Rules, state: State, player: int, items: Iterable[str]) -> State:
+    return give_cards(rules, state, player, items_index(rules), tuple(items))
 
 
 class KeepItem(Stage):
@@ -64,7 +55,7 @@ class KeepItem(Stage):
         index = items_index(rules)
         deck = state.decks[index]
         state = set_deck(state, index, evolve(deck, discard=deck.discard + tuple(others)))
-        state = give_items(state, current(state), (action.args[0],))
+        state = give_items(rules, state, current(state), (action.args[0],))
         state = evolve(state, turn=evolve(turn, revealed=()))
         return rules.proceed(state, "tribe:purple")
 
@@ -74,47 +65,23 @@ class Precious(Power):
     effect = "Worth its VP at the end."
 
     def score_lines(
-        self, rules: Rules, state: State, owner: int, card: str, lines: tuple[ScoreLine, ...]
+        self, rules: Rules, state: State, owner: int, card: CardSpec, lines: tuple[ScoreLine, ...]
     ) -> Iterable[ScoreLine]:
-        spec = rules.card_specs[card]
-        return [ScoreLine("items", spec.vp, card, spec.name)]
+        return [ScoreLine("items", card.vp, card.id, card.name)]
 
 
-class Magic(Power):
-    """A one-use item: ``<item> [target]``; once per turn for all items together."""
-
-    stages: frozenset[str] | None = None
-
-    def targets(self, rules: Rules, state: State, owner: int) -> Iterable[tuple[str, ...]]:
-        return [()]
-
-    def options(self, rules: Rules, state: State, owner: int, card: str) -> Iterable[Action]:
-        turn = own_turn(state, owner)
-        if turn is None or USED_ITEM in turn.used:
-            return ()
-        if self.stages is not None and state.decision.stage not in self.stages:
-            return ()
-        return [Action(card, target) for target in self.targets(rules, state, owner)]
-
-    def apply(self, rules: Rules, state: State, owner: int, card: str, action: Action) -> State:
-        turn = state.turn
-        assert turn is not None
-        state = evolve(state, turn=evolve(turn, used=tuple(sorted((*turn.used, USED_ITEM)))))
-        state = count_effect(discard_item(rules, state, owner, card), card)
-        return self.act(rules, state, owner, action.args)
-
-    def act(self, rules: Rules, state: State, owner: int, target: tuple[str, ...]) -> State:
-        raise NotImplementedError
-
-
-class FabulousLamp(Magic):
+class FabulousLamp(Activated):
     when = "any time in your turn"
     effect = "Take one face-up djinn without paying for it."
 
-    def targets(self, rules: Rules, state: State, owner: int) -> Iterable[tuple[str, ...]]:
+    def targets(
+        self, rules: Rules, state: State, owner: int, card: CardSpec
+    ) -> Iterable[tuple[str, ...]]:
         return [(djinn,) for djinn in sorted(set(state.decks[DJINNS].row))]
 
-    def act(self, rules: Rules, state: State, owner: int, target: tuple[str, ...]) -> State:
+    def act(
+        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
+    ) -> State:
         deck = state.decks[DJINNS]
         row = list(deck.row)
         row.remove(target[0])
@@ -122,41 +89,49 @@ class FabulousLamp(Magic):
         return take_djinn_card(rules, state, owner, target[0])
 
 
-class BurningScimitar(Magic):
+class BurningScimitar(Activated):
     stages = frozenset({"pick", "drop", "tribe:red", "kill"})
     when = "in your turn, before your assassins kill"
-    effect = "Your assassins kill one more meeple this turn (same tile or same opponent)."
+    effect = "Your assassins kill {kills} more meeple(s) this turn (same tile or same opponent)."
 
-    def targets(self, rules: Rules, state: State, owner: int) -> Iterable[tuple[str, ...]]:
+    def usable(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
         turn = state.turn
-        return [()] if turn is not None and not turn.target else []
+        return turn is not None and not turn.target
 
-    def act(self, rules: Rules, state: State, owner: int, target: tuple[str, ...]) -> State:
+    def act(
+        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
+    ) -> State:
         turn = state.turn
         assert turn is not None
-        return evolve(state, turn=evolve(turn, kills=turn.kills + 1))
+        return evolve(state, turn=evolve(turn, kills=turn.kills + card.param("kills")))
 
 
-class HornOfPlenty(Magic):
+class HornOfPlenty(Activated):
     when = "any time in your turn"
-    effect = "Take the top 2 resource cards (the discards are reshuffled when needed)."
+    effect = "Take the top {cards} resource cards (the discards are reshuffled when needed)."
 
-    def targets(self, rules: Rules, state: State, owner: int) -> Iterable[tuple[str, ...]]:
+    def targets(
+        self, rules: Rules, state: State, owner: int, card: CardSpec
+    ) -> Iterable[tuple[str, ...]]:
         # like Sloar: with no card in the pile or the discards it would do nothing
         deck = state.decks[RESOURCES]
         return [()] if deck.draw or deck.discard else []
 
-    def act(self, rules: Rules, state: State, owner: int, target: tuple[str, ...]) -> State:
-        for _ in range(rules.card_specs["horn-of-plenty"].param("cards")):
+    def act(
+        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
+    ) -> State:
+        for _ in range(card.param("cards")):
             state, _drawn = draw_resource(state, owner)
         return state
 
 
-class TempestTalisman(Magic):
+class TempestTalisman(Activated):
     when = "any time in your turn, with a camel left"
     effect = "Take control of an empty tile (no camel, meeple, palm tree or palace)."
 
-    def targets(self, rules: Rules, state: State, owner: int) -> Iterable[tuple[str, ...]]:
+    def targets(
+        self, rules: Rules, state: State, owner: int, card: CardSpec
+    ) -> Iterable[tuple[str, ...]]:
         if state.players[owner].camels == 0:
             return []
         geo = state.geometry
@@ -169,34 +144,23 @@ class TempestTalisman(Magic):
             and not any(state.board.tokens[t])
         ]
 
-    def act(self, rules: Rules, state: State, owner: int, target: tuple[str, ...]) -> State:
+    def act(
+        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
+    ) -> State:
         return take_tile(rules, state, owner, state.geometry.parse(target[0]))
 
 
 def item_powers() -> dict[str, Power]:
-    return {
+    powers: dict[str, Power] = {
         "precious": Precious(),
         "fabulous-lamp": FabulousLamp(),
         "burning-scimitar": BurningScimitar(),
         "horn-of-plenty": HornOfPlenty(),
         "tempest-talisman": TempestTalisman(),
     }
-
-
-def item_options(rules: Rules, state: State) -> list[Action]:
-    return deck_options(rules, state, ITEMS)
-
-
-def apply_item(rules: Rules, state: State, action: Action) -> State | None:
-    player = state.decision.player
-    if action.kind not in state.players[player].held:
-        return None
-    power = rules.card_powers[rules.card_specs[action.kind].kind]
-    return power.apply(rules, state, player, action.kind, action)
+    return {f"{ITEMS}:{kind}": power for kind, power in powers.items()}
 
 
 def item_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
-    found: list[ScoreLine] = []
-    for card, power in deck_cards_held(rules, state, player, ITEMS):
-        found.extend(power.score_lines(rules, state, player, card, ()))
-    return found
+    """The precious items' lines, placed among the expansion's own."""
+    return score_lines(rules, state, player, (), ITEMS)

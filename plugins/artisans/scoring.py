@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from naqala.core.content import CardSpec
 from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.powers import Power
 from naqala.core.state import State, count_effect
 from naqala.plugins.base.common import change_kept
-from naqala.plugins.base.djinns.common import spec
 from naqala.plugins.base.djinns.triggered import Boaz, Kandicha
 
 ARTISAN = "purple"
 SOURCE = "artisans"
+ITEMS = "items"
+PRECIOUS = "precious"
 
 
 def artisans_of(rules: Rules, state: State, player: int) -> int:
@@ -37,15 +39,12 @@ class Geb(Power):
     effect = "Each precious item you hold scores {per_precious} more VP."
 
     def score_lines(
-        self, rules: Rules, state: State, owner: int, card: str, lines: tuple[ScoreLine, ...]
+        self, rules: Rules, state: State, owner: int, card: CardSpec, lines: tuple[ScoreLine, ...]
     ) -> Iterable[ScoreLine]:
-        precious = sum(
-            1
-            for item in state.players[owner].held
-            if item in rules.card_specs and rules.card_specs[item].kind == "precious"
-        )
-        bonus = spec(rules, card).param("per_precious")
-        return [ScoreLine("items", precious * bonus, card, f"{precious} precious items")]
+        items = state.players[owner].hand(rules.deck_index[ITEMS])
+        precious = sum(1 for item in items if rules.card_specs[item].kind == PRECIOUS)
+        bonus = card.param("per_precious")
+        return [ScoreLine("items", precious * bonus, card.id, f"{precious} precious items")]
 
 
 class Ptah(Power):
@@ -53,11 +52,11 @@ class Ptah(Power):
     effect = "Each of your artisans scores {per_artisan} more VP."
 
     def score_lines(
-        self, rules: Rules, state: State, owner: int, card: str, lines: tuple[ScoreLine, ...]
+        self, rules: Rules, state: State, owner: int, card: CardSpec, lines: tuple[ScoreLine, ...]
     ) -> Iterable[ScoreLine]:
         count = artisans_of(rules, state, owner)
-        bonus = spec(rules, card).param("per_artisan")
-        return [ScoreLine("artisans", count * bonus, card, f"{count} artisans")]
+        bonus = card.param("per_artisan")
+        return [ScoreLine("artisans", count * bonus, card.id, f"{count} artisans")]
 
 
 class ArtisansBoaz(Boaz):
@@ -65,7 +64,7 @@ class ArtisansBoaz(Boaz):
 
     effect = "Assassins cannot kill the viziers, elders and artisans in front of you."
 
-    def protects(self, rules: Rules, state: State, owner: int, card: str) -> Iterable[str]:
+    def protects(self, rules: Rules, state: State, owner: int, card: CardSpec) -> Iterable[str]:
         return (*super().protects(rules, state, owner, card), ARTISAN)
 
 
@@ -80,12 +79,12 @@ class ArtisansKandicha(Kandicha):
     )
 
     def on_event(
-        self, rules: Rules, state: State, owner: int, card: str, event: Event
+        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
     ) -> State | None:
         if (
             event.name == "kill"
             and event.player == owner
             and rules.colours[event.colour].id == ARTISAN
         ):
-            return count_effect(change_kept(state, owner, event.colour, 1), card)
+            return count_effect(change_kept(state, owner, event.colour, 1), card.id)
         return super().on_event(rules, state, owner, card, event)

@@ -19,7 +19,7 @@ from naqala.core.powers import Power
 from naqala.core.rng import Rng
 from naqala.core.stage import Flow, Stage
 from naqala.core.state import Layout, State
-from naqala.plugins.base import djinns, flow, scoring, setup
+from naqala.plugins.base import cards, djinns, flow, scoring, setup
 from naqala.plugins.base.bidding import BidStage
 from naqala.plugins.base.merchandise import SellStage
 from naqala.plugins.base.movement import DropStage, PickStage
@@ -84,32 +84,40 @@ def naqala_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLin
 
 
 @hookimpl
-def naqala_djinn_powers() -> dict[str, Power]:
+def naqala_card_powers() -> dict[str, Power]:
     return djinns.djinn_powers()
+
+
+# the one card router: every deck's cards, whichever plugin adds the deck
 
 
 @hookimpl
 def naqala_extra_options(rules: Rules, state: State) -> list[Action]:
-    return djinns.extra_options(rules, state)
+    return cards.options(rules, state)
 
 
 @hookimpl
 def naqala_apply_extra(rules: Rules, state: State, action: Action) -> State | None:
-    return djinns.apply_extra(rules, state, action)
+    return cards.apply(rules, state, action)
+
+
+@hookimpl
+def naqala_explain(rules: Rules, state: State, action: Action) -> str | None:
+    return cards.explain(rules, state, action)
 
 
 @hookimpl
 def naqala_event(rules: Rules, state: State, event: Event) -> State | None:
-    return djinns.on_event(rules, state, event)
+    return cards.on_event(rules, state, event)
 
 
 @hookimpl
 def naqala_adjust_score_lines(
     rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...]
 ) -> list[ScoreLine]:
-    return djinns.score_lines(rules, state, player, lines)
+    return cards.score_lines(rules, state, player, lines)
 
 
 @hookimpl
 def naqala_protected_meeples(rules: Rules, state: State, player: int) -> set[str]:
-    return djinns.protected(rules, state, player)
+    return cards.protected(rules, state, player)

@@ -31,8 +31,9 @@ def gain_coins(state: State, player: int, amount: int) -> State:
 
 
 def add_cards(state: State, player: int, cards: tuple[str, ...]) -> State:
+    """Resource cards go into a player's hand (kept sorted)."""
     p = state.players[player]
-    return state.replace_player(player, evolve(p, cards=tuple(sorted(p.cards + cards))))
+    return state.replace_player(player, p.with_hand(RESOURCES, tuple(sorted(p.cards + cards))))
 
 
 def remove_cards(cards: tuple[str, ...], remove: tuple[str, ...]) -> tuple[str, ...]:
@@ -45,26 +46,26 @@ def remove_cards(cards: tuple[str, ...], remove: tuple[str, ...]) -> tuple[str, 
 
 def discard_cards(state: State, player: int, cards: tuple[str, ...]) -> State:
     """Move cards from a player's hand to the resource discard pile."""
+    return discard_from_hand(state, player, RESOURCES, cards)
+
+
+def give_cards(rules: Rules, state: State, player: int, deck: int, cards: tuple[str, ...]) -> State:
+    """Cards of deck number ``deck`` go into a player's hand: sorted, or after the others
+    in the order taken, as the deck's policy says."""
     p = state.players[player]
-    state = state.replace_player(player, evolve(p, cards=remove_cards(p.cards, cards)))
-    deck = state.decks[RESOURCES]
-    deck = evolve(deck, discard=deck.discard + cards)
-    return evolve(state, decks=replace_at(state.decks, RESOURCES, deck))
+    hand = (*p.hand(deck), *cards)
+    if rules.deck_specs[deck].order == "sorted":
+        hand = tuple(sorted(hand))
+    return state.replace_player(player, p.with_hand(deck, hand))
 
 
-def give_held(state: State, player: int, cards: tuple[str, ...]) -> State:
-    """Cards of plugin decks (items, whims) go into a player's hand, kept sorted."""
+def discard_from_hand(state: State, player: int, deck: int, cards: tuple[str, ...]) -> State:
+    """Cards of a player's hand of deck number ``deck`` go face up to its discard pile
+    (Fakirs spent, a suit sold, an item played, a whim fulfilled)."""
     p = state.players[player]
-    return state.replace_player(player, evolve(p, held=tuple(sorted((*p.held, *cards)))))
-
-
-def discard_held(state: State, player: int, deck_index: int, card: str) -> State:
-    """One card of a player's hand of plugin-deck cards goes face up to its deck's
-    discard pile (an item played, a whim fulfilled)."""
-    p = state.players[player]
-    state = state.replace_player(player, evolve(p, held=remove_cards(p.held, (card,))))
-    deck = state.decks[deck_index]
-    return set_deck(state, deck_index, evolve(deck, discard=(*deck.discard, card)))
+    state = state.replace_player(player, p.with_hand(deck, remove_cards(p.hand(deck), cards)))
+    pile = state.decks[deck]
+    return set_deck(state, deck, evolve(pile, discard=(*pile.discard, *cards)))
 
 
 def owned_tiles(state: State, player: int) -> list[int]:

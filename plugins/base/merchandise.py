@@ -21,7 +21,7 @@ END = Action("end")
 
 
 def merchandise_types(rules: Rules) -> frozenset[str]:
-    return frozenset(c.id for c in rules.content.resources if c.kind == "merchandise")
+    return frozenset(c.id for c in rules.content.deck("resources") if c.kind == "merchandise")
 
 
 def suit_value(rules: Rules, size: int) -> int:

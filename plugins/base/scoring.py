@@ -41,7 +41,7 @@ def score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
         ),
         ScoreLine(
             "djinns",
-            sum(content.djinn(d).vp for d in me.djinns),
+            sum(rules.card_specs[d].vp for d in me.djinns),
             SOURCE,
             f"{len(me.djinns)} djinns",
         ),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import cast
 
 from naqala.core.content import ContentError
-from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
+from naqala.core.engine import Rules
 from naqala.core.rng import Rng
 from naqala.core.state import NOBODY, Board, Decision, Deck, Layout, PlayerState, State, add_at
 from naqala.plugins.base.bidding import turn_order_costs
@@ -76,6 +76,18 @@ def finish_layout(rules: Rules, layout: Layout) -> Layout:
     )
 
 
+#: the settings giving the face-up row of the two decks every game has; a deck a plugin
+#: adds reads ``<deck>_row`` (no row if unset)
+ROW_SETTINGS = {"resources": "resource_row", "djinns": "djinn_row"}
+
+
+def deck_row(rules: Rules, deck: str) -> int:
+    """How many cards of ``deck`` lie face up at the start."""
+    if deck in ROW_SETTINGS:
+        return rules.content.setting(ROW_SETTINGS[deck])
+    return rules.content.settings.get(f"{deck}_row", 0)
+
+
 def new_game(rules: Rules, players: int, seed: int) -> State:
     """The base game's setup, driven by the content numbers (rulebook "Setting up")."""
     counts = {pc.players: pc for pc in rules.content.player_counts}
@@ -106,19 +118,11 @@ def new_game(rules: Rules, players: int, seed: int) -> State:
         tokens=(no_tokens,) * len(layout.tiles),
     )
 
-    resources = [c.id for c in rules.content.resources for _ in range(c.count)]
-    resource_draw, rng = rng.shuffled(resources)
-    djinn_draw, rng = rng.shuffled([d.id for d in rules.content.djinns])
-    row_size = rules.content.setting("resource_row")
-    djinn_row = rules.content.setting("djinn_row")
-    decks = [Deck() for _ in rules.deck_names]
-    decks[RESOURCES] = Deck(draw=resource_draw[row_size:], row=resource_draw[:row_size])
-    decks[DJINNS] = Deck(draw=djinn_draw[djinn_row:], row=djinn_draw[:djinn_row])
-    for index, name in enumerate(rules.deck_names[len(DECK_NAMES) :], start=len(DECK_NAMES)):
-        cards = [c.id for c in rules.content.cards if c.deck == name for _ in range(c.count)]
-        pile, rng = rng.shuffled(cards)
-        face_up = rules.content.settings.get(f"{name}_row", 0)
-        decks[index] = Deck(draw=pile[face_up:], row=pile[:face_up])
+    decks: list[Deck] = []
+    for name in rules.deck_names:  # resources, djinns, then the decks plugins add
+        pile, rng = rng.shuffled([c.id for c in rules.content.deck(name) for _ in range(c.count)])
+        face_up = deck_row(rules, name)
+        decks.append(Deck(draw=pile[face_up:], row=pile[:face_up]))
 
     markers = tuple(p for p in range(players) for _ in range(per_player.markers))
     bid_track, rng = rng.shuffled(range(len(markers)))
@@ -129,7 +133,12 @@ def new_game(rules: Rules, players: int, seed: int) -> State:
         layout=layout,
         board=board,
         players=tuple(
-            PlayerState(coins=coins, camels=per_player.camels, meeples=empty)
+            PlayerState(
+                coins=coins,
+                camels=per_player.camels,
+                meeples=empty,
+                hands=((),) * len(rules.deck_names),
+            )
             for _ in range(players)
         ),
         bag=bag,

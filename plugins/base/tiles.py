@@ -12,7 +12,7 @@ from naqala.core.actions import Action
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
-from naqala.core.state import State, evolve
+from naqala.core.state import State
 from naqala.plugins.base.common import (
     FAKIR,
     add_cards,
@@ -21,6 +21,7 @@ from naqala.plugins.base.common import (
     discard_cards,
     fakirs_held,
     gain_coins,
+    give_cards,
     kept,
     place_token,
     take_from_row,
@@ -140,8 +141,7 @@ def take_djinn(rules: Rules, state: State, player: int, position: int) -> State:
 
 def take_djinn_card(rules: Rules, state: State, player: int, djinn: str) -> State:
     """``player`` acquires ``djinn`` (already out of the deck); fires ``djinn-taken``."""
-    p = state.players[player]
-    state = state.replace_player(player, evolve(p, djinns=(*p.djinns, djinn)))
+    state = give_cards(rules, state, player, DJINNS, (djinn,))
     return rules.fire(state, Event("djinn-taken", player, what=djinn))
 
 

@@ -9,7 +9,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from naqala.content import content_path
-from naqala.core.actions import Action
 from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.hookspecs import hookimpl
@@ -46,12 +45,7 @@ def naqala_tile_actions() -> dict[str, Stage]:
 
 @hookimpl
 def naqala_card_powers() -> dict[str, Power]:
-    return whims.whim_powers()
-
-
-@hookimpl
-def naqala_djinn_powers() -> dict[str, Power]:
-    return spirits.djinn_powers()
+    return {**whims.whim_powers(), **spirits.djinn_powers()}
 
 
 @hookimpl
@@ -62,21 +56,6 @@ def naqala_adjust_new_game(rules: Rules, state: State) -> State:
 @hookimpl
 def naqala_event(rules: Rules, state: State, event: Event) -> State | None:
     return cities.fill_slots(rules, state) if event.name == CLEAN_UP else None
-
-
-@hookimpl
-def naqala_extra_options(rules: Rules, state: State) -> list[Action]:
-    return whims.claim_options(rules, state)
-
-
-@hookimpl
-def naqala_apply_extra(rules: Rules, state: State, action: Action) -> State | None:
-    return whims.apply_claim(rules, state, action)
-
-
-@hookimpl
-def naqala_explain(rules: Rules, state: State, action: Action) -> str | None:
-    return whims.explain_claim(rules, state, action)
 
 
 @hookimpl

@@ -12,7 +12,7 @@ from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, evolve, replace_at
-from naqala.plugins.base.common import current, give_held, set_deck
+from naqala.plugins.base.common import current, give_cards, set_deck
 from naqala.plugins.base.tiles import final_tile
 
 CITY = "city"
@@ -62,7 +62,7 @@ def take_whim(rules: Rules, state: State, player: int, tile: int) -> State:
     deck = state.decks[index]
     slot = city_tiles(rules, state).index(tile)
     state = set_deck(state, index, evolve(deck, row=replace_at(deck.row, slot, EMPTY)))
-    state = give_held(state, player, (card,))
+    state = give_cards(rules, state, player, index, (card,))
     return rules.fire(state, Event("whim-taken", player, tile=tile, what=card))
 
 

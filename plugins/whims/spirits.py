@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from naqala.core.content import CardSpec
 from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
 from naqala.core.state import State
-from naqala.plugins.base.djinns.common import Activated, spec
+from naqala.plugins.base.cards import Activated
 from naqala.plugins.whims.cities import EMPTY, offered, take_whim
 from naqala.plugins.whims.whims import claimed
 
@@ -19,11 +20,11 @@ class Qareen(Power):
     effect = "Each Sultan's Whim you have fulfilled scores {per_whim} more VP."
 
     def score_lines(
-        self, rules: Rules, state: State, owner: int, card: str, lines: tuple[ScoreLine, ...]
+        self, rules: Rules, state: State, owner: int, card: CardSpec, lines: tuple[ScoreLine, ...]
     ) -> Iterable[ScoreLine]:
         count = claimed(state, owner)
-        bonus = spec(rules, card).param("per_whim")
-        return [ScoreLine("whims", count * bonus, card, f"{count} whims fulfilled")]
+        bonus = card.param("per_whim")
+        return [ScoreLine("whims", count * bonus, card.id, f"{count} whims fulfilled")]
 
 
 class Dalhan(Activated):
@@ -31,16 +32,16 @@ class Dalhan(Activated):
     effect = "Take the Sultan's Whim lying on any city into your hand."
 
     def targets(
-        self, rules: Rules, state: State, owner: int, card: str
+        self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
         geo = state.geometry
         return [(geo.name(tile),) for tile, card in offered(rules, state) if card != EMPTY]
 
     def act(
-        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
         return take_whim(rules, state, owner, state.geometry.parse(target[0]))
 
 
 def djinn_powers() -> dict[str, Power]:
-    return {"qareen": Qareen(), "dalhan": Dalhan()}
+    return {"djinns:qareen": Qareen(), "djinns:dalhan": Dalhan()}

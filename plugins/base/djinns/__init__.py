@@ -1,21 +1,15 @@
-"""The powers of the 22 base djinns, and how the base game consults the djinns players own.
+"""The powers of the 22 base djinns.
 
 Each djinn in content names a ``kind``; ``djinn_powers`` maps every base kind to its
-``Power``. The functions below are what the base plugin's hook implementations call: they
-ask the power of every djinn a player holds, so a djinn added by an expansion (through
-``naqala_djinn_powers``) takes part exactly like a base one.
+``Power`` (keyed ``djinns:<kind>`` for ``naqala_card_powers``). The one card router
+(``naqala.plugins.base.cards``) asks them, so a djinn added by an expansion takes part
+exactly like a base one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from naqala.core.actions import Action
-from naqala.core.engine import Rules
-from naqala.core.events import Event, ScoreLine
-from naqala.core.powers import Power, options_of
+from naqala.core.powers import Power
 from naqala.core.stage import Stage
-from naqala.core.state import State
 from naqala.plugins.base.djinns.activated import (
     AnunNak,
     Echidna,
@@ -33,6 +27,10 @@ from naqala.plugins.base.djinns.triggered import Baal, Boaz, Kandicha, Marid, Mo
 
 
 def djinn_powers() -> dict[str, Power]:
+    return {f"djinns:{kind}": power for kind, power in _powers().items()}
+
+
+def _powers() -> dict[str, Power]:
     return {
         "al-amin": AlAmin(),
         "anun-nak": AnunNak(),
@@ -63,58 +61,3 @@ def djinn_powers() -> dict[str, Power]:
 
 def djinn_stages() -> dict[str, Stage]:
     return {"keep-djinn": KeepDjinn()}
-
-
-def held_by(rules: Rules, state: State, owner: int) -> Iterator[tuple[str, Power]]:
-    """(card, power) for every djinn ``owner`` holds whose kind has a power."""
-    for card in state.players[owner].djinns:
-        power = rules.powers.get(rules.djinn_specs[card].kind)
-        if power is not None:
-            yield card, power
-
-
-def held(rules: Rules, state: State) -> Iterator[tuple[int, str, Power]]:
-    """(owner, card, power) for every djinn held by a player whose kind has a power."""
-    for owner in range(len(state.players)):
-        for card, power in held_by(rules, state, owner):
-            yield owner, card, power
-
-
-def extra_options(rules: Rules, state: State) -> list[Action]:
-    player = state.decision.player
-    if player < 0 or not state.players[player].djinns:
-        return []
-    return options_of(rules, state, player, held_by(rules, state, player))
-
-
-def apply_extra(rules: Rules, state: State, action: Action) -> State | None:
-    player = state.decision.player
-    if action.kind not in state.players[player].djinns:
-        return None
-    power = rules.powers[rules.djinn_specs[action.kind].kind]
-    return power.apply(rules, state, player, action.kind, action)
-
-
-def on_event(rules: Rules, state: State, event: Event) -> State | None:
-    changed = False
-    for owner, card, power in list(held(rules, state)):
-        result = power.on_event(rules, state, owner, card, event)
-        if result is not None:
-            state, changed = result, True
-    return state if changed else None
-
-
-def score_lines(
-    rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...]
-) -> list[ScoreLine]:
-    found: list[ScoreLine] = []
-    for card, power in held_by(rules, state, player):
-        found.extend(power.score_lines(rules, state, player, card, lines))
-    return found
-
-
-def protected(rules: Rules, state: State, player: int) -> set[str]:
-    found: set[str] = set()
-    for card, power in held_by(rules, state, player):
-        found.update(power.protects(rules, state, player, card))
-    return found

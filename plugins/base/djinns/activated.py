@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from naqala.core.actions import Action
+from naqala.core.content import CardSpec
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, Decision, State, add_at, count_effect, evolve, replace_at
 from naqala.plugins.base.bidding import costs_in_play, distinct_costs, free_spots, place_bid
+from naqala.plugins.base.cards import Activated
 from naqala.plugins.base.common import (
     FAKIR,
     current,
@@ -22,7 +24,7 @@ from naqala.plugins.base.common import (
     set_deck,
     take_tile,
 )
-from naqala.plugins.base.djinns.common import Activated, draw_resource, spec
+from naqala.plugins.base.djinns.common import draw_resource
 from naqala.plugins.base.tiles import final_tile, take_djinn_card
 
 
@@ -55,7 +57,7 @@ class AnunNak(Activated):
     )
 
     def targets(
-        self, rules: Rules, state: State, owner: int, card: str
+        self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
         if not any(state.bag):
             return []
@@ -67,12 +69,12 @@ class AnunNak(Activated):
         ]
 
     def act(
-        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
         tile = state.geometry.parse(target[0])
         here = state.board.meeples[tile]
         bag, rng = state.bag, state.rng
-        for _ in range(min(spec(rules, card).param("meeples"), sum(bag))):
+        for _ in range(min(card.param("meeples"), sum(bag))):
             colour, rng = rng.choice_weighted(bag)
             bag = add_at(bag, colour, -1)
             here = add_at(here, colour, 1)
@@ -91,7 +93,7 @@ class PlaceOnKind(Activated):
         self.effect = effect
 
     def targets(
-        self, rules: Rules, state: State, owner: int, card: str
+        self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
         if state.pool[rules.token_index[self.token]] == 0:
             return []
@@ -101,7 +103,7 @@ class PlaceOnKind(Activated):
         ]
 
     def act(
-        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
         return place_token(rules, state, owner, self.token, state.geometry.parse(target[0]))
 
@@ -119,7 +121,7 @@ class PlaceNearby(Activated):
         )
 
     def targets(
-        self, rules: Rules, state: State, owner: int, card: str
+        self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
         if state.pool[rules.token_index[self.token]] == 0:
             return []
@@ -130,7 +132,7 @@ class PlaceNearby(Activated):
         ]
 
     def act(
-        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
         state = place_token(rules, state, owner, self.token, state.geometry.parse(target[0]))
         return rules.proceed(state, state.decision.stage)
@@ -146,7 +148,7 @@ class TakeTile(Activated):
         self.effect = effect
 
     def targets(
-        self, rules: Rules, state: State, owner: int, card: str
+        self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
         if state.players[owner].camels == 0:
             return []
@@ -164,7 +166,7 @@ class TakeTile(Activated):
         return found
 
     def act(
-        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
         return take_tile(rules, state, owner, state.geometry.parse(target[0]))
 
@@ -177,14 +179,14 @@ class Sloar(Activated):
     )
 
     def targets(
-        self, rules: Rules, state: State, owner: int, card: str
+        self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
         return _if_cards_left(state, RESOURCES)
 
     def act(
-        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
-        for _ in range(spec(rules, card).param("cards")):
+        for _ in range(card.param("cards")):
             state, _drawn = draw_resource(state, owner)
         return state
 
@@ -195,22 +197,22 @@ class Echidna(Activated):
     effect = "Your builders earn {multiplier} times as much this turn (the Fakir bonus included)."
 
     def act(
-        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
         return state  # now marked used this turn: the builders-paid trigger pays the rest
 
     def on_event(
-        self, rules: Rules, state: State, owner: int, card: str, event: Event
+        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
     ) -> State | None:
         turn = state.turn
         if (
             event.name != "builders-paid"
             or event.player != owner
             or turn is None
-            or card not in turn.used
+            or card.id not in turn.used
         ):
             return None
-        extra = event.count * (spec(rules, card).param("multiplier") - 1)
+        extra = event.count * (card.param("multiplier") - 1)
         return gain_coins(state, owner, extra) if extra else None
 
 
@@ -222,16 +224,16 @@ class Iblis(Activated):
         "all viziers and/or elders in front of the same opponent."
     )
 
-    def usable(self, rules: Rules, state: State, owner: int, card: str) -> bool:
+    def usable(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
         turn = state.turn
         return super().usable(rules, state, owner, card) and turn is not None and not turn.target
 
     def act(
-        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
         turn = state.turn
         assert turn is not None
-        extra = spec(rules, card).param("kills") - 1
+        extra = card.param("kills") - 1
         return evolve(state, turn=evolve(turn, kills=turn.kills + extra))
 
 
@@ -243,14 +245,14 @@ class Sibittis(Activated):
     )
 
     def targets(
-        self, rules: Rules, state: State, owner: int, card: str
+        self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
         return _if_cards_left(state, DJINNS)
 
     def act(
-        self, rules: Rules, state: State, owner: int, card: str, target: tuple[str, ...]
+        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
-        state, drawn = draw_cards(state, DJINNS, spec(rules, card).param("draw"))
+        state, drawn = draw_cards(state, DJINNS, card.param("draw"))
         turn = state.turn
         assert turn is not None
         return evolve(
@@ -301,7 +303,7 @@ class Kumarbi(Activated):
         "spot (spot 12 with 3 Fakirs costs 3). It cannot buy a zero spot when those are full."
     )
 
-    def options(self, rules: Rules, state: State, owner: int, card: str) -> Iterable[Action]:
+    def options(self, rules: Rules, state: State, owner: int, card: CardSpec) -> Iterable[Action]:
         if state.decision.stage != "bid" or current(state) != owner:
             return ()
         fakirs = fakirs_held(state, owner)
@@ -316,14 +318,16 @@ class Kumarbi(Activated):
             for used in range(1, fakirs + 1):
                 price = discounted(costs, costs[spot], used)
                 if price <= coins:
-                    found.append(Action(card, (str(costs[spot]), "F" * used)))
+                    found.append(Action(card.id, (str(costs[spot]), "F" * used)))
                 if price == 0:
                     break
         return found
 
-    def apply(self, rules: Rules, state: State, owner: int, card: str, action: Action) -> State:
+    def apply(
+        self, rules: Rules, state: State, owner: int, card: CardSpec, action: Action
+    ) -> State:
         cost, payment = int(action.args[0]), action.args[1]
         price = discounted(costs_in_play(rules, state), cost, len(payment))
         state = discard_cards(state, owner, (FAKIR,) * len(payment))
-        state = count_effect(place_bid(rules, state, cost, price), card)
+        state = count_effect(place_bid(rules, state, cost, price), card.id)
         return rules.proceed(state, "bid")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from naqala.core.content import CardSpec
 from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
 from naqala.core.state import State
 from naqala.plugins.base.common import FAKIR, owned_tiles
-from naqala.plugins.base.djinns.common import spec
 from naqala.plugins.base.merchandise import best_suits, merchandise_types, suit_value
 
 
@@ -24,8 +24,8 @@ class BetterCount(Power):
         self.base_value = base_value  # settings key, or "token:<id>"
         self.what = what
 
-    def describe(self, rules: Rules, card: str) -> str:
-        value = spec(rules, card).param(self.param)
+    def describe(self, rules: Rules, card: CardSpec) -> str:
+        value = card.param(self.param)
         return f"Each of your {self.what} is worth {value} VP instead of {self._base(rules)}."
 
     def _base(self, rules: Rules) -> int:
@@ -41,16 +41,16 @@ class BetterCount(Power):
         return state.players[owner].meeples[colour]
 
     def score_lines(
-        self, rules: Rules, state: State, owner: int, card: str, lines: tuple[ScoreLine, ...]
+        self, rules: Rules, state: State, owner: int, card: CardSpec, lines: tuple[ScoreLine, ...]
     ) -> Iterable[ScoreLine]:
-        value = spec(rules, card).param(self.param)
+        value = card.param(self.param)
         base = self._base(rules)
         count = self._count(rules, state, owner)
         return [
             ScoreLine(
                 self.category,
                 count * (value - base),
-                card,
+                card.id,
                 f"{count} {self.what} worth {value} instead of {base}",
             )
         ]
@@ -94,12 +94,12 @@ class AlAmin(Power):
     )
 
     def score_lines(
-        self, rules: Rules, state: State, owner: int, card: str, lines: tuple[ScoreLine, ...]
+        self, rules: Rules, state: State, owner: int, card: CardSpec, lines: tuple[ScoreLine, ...]
     ) -> Iterable[ScoreLine]:
         cards = state.players[owner].cards
-        wilds = cards.count(FAKIR) // spec(rules, card).param("fakirs_per_wild")
+        wilds = cards.count(FAKIR) // card.param("fakirs_per_wild")
         kinds = merchandise_types(rules)
         goods = [c for c in cards if c in kinds]
         plain = sum(suit_value(rules, n) for n in best_suits(goods))
         gain = best_with_wilds(rules, goods, wilds) - plain
-        return [ScoreLine("merchandise", gain, card, f"{wilds} pairs of Fakirs as wild goods")]
+        return [ScoreLine("merchandise", gain, card.id, f"{wilds} pairs of Fakirs as wild goods")]

@@ -3,7 +3,9 @@ and the powers' own descriptions so that it cannot drift from what the game does
 
 from __future__ import annotations
 
+from naqala.core.content import DJINNS
 from naqala.core.engine import Rules
+from naqala.plugins.base.cards import card_rows
 
 COST_WORDS = {
     "": "free",
@@ -17,8 +19,7 @@ COST_WORDS = {
 def djinn_rows(rules: Rules) -> list[dict[str, str]]:
     """One row per djinn in the rules' content, in content order."""
     rows = []
-    for spec in rules.content.djinns:
-        power = rules.powers.get(spec.kind)
+    for spec, power in card_rows(rules, DJINNS):
         rows.append(
             {
                 "id": spec.id,
@@ -26,7 +27,7 @@ def djinn_rows(rules: Rules) -> list[dict[str, str]]:
                 "vp": str(spec.vp),
                 "cost": COST_WORDS.get(spec.cost, spec.cost),
                 "when": power.when if power else "never (no power registered)",
-                "effect": power.describe(rules, spec.id) if power else spec.text,
+                "effect": power.describe(rules, spec) if power else spec.text,
             }
         )
     return rows

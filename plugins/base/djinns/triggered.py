@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from naqala.core.content import CardSpec
 from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.powers import Power
 from naqala.core.state import NOBODY, State, count_effect
 from naqala.plugins.base.common import change_kept, gain_coins
-from naqala.plugins.base.djinns.common import (
-    draw_resource,
-    pays_self_or_opponent,
-    spec,
-)
+from naqala.plugins.base.djinns.common import draw_resource, pays_self_or_opponent
 from naqala.plugins.base.tribes import ELDER, VIZIER, blue_tiles_around
 
 
@@ -22,9 +19,9 @@ class Baal(Power):
     effect = "You gain {self} coin(s) if you took it, {opponent} if an opponent did."
 
     def on_event(
-        self, rules: Rules, state: State, owner: int, card: str, event: Event
+        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
     ) -> State | None:
-        if event.name != "djinn-taken" or event.what == card:
+        if event.name != "djinn-taken" or event.what == card.id:
             return None
         return pays_self_or_opponent(rules, state, owner, card, event.player)
 
@@ -34,7 +31,7 @@ class Marid(Power):
     effect = "You gain {self} coin(s) per meeple if the move is yours, {opponent} if an opponent's."
 
     def on_event(
-        self, rules: Rules, state: State, owner: int, card: str, event: Event
+        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
     ) -> State | None:
         if event.name != "meeple-dropped" or state.board.owners[event.tile] != owner:
             return None
@@ -46,7 +43,7 @@ class Monkir(Power):
     effect = "You gain {self} coin(s) if you placed it, {opponent} if an opponent did."
 
     def on_event(
-        self, rules: Rules, state: State, owner: int, card: str, event: Event
+        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
     ) -> State | None:
         if event.name != "palace-placed":
             return None
@@ -61,7 +58,7 @@ class Nekir(Power):
     )
 
     def on_event(
-        self, rules: Rules, state: State, owner: int, card: str, event: Event
+        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
     ) -> State | None:
         if event.name != "kill":
             return None
@@ -78,7 +75,7 @@ class Kandicha(Power):
     )
 
     def on_event(
-        self, rules: Rules, state: State, owner: int, card: str, event: Event
+        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
     ) -> State | None:
         if event.name != "kill" or event.player != owner:
             return None
@@ -88,9 +85,7 @@ class Kandicha(Power):
             if not drawn:
                 return None
         elif colour == "blue" and event.tile != NOBODY:
-            coins = spec(rules, card).param("coins_per_blue_tile") * blue_tiles_around(
-                rules, state, event.tile
-            )
+            coins = card.param("coins_per_blue_tile") * blue_tiles_around(rules, state, event.tile)
             if not coins:
                 return None
             state = gain_coins(state, owner, coins)
@@ -98,19 +93,19 @@ class Kandicha(Power):
             state = change_kept(state, owner, event.colour, 1)  # out of the bag again
         else:
             return None
-        return count_effect(state, card)
+        return count_effect(state, card.id)
 
 
 class Boaz(Power):
     when = "always"
     effect = "Assassins cannot kill the viziers and elders in front of you."
 
-    def protects(self, rules: Rules, state: State, owner: int, card: str) -> Iterable[str]:
+    def protects(self, rules: Rules, state: State, owner: int, card: CardSpec) -> Iterable[str]:
         return (VIZIER, ELDER)
 
     def on_event(
-        self, rules: Rules, state: State, owner: int, card: str, event: Event
+        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
     ) -> State | None:
         if event.name == "kill-prevented" and event.victim == owner:
-            return count_effect(state, card)
+            return count_effect(state, card.id)
         return None

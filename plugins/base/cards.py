@@ -1,0 +1,246 @@
+"""The one card router: what the cards in players' hands offer, do, react to, score and
+protect, for every deck (resources, djinns, items, whims, any deck a plugin adds).
+
+Each card's power is looked up by its deck and kind (``rules.power_of``); what differs
+between decks is the deck's small policy (``DeckSpec`` in content): whether a card is used
+once per turn per card or per deck, the claim verb, whether a used card is discarded and
+where its score lines go. ``Activated`` is the one base class of cards used in the owner's
+turn: it checks the policy, takes the payment of the card's ``cost`` and lets the power
+act, so a power only says what it targets and what it does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from naqala.core.actions import Action
+from naqala.core.content import CardSpec, DeckSpec
+from naqala.core.engine import Rules
+from naqala.core.events import Event, ScoreLine
+from naqala.core.powers import Power
+from naqala.core.state import State, Turn, count_effect, evolve
+from naqala.plugins.base.common import discard_from_hand, fakirs_held, kept
+from naqala.plugins.base.tiles import pay_elders_fakirs
+from naqala.plugins.base.tribes import ELDER
+
+#: payments a cost code allows, in the order offered (see content/base.toml)
+COST_PAYMENTS = {
+    "": ("",),
+    "E/F": ("E", "F"),
+    "E+(E/F)": ("EE", "EF"),
+    "F": ("F",),
+}
+
+
+def can_pay(rules: Rules, state: State, player: int, payment: str) -> bool:
+    elders = kept(state, player, rules.colour_index[ELDER])
+    return elders >= payment.count("E") and fakirs_held(state, player) >= payment.count("F")
+
+
+def payments(rules: Rules, state: State, player: int, card: CardSpec) -> list[str]:
+    """The ways ``player`` can pay ``card``'s cost now (empty if they cannot)."""
+    return [p for p in COST_PAYMENTS[card.cost] if can_pay(rules, state, player, p)]
+
+
+def own_turn(state: State, player: int) -> Turn | None:
+    """The turn in progress if it is ``player``'s and they are deciding, outside any
+    power's own decision; None otherwise."""
+    turn = state.turn
+    if (
+        turn is None
+        or turn.resume
+        or turn.revealed  # cards are being chosen from: finish that first
+        or state.decision.player != player
+        or state.markers[turn.marker] != player
+    ):
+        return None
+    return turn
+
+
+def mark_used(state: State, mark: str) -> State:
+    turn = state.turn
+    assert turn is not None
+    return evolve(state, turn=evolve(turn, used=tuple(sorted((*turn.used, mark)))))
+
+
+def use_mark(deck: DeckSpec, card: CardSpec) -> str:
+    """What a use of ``card`` marks in ``Turn.used``: the card, its deck, or nothing."""
+    return {"card": card.id, "deck": deck.id}.get(deck.limit, "")
+
+
+def policy(rules: Rules, card: CardSpec) -> DeckSpec:
+    return rules.deck_specs[rules.deck_index[card.deck]]
+
+
+def card_action(deck: DeckSpec, card: CardSpec, args: tuple[str, ...]) -> Action:
+    """The action using ``card``: ``<card> args…``, or ``<verb> <card> args…``."""
+    return Action(deck.verb, (card.id, *args)) if deck.verb else Action(card.id, args)
+
+
+class Activated(Power):
+    """A card used during the owner's own turn: at most once a turn per card or per deck
+    (the deck's ``limit``), paid with its ``cost``, discarded if the deck says so.
+
+    Options are ``<card> [target…] [payment]`` (or ``<verb> <card>…``); ``stages`` limits
+    the decisions where it is offered (None: every decision of the owner's turn)."""
+
+    stages: frozenset[str] | None = None
+
+    def targets(
+        self, rules: Rules, state: State, owner: int, card: CardSpec
+    ) -> Iterable[tuple[str, ...]]:
+        """Argument tuples naming what the power acts on (``(tile,)``…); ``[()]`` if none."""
+        return [()]
+
+    def usable(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
+        """More conditions of the power itself (the turn and the limit are checked)."""
+        return True
+
+    def options(self, rules: Rules, state: State, owner: int, card: CardSpec) -> Iterable[Action]:
+        turn = own_turn(state, owner)
+        deck = policy(rules, card)
+        mark = use_mark(deck, card)
+        if (
+            turn is None
+            or (mark and mark in turn.used)
+            or (self.stages is not None and state.decision.stage not in self.stages)
+            or not self.usable(rules, state, owner, card)
+        ):
+            return ()
+        ways = payments(rules, state, owner, card)
+        if not ways:
+            return ()
+        return [
+            card_action(deck, card, (*target, way) if way else target)
+            for target in self.targets(rules, state, owner, card)
+            for way in ways
+        ]
+
+    def apply(
+        self, rules: Rules, state: State, owner: int, card: CardSpec, action: Action
+    ) -> State:
+        deck = policy(rules, card)
+        target = list(action.args[1:] if deck.verb else action.args)
+        payment = target.pop() if card.cost else ""
+        state = pay_elders_fakirs(rules, state, owner, payment)
+        mark = use_mark(deck, card)
+        if mark:
+            state = mark_used(state, mark)
+        if deck.discard:
+            state = discard_from_hand(state, owner, rules.deck_index[card.deck], (card.id,))
+        state = count_effect(state, card.id)
+        return self.act(rules, state, owner, card, tuple(target))
+
+    def act(
+        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
+    ) -> State:
+        """The effect, once paid for."""
+        raise NotImplementedError
+
+
+# -- the router: what the base plugin's hooks answer -----------------------------------------
+
+
+def held_by(rules: Rules, state: State, owner: int) -> Iterator[tuple[CardSpec, Power]]:
+    """(card, power) for every card ``owner`` holds whose kind has a power, deck by deck
+    (a card held twice comes twice)."""
+    specs = rules.card_specs
+    for hand in state.players[owner].hands:
+        for card_id in hand:
+            card = specs[card_id]
+            power = rules.power_of(card)
+            if power is not None:
+                yield card, power
+
+
+def options(rules: Rules, state: State) -> list[Action]:
+    """What the cards of the deciding player offer now, each distinct card asked once."""
+    player = state.decision.player
+    if player < 0:
+        return []
+    found: list[Action] = []
+    distinct = {card.id: (card, power) for card, power in held_by(rules, state, player)}
+    for card, power in distinct.values():
+        found.extend(power.options(rules, state, player, card))
+    return found
+
+
+def _card_named(rules: Rules, action: Action) -> CardSpec | None:
+    """The card an action names: its kind, or the first argument of a deck's verb."""
+    spec = rules.card_specs.get(action.kind)
+    if spec is not None and not policy(rules, spec).verb:
+        return spec
+    if action.args:
+        spec = rules.card_specs.get(action.args[0])
+        if spec is not None and policy(rules, spec).verb == action.kind:
+            return spec
+    return None
+
+
+def apply(rules: Rules, state: State, action: Action) -> State | None:
+    """Carry out a card's option; None if the action names no card the player holds."""
+    player = state.decision.player
+    card = _card_named(rules, action)
+    if card is None or card.id not in state.players[player].hand(rules.deck_index[card.deck]):
+        return None
+    power = rules.power_of(card)
+    assert power is not None  # it was offered
+    return power.apply(rules, state, player, card, action)
+
+
+def explain(rules: Rules, state: State, action: Action) -> str | None:
+    """Why a typed use of a card by a deck's verb (``claim <whim>``) is refused: no such
+    card, not in hand, not your turn, or what the power itself says."""
+    verbs = {d.verb: d for d in rules.deck_specs if d.verb}
+    if action.kind not in verbs:
+        return None
+    deck = verbs[action.kind]
+    if len(action.args) != 1:
+        return f"name the {deck.noun} to {deck.verb}: {deck.verb} <{deck.noun}>"
+    card = _card_named(rules, action)
+    if card is None:
+        return f"there is no {deck.noun} {action.args[0]!r}"
+    deck = policy(rules, card)
+    player = state.decision.player
+    if player < 0 or card.id not in state.players[player].hand(rules.deck_index[card.deck]):
+        return f"you do not hold the {deck.noun} {card.name}"
+    if own_turn(state, player) is None:
+        return f"{deck.noun}s are {deck.verb}ed during your own turn"
+    power = rules.power_of(card)
+    return None if power is None else power.explain(rules, state, player, card)
+
+
+def on_event(rules: Rules, state: State, event: Event) -> State | None:
+    """Let the power of every card held react to ``event``, players in seat order."""
+    changed = False
+    for owner in range(len(state.players)):
+        for card, power in list(held_by(rules, state, owner)):
+            result = power.on_event(rules, state, owner, card, event)
+            if result is not None:
+                state, changed = result, True
+    return state if changed else None
+
+
+def score_lines(
+    rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...], deck: str = ""
+) -> list[ScoreLine]:
+    """The score lines of ``player``'s cards: of the decks scored ``after`` every plugin
+    (given those ``lines``), or of the one ``deck`` whose plugin places them itself."""
+    found: list[ScoreLine] = []
+    for card, power in held_by(rules, state, player):
+        scored = policy(rules, card).scored
+        if (card.deck == deck) if deck else scored == "after":
+            found.extend(power.score_lines(rules, state, player, card, lines))
+    return found
+
+
+def protected(rules: Rules, state: State, player: int) -> set[str]:
+    found: set[str] = set()
+    for card, power in held_by(rules, state, player):
+        found.update(power.protects(rules, state, player, card))
+    return found
+
+
+def card_rows(rules: Rules, deck: str) -> list[tuple[CardSpec, Power | None]]:
+    """Every card of ``deck`` in content order with its power (for references)."""
+    return [(card, rules.power_of(card)) for card in rules.content.deck(deck)]
