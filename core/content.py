@@ -17,6 +17,8 @@ import cattrs
 import tomli
 from cattrs.cols import is_sequence, list_structure_factory
 
+from naqala.core.overrides import Located, OverrideSpec, apply_overrides, targets
+
 
 class ContentError(Exception):
     """One or more problems in content files; ``problems`` lists them all."""
@@ -186,6 +188,7 @@ class ContentFile:
     djinn: list[DjinnEntry] = attrs.field(factory=list)
     card: list[CardSpec] = attrs.field(factory=list)
     deck: list[DeckSpec] = attrs.field(factory=list)
+    override: list[OverrideSpec] = attrs.field(factory=list)
     player_count: list[PlayerCountSpec] = attrs.field(factory=list)
     extra_meeples: list[ExtraMeeplesSpec] = attrs.field(factory=list)
     settings: dict[str, int] = attrs.field(factory=dict)
@@ -292,9 +295,14 @@ def _path_first(message: str) -> str:
     return f"{where}: {reason}" if sep else message
 
 
-def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
-    """Merge parsed files in order; duplicate ids and bad values are reported together."""
+def merge_content(
+    files: Iterable[tuple[Path, ContentFile]], owners: Mapping[Path, str] | None = None
+) -> Content:
+    """Merge parsed files in order, then apply their ``[[override]]`` entries; duplicate
+    ids, bad values and conflicting overrides are reported together. ``owners`` names the
+    plugin of each file, for messages."""
     problems: list[str] = []
+    found_overrides: list[Located] = []
     colours: list[ColourSpec] = []
     tokens: list[TokenSpec] = []
     tiles: list[TileSpec] = []
@@ -364,6 +372,9 @@ def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
                         f"{path}: $.deck[{i}].{field}: must be one of {', '.join(choices)}"
                     )
             decks[deck.id] = deck
+        for i, override in enumerate(data.override):
+            who = f"plugin {owners[path]!r}" if owners and path in owners else str(path)
+            found_overrides.append(Located(path, i, override, who))
         for i, pc in enumerate(data.player_count):
             if pc.players < 1 or pc.camels < 0 or pc.markers < 1:
                 problems.append(f"{path}: $.player_count[{i}]: counts must be positive")
@@ -388,6 +399,10 @@ def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
                 if key in merged:
                     overridden[(section, key)] = path
                 merged[key] = value
+    if found_overrides:
+        colours, tokens, tiles, cards = _overridden(
+            colours, tokens, tiles, cards, found_overrides, problems
+        )
     colours = _add_meeples(colours, extra_meeples, problems)
     if problems:
         raise ContentError(problems)
@@ -401,6 +416,44 @@ def merge_content(files: Iterable[tuple[Path, ContentFile]]) -> Content:
         settings=dict(settings),
         tables=dict(tables),
     )
+
+
+def _overridden(
+    colours: list[ColourSpec],
+    tokens: list[TokenSpec],
+    tiles: list[TileSpec],
+    cards: list[CardSpec],
+    found: list[Located],
+    problems: list[str],
+) -> tuple[list[ColourSpec], list[TokenSpec], list[TileSpec], list[CardSpec]]:
+    """The merged records with the overrides applied (see ``naqala.core.overrides``)."""
+    holders: dict[str, list[list[Any]]] = {
+        name: [[r] for r in records]
+        for name, records in (
+            ("colours", colours),
+            ("tokens", tokens),
+            ("tiles", tiles),
+            ("cards", cards),
+        )
+    }
+    named: list[tuple[str, list[Any]]] = [
+        *((f"colour:{h[0].id}", h) for h in holders["colours"]),
+        *((f"token:{h[0].id}", h) for h in holders["tokens"]),
+        *((f"tile:{h[0].kind}", h) for h in holders["tiles"]),
+        *((f"{CARD_SECTIONS.get(h[0].deck, 'card')}:{h[0].id}", h) for h in holders["cards"]),
+        *((f"card:{h[0].id}", h) for h in holders["cards"] if h[0].deck in CARD_SECTIONS),
+    ]
+    apply_overrides(targets(named), found, problems)
+    return (
+        [h[0] for h in holders["colours"]],
+        [h[0] for h in holders["tokens"]],
+        [h[0] for h in holders["tiles"]],
+        [h[0] for h in holders["cards"]],
+    )
+
+
+#: the shorthand section of the cards of the two decks every game has
+CARD_SECTIONS = {RESOURCES: "resource", DJINNS: "djinn"}
 
 
 def _add_meeples(
@@ -422,8 +475,9 @@ def _add_meeples(
     return [attrs.evolve(c, count=counts[c.id]) for c in colours]
 
 
-def load_content(paths: Iterable[Path]) -> Content:
-    """Parse and merge ``paths`` in order; raise one ``ContentError`` listing every problem."""
+def load_content(paths: Iterable[Path], owners: Mapping[Path, str] | None = None) -> Content:
+    """Parse and merge ``paths`` in order; raise one ``ContentError`` listing every problem.
+    ``owners`` names the plugin shipping each file, for messages."""
     parsed: list[tuple[Path, ContentFile]] = []
     problems: list[str] = []
     for path in paths:
@@ -434,11 +488,11 @@ def load_content(paths: Iterable[Path]) -> Content:
     if problems:
         # still merge what parsed, so duplicate ids are reported alongside type errors
         try:
-            merge_content(parsed)
+            merge_content(parsed, owners)
         except ContentError as more:
             problems.extend(more.problems)
         raise ContentError(problems)
-    return merge_content(parsed)
+    return merge_content(parsed, owners)
 
 
 def tile_ids(spec: TileSpec, start: int) -> list[str]:

@@ -63,13 +63,13 @@ class Rules:
             impl.plugin_name: cast(Callable[[], Iterable[str | Path]], impl.function)
             for impl in self.hook.naqala_content_files.get_hookimpls()
         }
-        paths = [
-            Path(path)
+        owned = [
+            (Path(path), info.name)
             for info in content_order(self.plugins)
             if info.name in providers
             for path in providers[info.name]()
         ]
-        self.content: Content = load_content(paths)
+        self.content: Content = load_content([p for p, _ in owned], dict(owned))
         self.colours = self.content.colours
         self.letters = "".join(c.letter for c in self.colours)
         self.colour_index = {c.id: i for i, c in enumerate(self.colours)}

@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HOUSE = ROOT / "plugins" / "house"
 FILES = {
     "big-viziers": HOUSE / "big_viziers.py",
+    "generous-jafaar": HOUSE / "generous_jafaar.py",
     "no-loops": HOUSE / "no_loops.py",
     "rich-villages": HOUSE / "rich_villages.py",
 }

@@ -25,3 +25,23 @@ def test_a_version_1_state_loads_and_round_trips(path: Path) -> None:
     again = state_from_json(state_to_json(rules, state))[1]
     assert again == state
     assert state.is_over or rules.legal_actions(state)
+
+
+def test_version_1_hands_and_the_item_mark_are_upgraded() -> None:
+    """``cards``/``djinns``/``held`` become one hand per deck (items and whims apart), and
+    the turn's item mark ``item`` becomes the items deck's own mark."""
+    v1 = {p.stem: p for p in V1}
+    text = v1["both"].read_text(encoding="utf-8")
+    old = json.loads(text)
+    rules, state = state_from_json(text)
+    for seat, p in enumerate(old["players"]):
+        now = state.players[seat]
+        assert now.cards == tuple(p["cards"]) and now.djinns == tuple(p["djinns"])
+        items = now.hand(rules.deck_index["items"])
+        whims = now.hand(rules.deck_index["whims"])
+        assert sorted((*items, *whims)) == p["held"]
+        assert all(rules.card_specs[c].deck == "items" for c in items)
+    used = state_from_json(v1["both-used"].read_text(encoding="utf-8"))[1]
+    assert used.turn is not None and "items" in used.turn.used and "item" not in used.turn.used
+    doc = json.loads(state_to_json(rules, state))
+    assert doc["version"] == 2 and "hands" in doc["players"][0] and "held" not in doc["players"][0]

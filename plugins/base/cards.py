@@ -203,7 +203,7 @@ def explain(rules: Rules, state: State, action: Action) -> str | None:
     deck = policy(rules, card)
     player = state.decision.player
     if player < 0 or card.id not in state.players[player].hand(rules.deck_index[card.deck]):
-        return f"you do not hold the {deck.noun} {card.name}"
+        return f"you do not hold the {deck.noun} {card.name or card.id}"
     if own_turn(state, player) is None:
         return f"{deck.noun}s are {deck.verb}ed during your own turn"
     power = rules.power_of(card)
