@@ -194,8 +194,8 @@ def score(state: StateArg) -> None:
 @app.command()
 def perft(board: Annotated[Path, typer.Argument(help="Board file (JSON).")]) -> None:
     """Count the legal meeple moves on a board file: {"moves": M, "paths": P}."""
-    from naqala.plugins.base.boardfile import BoardFileError
-    from naqala.plugins.base.boardfile import perft as count
+    from naqala.plugins.base.api import BoardFileError
+    from naqala.plugins.base.api import perft as count
 
     try:
         typer.echo(json.dumps(count(board)))
@@ -209,7 +209,7 @@ def djinns(
     markdown: Annotated[bool, typer.Option("--markdown", help="Print docs/djinns.md.")] = False,
 ) -> None:
     """List every djinn: VP, cost, when its power can be used and what it does."""
-    from naqala.plugins.base.djinns.reference import djinn_rows, render_markdown
+    from naqala.plugins.base.api import djinn_rows, render_markdown
 
     rules = make_rules(expansion)
     if markdown:

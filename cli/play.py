@@ -40,7 +40,7 @@ from naqala.core.record import (
 )
 from naqala.core.simulate import agent_seed
 from naqala.core.state import State
-from naqala.plugins.base.agents import AGENTS, make_agent
+from naqala.plugins.base.api import AGENTS, make_agent
 
 HUMAN = "human"
 HELP = """\

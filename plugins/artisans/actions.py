@@ -7,8 +7,9 @@ from naqala.core.engine import RESOURCES, Rules
 from naqala.core.stage import Stage
 from naqala.core.state import Decision, State, evolve
 from naqala.plugins.artisans.items import draw_items, give_items, items_left
-from naqala.plugins.base.common import (
+from naqala.plugins.base.api import (
     FAKIR,
+    SKIP,
     add_cards,
     change_kept,
     current,
@@ -19,7 +20,6 @@ from naqala.plugins.base.common import (
     kept,
     take_from_row,
 )
-from naqala.plugins.base.tiles import SKIP
 
 ARTISAN = "purple"
 

@@ -11,16 +11,17 @@ from naqala.core.events import ScoreLine
 from naqala.core.powers import Power, deck_cards_held, deck_options
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, count_effect, evolve
-from naqala.plugins.base.common import (
+from naqala.plugins.base.api import (
     current,
     discard_held,
     draw_cards,
+    draw_resource,
     give_held,
+    own_turn,
     set_deck,
+    take_djinn_card,
     take_tile,
 )
-from naqala.plugins.base.djinns.common import draw_resource, own_turn
-from naqala.plugins.base.tiles import take_djinn_card
 
 ITEMS = "items"
 USED_ITEM = "item"  # marks the turn in which an item was played

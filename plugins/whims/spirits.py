@@ -9,7 +9,7 @@ from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
 from naqala.core.state import State
-from naqala.plugins.base.djinns.common import Activated, spec
+from naqala.plugins.base.api import Activated, spec
 from naqala.plugins.whims.cities import EMPTY, offered, take_whim
 from naqala.plugins.whims.whims import claimed
 

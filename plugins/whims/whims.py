@@ -18,9 +18,15 @@ from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.powers import Power, deck_options
 from naqala.core.state import NOBODY, State, count_effect, evolve, get_extra, set_extra
-from naqala.plugins.base.common import FAKIR, discard_held, gain_coins, owned_tiles
-from naqala.plugins.base.djinns.common import own_turn
-from naqala.plugins.base.merchandise import merchandise_types
+from naqala.plugins.base.api import (
+    FAKIR,
+    discard_held,
+    gain_coins,
+    merchandise_types,
+    own_turn,
+    owned_tiles,
+)
+from naqala.plugins.whims import events
 from naqala.plugins.whims.cities import WHIMS, whims_index
 from naqala.plugins.whims.lake import lakeside_tiles
 
@@ -66,7 +72,7 @@ class Whim(Power):
         extras = set_extra(p.extras, CLAIMED, get_extra(p.extras, CLAIMED) + 1)
         state = state.replace_player(owner, evolve(p, extras=extras))
         state = count_effect(gain_coins(state, owner, coins), card)
-        return rules.fire(state, Event("whim-claimed", owner, what=card, count=coins))
+        return rules.fire(state, Event(events.WHIM_CLAIMED, owner, what=card, count=coins))
 
 
 class Kept(Whim):

@@ -10,6 +10,7 @@ from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, Decision, State, add_at, count_effect, evolve, replace_at
+from naqala.plugins.base import events
 from naqala.plugins.base.bidding import costs_in_play, distinct_costs, free_spots, place_bid
 from naqala.plugins.base.common import (
     FAKIR,
@@ -204,7 +205,7 @@ class Echidna(Activated):
     ) -> State | None:
         turn = state.turn
         if (
-            event.name != "builders-paid"
+            event.name != events.BUILDERS_PAID
             or event.player != owner
             or turn is None
             or card not in turn.used

@@ -8,6 +8,7 @@ from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.powers import Power
 from naqala.core.state import NOBODY, State, count_effect
+from naqala.plugins.base import events
 from naqala.plugins.base.common import change_kept, gain_coins
 from naqala.plugins.base.djinns.common import (
     draw_resource,
@@ -24,7 +25,7 @@ class Baal(Power):
     def on_event(
         self, rules: Rules, state: State, owner: int, card: str, event: Event
     ) -> State | None:
-        if event.name != "djinn-taken" or event.what == card:
+        if event.name != events.DJINN_TAKEN or event.what == card:
             return None
         return pays_self_or_opponent(rules, state, owner, card, event.player)
 
@@ -36,7 +37,7 @@ class Marid(Power):
     def on_event(
         self, rules: Rules, state: State, owner: int, card: str, event: Event
     ) -> State | None:
-        if event.name != "meeple-dropped" or state.board.owners[event.tile] != owner:
+        if event.name != events.MEEPLE_DROPPED or state.board.owners[event.tile] != owner:
             return None
         return pays_self_or_opponent(rules, state, owner, card, event.player)
 
@@ -48,7 +49,7 @@ class Monkir(Power):
     def on_event(
         self, rules: Rules, state: State, owner: int, card: str, event: Event
     ) -> State | None:
-        if event.name != "palace-placed":
+        if event.name != events.PALACE_PLACED:
             return None
         return pays_self_or_opponent(rules, state, owner, card, event.player)
 
@@ -63,7 +64,7 @@ class Nekir(Power):
     def on_event(
         self, rules: Rules, state: State, owner: int, card: str, event: Event
     ) -> State | None:
-        if event.name != "kill":
+        if event.name != events.KILL:
             return None
         return pays_self_or_opponent(rules, state, owner, card, event.player)
 
@@ -80,7 +81,7 @@ class Kandicha(Power):
     def on_event(
         self, rules: Rules, state: State, owner: int, card: str, event: Event
     ) -> State | None:
-        if event.name != "kill" or event.player != owner:
+        if event.name != events.KILL or event.player != owner:
             return None
         colour = rules.colours[event.colour].id
         if colour == "green":
@@ -111,6 +112,6 @@ class Boaz(Power):
     def on_event(
         self, rules: Rules, state: State, owner: int, card: str, event: Event
     ) -> State | None:
-        if event.name == "kill-prevented" and event.victim == owner:
+        if event.name == events.KILL_PREVENTED and event.victim == owner:
             return count_effect(state, card)
         return None
