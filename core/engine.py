@@ -7,11 +7,12 @@ the same state and action always give the same result, and states are never chan
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
 import pluggy
+from pluggy import HookImpl
 
 from naqala.core import hookspecs
 from naqala.core.actions import Action, sorted_actions
@@ -35,6 +36,11 @@ STAGE_HOOKS = (
     ("naqala_tribe_actions", "tribe:"),
     ("naqala_tile_actions", "tile:"),
 )
+
+
+#: hooks with a single answer: one plugin provides it (the base game's answers are the
+#: defaults, marked ``trylast``) and any number of plugins wrap it (``wrapper=True``)
+PROVIDER_HOOKS = ("naqala_board_layout", "naqala_flow", "naqala_new_game")
 
 
 class IllegalAction(ValueError):
@@ -95,7 +101,8 @@ class Rules:
         for kind, power in self._registry("naqala_card_powers", "card:", "card kind").items():
             power.kind = kind.removeprefix("card:")
             self.card_powers[power.kind] = cast(Power, power)
-        flow = self.hook.naqala_flow(rules=self)
+        self._providers = {name: self._provider_chain(name) for name in PROVIDER_HOOKS}
+        flow = self.provide("naqala_flow", rules=self)
         if flow is None:
             raise PluginError("no plugin provides the flow of play (is the base plugin enabled?)")
         self.flow: Flow = flow
@@ -136,6 +143,72 @@ class Rules:
             merged[name] = replacing[0][1]
         return merged
 
+    def _provider_chain(self, hook_name: str) -> tuple[list[HookImpl], list[HookImpl]]:
+        """Who answers a provider hook, and the wrappers of the answer, innermost first.
+
+        Plain implementations are providers. The defaults (``trylast``: the base game)
+        answer only when no other provider does; two other providers are an error naming
+        both unless exactly one lists the hook in ``REPLACES`` (then it alone answers).
+        Wrappers all apply, in content order — base, then each plugin after what it
+        requires, ties by name — so the result never depends on registration order."""
+        impls = getattr(self.hook, hook_name).get_hookimpls()
+        for impl in impls:
+            if impl.hookwrapper:
+                raise PluginError(
+                    f"plugin {impl.plugin_name!r}: {hook_name} is wrapped with "
+                    "hookimpl(wrapper=True) (a generator: answer = yield; return the change), "
+                    "not hookwrapper=True"
+                )
+        plain = [impl for impl in impls if not impl.wrapper]
+        answering = self._one_provider(hook_name, [i for i in plain if not i.trylast])
+        answering += self._one_provider(hook_name, [i for i in plain if i.trylast])
+        position = {info.name: n for n, info in enumerate(content_order(self.plugins))}
+        wrappers = sorted(
+            (impl for impl in impls if impl.wrapper), key=lambda i: position[i.plugin_name]
+        )
+        return answering, wrappers
+
+    def _one_provider(self, hook_name: str, candidates: list[HookImpl]) -> list[HookImpl]:
+        if len(candidates) <= 1:
+            return candidates
+        replacing = [i for i in candidates if hook_name in self._replaces(i.plugin_name)]
+        if len(replacing) == 1:
+            return replacing
+        owners = " and ".join(repr(name) for name in sorted(i.plugin_name for i in candidates))
+        raise PluginError(
+            f"{hook_name} is provided by both {owners}; a plugin that means to replace the "
+            f"other must list {hook_name!r} in its REPLACES, and one that only changes the "
+            "answer can wrap it instead (hookimpl(wrapper=True), docs/hooks.md)"
+        )
+
+    def provide(self, hook_name: str, **kwargs: Any) -> Any:
+        """The answer of a provider hook (``PROVIDER_HOOKS``): the first non-None answer
+        of its provider or the defaults, then changed by each wrapper in turn."""
+        answering, wrappers = self._providers[hook_name]
+        result: Any = None
+        for impl in answering:
+            result = impl.function(*(kwargs[arg] for arg in impl.argnames))
+            if result is not None:
+                break
+        for impl in wrappers:
+            steps = cast(
+                Generator[None, Any, Any], impl.function(*(kwargs[arg] for arg in impl.argnames))
+            )
+            try:
+                next(steps)
+                steps.send(result)
+            except StopIteration as done:
+                result = done.value
+            else:
+                steps.close()
+                raise PluginError(f"plugin {impl.plugin_name!r}: {hook_name} yields more than once")
+            if result is None:
+                raise PluginError(
+                    f"plugin {impl.plugin_name!r}: its {hook_name} wrapper returned nothing "
+                    "(return the changed answer it received from yield)"
+                )
+        return result
+
     def _replaces(self, plugin_name: str) -> tuple[str, ...]:
         plugin = self.pm.get_plugin(plugin_name)
         return tuple(getattr(plugin, "REPLACES", ()))
@@ -153,7 +226,7 @@ class Rules:
 
     def new_game(self, players: int, seed: int) -> State:
         """The initial state for ``players`` players, fully determined by ``seed``."""
-        state = self.hook.naqala_new_game(rules=self, players=players, seed=seed)
+        state = self.provide("naqala_new_game", rules=self, players=players, seed=seed)
         if state is None:
             raise PluginError("no plugin sets up a new game (is the base plugin enabled?)")
         return self.flow.start(self, state)

@@ -25,7 +25,7 @@ DESCRIPTION = (
     "mountains, the chasm, 6x6 board"
 )
 REQUIRES = ("base",)
-REPLACES = ("djinn:boaz", "djinn:kandicha")
+REPLACES = ("djinn:boaz", "djinn:kandicha", "naqala_board_layout")
 
 
 @hookimpl
