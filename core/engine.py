@@ -21,7 +21,7 @@ from naqala.core.events import Event, ScoreLine
 from naqala.core.plugins import PluginError, PluginInfo, order_plugins, resolve
 from naqala.core.powers import Power
 from naqala.core.stage import Flow, Stage
-from naqala.core.state import State
+from naqala.core.state import State, evolve
 
 #: deck indices in ``State.decks``
 RESOURCES = 0
@@ -293,6 +293,26 @@ class Rules:
     def proceed(self, state: State, finished: str) -> State:
         """Called by a stage that has finished: the flow decides what comes next."""
         return self.flow.proceed(self, state, finished)
+
+    def call(self, state: State, stage: str, caller: str) -> State:
+        """Enter ``stage`` as a step of stage ``caller`` (the assassins' kill, the artisans'
+        item to keep). The caller is remembered in the turn; when the step is done it
+        calls ``return_to_caller`` and play goes on as if ``caller`` had finished, so a
+        stage registered under any name gets control back."""
+        turn = state.turn
+        if turn is None:
+            raise ValueError(f"stage {caller!r} calls {stage!r} outside a turn")
+        return self.enter(evolve(state, turn=evolve(turn, callers=(*turn.callers, caller))), stage)
+
+    def return_to_caller(self, state: State) -> State:
+        """Called by a step entered with ``call`` when it is done: the stage that entered
+        it has finished."""
+        turn = state.turn
+        if turn is None or not turn.callers:
+            raise ValueError(f"stage {state.decision.stage!r} was not entered by another stage")
+        caller = turn.callers[-1]
+        state = evolve(state, turn=evolve(turn, callers=turn.callers[:-1]))
+        return self.proceed(state, caller)
 
     def fire(self, state: State, event: Event) -> State:
         """Let every trigger react to ``event``, in registration order."""

@@ -124,6 +124,7 @@ def state_to_data(rules: Rules, state: State) -> dict[str, Any]:
             "revealed": list(turn.revealed),
             "resume": turn.resume,
             "claimed": [geo.name(t) for t in turn.claimed],
+            "callers": list(turn.callers),
         },
         "flags": list(state.flags),
         "extras": dict(state.extras),
@@ -300,6 +301,8 @@ def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State
             revealed=tuple(c.str() for c in t["revealed"].items()),
             resume=t["resume"].str(),
             claimed=tuple(tile_index(x) for x in t["claimed"].items()),
+            # absent from files written before stages returned to their caller
+            callers=tuple(c.str() for c in t["callers"].items()) if t.has("callers") else (),
         )
 
     decision = doc["decision"]

@@ -67,7 +67,7 @@ class KeepItem(Stage):
         state = set_deck(state, index, evolve(deck, discard=deck.discard + tuple(others)))
         state = give_items(state, current(state), (action.args[0],))
         state = evolve(state, turn=evolve(turn, revealed=()))
-        return rules.proceed(state, "tribe:purple")
+        return rules.return_to_caller(state)
 
 
 class Precious(Power):

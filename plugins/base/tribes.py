@@ -130,7 +130,7 @@ class Assassins(Stage):
         state = evolve(state, turn=evolve(turn, reach=turn.taken + fakirs))
         state = report_protection(rules, state)
         if kill_targets(rules, state):
-            return rules.enter(state, "kill")
+            return rules.call(state, "kill", self.name)
         return rules.proceed(state, self.name)
 
 
@@ -219,7 +219,7 @@ class KillStage(Stage):
         state = evolve(state, turn=evolve(turn, kills=turn.kills - 1, target=where))
         if _turn(state).kills > 0 and kill_targets(rules, state):
             return state
-        return rules.proceed(state, "tribe:red")
+        return rules.return_to_caller(state)
 
 
 def tribe_actions() -> dict[str, Stage]:

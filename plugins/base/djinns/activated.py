@@ -11,7 +11,13 @@ from naqala.core.events import Event
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, Decision, State, add_at, count_effect, evolve, replace_at
 from naqala.plugins.base import events
-from naqala.plugins.base.bidding import costs_in_play, distinct_costs, free_spots, place_bid
+from naqala.plugins.base.bidding import (
+    BidStage,
+    costs_in_play,
+    distinct_costs,
+    free_spots,
+    place_bid,
+)
 from naqala.plugins.base.common import (
     FAKIR,
     current,
@@ -303,7 +309,8 @@ class Kumarbi(Activated):
     )
 
     def options(self, rules: Rules, state: State, owner: int, card: str) -> Iterable[Action]:
-        if state.decision.stage != "bid" or current(state) != owner:
+        bidding = isinstance(rules.stages[state.decision.stage], BidStage)
+        if not bidding or current(state) != owner:
             return ()
         fakirs = fakirs_held(state, owner)
         if not fakirs:
@@ -327,4 +334,4 @@ class Kumarbi(Activated):
         price = discounted(costs_in_play(rules, state), cost, len(payment))
         state = discard_cards(state, owner, (FAKIR,) * len(payment))
         state = count_effect(place_bid(rules, state, cost, price), card)
-        return rules.proceed(state, "bid")
+        return rules.proceed(state, state.decision.stage)  # the bid stage in use
