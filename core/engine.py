@@ -107,8 +107,7 @@ class Rules:
             raise PluginError("no plugin provides the flow of play (is the base plugin enabled?)")
         self.flow: Flow = flow
         self._event_impls: list[Callable[..., State | None]] = [
-            cast(Callable[..., State | None], impl.function)
-            for impl in self.hook.naqala_event.get_hookimpls()
+            _takes_all_arguments(impl) for impl in self.hook.naqala_event.get_hookimpls()
         ]
         #: the last state asked about, its sorted options, and which came from its stage
         self._legal_cache: tuple[State | None, list[Action], frozenset[Action], frozenset[Action]]
@@ -365,6 +364,20 @@ class Rules:
 
     def game_ends(self, state: State) -> bool:
         return any(self.hook.naqala_game_ends(rules=self, state=state))
+
+
+def _takes_all_arguments(impl: HookImpl) -> Callable[..., State | None]:
+    """The implementation, callable with every argument of its hook by keyword even when
+    it asks only for some (as pluggy allows); called directly on the hot path."""
+    function = cast(Callable[..., State | None], impl.function)
+    wanted = tuple(impl.argnames)
+    if set(wanted) == {"rules", "state", "event"}:
+        return function
+
+    def some(**kwargs: Any) -> State | None:
+        return function(**{name: kwargs[name] for name in wanted})
+
+    return some
 
 
 def content_order(plugins: Sequence[PluginInfo]) -> list[PluginInfo]:
