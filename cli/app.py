@@ -10,16 +10,16 @@ import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 
 from naqala.cli import compare as compare_cli
 from naqala.cli import play, replay
+from naqala.cli.common import Expansions, fail, make_rules
 from naqala.core.actions import NotationError, parse_action
 from naqala.core.content import ContentError
-from naqala.core.engine import IllegalAction, Rules, build_rules
-from naqala.core.plugins import PluginError
+from naqala.core.engine import IllegalAction, Rules
 from naqala.core.serialize import StateFormatError, state_from_json, state_to_json
 from naqala.core.state import State
 
@@ -37,24 +37,7 @@ app.add_typer(expansions_app, name="expansions")
 content_app = typer.Typer(help="Game content files.", no_args_is_help=True)
 app.add_typer(content_app, name="content")
 
-Expansions = Annotated[
-    list[str] | None,
-    typer.Option("--expansion", "-x", help="Enable an expansion (repeatable)."),
-]
 StateArg = Annotated[str, typer.Argument(help="State JSON file, or - for standard input.")]
-
-
-def fail(message: str) -> NoReturn:
-    """Print ``message`` on stderr and exit with code 2."""
-    typer.echo(f"naqala: {message}", err=True)
-    raise typer.Exit(2)
-
-
-def make_rules(expansions: list[str] | None, house_rules: list[Path] | None = None) -> Rules:
-    try:
-        return build_rules(expansions or [], house_rules or [])
-    except (PluginError, ContentError) as exc:
-        fail(str(exc))
 
 
 def read_state(source: str) -> tuple[Rules, State]:
@@ -194,8 +177,8 @@ def score(state: StateArg) -> None:
 @app.command()
 def perft(board: Annotated[Path, typer.Argument(help="Board file (JSON).")]) -> None:
     """Count the legal meeple moves on a board file: {"moves": M, "paths": P}."""
-    from naqala.plugins.base.boardfile import BoardFileError
-    from naqala.plugins.base.boardfile import perft as count
+    from naqala.plugins.base.api import BoardFileError
+    from naqala.plugins.base.api import perft as count
 
     try:
         typer.echo(json.dumps(count(board)))
@@ -209,7 +192,7 @@ def djinns(
     markdown: Annotated[bool, typer.Option("--markdown", help="Print docs/djinns.md.")] = False,
 ) -> None:
     """List every djinn: VP, cost, when its power can be used and what it does."""
-    from naqala.plugins.base.djinns.reference import djinn_rows, render_markdown
+    from naqala.plugins.base.api import djinn_rows, render_markdown
 
     rules = make_rules(expansion)
     if markdown:

@@ -13,20 +13,14 @@ import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TextIO
+from typing import Annotated, Any, TextIO
 
 import typer
 
+from naqala.cli.common import ExpansionsBothSides, fail, make_rules
 from naqala.core.compare import CONFIDENCE, CompareError, Progress, check, compare
-from naqala.core.content import ContentError
-from naqala.core.engine import Rules, build_rules
-from naqala.core.plugins import PluginError
 from naqala.core.simulate import GameResult
 
-Expansions = Annotated[
-    list[str] | None,
-    typer.Option("--expansion", "-x", help="Enable an expansion on both sides (repeatable)."),
-]
 HouseRules = Annotated[
     list[Path],
     typer.Option(
@@ -37,18 +31,6 @@ Games = Annotated[int, typer.Option("--games", "-n", min=2, help="Games on each 
 Players = Annotated[int, typer.Option("--players", "-p", help="Players per game.")]
 Seed = Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game.")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
-
-
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"naqala: {message}", err=True)
-    raise typer.Exit(2)
-
-
-def _rules(expansions: list[str], house_rules: list[Path]) -> Rules:
-    try:
-        return build_rules(expansions, house_rules)
-    except (PluginError, ContentError) as exc:
-        _fail(str(exc))
 
 
 def wants_progress(as_json: bool, stdout: TextIO, stderr: TextIO) -> bool:
@@ -71,7 +53,7 @@ def _progress_bar(games: int) -> Progress:
 
 def compare_command(
     house_rules: HouseRules,
-    expansion: Expansions = None,
+    expansion: ExpansionsBothSides = None,
     games: Games = 100,
     players: Players = 4,
     seed: Seed = 0,
@@ -80,12 +62,12 @@ def compare_command(
     """Play the same random games with and without house rules and compare them: win
     rate by seat, scores, score by category and game length, with 95% confidence
     intervals and significance tests (p < 0.05)."""
-    baseline = _rules(expansion or [], [])
-    variant = _rules(expansion or [], house_rules)
+    baseline = make_rules(expansion, [])
+    variant = make_rules(expansion, house_rules)
     try:
         check(baseline, variant, games, players)
     except CompareError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     progress = _progress_bar(games) if wants_progress(as_json, sys.stdout, sys.stderr) else None
     result = compare(baseline, variant, games, players, seed, progress=progress)
     if as_json:

@@ -19,6 +19,7 @@ import typer
 from rich.columns import Columns
 from rich.console import Console
 
+from naqala.cli.common import Expansions, fail
 from naqala.cli.render import render_state
 from naqala.cli.scores import score_table, winners_line
 from naqala.core.actions import Action, NotationError, parse_action
@@ -40,7 +41,7 @@ from naqala.core.record import (
 )
 from naqala.core.simulate import agent_seed
 from naqala.core.state import State
-from naqala.plugins.base.agents import AGENTS, make_agent
+from naqala.plugins.base.api import AGENTS, make_agent
 
 HUMAN = "human"
 HELP = """\
@@ -340,20 +341,12 @@ class Session:
         self.console.print(winners_line(self.rules, self.state), highlight=False)
 
 
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"naqala: {message}", err=True)
-    raise typer.Exit(2)
-
-
 def play_command(
     seats: Annotated[
         str,
         typer.Option(help="Comma-separated seats: human, ai (greedy), ai:greedy, ai:random."),
     ] = "human,ai,ai",
-    expansion: Annotated[
-        list[str] | None,
-        typer.Option("--expansion", "-x", help="Enable an expansion (repeatable)."),
-    ] = None,
+    expansion: Expansions = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed of all chance (random if not set).")
     ] = None,
@@ -392,7 +385,7 @@ def play_command(
         message = str(exc)
         if load is not None and not message.startswith(f"{load}:"):
             message = f"{load}: {message}"  # name the file, as naqala replay does
-        _fail(message)
+        fail(message)
     session = Session(rules, state, record, console, input)
     if load is not None:
         session.catch_up(history[:-1])

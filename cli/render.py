@@ -35,7 +35,7 @@ from rich.text import Text
 from naqala.core.board import edge, tile_name
 from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
 from naqala.core.state import NOBODY, Counts, PlayerState, State
-from naqala.plugins.base.bidding import turn_order_costs
+from naqala.plugins.base.api import turn_order_costs
 
 __all__ = ["KIND_ABBREVIATIONS", "TOKEN_LETTERS", "render_state"]
 

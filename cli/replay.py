@@ -10,13 +10,14 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, NoReturn, cast
+from typing import Annotated, cast
 
 import typer
 from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from naqala.cli.common import fail
 from naqala.cli.scores import score_table
 from naqala.core.engine import Rules
 from naqala.core.record import GameRecord, RecordError, load_record, replay, rules_for_record
@@ -38,11 +39,6 @@ HouseRulesOpt = Annotated[
 ]
 
 
-def _fail(message: str, code: int = 2) -> NoReturn:
-    typer.echo(f"naqala: {message}", err=True)
-    raise typer.Exit(code)
-
-
 def _scores_text(scores: Sequence[int]) -> str:
     return ", ".join(str(s) for s in scores)
 
@@ -57,7 +53,7 @@ def replay_command(
         states = replay(game, rules)
     except RecordError as exc:
         message = str(exc)
-        _fail(message if message.startswith(f"{record}:") else f"{record}: {message}")
+        fail(message if message.startswith(f"{record}:") else f"{record}: {message}")
     final = rules.scores(states[-1])
     if verify:
         _verify(record, game, states[-1], final)
@@ -73,9 +69,9 @@ def replay_command(
 
 def _verify(record: Path, game: GameRecord, last: State, final: tuple[int, ...]) -> None:
     if game.final_scores is None:
-        _fail(f"{record}: the record has no final scores to verify (the game was not finished)")
+        fail(f"{record}: the record has no final scores to verify (the game was not finished)")
     if not last.is_over:
-        _fail(
+        fail(
             f"{record}: not verified: the record has final scores, but its actions end before "
             f"the game does (pending decision {last.decision.stage!r})",
             code=1,
@@ -86,7 +82,7 @@ def _verify(record: Path, game: GameRecord, last: State, final: tuple[int, ...])
             for p, (a, b) in enumerate(zip(game.final_scores, final, strict=True))
             if a != b
         ]
-        _fail(
+        fail(
             f"{record}: not verified: final scores differ ({'; '.join(differ)}); recorded "
             f"{_scores_text(game.final_scores)}, replayed {_scores_text(final)}",
             code=1,

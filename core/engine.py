@@ -7,11 +7,12 @@ the same state and action always give the same result, and states are never chan
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
 import pluggy
+from pluggy import HookImpl
 
 from naqala.core import hookspecs
 from naqala.core.actions import Action, sorted_actions
@@ -20,7 +21,7 @@ from naqala.core.events import Event, ScoreLine
 from naqala.core.plugins import PluginError, PluginInfo, order_plugins, resolve
 from naqala.core.powers import Power
 from naqala.core.stage import Flow, Stage
-from naqala.core.state import State
+from naqala.core.state import State, evolve
 
 #: deck indices in ``State.decks``
 RESOURCES = 0
@@ -35,6 +36,11 @@ STAGE_HOOKS = (
     ("naqala_tribe_actions", "tribe:"),
     ("naqala_tile_actions", "tile:"),
 )
+
+
+#: hooks with a single answer: one plugin provides it (the base game's answers are the
+#: defaults, marked ``trylast``) and any number of plugins wrap it (``wrapper=True``)
+PROVIDER_HOOKS = ("naqala_board_layout", "naqala_flow", "naqala_new_game")
 
 
 class IllegalAction(ValueError):
@@ -99,13 +105,13 @@ class Rules:
                 raise PluginError(f"card power {key!r} must be named '<deck>:<kind>'")
             power.deck, power.kind = deck, kind
             self.powers[deck, kind] = cast(Power, power)
-        flow = self.hook.naqala_flow(rules=self)
+        self._providers = {name: self._provider_chain(name) for name in PROVIDER_HOOKS}
+        flow = self.provide("naqala_flow", rules=self)
         if flow is None:
             raise PluginError("no plugin provides the flow of play (is the base plugin enabled?)")
         self.flow: Flow = flow
         self._event_impls: list[Callable[..., State | None]] = [
-            cast(Callable[..., State | None], impl.function)
-            for impl in self.hook.naqala_event.get_hookimpls()
+            _takes_all_arguments(impl) for impl in self.hook.naqala_event.get_hookimpls()
         ]
         #: the last state asked about, its sorted options, and which came from its stage
         self._legal_cache: tuple[State | None, list[Action], frozenset[Action], frozenset[Action]]
@@ -140,6 +146,72 @@ class Rules:
             merged[name] = replacing[0][1]
         return merged
 
+    def _provider_chain(self, hook_name: str) -> tuple[list[HookImpl], list[HookImpl]]:
+        """Who answers a provider hook, and the wrappers of the answer, innermost first.
+
+        Plain implementations are providers. The defaults (``trylast``: the base game)
+        answer only when no other provider does; two other providers are an error naming
+        both unless exactly one lists the hook in ``REPLACES`` (then it alone answers).
+        Wrappers all apply, in content order — base, then each plugin after what it
+        requires, ties by name — so the result never depends on registration order."""
+        impls = getattr(self.hook, hook_name).get_hookimpls()
+        for impl in impls:
+            if impl.hookwrapper:
+                raise PluginError(
+                    f"plugin {impl.plugin_name!r}: {hook_name} is wrapped with "
+                    "hookimpl(wrapper=True) (a generator: answer = yield; return the change), "
+                    "not hookwrapper=True"
+                )
+        plain = [impl for impl in impls if not impl.wrapper]
+        answering = self._one_provider(hook_name, [i for i in plain if not i.trylast])
+        answering += self._one_provider(hook_name, [i for i in plain if i.trylast])
+        position = {info.name: n for n, info in enumerate(content_order(self.plugins))}
+        wrappers = sorted(
+            (impl for impl in impls if impl.wrapper), key=lambda i: position[i.plugin_name]
+        )
+        return answering, wrappers
+
+    def _one_provider(self, hook_name: str, candidates: list[HookImpl]) -> list[HookImpl]:
+        if len(candidates) <= 1:
+            return candidates
+        replacing = [i for i in candidates if hook_name in self._replaces(i.plugin_name)]
+        if len(replacing) == 1:
+            return replacing
+        owners = " and ".join(repr(name) for name in sorted(i.plugin_name for i in candidates))
+        raise PluginError(
+            f"{hook_name} is provided by both {owners}; a plugin that means to replace the "
+            f"other must list {hook_name!r} in its REPLACES, and one that only changes the "
+            "answer can wrap it instead (hookimpl(wrapper=True), docs/hooks.md)"
+        )
+
+    def provide(self, hook_name: str, **kwargs: Any) -> Any:
+        """The answer of a provider hook (``PROVIDER_HOOKS``): the first non-None answer
+        of its provider or the defaults, then changed by each wrapper in turn."""
+        answering, wrappers = self._providers[hook_name]
+        result: Any = None
+        for impl in answering:
+            result = impl.function(*(kwargs[arg] for arg in impl.argnames))
+            if result is not None:
+                break
+        for impl in wrappers:
+            steps = cast(
+                Generator[None, Any, Any], impl.function(*(kwargs[arg] for arg in impl.argnames))
+            )
+            try:
+                next(steps)
+                steps.send(result)
+            except StopIteration as done:
+                result = done.value
+            else:
+                steps.close()
+                raise PluginError(f"plugin {impl.plugin_name!r}: {hook_name} yields more than once")
+            if result is None:
+                raise PluginError(
+                    f"plugin {impl.plugin_name!r}: its {hook_name} wrapper returned nothing "
+                    "(return the changed answer it received from yield)"
+                )
+        return result
+
     def _replaces(self, plugin_name: str) -> tuple[str, ...]:
         plugin = self.pm.get_plugin(plugin_name)
         return tuple(getattr(plugin, "REPLACES", ()))
@@ -161,7 +233,7 @@ class Rules:
 
     def new_game(self, players: int, seed: int) -> State:
         """The initial state for ``players`` players, fully determined by ``seed``."""
-        state = self.hook.naqala_new_game(rules=self, players=players, seed=seed)
+        state = self.provide("naqala_new_game", rules=self, players=players, seed=seed)
         if state is None:
             raise PluginError("no plugin sets up a new game (is the base plugin enabled?)")
         return self.flow.start(self, state)
@@ -229,6 +301,26 @@ class Rules:
         """Called by a stage that has finished: the flow decides what comes next."""
         return self.flow.proceed(self, state, finished)
 
+    def call(self, state: State, stage: str, caller: str) -> State:
+        """Enter ``stage`` as a step of stage ``caller`` (the assassins' kill, the artisans'
+        item to keep). The caller is remembered in the turn; when the step is done it
+        calls ``return_to_caller`` and play goes on as if ``caller`` had finished, so a
+        stage registered under any name gets control back."""
+        turn = state.turn
+        if turn is None:
+            raise ValueError(f"stage {caller!r} calls {stage!r} outside a turn")
+        return self.enter(evolve(state, turn=evolve(turn, callers=(*turn.callers, caller))), stage)
+
+    def return_to_caller(self, state: State) -> State:
+        """Called by a step entered with ``call`` when it is done: the stage that entered
+        it has finished."""
+        turn = state.turn
+        if turn is None or not turn.callers:
+            raise ValueError(f"stage {state.decision.stage!r} was not entered by another stage")
+        caller = turn.callers[-1]
+        state = evolve(state, turn=evolve(turn, callers=turn.callers[:-1]))
+        return self.proceed(state, caller)
+
     def fire(self, state: State, event: Event) -> State:
         """Let every trigger react to ``event``, in registration order."""
         for function in self._event_impls:
@@ -280,6 +372,20 @@ class Rules:
 
     def game_ends(self, state: State) -> bool:
         return any(self.hook.naqala_game_ends(rules=self, state=state))
+
+
+def _takes_all_arguments(impl: HookImpl) -> Callable[..., State | None]:
+    """The implementation, callable with every argument of its hook by keyword even when
+    it asks only for some (as pluggy allows); called directly on the hot path."""
+    function = cast(Callable[..., State | None], impl.function)
+    wanted = tuple(impl.argnames)
+    if set(wanted) == {"rules", "state", "event"}:
+        return function
+
+    def some(**kwargs: Any) -> State | None:
+        return function(**{name: kwargs[name] for name in wanted})
+
+    return some
 
 
 def content_order(plugins: Sequence[PluginInfo]) -> list[PluginInfo]:

@@ -11,9 +11,10 @@ from naqala.core.state import NOBODY
 class Event:
     """Something that happened, for triggers (djinns, items) to react to.
 
-    ``name`` is one of the event names documented in docs/hooks.md (``tile-taken``,
-    ``meeple-dropped``, ``djinn-taken``, ``palace-placed``, ``palm-placed``, ``kill``…).
-    ``player`` is who caused it; ``tile``, ``colour``, ``count`` and ``what`` say more.
+    ``name`` is one of the names the plugin that fires it declares (the base game's in
+    ``naqala.plugins.base.api``: ``TILE_TAKEN``, ``KILL``, ``PALM_TREE_PLACED``…), listed
+    in docs/hooks.md. ``player`` is who caused it; ``tile``, ``colour``, ``count``, ``what``
+    and ``victim`` say more.
     """
 
     name: str

@@ -3,8 +3,11 @@
 
 Each hook says when it is called and how the results of several plugins combine. Results
 are combined in ways that do not depend on registration order wherever the hook allows it
-(union, sum, concatenation sorted by the engine, all/any); the few "provider" hooks are
-``firstresult`` and the base game implements them ``trylast`` so any plugin can replace it.
+(union, sum, concatenation sorted by the engine, all/any). The three provider hooks (layout,
+flow, new game) have one provider — the base game's ``trylast`` answer unless another
+plugin provides one; two others are refused naming both unless one lists the hook in
+``REPLACES`` — and any number of wrappers (``hookimpl(wrapper=True)``), applied in an order
+that does not depend on registration (``Rules.provide``).
 The full reference with examples is docs/hooks.md; a test keeps the two in step.
 """
 
@@ -88,9 +91,10 @@ def naqala_card_powers() -> Mapping[str, Power]:
 def naqala_board_layout(rules: Rules, players: int, rng: Rng) -> tuple[Layout, Rng] | None:
     """Lay out the board for a new game: grid size and which tile lies where.
 
-    Provider (first non-None result wins; the base game answers last). Return the layout
-    and the advanced generator. Impassable tiles and walls are added afterwards from
-    ``naqala_impassable_tiles`` and ``naqala_blocked_edges``.
+    Provider: one plugin answers (the base game's answer is the default; two others are
+    refused unless one lists the hook in ``REPLACES``) and wrappers change the answer.
+    Return the layout and the advanced generator. Impassable tiles and walls are added
+    afterwards from ``naqala_impassable_tiles`` and ``naqala_blocked_edges``.
     """
 
 
@@ -114,8 +118,9 @@ def naqala_blocked_edges(rules: Rules, layout: Layout) -> Iterable[tuple[int, in
 def naqala_flow(rules: Rules) -> Flow | None:
     """The flow of play: how a game starts and which stage follows a finished one.
 
-    Provider (first non-None result wins; the base game answers last). A variant that
-    splices a step into the turn returns a flow that wraps the base one.
+    Provider, like ``naqala_board_layout``. A variant that splices a step into the turn
+    wraps the flow (``hookimpl(wrapper=True)`` returning a ``WrappedFlow``), so several
+    such variants combine.
     """
 
 
@@ -123,7 +128,7 @@ def naqala_flow(rules: Rules) -> Flow | None:
 def naqala_new_game(rules: Rules, players: int, seed: int) -> State | None:
     """Build the initial state of a game for ``players`` players from ``seed``.
 
-    Provider (first non-None result wins; the base game answers last).
+    Provider, like ``naqala_board_layout``: wrap it to change the setup.
     """
 
 

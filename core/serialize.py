@@ -119,6 +119,8 @@ class TurnDoc:
     revealed: list[str]
     resume: str
     claimed: list[str]
+    #: absent from files written before stages returned to their caller
+    callers: list[str] = attrs.Factory(list)
 
 
 @attrs.define
@@ -239,6 +241,7 @@ def state_to_doc(rules: Rules, state: State) -> StateDoc:
             revealed=list(turn.revealed),
             resume=turn.resume,
             claimed=[geo.name(t) for t in turn.claimed],
+            callers=list(turn.callers),
         ),
         flags=list(state.flags),
         extras=dict(state.extras),
@@ -472,6 +475,7 @@ class _Reader:
             revealed=tuple(t.revealed),
             resume=t.resume,
             claimed=tuple(self.tile(x, f"$.turn.claimed[{k}]") for k, x in enumerate(t.claimed)),
+            callers=tuple(t.callers),
         )
 
     def state(self) -> State:

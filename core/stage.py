@@ -55,3 +55,18 @@ class Flow:
     def proceed(self, rules: Rules, state: State, finished: str) -> State:
         """Enter whatever follows stage ``finished`` and return the state that waits."""
         raise NotImplementedError
+
+
+class WrappedFlow(Flow):
+    """A flow that changes another one: it hands everything it does not change on to
+    ``inner``. What a flow wrapper (``hookimpl(wrapper=True)`` on ``naqala_flow``) returns,
+    so that several variants each splice their own step into the same game."""
+
+    def __init__(self, inner: Flow) -> None:
+        self.inner = inner
+
+    def start(self, rules: Rules, state: State) -> State:
+        return self.inner.start(rules, state)
+
+    def proceed(self, rules: Rules, state: State, finished: str) -> State:
+        return self.inner.proceed(rules, state, finished)

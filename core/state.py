@@ -154,6 +154,7 @@ class Turn:
     revealed: tuple[str, ...] = ()  # cards drawn to be looked at and chosen from
     resume: str = ""  # the stage to return to when a power's own decision is over
     claimed: tuple[int, ...] = ()  # tiles the player took control of this turn
+    callers: tuple[str, ...] = ()  # stages waiting for a step they entered (rules.call)
 
     @property
     def here(self) -> int:

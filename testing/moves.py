@@ -9,7 +9,7 @@ of its meeples (``YW``), ``.`` for an empty tile, ``#`` for an impassable one::
     ''')  # -> {"moves": M, "paths": P}
 
 Walls between tiles cannot be written in text; use a board-file dict (see
-``naqala.plugins.base.boardfile``) for them.
+``naqala.plugins.base.api``) for them.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import textwrap
 from collections.abc import Mapping
 from typing import Any
 
-from naqala.plugins.base import movement
-from naqala.plugins.base.boardfile import LETTERS, BoardFileError, parse_board
+from naqala.plugins.base.api import LETTERS, BoardFileError, parse_board
+from naqala.plugins.base.api import count_moves as count_engine_moves
 
 __all__ = ["EMPTY", "IMPASSABLE", "board_file", "count_moves"]
 
@@ -70,5 +70,5 @@ def count_moves(board: str | Mapping[str, Any]) -> dict[str, int]:
     (start, path, colour sequence), P distinct (start, path) pairs."""
     data = board_file(board) if isinstance(board, str) else dict(board)
     geo, meeples = parse_board(data, "board text" if isinstance(board, str) else "board")
-    moves, paths = movement.count_moves(geo, meeples)
+    moves, paths = count_engine_moves(geo, meeples)
     return {"moves": moves, "paths": paths}

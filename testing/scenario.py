@@ -31,6 +31,9 @@ __all__ = [
     "board",
     "counts",
     "deck",
+    "kept",
+    "next_turn_is_also_mine",
+    "on_tile",
     "options",
     "play",
     "play_round",
@@ -140,6 +143,34 @@ def turn_of(rules: Rules, state: State, seat: int, stage: str = "pick") -> State
         decision=Decision(stage, seat),
     )
     return state
+
+
+def on_tile(rules: Rules, state: State, name: str) -> str:
+    """The meeples on tile ``name`` as colour letters (``"GG"``; ``""`` when empty)."""
+    here = state.board.meeples[state.geometry.parse(name)]
+    return "".join(letter * n for letter, n in zip(rules.letters, here, strict=True))
+
+
+def kept(rules: Rules, state: State, seat: int) -> str:
+    """The meeples in front of player ``seat`` as colour letters (``"WWY"``)."""
+    held = state.players[seat].meeples
+    return "".join(letter * n for letter, n in zip(rules.letters, held, strict=True))
+
+
+def next_turn_is_also_mine(state: State) -> State:
+    """Set the tracks so that, when the turn in progress ends, the same player's other
+    marker plays next (at 2 players each player has 2 markers): for rules that last
+    "until your next turn" or count once per turn."""
+    assert state.turn is not None, "no turn in progress"
+    seat = state.markers[state.turn.marker]
+    other = next(
+        m for m, owner in enumerate(state.markers) if owner == seat and m != state.turn.marker
+    )
+    turn_track = [NOBODY] * len(state.turn_track)
+    turn_track[0] = other
+    bid_track = [NOBODY] * len(state.bid_track)
+    bid_track[0] = state.turn.marker
+    return attrs.evolve(state, turn_track=tuple(turn_track), bid_track=tuple(bid_track))
 
 
 def play(rules: Rules, state: State, *actions: str) -> State:

@@ -27,11 +27,21 @@ from naqala.core.agents import RandomAgent
 from naqala.core.engine import DJINNS, RESOURCES, Rules, build_rules
 from naqala.core.events import ScoreLine
 from naqala.core.serialize import state_from_json, state_to_json
-from naqala.core.state import NOBODY, Decision, Deck, State, effect_counts, replace_at
+from naqala.core.state import Decision, Deck, State, effect_counts, replace_at
 from naqala.plugins.artisans.layout import chasms, mountains
 from naqala.testing.chance import stack_deck
 
-from scenario import bid_order, board, options, play, player, tokens, turn_of
+from scenario import (
+    bid_order,
+    board,
+    next_turn_is_also_mine,
+    on_tile,
+    options,
+    play,
+    player,
+    tokens,
+    turn_of,
+)
 
 SEED = 7
 ITEMS = "items"
@@ -172,11 +182,6 @@ def in_bag(rules: Rules, state: State, colour: str) -> int:
     return state.bag[rules.letters.index(colour)]
 
 
-def on_tile(rules: Rules, state: State, name: str) -> str:
-    here = state.board.meeples[at(state, name)]
-    return "".join(c * n for c, n in zip(rules.letters, here, strict=True))
-
-
 def item_options(rules: Rules, state: State) -> list[str]:
     """The options that play a magic item."""
     return [a for a in options(rules, state) if a.split()[0] in MAGIC]
@@ -184,21 +189,6 @@ def item_options(rules: Rules, state: State) -> list[str]:
 
 def kinds_offered(rules: Rules, state: State) -> set[str]:
     return {a.split()[0] for a in options(rules, state)}
-
-
-def next_turn_is_also_mine(state: State) -> State:
-    """Set the tracks so that, when this turn ends, the same player's other marker plays
-    next (at 2 players each player has 2 markers)."""
-    assert state.turn is not None
-    seat = state.markers[state.turn.marker]
-    other = next(
-        m for m, owner in enumerate(state.markers) if owner == seat and m != state.turn.marker
-    )
-    turn_track = [NOBODY] * len(state.turn_track)
-    turn_track[0] = other
-    bid_track = [NOBODY] * len(state.bid_track)
-    bid_track[0] = state.turn.marker
-    return attrs.evolve(state, turn_track=tuple(turn_track), bid_track=tuple(bid_track))
 
 
 def plain_step(rules: Rules, state: State) -> State:

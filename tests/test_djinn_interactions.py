@@ -26,6 +26,8 @@ from scenario import (
     board,
     counts,
     deck,
+    kept,
+    on_tile,
     options,
     play,
     play_turn,
@@ -62,18 +64,6 @@ def position(
 
 def tile(state: State, name: str) -> int:
     return state.geometry.parse(name)
-
-
-def on_tile(rules: Rules, state: State, name: str) -> str:
-    """The meeples on a tile as letters, e.g. ``GG``."""
-    here = state.board.meeples[tile(state, name)]
-    return "".join(letter * n for letter, n in zip(rules.letters, here, strict=True))
-
-
-def kept(rules: Rules, state: State, seat: int) -> str:
-    """The meeples in front of a player as letters."""
-    held = state.players[seat].meeples
-    return "".join(letter * n for letter, n in zip(rules.letters, held, strict=True))
 
 
 def token_on(rules: Rules, state: State, name: str, token: str) -> int:

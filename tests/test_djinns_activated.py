@@ -19,7 +19,19 @@ import pytest
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.state import NOBODY, Decision, State, effect_counts
 
-from scenario import base_rules, bid_order, board, deck, options, play, player, tokens, turn_of
+from scenario import (
+    base_rules,
+    bid_order,
+    board,
+    deck,
+    next_turn_is_also_mine,
+    on_tile,
+    options,
+    play,
+    player,
+    tokens,
+    turn_of,
+)
 
 FAKIR = "fakir"
 MEEPLES = {"b3": "Y", "c3": "Y", "d4": "G", "e4": "G"}
@@ -100,12 +112,6 @@ def at(state: State, name: str) -> int:
     return state.geometry.parse(name)
 
 
-def on_tile(rules: Rules, state: State, name: str) -> str:
-    """The meeples on a tile as letters (``GB``)."""
-    here = state.board.meeples[at(state, name)]
-    return "".join(letter * n for letter, n in zip(rules.letters, here, strict=True))
-
-
 def token_on(rules: Rules, state: State, name: str, kind: str) -> int:
     return state.board.tokens[at(state, name)][rules.token_index[kind]]
 
@@ -166,21 +172,6 @@ def use(rules: Rules, state: State, djinn: str, payment: str) -> State:
     if state.decision.stage == "keep-djinn":
         state = play(rules, state, options(rules, state)[0])
     return state
-
-
-def next_turn_is_also_mine(state: State) -> State:
-    """Set the tracks so that, when this turn ends, the same player's other marker plays
-    next (at 2 players each player has 2 markers)."""
-    assert state.turn is not None
-    seat = state.markers[state.turn.marker]
-    other = next(
-        m for m, owner in enumerate(state.markers) if owner == seat and m != state.turn.marker
-    )
-    turn_track = [NOBODY] * len(state.turn_track)
-    turn_track[0] = other
-    bid_track = [NOBODY] * len(state.bid_track)
-    bid_track[0] = state.turn.marker
-    return attrs.evolve(state, turn_track=tuple(turn_track), bid_track=tuple(bid_track))
 
 
 def finish_turn(rules: Rules, state: State, watch: str | None = None) -> State:

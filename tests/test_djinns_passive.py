@@ -22,7 +22,7 @@ from naqala.core.state import State, effect_counts
 from naqala.plugins.base.djinns.endgame import best_with_wilds
 from naqala.plugins.base.merchandise import merchandise_types, suit_value
 
-from scenario import base_rules, board, deck, options, play, player, tokens, turn_of
+from scenario import base_rules, board, deck, kept, options, play, player, tokens, turn_of
 
 FAKIR = "fakir"
 ROW = ("fish", "silk", "gold", "wheat", "spice", "ivory", "jewels", "papyrus", "pottery")
@@ -57,12 +57,6 @@ def position(
 
 def coins(state: State) -> list[int]:
     return [p.coins for p in state.players]
-
-
-def kept(rules: Rules, state: State, seat: int) -> str:
-    """The meeples in front of a player as letters."""
-    held = state.players[seat].meeples
-    return "".join(letter * n for letter, n in zip(rules.letters, held, strict=True))
 
 
 def bag_change(rules: Rules, before: State, after: State) -> str:

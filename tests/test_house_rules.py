@@ -35,7 +35,7 @@ from naqala.core.powers import Power
 from naqala.core.rng import Rng
 from naqala.core.simulate import play_game
 from naqala.core.stage import Stage
-from naqala.core.state import NOBODY, Decision, State, Turn
+from naqala.core.state import NOBODY, Decision, State, Turn, evolve
 from naqala.plugins.base.agents import GreedyAgent
 
 from scenario import base_rules, board, options, play, player, tokens, turn_of
@@ -678,6 +678,8 @@ def test_the_tutorial_marks_its_complete_files() -> None:
         "wise_elders.toml",
         "shady_oases.py",
         "camel_drivers.py",
+        "sultans_tax.py",
+        "caravan_pay.py",
         "test_camel_drivers.py",
         "pyproject.toml",
     }
@@ -696,7 +698,14 @@ def test_each_tutorial_house_rule_loads_and_plays(tutorial: Path, name: str) -> 
 
 def test_the_tutorial_house_rules_play_together(tutorial: Path) -> None:
     rules = build_rules(house_rules=[tutorial / name for name in tutorial_rules()])
-    assert rules.ruleset == ("base", "camel-drivers", "shady-oases", "wise-elders")
+    assert rules.ruleset == (
+        "base",
+        "camel-drivers",
+        "caravan-pay",
+        "shady-oases",
+        "sultans-tax",
+        "wise-elders",
+    )
     state, _ = play_game(rules, 3, seed=9)
     assert state.is_over
 
@@ -733,6 +742,40 @@ def test_the_tutorial_shows_the_error_of_a_replacement_without_replaces(tutorial
     with pytest.raises(PluginError) as refused:
         build_rules(house_rules=[bare])
     assert f"naqala: {refused.value}\n" in TUTORIAL.read_text(encoding="utf-8")
+
+
+def test_the_tutorial_flow_rules_both_apply_in_either_order(tutorial: Path) -> None:
+    """The Sultan's tax and the caravan's pay, given in either order: both apply (a player
+    with 5 coins ends the turn with 5) and whole games score the same."""
+    files = [tutorial / "sultans_tax.py", tutorial / "caravan_pay.py"]
+    seen = []
+    for order in (files, files[::-1]):
+        rules = build_rules(house_rules=order)
+        start = turn_of(rules, rules.new_game(2, 3), 0)
+        for coins in (5, 0):
+            at_sale = evolve(player(rules, start, 0, coins=coins), decision=Decision("sell", 0))
+            seen.append(play(rules, at_sale, "end").players[0].coins)
+        state, _ = play_game(rules, 3, seed=5)
+        seen.append(rules.scores(state))
+    assert seen[0] == 5
+    assert seen[:3] == seen[3:]
+
+
+def test_the_tutorial_flow_rules_as_providers_are_refused_naming_both(tutorial: Path) -> None:
+    """Written as providers (a plain hookimpl) the two rules would override each other:
+    refused, naming both."""
+    for name in ("sultans_tax.py", "caravan_pay.py"):
+        source = (tutorial / name).read_text(encoding="utf-8")
+        (tutorial / f"provided_{name}").write_text(
+            source.replace("@hookimpl(wrapper=True)", "@hookimpl")
+            .replace("((yield))", "(BaseFlow())")
+            .replace("import current, gain_coins", "import BaseFlow, current, gain_coins"),
+            encoding="utf-8",
+        )
+    with pytest.raises(PluginError, match="'caravan-pay' and 'sultans-tax'"):
+        build_rules(
+            house_rules=[tutorial / "provided_sultans_tax.py", tutorial / "provided_caravan_pay.py"]
+        )
 
 
 def test_the_tutorial_tests_pass(tutorial: Path) -> None:

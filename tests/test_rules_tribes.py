@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from naqala.core.engine import RESOURCES, Rules
 from naqala.core.state import NOBODY, State
 
-from scenario import base_rules, board, deck, options, play, player, turn_of
+from scenario import base_rules, board, deck, kept, on_tile, options, play, player, turn_of
 
 FAKIR = "fakir"
 
@@ -32,18 +32,6 @@ def position(
 
 def tile(state: State, name: str) -> int:
     return state.geometry.parse(name)
-
-
-def on_tile(rules: Rules, state: State, name: str) -> str:
-    """The meeples on a tile as letters, e.g. ``GG``."""
-    here = state.board.meeples[tile(state, name)]
-    return "".join(letter * n for letter, n in zip(rules.letters, here, strict=True))
-
-
-def kept(rules: Rules, state: State, seat: int) -> str:
-    """The meeples in front of a player as letters."""
-    held = state.players[seat].meeples
-    return "".join(letter * n for letter, n in zip(rules.letters, held, strict=True))
 
 
 def bag_change(rules: Rules, before: State, after: State) -> str:

@@ -44,7 +44,7 @@ from naqala.testing.strategies import (
 )
 
 import scenario
-from scenario import base_rules, board, counts, deck, options, play, player, turn_of
+from scenario import base_rules, board, counts, deck, on_tile, options, play, player, turn_of
 
 pytest_plugins = ["pytester"]
 
@@ -73,11 +73,6 @@ def meeple_totals(state: State) -> tuple[int, ...]:
 def deck_cards(state: State, index: int) -> Counter[str]:
     deck = state.decks[index]
     return Counter((*deck.draw, *deck.row, *deck.discard))
-
-
-def on_tile(rules: Rules, state: State, name: str) -> str:
-    here = state.board.meeples[state.geometry.parse(name)]
-    return "".join(letter * n for letter, n in zip(rules.letters, here, strict=True))
 
 
 # -- scenario helpers --------------------------------------------------------------------

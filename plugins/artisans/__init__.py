@@ -25,7 +25,7 @@ DESCRIPTION = (
     "mountains, the chasm, 6x6 board"
 )
 REQUIRES = ("base",)
-REPLACES = ("djinns:boaz", "djinns:kandicha")
+REPLACES = ("djinns:boaz", "djinns:kandicha", "naqala_board_layout")
 
 
 @hookimpl

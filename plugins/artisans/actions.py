@@ -5,10 +5,11 @@ from __future__ import annotations
 from naqala.core.actions import Action
 from naqala.core.engine import RESOURCES, Rules
 from naqala.core.stage import Stage
-from naqala.core.state import Decision, State, evolve
+from naqala.core.state import State, evolve
 from naqala.plugins.artisans.items import draw_items, give_items, items_left
-from naqala.plugins.base.common import (
+from naqala.plugins.base.api import (
     FAKIR,
+    SKIP,
     add_cards,
     change_kept,
     current,
@@ -19,7 +20,6 @@ from naqala.plugins.base.common import (
     kept,
     take_from_row,
 )
-from naqala.plugins.base.tiles import SKIP
 
 ARTISAN = "purple"
 
@@ -38,9 +38,7 @@ class Artisans(Stage):
             return rules.proceed(state, self.name)
         turn = state.turn
         assert turn is not None
-        return evolve(
-            state, turn=evolve(turn, revealed=drawn), decision=Decision("keep-item", player)
-        )
+        return rules.call(evolve(state, turn=evolve(turn, revealed=drawn)), "keep-item", self.name)
 
 
 class Workshop(Stage):

@@ -13,10 +13,17 @@ from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, evolve
-from naqala.plugins.base.cards import Activated, score_lines
-from naqala.plugins.base.common import current, draw_cards, give_cards, set_deck, take_tile
-from naqala.plugins.base.djinns.common import draw_resource
-from naqala.plugins.base.tiles import take_djinn_card
+from naqala.plugins.base.api import (
+    Activated,
+    card_score_lines,
+    current,
+    draw_cards,
+    draw_resource,
+    give_cards,
+    set_deck,
+    take_djinn_card,
+    take_tile,
+)
 
 ITEMS = "items"
 
@@ -57,7 +64,7 @@ class KeepItem(Stage):
         state = set_deck(state, index, evolve(deck, discard=deck.discard + tuple(others)))
         state = give_items(rules, state, current(state), (action.args[0],))
         state = evolve(state, turn=evolve(turn, revealed=()))
-        return rules.proceed(state, "tribe:purple")
+        return rules.return_to_caller(state)
 
 
 class Precious(Power):
@@ -163,4 +170,4 @@ def item_powers() -> dict[str, Power]:
 
 def item_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
     """The precious items' lines, placed among the expansion's own."""
-    return score_lines(rules, state, player, (), ITEMS)
+    return card_score_lines(rules, state, player, (), ITEMS)

@@ -9,7 +9,7 @@ from naqala.core.board import edge
 from naqala.core.engine import Rules
 from naqala.core.rng import Rng
 from naqala.core.state import Layout
-from naqala.plugins.base.setup import board_shape
+from naqala.plugins.base.api import board_shape
 
 NEW_KINDS = ("workshop", "specialized-market", "chasm")
 CHASM = "chasm"

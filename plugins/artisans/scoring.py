@@ -10,8 +10,7 @@ from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.powers import Power
 from naqala.core.state import State, count_effect
-from naqala.plugins.base.common import change_kept
-from naqala.plugins.base.djinns.triggered import Boaz, Kandicha
+from naqala.plugins.base.api import KILL, Boaz, Kandicha, change_kept
 
 ARTISAN = "purple"
 SOURCE = "artisans"
@@ -82,7 +81,7 @@ class ArtisansKandicha(Kandicha):
         self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
     ) -> State | None:
         if (
-            event.name == "kill"
+            event.name == KILL
             and event.player == owner
             and rules.colours[event.colour].id == ARTISAN
         ):

@@ -16,6 +16,7 @@ from naqala.core.state import (
     replace_at,
     set_extra,
 )
+from naqala.plugins.base import events
 
 FAKIR = "fakir"
 
@@ -115,7 +116,7 @@ def take_tile(rules: Rules, state: State, player: int, tile: int) -> State:
         turn = evolve(turn, claimed=(*turn.claimed, tile))
     state = evolve(state, board=board, turn=turn)
     state = state.replace_player(player, p)
-    return rules.fire(state, Event("tile-taken", player, tile=tile))
+    return rules.fire(state, Event(events.TILE_TAKEN, player, tile=tile))
 
 
 def _put_token(rules: Rules, state: State, token: str, tile: int) -> State:
@@ -134,7 +135,7 @@ def place_token(rules: Rules, state: State, player: int, token: str, tile: int) 
     if state.pool[rules.token_index[token]] == 0:
         return state
     state = _put_token(rules, state, token, tile)
-    return rules.fire(state, Event(f"{token}-placed", player, tile=tile, what=token))
+    return rules.fire(state, Event(events.token_placed(token), player, tile=tile, what=token))
 
 
 def refill(deck: Deck, size: int, rng: Rng) -> tuple[Deck, Rng]:

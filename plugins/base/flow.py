@@ -21,13 +21,14 @@ from naqala.core.state import (
     pieces_left,
     replace_at,
 )
+from naqala.plugins.base import events
 from naqala.plugins.base.common import refill, set_deck
 
 #: flags that end the game after the round (trigger A and trigger B)
 LAST_CAMEL = "last-camel"
 NO_MOVES = "no-moves"
 #: the event fired at clean-up, once the resource and djinn rows are refilled
-CLEAN_UP = "clean-up"
+CLEAN_UP = events.CLEAN_UP
 
 
 class BaseFlow(Flow):

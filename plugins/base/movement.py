@@ -23,6 +23,7 @@ from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, Counts, State, add_at, evolve, replace_at
+from naqala.plugins.base import events
 from naqala.plugins.base.common import current, take_tile
 
 
@@ -196,7 +197,7 @@ class DropStage(Stage):
             board=evolve(state.board, meeples=meeples),
             turn=evolve(turn, path=(*turn.path, tile), hand=hand),
         )
-        state = rules.fire(state, Event("meeple-dropped", player, tile=tile, colour=colour))
+        state = rules.fire(state, Event(events.MEEPLE_DROPPED, player, tile=tile, colour=colour))
         if any(hand):
             return state
         return rules.proceed(control_check(rules, state, tile, colour), self.name)

@@ -49,7 +49,7 @@ def lay_out(rules: Rules, players: int, rng: Rng) -> tuple[Layout, Rng]:
     again while some tile cannot be reached from the others (impassable tiles and
     mountains can shut a tile or a pocket of tiles in)."""
     for _ in range(LAYOUT_ATTEMPTS):
-        found = rules.hook.naqala_board_layout(rules=rules, players=players, rng=rng)
+        found = rules.provide("naqala_board_layout", rules=rules, players=players, rng=rng)
         if found is None:  # pragma: no cover - the base plugin always answers
             raise SetupError("no plugin lays out the board")
         layout, rng = found

@@ -13,6 +13,7 @@ from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
 from naqala.core.state import State
+from naqala.plugins.base import events
 from naqala.plugins.base.common import (
     FAKIR,
     add_cards,
@@ -142,7 +143,7 @@ def take_djinn(rules: Rules, state: State, player: int, position: int) -> State:
 def take_djinn_card(rules: Rules, state: State, player: int, djinn: str) -> State:
     """``player`` acquires ``djinn`` (already out of the deck); fires ``djinn-taken``."""
     state = give_cards(rules, state, player, DJINNS, (djinn,))
-    return rules.fire(state, Event("djinn-taken", player, what=djinn))
+    return rules.fire(state, Event(events.DJINN_TAKEN, player, what=djinn))
 
 
 class SacredPlace(Stage):

@@ -10,6 +10,7 @@ from naqala.core.engine import RESOURCES, Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
 from naqala.core.state import State, Turn, add_at, evolve, replace_at
+from naqala.plugins.base import events
 from naqala.plugins.base.common import (
     FAKIR,
     add_cards,
@@ -91,7 +92,7 @@ class Builders(Stage):
         amount = (_turn(state).taken + fakirs) * self._blue(rules, state)
         state = gain_coins(state, player, amount)
         state = rules.fire(
-            state, Event("builders-paid", player, tile=_turn(state).here, count=amount)
+            state, Event(events.BUILDERS_PAID, player, tile=_turn(state).here, count=amount)
         )
         return rules.proceed(state, self.name)
 
@@ -129,7 +130,7 @@ class Assassins(Stage):
         state = evolve(state, turn=evolve(turn, reach=turn.taken + fakirs))
         state = report_protection(rules, state)
         if kill_targets(rules, state):
-            return rules.enter(state, "kill")
+            return rules.call(state, "kill", self.name)
         return rules.proceed(state, self.name)
 
 
@@ -182,7 +183,7 @@ def report_protection(rules: Rules, state: State) -> State:
     open_targets = set(kill_targets(rules, state))
     hidden = set(kill_targets(rules, state, protection=False)) - open_targets
     for victim in sorted({int(a.args[0][1:]) - 1 for a in hidden}):
-        state = rules.fire(state, Event("kill-prevented", current(state), victim=victim))
+        state = rules.fire(state, Event(events.KILL_PREVENTED, current(state), victim=victim))
     return state
 
 
@@ -202,7 +203,7 @@ class KillStage(Stage):
         if where.startswith("p"):
             victim = int(where[1:]) - 1
             state = change_kept(state, victim, colour, -1)
-            state = rules.fire(state, Event("kill", player, colour=colour, victim=victim))
+            state = rules.fire(state, Event(events.KILL, player, colour=colour, victim=victim))
         else:
             tile = state.geometry.parse(where)
             counts = add_at(state.board.meeples[tile], colour, -1)
@@ -211,14 +212,14 @@ class KillStage(Stage):
                 board=evolve(state.board, meeples=replace_at(state.board.meeples, tile, counts)),
                 bag=add_at(state.bag, colour, 1),
             )
-            state = rules.fire(state, Event("kill", player, tile=tile, colour=colour))
+            state = rules.fire(state, Event(events.KILL, player, tile=tile, colour=colour))
             if not any(counts):
                 state = take_tile(rules, state, player, tile)
         turn = _turn(state)
         state = evolve(state, turn=evolve(turn, kills=turn.kills - 1, target=where))
         if _turn(state).kills > 0 and kill_targets(rules, state):
             return state
-        return rules.proceed(state, "tribe:red")
+        return rules.return_to_caller(state)
 
 
 def tribe_actions() -> dict[str, Stage]:

@@ -17,7 +17,7 @@ from naqala.core.engine import Rules
 from naqala.core.hookspecs import hookimpl
 from naqala.core.stage import Stage
 from naqala.core.state import Counts, State
-from naqala.plugins.base.movement import DropStage, PickStage
+from naqala.plugins.base.api import DropStage, PickStage
 
 NAME = "no-loops"
 VERSION = "1.0"

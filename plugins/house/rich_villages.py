@@ -12,8 +12,7 @@ from naqala.core.engine import Rules
 from naqala.core.hookspecs import hookimpl
 from naqala.core.stage import Stage
 from naqala.core.state import State
-from naqala.plugins.base.common import current, gain_coins
-from naqala.plugins.base.tiles import PlaceToken
+from naqala.plugins.base.api import PlaceToken, current, gain_coins
 
 NAME = "rich-villages"
 VERSION = "1.0"

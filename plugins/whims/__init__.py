@@ -15,7 +15,7 @@ from naqala.core.hookspecs import hookimpl
 from naqala.core.powers import Power
 from naqala.core.stage import Stage
 from naqala.core.state import Layout, State
-from naqala.plugins.base.flow import CLEAN_UP
+from naqala.plugins.base.api import CLEAN_UP
 from naqala.plugins.whims import cities, lake, spirits, whims
 
 NAME = "djinns"

@@ -12,8 +12,8 @@ from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, evolve, replace_at
-from naqala.plugins.base.common import current, give_cards, set_deck
-from naqala.plugins.base.tiles import final_tile
+from naqala.plugins.base.api import current, final_tile, give_cards, set_deck
+from naqala.plugins.whims import events
 
 CITY = "city"
 WHIMS = "whims"
@@ -63,7 +63,7 @@ def take_whim(rules: Rules, state: State, player: int, tile: int) -> State:
     slot = city_tiles(rules, state).index(tile)
     state = set_deck(state, index, evolve(deck, row=replace_at(deck.row, slot, EMPTY)))
     state = give_cards(rules, state, player, index, (card,))
-    return rules.fire(state, Event("whim-taken", player, tile=tile, what=card))
+    return rules.fire(state, Event(events.WHIM_TAKEN, player, tile=tile, what=card))
 
 
 class City(Stage):

@@ -10,7 +10,7 @@ from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
 from naqala.core.state import State
-from naqala.plugins.base.cards import Activated
+from naqala.plugins.base.api import Activated
 from naqala.plugins.whims.cities import EMPTY, offered, take_whim
 from naqala.plugins.whims.whims import claimed
 

@@ -18,9 +18,14 @@ from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.powers import Power
 from naqala.core.state import NOBODY, State, evolve, get_extra, set_extra
-from naqala.plugins.base.cards import Activated
-from naqala.plugins.base.common import FAKIR, gain_coins, owned_tiles
-from naqala.plugins.base.merchandise import merchandise_types
+from naqala.plugins.base.api import (
+    FAKIR,
+    Activated,
+    gain_coins,
+    merchandise_types,
+    owned_tiles,
+)
+from naqala.plugins.whims import events
 from naqala.plugins.whims.cities import WHIMS
 from naqala.plugins.whims.lake import lakeside_tiles
 
@@ -59,7 +64,7 @@ class Whim(Activated):
         extras = set_extra(p.extras, CLAIMED, get_extra(p.extras, CLAIMED) + 1)
         state = state.replace_player(owner, evolve(p, extras=extras))
         state = gain_coins(state, owner, coins)
-        return rules.fire(state, Event("whim-claimed", owner, what=card.id, count=coins))
+        return rules.fire(state, Event(events.WHIM_CLAIMED, owner, what=card.id, count=coins))
 
     def explain(self, rules: Rules, state: State, owner: int, card: CardSpec) -> str | None:
         now = self.measure(rules, state, owner, card)

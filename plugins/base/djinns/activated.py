@@ -11,7 +11,14 @@ from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, Decision, State, add_at, count_effect, evolve, replace_at
-from naqala.plugins.base.bidding import costs_in_play, distinct_costs, free_spots, place_bid
+from naqala.plugins.base import events
+from naqala.plugins.base.bidding import (
+    BidStage,
+    costs_in_play,
+    distinct_costs,
+    free_spots,
+    place_bid,
+)
 from naqala.plugins.base.cards import Activated
 from naqala.plugins.base.common import (
     FAKIR,
@@ -206,7 +213,7 @@ class Echidna(Activated):
     ) -> State | None:
         turn = state.turn
         if (
-            event.name != "builders-paid"
+            event.name != events.BUILDERS_PAID
             or event.player != owner
             or turn is None
             or card.id not in turn.used
@@ -304,7 +311,8 @@ class Kumarbi(Activated):
     )
 
     def options(self, rules: Rules, state: State, owner: int, card: CardSpec) -> Iterable[Action]:
-        if state.decision.stage != "bid" or current(state) != owner:
+        bidding = isinstance(rules.stages[state.decision.stage], BidStage)
+        if not bidding or current(state) != owner:
             return ()
         fakirs = fakirs_held(state, owner)
         if not fakirs:
@@ -330,4 +338,4 @@ class Kumarbi(Activated):
         price = discounted(costs_in_play(rules, state), cost, len(payment))
         state = discard_cards(state, owner, (FAKIR,) * len(payment))
         state = count_effect(place_bid(rules, state, cost, price), card.id)
-        return rules.proceed(state, "bid")
+        return rules.proceed(state, state.decision.stage)  # the bid stage in use

@@ -9,6 +9,7 @@ from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.powers import Power
 from naqala.core.state import NOBODY, State, count_effect
+from naqala.plugins.base import events
 from naqala.plugins.base.common import change_kept, gain_coins
 from naqala.plugins.base.djinns.common import draw_resource, pays_self_or_opponent
 from naqala.plugins.base.tribes import ELDER, VIZIER, blue_tiles_around
@@ -21,7 +22,7 @@ class Baal(Power):
     def on_event(
         self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
     ) -> State | None:
-        if event.name != "djinn-taken" or event.what == card.id:
+        if event.name != events.DJINN_TAKEN or event.what == card.id:
             return None
         return pays_self_or_opponent(rules, state, owner, card, event.player)
 
@@ -33,7 +34,7 @@ class Marid(Power):
     def on_event(
         self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
     ) -> State | None:
-        if event.name != "meeple-dropped" or state.board.owners[event.tile] != owner:
+        if event.name != events.MEEPLE_DROPPED or state.board.owners[event.tile] != owner:
             return None
         return pays_self_or_opponent(rules, state, owner, card, event.player)
 
@@ -45,7 +46,7 @@ class Monkir(Power):
     def on_event(
         self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
     ) -> State | None:
-        if event.name != "palace-placed":
+        if event.name != events.PALACE_PLACED:
             return None
         return pays_self_or_opponent(rules, state, owner, card, event.player)
 
@@ -60,7 +61,7 @@ class Nekir(Power):
     def on_event(
         self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
     ) -> State | None:
-        if event.name != "kill":
+        if event.name != events.KILL:
             return None
         return pays_self_or_opponent(rules, state, owner, card, event.player)
 
@@ -77,7 +78,7 @@ class Kandicha(Power):
     def on_event(
         self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
     ) -> State | None:
-        if event.name != "kill" or event.player != owner:
+        if event.name != events.KILL or event.player != owner:
             return None
         colour = rules.colours[event.colour].id
         if colour == "green":
@@ -106,6 +107,6 @@ class Boaz(Power):
     def on_event(
         self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
     ) -> State | None:
-        if event.name == "kill-prevented" and event.victim == owner:
+        if event.name == events.KILL_PREVENTED and event.victim == owner:
             return count_effect(state, card.id)
         return None

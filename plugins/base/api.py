@@ -1,0 +1,111 @@
+"""The base game's public surface: everything expansions, house rules, the command line
+and the testing kit may build on, in one module.
+
+Import from here, never from the base plugin's other modules: those are free to change,
+these names are kept (docs/plugin-api.md describes each group). import-linter checks it
+(``lint-imports``; the contracts are in pyproject.toml).
+"""
+
+from __future__ import annotations
+
+from naqala.plugins.base.agents import AGENTS, make_agent
+from naqala.plugins.base.bidding import turn_order_costs
+from naqala.plugins.base.boardfile import LETTERS, BoardFileError, parse_board, perft
+from naqala.plugins.base.cards import Activated, own_turn
+from naqala.plugins.base.cards import score_lines as card_score_lines
+from naqala.plugins.base.common import (
+    FAKIR,
+    add_cards,
+    change_kept,
+    current,
+    discard_cards,
+    discard_from_hand,
+    draw_cards,
+    fakirs_held,
+    gain_coins,
+    give_cards,
+    keep_meeples,
+    kept,
+    owned_tiles,
+    place_token,
+    set_deck,
+    take_from_row,
+    take_tile,
+)
+from naqala.plugins.base.djinns.common import draw_resource
+from naqala.plugins.base.djinns.reference import djinn_rows, render_markdown
+from naqala.plugins.base.djinns.triggered import Boaz, Kandicha
+from naqala.plugins.base.events import (
+    BUILDERS_PAID,
+    CLEAN_UP,
+    DJINN_TAKEN,
+    KILL,
+    KILL_PREVENTED,
+    MEEPLE_DROPPED,
+    PALACE_PLACED,
+    PALM_TREE_PLACED,
+    TILE_TAKEN,
+    token_placed,
+)
+from naqala.plugins.base.events import EVENTS as BASE_EVENTS
+from naqala.plugins.base.flow import BaseFlow
+from naqala.plugins.base.merchandise import merchandise_types
+from naqala.plugins.base.movement import DropStage, PickStage, count_moves
+from naqala.plugins.base.setup import board_shape
+from naqala.plugins.base.tiles import SKIP, PlaceToken, final_tile, take_djinn_card
+
+__all__ = [
+    "AGENTS",
+    "BASE_EVENTS",
+    "BUILDERS_PAID",
+    "CLEAN_UP",
+    "DJINN_TAKEN",
+    "FAKIR",
+    "KILL",
+    "KILL_PREVENTED",
+    "LETTERS",
+    "MEEPLE_DROPPED",
+    "PALACE_PLACED",
+    "PALM_TREE_PLACED",
+    "SKIP",
+    "TILE_TAKEN",
+    "Activated",
+    "BaseFlow",
+    "BoardFileError",
+    "Boaz",
+    "DropStage",
+    "Kandicha",
+    "PickStage",
+    "PlaceToken",
+    "add_cards",
+    "board_shape",
+    "card_score_lines",
+    "change_kept",
+    "count_moves",
+    "current",
+    "discard_cards",
+    "discard_from_hand",
+    "djinn_rows",
+    "draw_cards",
+    "draw_resource",
+    "fakirs_held",
+    "final_tile",
+    "gain_coins",
+    "give_cards",
+    "keep_meeples",
+    "kept",
+    "make_agent",
+    "merchandise_types",
+    "own_turn",
+    "owned_tiles",
+    "parse_board",
+    "perft",
+    "place_token",
+    "render_markdown",
+    "set_deck",
+    "take_djinn_card",
+    "take_from_row",
+    "take_tile",
+    "token_placed",
+    "turn_order_costs",
+]
