@@ -16,6 +16,7 @@ from naqala.core.powers import Power
 from naqala.core.rng import Rng
 from naqala.core.stage import Stage
 from naqala.core.state import Layout, State
+from naqala.core.validate import Problem
 from naqala.plugins.artisans import actions, items, layout, scoring, tents
 
 NAME = "artisans"
@@ -84,6 +85,16 @@ def naqala_djinn_powers() -> dict[str, Power]:
         "boaz": scoring.ArtisansBoaz(),
         "kandicha": scoring.ArtisansKandicha(),
     }
+
+
+@hookimpl
+def naqala_check_rules(rules: Rules) -> list[str]:
+    return layout.layout_problems(rules)
+
+
+@hookimpl
+def naqala_check_state(rules: Rules, state: State) -> list[Problem]:
+    return tents.tent_problems(rules, state)
 
 
 @hookimpl
