@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from naqala.core.engine import Rules
 
 #: what a problem is about, at its start: ``settings.key``, ``tables.key``, or a section
-#: and an id (``djinn 'enki'``, ``tile 'oasis'``) — used to find the file that set it
+#: and an id (``djinn 'enki'``, ``tile 'oasis'``) — used to find the file that set it;
+#: ``tiles:`` (the number of tiles) names every file that brings tiles
 _SUBJECT = re.compile(r"^(?:(settings|tables)\.([\w-]+)|(\w+) '([^']*)')")
 _SECTIONS = {
     "colour": ("colour", "id"),
@@ -53,6 +54,8 @@ class Origins:
 
     def of(self, subject: str) -> str:
         """``path (plugin 'name')`` of the file ``subject`` comes from, or ``""``."""
+        if subject.startswith("tiles:"):
+            return self.tiles_from()
         match = _SUBJECT.match(subject)
         if match is None:
             return ""
@@ -70,7 +73,18 @@ class Origins:
                 found = f"{path} (plugin {plugin!r})"
                 if table is None:
                     break  # ids are declared once; settings: the last file to set one wins
+        if not found and table == "tables" and key.startswith("board_"):
+            return self.tiles_from()  # no file sets the shape: name who brings the tiles
         return found
+
+    def tiles_from(self) -> str:
+        """The files (and plugins) that bring tiles, with how many each."""
+        counts = [
+            f"{path} (plugin {plugin!r}) {sum(t.count for t in data.tile)}"
+            for plugin, path, data in self._all()
+            if data.tile
+        ]
+        return "tiles from " + ", ".join(counts) if counts else ""
 
 
 def check_rules(rules: Rules, files: Sequence[tuple[str, Path]]) -> None:

@@ -12,14 +12,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 import attrs
 
+from naqala.core.engine import DECK_NAMES, Rules
 from naqala.core.state import GAME_OVER, NOBODY, PlayerState, State
-
-if TYPE_CHECKING:
-    from naqala.core.engine import Rules
 
 #: the most coins a player may hold: far beyond any game (a turn earns at most a few
 #: hundred), low enough to refuse absurd numbers typed into a state file
@@ -239,10 +236,10 @@ def _check_cards(rules: Rules, state: State) -> Iterable[Problem]:
         found[deck][card] += 1
         return None
 
-    for index, (name, deck) in enumerate(zip(rules.deck_names, state.decks, strict=True)):
+    for name, deck in zip(rules.deck_names, state.decks, strict=True):
         for pile in ("draw", "row", "discard"):
             for i, card in enumerate(getattr(deck, pile)):
-                if card == "" and pile == "row" and index >= 2:
+                if card == "" and pile == "row" and name not in DECK_NAMES:
                     continue  # a row laid out in fixed places marks an empty place ""
                 problem = place(f"$.decks.{name}.{pile}[{i}]", card, (name,))
                 if problem:

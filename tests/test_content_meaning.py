@@ -145,7 +145,10 @@ def test_too_few_meeples_for_the_board_are_refused_at_build_time(tmp_path: Path)
     needs n >= 1`` from the generator when the game was set up)."""
     problems = refused(tmp_path, "[settings]\nmeeples_per_tile = 4\n")
     assert any(
-        "90 meeples cannot put 4 on each of the 30 tiles that hold meeples (120 needed)" in p
+        p.startswith("tiles from ")
+        and "tiles: 30 tiles hold meeples, 4 each (settings.meeples_per_tile) need 120, but "
+        "the colours have 90"
+        in p
         for p in problems
     )
 

@@ -127,8 +127,8 @@ def _meeple_problems(rules: Rules) -> Iterable[str]:
     meeples = sum(c.count for c in rules.colours)
     if meeples < tiles * per_tile:
         yield (
-            f"colours: {meeples} meeples cannot put {per_tile} on each of the {tiles} tiles "
-            f"that hold meeples ({tiles * per_tile} needed)"
+            f"tiles: {tiles} tiles hold meeples, {per_tile} each (settings.meeples_per_tile) "
+            f"need {tiles * per_tile}, but the colours have {meeples}"
         )
 
 
