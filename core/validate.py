@@ -380,6 +380,8 @@ def _check_decision(rules: Rules, state: State) -> Iterable[Problem]:
         )
     if turn.colour != NOBODY and not 0 <= turn.colour < len(rules.colours):
         yield Problem("$.turn.colour", f"no colour {shown(turn.colour)}")
+    if turn.resume and turn.resume not in rules.stages:
+        yield Problem("$.turn.resume", f"unknown stage {turn.resume!r}")
     size = len(state.layout.tiles)
     tiles = {"start": (turn.start,) if turn.start != NOBODY else (), "path": turn.path}
     tiles["claimed"] = turn.claimed

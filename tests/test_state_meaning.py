@@ -226,6 +226,12 @@ def test_a_bid_during_a_turn_and_a_turn_of_another_player_are_refused() -> None:
     )
 
 
+def test_an_unknown_stage_to_resume_is_refused() -> None:
+    rules, state = at_drop()
+    message = refused(rules, state, lambda d: d["turn"].update(resume="nowhere"))
+    assert "$.turn.resume: unknown stage 'nowhere'" in message
+
+
 def test_the_cli_says_one_line_instead_of_an_assertion_error(tmp_path: Path) -> None:
     rules, state = at_drop()
     data = state_to_data(rules, state)
