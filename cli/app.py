@@ -20,6 +20,8 @@ from naqala.cli.common import Expansions, fail, make_rules
 from naqala.core.actions import NotationError, parse_action
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules
+from naqala.core.hookspecs import hookimpl
+from naqala.core.plugins import PluginError
 from naqala.core.serialize import StateFormatError, state_from_json, state_to_json
 from naqala.core.state import State
 
@@ -102,22 +104,52 @@ def expansions_list(
 @content_app.command("check")
 def content_check(
     paths: Annotated[list[Path], typer.Argument(help="Content TOML files to check.")],
+    expansion: Expansions = None,
+    house_rules: Annotated[
+        list[Path] | None,
+        typer.Option("--house-rules", help="A house-rule Python file (repeatable)."),
+    ] = None,
 ) -> None:
-    """Validate content TOML files together with the base game's content, printing every
-    problem with its file and path; exit code 1 if there is any."""
-    from naqala.content import content_path
-    from naqala.core.content import load_content
+    """Check content TOML files together with the base game (and the expansions and house
+    rules named): their shape, then their meaning to those plugins, exactly as when the
+    rules are built. Every problem is printed with its file (and plugin); exit code 1 if
+    there is any."""
+    from naqala.core.engine import Rules
+    from naqala.core.plugins import describe, order_plugins, resolve
 
-    base = content_path("base.toml")
-    others = [p for p in paths if p.resolve() != base.resolve()]
     try:
-        load_content([base, *others])
+        plugins = resolve(expansion or [], house_rules or [])
+    except PluginError as exc:
+        fail(str(exc))
+    shipped = {
+        Path(path).resolve()
+        for info in plugins
+        for path in getattr(info.module, "naqala_content_files", list)()
+    }
+    checked = _CheckedFiles([p for p in paths if p.resolve() not in shipped])
+    try:
+        Rules(order_plugins([*plugins, describe(checked, source="object")]))
     except ContentError as exc:
         for problem in exc.problems:
             typer.echo(problem)
         typer.echo(f"{len(exc.problems)} problem(s) found", err=True)
         raise typer.Exit(1) from None
+    except PluginError as exc:
+        fail(str(exc))
     typer.echo(f"ok: {len(paths)} file(s) checked")
+
+
+class _CheckedFiles:
+    """The files given to ``content check``, as the content of a plugin of their own."""
+
+    NAME = "checked-files"
+
+    def __init__(self, paths: list[Path]) -> None:
+        self.paths = paths
+
+    @hookimpl
+    def naqala_content_files(self) -> list[Path]:
+        return self.paths
 
 
 @app.command()
@@ -286,7 +318,7 @@ def register_plugin_commands(target: typer.Typer, plugins: list[object] | None =
     import pluggy
 
     from naqala.core import hookspecs
-    from naqala.core.plugins import installed_entry_points
+    from naqala.core.plugins import LOAD_FAILURES, installed_entry_points, load_failure
 
     broken: list[str] = []
     if plugins is None:
@@ -294,8 +326,11 @@ def register_plugin_commands(target: typer.Typer, plugins: list[object] | None =
         for name, point in sorted(installed_entry_points().items()):
             try:
                 plugins.append(point.load())
-            except Exception as exc:
-                typer.echo(f"naqala: warning: plugin {name!r} failed to load: {exc}", err=True)
+            except LOAD_FAILURES as exc:
+                typer.echo(
+                    f"naqala: warning: plugin {name!r} failed to load: {load_failure(exc)}",
+                    err=True,
+                )
                 broken.append(name)
     for plugin in plugins:
         pm = pluggy.PluginManager(hookspecs.PROJECT)
@@ -315,7 +350,18 @@ play.register(app)
 compare_cli.register(app)
 
 
-def main() -> None:
-    """Console-script entry point."""
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point. A plugin that raises stops the command with one line
+    naming it (``cli/failures.py``); ``naqala --debug …`` or ``NAQALA_DEBUG=1`` shows the
+    traceback instead."""
+    from naqala.cli.failures import debug_wanted, failure_line
+
+    debug, args = debug_wanted(list(sys.argv[1:] if argv is None else argv))
     register_plugin_commands(app)
-    app()
+    try:
+        app(args=args, prog_name="naqala")
+    except Exception as exc:
+        if debug:
+            raise
+        typer.echo(f"naqala: {failure_line(exc)}", err=True)
+        sys.exit(1)

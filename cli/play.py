@@ -389,7 +389,12 @@ def play_command(
     session = Session(rules, state, record, console, input)
     if load is not None:
         session.catch_up(history[:-1])
-    session.run()
+    try:
+        session.run()
+    except Exception:
+        if save is not None:
+            session.save(str(save))  # keep the game up to the failure, then report it
+        raise
     if save is not None and not session.save(str(save)):
         raise typer.Exit(1)
 

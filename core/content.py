@@ -47,6 +47,7 @@ class TokenSpec:
     name: str
     count: int
     vp: int
+    replaces_camel: bool = False  # placed instead of a camel to mark an owned tile (a tent)
 
 
 @attrs.frozen
@@ -278,6 +279,8 @@ def parse_content_file(path: Path, text: str | None = None) -> tuple[ContentFile
         raw_text = path.read_text(encoding="utf-8") if text is None else text
     except OSError as exc:
         return None, [f"{path}: cannot read: {exc.strerror or exc}"]
+    except UnicodeDecodeError as exc:
+        return None, [f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})"]
     try:
         raw = tomli.loads(raw_text)
     except tomli.TOMLDecodeError as exc:

@@ -18,6 +18,7 @@ from naqala.core import hookspecs
 from naqala.core.actions import Action, sorted_actions
 from naqala.core.content import CardSpec, Content, DeckSpec, TileSpec, load_content
 from naqala.core.events import Event, ScoreLine
+from naqala.core.meaning import check_rules
 from naqala.core.plugins import PluginError, PluginInfo, order_plugins, resolve
 from naqala.core.powers import Power
 from naqala.core.stage import Flow, Stage
@@ -69,13 +70,15 @@ class Rules:
             impl.plugin_name: cast(Callable[[], Iterable[str | Path]], impl.function)
             for impl in self.hook.naqala_content_files.get_hookimpls()
         }
-        owned = [
-            (Path(path), info.name)
+        files = [
+            (info.name, Path(path))
             for info in content_order(self.plugins)
             if info.name in providers
             for path in providers[info.name]()
         ]
-        self.content: Content = load_content([p for p, _ in owned], dict(owned))
+        self.content: Content = load_content(
+            [path for _, path in files], {path: name for name, path in files}
+        )
         self.colours = self.content.colours
         self.letters = "".join(c.letter for c in self.colours)
         self.colour_index = {c.id: i for i, c in enumerate(self.colours)}
@@ -92,6 +95,8 @@ class Rules:
             self.content.deck_spec(name) for name in self.deck_names
         )
 
+        #: the plugin that provides each stage and power (``tile:village``, ``djinn:enki``)
+        self.providers: dict[str, str] = {}
         self.stages: dict[str, Stage] = {}
         for hook_name, prefix in STAGE_HOOKS:
             for name, stage in self._registry(hook_name, prefix, "stage").items():
@@ -110,6 +115,7 @@ class Rules:
         if flow is None:
             raise PluginError("no plugin provides the flow of play (is the base plugin enabled?)")
         self.flow: Flow = flow
+        check_rules(self, files)  # what the content means to these plugins
         self._event_impls: list[Callable[..., State | None]] = [
             _takes_all_arguments(impl) for impl in self.hook.naqala_event.get_hookimpls()
         ]
@@ -135,6 +141,7 @@ class Rules:
         for name, candidates in offers.items():
             if len(candidates) == 1:
                 merged[name] = candidates[0][1]
+                self.providers[name] = candidates[0][0]
                 continue
             replacing = [c for c in candidates if name in self._replaces(c[0])]
             owners = " and ".join(repr(owner) for owner, _ in candidates)
@@ -144,6 +151,7 @@ class Rules:
                     f"a plugin that means to replace it must list {name!r} in its REPLACES"
                 )
             merged[name] = replacing[0][1]
+            self.providers[name] = replacing[0][0]
         return merged
 
     def _provider_chain(self, hook_name: str) -> tuple[list[HookImpl], list[HookImpl]]:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from naqala.core.rng import Rng
     from naqala.core.stage import Flow, Stage
     from naqala.core.state import Layout, State
+    from naqala.core.validate import Problem
 
 PROJECT = "naqala"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -81,6 +82,28 @@ def naqala_card_powers() -> Mapping[str, Power]:
     Called once per rules build. The one card router asks the power of every card a
     player holds, following its deck's ``[[deck]]`` policy. Combined: merged; a key offered
     by two plugins is an error naming both, unless one lists it in ``REPLACES``.
+    """
+
+
+@hookspec
+def naqala_check_rules(rules: Rules) -> Iterable[str]:
+    """Problems with the meaning of the content this plugin reads (a cost code it does
+    not know, a track bidding cannot use, too few meeples for the board…), each a line
+    naming the setting or entry. Called once when the rules are built, after every
+    registry is filled; any problem stops the build with a ``ContentError`` that names
+    this plugin. Combined: concatenated.
+    """
+
+
+@hookspec
+def naqala_check_state(rules: Rules, state: State) -> Iterable[Problem]:
+    """Problems with the components and rules this plugin adds in ``state`` (its pieces
+    all accounted for, its counters in range, its decisions consistent), each a
+    ``naqala.core.validate.Problem`` naming the JSON path of the state document.
+
+    Called when a state file is loaded and by ``naqala.testing.invariants``, only once
+    the core's own components (meeples, cards, tokens, camels, markers, the decision)
+    are sound. Combined: concatenated.
     """
 
 

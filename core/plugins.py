@@ -74,7 +74,7 @@ def _aliases(points: dict[str, EntryPoint]) -> dict[str, str]:
     for name, point in points.items():
         try:
             module = point.load()
-        except Exception:  # a broken plugin must not stop the others
+        except LOAD_FAILURES:  # a broken plugin must not stop the others
             continue
         for alias in getattr(module, "ALIASES", ()):
             aliases[alias] = name
@@ -106,8 +106,8 @@ def describe_installed() -> list[dict[str, Any]]:
         }
         try:
             info = describe(point.load())
-        except Exception as exc:  # a broken plugin is reported, not raised
-            entry.update(status="broken", error=f"{type(exc).__name__}: {exc}")
+        except LOAD_FAILURES as exc:  # a broken plugin is reported, not raised
+            entry.update(status="broken", error=load_failure(exc))
         else:
             entry.update(
                 aliases=sorted(getattr(info.module, "ALIASES", ())),
@@ -133,8 +133,8 @@ def load_named(name: str, points: dict[str, EntryPoint] | None = None) -> Plugin
         name = real
     try:
         module = points[name].load()
-    except Exception as exc:
-        raise PluginError(f"plugin {name!r} failed to load: {exc}") from exc
+    except LOAD_FAILURES as exc:
+        raise PluginError(f"plugin {name!r} failed to load: {load_failure(exc)}") from exc
     return describe(module)
 
 
@@ -154,21 +154,48 @@ def load_house_rule(path: Path) -> PluginInfo:
         module = importlib.util.module_from_spec(spec)
         try:
             spec.loader.exec_module(module)
-        except Exception as exc:
-            raise PluginError(f"{path}: house rule failed to load: {exc}") from exc
+        except LOAD_FAILURES as exc:
+            raise PluginError(f"{path}: house rule failed to load: {load_failure(exc)}") from exc
         sys.modules[module_name] = module
     if not hasattr(module, "NAME"):
         setattr(module, "NAME", path.stem)  # noqa: B010 - a module attribute set at run time
     return describe(module, source="house-rule", sha256=digest, path=str(path.resolve()))
 
 
+def source_of(info: PluginInfo) -> str:
+    """Where a plugin comes from, in words (for messages about two plugins)."""
+    if info.source == "house-rule":
+        return f"the house rule {info.path}"
+    if info.source == "entry-point":
+        module = getattr(info.module, "__name__", repr(info.module))
+        return f"the installed plugin {module}"
+    return f"the plugin object {info.module!r}"
+
+
+def load_failure(exc: BaseException) -> str:
+    """A failure while importing a plugin, in one line (``sys.exit()`` included)."""
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r}) while loading"
+    return f"{type(exc).__name__}: {exc}"
+
+
+#: what importing a plugin may raise without stopping naqala: any error, and
+#: ``SystemExit`` from a plugin that calls ``sys.exit()`` on import
+LOAD_FAILURES = (Exception, SystemExit)
+
+
 def order_plugins(plugins: Sequence[PluginInfo]) -> list[PluginInfo]:
     """Base first, then each plugin after the ones it requires (stable otherwise)."""
     by_name: dict[str, PluginInfo] = {}
     for info in plugins:
-        if info.name in by_name:
-            continue
-        by_name[info.name] = info
+        known = by_name.get(info.name)
+        if known is None:
+            by_name[info.name] = info
+        elif known.module is not info.module:  # the same plugin asked for twice is fine
+            raise PluginError(
+                f"two plugins are named {info.name!r}: {source_of(known)} and "
+                f"{source_of(info)}; give one of them another NAME"
+            )
     ordered: list[PluginInfo] = []
     placed: set[str] = set()
 
@@ -205,5 +232,5 @@ def resolve(
     infos = [load_named(BASE, points)]
     infos += [load_named(name, points) for name in expansions]
     infos += [describe(obj, source="object") for obj in extra]
-    infos += [load_house_rule(Path(p)) for p in house_rules]
-    return order_plugins(infos)
+    house = [load_house_rule(Path(p)) for p in house_rules]
+    return order_plugins(infos + house)

@@ -35,6 +35,7 @@ from naqala.core.state import (
     State,
     Turn,
 )
+from naqala.core.validate import check_state
 
 FORMAT = "naqala-state"
 VERSION = 2
@@ -369,6 +370,9 @@ def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State
     doc = _structure(data, StateDoc)
     state = _Reader(rules, doc).state()
     check_consistent(rules, state)
+    problems = check_state(rules, state)  # what the state means: docs/formats.md
+    if problems:
+        raise StateFormatError("; ".join(str(problem) for problem in problems))
     return rules, state
 
 
@@ -537,6 +541,6 @@ def state_from_json(text: str, rules: Rules | None = None) -> tuple[Rules, State
     """Rules and state from a JSON document; ``StateFormatError`` if it is not one."""
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except ValueError as exc:  # JSONDecodeError, or a number of thousands of digits
         raise StateFormatError(f"not JSON: {exc}") from None
     return state_from_data(data, rules)

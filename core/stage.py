@@ -22,6 +22,9 @@ class Stage:
 
     #: set when the stage is registered (``tribe:red``, ``bid``…)
     name: str = ""
+    #: whether the decision belongs to a turn in progress (``state.turn`` set, decided by
+    #: the turn's owner); a state that says otherwise is refused when loaded
+    in_turn: bool = True
 
     def enter(self, rules: Rules, state: State) -> State:
         """Do the automatic part; by default wait for the current player to decide."""

@@ -4,6 +4,8 @@
   actions in notation (``board``, ``player``, ``turn_of``, ``play``, ``options``…).
 - ``naqala.testing.chance``: script what chance gives next (``stack_deck``, ``fill_bag``,
   ``next_draws``, ``reseed``).
+- ``naqala.testing.invariants``: check that every component of every plugin in play is
+  accounted for (``check_state``, ``assert_invariants``, ``checked_playout``).
 - ``naqala.testing.moves``: count the moves of a small board written as text.
 - ``naqala.testing.strategies``: hypothesis strategies for expansion sets, seeds, games,
   reached states and legal actions (needs ``hypothesis``).

@@ -196,7 +196,8 @@ def test_enabling_a_broken_plugin_exits_2(
 
 # -- content check ------------------------------------------------------------------------------
 
-EXTRA_TILE = '[[tile]]\nkind = "village"\nvalue = "blue"\nvp = 5\n'
+# a valid addition: a second Jafaar (a known kind, so it has a power)
+GOOD_CONTENT = '[[djinn]]\nid = "jafaar-2"\nname = "Jafaar II"\nvp = 6\nkind = "jafaar"\n'
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -207,7 +208,7 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 
 def test_content_check_of_good_files_says_ok(tmp_path: Path) -> None:
     """A valid file (and base.toml itself, checked once): ``ok``, exit 0."""
-    good = write(tmp_path, "good.toml", EXTRA_TILE)
+    good = write(tmp_path, "good.toml", GOOD_CONTENT)
     assert ok("content", "check", str(good)) == "ok: 1 file(s) checked\n"
     base = str(content_path("base.toml"))
     assert ok("content", "check", base, str(good)) == "ok: 2 file(s) checked\n"
@@ -228,7 +229,7 @@ def test_content_check_prints_every_problem_of_every_file(tmp_path: Path) -> Non
         '[[djinn]]\nid = "x"\nname = "X"\nkind = "x"\n[[dragon]]\nid = "y"\n',
     )
     types_ = write(tmp_path, "types.toml", '[[tile]]\nkind = "village"\nvp = "six"\n')
-    good = write(tmp_path, "good.toml", EXTRA_TILE)
+    good = write(tmp_path, "good.toml", GOOD_CONTENT)
     paths = [values, shapes, types_, good]
     result = run("content", "check", *(str(p) for p in paths))
     assert result.exit_code == 1, (result.stdout, result.stderr)

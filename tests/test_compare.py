@@ -30,6 +30,7 @@ from naqala.core.compare import (
     wilson_interval,
 )
 from naqala.core.engine import build_rules
+from naqala.core.plugins import PluginError
 from naqala.core.simulate import GameResult
 
 HOUSE = Path(__file__).resolve().parent.parent / "plugins" / "house"
@@ -283,14 +284,14 @@ def test_the_report_is_deterministic(big_viziers: dict[str, Any]) -> None:
 
 
 def test_a_variant_must_differ_from_its_baseline() -> None:
-    """Comparing rules with themselves is refused: the same Rules twice, or a house-rule
-    file whose plugin is already enabled as an expansion (it is then left out, so the
-    variant is the baseline)."""
+    """Comparing rules with themselves is refused: the same Rules twice. (A house-rule
+    file whose plugin is already enabled as an expansion is refused when the rules are
+    built, naming both: see tests/test_plugin_identity.py.)"""
     rules = build_rules()
     with pytest.raises(CompareError, match="same plugins"):
         compare(rules, rules, 5, 3, 0)
-    with pytest.raises(CompareError, match="same plugins"):
-        check(build_rules(["big-viziers"]), build_rules(["big-viziers"], [BIG_VIZIERS]), 5, 3)
+    with pytest.raises(PluginError, match="two plugins are named 'big-viziers'"):
+        build_rules(["big-viziers"], [BIG_VIZIERS])
 
 
 def test_check_refuses_too_few_games_and_unsupported_player_counts() -> None:
@@ -395,7 +396,9 @@ def test_other_bad_input_exits_2() -> None:
     err = fails("--house-rules", rule, "-x", "nosuch")
     assert "unknown expansion 'nosuch'" in err
     assert "7 players" in fails("--house-rules", rule, "--players", "7", "--json")
-    assert "same plugins" in fails("--house-rules", rule, "-x", "big-viziers")
+    assert "two plugins are named 'big-viziers'" in fails(
+        "--house-rules", rule, "-x", "big-viziers"
+    )
     assert "--games" in fails("--house-rules", rule, "--games", "1")
     assert "--house-rules" in fails("--games", "3")
 

@@ -303,7 +303,8 @@ def test_extra_meeples_of_an_unknown_colour_or_no_meeples_are_reported(tmp_path:
 
 def test_the_board_shape_comes_from_the_number_of_tiles(tmp_path: Path) -> None:
     """``tables.board_<n>`` gives rows and columns for n tiles; with no shape for the tiles
-    in play, or a shape that does not hold them, setting up names the table to fix."""
+    in play, or a shape that does not hold them, building the rules names the table to fix
+    (docs/formats.md; derived shapes: tests/test_content_meaning.py)."""
     from naqala.core.engine import build_rules
     from naqala.core.hookspecs import hookimpl
     from naqala.plugins.base.setup import board_shape
@@ -323,9 +324,7 @@ def test_the_board_shape_comes_from_the_number_of_tiles(tmp_path: Path) -> None:
         return Extra()
 
     one_more = GOOD_TILE
-    rules = build_rules(extra_plugins=[with_file(one_more)])
-    with pytest.raises(ContentError, match=r"no board shape for 31 tiles \(set tables.board_31"):
-        rules.new_game(2, 1)
-    rules = build_rules(extra_plugins=[with_file(one_more + "[tables]\nboard_31 = [5, 7]\n")])
-    with pytest.raises(ContentError, match=r"tables.board_31 = \[5, 7\] is not \[rows, cols\]"):
-        rules.new_game(2, 1)
+    with pytest.raises(ContentError, match=r"tables.board_31: no board shape for 31 tiles"):
+        build_rules(extra_plugins=[with_file(one_more)])
+    with pytest.raises(ContentError, match=r"tables.board_31: 5x7 is not 31 tiles"):
+        build_rules(extra_plugins=[with_file(one_more + "[tables]\nboard_31 = [5, 7]\n")])

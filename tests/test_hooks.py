@@ -376,6 +376,67 @@ def test_naqala_card_powers_twice_for_one_kind_is_refused() -> None:
         build_rules(extra_plugins=[Again()])
 
 
+def test_naqala_check_rules_refuses_content_the_plugin_cannot_play(tmp_path: Path) -> None:
+    """A plugin checks the meaning of a setting it reads: a bad value stops the build,
+    naming the file that set it, the plugin that shipped it and the plugin that checked."""
+    from naqala.core.content import ContentError
+
+    class Bonus:
+        NAME = "bonus"
+
+        def __init__(self, text: str) -> None:
+            self.path = tmp_path / f"bonus{len(text)}.toml"
+            self.path.write_text(text, encoding="utf-8")
+
+        @hookimpl
+        def naqala_content_files(self) -> list[Path]:
+            return [self.path]
+
+        @hookimpl
+        def naqala_check_rules(self, rules: Rules) -> list[str]:
+            value = rules.content.settings.get("bonus_coins", 0)
+            return [f"settings.bonus_coins: {value} is more than 5"] if value > 5 else []
+
+    build_rules(extra_plugins=[Bonus("[settings]\nbonus_coins = 5\n")])
+    bad = Bonus("[settings]\nbonus_coins = 9\n")
+    with pytest.raises(ContentError) as caught:
+        build_rules(extra_plugins=[bad])
+    assert caught.value.problems == [
+        f"{bad.path} (plugin 'bonus'): settings.bonus_coins: 9 is more than 5 "
+        "(checked by plugin 'bonus')"
+    ]
+
+
+def test_naqala_check_state_adds_a_plugin_component_to_the_checks() -> None:
+    """A plugin's counter with a range: a state file breaking it is refused with the
+    plugin's JSON path; the check runs in ``naqala.testing.invariants`` too."""
+    from naqala.core.serialize import StateFormatError, state_from_data, state_to_data
+    from naqala.core.validate import Problem
+    from naqala.testing.invariants import assert_invariants
+
+    class Charms:
+        NAME = "charms"
+
+        @hookimpl
+        def naqala_adjust_new_game(self, rules: Rules, state: State) -> State:
+            return attrs.evolve(state, extras=set_extra(state.extras, "charms", 3))
+
+        @hookimpl
+        def naqala_check_state(self, rules: Rules, state: State) -> list[Problem]:
+            charms = dict(state.extras).get("charms", 0)
+            return [Problem("$.extras.charms", "at most 3")] if charms > 3 else []
+
+    rules = build_rules(extra_plugins=[Charms()])
+    state = rules.new_game(2, 1)
+    assert_invariants(rules, state)
+    data = state_to_data(rules, state)
+    data["extras"]["charms"] = 4
+    with pytest.raises(StateFormatError, match=r"^\$\.extras\.charms: at most 3$"):
+        state_from_data(data, rules)
+    with pytest.raises(AssertionError, match="at most 3"):
+        assert_invariants(rules, attrs.evolve(state, extras=set_extra(state.extras, "charms", 5)))
+
+
 def test_naqala_protected_meeples_hides_targets_from_assassins() -> None:
     """Protected colours in front of a player are not offered as kill targets."""
 

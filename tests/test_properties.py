@@ -5,7 +5,9 @@ seeds and player counts 2-4. After every action the whole state is checked: meep
 resource cards, djinns, camels and tokens are conserved, nothing is negative, score lines
 add up, the pending decision has options in canonical order with round-tripping notation.
 At a sample of decisions every option is tried, and each must lead to a state that still
-has an option (or is over).
+has an option (or is over). The same invariants, as the state loader checks them for every
+installed plugin's components (``naqala.testing.invariants``), hold in random games of every
+expansion set and player count.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from naqala.core.actions import Action, parse_action
 from naqala.core.agents import RandomAgent
 from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
 from naqala.core.state import NOBODY, State, pieces_left
+from naqala.testing.invariants import assert_invariants, checked_playout
+from naqala.testing.strategies import player_counts, rulesets
 
 from scenario import base_rules
 
@@ -276,3 +280,50 @@ def test_the_checks_catch_a_broken_state() -> None:
             check_conservation(rules, bad, want)
     with pytest.raises(AssertionError):
         check_not_negative(state.replace_player(2, attrs.evolve(state.players[2], coins=-1)))
+
+
+# -- every expansion set: the invariants of naqala.testing.invariants ------------------------
+
+#: the expansion sets of the boxes, each played to the end at its largest player count
+BOXES = [(), ("artisans",), ("djinns",), ("artisans", "djinns")]
+
+
+@pytest.mark.parametrize("expansions", BOXES, ids=lambda e: "+".join(("base", *e)))
+def test_a_whole_game_of_every_box_keeps_the_invariants(expansions: tuple[str, ...]) -> None:
+    """A random game of the most players each set allows keeps every component of every
+    plugin in play accounted for, after every action, to the end."""
+    from naqala.core.engine import build_rules
+
+    rules = build_rules(expansions)
+    players = max(pc.players for pc in rules.content.player_counts)
+    state = checked_playout(rules, players, seed=len(expansions) + 7, agent_seed=3)
+    assert state.is_over
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=SEEDS, agent_seed=SEEDS, steps=st.integers(0, 300))
+def test_random_play_keeps_the_invariants_of_every_expansion_set(
+    data: st.DataObject, seed: int, agent_seed: int, steps: int
+) -> None:
+    """Any set of installed plugins (house rules included), any player count it allows:
+    random play keeps the invariants after every action."""
+    rules = data.draw(rulesets(), label="rules")
+    players = data.draw(player_counts(rules), label="players")
+    checked_playout(rules, players, seed, agent_seed, max_actions=steps)
+
+
+def test_the_kit_invariants_catch_what_the_base_checks_catch() -> None:
+    """``assert_invariants`` fails on each broken state the checks above catch."""
+    rules = base_rules()
+    state = rules.new_game(3, seed=11)
+    assert_invariants(rules, state)
+    broken = [
+        attrs.evolve(state, bag=(state.bag[0] - 1, *state.bag[1:])),
+        state.replace_player(0, attrs.evolve(state.players[0], cards=("fakir",))),
+        state.replace_player(1, attrs.evolve(state.players[1], camels=0)),
+        attrs.evolve(state, pool=(state.pool[0] + 1, *state.pool[1:])),
+        state.replace_player(2, attrs.evolve(state.players[2], coins=-1)),
+    ]
+    for bad in broken:
+        with pytest.raises(AssertionError, match="the state breaks its rules"):
+            assert_invariants(rules, bad)

@@ -588,7 +588,7 @@ def test_the_kit_needs_neither_pytest_nor_hypothesis_but_where_it_says() -> None
         import sys
         sys.modules["pytest"] = sys.modules["hypothesis"] = None
         import naqala.testing, naqala.testing.scenario, naqala.testing.chance
-        import naqala.testing.moves
+        import naqala.testing.moves, naqala.testing.invariants
         """
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

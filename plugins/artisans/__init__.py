@@ -16,6 +16,7 @@ from naqala.core.powers import Power
 from naqala.core.rng import Rng
 from naqala.core.stage import Stage
 from naqala.core.state import Layout, State
+from naqala.core.validate import Problem
 from naqala.plugins.artisans import actions, items, layout, scoring, tents
 
 NAME = "artisans"
@@ -80,6 +81,16 @@ def naqala_card_powers() -> dict[str, Power]:
         "djinns:boaz": scoring.ArtisansBoaz(),
         "djinns:kandicha": scoring.ArtisansKandicha(),
     }
+
+
+@hookimpl
+def naqala_check_rules(rules: Rules) -> list[str]:
+    return layout.layout_problems(rules)
+
+
+@hookimpl
+def naqala_check_state(rules: Rules, state: State) -> list[Problem]:
+    return tents.tent_problems(rules, state)
 
 
 @hookimpl

@@ -9,7 +9,7 @@ from naqala.core.board import edge
 from naqala.core.engine import Rules
 from naqala.core.rng import Rng
 from naqala.core.state import Layout
-from naqala.plugins.base.api import board_shape
+from naqala.plugins.base.api import board_shape, shape_problems, uses_board_shape
 
 NEW_KINDS = ("workshop", "specialized-market", "chasm")
 CHASM = "chasm"
@@ -62,3 +62,23 @@ def artisans_layout(rules: Rules, rng: Rng) -> tuple[Layout, Rng]:
     for position, tile in zip(rim, shuffled[drawn:], strict=True):
         tiles[position] = tile
     return Layout(rows=rows, cols=cols, tiles=tuple(tiles)), rng
+
+
+def layout_problems(rules: Rules) -> list[str]:
+    """The board has a shape, and its inner area holds the new tiles (when this plugin
+    lays out the board)."""
+    if not uses_board_shape(rules, "artisans"):
+        return []
+    problems = shape_problems(rules)
+    if problems:
+        return problems
+    rows, cols = board_shape(rules)
+    inner = len(inner_positions(rows, cols))
+    new = sum(1 for t in rules.tile_specs if rules.tile(t).kind in NEW_KINDS)
+    others = len(rules.tile_specs) - new
+    if inner < new or inner - new > others:
+        return [
+            f"tables.board_{rows * cols}: the inner {rows - 2}x{cols - 2} of a {rows}x{cols} "
+            f"board cannot hold the {new} Artisans tiles"
+        ]
+    return []

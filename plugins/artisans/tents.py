@@ -11,6 +11,7 @@ from naqala.core.actions import Action
 from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
 from naqala.core.state import (
+    NOBODY,
     PIECES,
     State,
     add_at,
@@ -19,6 +20,7 @@ from naqala.core.state import (
     replace_at,
     set_extra,
 )
+from naqala.core.validate import Problem, shown
 
 TENT = "tent"
 PIECE = PIECES + TENT
@@ -76,3 +78,32 @@ def tent_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]
             ScoreLine("tent", red * per_tile, "artisans", f"{red} red tiles around {name}")
         )
     return lines
+
+
+def tent_problems(rules: Rules, state: State) -> list[Problem]:
+    """Each player has one tent: still to place (``piece.tent`` 1) or on a tile they own."""
+    tent = rules.token_index[TENT]
+    problems = []
+    for tile, placed in enumerate(state.board.tokens):
+        if placed[tent] and (placed[tent] > 1 or state.board.owners[tile] == NOBODY):
+            problems.append(
+                Problem(
+                    f"$.board.tiles[{tile}].tokens.{TENT}",
+                    "a tent stands alone on a tile its player owns",
+                )
+            )
+    for seat, player in enumerate(state.players):
+        pitched = sum(
+            1
+            for tile, owner in enumerate(state.board.owners)
+            if owner == seat and state.board.tokens[tile][tent]
+        )
+        if get_extra(player.extras, PIECE) + pitched != 1:
+            problems.append(
+                Problem(
+                    f"$.players[{seat}].extras.{PIECE}",
+                    f"the player's one tent: {shown(get_extra(player.extras, PIECE))} to place and "
+                    f"{pitched} pitched",
+                )
+            )
+    return problems

@@ -19,7 +19,8 @@ from naqala.core.powers import Power
 from naqala.core.rng import Rng
 from naqala.core.stage import Flow, Stage
 from naqala.core.state import Layout, State
-from naqala.plugins.base import cards, djinns, flow, scoring, setup
+from naqala.core.validate import Problem
+from naqala.plugins.base import cards, checks, djinns, flow, scoring, setup
 from naqala.plugins.base.bidding import BidStage
 from naqala.plugins.base.merchandise import SellStage
 from naqala.plugins.base.movement import DropStage, PickStage
@@ -46,6 +47,16 @@ def naqala_stages() -> dict[str, Stage]:
         "sell": SellStage(),
         **djinns.djinn_stages(),
     }
+
+
+@hookimpl
+def naqala_check_rules(rules: Rules) -> list[str]:
+    return checks.rules_problems(rules)
+
+
+@hookimpl
+def naqala_check_state(rules: Rules, state: State) -> Iterable[Problem]:
+    return checks.state_problems(rules, state)
 
 
 @hookimpl

@@ -13,6 +13,7 @@ from naqala.plugins.base.bidding import turn_order_costs
 from naqala.plugins.base.boardfile import LETTERS, BoardFileError, parse_board, perft
 from naqala.plugins.base.cards import Activated, own_turn
 from naqala.plugins.base.cards import score_lines as card_score_lines
+from naqala.plugins.base.checks import shape_problems, uses_board_shape
 from naqala.plugins.base.common import (
     FAKIR,
     add_cards,
@@ -103,9 +104,11 @@ __all__ = [
     "place_token",
     "render_markdown",
     "set_deck",
+    "shape_problems",
     "take_djinn_card",
     "take_from_row",
     "take_tile",
     "token_placed",
     "turn_order_costs",
+    "uses_board_shape",
 ]

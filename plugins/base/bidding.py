@@ -80,6 +80,8 @@ class BidStage(Stage):
     A player who cannot afford any free spot takes the cheapest one and pays all their
     coins (the rulebook is silent; see docs/rules-notes.md)."""
 
+    in_turn = False  # bids come before the turns of a round
+
     def legal(self, rules: Rules, state: State) -> list[Action]:
         costs = costs_in_play(rules, state)
         coins = state.players[current(state)].coins

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import cast
 
 from naqala.core.content import ContentError
@@ -22,19 +23,47 @@ LAYOUT_ATTEMPTS = 1000
 def board_shape(rules: Rules) -> tuple[int, int]:
     """Rows and columns of the board for the tiles in play: content table
     ``board_<number of tiles>`` (30 tiles make 5×6, 36 make 6×6, 42 make 6×7), so each
-    set of expansions gets its board without any plugin knowing the others."""
+    set of expansions gets its board without any plugin knowing the others. Without such
+    a table the shape is derived (``derived_shape``); a ``ContentError`` says why if none
+    can be."""
     count = len(rules.tile_specs)
     key = f"board_{count}"
-    if key not in rules.content.tables:
-        raise ContentError(
-            [f"content: no board shape for {count} tiles (set tables.{key} = [rows, cols])"]
-        )
-    shape = rules.content.tables[key]
+    shape = rules.content.tables.get(key)
+    if shape is None:
+        derived = derived_shape(count)
+        if derived is None:
+            raise ContentError(
+                [
+                    f"content: tables.{key}: no board shape for {count} tiles: no plugin "
+                    f"sets tables.{key} = [rows, cols] and {count} tiles make no board of "
+                    f"at least {MIN_ROWS} rows with at most {MAX_EXTRA_COLUMNS} more "
+                    "columns than rows"
+                ]
+            )
+        return derived
     if len(shape) != 2 or shape[0] * shape[1] != count:
         raise ContentError(
             [f"content: tables.{key} = {list(shape)} is not [rows, cols] for {count} tiles"]
         )
     return shape[0], shape[1]
+
+
+#: a derived board is at least this tall and at most this much wider than tall, like the
+#: boards of the boxes (5×6, 6×6, 6×7)
+MIN_ROWS = 3
+MAX_EXTRA_COLUMNS = 2
+
+
+def derived_shape(count: int) -> tuple[int, int] | None:
+    """The squarest board of ``count`` tiles that looks like a Five Tribes board (35
+    tiles → 5×7), or None (a prime number of tiles has none)."""
+    rows = math.isqrt(count)
+    while rows >= MIN_ROWS:
+        cols, left = divmod(count, rows)
+        if not left and cols - rows <= MAX_EXTRA_COLUMNS:
+            return rows, cols
+        rows -= 1
+    return None
 
 
 def random_layout(rules: Rules, rng: Rng) -> tuple[Layout, Rng]:

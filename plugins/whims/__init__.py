@@ -15,6 +15,7 @@ from naqala.core.hookspecs import hookimpl
 from naqala.core.powers import Power
 from naqala.core.stage import Stage
 from naqala.core.state import Layout, State
+from naqala.core.validate import Problem
 from naqala.plugins.base.api import CLEAN_UP
 from naqala.plugins.whims import cities, lake, spirits, whims
 
@@ -68,6 +69,11 @@ def naqala_adjust_score_lines(
     rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...]
 ) -> list[ScoreLine]:
     return lake.lake_score_lines(rules, state, player)
+
+
+@hookimpl
+def naqala_check_state(rules: Rules, state: State) -> list[Problem]:
+    return cities.slot_problems(rules, state)
 
 
 @hookimpl

@@ -12,6 +12,7 @@ from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, evolve, replace_at
+from naqala.core.validate import Problem
 from naqala.plugins.base.api import current, final_tile, give_cards, set_deck
 from naqala.plugins.whims import events
 
@@ -97,3 +98,11 @@ def city_notes(rules: Rules, state: State) -> list[str]:
         lines.append(f"{geo.name(tile)}{mark} {name}")
     deck = state.decks[whims_index(rules)]
     return [f"Whims on cities: {'; '.join(lines)} — {len(deck.draw)} in the pile"]
+
+
+def slot_problems(rules: Rules, state: State) -> list[Problem]:
+    """The whims row has one place per city (each whim lies on its city)."""
+    cities, row = len(city_tiles(rules, state)), state.decks[whims_index(rules)].row
+    if len(row) == cities:
+        return []
+    return [Problem(f"$.decks.{WHIMS}.row", f"{len(row)} places for the {cities} cities")]

@@ -1,0 +1,153 @@
+"""Content checked for meaning when the rules are built, not when a game trips over it.
+
+The loader (``core/content.py``) checks each file's shape; this module checks what the
+merged content means to the plugins in play: every djinn and card ``kind`` has a
+registered power, every colour has a tribe action, counts and points are not negative,
+board shapes fit their tile counts; then each plugin checks the numbers it reads (hook
+``naqala_check_rules``). Every problem names the content file and plugin it comes from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from naqala.core.content import (
+    DJINNS,
+    RESOURCES,
+    CardSpec,
+    ContentError,
+    ContentFile,
+    parse_content_file,
+)
+
+if TYPE_CHECKING:
+    from naqala.core.engine import Rules
+
+#: what a problem is about, at its start: ``settings.key``, ``tables.key``, or a section
+#: and an id (``djinn 'enki'``, ``tile 'oasis'``) — used to find the file that set it;
+#: ``tiles:`` (the number of tiles) names every file that brings tiles
+_SUBJECT = re.compile(r"^(?:(settings|tables)\.([\w-]+)|(\w+) '([^']*)')")
+_SECTIONS = {
+    "colour": ("colour", "id"),
+    "token": ("token", "id"),
+    "tile": ("tile", "kind"),
+    "resource": ("resource", "id"),
+    "djinn": ("djinn", "id"),
+    "card": ("card", "id"),
+}
+#: the widest board the tile names can write (columns a to z)
+MAX_COLUMNS = 26
+
+
+class Origins:
+    """Which content file (and which plugin shipped it) set a setting or declared an id.
+    Files are parsed again only when a problem needs its origin."""
+
+    def __init__(self, files: Sequence[tuple[str, Path]]) -> None:
+        self.files = files
+        self._parsed: list[tuple[str, Path, ContentFile]] | None = None
+
+    def _all(self) -> list[tuple[str, Path, ContentFile]]:
+        if self._parsed is None:
+            self._parsed = []
+            for plugin, path in self.files:
+                data, _ = parse_content_file(path)
+                if data is not None:
+                    self._parsed.append((plugin, path, data))
+        return self._parsed
+
+    def of(self, subject: str) -> str:
+        """``path (plugin 'name')`` of the file ``subject`` comes from, or ``""``."""
+        if subject.startswith("tiles:"):
+            return self.tiles_from()
+        match = _SUBJECT.match(subject)
+        if match is None:
+            return ""
+        table, key, section, ident = match.groups()
+        found = ""
+        for plugin, path, data in self._all():
+            if table is not None:
+                present = key in getattr(data, table)
+            elif section in _SECTIONS:
+                field, attribute = _SECTIONS[section]
+                present = any(getattr(e, attribute) == ident for e in getattr(data, field))
+            else:
+                present = False
+            if present:
+                found = f"{path} (plugin {plugin!r})"
+                if table is None:
+                    break  # ids are declared once; settings: the last file to set one wins
+        if not found and table == "tables" and key.startswith("board_"):
+            return self.tiles_from()  # no file sets the shape: name who brings the tiles
+        return found
+
+    def tiles_from(self) -> str:
+        """The files (and plugins) that bring tiles, with how many each."""
+        counts = [
+            f"{path} (plugin {plugin!r}) {sum(t.count for t in data.tile)}"
+            for plugin, path, data in self._all()
+            if data.tile
+        ]
+        return "tiles from " + ", ".join(counts) if counts else ""
+
+
+def check_rules(rules: Rules, files: Sequence[tuple[str, Path]]) -> None:
+    """Refuse content whose meaning the plugins cannot play: a ``ContentError`` listing
+    every problem, each with its file and plugin (and the plugin that found it)."""
+    origins = Origins(files)
+    problems = [_located(origins, p, "") for p in core_problems(rules)]
+    for impl in rules.hook.naqala_check_rules.get_hookimpls():
+        check = cast(Callable[..., Iterable[str]], impl.function)
+        for problem in check(rules=rules):
+            problems.append(_located(origins, problem, impl.plugin_name))
+    if problems:
+        raise ContentError(problems)
+
+
+def _located(origins: Origins, problem: str, checker: str) -> str:
+    where = origins.of(problem) or "content"
+    by = f" (checked by plugin {checker!r})" if checker else ""
+    return f"{where}: {problem}{by}"
+
+
+def _subject(card: CardSpec) -> str:
+    """How a problem names a card: by the TOML table it is written in (``[[djinn]]``,
+    ``[[resource]]`` or ``[[card]]``), so its file can be found."""
+    section = {RESOURCES: "resource", DJINNS: "djinn"}.get(card.deck, "card")
+    return f"{section} {card.id!r}"
+
+
+def core_problems(rules: Rules) -> Iterable[str]:
+    """What every game needs of its content, whatever the plugins."""
+    content = rules.content
+    for card in content.cards:
+        if card.deck != RESOURCES and (card.deck, card.kind) not in rules.powers:
+            yield f"{_subject(card)}: no plugin gives the power of kind {card.kind!r}"
+    for colour in content.colours:
+        if f"tribe:{colour.id}" not in rules.stages:
+            yield f"colour {colour.id!r}: no plugin provides its tribe action (tribe:{colour.id})"
+        if colour.count < 0:
+            yield f"colour {colour.id!r}: count {colour.count} is negative"
+    for token in content.tokens:
+        if token.count < 0 or token.vp < 0:
+            yield f"token {token.id!r}: count and vp must not be negative"
+    for tile in content.tiles:
+        if tile.vp < 0:
+            yield f"tile {tile.kind!r}: vp {tile.vp} is negative"
+    for card in content.cards:
+        if card.vp < 0:
+            yield f"{_subject(card)}: vp {card.vp} is negative"
+        if card.count < 1:
+            yield f"{_subject(card)}: count must be at least 1"
+    for key, shape in content.tables.items():
+        match = re.fullmatch(r"board_(\d+)", key)
+        if match is None:
+            continue
+        tiles = int(match.group(1))
+        if len(shape) != 2 or min(shape) < 1 or shape[1] > MAX_COLUMNS:
+            yield f"tables.{key}: {list(shape)} is not [rows, cols] (at most {MAX_COLUMNS} cols)"
+        elif shape[0] * shape[1] != tiles:
+            yield f"tables.{key}: {shape[0]}x{shape[1]} is not {tiles} tiles"

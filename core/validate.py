@@ -1,0 +1,373 @@
+"""Checking a state against the rules it names: what a game could hold, not just its shape.
+
+The state JSON reader checks the shape of a document; ``check_state`` checks its meaning:
+every component the rules' content declares is somewhere exactly once (meeples per colour,
+cards per deck, tokens, camels, turn markers), nothing is negative or beyond a documented
+bound, every id is known, and the pending decision fits the turn in progress. Each plugin
+checks the components and rules it adds through the hook ``naqala_check_state``. Problems
+name the JSON path of the state document (docs/formats.md), so a person can find them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+import attrs
+
+from naqala.core.engine import DECK_NAMES, Rules
+from naqala.core.state import GAME_OVER, NOBODY, PlayerState, State
+
+#: the most coins a player may hold: far beyond any game (a turn earns at most a few
+#: hundred), low enough to refuse absurd numbers typed into a state file
+MAX_COINS = 1_000_000
+
+
+@attrs.frozen
+class Problem:
+    """One thing wrong with a state: the JSON path it is about and what is wrong."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+class InvalidState(ValueError):
+    """A state that breaks the rules it names; ``problems`` lists every problem found."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(str(p) for p in problems))
+
+
+def shown(number: int) -> str:
+    """A number from a state file for a message: absurdly long ones are not written out
+    (Python refuses to print integers of thousands of digits)."""
+    if abs(number) < 10**15:
+        return str(number)
+    return f"{'-' if number < 0 else ''}a number of about {number.bit_length() * 3 // 10} digits"
+
+
+# -- hands: the one place that knows where a player keeps each deck's cards ---------------------
+
+
+def player_hands(rules: Rules, player: PlayerState) -> dict[str, tuple[str, ...]]:
+    """The cards a player holds, by deck name (``$.players[i].hands.<deck>`` in the JSON)."""
+    return {name: player.hand(i) for i, name in enumerate(rules.deck_names)}
+
+
+def deck_of(rules: Rules, card: str) -> str | None:
+    """The name of the deck card ``card`` belongs to, ``None`` if no deck has it."""
+    spec = rules.card_specs.get(card)
+    return None if spec is None else spec.deck
+
+
+def deck_contents(rules: Rules) -> dict[str, Counter[str]]:
+    """Every card of every deck of the rules, as many times as the content has it."""
+    decks: dict[str, Counter[str]] = {name: Counter() for name in rules.deck_names}
+    for spec in rules.content.cards:
+        decks[spec.deck][spec.id] += spec.count
+    return decks
+
+
+# -- the checks ---------------------------------------------------------------------------
+
+
+def check_state(rules: Rules, state: State) -> list[Problem]:
+    """Every problem of ``state`` under ``rules``: the core's components first, then each
+    plugin's (hook ``naqala_check_state``). An empty list means the state is sound."""
+    problems = _check_shape(rules, state)
+    if problems:
+        return problems  # counting would index past the end of a mis-sized tuple
+    for check in (
+        _check_bounds,
+        _check_meeples,
+        _check_cards,
+        _check_tokens,
+        _check_camels,
+        _check_markers,
+        _check_decision,
+    ):
+        problems.extend(check(rules, state))
+    if problems:
+        return problems  # plugins may rely on the core's components being sound
+    for found in rules.hook.naqala_check_state(rules=rules, state=state):
+        problems.extend(found)
+    return problems
+
+
+def require_valid(rules: Rules, state: State) -> State:
+    """``state`` itself if it is sound, else ``InvalidState`` listing every problem."""
+    problems = check_state(rules, state)
+    if problems:
+        raise InvalidState(problems)
+    return state
+
+
+def _check_shape(rules: Rules, state: State) -> list[Problem]:
+    """Lengths that every other check relies on."""
+    problems: list[Problem] = []
+    colours, tokens, size = len(rules.colours), len(rules.tokens), len(state.layout.tiles)
+    if state.ruleset != rules.ruleset:
+        problems.append(Problem("$.ruleset", f"{list(state.ruleset)} are not these rules"))
+    if state.layout.rows * state.layout.cols != size:
+        problems.append(Problem("$.board", f"{size} tiles do not fill the board"))
+    for name, value, want in (
+        ("meeples", state.board.meeples, size),
+        ("owners", state.board.owners, size),
+        ("tokens", state.board.tokens, size),
+    ):
+        if len(value) != want:
+            problems.append(Problem("$.board.tiles", f"{len(value)} {name} for {size} tiles"))
+    for i, tile in enumerate(state.layout.tiles):
+        if tile not in rules.tile_specs:
+            problems.append(Problem(f"$.board.tiles[{i}].tile", f"unknown tile {tile!r}"))
+    for i, (meeples, placed) in enumerate(
+        zip(state.board.meeples, state.board.tokens, strict=False)
+    ):
+        if len(meeples) != colours or len(placed) != tokens:
+            problems.append(Problem(f"$.board.tiles[{i}]", "wrong number of colours or tokens"))
+    for i, player in enumerate(state.players):
+        if len(player.meeples) != colours:
+            problems.append(Problem(f"$.players[{i}].meeples", "wrong number of colours"))
+    if len(state.bag) != colours:
+        problems.append(Problem("$.bag", "wrong number of colours"))
+    if len(state.pool) != tokens:
+        problems.append(Problem("$.pool", "wrong number of token kinds"))
+    if len(state.decks) != len(rules.deck_names):
+        problems.append(Problem("$.decks", f"expected the decks {list(rules.deck_names)}"))
+    if not state.players:
+        problems.append(Problem("$.players", "a game has at least one player"))
+    if state.turn is not None and state.turn.hand and len(state.turn.hand) != colours:
+        problems.append(Problem("$.turn.hand", "wrong number of colours"))
+    return problems
+
+
+def _check_bounds(rules: Rules, state: State) -> Iterable[Problem]:
+    """Nothing negative, coins within ``MAX_COINS``, the round counted from 1."""
+    if state.round < 1:
+        yield Problem("$.round", f"rounds are counted from 1, not {shown(state.round)}")
+    for i, p in enumerate(state.players):
+        where = f"$.players[{i}]"
+        if not 0 <= p.coins <= MAX_COINS:
+            yield Problem(f"{where}.coins", f"{shown(p.coins)} is not between 0 and {MAX_COINS}")
+        if p.camels < 0:
+            yield Problem(f"{where}.camels", f"{shown(p.camels)} is negative")
+        if min(p.meeples, default=0) < 0:
+            yield Problem(f"{where}.meeples", "a count is negative")
+        for key, value in p.extras:
+            if value < 0:
+                yield Problem(f"{where}.extras.{key}", f"{shown(value)} is negative")
+    for key, value in state.extras:
+        if value < 0:
+            yield Problem(f"$.extras.{key}", f"{shown(value)} is negative")
+    for i, tile in enumerate(state.board.meeples):
+        if min(tile, default=0) < 0:
+            yield Problem(f"$.board.tiles[{i}].meeples", "a count is negative")
+    for i, placed in enumerate(state.board.tokens):
+        if min(placed, default=0) < 0:
+            yield Problem(f"$.board.tiles[{i}].tokens", "a count is negative")
+    for k, left in enumerate(state.pool):
+        if left < 0:
+            yield Problem(f"$.pool.{rules.tokens[k].id}", f"{shown(left)} is negative")
+    if min(state.bag, default=0) < 0:
+        yield Problem("$.bag", "a count is negative")
+    turn = state.turn
+    if turn is not None:
+        for name in ("taken", "reach", "kills"):
+            if getattr(turn, name) < 0:
+                yield Problem(f"$.turn.{name}", f"{shown(getattr(turn, name))} is negative")
+        if min(turn.hand, default=0) < 0:
+            yield Problem("$.turn.hand", "a count is negative")
+
+
+def _check_meeples(rules: Rules, state: State) -> Iterable[Problem]:
+    """Each colour has exactly its content count between the board, the bag, the players
+    and the hand of the move in progress; tiles that hold no meeples hold none."""
+    for i, tile in enumerate(state.layout.tiles):
+        spec = rules.tile_specs.get(tile)
+        blocked = i in state.layout.blocked or (spec is not None and not spec.holds_meeples)
+        if blocked and any(state.board.meeples[i]):
+            yield Problem(f"$.board.tiles[{i}].meeples", f"{tile!r} holds no meeples")
+    hand = state.turn.hand if state.turn is not None and state.turn.hand else None
+    for c, colour in enumerate(rules.colours):
+        on_board = sum(tile[c] for tile in state.board.meeples)
+        kept = sum(p.meeples[c] for p in state.players)
+        moving = hand[c] if hand else 0
+        total = on_board + state.bag[c] + kept + moving
+        if total != colour.count:
+            yield Problem(
+                "$.bag",
+                f"{total} {colour.name} meeples ({colour.letter}) in the game (board "
+                f"{on_board}, bag {state.bag[c]}, players {kept}, hand {moving}); the rules "
+                f"have {colour.count}",
+            )
+
+
+def _check_cards(rules: Rules, state: State) -> Iterable[Problem]:
+    """Every card id is known and belongs where it lies; each deck's cards are all there."""
+    found: dict[str, Counter[str]] = {name: Counter() for name in rules.deck_names}
+
+    def place(path: str, card: str, decks: tuple[str, ...]) -> Problem | None:
+        deck = deck_of(rules, card)
+        if deck is None:
+            return Problem(path, f"unknown card {card!r}")
+        if deck not in decks:
+            return Problem(path, f"{card!r} is a card of the {deck} deck")
+        found[deck][card] += 1
+        return None
+
+    for name, deck in zip(rules.deck_names, state.decks, strict=True):
+        for pile in ("draw", "row", "discard"):
+            for i, card in enumerate(getattr(deck, pile)):
+                if card == "" and pile == "row" and name not in DECK_NAMES:
+                    continue  # a row laid out in fixed places marks an empty place ""
+                problem = place(f"$.decks.{name}.{pile}[{i}]", card, (name,))
+                if problem:
+                    yield problem
+    for seat, player in enumerate(state.players):
+        for name, cards in player_hands(rules, player).items():
+            for i, card in enumerate(cards):
+                problem = place(f"$.players[{seat}].hands.{name}[{i}]", card, (name,))
+                if problem:
+                    yield problem
+    if state.turn is not None:
+        for i, card in enumerate(state.turn.revealed):
+            problem = place(f"$.turn.revealed[{i}]", card, tuple(rules.deck_names))
+            if problem:
+                yield problem
+    for name, want in deck_contents(rules).items():
+        have = found[name]
+        for card in sorted(set(want) | set(have)):
+            if have[card] != want[card]:
+                yield Problem(
+                    f"$.decks.{name}",
+                    f"{have[card]} copies of {card!r} in the game; the rules have {want[card]}",
+                )
+
+
+def _check_tokens(rules: Rules, state: State) -> Iterable[Problem]:
+    """Each token kind has exactly its content count between the bank and the board."""
+    for k, token in enumerate(rules.tokens):
+        placed = sum(tile[k] for tile in state.board.tokens)
+        if placed + state.pool[k] != token.count:
+            yield Problem(
+                f"$.pool.{token.id}",
+                f"{state.pool[k]} in the bank and {placed} on the board; the rules have "
+                f"{token.count}",
+            )
+
+
+def _check_camels(rules: Rules, state: State) -> Iterable[Problem]:
+    """Each player's camels: those in supply plus those on the tiles they own (a token
+    that stands for the camel, such as the Artisans' tent, counts as one) make the number
+    a player of this player count gets."""
+    counts = {pc.players: pc for pc in rules.content.player_counts}
+    players = len(state.players)
+    if players not in counts:
+        allowed = ", ".join(str(n) for n in sorted(counts)) or "none"
+        yield Problem("$.players", f"{players} players; these rules allow {allowed}")
+        return
+    stand_ins = [k for k, t in enumerate(rules.tokens) if t.replaces_camel]
+    size = len(state.layout.tiles)
+    for i, owner in enumerate(state.board.owners):
+        if not (owner == NOBODY or 0 <= owner < players):
+            yield Problem(f"$.board.tiles[{i}].owner", f"no player {shown(owner)}")
+    for seat, p in enumerate(state.players):
+        placed = sum(
+            1
+            for tile in range(size)
+            if state.board.owners[tile] == seat
+            and not any(state.board.tokens[tile][k] for k in stand_ins)
+        )
+        want = counts[players].camels
+        if p.camels + placed != want:
+            yield Problem(
+                f"$.players[{seat}].camels",
+                f"{shown(p.camels)} in supply and {placed} on tiles; a player of a "
+                f"{players}-player game has {want}",
+            )
+
+
+def _check_markers(rules: Rules, state: State) -> Iterable[Problem]:
+    """Each player has their turn markers, and each marker is on exactly one spot of the
+    bid and turn-order tracks."""
+    counts = {pc.players: pc for pc in rules.content.player_counts}
+    players = len(state.players)
+    for i, owner in enumerate(state.markers):
+        if not 0 <= owner < players:
+            yield Problem(f"$.markers[{i}]", f"no player {shown(owner)}")
+    if players in counts:
+        per_player = counts[players].markers
+        for seat in range(players):
+            have = state.markers.count(seat)
+            if have != per_player:
+                yield Problem("$.markers", f"player {seat} has {have} markers, not {per_player}")
+    if len(state.bid_track) != len(state.markers):
+        yield Problem(
+            "$.bid_track", f"{len(state.bid_track)} spots for {len(state.markers)} markers"
+        )
+    seen: dict[int, str] = {}
+    for track, spots in (("bid_track", state.bid_track), ("turn_track", state.turn_track)):
+        for i, marker in enumerate(spots):
+            if marker == NOBODY:
+                continue
+            where = f"$.{track}[{i}]"
+            if not 0 <= marker < len(state.markers):
+                yield Problem(where, f"no marker {shown(marker)}")
+            elif marker in seen:
+                yield Problem(where, f"marker {shown(marker)} is also on {seen[marker]}")
+            seen[marker] = where
+    missing = [m for m in range(len(state.markers)) if m not in seen]
+    if missing:
+        yield Problem("$.bid_track", f"markers {missing} are on no track")
+
+
+def _check_decision(rules: Rules, state: State) -> Iterable[Problem]:
+    """The pending decision names a stage of the rules and a player, and a turn is in
+    progress exactly when that stage belongs to one (then its owner decides)."""
+    decision, turn, players = state.decision, state.turn, len(state.players)
+    if decision.stage == GAME_OVER:
+        if decision.player != NOBODY:
+            yield Problem("$.decision.player", "nobody decides once the game is over")
+        if turn is not None:
+            yield Problem("$.turn", "no turn is in progress once the game is over")
+        return
+    stage = rules.stages.get(decision.stage)
+    if stage is None:
+        yield Problem("$.decision.stage", f"unknown stage {decision.stage!r}")
+        return
+    if not 0 <= decision.player < players:
+        yield Problem("$.decision.player", f"no player {shown(decision.player)}")
+        return
+    if stage.in_turn and turn is None:
+        yield Problem(
+            "$.turn",
+            f"the decision {decision.stage!r} belongs to a turn, but no turn is in progress",
+        )
+    elif not stage.in_turn and turn is not None:
+        yield Problem("$.turn", f"no turn is in progress during {decision.stage!r}")
+    if turn is None:
+        return
+    if not 0 <= turn.marker < len(state.markers):
+        yield Problem("$.turn.marker", f"no marker {shown(turn.marker)}")
+        return
+    owner = state.markers[turn.marker]
+    if stage.in_turn and owner != decision.player:
+        yield Problem(
+            "$.decision.player",
+            f"the turn in progress is player {shown(owner)}'s, "
+            f"not player {shown(decision.player)}'s",
+        )
+    if turn.colour != NOBODY and not 0 <= turn.colour < len(rules.colours):
+        yield Problem("$.turn.colour", f"no colour {shown(turn.colour)}")
+    if turn.resume and turn.resume not in rules.stages:
+        yield Problem("$.turn.resume", f"unknown stage {turn.resume!r}")
+    size = len(state.layout.tiles)
+    tiles = {"start": (turn.start,) if turn.start != NOBODY else (), "path": turn.path}
+    tiles["claimed"] = turn.claimed
+    for name, found in tiles.items():
+        if any(not 0 <= t < size for t in found):
+            yield Problem(f"$.turn.{name}", "a tile off the board")
