@@ -6,9 +6,10 @@ exits with code 2, printing nothing on stdout.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -192,15 +193,52 @@ def score(state: StateArg) -> None:
 
 
 @app.command()
-def perft(board: Annotated[Path, typer.Argument(help="Board file (JSON).")]) -> None:
+def perft(
+    board: Annotated[Path, typer.Argument(help="Board file (JSON).")],
+    enumerate_moves: Annotated[
+        bool,
+        typer.Option(
+            "--enumerate", help="List every move instead (slow on full tiles; a cross-check)."
+        ),
+    ] = False,
+    max_seconds: Annotated[
+        float | None,
+        typer.Option("--max-seconds", min=0, help="Give up after this much CPU time."),
+    ] = None,
+) -> None:
     """Count the legal meeple moves on a board file: {"moves": M, "paths": P}."""
     from naqala.plugins.base.boardfile import BoardFileError
     from naqala.plugins.base.boardfile import perft as count
+    from naqala.plugins.base.perft import PerftTimeout
 
     try:
-        typer.echo(json.dumps(count(board)))
+        with _progress_bar("Counting") as progress:
+            result = count(board, enumerate_moves, max_seconds, progress)
     except BoardFileError as exc:
         fail(str(exc))
+    except PerftTimeout as exc:
+        typer.echo(f"naqala: perft {board}: {exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(json.dumps(result))
+
+
+@contextlib.contextmanager
+def _progress_bar(description: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A ``progress(done, total)`` drawing a bar on stderr, or None when stderr is not a
+    terminal (pipes and tests get clean output)."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(description, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
 
 
 @app.command()

@@ -15,6 +15,7 @@ with ``k`` meeples in hand at tile ``here`` (arrived from ``prev``), a legal end
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Iterator, Sequence
 
 from naqala.core.actions import Action
@@ -24,6 +25,7 @@ from naqala.core.events import Event
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, Counts, State, add_at, evolve, replace_at
 from naqala.plugins.base.common import current, take_tile
+from naqala.plugins.base.perft import PerftTimeout, Progress
 
 
 @functools.lru_cache(maxsize=512)
@@ -103,11 +105,26 @@ def legal_drops(
                 yield nxt, colour
 
 
-def count_moves(geo: Geometry, meeples: tuple[Counts, ...]) -> tuple[int, int]:
+def count_moves(
+    geo: Geometry,
+    meeples: tuple[Counts, ...],
+    max_seconds: float | None = None,
+    progress: Progress | None = None,
+) -> tuple[int, int]:
     """(moves, paths): distinct legal moves (start, path, colour sequence) and distinct
-    (start, path) pairs with at least one legal colour sequence (``naqala perft``)."""
+    (start, path) pairs with at least one legal colour sequence, by listing every move
+    (``naqala perft --enumerate``; exponential in the meeples of a tile, so it is the
+    cross-check of ``perft.count_moves_fast``). ``progress(done, total)`` after each start
+    tile; ``PerftTimeout`` once ``max_seconds`` of CPU time have passed."""
+    started = time.process_time()
     moves = 0
     paths: set[tuple[int, ...]] = set()
+    starts = list(legal_starts(geo, meeples))
+    done = 0
+
+    def check_time() -> None:
+        if max_seconds is not None and time.process_time() - started >= max_seconds:
+            raise PerftTimeout(max_seconds, done, len(starts), "start tiles")
 
     def walk(
         board: list[Counts], here: int, prev: int, hand: Counts, path: tuple[int, ...]
@@ -122,13 +139,19 @@ def count_moves(geo: Geometry, meeples: tuple[Counts, ...]) -> tuple[int, int]:
             else:
                 moves += 1
                 paths.add((*path, nxt))
+                if not moves % 4096:
+                    check_time()
             board[nxt] = before
 
-    for start in legal_starts(geo, meeples):
+    for start in starts:
+        check_time()
         board = list(meeples)
         hand = board[start]
         board[start] = (0,) * len(hand)
         walk(board, start, NOBODY, hand, (start,))
+        done += 1
+        if progress is not None:
+            progress(done, len(starts))
     return moves, len(paths)
 
 
