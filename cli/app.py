@@ -17,7 +17,7 @@ import typer
 
 from naqala.cli import compare as compare_cli
 from naqala.cli import play, replay
-from naqala.core.actions import NotationError, parse_action
+from naqala.core.actions import NotationError, parse_action, resolve_typed, shorten
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
 from naqala.core.plugins import PluginError
@@ -155,10 +155,10 @@ def apply_actions(
     rules, current = read_state(state)
     for number, text in enumerate(action, start=1):
         try:
-            parsed = parse_action(text)
+            parsed = resolve_typed(parse_action(text), rules.legal_actions(current))
             current = rules.apply(current, parsed)
         except (NotationError, IllegalAction) as exc:
-            fail(f"action {number} ({text!r}) is illegal: {exc}")
+            fail(f"action {number} ({shorten(text)!r}) is illegal: {exc}")
     typer.echo(state_to_json(rules, current), nl=False)
 
 

@@ -21,7 +21,7 @@ from rich.console import Console
 
 from naqala.cli.render import render_state
 from naqala.cli.scores import score_table, winners_line
-from naqala.core.actions import Action, NotationError, parse_action
+from naqala.core.actions import Action, NotationError, parse_action, resolve_typed
 from naqala.core.agents import Agent, RandomAgent
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
@@ -56,7 +56,8 @@ Type one of:
   quit                stop playing (you are offered to save first)
 Tiles are named like chess squares: column letter, row number, a1 top left.
 Meeple colours: Y vizier, W elder, G merchant, B builder, R assassin."""
-_STEP = re.compile(r"^([a-z]\d+)([A-Z])$")
+_TILE = re.compile(r"[a-z]\d+", re.IGNORECASE)
+_STEP = re.compile(r"^([a-z]\d+)([a-z])$", re.IGNORECASE)
 
 
 class SeatError(ValueError):
@@ -87,7 +88,7 @@ def parse_seats(text: str) -> list[str]:
 def expand_move(text: str) -> list[Action] | None:
     """The actions of a whole move typed in one line, or None if ``text`` is not one."""
     tokens = text.split()
-    if len(tokens) < 2 or not re.fullmatch(r"[a-z]\d+", tokens[0]):
+    if len(tokens) < 2 or not _TILE.fullmatch(tokens[0]):
         return None
     steps: list[Action] = [Action("pick", (tokens[0],))]
     rest = tokens[1:]
@@ -97,7 +98,7 @@ def expand_move(text: str) -> list[Action] | None:
         if match:
             steps.append(Action("drop", match.groups()))
             i += 1
-        elif i + 1 < len(rest) and re.fullmatch(r"[a-z]\d+", rest[i]) and rest[i + 1].isupper():
+        elif i + 1 < len(rest) and _TILE.fullmatch(rest[i]) and len(rest[i + 1]) == 1:
             steps.append(Action("drop", (rest[i], rest[i + 1])))
             i += 2
         else:
@@ -259,7 +260,7 @@ class Session:
         if move is not None:
             return self.whole_move(move)
         try:
-            action = parse_action(line)
+            action = resolve_typed(parse_action(line), options)
         except NotationError as exc:
             self.say(f"illegal: {exc} (type help)")
             return False
@@ -273,7 +274,9 @@ class Session:
     def whole_move(self, steps: list[Action]) -> bool:
         """Apply a whole move, all or nothing."""
         state = self.state
-        for number, step in enumerate(steps, start=1):
+        for number, typed in enumerate(steps, start=1):
+            step = resolve_typed(typed, self.rules.legal_actions(state))
+            steps[number - 1] = step
             if not self.rules.is_legal(state, step):
                 self.say(f"illegal: step {number} ({step}): {self.rules.explain(state, step)}")
                 return False

@@ -105,10 +105,18 @@ def test_expand_move_reads_both_forms(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "c3", "bid 12", "pick c3", "drop d3 W", "end", "c3 d3", "c3 d3w", "C3 d3W", "c3 d3W x"],
+    ["", "c3", "bid 12", "pick c3", "drop d3 W", "end", "c3 d3", "c3 d3W x", "c3 d3 WR"],
 )
 def test_expand_move_is_none_for_anything_else(text: str) -> None:
     assert expand_move(text) is None
+
+
+@pytest.mark.parametrize("text", ["C3 D3W d4r", "c3 d3 w D4 R"])
+def test_expand_move_keeps_the_case_typed(text: str) -> None:
+    """Tiles and colours in any case make a move; the legal options decide what it means."""
+    steps = expand_move(text)
+    assert steps is not None
+    assert [str(s).lower() for s in steps] == [str(m).lower() for m in MOVE]
 
 
 def whole_move(rules: Rules, state: State) -> list[Action]:

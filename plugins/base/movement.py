@@ -182,10 +182,10 @@ class PickStage(Stage):
         except ValueError as exc:
             return str(exc)
         if not any(state.board.meeples[tile]):
-            return f"{action.args[0]} holds no meeples"
+            return f"{state.geometry.name(tile)} holds no meeples"
         return (
-            f"no legal move starts on {action.args[0]}: the last meeple could never land on "
-            "a tile that holds its colour"
+            f"no legal move starts on {state.geometry.name(tile)}: the last meeple could "
+            "never land on a tile that holds its colour"
         )
 
 
@@ -233,18 +233,18 @@ class DropStage(Stage):
             tile = geo.parse(action.args[0])
         except ValueError as exc:
             return str(exc)
-        letter = action.args[1]
-        if letter not in rules.letters:
+        letter = action.args[1].upper()  # colour letters are capitals; typed ones may not be
+        if len(letter) != 1 or letter not in rules.letters:
             return f"{letter!r} is not a meeple colour (one of {', '.join(rules.letters)})"
         colour = rules.letters.index(letter)
         if not turn.hand[colour]:
             return f"you hold no {rules.colours[colour].name} ({letter}) meeple"
         if tile == turn.previous:
-            return f"no immediate backtracking: you just came from {action.args[0]}"
+            return f"no immediate backtracking: you just came from {geo.name(tile)}"
         if tile not in geo.orthogonal[turn.here]:
-            return f"{action.args[0]} is not orthogonally next to {geo.name(turn.here)}"
+            return f"{geo.name(tile)} is not orthogonally next to {geo.name(turn.here)}"
         if tile not in geo.neighbours[turn.here]:
-            return f"{action.args[0]} cannot be entered from {geo.name(turn.here)} (blocked)"
+            return f"{geo.name(tile)} cannot be entered from {geo.name(turn.here)} (blocked)"
         if sum(turn.hand) == 1:
             return f"the last meeple must land on a tile already holding a {letter} meeple"
         return "after that drop the last meeple could never land on a tile holding its colour"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from naqala.core.board import Geometry
 from naqala.core.state import NOBODY, Counts
@@ -72,7 +72,7 @@ def legal_sequences(hand: Counts, present: Sequence[bool], visits: int) -> int:
     return count
 
 
-def _walk_counts(geo: Geometry, target: int, steps: int) -> list[dict[int, list[int]]]:
+def _walk_counts(geo: Geometry, target: int, steps: int) -> list[dict[int, dict[int, list[int]]]]:
     """``table[k][here][prev]``: walks of ``k`` steps from ``here`` (arrived from
     ``prev``) that end on ``target``, as counts by visits to ``target`` before the end."""
     width = max(steps, 1)
@@ -88,18 +88,25 @@ def _walk_counts(geo: Geometry, target: int, steps: int) -> list[dict[int, list[
         level = {}
         for here, prevs in arrived:
             # one step to each neighbour; landing on the target short of the end is a visit
-            moves = []
+            moves = [(-2, zero)]  # no tile: keeps the sum defined when every move is excluded
             for nxt in neighbours[here]:
                 counts = before[nxt][here]
                 if nxt == target and k > 1:
                     counts = [0, *counts[:-1]]
                 moves.append((nxt, counts))
-            level[here] = {
-                prev: [sum(col) for col in zip(*(c for n, c in moves if n != prev), zero)]
-                for prev in prevs
-            }
+            level[here] = {prev: _sum(c for n, c in moves if n != prev) for prev in prevs}
         table.append(level)
     return table
+
+
+def _sum(polys: Iterable[list[int]]) -> list[int]:
+    """Element-wise sum of count lists of one length (at least one list)."""
+    it = iter(polys)
+    total = list(next(it))
+    for poly in it:
+        for i, n in enumerate(poly):
+            total[i] += n
+    return total
 
 
 def count_moves_fast(
