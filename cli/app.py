@@ -45,6 +45,26 @@ Expansions = Annotated[
 StateArg = Annotated[str, typer.Argument(help="State JSON file, or - for standard input.")]
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"naqala {version('naqala')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """A rules engine and rules-variant framework for Five Tribes."""
+
+
 def fail(message: str) -> NoReturn:
     """Print ``message`` on stderr and exit with code 2."""
     typer.echo(f"naqala: {message}", err=True)

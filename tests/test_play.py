@@ -194,6 +194,8 @@ def test_illegal_input_changes_nothing_and_says_why() -> None:
     session = new_session(recorder)
     session.run()
     prompts = recorder.prompts
+    assert prompts[-1][0] == "Save the game before quitting? [y/N] "  # at the end of input
+    prompts = prompts[:-1]
     assert len(prompts) == len(typed) + 1
     assert {prompt for prompt, _, _ in prompts} == {"P1> "}
     assert all(state == session.state for _, state, _ in prompts)
@@ -411,7 +413,7 @@ def test_save_needs_a_writable_file_name(tmp_path: Path) -> None:
     session.run()
     out = session_output(session)
     assert "save needs a file name: save FILE" in out
-    assert "not saved: No such file or directory" in out
+    assert f"not saved: {missing}: the folder {missing.parent} does not exist" in out
     assert not missing.parent.exists()
     assert len(session.record.actions) > 1  # "1" was still played
 
