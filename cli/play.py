@@ -19,6 +19,7 @@ import typer
 from rich.columns import Columns
 from rich.console import Console
 
+from naqala.cli.decisions import decision_title, djinns_in_play, option_label
 from naqala.cli.render import render_state
 from naqala.cli.saving import SavePathError, save_path
 from naqala.cli.scores import score_table, winners_line
@@ -52,6 +53,7 @@ Type one of:
   a whole move        at the pick: start tile, then each tile and the colour dropped
                       there, e.g. "c3 d3W d4R" (or "c3 d3 W d4 R")
   board               show the board again
+  djinns              what the djinns held and face up do (also: help djinns)
   undo                go back to your previous decision (not past a card or meeple draw)
   save FILE           save the game (a record of its actions) to FILE
   quit                stop playing (you are offered to save first)
@@ -234,12 +236,15 @@ class Session:
         self.console.print(render_state(self.rules, self.state, viewer=player))
         options = self.rules.legal_actions(self.state)
         self.console.print(
-            f"P{player + 1}, decide: {self.state.decision.stage} "
-            f"({len(options)} options; type help for help)",
+            f"P{player + 1}, decide: {decision_title(self.rules, self.state)} "
+            f"({len(options)} options; type help)",
             highlight=False,
+            markup=False,
         )
+        labels = [option_label(self.rules, self.state, a) for a in options]
         self.console.print(
-            Columns([f"{i}) {a}" for i, a in enumerate(options, start=1)], padding=(0, 2)),
+            Columns([f"{i}) {label}" for i, label in enumerate(labels, start=1)], padding=(0, 2)),
+            markup=False,
         )
 
     def say(self, message: str) -> None:
@@ -251,6 +256,12 @@ class Session:
             return False
         word, _, rest = line.partition(" ")
         word = word.lower()
+        asked = rest.strip().lower()
+        if (word in ("djinn", "djinns") and not asked) or (
+            word in ("help", "?") and asked == "djinns"
+        ):
+            self.say("\n".join(djinns_in_play(self.rules, self.state)))
+            return False
         if word in ("help", "?"):
             self.say(HELP)
             return False

@@ -126,7 +126,7 @@ def test_a_bad_file_name_at_quit_asks_again(tmp_path: Path) -> None:
 
 def test_giving_up_after_a_failed_save(tmp_path: Path) -> None:
     """An empty answer after a failed save stops without saving."""
-    game, out, err = session(Typist("quit", "y", str(tmp_path / "no" / "g.json"), ""))
+    game, _out, err = session(Typist("quit", "y", str(tmp_path / "no" / "g.json"), ""))
     game.run()
     assert "not saved" in err.getvalue()
     assert list(tmp_path.iterdir()) == []
@@ -136,7 +136,7 @@ def test_ctrl_d_offers_to_save_like_quit(tmp_path: Path) -> None:
     """End of input at the prompt asks whether to save, as ``quit`` does."""
     path = tmp_path / "game.json"
     typist = Typist("1", EOFError, "y", str(path))
-    game, out, _ = session(typist)
+    game, _out, _ = session(typist)
     game.run()
     assert "Save the game before quitting? [y/N] " in typist.prompts
     assert load_record(path) == game.record

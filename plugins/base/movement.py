@@ -174,6 +174,9 @@ class PickStage(Stage):
         turn = evolve(state.turn, start=tile, hand=hand)
         return rules.enter(evolve(state, board=board, turn=turn), "drop")
 
+    def title(self, rules: Rules, state: State) -> str:
+        return "Move: pick up every meeple of a tile"
+
     def explain(self, rules: Rules, state: State, action: Action) -> str | None:
         if action.kind != "pick" or len(action.args) != 1:
             return None
@@ -223,6 +226,11 @@ class DropStage(Stage):
         if any(hand):
             return state
         return rules.proceed(control_check(rules, state, tile, colour), self.name)
+
+    def title(self, rules: Rules, state: State) -> str:
+        hand = state.turn.hand if state.turn else ()
+        letters = "".join(rules.letters[c] * n for c, n in enumerate(hand))
+        return f"Move: drop the next meeple (in hand: {letters or 'none'})"
 
     def explain(self, rules: Rules, state: State, action: Action) -> str | None:
         turn = state.turn
