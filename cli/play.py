@@ -58,6 +58,7 @@ Type one of:
   save FILE           save the game (a record of its actions) to FILE
   quit                stop playing (you are offered to save first)
 Tiles are named like chess squares: column letter, row number, a1 top left.
+On the board, * marks who decides now; ? hides other players' coins and cards.
 Meeple colours: Y vizier, W elder, G merchant, B builder, R assassin."""
 _TILE = re.compile(r"[a-z]\d+", re.IGNORECASE)
 _STEP = re.compile(r"^([a-z]\d+)([a-z])$", re.IGNORECASE)
@@ -237,7 +238,7 @@ class Session:
         options = self.rules.legal_actions(self.state)
         self.console.print(
             f"P{player + 1}, decide: {decision_title(self.rules, self.state)} "
-            f"({len(options)} options; type help)",
+            f"({len(options)} options)",
             highlight=False,
             markup=False,
         )
@@ -443,7 +444,7 @@ def play_command(
         record, rules, state = _new_game(seats or DEFAULT_SEATS, expansion, seed, house_rules)
         console.print(
             f"New game · seed {record.seed} · seats {', '.join(record.seats)} · "
-            f"plugins {', '.join(rules.ruleset)}"
+            f"plugins {', '.join(rules.ruleset)} · type help for help"
         )
     errors = Console(stderr=True, highlight=False)
     session = Session(rules, state, record, console, input, errors, save_as)

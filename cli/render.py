@@ -390,10 +390,10 @@ def _tracks(rules: Rules, state: State) -> Table:
 
     resources = state.decks[RESOURCES]
     row = " ".join(_card_name(rules, c) for c in resources.row) or "—"
-    grid.add_row("Resource row", f"{row} ({len(resources.draw)} in the pile)")
+    grid.add_row("Resource row", f"{row} (pile: {len(resources.draw)})")
     djinns = state.decks[DJINNS]
     row = ", ".join(_djinn_name(rules, d) for d in djinns.row) or "—"
-    grid.add_row("Djinn row", f"{row} ({len(djinns.draw)} in the pile)")
+    grid.add_row("Djinn row", f"{row} (pile: {len(djinns.draw)})")
     bank = ", ".join(
         f"{n} {_plural(spec.name.lower(), n)}"
         for spec, n in zip(rules.tokens, state.pool, strict=True)
@@ -498,11 +498,6 @@ class _StateView:
             yield Text(note)
         yield _players(rules, state, self.viewer, self.reveal)
         yield _private(rules, state, self.viewer, self.reveal)
-        if not self.reveal:
-            yield Text(
-                "* decides now. Coins and cards are shown only to the player viewing (?: hidden).",
-                style="dim",
-            )
 
 
 def render_state(

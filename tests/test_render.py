@@ -181,11 +181,11 @@ def check_position_facts(text: str, state: State) -> None:
         for line in lines
     )
     assert any(
-        re.match(r"Resource row +gold fakir papyrus \(\d+ in the pile\)$", line.rstrip())
+        re.match(r"Resource row +gold fakir papyrus \(pile: \d+\)$", line.rstrip())
         for line in lines
     )
     assert any(
-        re.match(r"Djinn row +Shamhat, Leta, Utug \(\d+ in the pile\)$", line.rstrip())
+        re.match(r"Djinn row +Shamhat, Leta, Utug \(pile: \d+\)$", line.rstrip())
         for line in lines
     )
     bag = sum(state.bag)
