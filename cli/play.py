@@ -23,7 +23,7 @@ from naqala.cli.decisions import decision_title, djinns_in_play, option_label
 from naqala.cli.render import render_state
 from naqala.cli.saving import SavePathError, save_path
 from naqala.cli.scores import score_table, winners_line
-from naqala.core.actions import Action, NotationError, parse_action, resolve_typed
+from naqala.core.actions import Action, NotationError, parse_action, resolve_typed, shorten
 from naqala.core.agents import Agent, RandomAgent
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
@@ -278,16 +278,11 @@ class Session:
             self.quit()
         options = self.rules.legal_actions(self.state)
         if line.isdigit():
-            number = int(line)
-            if not 1 <= number <= len(options):
-                self.say(f"illegal: there is no option {number} (1 to {len(options)})")
-                return False
-            self.play(options[number - 1])
-            return True
-        move = expand_move(line) if self.state.decision.stage == "pick" else None
-        if move is not None:
-            return self.whole_move(move)
+            return self.numbered(line, options)
         try:
+            move = expand_move(line) if self.state.decision.stage == "pick" else None
+            if move is not None:
+                return self.whole_move(move)
             action = resolve_typed(parse_action(line), options)
         except NotationError as exc:
             self.say(f"illegal: {exc} (type help)")
@@ -297,6 +292,15 @@ class Session:
         except IllegalAction as exc:
             self.say(f"illegal: {exc}")
             return False
+        return True
+
+    def numbered(self, line: str, options: list[Action]) -> bool:
+        """Play the option numbered ``line`` (digits only), if there is one."""
+        number = int(line) if len(line) <= 6 else 0  # no int() of thousands of digits
+        if not 1 <= number <= len(options):
+            self.say(f"illegal: there is no option {shorten(line)} (1 to {len(options)})")
+            return False
+        self.play(options[number - 1])
         return True
 
     def whole_move(self, steps: list[Action]) -> bool:

@@ -185,8 +185,7 @@ def check_position_facts(text: str, state: State) -> None:
         for line in lines
     )
     assert any(
-        re.match(r"Djinn row +Shamhat, Leta, Utug \(pile: \d+\)$", line.rstrip())
-        for line in lines
+        re.match(r"Djinn row +Shamhat, Leta, Utug \(pile: \d+\)$", line.rstrip()) for line in lines
     )
     bag = sum(state.bag)
     assert any(

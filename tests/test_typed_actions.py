@@ -122,6 +122,7 @@ def test_a_loose_match_must_be_unique() -> None:
         "drop " + "c3 " * 50_000,
         "sell " + "x" * (MAX_TOKEN + 1),
         "kill " + " p2" * (MAX_ARGS + 1),
+        "a" + "1" * 5000 + " b1W",
     ],
 )
 def test_absurdly_long_actions_get_a_short_message(tmp_path: Path, text: str) -> None:
@@ -147,6 +148,23 @@ def test_absurdly_long_actions_get_a_short_message(tmp_path: Path, text: str) ->
     session.command(text)
     said = console.file.getvalue()  # type: ignore[attr-defined]
     assert said.startswith("illegal: ") and len(said) < 250
+
+
+def test_an_absurd_option_number_gets_a_short_message() -> None:
+    """Thousands of digits at the prompt are no option, said in one short line."""
+    record = new_record(rules(), 1, 2, ["human", "ai:random"])
+    console = Console(file=io.StringIO(), width=100)
+    session = Session(rules(), rules().new_game(2, 1), record, console, input)
+    assert session.command("9" * 5000) is False
+    said = console.file.getvalue()  # type: ignore[attr-defined]
+    assert said.startswith("illegal: there is no option 999") and len(said) < 120
+    state = at_pick()
+    record = new_record(rules(), 1, 3, ["human"] * 3)
+    console = Console(file=io.StringIO(), width=100)
+    session = Session(rules(), state, record, console, input)
+    assert session.command("a" + "1" * 5000 + " b1W") is False  # a whole move, absurd
+    said = console.file.getvalue()  # type: ignore[attr-defined]
+    assert said.startswith("illegal: ") and "too long" in said and len(said) < 200
 
 
 def test_long_but_legal_tokens_are_within_the_bounds() -> None:
