@@ -250,9 +250,10 @@ def _progress_bar(description: str) -> Iterator[Callable[[int, int], None] | Non
         yield None
         return
     from rich.console import Console
-    from rich.progress import Progress
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    with Progress(console=Console(stderr=True), transient=True) as bar:
+    columns = (f"{description} tiles", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(description, total=None)
 
         def update(done: int, total: int) -> None:

@@ -143,6 +143,8 @@ def count_moves(
                     check_time()
             board[nxt] = before
 
+    if progress is not None:
+        progress(0, len(starts))
     for start in starts:
         check_time()
         board = list(meeples)

@@ -122,6 +122,8 @@ def count_moves_fast(
     longest = max((sum(meeples[s]) for s in starts), default=0)
     targets = [t for t in range(geo.size) if t not in geo.impassable]
     moves = paths = 0
+    if progress is not None:
+        progress(0, len(targets))
     for done, target in enumerate(targets):
         if max_seconds is not None and time.process_time() - started >= max_seconds:
             raise PerftTimeout(max_seconds, done, len(targets), "target tiles")
