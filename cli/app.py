@@ -6,9 +6,10 @@ exits with code 2, printing nothing on stdout.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,7 +18,7 @@ import typer
 from naqala.cli import compare as compare_cli
 from naqala.cli import play, replay
 from naqala.cli.common import Expansions, fail, make_rules
-from naqala.core.actions import NotationError, parse_action
+from naqala.core.actions import NotationError, parse_action, resolve_typed, shorten
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules
 from naqala.core.hookspecs import hookimpl
@@ -40,6 +41,26 @@ content_app = typer.Typer(help="Game content files.", no_args_is_help=True)
 app.add_typer(content_app, name="content")
 
 StateArg = Annotated[str, typer.Argument(help="State JSON file, or - for standard input.")]
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"naqala {version('naqala')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """A rules engine and rules-variant framework for Five Tribes."""
 
 
 def read_state(source: str) -> tuple[Rules, State]:
@@ -169,10 +190,10 @@ def apply_actions(
     rules, current = read_state(state)
     for number, text in enumerate(action, start=1):
         try:
-            parsed = parse_action(text)
+            parsed = resolve_typed(parse_action(text), rules.legal_actions(current))
             current = rules.apply(current, parsed)
         except (NotationError, IllegalAction) as exc:
-            fail(f"action {number} ({text!r}) is illegal: {exc}")
+            fail(f"action {number} ({shorten(text)!r}) is illegal: {exc}")
     typer.echo(state_to_json(rules, current), nl=False)
 
 
@@ -207,15 +228,52 @@ def score(state: StateArg) -> None:
 
 
 @app.command()
-def perft(board: Annotated[Path, typer.Argument(help="Board file (JSON).")]) -> None:
+def perft(
+    board: Annotated[Path, typer.Argument(help="Board file (JSON).")],
+    enumerate_moves: Annotated[
+        bool,
+        typer.Option(
+            "--enumerate", help="List every move instead (slow on full tiles; a cross-check)."
+        ),
+    ] = False,
+    max_seconds: Annotated[
+        float | None,
+        typer.Option("--max-seconds", min=0, help="Give up after this much CPU time."),
+    ] = None,
+) -> None:
     """Count the legal meeple moves on a board file: {"moves": M, "paths": P}."""
-    from naqala.plugins.base.api import BoardFileError
+    from naqala.plugins.base.api import BoardFileError, PerftTimeout
     from naqala.plugins.base.api import perft as count
 
     try:
-        typer.echo(json.dumps(count(board)))
+        with _progress_bar("Counting") as progress:
+            result = count(board, enumerate_moves, max_seconds, progress)
     except BoardFileError as exc:
         fail(str(exc))
+    except PerftTimeout as exc:
+        typer.echo(f"naqala: perft {board}: {exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(json.dumps(result))
+
+
+@contextlib.contextmanager
+def _progress_bar(description: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A ``progress(done, total)`` drawing a bar on stderr, or None when stderr is not a
+    terminal (pipes and tests get clean output)."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    columns = (f"{description} tiles", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(description, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
 
 
 @app.command()

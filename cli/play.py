@@ -20,9 +20,11 @@ from rich.columns import Columns
 from rich.console import Console
 
 from naqala.cli.common import Expansions, fail
+from naqala.cli.decisions import decision_title, djinns_in_play, option_label
 from naqala.cli.render import render_state
+from naqala.cli.saving import SavePathError, save_path
 from naqala.cli.scores import score_table, winners_line
-from naqala.core.actions import Action, NotationError, parse_action
+from naqala.core.actions import Action, NotationError, parse_action, resolve_typed, shorten
 from naqala.core.agents import Agent, RandomAgent
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
@@ -52,12 +54,15 @@ Type one of:
   a whole move        at the pick: start tile, then each tile and the colour dropped
                       there, e.g. "c3 d3W d4R" (or "c3 d3 W d4 R")
   board               show the board again
+  djinns              what the djinns held and face up do (also: help djinns)
   undo                go back to your previous decision (not past a card or meeple draw)
   save FILE           save the game (a record of its actions) to FILE
   quit                stop playing (you are offered to save first)
 Tiles are named like chess squares: column letter, row number, a1 top left.
+On the board, * marks who decides now; ? hides other players' coins and cards.
 Meeple colours: Y vizier, W elder, G merchant, B builder, R assassin."""
-_STEP = re.compile(r"^([a-z]\d+)([A-Z])$")
+_TILE = re.compile(r"[a-z]\d+", re.IGNORECASE)
+_STEP = re.compile(r"^([a-z]\d+)([a-z])$", re.IGNORECASE)
 
 
 class SeatError(ValueError):
@@ -69,17 +74,21 @@ def is_seat(seat: str) -> bool:
     return seat == HUMAN or (seat.startswith("ai:") and seat[3:] in AGENTS)
 
 
+def canonical_seat(raw: str) -> str:
+    """The canonical form of a seat name (``AI`` → ``ai:greedy``); ``SeatError`` if it
+    names no known kind of seat."""
+    seat = raw.strip().lower()
+    if seat == "ai":
+        seat = "ai:greedy"
+    if not is_seat(seat):
+        known = ", ".join([HUMAN, "ai", *(f"ai:{name}" for name in sorted(AGENTS))])
+        raise SeatError(f"unknown seat {raw.strip()!r}; seats are {known}")
+    return seat
+
+
 def parse_seats(text: str) -> list[str]:
     """``human,ai,ai:random`` → canonical seats; ``ai`` alone means the greedy AI."""
-    seats = []
-    for raw in text.split(","):
-        seat = raw.strip().lower()
-        if seat == "ai":
-            seat = "ai:greedy"
-        if not is_seat(seat):
-            known = ", ".join([HUMAN, "ai", *(f"ai:{name}" for name in sorted(AGENTS))])
-            raise SeatError(f"unknown seat {raw.strip()!r}; seats are {known}")
-        seats.append(seat)
+    seats = [canonical_seat(raw) for raw in text.split(",")]
     if len(seats) < 2:
         raise SeatError("a game needs at least 2 seats, e.g. --seats human,ai")
     return seats
@@ -88,7 +97,7 @@ def parse_seats(text: str) -> list[str]:
 def expand_move(text: str) -> list[Action] | None:
     """The actions of a whole move typed in one line, or None if ``text`` is not one."""
     tokens = text.split()
-    if len(tokens) < 2 or not re.fullmatch(r"[a-z]\d+", tokens[0]):
+    if len(tokens) < 2 or not _TILE.fullmatch(tokens[0]):
         return None
     steps: list[Action] = [Action("pick", (tokens[0],))]
     rest = tokens[1:]
@@ -98,7 +107,7 @@ def expand_move(text: str) -> list[Action] | None:
         if match:
             steps.append(Action("drop", match.groups()))
             i += 1
-        elif i + 1 < len(rest) and re.fullmatch(r"[a-z]\d+", rest[i]) and rest[i + 1].isupper():
+        elif i + 1 < len(rest) and _TILE.fullmatch(rest[i]) and len(rest[i + 1]) == 1:
             steps.append(Action("drop", (rest[i], rest[i + 1])))
             i += 2
         else:
@@ -137,12 +146,18 @@ class Session:
         record: GameRecord,
         console: Console,
         ask: Callable[[str], str],
+        errors: Console | None = None,
+        save_as: Path | None = None,
     ) -> None:
         self.rules = rules
         self.state = state
         self.record = record
         self.console = console
         self.ask = ask
+        #: where failures to save are reported (stderr in the command)
+        self.errors = errors or console
+        #: the file name offered when saving at quit (``--save``, if given)
+        self.save_as = save_as
         self.agents: list[Agent | None] = [
             None if seat == HUMAN else make_agent(seat[3:], agent_seed(record.seed, i))
             for i, seat in enumerate(record.seats)
@@ -164,17 +179,24 @@ class Session:
     def run(self) -> None:
         try:
             while not self.state.is_over:
-                agent = self.agents[self.state.decision.player]
-                if agent is None:
-                    self._flush_ai()
-                    self.human_decision()
-                else:
-                    self.ai_decision(agent)
+                try:
+                    self.next_decision()
+                except KeyboardInterrupt:  # Ctrl-C while the AI plays: like quit
+                    self.say("")
+                    self.quit()
             self._flush_ai()
             self.finish()
         except Quit:
             self._flush_ai()
             self.console.print("Game stopped.")
+
+    def next_decision(self) -> None:
+        agent = self.agents[self.state.decision.player]
+        if agent is None:
+            self._flush_ai()
+            self.human_decision()
+        else:
+            self.ai_decision(agent)
 
     def play(self, action: Action) -> None:
         self.state = self.rules.apply(self.state, action)
@@ -205,11 +227,9 @@ class Session:
         while True:
             try:
                 line = self.ask(f"P{self.state.decision.player + 1}> ").strip()
-            except EOFError:
-                raise Quit from None
-            except KeyboardInterrupt:
+            except (EOFError, KeyboardInterrupt):
                 self.say("")
-                self.quit()  # Ctrl-C at the prompt: like quit, offering to save
+                self.quit()  # Ctrl-D or Ctrl-C at the prompt: like quit, offering to save
             if self.command(line):
                 return
 
@@ -218,12 +238,15 @@ class Session:
         self.console.print(render_state(self.rules, self.state, viewer=player))
         options = self.rules.legal_actions(self.state)
         self.console.print(
-            f"P{player + 1}, decide: {self.state.decision.stage} "
-            f"({len(options)} options; type help for help)",
+            f"P{player + 1}, decide: {decision_title(self.rules, self.state)} "
+            f"({len(options)} options)",
             highlight=False,
+            markup=False,
         )
+        labels = [option_label(self.rules, self.state, a) for a in options]
         self.console.print(
-            Columns([f"{i}) {a}" for i, a in enumerate(options, start=1)], padding=(0, 2)),
+            Columns([f"{i}) {label}" for i, label in enumerate(labels, start=1)], padding=(0, 2)),
+            markup=False,
         )
 
     def say(self, message: str) -> None:
@@ -235,6 +258,12 @@ class Session:
             return False
         word, _, rest = line.partition(" ")
         word = word.lower()
+        asked = rest.strip().lower()
+        if (word in ("djinn", "djinns") and not asked) or (
+            word in ("help", "?") and asked == "djinns"
+        ):
+            self.say("\n".join(djinns_in_play(self.rules, self.state)))
+            return False
         if word in ("help", "?"):
             self.say(HELP)
             return False
@@ -250,17 +279,12 @@ class Session:
             self.quit()
         options = self.rules.legal_actions(self.state)
         if line.isdigit():
-            number = int(line)
-            if not 1 <= number <= len(options):
-                self.say(f"illegal: there is no option {number} (1 to {len(options)})")
-                return False
-            self.play(options[number - 1])
-            return True
-        move = expand_move(line) if self.state.decision.stage == "pick" else None
-        if move is not None:
-            return self.whole_move(move)
+            return self.numbered(line, options)
         try:
-            action = parse_action(line)
+            move = expand_move(line) if self.state.decision.stage == "pick" else None
+            if move is not None:
+                return self.whole_move(move)
+            action = resolve_typed(parse_action(line), options)
         except NotationError as exc:
             self.say(f"illegal: {exc} (type help)")
             return False
@@ -271,10 +295,21 @@ class Session:
             return False
         return True
 
+    def numbered(self, line: str, options: list[Action]) -> bool:
+        """Play the option numbered ``line`` (digits only), if there is one."""
+        number = int(line) if len(line) <= 6 else 0  # no int() of thousands of digits
+        if not 1 <= number <= len(options):
+            self.say(f"illegal: there is no option {shorten(line)} (1 to {len(options)})")
+            return False
+        self.play(options[number - 1])
+        return True
+
     def whole_move(self, steps: list[Action]) -> bool:
         """Apply a whole move, all or nothing."""
         state = self.state
-        for number, step in enumerate(steps, start=1):
+        for number, typed in enumerate(steps, start=1):
+            step = resolve_typed(typed, self.rules.legal_actions(state))
+            steps[number - 1] = step
             if not self.rules.is_legal(state, step):
                 self.say(f"illegal: step {number} ({step}): {self.rules.explain(state, step)}")
                 return False
@@ -311,26 +346,52 @@ class Session:
         return True
 
     def save(self, name: str) -> bool:
+        """Save the record to ``name`` (``~`` expanded); say why not on the error console."""
         if not name:
             self.say("save needs a file name: save FILE")
             return False
         try:
-            save_record(Path(name), self.record)
+            path = save_path(name)
+            save_record(path, self.record)
+        except SavePathError as exc:
+            self.errors.print(f"not saved: {exc}", markup=False, highlight=False)
+            return False
         except OSError as exc:
-            self.say(f"not saved: {exc.strerror or exc}")
+            reason = exc.strerror or exc
+            self.errors.print(f"not saved: {name}: {reason}", markup=False, highlight=False)
             return False
         self.say(f"saved to {name} ({len(self.record.actions)} actions)")
         return True
 
     def quit(self) -> NoReturn:
+        if self.save_as is not None:
+            self.say(f"The game will be saved to {self.save_as} (--save).")
+            raise Quit
         try:
             answer = self.ask("Save the game before quitting? [y/N] ").strip().lower()
             if answer in ("y", "yes"):
-                name = self.ask("File name [naqala-save.json]: ").strip() or "naqala-save.json"
-                self.save(name)
+                self.save_asking()
         except (EOFError, KeyboardInterrupt):
             pass
         raise Quit
+
+    def save_asking(self) -> None:
+        """Ask for a file name until the game is saved; after a failure an empty answer
+        gives up (the first time it means the default name)."""
+        name = self.ask("File name [naqala-save.json]: ").strip() or "naqala-save.json"
+        if not self.save(name):
+            self.save_again()
+
+    def save_again(self) -> bool:
+        """After a failed save: ask for other file names until one works (True) or the
+        answer is empty or the input ends (False)."""
+        try:
+            while name := self.ask("Another file name (empty: do not save): ").strip():
+                if self.save(name):
+                    return True
+        except (EOFError, KeyboardInterrupt):
+            self.say("")
+        return False
 
     # -- the end -------------------------------------------------------------------------------
 
@@ -341,11 +402,18 @@ class Session:
         self.console.print(winners_line(self.rules, self.state), highlight=False)
 
 
+#: the seats of a new game when --seats is not given
+DEFAULT_SEATS = "human,ai,ai"
+
+
 def play_command(
     seats: Annotated[
-        str,
-        typer.Option(help="Comma-separated seats: human, ai (greedy), ai:greedy, ai:random."),
-    ] = "human,ai,ai",
+        str | None,
+        typer.Option(
+            help="Comma-separated seats: human, ai (greedy), ai:greedy, ai:random "
+            f"[default: {DEFAULT_SEATS}]."
+        ),
+    ] = None,
     expansion: Expansions = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed of all chance (random if not set).")
@@ -356,47 +424,93 @@ def play_command(
     ] = None,
     load: Annotated[Path | None, typer.Option(help="Resume a saved game.")] = None,
     save: Annotated[
-        Path | None, typer.Option(help="Save the game record here when it ends.")
+        Path | None,
+        typer.Option(help="Save the game record here when it ends (checked before it starts)."),
     ] = None,
 ) -> None:
     """Play a game in the terminal: people and AI players, any mix."""
     console = Console(highlight=False)
-    try:
-        if load is not None:
-            record = load_record(load)
-            for index, seat in enumerate(record.seats):
-                if not is_seat(seat):
-                    raise RecordError(f"{load}: $.seats[{index}]: unknown seat {seat!r}")
-            rules = rules_for_record(record, house_rules or [])
-            history = replay(record, rules)
-            state = history[-1]
-            console.print(f"Resumed {load}: {len(record.actions)} actions, seed {record.seed}")
-        else:
-            seat_list = parse_seats(seats)
-            rules = build_rules(expansion or [], house_rules or [])
-            game_seed = secrets.randbelow(1_000_000) if seed is None else seed
-            state = rules.new_game(len(seat_list), game_seed)
-            record = new_record(rules, game_seed, len(seat_list), seat_list)
-            console.print(
-                f"New game · seed {game_seed} · seats {', '.join(seat_list)} · "
-                f"plugins {', '.join(rules.ruleset)}"
-            )
-    except (RecordError, SeatError, PluginError, ContentError, ValueError) as exc:
-        message = str(exc)
-        if load is not None and not message.startswith(f"{load}:"):
-            message = f"{load}: {message}"  # name the file, as naqala replay does
-        fail(message)
-    session = Session(rules, state, record, console, input)
+    save_as = _checked_save(save)
+    history: list[State] = []
     if load is not None:
-        session.catch_up(history[:-1])
+        _refuse_unused_options(seats, expansion, seed)
+        record, rules, history = _resume(load, house_rules or [])
+        state = history[-1]
+        console.print(f"Resumed {load}: {len(record.actions)} actions, seed {record.seed}")
+    else:
+        record, rules, state = _new_game(seats or DEFAULT_SEATS, expansion, seed, house_rules)
+        console.print(
+            f"New game · seed {record.seed} · seats {', '.join(record.seats)} · "
+            f"plugins {', '.join(rules.ruleset)} · type help for help"
+        )
+    errors = Console(stderr=True, highlight=False)
+    session = Session(rules, state, record, console, input, errors, save_as)
+    session.catch_up(history[:-1])
     try:
         session.run()
     except Exception:
-        if save is not None:
-            session.save(str(save))  # keep the game up to the failure, then report it
+        if save_as is not None:
+            session.save(str(save_as))  # keep the game up to the failure, then report it
         raise
-    if save is not None and not session.save(str(save)):
+    if save_as is not None and not session.save(str(save_as)) and not session.save_again():
         raise typer.Exit(1)
+
+
+def _checked_save(save: Path | None) -> Path | None:
+    """The ``--save`` path, ``~`` expanded, refused now if it could not be written later."""
+    if save is None:
+        return None
+    try:
+        return save_path(save)
+    except SavePathError as exc:
+        fail(f"--save {exc}")
+
+
+def _refuse_unused_options(
+    seats: str | None, expansion: list[str] | None, seed: int | None
+) -> None:
+    """``--load`` plays on with the saved seats, expansions and seed: asking for others
+    would be silently ignored, so it is refused."""
+    options = (("--seats", seats), ("-x/--expansion", expansion), ("--seed", seed))
+    given = [name for name, value in options if value not in (None, [])]
+    if given:
+        fail(
+            f"--load resumes a saved game with its own seats, expansions and seed; "
+            f"leave out {', '.join(given)}"
+        )
+
+
+def _resume(load: Path, house_rules: list[Path]) -> tuple[GameRecord, Rules, list[State]]:
+    """The saved record (seats made canonical), its rules and every state it went through."""
+    try:
+        record = load_record(load)
+        canonical = []
+        for index, seat in enumerate(record.seats):
+            try:
+                canonical.append(canonical_seat(seat))
+            except SeatError as exc:
+                raise RecordError(f"{load}: $.seats[{index}]: {exc}") from None
+        record = attrs.evolve(record, seats=tuple(canonical))
+        rules = rules_for_record(record, house_rules)
+        return record, rules, replay(record, rules)
+    except (RecordError, PluginError, ContentError, ValueError) as exc:
+        message = str(exc)
+        if not message.startswith(f"{load}:"):
+            message = f"{load}: {message}"  # name the file, as naqala replay does
+        fail(message)
+
+
+def _new_game(
+    seats: str, expansion: list[str] | None, seed: int | None, house_rules: list[Path] | None
+) -> tuple[GameRecord, Rules, State]:
+    try:
+        seat_list = parse_seats(seats)
+        rules = build_rules(expansion or [], house_rules or [])
+        game_seed = secrets.randbelow(1_000_000) if seed is None else seed
+        state = rules.new_game(len(seat_list), game_seed)
+    except (SeatError, PluginError, ContentError, ValueError) as exc:
+        fail(str(exc))
+    return new_record(rules, game_seed, len(seat_list), seat_list), rules, state
 
 
 def register(app: typer.Typer) -> None:

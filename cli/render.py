@@ -8,13 +8,14 @@ Every fact is written as text as well as shown in colour, so the picture reads t
 with ``NO_COLOR`` or on a console without colour. The grid narrows its cells to fit the
 console: a 6×7 board fits 80 columns.
 
-Reading a tile (three lines, more if a tile holds many meeples)::
+Reading a tile (two lines, more if a tile holds many meeples or tokens)::
 
     ┌──────────┐
     │ SAC b12  │   kind, value colour (b blue, r red, none if valueless) and VP
-    │ YWWR     │   meeples by colour letter (counts like 2Y3W when they do not fit)
-    │ c2 1T 2P │   owner's camel (c2 = player 2), then tokens (T palm tree, P palace)
-    └──────────┘
+    │ YWR c2 1T│   meeples by colour letter (counts like 2Y3W when they do not fit),
+    └──────────┘   then the owner's camel (c2 = player 2) and tokens (T palm tree, H palace)
+
+An empty tile shows ``·`` (or only its camel and tokens).
 
 Impassable tiles are filled with ``#``; a mountain (wall) between two tiles is drawn as a
 heavy border ``┃`` or ``━`` on that edge.
@@ -26,12 +27,12 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from rich import box
 from rich.color import Color, ColorParseError
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
+from naqala.cli.decisions import decision_title, djinn_power
 from naqala.core.board import edge, tile_name
 from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
 from naqala.core.state import NOBODY, Counts, PlayerState, State
@@ -205,14 +206,8 @@ def _cell_lines(
     head.append(f"{mark}{value}", style=value_style)
     lines = [head]
 
-    blocked = tile in state.layout.blocked
-    fill = Text("#" * width, style=BLOCKED_STYLE)
     meeples = _meeple_pieces(rules, state.board.meeples[tile], width)
-    if meeples:
-        lines += _wrap(meeples, width, "")
-    else:
-        lines.append(fill.copy() if blocked else Text("·", style="dim"))
-
+    body = _wrap(meeples, width, "") if meeples else []
     extras: list[Text] = []
     owner = state.board.owners[tile]
     if owner != NOBODY:
@@ -220,11 +215,15 @@ def _cell_lines(
     for letter, n in zip(letters, state.board.tokens[tile], strict=True):
         if n:
             extras.append(Text(f"{n}{letter}", style="bold green" if letter == "T" else "bold"))
-    if extras:
-        lines += _wrap(extras, width, " ")
-    elif blocked:
-        lines.append(fill.copy())
-    return lines
+    more = _wrap(extras, width, " ") if extras else []
+    if body and more and body[-1].cell_len + 1 + more[0].cell_len <= width:
+        body[-1].append(" ")
+        body[-1].append_text(more.pop(0))  # camel and tokens after the meeples
+    body += more
+    if not body:
+        blocked = tile in state.layout.blocked
+        body = [Text("#" * width, style=BLOCKED_STYLE) if blocked else Text("·", style="dim")]
+    return lines + body
 
 
 def _board(rules: Rules, state: State, max_width: int) -> Text:
@@ -280,7 +279,10 @@ def _board(rules: Rules, state: State, max_width: int) -> Text:
     for r in range(rows):
         out.append(border(r))
         cells = [_cell_lines(rules, state, tile(r, c), inner, tokens) for c in range(cols)]
-        height = max(3, *(len(lines) for lines in cells))
+        height = max(2, *(len(lines) for lines in cells))
+        for c in range(cols):  # impassable tiles are filled to the row's height
+            if tile(r, c) in state.layout.blocked:
+                cells[c] += [cells[c][-1].copy() for _ in range(height - len(cells[c]))]
         for i in range(height):
             label = str(r + 1) if i == 1 else ""
             text = Text(label.rjust(margin - 1) + " ", style="bold")
@@ -305,12 +307,12 @@ def _header(rules: Rules, state: State) -> Text:
     if state.is_over:
         text.append(" · game over", style="bold")
     elif state.decision.player == NOBODY:
-        text.append(f" · {state.decision.stage}")
+        text.append(f" · {decision_title(rules, state)}")
     else:
         player = state.decision.player
         text.append(" · ")
         text.append(seat_name(player), style=_seat_style(player))
-        text.append(f" to decide: {state.decision.stage}")
+        text.append(" to decide")  # what is decided: the title under the picture
     turn = state.turn
     if turn is not None and not state.is_over:
         owner = state.markers[turn.marker]
@@ -346,7 +348,7 @@ def _legend(rules: Rules, state: State) -> Group:
     )
     marks = Text(f"{tokens}  #### impassable  ", style="dim")
     marks.append("┃━", style=WALL_STYLE)
-    marks.append(" mountain (wall)  b/r blue/red value")
+    marks.append(" mountain  b/r blue/red value")
     return Group(tiles, meeples, marks)
 
 
@@ -394,15 +396,16 @@ def _tracks(rules: Rules, state: State) -> Table:
     grid.add_row("Turn order", Text("  ").join(spots))
 
     resources = state.decks[RESOURCES]
-    grid.add_row("Resource row", " ".join(_card_name(rules, c) for c in resources.row) or "—")
+    row = " ".join(_card_name(rules, c) for c in resources.row) or "—"
+    grid.add_row("Resource row", f"{row} (pile: {len(resources.draw)})")
     djinns = state.decks[DJINNS]
-    grid.add_row("Djinn row", ", ".join(_djinn_name(rules, d) for d in djinns.row) or "—")
+    row = ", ".join(_djinn_name(rules, d) for d in djinns.row) or "—"
+    grid.add_row("Djinn row", f"{row} (pile: {len(djinns.draw)})")
     bank = ", ".join(
         f"{n} {_plural(spec.name.lower(), n)}"
         for spec, n in zip(rules.tokens, state.pool, strict=True)
     )
     grid.add_row("Bank", f"{bank}; bag {sum(state.bag)} meeples")
-    grid.add_row("Draw piles", f"{len(resources.draw)} resources, {len(djinns.draw)} djinns")
     return grid
 
 
@@ -425,12 +428,11 @@ def _players(rules: Rules, state: State, viewer: int | None, reveal: bool = Fals
         for i, spec in enumerate(rules.colours)
         if spec.kept or any(p.meeples[i] for p in state.players)
     ]
-    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False)
+    table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold")
     table.add_column("Player", no_wrap=True)
     table.add_column("Coins", justify="right", no_wrap=True)
-    for i in shown:
-        spec = rules.colours[i]
-        table.add_column(_plural(spec.name, 2), justify="right", no_wrap=True)
+    for i in shown:  # kept meeples, headed by their letters (the legend names them)
+        table.add_column(rules.colours[i].letter, justify="right", no_wrap=True)
     table.add_column("Camels", justify="right", no_wrap=True)
     table.add_column("Tiles", justify="right", no_wrap=True)
     table.add_column("Cards", no_wrap=True)
@@ -471,6 +473,16 @@ def _private(rules: Rules, state: State, viewer: int | None, reveal: bool = Fals
             spec = rules.card_specs.get(card)
             if spec is not None and spec.text:
                 grid.add_row("", Text(f"{spec.name or spec.id}: {spec.text}", style="dim"))
+        for djinn in holding.djinns:  # and each djinn's power, one line (``djinns``: all)
+            grid.add_row(
+                "",
+                Text(
+                    djinn_power(rules, djinn, brief=True),
+                    style="dim",
+                    no_wrap=True,
+                    overflow="ellipsis",
+                ),
+            )
     return grid
 
 
@@ -488,18 +500,11 @@ class _StateView:
         yield _header(rules, state)
         yield _board(rules, state, options.max_width)
         yield _legend(rules, state)
-        yield Text()
         yield _tracks(rules, state)
         for note in rules.public_notes(state):
             yield Text(note)
-        yield Text()
         yield _players(rules, state, self.viewer, self.reveal)
         yield _private(rules, state, self.viewer, self.reveal)
-        if not self.reveal:
-            yield Text(
-                "* decides now. Coins and cards are shown only to the player viewing (?: hidden).",
-                style="dim",
-            )
 
 
 def render_state(

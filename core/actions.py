@@ -3,6 +3,10 @@
 An action is a kind plus a few string arguments (``drop c3 W``, ``bid 12``). The notation is
 the action: ``parse_action(format_action(a)) == a`` for every action, and legality is always
 decided by membership in the legal actions of a state, never by the parser.
+
+Text typed by a person is held to bounds (``MAX_TOKEN`` characters per token, ``MAX_ARGS``
+arguments) so that nothing absurdly long reaches a rule or a message, and
+``resolve_typed`` lets ``pick A1`` or ``bid 012`` mean the legal ``pick a1``/``bid 12``.
 """
 
 from __future__ import annotations
@@ -16,6 +20,13 @@ import attrs
 _TOKEN = re.compile(r"^[A-Za-z0-9_+\-.:'@]+$")
 _DIGITS = re.compile(r"(\d+)")
 
+#: the longest token of an action (the longest the game makes: a sale of every suit)
+MAX_TOKEN = 128
+#: the most arguments an action has
+MAX_ARGS = 16
+#: the longest text ``parse_action`` reads
+MAX_TEXT = (MAX_TOKEN + 1) * (MAX_ARGS + 1)
+
 
 class NotationError(ValueError):
     """Text that is not an action in naqala notation."""
@@ -25,11 +36,25 @@ class NotationError(ValueError):
 _VALID: set[str] = set()
 
 
+def shorten(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters with ``…`` and its length, for messages."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
 def _check_token(token: str) -> str:
     if token in _VALID:
         return token
-    if not isinstance(token, str) or not _TOKEN.match(token):
+    if not isinstance(token, str):
         raise NotationError(f"bad token {token!r} in action notation")
+    if len(token) > MAX_TOKEN:
+        raise NotationError(
+            f"token {shorten(token, 20)!r} is too long: {len(token):,} characters, "
+            f"at most {MAX_TOKEN}"
+        )
+    if not _TOKEN.match(token):
+        raise NotationError(f"bad token {shorten(token)!r} in action notation")
     if len(_VALID) < 100_000:
         _VALID.add(token)
     return token
@@ -47,6 +72,8 @@ class Action:
     args: tuple[str, ...] = attrs.field(default=(), converter=_to_args)
 
     def __attrs_post_init__(self) -> None:
+        if len(self.args) > MAX_ARGS:
+            raise NotationError(f"{len(self.args)} arguments: an action has at most {MAX_ARGS}")
         for arg in self.args:
             _check_token(arg)
 
@@ -75,6 +102,8 @@ def format_action(action: Action) -> str:
 
 def parse_action(text: str) -> Action:
     """The action written as ``text`` (whitespace-separated kind and arguments)."""
+    if len(text) > MAX_TEXT:
+        raise NotationError(f"too long for an action: {len(text):,} characters")
     tokens = text.split()
     if not tokens:
         raise NotationError("empty action")
@@ -84,6 +113,23 @@ def parse_action(text: str) -> Action:
         raise
     except ValueError as exc:  # pragma: no cover - attrs validators raise NotationError
         raise NotationError(str(exc)) from exc
+
+
+def resolve_typed(action: Action, legal: Iterable[Action]) -> Action:
+    """The legal action ``action`` was meant as: itself if legal, else the one legal
+    action that differs only in letter case and in how numbers are written (``pick A1``
+    → ``pick a1``, ``bid 012`` → ``bid 12``); unchanged when there is no such single one,
+    so that the rules explain why it is illegal."""
+    options = list(legal)
+    if action in options:
+        return action
+    wanted = _loose_key(action)
+    matches = [option for option in options if _loose_key(option) == wanted]
+    return matches[0] if len(matches) == 1 else action
+
+
+def _loose_key(action: Action) -> tuple[object, ...]:
+    return tuple(_natural(token.casefold()) for token in (action.kind, *action.args))
 
 
 def sorted_actions(actions: list[Action]) -> list[Action]:

@@ -15,7 +15,7 @@ import pluggy
 from pluggy import HookImpl
 
 from naqala.core import hookspecs
-from naqala.core.actions import Action, sorted_actions
+from naqala.core.actions import Action, shorten, sorted_actions
 from naqala.core.content import CardSpec, Content, DeckSpec, TileSpec, load_content
 from naqala.core.events import Event, ScoreLine
 from naqala.core.meaning import check_rules
@@ -281,12 +281,13 @@ class Rules:
         if reason:
             return str(reason)
         kinds = sorted({a.kind for a in self.legal_actions(state)})
+        typed = shorten(str(action))
         if action.kind not in kinds:
             return (
-                f"'{action}' is not an option now: the decision is {state.decision.stage!r}, "
+                f"'{typed}' is not an option now: the decision is {state.decision.stage!r}, "
                 f"which takes {', '.join(kinds)}"
             )
-        return f"'{action}' is not one of the legal options of {state.decision.stage!r}"
+        return f"'{typed}' is not one of the legal options of {state.decision.stage!r}"
 
     def apply(self, state: State, action: Action) -> State:
         """The state after ``action``; ``IllegalAction`` (state untouched) if not legal."""

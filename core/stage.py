@@ -44,6 +44,17 @@ class Stage:
         """Why ``action`` is not legal here, if the stage can say more than the engine."""
         return None
 
+    def title(self, rules: Rules, state: State) -> str | None:
+        """The decision in plain words for people at the table (``Builders: discard
+        Fakirs?``, ``Small market: buy one card for 3 coins``); None shows the stage's
+        name instead."""
+        return None
+
+    def option_note(self, rules: Rules, state: State, action: Action) -> str | None:
+        """A few words shown after one of this stage's options when it is listed for
+        people, such as what it costs (``3 coins``, ``2 elders``); None for nothing."""
+        return None
+
     def __repr__(self) -> str:
         return f"<stage {self.name}>"
 

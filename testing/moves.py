@@ -66,8 +66,9 @@ def board_file(text: str) -> dict[str, Any]:
 
 def count_moves(board: str | Mapping[str, Any]) -> dict[str, int]:
     """``{"moves": M, "paths": P}`` of a board given as text or as a board-file dict, from
-    the engine's own move counter (the one ``naqala perft`` uses): M distinct legal moves
-    (start, path, colour sequence), P distinct (start, path) pairs."""
+    the engine's own step-wise move lister (``naqala perft --enumerate``; plain ``naqala
+    perft`` counts the same numbers without listing): M distinct legal moves (start, path,
+    colour sequence), P distinct (start, path) pairs."""
     data = board_file(board) if isinstance(board, str) else dict(board)
     geo, meeples = parse_board(data, "board text" if isinstance(board, str) else "board")
     moves, paths = count_engine_moves(geo, meeples)

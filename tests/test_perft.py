@@ -30,6 +30,7 @@ from naqala.core.board import Geometry
 from naqala.core.state import NOBODY, Counts
 from naqala.plugins.base.boardfile import LETTERS, parse_board
 from naqala.plugins.base.movement import count_moves, legal_drops, legal_starts
+from naqala.plugins.base.perft import PerftTimeout, count_moves_fast, legal_sequences
 
 PERFT_DIR = Path(__file__).parent / "perft"
 EXPECTED = PERFT_DIR / "expected.json"
@@ -422,6 +423,132 @@ def test_expected_numbers_come_from_the_brute_force() -> None:
     expected = json.loads(EXPECTED.read_text(encoding="utf-8"))
     for path in board_files():
         assert brute_perft(load(path)) == expected[path.name], path.name
+
+
+# -- the polynomial counter ------------------------------------------------------------------
+
+
+def fast_perft(board: Board) -> dict[str, int]:
+    moves, paths = count_moves_fast(*engine_board(board))
+    return {"moves": moves, "paths": paths}
+
+
+@SMALL
+@given(boards())
+def test_fast_count_matches_brute_force(board: Board) -> None:
+    """Counting walks per target tile gives the brute force's numbers."""
+    assert fast_perft(board) == brute_perft(board)
+
+
+@BIG
+@given(boards(big_hands=True))
+def test_fast_count_matches_brute_force_with_big_hands(board: Board) -> None:
+    """... also when walks revisit their last tile (earlier drops there count)."""
+    assert fast_perft(board) == brute_perft(board)
+
+
+@st.composite
+def crowded_boards(draw: st.DrawFn) -> Board:
+    """2x2 to 3x3 boards where one or two tiles hold 6-8 meeples of at most two colours:
+    long loops that the brute force is too slow for, but the enumerator still lists."""
+    rows, cols = draw(st.integers(2, 3)), draw(st.integers(2, 3))
+    size = rows * cols
+    meeples = ["".join(draw(st.lists(st.sampled_from("WRG"), max_size=2))) for _ in range(size)]
+    palette = draw(st.sampled_from(["W", "WR"]))
+    for tile in draw(st.sets(st.integers(0, size - 1), min_size=1, max_size=2)):
+        meeples[tile] = "".join(draw(st.lists(st.sampled_from(palette), min_size=6, max_size=8)))
+    edges = [(t, t + 1) for t in range(size) if (t + 1) % cols]
+    walls = draw(st.sets(st.sampled_from(edges), max_size=1))
+    return Board(rows, cols, tuple(meeples), walls=frozenset(map(frozenset, walls)))
+
+
+CROWDED = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@CROWDED
+@given(crowded_boards())
+def test_fast_count_matches_the_enumerator_on_crowded_boards(board: Board) -> None:
+    """The polynomial count equals the enumerator's on boards with long hands."""
+    assert fast_perft(board) == engine_perft(board)
+
+
+@given(
+    st.lists(st.integers(0, 3), min_size=1, max_size=3).filter(lambda h: 0 < sum(h) <= 7),
+    st.data(),
+)
+def test_legal_sequences_matches_listing_them(hand: list[int], data: st.DataObject) -> None:
+    """The formula for legal colour sequences equals listing every distinct order of the
+    hand with the earlier drops on the last tile at chosen positions."""
+    n = sum(hand)
+    present = data.draw(st.lists(st.booleans(), min_size=len(hand), max_size=len(hand)))
+    spots = data.draw(st.sets(st.integers(0, n - 2)) if n > 1 else st.just(set[int]()))
+    letters = "".join(str(c) * k for c, k in enumerate(hand))
+    orders = set(itertools.permutations(letters))
+    legal = sum(
+        1
+        for order in orders
+        if present[int(order[-1])] or any(order[i] == order[-1] for i in spots)
+    )
+    assert legal_sequences(tuple(hand), present, len(spots)) == legal
+
+
+def test_dense_square_counted_by_listing_the_orders() -> None:
+    """2x2 with 20 meeples per tile (10 W, 10 R): a walk must go round the square, so each
+    start has 2 paths, both back on the (emptied) start after 20 steps, having stood on it
+    after 4, 8, 12 and 16 steps. A colour order is legal when its last colour is among
+    those four drops; the orders are listed here one by one (184,756 per path)."""
+    legal = 0
+    for whites in itertools.combinations(range(20), 10):
+        chosen = set(whites)
+        last = 19 in chosen
+        if any((i in chosen) == last for i in (3, 7, 11, 15)):
+            legal += 1
+    board = Board(2, 2, ("W" * 10 + "R" * 10,) * 4)
+    assert fast_perft(board) == {"moves": 8 * legal, "paths": 8}
+
+
+def test_perft_command_counts_a_crowded_board(tmp_path: Path) -> None:
+    """A 5x6 board with 8 meeples on every tile is answered (the enumerator would list
+    hundreds of millions of moves), and the same board with the enumerator and no time
+    gives up with exit code 1 and a message, not a hang."""
+    colours = "YWGBR"
+    meeples = ["".join(colours[(t + i) % 5] for i in range(8)) for t in range(30)]
+    path = tmp_path / "crowded.json"
+    path.write_text(json.dumps({"rows": 5, "cols": 6, "meeples": meeples}), encoding="utf-8")
+    runner = CliRunner()
+    result = runner.invoke(app, ["perft", str(path)])
+    assert result.exit_code == 0, result.output
+    counted = json.loads(result.stdout)
+    assert counted["paths"] > 10_000 and counted["moves"] > 10**8
+    result = runner.invoke(app, ["perft", "--enumerate", "--max-seconds", "0", str(path)])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert "gave up after 0 s of CPU time (0 of 30 start tiles counted)" in result.stderr
+
+
+def test_fast_count_gives_up_after_its_time() -> None:
+    """``max_seconds`` stops the polynomial count too, saying how far it got."""
+    geo, meeples = engine_board(load(PERFT_DIR / "mid-game.json"))
+    try:
+        count_moves_fast(geo, meeples, max_seconds=0)
+    except PerftTimeout as exc:
+        assert exc.done == 0 and exc.total == 28
+    else:
+        raise AssertionError("no timeout")
+
+
+def test_perft_command_both_ways_on_board_files() -> None:
+    """``naqala perft`` and ``naqala perft --enumerate`` print the same recorded numbers,
+    reporting progress when asked."""
+    expected = json.loads(EXPECTED.read_text(encoding="utf-8"))
+    for path in board_files():
+        geo, meeples = engine_board(load(path))
+        seen: list[tuple[int, int]] = []
+        fast = count_moves_fast(geo, meeples, progress=lambda d, t, log=seen: log.append((d, t)))
+        assert {"moves": fast[0], "paths": fast[1]} == expected[path.name]
+        assert seen == [(d, seen[0][1]) for d in range(seen[0][1] + 1)]
+        result = CliRunner().invoke(app, ["perft", "--enumerate", str(path)])
+        assert json.loads(result.stdout) == expected[path.name], path.name
 
 
 if __name__ == "__main__":

@@ -60,6 +60,19 @@ class Workshop(Stage):
             return rules.proceed(state, self.name)
         return super().enter(rules, state)
 
+    def title(self, rules: Rules, state: State) -> str:
+        setting = rules.content.setting
+        return (
+            f"Workshop: take the top item for {setting('workshop_artisans')} artisan(s) "
+            f"or {setting('workshop_fakirs')} Fakirs"
+        )
+
+    def option_note(self, rules: Rules, state: State, action: Action) -> str | None:
+        if action.kind != "workshop":
+            return None
+        way = action.args[0]
+        return f"{len(way)} {'artisan' if way.startswith('P') else 'Fakir'}(s)"
+
     def legal(self, rules: Rules, state: State) -> list[Action]:
         return [SKIP, *(Action("workshop", (way,)) for way in self._payments(rules, state))]
 
@@ -84,6 +97,14 @@ class SpecializedMarket(Stage):
         if state.players[current(state)].coins < cost or not state.decks[RESOURCES].row:
             return rules.proceed(state, self.name)
         return super().enter(rules, state)
+
+    def title(self, rules: Rules, state: State) -> str:
+        cost = rules.content.setting("specialized_market_cost")
+        return f"Specialized market: buy any one face-up card for {cost} coins"
+
+    def option_note(self, rules: Rules, state: State, action: Action) -> str | None:
+        cost = rules.content.setting("specialized_market_cost")
+        return f"{cost} coins" if action.kind == "buy" else None
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
         row = state.decks[RESOURCES].row

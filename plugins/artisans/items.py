@@ -50,6 +50,13 @@ class KeepItem(Stage):
     """After the artisans' tribe action: ``keep <item>`` among the items revealed; the
     others go face up to the discard pile."""
 
+    def title(self, rules: Rules, state: State) -> str:
+        return "Artisans: keep one of the items revealed"
+
+    def option_note(self, rules: Rules, state: State, action: Action) -> str | None:
+        spec = rules.card_specs.get(action.args[0]) if action.args else None
+        return spec.text or spec.name if spec else None
+
     def legal(self, rules: Rules, state: State) -> list[Action]:
         assert state.turn is not None
         return [Action("keep", (item,)) for item in sorted(set(state.turn.revealed))]

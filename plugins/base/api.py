@@ -34,7 +34,7 @@ from naqala.plugins.base.common import (
     take_tile,
 )
 from naqala.plugins.base.djinns.common import draw_resource
-from naqala.plugins.base.djinns.reference import djinn_rows, render_markdown
+from naqala.plugins.base.djinns.reference import COST_WORDS, djinn_rows, render_markdown
 from naqala.plugins.base.djinns.triggered import Boaz, Kandicha
 from naqala.plugins.base.events import (
     BUILDERS_PAID,
@@ -52,6 +52,7 @@ from naqala.plugins.base.events import EVENTS as BASE_EVENTS
 from naqala.plugins.base.flow import BaseFlow
 from naqala.plugins.base.merchandise import merchandise_types
 from naqala.plugins.base.movement import DropStage, PickStage, count_moves
+from naqala.plugins.base.perft import PerftTimeout
 from naqala.plugins.base.setup import board_shape
 from naqala.plugins.base.tiles import SKIP, PlaceToken, final_tile, take_djinn_card
 
@@ -60,6 +61,7 @@ __all__ = [
     "BASE_EVENTS",
     "BUILDERS_PAID",
     "CLEAN_UP",
+    "COST_WORDS",
     "DJINN_TAKEN",
     "FAKIR",
     "KILL",
@@ -76,6 +78,7 @@ __all__ = [
     "Boaz",
     "DropStage",
     "Kandicha",
+    "PerftTimeout",
     "PickStage",
     "PlaceToken",
     "add_cards",

@@ -95,6 +95,9 @@ class BidStage(Stage):
         cost = int(action.args[0])
         return rules.proceed(place_bid(rules, state, cost, cost), self.name)
 
+    def title(self, rules: Rules, state: State) -> str:
+        return "Bid for turn order (the price of a spot is paid at once)"
+
     def explain(self, rules: Rules, state: State, action: Action) -> str | None:
         if action.kind != "bid" or len(action.args) != 1 or not action.args[0].isdigit():
             return None

@@ -14,6 +14,7 @@ from typing import Any
 from naqala.core.board import Geometry, geometry
 from naqala.core.state import Counts
 from naqala.plugins.base.movement import count_moves
+from naqala.plugins.base.perft import Progress, count_moves_fast
 
 LETTERS = "YWGBRP"
 
@@ -87,8 +88,16 @@ def load_board(path: Path) -> tuple[Geometry, tuple[Counts, ...]]:
     return parse_board(data, str(path))
 
 
-def perft(path: Path) -> dict[str, int]:
-    """``{"moves": M, "paths": P}`` for the board file at ``path``."""
+def perft(
+    path: Path,
+    enumerate_moves: bool = False,
+    max_seconds: float | None = None,
+    progress: Progress | None = None,
+) -> dict[str, int]:
+    """``{"moves": M, "paths": P}`` for the board file at ``path``: counted per target
+    tile (polynomial), or with ``enumerate_moves`` by listing every move (exponential,
+    the cross-check). ``PerftTimeout`` after ``max_seconds`` of CPU time."""
     geo, meeples = load_board(path)
-    moves, paths = count_moves(geo, meeples)
+    counter = count_moves if enumerate_moves else count_moves_fast
+    moves, paths = counter(geo, meeples, max_seconds, progress)
     return {"moves": moves, "paths": paths}

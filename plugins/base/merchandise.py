@@ -47,6 +47,9 @@ class SellStage(Stage):
     """After the tile action: ``sell <card>+<card>…`` sells one all-different suit for
     coins (repeat for more suits), ``end`` ends the turn."""
 
+    def title(self, rules: Rules, state: State) -> str:
+        return "Sell a set of different merchandise, or end your turn"
+
     def legal(self, rules: Rules, state: State) -> list[Action]:
         kinds = merchandise_types(rules)
         held = sorted({c for c in state.players[current(state)].cards if c in kinds})

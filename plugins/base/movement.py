@@ -15,6 +15,7 @@ with ``k`` meeples in hand at tile ``here`` (arrived from ``prev``), a legal end
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Iterator, Sequence
 
 from naqala.core.actions import Action
@@ -25,6 +26,7 @@ from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, Counts, State, add_at, evolve, replace_at
 from naqala.plugins.base import events
 from naqala.plugins.base.common import current, take_tile
+from naqala.plugins.base.perft import PerftTimeout, Progress
 
 
 @functools.lru_cache(maxsize=512)
@@ -104,11 +106,26 @@ def legal_drops(
                 yield nxt, colour
 
 
-def count_moves(geo: Geometry, meeples: tuple[Counts, ...]) -> tuple[int, int]:
+def count_moves(
+    geo: Geometry,
+    meeples: tuple[Counts, ...],
+    max_seconds: float | None = None,
+    progress: Progress | None = None,
+) -> tuple[int, int]:
     """(moves, paths): distinct legal moves (start, path, colour sequence) and distinct
-    (start, path) pairs with at least one legal colour sequence (``naqala perft``)."""
+    (start, path) pairs with at least one legal colour sequence, by listing every move
+    (``naqala perft --enumerate``; exponential in the meeples of a tile, so it is the
+    cross-check of ``perft.count_moves_fast``). ``progress(done, total)`` after each start
+    tile; ``PerftTimeout`` once ``max_seconds`` of CPU time have passed."""
+    started = time.process_time()
     moves = 0
     paths: set[tuple[int, ...]] = set()
+    starts = list(legal_starts(geo, meeples))
+    done = 0
+
+    def check_time() -> None:
+        if max_seconds is not None and time.process_time() - started >= max_seconds:
+            raise PerftTimeout(max_seconds, done, len(starts), "start tiles")
 
     def walk(
         board: list[Counts], here: int, prev: int, hand: Counts, path: tuple[int, ...]
@@ -123,13 +140,21 @@ def count_moves(geo: Geometry, meeples: tuple[Counts, ...]) -> tuple[int, int]:
             else:
                 moves += 1
                 paths.add((*path, nxt))
+                if not moves % 4096:
+                    check_time()
             board[nxt] = before
 
-    for start in legal_starts(geo, meeples):
+    if progress is not None:
+        progress(0, len(starts))
+    for start in starts:
+        check_time()
         board = list(meeples)
         hand = board[start]
         board[start] = (0,) * len(hand)
         walk(board, start, NOBODY, hand, (start,))
+        done += 1
+        if progress is not None:
+            progress(done, len(starts))
     return moves, len(paths)
 
 
@@ -152,6 +177,9 @@ class PickStage(Stage):
         turn = evolve(state.turn, start=tile, hand=hand)
         return rules.enter(evolve(state, board=board, turn=turn), "drop")
 
+    def title(self, rules: Rules, state: State) -> str:
+        return "Move: pick up every meeple of a tile"
+
     def explain(self, rules: Rules, state: State, action: Action) -> str | None:
         if action.kind != "pick" or len(action.args) != 1:
             return None
@@ -160,10 +188,10 @@ class PickStage(Stage):
         except ValueError as exc:
             return str(exc)
         if not any(state.board.meeples[tile]):
-            return f"{action.args[0]} holds no meeples"
+            return f"{state.geometry.name(tile)} holds no meeples"
         return (
-            f"no legal move starts on {action.args[0]}: the last meeple could never land on "
-            "a tile that holds its colour"
+            f"no legal move starts on {state.geometry.name(tile)}: the last meeple could "
+            "never land on a tile that holds its colour"
         )
 
 
@@ -202,6 +230,11 @@ class DropStage(Stage):
             return state
         return rules.proceed(control_check(rules, state, tile, colour), self.name)
 
+    def title(self, rules: Rules, state: State) -> str:
+        hand = state.turn.hand if state.turn else ()
+        letters = "".join(rules.letters[c] * n for c, n in enumerate(hand))
+        return f"Move: drop the next meeple (in hand: {letters or 'none'})"
+
     def explain(self, rules: Rules, state: State, action: Action) -> str | None:
         turn = state.turn
         if action.kind != "drop" or len(action.args) != 2 or turn is None:
@@ -211,18 +244,18 @@ class DropStage(Stage):
             tile = geo.parse(action.args[0])
         except ValueError as exc:
             return str(exc)
-        letter = action.args[1]
-        if letter not in rules.letters:
+        letter = action.args[1].upper()  # colour letters are capitals; typed ones may not be
+        if len(letter) != 1 or letter not in rules.letters:
             return f"{letter!r} is not a meeple colour (one of {', '.join(rules.letters)})"
         colour = rules.letters.index(letter)
         if not turn.hand[colour]:
             return f"you hold no {rules.colours[colour].name} ({letter}) meeple"
         if tile == turn.previous:
-            return f"no immediate backtracking: you just came from {action.args[0]}"
+            return f"no immediate backtracking: you just came from {geo.name(tile)}"
         if tile not in geo.orthogonal[turn.here]:
-            return f"{action.args[0]} is not orthogonally next to {geo.name(turn.here)}"
+            return f"{geo.name(tile)} is not orthogonally next to {geo.name(turn.here)}"
         if tile not in geo.neighbours[turn.here]:
-            return f"{action.args[0]} cannot be entered from {geo.name(turn.here)} (blocked)"
+            return f"{geo.name(tile)} cannot be entered from {geo.name(turn.here)} (blocked)"
         if sum(turn.hand) == 1:
             return f"the last meeple must land on a tile already holding a {letter} meeple"
         return "after that drop the last meeple could never land on a tile holding its colour"

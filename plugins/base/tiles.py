@@ -32,6 +32,15 @@ from naqala.plugins.base.tribes import ELDER
 SKIP = Action("skip")
 
 
+#: the payments of djinns and items in words
+PAYMENT_WORDS = {"EE": "2 elders", "EF": "1 elder + 1 Fakir", "F": "1 Fakir", "FF": "2 Fakirs"}
+
+
+def kind_title(stage_name: str) -> str:
+    """``tile:small-market`` → ``Small market``."""
+    return stage_name.rpartition(":")[2].replace("-", " ").capitalize()
+
+
 def final_tile(state: State) -> int:
     assert state.turn is not None
     return state.turn.here
@@ -62,6 +71,10 @@ class PlaceToken(Stage):
     def legal(self, rules: Rules, state: State) -> list[Action]:
         return [Action("place", (state.geometry.name(final_tile(state)),))]
 
+    def title(self, rules: Rules, state: State) -> str:
+        token = rules.tokens[rules.token_index[self.token]].name.lower()
+        return f"{kind_title(self.name)}: place a {token}"
+
     def apply(self, rules: Rules, state: State, action: Action) -> State:
         state = place_token(rules, state, current(state), self.token, final_tile(state))
         return rules.proceed(state, self.name)
@@ -88,6 +101,14 @@ class Market(Stage):
         if state.players[current(state)].coins < cost or not state.decks[RESOURCES].row:
             return rules.proceed(state, self.name)
         return super().enter(rules, state)
+
+    def title(self, rules: Rules, state: State) -> str:
+        cost, reach, take = self._numbers(rules)
+        cards = "one card" if take == 1 else f"{take} cards"
+        return f"{kind_title(self.name)}: buy {cards} for {cost} coins (of the first {reach})"
+
+    def option_note(self, rules: Rules, state: State, action: Action) -> str | None:
+        return f"{self._numbers(rules)[0]} coins" if action.kind == "buy" else None
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
         _, reach, take = self._numbers(rules)
@@ -154,6 +175,16 @@ class SacredPlace(Stage):
         if not state.decks[DJINNS].row or not djinn_payments(rules, state, current(state)):
             return rules.proceed(state, self.name)
         return super().enter(rules, state)
+
+    def title(self, rules: Rules, state: State) -> str:
+        return f"{kind_title(self.name)}: take a djinn for 2 elders, or 1 elder and 1 Fakir"
+
+    def option_note(self, rules: Rules, state: State, action: Action) -> str | None:
+        if action.kind != "djinn":
+            return None
+        spec = rules.card_specs.get(action.args[0])
+        pay = PAYMENT_WORDS.get(action.args[1], action.args[1])
+        return f"{spec.name}, {pay}" if spec else pay
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
         payments = djinn_payments(rules, state, current(state))

@@ -79,6 +79,9 @@ class Builders(Stage):
     def _blue(self, rules: Rules, state: State) -> int:
         return blue_tiles_around(rules, state, _turn(state).here)
 
+    def title(self, rules: Rules, state: State) -> str:
+        return f"Builders: discard Fakirs? Each earns {self._blue(rules, state)} more coins"
+
     def legal(self, rules: Rules, state: State) -> list[Action]:
         return [Action("fakirs", (str(n),)) for n in range(fakirs_held(state, current(state)) + 1)]
 
@@ -114,6 +117,9 @@ class Assassins(Stage):
         here = _turn(state).here
         farthest = max(geo.distance(here, t) for t in range(geo.size))
         return max(0, farthest - _turn(state).taken)
+
+    def title(self, rules: Rules, state: State) -> str:
+        return f"Assassins: discard Fakirs? Each reaches 1 tile further than {_turn(state).taken}"
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
         top = min(fakirs_held(state, current(state)), self._useful_fakirs(state))
@@ -192,6 +198,9 @@ class KillStage(Stage):
     with a camel if one is left; the tile's action is never done. When the assassins kill
     more than one meeple this turn (``turn.kills``), the next victims must come from the
     same tile or the same opponent."""
+
+    def title(self, rules: Rules, state: State) -> str:
+        return "Assassins: choose the meeple to kill (p<seat>: one in front of a player)"
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
         return kill_targets(rules, state)

@@ -89,15 +89,26 @@ def city_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]
 
 
 def city_notes(rules: Rules, state: State) -> list[str]:
+    """A heading, then one line per city: its whim, what the whim asks and what it pays."""
     geo = state.geometry
-    lines = []
+    deck = state.decks[whims_index(rules)]
+    lines = [f"Whims on cities ({len(deck.draw)} in the pile):"]
     for tile, card in offered(rules, state):
         owner = state.board.owners[tile]
         mark = f" (P{owner + 1})" if owner != NOBODY else ""
-        name = rules.card_specs[card].name if card else "no whim"
-        lines.append(f"{geo.name(tile)}{mark} {name}")
-    deck = state.decks[whims_index(rules)]
-    return [f"Whims on cities: {'; '.join(lines)} — {len(deck.draw)} in the pile"]
+        lines.append(f"{geo.name(tile)}{mark} {whim_line(rules, card)}")
+    return lines
+
+
+def whim_line(rules: Rules, card: str) -> str:
+    """``Blue Domes: control at least 3 blue-valued tiles → 10 coins``."""
+    if not card:
+        return "no whim"
+    spec = rules.card_specs[card]
+    condition = spec.text.rstrip(".")
+    reward = spec.params.get("coins")
+    paid = f" → {reward} coins" if reward is not None else ""
+    return f"{spec.name}: {condition}{paid}"
 
 
 def slot_problems(rules: Rules, state: State) -> list[Problem]:

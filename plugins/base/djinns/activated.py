@@ -273,6 +273,13 @@ class KeepDjinn(Stage):
     """Sibittis's decision: ``keep <djinn>`` among the djinns drawn; the rest are discarded,
     then the interrupted decision continues."""
 
+    def title(self, rules: Rules, state: State) -> str:
+        return "Sibittis: keep one of the djinns drawn"
+
+    def option_note(self, rules: Rules, state: State, action: Action) -> str | None:
+        spec = rules.card_specs.get(action.args[0]) if action.args else None
+        return spec.name if spec else None
+
     def legal(self, rules: Rules, state: State) -> list[Action]:
         assert state.turn is not None
         return [Action("keep", (card,)) for card in state.turn.revealed]

@@ -1,0 +1,34 @@
+"""Where a game may be saved, checked before anything is lost.
+
+``naqala play --save PATH`` checks its path before the game starts, and every file name
+typed at the table goes through the same check, so that a game is never played to its
+end only to find that it cannot be written.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+class SavePathError(ValueError):
+    """A save file name that cannot be written; the message names the path."""
+
+
+def save_path(name: str | Path) -> Path:
+    """``name`` as a path to write a game record to, ``~`` expanded, once the folder is
+    known to exist and be writable (``SavePathError`` otherwise)."""
+    path = Path(name).expanduser()
+    folder = path.parent
+    if path.is_dir():
+        raise SavePathError(f"{path}: is a folder, not a file name")
+    if not folder.is_dir():
+        raise SavePathError(f"{path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise SavePathError(f"{path}: the folder {folder} is not writable")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise SavePathError(f"{path}: the file exists and is not writable")
+    return path
+
+
+__all__ = ["SavePathError", "save_path"]

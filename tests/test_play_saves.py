@@ -1,0 +1,195 @@
+"""Saves never lose a game: ``--save`` is checked before the game starts, a bad file name
+at the quit prompt asks again, Ctrl-D offers to save like ``quit``, failures go to stderr
+naming the path; ``--load`` refuses options it would not use and reads every seat name
+``--seats`` accepts; ``naqala --version``."""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import os
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner, Result
+
+from naqala.cli.app import app
+from naqala.cli.play import Session
+from naqala.cli.saving import SavePathError, save_path
+from naqala.core.engine import Rules, build_rules
+from naqala.core.record import load_record, new_record, save_record, with_action
+
+runner = CliRunner()
+
+
+@functools.cache
+def rules() -> Rules:
+    return build_rules()
+
+
+def run(*args: str, typed: str | None = None) -> Result:
+    return runner.invoke(app, list(args), input=typed)
+
+
+class Typist:
+    """Answers prompts in order; an ``EOFError`` entry is raised (Ctrl-D) instead."""
+
+    def __init__(self, *answers: str | type[EOFError]) -> None:
+        self.answers = list(answers)
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if not self.answers:
+            raise EOFError
+        answer = self.answers.pop(0)
+        if not isinstance(answer, str):
+            raise answer
+        return answer
+
+
+def session(typist: Typist) -> tuple[Session, io.StringIO, io.StringIO]:
+    out, err = io.StringIO(), io.StringIO()
+    record = new_record(rules(), 3, 2, ["human", "ai:random"])
+    game = Session(
+        rules(),
+        rules().new_game(2, 3),
+        record,
+        Console(file=out, width=300),
+        typist,
+        Console(file=err, width=300),
+    )
+    return game, out, err
+
+
+# -- --save is checked first --------------------------------------------------------------------
+
+
+def test_save_into_a_missing_folder_is_refused_before_the_game(tmp_path: Path) -> None:
+    """``--save`` into a folder that does not exist: exit 2 at once, naming the path, no
+    game played (nothing on stdout)."""
+    target = tmp_path / "nowhere" / "game.json"
+    result = run("play", "--seats", "ai,ai", "--seed", "1", "--save", str(target))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert str(target) in result.stderr and "does not exist" in result.stderr
+
+
+def test_save_paths_are_checked(tmp_path: Path) -> None:
+    """A folder, a read-only folder and a read-only file are refused with their path."""
+    with pytest.raises(SavePathError, match="is a folder"):
+        save_path(tmp_path)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    read_only = tmp_path / "old.json"
+    read_only.write_text("{}", encoding="utf-8")
+    read_only.chmod(0o400)
+    try:
+        if os.access(locked, os.W_OK):  # running as root: permissions do not apply
+            pytest.skip("permissions are not enforced for this user")
+        with pytest.raises(SavePathError, match="not writable"):
+            save_path(locked / "game.json")
+        with pytest.raises(SavePathError, match="not writable"):
+            save_path(read_only)
+    finally:
+        locked.chmod(0o700)
+        read_only.chmod(0o600)
+
+
+def test_save_expands_the_home_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--save ~/game.json`` writes into the home folder."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    result = run("play", "--seats", "ai:random,ai:random", "--seed", "2", "--save", "~/g.json")
+    assert result.exit_code == 0, result.stderr
+    assert load_record(tmp_path / "g.json").final_scores is not None
+
+
+# -- quitting -------------------------------------------------------------------------------------
+
+
+def test_a_bad_file_name_at_quit_asks_again(tmp_path: Path) -> None:
+    """``quit``, ``y``, a file in a missing folder: the failure is reported on the error
+    console with the path, another name is asked for, and the game is saved there."""
+    missing = tmp_path / "no" / "game.json"
+    good = tmp_path / "game.json"
+    game, out, err = session(Typist("1", "quit", "y", str(missing), str(good)))
+    game.run()
+    assert str(missing) in err.getvalue() and "not saved" in err.getvalue()
+    assert "not saved" not in out.getvalue()
+    assert load_record(good) == game.record
+    assert out.getvalue().rstrip().endswith("Game stopped.")
+
+
+def test_giving_up_after_a_failed_save(tmp_path: Path) -> None:
+    """An empty answer after a failed save stops without saving."""
+    game, _out, err = session(Typist("quit", "y", str(tmp_path / "no" / "g.json"), ""))
+    game.run()
+    assert "not saved" in err.getvalue()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_d_offers_to_save_like_quit(tmp_path: Path) -> None:
+    """End of input at the prompt asks whether to save, as ``quit`` does."""
+    path = tmp_path / "game.json"
+    typist = Typist("1", EOFError, "y", str(path))
+    game, _out, _ = session(typist)
+    game.run()
+    assert "Save the game before quitting? [y/N] " in typist.prompts
+    assert load_record(path) == game.record
+    assert len(game.record.actions) >= 1
+
+
+def test_save_errors_go_to_stderr_naming_the_path(tmp_path: Path) -> None:
+    """In the command, a failed save at the quit prompt is written on stderr with its path,
+    and the retry saves the game."""
+    bad = tmp_path / "missing" / "game.json"
+    good = tmp_path / "game.json"
+    typed = f"quit\ny\n{bad}\n{good}\n"
+    result = run("play", "--seats", "human,ai", "--seed", "1", typed=typed)
+    assert result.exit_code == 0, result.stderr
+    assert str(bad) in result.stderr
+    assert str(bad) not in result.stdout
+    assert load_record(good).seats == ("human", "ai:greedy")
+
+
+# -- loading --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [["--seats", "ai,ai"], ["-x", "artisans"], ["--seed", "0"]],
+    ids=["seats", "expansion", "seed"],
+)
+def test_load_refuses_options_it_would_not_use(tmp_path: Path, extra: list[str]) -> None:
+    path = tmp_path / "game.json"
+    save_record(path, new_record(rules(), 1, 2, ["ai:random", "ai:random"]))
+    result = run("play", "--load", str(path), *extra)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert extra[0] in result.stderr and "--load" in result.stderr
+
+
+def test_load_accepts_every_seat_name_that_seats_accepts(tmp_path: Path) -> None:
+    """A record whose seats are written ``ai`` and ``AI:Random`` (as --seats allows)
+    resumes, with the seats made canonical."""
+    record = new_record(rules(), 5, 2, ["ai:greedy", "ai:random"])
+    record = with_action(record, str(rules().legal_actions(rules().new_game(2, 5))[0]))
+    path = tmp_path / "game.json"
+    save_record(path, record)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["seats"] = ["ai", " AI:Random"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    out = tmp_path / "done.json"
+    result = run("play", "--load", str(path), "--save", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert load_record(out).seats == ("ai:greedy", "ai:random")
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.stdout == f"naqala {version('naqala')}\n"
