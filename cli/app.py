@@ -15,7 +15,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from naqala.cli import compare as compare_cli
-from naqala.cli import play, replay
+from naqala.cli import picture, play, replay
 from naqala.core.actions import NotationError, parse_action
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
@@ -328,6 +328,7 @@ def register_plugin_commands(target: typer.Typer, plugins: list[object] | None =
 
 
 replay.register(app)
+picture.register(app)
 play.register(app)
 compare_cli.register(app)
 
