@@ -313,21 +313,23 @@ def _tile_pieces(scene: _Scene, tile: int) -> str:
     for k, (index, n) in enumerate(colours):
         row, col = divmod(k, 3)
         parts.append(_chip(x + 20 + col * 31, top + row * 24, scene.meeple_look(index), n, 9.5))
-    cursor = x + 5
     owner = state.board.owners[tile]
     if owner != NOBODY:
-        parts.append(_badge(cursor, y + TILE - 20, owner, 24, 15))
-        cursor += 30
+        parts.append(_badge(x + 5, y + TILE - 20, owner, 24, 15))
+    # tokens fill the bottom row after the camel, then a row above, clear of the badge
+    cursor, base = x + (35 if owner != NOBODY else 5), y + TILE - 13
     for index, n in enumerate(state.board.tokens[tile]):
         if not n:
             continue
         look = scene.token_look(index)
         fill = seat_colour(owner) if look.owned and owner != NOBODY else look.fill
-        parts.append(_shape(look.shape, cursor + 8, y + TILE - 13, 7, fill))
-        cursor += 18
+        width = 17 + (17 if n > 1 else 0)
+        if cursor + width > x + TILE - 30 and base == y + TILE - 13:
+            cursor, base = x + 5, base - 21
+        parts.append(_shape(look.shape, cursor + 8, base, 7, fill))
         if n > 1:
-            parts.append(_text(cursor - 2, y + TILE - 8, f"×{n}", 10, fill=INK, font_weight="bold"))
-            cursor += 18
+            parts.append(_text(cursor + 17, base + 5, f"×{n}", 10, fill=INK, font_weight="bold"))
+        cursor += width
     if not parts:
         return ""
     return f'<g class="pieces">{"".join(parts)}</g>'

@@ -7,7 +7,9 @@ Skipped, with the reason, only when no browser can be found (see naqala.testing.
 
 from __future__ import annotations
 
+import importlib.util
 import io
+import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,9 +25,12 @@ from naqala.core.record import new_record, save_record
 from naqala.display import board_svg
 from naqala.testing.browser import chromium, console_errors, find_chromium
 
+ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.browser
 FOUND = find_chromium()
 if isinstance(FOUND, str):
+    if os.environ.get("NAQALA_REQUIRE_BROWSER"):  # set by .ci/run once it installed one
+        pytest.fail(f"the browser tests must run here, but: {FOUND}", pytrace=False)
     pytest.skip(f"no browser for the browser tests: {FOUND}", allow_module_level=True)
 
 from PIL import Image  # noqa: E402  (only needed when a browser runs)
@@ -126,3 +131,18 @@ def test_the_replay_page_steps_through_the_game(
     assert "game over" in browser.find_element(By.CSS_SELECTOR, "#board g.header").text
     assert browser.find_element(By.ID, "counter").text.endswith("(end)")
     assert console_errors(browser) == []
+
+
+def test_the_reference_pictures_script_photographs_the_board(tmp_path: Path) -> None:
+    """tools/screenshots.py writes an SVG and a PNG of the whole picture per shot."""
+    spec = importlib.util.spec_from_file_location("screenshots", ROOT / "tools" / "screenshots.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--out", str(tmp_path), "--only", "base", "--agent", "random"]) == 0
+    svg = (tmp_path / "board-base.svg").read_text(encoding="utf-8")
+    image = Image.open(tmp_path / "board-base.png")
+    width = int(svg.split('width="')[1].split('"')[0])
+    height = float(svg.split('height="')[1].split('"')[0])
+    assert image.size == (width, round(height))
+    assert colours_in((tmp_path / "board-base.png").read_bytes()) > 50

@@ -31,7 +31,7 @@ MEEPLES = {
 }
 TOKENS = {
     "palm-tree": Look("#2e8b3e", "T", "palm tree", LIGHT, "tree"),
-    "palace": Look("#f4f1e8", "H", "palace", DARK, "palace"),
+    "palace": Look("#f1d27a", "H", "palace", DARK, "palace"),
 }
 
 
