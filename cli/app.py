@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from naqala.cli import compare as compare_cli
-from naqala.cli import play, replay
+from naqala.cli import picture, play, replay
 from naqala.cli.common import Expansions, fail, make_rules
 from naqala.core.actions import NotationError, parse_action, resolve_typed, shorten
 from naqala.core.content import ContentError
@@ -404,6 +404,7 @@ def register_plugin_commands(target: typer.Typer, plugins: list[object] | None =
 
 
 replay.register(app)
+picture.register(app)
 play.register(app)
 compare_cli.register(app)
 

@@ -7,7 +7,10 @@ code 2; ``--verify`` exits 1 when the replayed scores differ from the recorded o
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
+import secrets
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, cast
@@ -30,6 +33,14 @@ VerifyOpt = Annotated[
         "--verify", help="Replay silently and check the recorded final scores (exit 1 if not)."
     ),
 ]
+HtmlOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--html",
+        help="Write the game as one self-contained HTML page to step through in a browser.",
+        dir_okay=False,
+    ),
+]
 HouseRulesOpt = Annotated[
     list[Path] | None,
     typer.Option(
@@ -44,9 +55,13 @@ def _scores_text(scores: Sequence[int]) -> str:
 
 
 def replay_command(
-    record: RecordArg, verify: VerifyOpt = False, house_rules: HouseRulesOpt = None
+    record: RecordArg,
+    verify: VerifyOpt = False,
+    html: HtmlOpt = None,
+    house_rules: HouseRulesOpt = None,
 ) -> None:
-    """Replay a game record turn by turn, or check it with --verify."""
+    """Replay a game record turn by turn, check it with --verify, or write it as an HTML
+    page with --html."""
     try:
         game = load_record(record)
         rules = rules_for_record(game, house_rules or ())
@@ -57,6 +72,9 @@ def replay_command(
     final = rules.scores(states[-1])
     if verify:
         _verify(record, game, states[-1], final)
+        return
+    if html is not None:
+        _write_html(html, record, game, rules, states)
         return
     _show(rules, game, states)
     if game.final_scores is not None and game.final_scores != final:
@@ -88,6 +106,37 @@ def _verify(record: Path, game: GameRecord, last: State, final: tuple[int, ...])
             code=1,
         )
     typer.echo(f"verified: scores {_scores_text(final)}")
+
+
+def _write_html(
+    target: Path, record: Path, game: GameRecord, rules: Rules, states: list[State]
+) -> None:
+    """Write the replay page atomically: ``target`` is whole or untouched."""
+    from naqala.display.html import replay_html
+
+    plugins = ", ".join(ref.name for ref in game.plugins)
+    title = f"naqala replay · {record.name} · {game.players} players · seed {game.seed} · {plugins}"
+    page = replay_html(rules, states, game.actions, game.seats, title)
+    try:
+        write_text_atomically(target, page)
+    except OSError as exc:
+        fail(f"{target}: cannot write: {exc.strerror or exc}")
+    typer.echo(f"wrote {target} ({len(states) - 1} steps)")
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to a new temporary file beside ``path`` (usual permissions), then
+    rename it into place: ``path`` ends up whole or untouched."""
+    temp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
 
 
 # -- showing a game ---------------------------------------------------------------------------

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from naqala.core.stage import Flow, Stage
     from naqala.core.state import Layout, State
     from naqala.core.validate import Problem
+    from naqala.display.hints import Display
 
 PROJECT = "naqala"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -249,6 +250,19 @@ def naqala_public_notes(rules: Rules, state: State) -> Iterable[str]:
 
     Called whenever a position is drawn for people. Combined: concatenated in
     registration order.
+    """
+
+
+@hookspec
+def naqala_display(rules: Rules, state: State) -> Display | None:
+    """How this plugin's components look in a picture of ``state`` (SVG, HTML replay):
+    colours and labels of its tile kinds, meeple colours and tokens, the turn-order
+    labels, text on tiles (the whim on a city) and labelled lines for the side panel.
+
+    Called whenever a position is drawn as a picture. Combined: merged in registration
+    order, key by key (a later plugin may restyle an earlier one's component); rows are
+    concatenated. A plugin that implements it is trusted to show its public information
+    there, so its ``naqala_public_notes`` are not repeated in the picture.
     """
 
 

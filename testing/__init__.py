@@ -9,6 +9,8 @@
 - ``naqala.testing.moves``: count the moves of a small board written as text.
 - ``naqala.testing.strategies``: hypothesis strategies for expansion sets, seeds, games,
   reached states and legal actions (needs ``hypothesis``).
+- ``naqala.testing.browser``: headless Chromium through selenium, to look at pictures
+  (``naqala.display``) in a real browser (needs selenium and a chromium with its driver).
 - ``naqala.testing.pytest_plugin``: the ``naqala_*`` fixtures, loaded automatically by
   pytest once naqala is installed.
 

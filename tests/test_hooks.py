@@ -569,6 +569,45 @@ def test_naqala_public_notes_appear_under_the_board_picture() -> None:
     assert build_rules().public_notes(state) == []
 
 
+def test_naqala_display_restyles_tiles_writes_on_tiles_and_adds_rows() -> None:
+    """A plugin's looks replace earlier ones key by key, its tile notes and rows are
+    drawn, and its own public notes are not repeated; another plugin's notes still are."""
+    from naqala.display import board_svg
+    from naqala.display.hints import Display, Look
+
+    class Oases:
+        NAME = "oases"
+
+        @hookimpl
+        def naqala_display(self, rules: Rules, state: State) -> Display:
+            return Display(
+                tiles={"oasis": Look("#00ff7f", "Green oasis", "green oasis")},
+                tile_notes={0: "Here be dragons"},
+                rows=(("Weather", f"dry in round {state.round}"),),
+            )
+
+        @hookimpl
+        def naqala_public_notes(self, rules: Rules, state: State) -> list[str]:
+            return ["Oases: a note drawn through naqala_display instead"]
+
+    class Almanac:
+        NAME = "almanac"
+
+        @hookimpl
+        def naqala_public_notes(self, rules: Rules, state: State) -> list[str]:
+            return [f"Almanac: round {state.round}"]
+
+    rules = build_rules(extra_plugins=[Oases(), Almanac()])
+    state = rules.new_game(2, 1)
+    svg = board_svg(rules, state)
+    assert 'fill="#00ff7f"' in svg and "Green oasis" in svg
+    assert "Here be dragons" in svg and "Weather: dry in round 1" in svg
+    assert "Almanac: round 1" in svg
+    assert "a note drawn through naqala_display instead" not in svg
+    plain = board_svg(build_rules(), state)
+    assert "#00ff7f" not in plain and "Oasis" in plain
+
+
 def test_naqala_event_clean_up_fires_once_per_round() -> None:
     """The base flow fires ``clean-up`` at the end of every round, for everybody."""
     seen: list[int] = []

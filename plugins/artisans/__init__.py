@@ -17,7 +17,8 @@ from naqala.core.rng import Rng
 from naqala.core.stage import Stage
 from naqala.core.state import Layout, State
 from naqala.core.validate import Problem
-from naqala.plugins.artisans import actions, items, layout, scoring, tents
+from naqala.display.hints import Display
+from naqala.plugins.artisans import actions, items, layout, looks, scoring, tents
 
 NAME = "artisans"
 VERSION = "0.1.0"
@@ -115,3 +116,8 @@ def naqala_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLin
         + items.item_score_lines(rules, state, player)
         + tents.tent_score_lines(rules, state, player)
     )
+
+
+@hookimpl
+def naqala_display(rules: Rules, state: State) -> Display:
+    return looks.DISPLAY

@@ -20,7 +20,8 @@ from naqala.core.rng import Rng
 from naqala.core.stage import Flow, Stage
 from naqala.core.state import Layout, State
 from naqala.core.validate import Problem
-from naqala.plugins.base import cards, checks, djinns, flow, scoring, setup
+from naqala.display.hints import Display
+from naqala.plugins.base import cards, checks, djinns, flow, looks, scoring, setup
 from naqala.plugins.base.bidding import BidStage
 from naqala.plugins.base.merchandise import SellStage
 from naqala.plugins.base.movement import DropStage, PickStage
@@ -132,3 +133,8 @@ def naqala_adjust_score_lines(
 @hookimpl
 def naqala_protected_meeples(rules: Rules, state: State, player: int) -> set[str]:
     return cards.protected(rules, state, player)
+
+
+@hookimpl
+def naqala_display(rules: Rules, state: State) -> Display:
+    return looks.display(rules, state)

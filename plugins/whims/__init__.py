@@ -16,8 +16,9 @@ from naqala.core.powers import Power
 from naqala.core.stage import Stage
 from naqala.core.state import Layout, State
 from naqala.core.validate import Problem
+from naqala.display.hints import Display
 from naqala.plugins.base.api import CLEAN_UP
-from naqala.plugins.whims import cities, lake, spirits, whims
+from naqala.plugins.whims import cities, lake, looks, spirits, whims
 
 NAME = "djinns"
 ALIASES = ("whims",)
@@ -79,3 +80,8 @@ def naqala_check_state(rules: Rules, state: State) -> list[Problem]:
 @hookimpl
 def naqala_public_notes(rules: Rules, state: State) -> list[str]:
     return cities.city_notes(rules, state)
+
+
+@hookimpl
+def naqala_display(rules: Rules, state: State) -> Display:
+    return looks.display(rules, state)

@@ -1,0 +1,844 @@
+"""A game position as an SVG 1.1 picture, built from plain strings (no dependency).
+
+The picture has a header line, the board (tiles by kind with their value badge, meeples
+as lettered chips with counts, camels as ``P<n>`` badges, tokens, mountains on edges,
+impassable tiles, the text on a tile a plugin asks for, the last move), a side panel
+(bid and turn-order tracks, the djinn and resource rows, bank, draw piles, plugin rows
+and a legend) and one panel per player. Every colour is paired with text, so the
+picture reads the same without colour; every tile carries a ``<title>`` describing it.
+
+The renderer knows no rule: plugins say how their components look through the hook
+``naqala_display`` (:mod:`naqala.display.hints`). The same state gives the same bytes.
+:func:`svg_parts` returns the picture in pieces (one or two per tile, one per panel) so
+that the HTML replay can store each distinct piece once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from xml.sax.saxutils import escape, quoteattr
+
+from naqala.core.board import tile_name
+from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.state import NOBODY, PIECES, PlayerState, State
+from naqala.display.hints import Display, Look, collect, public_notes_without_display
+from naqala.display.view import shown_seats
+
+__all__ = ["PLAYER_COLOURS", "BoardPicture", "board_svg", "last_move", "svg_parts"]
+
+#: seat colours (camels, tents, badges), by seat; every badge also says ``P<n>``
+PLAYER_COLOURS = ("#b8326a", "#1d8385", "#d9822b", "#4a5a9c", "#5f8a1f", "#8c564b")
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+PAPER = "#fbf7ef"
+INK = "#2b2b2b"
+MUTED = "#6b6357"
+GRID = "#8f846f"
+MOUNTAIN = "#7a4a1f"
+HIGHLIGHT = "#ff8c1a"
+CARD = "#fffdf8"
+
+TILE = 110  # side of a tile
+MARGIN = 16
+LABEL = 22  # room for column letters and row numbers
+HEADER = 44
+PANEL = 380  # width of the side panel
+GAP = 24
+CHAR = 0.56  # average character width, in font sizes, for wrapping text
+
+
+def _fallback(kind: str) -> Look:
+    """A plain look for a component no plugin describes."""
+    return Look("#e6e1d6", kind.replace("-", " ").capitalize(), kind.replace("-", " "))
+
+
+def _n(value: float) -> str:
+    """A coordinate, written the same way every time."""
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _attrs(**values: object) -> str:
+    return "".join(
+        f" {key.rstrip('_').replace('_', '-')}={quoteattr(_n(v) if isinstance(v, float) else str(v))}"  # noqa: E501
+        for key, v in values.items()
+    )
+
+
+def _el(name: str, **values: object) -> str:
+    """An empty element (``<circle …/>``) with its attributes."""
+    return f"<{name}{_attrs(**values)}/>"
+
+
+def _text(x: float, y: float, content: str, size: float = 12, **extra: object) -> str:
+    return (
+        f"<text{_attrs(x=float(x), y=float(y), font_size=size, **extra)}>{escape(content)}</text>"
+    )
+
+
+def _rect(x: float, y: float, w: float, h: float, **extra: object) -> str:
+    return _el("rect", x=float(x), y=float(y), width=float(w), height=float(h), **extra)
+
+
+def _wrap(text: str, width: float, size: float) -> list[str]:
+    """``text`` broken at spaces into lines of about ``width`` at font ``size``."""
+    limit = max(4, int(width / (size * CHAR)))
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > limit:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    if line or not lines:
+        lines.append(line)
+    return lines
+
+
+def seat_label(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+def seat_colour(seat: int) -> str:
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+def _badge(x: float, y: float, seat: int, w: float = 26, h: float = 16) -> str:
+    """A seat's badge: a rounded box in its colour with ``P<n>`` written on it."""
+    return (
+        _rect(x, y, w, h, rx=4, fill=seat_colour(seat), stroke=INK, stroke_width=0.8)
+        + _text(
+            x + w / 2, y + h - 4, seat_label(seat), h * 0.62, fill="#ffffff",
+            font_weight="bold", text_anchor="middle",
+        )
+    )  # fmt: skip
+
+
+def _shape(shape: str, cx: float, cy: float, r: float, fill: str, stroke: str = INK) -> str:
+    """One of the shapes plugins may ask for, centred on (cx, cy), about ``2r`` wide."""
+    common = {"fill": fill, "stroke": stroke, "stroke_width": 1}
+    if shape == "square":
+        return _rect(cx - r, cy - r, 2 * r, 2 * r, rx=2, **common)
+    if shape == "diamond":
+        points = f"{_n(cx)},{_n(cy - r * 1.2)} {_n(cx + r * 1.2)},{_n(cy)} "
+        points += f"{_n(cx)},{_n(cy + r * 1.2)} {_n(cx - r * 1.2)},{_n(cy)}"
+        return _el("polygon", points=points, **common)
+    if shape == "tree":
+        trunk = _rect(cx - r * 0.15, cy, r * 0.3, r, fill="#7b5230")
+        crown = _el("polygon", points=_star(cx, cy - r * 0.2, r, r * 0.45), **common)
+        return trunk + crown
+    if shape == "palace":
+        body = _rect(cx - r, cy - r * 0.2, 2 * r, r * 1.2, **common)
+        d = (
+            f"M{_n(cx - r * 0.6)},{_n(cy - r * 0.2)} "
+            f"A{_n(r * 0.6)},{_n(r * 0.7)} 0 0 1 {_n(cx + r * 0.6)},{_n(cy - r * 0.2)} Z"
+        )
+        dome = _el("path", d=d, **common)
+        return body + dome
+    if shape == "tent":
+        points = (
+            f"{_n(cx - r)},{_n(cy + r * 0.9)} {_n(cx)},{_n(cy - r)} {_n(cx + r)},{_n(cy + r * 0.9)}"
+        )
+        return _el("polygon", points=points, **common)
+    return _el("circle", cx=float(cx), cy=float(cy), r=float(r), **common)
+
+
+def _star(cx: float, cy: float, outer: float, inner: float) -> str:
+    """The points of a six-pointed leafy star (a palm crown)."""
+    points = []
+    for i in range(12):
+        radius = outer if i % 2 == 0 else inner
+        angle = math.pi * i / 6 - math.pi / 2
+        points.append(f"{_n(cx + radius * math.cos(angle))},{_n(cy + radius * math.sin(angle))}")
+    return " ".join(points)
+
+
+def _chip(cx: float, cy: float, look: Look, count: int, r: float = 10) -> str:
+    """A meeple colour on a tile or in front of a player: a disc with its letter, and the
+    count on a small white disc when more than one."""
+    out = _el(
+        "circle", cx=float(cx), cy=float(cy), r=float(r), fill=look.fill, stroke=INK, stroke_width=1
+    )
+    out += _text(
+        cx,
+        cy + r * 0.4,
+        look.label,
+        r * 1.1,
+        fill=look.ink,
+        font_weight="bold",
+        text_anchor="middle",
+    )
+    if count > 1:
+        bx, by = cx + r * 0.95, cy - r * 0.85
+        out += _el(
+            "circle",
+            cx=float(bx),
+            cy=float(by),
+            r=float(r * 0.68),
+            fill="#ffffff",
+            stroke=INK,
+            stroke_width=0.8,
+        )
+        out += _text(
+            bx,
+            by + r * 0.3,
+            str(count),
+            r * 0.85,
+            fill=INK,
+            font_weight="bold",
+            text_anchor="middle",
+        )
+    return out
+
+
+def _plural(word: str, n: int) -> str:
+    return word if n == 1 else word + "s"
+
+
+# -- the facts a picture needs -------------------------------------------------------------
+
+
+class _Scene:
+    """A state with the looks and names it is drawn with."""
+
+    def __init__(self, rules: Rules, state: State, seat: int | None, reveal: bool) -> None:
+        self.rules = rules
+        self.state = state
+        self.seat = seat
+        self.shown = shown_seats(state, seat, reveal)
+        self.display: Display = collect(rules, state)
+        self.rows, self.cols = state.layout.rows, state.layout.cols
+        self.board_x = MARGIN + LABEL
+        self.board_y = HEADER + LABEL
+        self.panel_x = self.board_x + self.cols * TILE + GAP
+        self.width = self.panel_x + PANEL + MARGIN
+
+    def tile_kind(self, tile: int) -> str:
+        spec = self.rules.tile_specs.get(self.state.layout.tiles[tile])
+        return spec.kind if spec else self.state.layout.tiles[tile].rsplit("-", 1)[0]
+
+    def tile_look(self, kind: str) -> Look:
+        return self.display.tiles.get(kind) or _fallback(kind)
+
+    def meeple_look(self, index: int) -> Look:
+        spec = self.rules.colours[index]
+        return self.display.meeples.get(spec.id) or Look("#bbbbbb", spec.letter, spec.name)
+
+    def token_look(self, index: int) -> Look:
+        spec = self.rules.tokens[index]
+        return self.display.tokens.get(spec.id) or Look("#dddddd", spec.name[:1], spec.name)
+
+    def origin(self, tile: int) -> tuple[float, float]:
+        row, col = divmod(tile, self.cols)
+        return self.board_x + col * TILE, self.board_y + row * TILE
+
+    def centre(self, tile: int) -> tuple[float, float]:
+        x, y = self.origin(tile)
+        return x + TILE / 2, y + TILE / 2
+
+    def card_name(self, card: str) -> str:
+        spec = self.rules.card_specs.get(card)
+        if spec is None:
+            return card
+        return spec.name or spec.id.replace("-", " ").capitalize()
+
+    def djinn_name(self, djinn: str) -> str:
+        spec = self.rules.card_specs.get(djinn)
+        return spec.name if spec else djinn
+
+    def cards_in_hand(self, player: PlayerState) -> tuple[str, ...]:
+        """Every card a player holds but the djinns (shown on their own line)."""
+        names = self.rules.deck_names
+        return tuple(c for i, hand in enumerate(player.hands) if names[i] != "djinns" for c in hand)
+
+
+# -- the board -------------------------------------------------------------------------------
+
+
+def _tile_ground(scene: _Scene, tile: int) -> str:
+    """The tile itself: ground colour, kind, value badge and any text a plugin puts there."""
+    rules, state = scene.rules, scene.state
+    x, y = scene.origin(tile)
+    kind = scene.tile_kind(tile)
+    look = scene.tile_look(kind)
+    spec = rules.tile_specs.get(state.layout.tiles[tile])
+    name = tile_name(tile, scene.cols)
+    parts = [
+        f'<g id="tile-{name}" class="tile">',
+        f"<title>{escape(_describe(scene, tile))}</title>",
+    ]
+    parts.append(_rect(x, y, TILE, TILE, fill=look.fill, stroke=GRID, stroke_width=1))
+    blocked = tile in state.layout.blocked
+    if blocked:
+        parts.append(
+            _text(
+                x + TILE / 2,
+                y + TILE / 2 + 5,
+                look.label,
+                13,
+                fill=look.ink,
+                font_weight="bold",
+                text_anchor="middle",
+            )
+        )
+    else:
+        parts.append(_text(x + 6, y + 17, look.label, 11, fill=look.ink, font_weight="bold"))
+    if spec is not None and spec.value:
+        value = scene.display.values.get(spec.value) or Look("#888888", "", spec.value, "#ffffff")
+        cx, cy = x + TILE - 16, y + TILE - 16
+        parts.append(_shape(value.shape, cx, cy, 11, value.fill))
+        parts.append(
+            _text(
+                cx,
+                cy + 4,
+                spec.printed or str(spec.vp),
+                11,
+                fill=value.ink,
+                font_weight="bold",
+                text_anchor="middle",
+            )
+        )
+    note = scene.display.tile_notes.get(tile)
+    if note:
+        for i, line in enumerate(_wrap(note, TILE - 10, 9)[:2]):
+            parts.append(_text(x + 6, y + 30 + 11 * i, line, 9.5, fill=INK, font_style="italic"))
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _tile_pieces(scene: _Scene, tile: int) -> str:
+    """What stands on a tile: meeple chips (three to a row), the owner's camel, tokens."""
+    state = scene.state
+    x, y = scene.origin(tile)
+    parts: list[str] = []
+    colours = [(i, n) for i, n in enumerate(state.board.meeples[tile]) if n]
+    top = y + (57 if scene.display.tile_notes.get(tile) else 45)
+    for k, (index, n) in enumerate(colours):
+        row, col = divmod(k, 3)
+        parts.append(_chip(x + 20 + col * 31, top + row * 24, scene.meeple_look(index), n, 9.5))
+    owner = state.board.owners[tile]
+    if owner != NOBODY:
+        parts.append(_badge(x + 5, y + TILE - 20, owner, 24, 15))
+    # tokens fill the bottom row after the camel, then a row above, clear of the badge
+    cursor, base = x + (35 if owner != NOBODY else 5), y + TILE - 13
+    for index, n in enumerate(state.board.tokens[tile]):
+        if not n:
+            continue
+        look = scene.token_look(index)
+        fill = seat_colour(owner) if look.owned and owner != NOBODY else look.fill
+        width = 17 + (17 if n > 1 else 0)
+        if cursor + width > x + TILE - 30 and base == y + TILE - 13:
+            cursor, base = x + 5, base - 21
+        parts.append(_shape(look.shape, cursor + 8, base, 7, fill))
+        if n > 1:
+            parts.append(_text(cursor + 17, base + 5, f"×{n}", 10, fill=INK, font_weight="bold"))
+        cursor += width
+    if not parts:
+        return ""
+    return f'<g class="pieces">{"".join(parts)}</g>'
+
+
+def _describe(scene: _Scene, tile: int) -> str:
+    """The full text of a tile, for its ``<title>`` (screen readers, tooltips)."""
+    rules, state = scene.rules, scene.state
+    kind = scene.tile_kind(tile)
+    spec = rules.tile_specs.get(state.layout.tiles[tile])
+    words = [f"{tile_name(tile, scene.cols)}: {scene.tile_look(kind).name or kind}"]
+    if spec is not None and spec.value:
+        words.append(f"{spec.value} value {spec.printed or spec.vp}")
+    if tile in state.layout.blocked:
+        words.append("impassable")
+    meeples = [
+        f"{n} {scene.meeple_look(i).name or rules.colours[i].name}"
+        for i, n in enumerate(state.board.meeples[tile])
+        if n
+    ]
+    if meeples:
+        words.append("meeples: " + ", ".join(meeples))
+    owner = state.board.owners[tile]
+    if owner != NOBODY:
+        words.append(f"camel of {seat_label(owner)}")
+    for index, n in enumerate(state.board.tokens[tile]):
+        if n:
+            words.append(f"{n} {scene.token_look(index).name or rules.tokens[index].name}")
+    note = scene.display.tile_notes.get(tile)
+    if note:
+        words.append(note)
+    return "; ".join(words)
+
+
+def _coordinates(scene: _Scene) -> str:
+    parts = ['<g class="coordinates">']
+    for col in range(scene.cols):
+        x = scene.board_x + col * TILE + TILE / 2
+        parts.append(
+            _text(
+                x,
+                scene.board_y - 7,
+                tile_name(col, scene.cols)[0],
+                13,
+                fill=MUTED,
+                font_weight="bold",
+                text_anchor="middle",
+            )
+        )
+    for row in range(scene.rows):
+        y = scene.board_y + row * TILE + TILE / 2 + 5
+        parts.append(
+            _text(
+                scene.board_x - 8,
+                y,
+                str(row + 1),
+                13,
+                fill=MUTED,
+                font_weight="bold",
+                text_anchor="end",
+            )
+        )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _mountains(scene: _Scene) -> str:
+    """Each wall as a brown ridge along the edge it blocks."""
+    walls = sorted(scene.state.layout.walls)
+    if not walls:
+        return ""
+    parts = ['<g class="mountains">']
+    for a, b in walls:
+        ax, ay = scene.origin(a)
+        if b == a + 1:  # side by side: a vertical edge
+            x0, y0, x1, y1 = ax + TILE, ay, ax + TILE, ay + TILE
+        else:
+            x0, y0, x1, y1 = ax, ay + TILE, ax + TILE, ay + TILE
+        parts.append(
+            f"<title>mountain between {tile_name(a, scene.cols)} and "
+            f"{tile_name(b, scene.cols)}</title>"
+        )
+        parts.append(_ridge(x0, y0, x1, y1))
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _ridge(x0: float, y0: float, x1: float, y1: float, peaks: int = 5) -> str:
+    """A thick line with a row of small peaks on it: a mountain range."""
+    out = _el(
+        "line",
+        x1=float(x0),
+        y1=float(y0),
+        x2=float(x1),
+        y2=float(y1),
+        stroke=MOUNTAIN,
+        stroke_width=5,
+        stroke_linecap="round",
+    )
+    length = math.hypot(x1 - x0, y1 - y0)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    step = length / peaks
+    for i in range(peaks):
+        cx, cy = x0 + ux * step * (i + 0.5), y0 + uy * step * (i + 0.5)
+        half = step * 0.38
+        points = (
+            f"{_n(cx - ux * half)},{_n(cy - uy * half + 4)} {_n(cx)},{_n(cy - 9)} "
+            f"{_n(cx + ux * half)},{_n(cy + uy * half + 4)}"
+        )
+        out += _el("polygon", points=points, fill="#a0703f", stroke=MOUNTAIN, stroke_width=1.2)
+    return out
+
+
+def last_move(state: State) -> tuple[int, ...]:
+    """The tiles of the meeple move of the turn in progress (start, then each drop), or
+    nothing when no move has started."""
+    turn = state.turn
+    if turn is None or turn.start == NOBODY:
+        return ()
+    return (turn.start, *turn.path)
+
+
+def _move(scene: _Scene, move: Sequence[int]) -> str:
+    """The move's path from tile centre to tile centre, its start ringed, its last tile
+    framed."""
+    if not move:
+        return ""
+    route = "→".join(tile_name(t, scene.cols) for t in move)
+    parts = ['<g class="last-move">', f"<title>last move {escape(route)}</title>"]
+    if len(move) > 1:
+        points = " ".join(f"{_n(cx)},{_n(cy)}" for cx, cy in (scene.centre(t) for t in move))
+        parts.append(
+            _el(
+                "polyline",
+                points=points,
+                fill="none",
+                stroke=HIGHLIGHT,
+                stroke_width=6,
+                stroke_opacity=0.7,
+                stroke_linecap="round",
+                stroke_linejoin="round",
+            )
+        )
+    sx, sy = scene.centre(move[0])
+    parts.append(
+        _el(
+            "circle",
+            cx=float(sx),
+            cy=float(sy),
+            r=7.0,
+            fill="#ffffff",
+            stroke=HIGHLIGHT,
+            stroke_width=3,
+        )
+    )
+    ex, ey = scene.origin(move[-1])
+    parts.append(
+        _rect(ex + 2, ey + 2, TILE - 4, TILE - 4, fill="none", stroke=HIGHLIGHT, stroke_width=4)
+    )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+# -- header, side panel, players -----------------------------------------------------------
+
+
+def _header(scene: _Scene, move: Sequence[int]) -> str:
+    state = scene.state
+    words = [f"Round {state.round}"]
+    if state.is_over:
+        words.append("game over")
+    elif state.decision.player == NOBODY:
+        words.append(state.decision.stage)
+    else:
+        words.append(f"{seat_label(state.decision.player)} to decide: {state.decision.stage}")
+    turn = state.turn
+    if turn is not None and not state.is_over:
+        owner = state.markers[turn.marker]
+        if owner != state.decision.player:
+            words.append(f"turn of {seat_label(owner)}")
+    if move:
+        words.append("move " + "→".join(tile_name(t, scene.cols) for t in move))
+    if state.flags:
+        words.append(", ".join(state.flags))
+    if scene.seat is not None and not state.is_over:
+        words.append(f"seen by {seat_label(scene.seat)}")
+    line = _text(MARGIN, 30, " · ".join(words), 17, fill=INK, font_weight="bold")
+    return f'<g class="header">{line}</g>'
+
+
+class _Column:
+    """Lines laid out downwards in the side panel."""
+
+    def __init__(self, x: float, y: float, width: float) -> None:
+        self.x, self.y, self.width = x, y, width
+        self.parts: list[str] = []
+
+    def title(self, text: str) -> None:
+        self.y += 18
+        self.parts.append(_text(self.x, self.y, text, 13, fill=INK, font_weight="bold"))
+        self.y += 6
+
+    def line(self, text: str, size: float = 11.5, fill: str = INK) -> None:
+        for piece in _wrap(text, self.width, size):
+            self.y += size + 4
+            self.parts.append(_text(self.x, self.y, piece, size, fill=fill))
+
+
+def _slots(column: _Column, state: State, markers: Sequence[int], labels: Sequence[str]) -> None:
+    """A track: one box per spot, with the badge of the marker's owner on it and the
+    spot's label under it."""
+    width = min(36.0, column.width / max(1, len(markers)))
+    top = column.y + 4
+    for i, marker in enumerate(markers):
+        x = column.x + i * width
+        column.parts.append(
+            _rect(x, top, width - 4, 24, rx=3, fill=CARD, stroke=GRID, stroke_width=0.8)
+        )
+        if marker == NOBODY:
+            column.parts.append(
+                _text(x + (width - 4) / 2, top + 16, "·", 12, fill=MUTED, text_anchor="middle")
+            )
+        else:
+            column.parts.append(
+                _badge(x + (width - 4) / 2 - 12, top + 4, state.markers[marker], 24, 16)
+            )
+        if i < len(labels):
+            column.parts.append(
+                _text(
+                    x + (width - 4) / 2, top + 37, labels[i], 10, fill=MUTED, text_anchor="middle"
+                )
+            )
+    column.y = top + (40 if labels else 26)
+
+
+def _cards(column: _Column, names: Sequence[tuple[str, str]], per_row: int) -> None:
+    """Face-up cards: small boxes with a name and a second line (``VP 5``) if any."""
+    if not names:
+        column.line("none", fill=MUTED)
+        return
+    width = column.width / per_row
+    tall = any(sub for _, sub in names)
+    height = 34 if tall else 22
+    top = column.y + 4
+    for i, (name, sub) in enumerate(names):
+        row, col = divmod(i, per_row)
+        x, y = column.x + col * width, top + row * (height + 4)
+        column.parts.append(
+            _rect(x, y, width - 4, height, rx=3, fill=CARD, stroke=GRID, stroke_width=0.8)
+        )
+        shown = (
+            name
+            if len(name) * 11 * CHAR < width - 10
+            else name[: int((width - 12) / (10 * CHAR))] + "…"
+        )
+        column.parts.append(
+            _text(x + 5, y + 15, shown, 11, fill=INK, font_weight="bold" if sub else "normal")
+        )
+        if sub:
+            column.parts.append(_text(x + 5, y + 28, sub, 9.5, fill=MUTED))
+    rows = (len(names) + per_row - 1) // per_row
+    column.y = top + rows * (height + 4)
+
+
+def _panel(scene: _Scene) -> tuple[str, float]:
+    """The side panel and the height it takes."""
+    rules, state = scene.rules, scene.state
+    column = _Column(scene.panel_x, HEADER - 6, PANEL)
+    column.title("Bid order")
+    _slots(column, state, state.bid_track, ())
+    column.title("Turn order")
+    _slots(column, state, state.turn_track, scene.display.turn_spots)
+    column.title("Djinns on offer")
+    djinns = [
+        (scene.djinn_name(d), f"{rules.card_specs[d].vp} VP" if d in rules.card_specs else "")
+        for d in state.decks[DJINNS].row
+        if d
+    ]
+    _cards(column, djinns, 3)
+    column.title("Resources on offer")
+    _cards(column, [(scene.card_name(c), "") for c in state.decks[RESOURCES].row if c], 3)
+    column.title("Bank and piles")
+    bank = ", ".join(
+        f"{n} {_plural(spec.name.lower(), n)}"
+        for spec, n in zip(rules.tokens, state.pool, strict=True)
+    )
+    column.line(f"Bank: {bank}; bag: {sum(state.bag)} meeples")
+    piles = ", ".join(
+        f"{name} {len(deck.draw)}" for name, deck in zip(rules.deck_names, state.decks, strict=True)
+    )
+    column.line(f"Draw piles: {piles}")
+    for label, text in scene.display.rows:
+        column.line(f"{label}: {text}")
+    for note in public_notes_without_display(rules, state):
+        column.line(note)
+    _legend(scene, column)
+    return f'<g class="panel">{"".join(column.parts)}</g>', column.y
+
+
+def _legend(scene: _Scene, column: _Column) -> None:
+    """What each mark means: meeple letters, tokens, value badges, mountains, the move."""
+    rules, state = scene.rules, scene.state
+    column.title("Legend")
+    entries: list[tuple[str, str]] = []
+    for i in range(len(rules.colours)):
+        look = scene.meeple_look(i)
+        entries.append((_chip(0, 0, look, 1, 8), look.name or rules.colours[i].name))
+    for i in range(len(rules.tokens)):
+        look = scene.token_look(i)
+        entries.append((_shape(look.shape, 0, 0, 7, look.fill), look.name or rules.tokens[i].name))
+    values = {spec.value for spec in rules.content.tiles if spec.value}
+    for value in sorted(values):
+        badge = scene.display.values.get(value)
+        if badge is not None:
+            entries.append((_shape(badge.shape, 0, 0, 7, badge.fill), badge.name or value))
+    entries.append((_badge(-12, -8, 0, 24, 15), "camel of player 1"))
+    if state.layout.walls:
+        entries.append(
+            (
+                _el("line", x1=-10.0, y1=0.0, x2=10.0, y2=0.0, stroke=MOUNTAIN, stroke_width=5),
+                "mountain",
+            )
+        )
+    entries.append(
+        (
+            _el("line", x1=-10.0, y1=0.0, x2=10.0, y2=0.0, stroke=HIGHLIGHT, stroke_width=5),
+            "last move",
+        )
+    )
+    half = column.width / 2
+    top = column.y + 4
+    for k, (mark, name) in enumerate(entries):
+        row, col = divmod(k, 2)
+        x, y = column.x + col * half + 12, top + row * 21 + 10
+        column.parts.append(f'<g transform="translate({_n(x)},{_n(y)})">{mark}</g>')
+        column.parts.append(_text(x + 20, y + 4, name, 10.5, fill=INK))
+    column.y = top + ((len(entries) + 1) // 2) * 21
+
+
+def _player_lines(scene: _Scene, seat: int, player: PlayerState) -> list[str]:
+    """The text lines of a player's panel under its chips."""
+    state = scene.state
+    mine = seat in scene.shown
+    tiles = sum(1 for owner in state.board.owners if owner == seat)
+    coins = str(player.coins) if mine else "?"
+    lines = [f"Coins {coins} · Camels {player.camels} · Tiles {tiles}"]
+    pieces = [f"{k[len(PIECES) :]} {v}" for k, v in player.extras if k.startswith(PIECES) and v]
+    if pieces:
+        lines.append("To place: " + ", ".join(pieces))
+    djinns = ", ".join(scene.djinn_name(d) for d in player.djinns) or "none"
+    lines.append(f"Djinns: {djinns}")
+    held = scene.cards_in_hand(player)
+    count = len(held)
+    if mine:
+        counted = Counter(scene.card_name(c) for c in held)
+        hand = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counted.items())
+        lines.append(f"Cards ({count}): {hand or 'none'}")
+    else:
+        lines.append(f"Cards: {count} (hidden)")
+    return lines
+
+
+def _players(scene: _Scene, top: float) -> tuple[list[str], float]:
+    """One panel per player, side by side under the board; the parts and the bottom."""
+    rules, state = scene.rules, scene.state
+    count = len(state.players)
+    width = (scene.width - 2 * MARGIN - (count - 1) * 10) / count
+    kept = [
+        i
+        for i, spec in enumerate(rules.colours)
+        if spec.kept or any(p.meeples[i] for p in state.players)
+    ]
+    texts = [
+        [piece for line in _player_lines(scene, s, p) for piece in _wrap(line, width - 16, 11)]
+        for s, p in enumerate(state.players)
+    ]
+    height = 56 + 15 * max(len(t) for t in texts) + 8
+    parts = []
+    for seat, player in enumerate(state.players):
+        x = MARGIN + seat * (width + 10)
+        title = seat_label(seat)
+        if seat == scene.seat:
+            title += " (you)"
+        if seat == state.decision.player:
+            title += " · to decide"
+        out = [f'<g class="player" id="player-{seat + 1}">']
+        out.append(
+            _rect(x, top, width, height, rx=6, fill=CARD, stroke=seat_colour(seat), stroke_width=2)
+        )
+        out.append(_rect(x, top, width, 22, rx=6, fill=seat_colour(seat)))
+        out.append(_text(x + 8, top + 16, title, 12.5, fill="#ffffff", font_weight="bold"))
+        for k, index in enumerate(kept):
+            look = scene.meeple_look(index)
+            n = player.meeples[index]
+            cx = x + 18 + k * 56
+            out.append(_chip(cx, top + 38, look, 1, 9))
+            out.append(_text(cx + 13, top + 43, f"×{n}", 11.5, fill=INK, font_weight="bold"))
+        for i, line in enumerate(texts[seat]):
+            out.append(_text(x + 8, top + 70 + 15 * i, line, 11, fill=INK))
+        out.append("</g>")
+        parts.append("".join(out))
+    return parts, top + height
+
+
+# -- the whole picture -----------------------------------------------------------------------
+
+
+def svg_parts(
+    rules: Rules,
+    state: State,
+    seat: int | None = None,
+    reveal: bool = False,
+    move: Sequence[int] | None = None,
+) -> list[str]:
+    """The picture of ``state`` as an ordered list of SVG fragments; joined they are one
+    ``<svg>`` element. ``seat`` sees their own coins and cards (everybody's at the end or
+    with ``reveal``); ``move`` (tiles, start first) is highlighted, by default the move of
+    the turn in progress."""
+    scene = _Scene(rules, state, seat, reveal)
+    if move is None:
+        move = last_move(state)
+    size = scene.rows * scene.cols
+    grounds = [_tile_ground(scene, t) for t in range(size)]
+    pieces = [_tile_pieces(scene, t) for t in range(size)]
+    panel, panel_bottom = _panel(scene)
+    board_bottom = scene.board_y + scene.rows * TILE
+    players, bottom = _players(scene, max(board_bottom, panel_bottom) + 18)
+    height = bottom + MARGIN
+    title = _plain_header(scene, move)
+    opening = (
+        '<svg xmlns="http://www.w3.org/2000/svg" version="1.1"'
+        + _attrs(
+            width=scene.width,
+            height=_n(height),
+            viewBox=f"0 0 {scene.width} {_n(height)}",
+            font_family=FONT,
+        )
+        + ">"
+        f"<title>{escape(title)}</title>"
+        f"<desc>Five Tribes position drawn by naqala: board {scene.rows}×{scene.cols}, "
+        f"{len(state.players)} players.</desc>" + _rect(0, 0, scene.width, height, fill=PAPER)
+    )
+    frame = _rect(
+        scene.board_x - 3,
+        scene.board_y - 3,
+        scene.cols * TILE + 6,
+        scene.rows * TILE + 6,
+        rx=4,
+        fill=GRID,
+    )
+    return [
+        opening,
+        _header(scene, move),
+        _coordinates(scene) + frame,
+        *grounds,
+        _mountains(scene),
+        _move(scene, move),
+        *(p for p in pieces if p),
+        panel,
+        *players,
+        "</svg>",
+    ]
+
+
+def _plain_header(scene: _Scene, move: Sequence[int]) -> str:
+    """The header line as plain text (the picture's title)."""
+    fragment = _header(scene, move)
+    start = fragment.index(">", fragment.index("<text")) + 1
+    return fragment[start : fragment.index("</text>")].replace("&amp;", "&")
+
+
+def board_svg(
+    rules: Rules,
+    state: State,
+    seat: int | None = None,
+    reveal: bool = False,
+    move: Sequence[int] | None = None,
+) -> str:
+    """The picture of ``state`` as a standalone SVG 1.1 document (see :func:`svg_parts`)."""
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        + "".join(svg_parts(rules, state, seat, reveal, move))
+        + "\n"
+    )
+
+
+class BoardPicture:
+    """A position with its viewer, shown as the board by notebooks (``_repr_svg_``)."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        state: State,
+        seat: int | None = None,
+        reveal: bool = False,
+        move: Iterable[int] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.state = state
+        self.seat = seat
+        self.reveal = reveal
+        self.move = None if move is None else tuple(move)
+
+    def _repr_svg_(self) -> str:
+        return "".join(svg_parts(self.rules, self.state, self.seat, self.reveal, self.move))
+
+    def to_svg(self) -> str:
+        return board_svg(self.rules, self.state, self.seat, self.reveal, self.move)
