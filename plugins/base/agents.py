@@ -164,6 +164,15 @@ class GreedyAgent:
 AGENTS: dict[str, Callable[[int], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
 
 
+def _no_bid_greedy(seed: int) -> Agent:
+    from naqala.lab.agents import NoBidGreedyAgent  # the lab's study variant
+
+    return NoBidGreedyAgent(seed)
+
+
+AGENTS["greedy-nobid"] = _no_bid_greedy
+
+
 def make_agent(kind: str, seed: int) -> Agent:
     """An agent by name (``random`` or ``greedy``); ValueError listing the known names."""
     try:
