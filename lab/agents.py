@@ -7,7 +7,8 @@ from naqala.core.actions import Action
 from naqala.core.agents import Agent
 from naqala.core.engine import Rules
 from naqala.core.state import State
-from naqala.plugins.base.agents import AGENTS, GreedyAgent, make_agent
+from naqala.plugins.base.agents import AGENTS, agent_known, make_agent
+from naqala.plugins.base.greedy import GreedyAgent
 
 
 class NoBidGreedyAgent(GreedyAgent):
@@ -24,13 +25,14 @@ class NoBidGreedyAgent(GreedyAgent):
 
 def seat_name(raw: str) -> str:
     """The agent name of a seat as ``--seats`` or ``naqala play`` writes it: ``greedy``,
-    ``ai:greedy`` and ``ai`` (the greedy agent) all name ``greedy``. ValueError for
-    ``human`` and for names no agent answers to, listing the known ones."""
+    ``ai:greedy`` and ``ai`` (the greedy agent) all name ``greedy``; a setting follows a
+    colon (``mcts:2000``). ValueError for ``human`` and for names no agent answers to,
+    listing the known ones."""
     name = raw.strip().lower()
     if name == "ai":
         name = "greedy"
     name = name.removeprefix("ai:")
-    if name not in AGENTS:
+    if not agent_known(name):
         raise ValueError(f"unknown agent {raw.strip()!r}; known: {', '.join(sorted(AGENTS))}")
     return name
 

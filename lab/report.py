@@ -345,7 +345,7 @@ def _compare_tables(report: Mapping[str, Any]) -> list[str]:
                 entry["variant"],
                 entry["difference"],
                 entry["ci"],
-                f"odds ratio {odds['value']:g}" if odds else "–",
+                f"odds ratio {_cell(odds['value'])}" if odds else "–",
                 entry["p_value"],
                 entry["p_holm"],
                 "yes" if entry["significant"] else "no",

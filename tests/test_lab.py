@@ -417,3 +417,21 @@ def test_svg_has_no_date_and_a_fixed_salt() -> None:
     assert "<dc:date>" not in text
     assert svg_text(simulate_figures(results, 3)["win-rate"]) == text
     assert re.search(r"\d{4}-\d\d-\d\dT", text) is None
+
+
+def test_the_report_shows_undefined_numbers_as_a_dash() -> None:
+    """A seat that won only under the variant has an infinite odds ratio: JSON null, and
+    a dash in the page (not a crash)."""
+    from naqala.lab.compare import report
+    from naqala.lab.report import html_report
+
+    def game(seed: int, winners: tuple[int, ...]) -> GameResult:
+        return GameResult(seed, 10, 100, (5, 5), winners, ({}, {}), (), {})
+
+    baseline = [game(0, (0,)), game(1, (0,)), game(2, (0,))]
+    variant = [game(0, (1,)), game(1, (0,)), game(2, (0,))]
+    data = report(baseline, variant, 2, 0, ["base"], ["base", "house"])
+    assert data["wins_by_seat"][1]["odds_ratio"]["value"] is None
+    data.update(requested=3, partial=False, seats=["random", "random"], rotate=False)
+    page = html_report("t", data, {}, {})
+    assert "odds ratio –" in page

@@ -38,10 +38,10 @@ AGENTS: dict[str, AgentFactory] = {
 }
 
 
-def _no_bid_greedy(seed: int) -> Agent:
+def _no_bid_greedy(seed: int, setting: str = "") -> Agent:
     from naqala.lab.agents import NoBidGreedyAgent  # the lab's study variant
 
-    return NoBidGreedyAgent(seed)
+    return _plain(NoBidGreedyAgent)(seed, setting)
 
 
 AGENTS["greedy-nobid"] = _no_bid_greedy
