@@ -121,7 +121,8 @@ def _scores(ax: Any, runs: Sequence[tuple[str, Sequence[GameResult]]], players: 
 
 def _categories(ax: Any, runs: Sequence[tuple[str, Sequence[GameResult]]], players: int) -> None:
     names = sorted({c for _, res in runs for r in res for per in r.categories for c in per})
-    palette = [COLOURS[i % len(COLOURS)] for i in range(len(names))]
+    tab20 = require("matplotlib", "the report and plots").colormaps["tab20"].colors
+    palette = [tab20[i % len(tab20)] for i in range(len(names))]
     ticks, tick_labels = [], []
     for k, (label, results) in enumerate(runs):
         table = seat_categories(results, players)
