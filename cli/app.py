@@ -264,6 +264,11 @@ simulate_cli.register(app)
 
 
 def main() -> None:
-    """Console-script entry point."""
-    register_plugin_commands(app)
-    app()
+    """Console-script entry point. Ctrl-C outside a study (which handles it itself) ends
+    the command with a one-line note and exit code 130, never a traceback."""
+    try:
+        register_plugin_commands(app)
+        app()
+    except KeyboardInterrupt:
+        typer.echo("naqala: interrupted", err=True)
+        raise SystemExit(130) from None

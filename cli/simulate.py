@@ -99,6 +99,8 @@ def simulate(
             "seat_test": seat_test([float(w) for w in summary["wins_by_seat"]], len(results)),
         }
     )
+    if "wins_by_start_position" in summary:
+        summary["start_position_test"] = seat_test(summary["wins_by_start_position"], len(results))
     if report is not None or plots is not None:
         from naqala.lab.report import SIMULATE_FIGURES, simulate_figures
 
@@ -157,6 +159,17 @@ def print_summary(summary: dict[str, Any]) -> None:
     test = summary.get("seat_test")
     if test:
         console.print(f"equal win rates by seat: chi2 {test['chi2']}, p = {test['p_value']}")
+    if "win_rate_by_start_position" in summary:
+        rates = [
+            f"{k}: {e['rate'] * 100:.1f}% ({e['ci'][0] * 100:.1f}–{e['ci'][1] * 100:.1f})"
+            for k, e in enumerate(summary["win_rate_by_start_position"], start=1)
+        ]
+        console.print("win rate by first-round bidding position: " + ", ".join(rates))
+        test = summary.get("start_position_test")
+        if test:
+            console.print(
+                f"equal win rates by position: chi2 {test['chi2']}, p = {test['p_value']}"
+            )
     if "wins_by_agent" in summary:
         agents = Table(title="Wins by agent (per seat played)", min_width=40)
         for column in ("agent", "seats played", "wins", "win rate (95% CI)"):

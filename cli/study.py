@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TextIO
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -108,7 +108,3 @@ def write_outputs(
             write_plots(figures, plots)
     except OSError as exc:
         fail(f"cannot write the report or plots: {exc.strerror or exc}")
-
-
-def terminal(stream: TextIO) -> bool:
-    return stream.isatty()

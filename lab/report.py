@@ -312,6 +312,20 @@ def _simulate_tables(summary: Mapping[str, Any]) -> list[str]:
         tables.append(
             _table(["agent", "seats played", "wins", "win rate", "95% CI"], agents, "table-agents")
         )
+    if "win_rate_by_start_position" in summary:
+        positions = [
+            [f"bids {k + 1}.", w, e["rate"], e["ci"]]
+            for k, (w, e) in enumerate(
+                zip(
+                    summary["wins_by_start_position"],
+                    summary["win_rate_by_start_position"],
+                    strict=True,
+                )
+            )
+        ]
+        tables.append(
+            _table(["first-round position", "wins", "win rate", "95% CI"], positions, "table-start")
+        )
     if summary.get("seat_test"):
         test = summary["seat_test"]
         tables.append(

@@ -29,10 +29,28 @@ class GameResult:
     flags: tuple[str, ...]
     effects: dict[str, int]
     agents: tuple[str, ...] = ()
+    #: the players in the order of the first round's bidding (random at set-up), the
+    #: turn order a player starts with
+    start_order: tuple[int, ...] = ()
+
+
+def start_order(state: State) -> tuple[int, ...]:
+    """The players of a new game in the order they first bid: by their earliest turn
+    marker on the bid track (with two markers each, a player's first one counts)."""
+    first: dict[int, int] = {}
+    for position, marker in enumerate(state.bid_track):
+        if 0 <= marker < len(state.markers):
+            first.setdefault(state.markers[marker], position)
+    return tuple(sorted(first, key=first.__getitem__))
 
 
 def result_of(
-    rules: Rules, state: State, seed: int, actions: int, agents: Sequence[str] = ()
+    rules: Rules,
+    state: State,
+    seed: int,
+    actions: int,
+    agents: Sequence[str] = (),
+    first_order: Sequence[int] = (),
 ) -> GameResult:
     """The result of the finished game ``state`` (game seed ``seed``, ``actions`` taken)."""
     categories = []
@@ -55,6 +73,7 @@ def result_of(
         flags=state.flags,
         effects=dict(effects),
         agents=tuple(agents),
+        start_order=tuple(first_order),
     )
 
 
@@ -123,7 +142,9 @@ def summarise(
     ``card_effects`` does the same for the cards of plugin decks in ``cards`` (items
     played or scored, whims fulfilled). ``win_rate_by_seat`` gives each seat's rate with
     its 95% Wilson interval, ``mean_score_by_seat`` each seat's mean final score, and
-    ``wins_by_agent`` the same rates per agent name when the games recorded their agents."""
+    ``wins_by_agent`` the same rates per agent name when the games recorded their agents;
+    ``win_rate_by_start_position`` the win rate of the player who bid first, second, …
+    in the first round (the turn-order advantage) when the games recorded it."""
     wins = split_wins(results, players)
     all_scores = [s for r in results for s in r.scores]
     categories: Counter[str] = Counter()
@@ -167,4 +188,15 @@ def summarise(
     }
     if any(r.agents for r in results):
         summary["wins_by_agent"] = wins_by_agent(results)
+    if n and all(len(r.start_order) == players for r in results):
+        by_position = [0.0] * players
+        for r in results:
+            for position, who in enumerate(r.start_order):
+                if who in r.winners:
+                    by_position[position] += 1 / len(r.winners)
+        summary["wins_by_start_position"] = [round(w, 3) for w in by_position]
+        summary["win_rate_by_start_position"] = [
+            {"rate": round(w / n, 4), "ci": [round(x, 4) for x in wilson(w, n)]}
+            for w in by_position
+        ]
     return summary

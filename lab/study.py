@@ -20,7 +20,7 @@ from naqala.core.engine import Rules, build_rules
 from naqala.core.plugins import PluginError
 from naqala.core.simulate import agent_seed, play_game
 from naqala.lab.agents import seat_name, study_agent
-from naqala.lab.results import GameResult, result_of
+from naqala.lab.results import GameResult, result_of, start_order
 
 #: the kinds of card ``--without KIND:ID`` can leave out
 CARD_KINDS = ("djinn", "card")
@@ -157,5 +157,6 @@ def play_task(task: tuple[Study, int]) -> GameResult:
     seed = study.seed + index
     names = study.agents_of(index)
     agents = [study_agent(name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
+    first = start_order(rules.new_game(study.players, seed))
     state, actions = play_game(rules, study.players, seed, agents)
-    return result_of(rules, state, seed, actions, names)
+    return result_of(rules, state, seed, actions, names, first)

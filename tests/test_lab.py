@@ -5,6 +5,7 @@ seats, rotation and cards left out; the HTML report is complete and deterministi
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -175,17 +176,24 @@ def test_an_interrupted_command_prints_a_partial_summary(monkeypatch: pytest.Mon
 
 
 def test_a_real_ctrl_c_stops_cleanly() -> None:
-    """SIGINT to a running ``naqala simulate -j 2``: exit code 130 and no traceback, with
-    either a partial summary or a note that no game had finished yet."""
+    """SIGINT to the process group of a running ``naqala simulate -j 2`` (as Ctrl-C on a
+    terminal): exit code 130 and no traceback, with either a partial summary or a note
+    that no game had finished yet."""
     code = "from naqala.cli.app import main; main()"
     process = subprocess.Popen(
         [sys.executable, "-c", code, "simulate", "-n", "100000", "-p", "2", "-j", "2", "--json"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
     )
-    time.sleep(6)
-    process.send_signal(signal.SIGINT)
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children")
+    for _ in range(600):  # wait (at most a minute) until the worker processes exist
+        if children.exists() and children.read_text().split():
+            break
+        time.sleep(0.1)
+    time.sleep(3)
+    os.killpg(process.pid, signal.SIGINT)  # Ctrl-C reaches every process of the group
     out, err = process.communicate(timeout=120)
     assert process.returncode == 130, err
     assert "Traceback" not in err
@@ -435,3 +443,25 @@ def test_the_report_shows_undefined_numbers_as_a_dash() -> None:
     data.update(requested=3, partial=False, seats=["random", "random"], rotate=False)
     page = html_report("t", data, {}, {})
     assert "odds ratio –" in page
+
+
+def test_the_first_round_bidding_order_is_recorded_and_summarised() -> None:
+    """Each game records who bids first, second, … in round 1 (the turn order a player
+    starts with, drawn at set-up); the summary gives the win rate of each position."""
+    from naqala.lab.results import start_order
+
+    rules = base_rules()
+    state = rules.new_game(2, 3)
+    order = start_order(state)
+    assert sorted(order) == [0, 1]
+    assert order[0] == state.markers[state.bid_track[0]]
+    results = run_studies([BASELINE], 3, SerialExecutor()).sides[0]
+    for r in results:
+        assert r.start_order == start_order(base_rules().new_game(3, r.seed))
+
+    def game(winners: tuple[int, ...], first: tuple[int, ...]) -> GameResult:
+        return GameResult(0, 1, 1, (1, 1), winners, ({}, {}), (), {}, (), first)
+
+    summary = summarise([game((1,), (1, 0)), game((0,), (0, 1)), game((0, 1), (1, 0))], 2, 0, ())
+    assert summary["wins_by_start_position"] == [2.5, 0.5]
+    assert summary["win_rate_by_start_position"][0]["rate"] == pytest.approx(2.5 / 3, abs=1e-4)
