@@ -3,8 +3,10 @@ Dask distributed cluster, all behind one interface.
 
 An executor maps a picklable function over picklable items and yields ``(position,
 result)`` pairs as results arrive, in whatever order they finish. The runner puts them
-back in order, so every executor gives the same study the same results. Closing the
-executor while items are pending cancels what has not started (Ctrl-C does that).
+back in order, so every executor gives the same study the same results. ``stop`` is
+polled while waiting: once it says so, what has not started is cancelled and the
+iteration ends (the runner's Ctrl-C handler sets it, so no KeyboardInterrupt ever lands
+inside the pool's or Dask's own machinery).
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Protocol, TypeVar
 
 from naqala.lab import require
@@ -21,13 +24,25 @@ from naqala.lab import require
 T = TypeVar("T")
 R = TypeVar("R")
 
+#: whether to stop now (polled between results)
+Stop = Callable[[], bool]
+#: how often a waiting executor looks at ``stop``, in seconds
+POLL = 0.1
+
+
+def never() -> bool:
+    return False
+
 
 class Executor(Protocol):
     #: what the executor is, for messages ("serial", "2 processes", "dask tcp://…")
     description: str
 
-    def imap(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
-        """``(position, fn(item))`` for every item, in the order they finish."""
+    def imap(
+        self, fn: Callable[[T], R], items: Sequence[T], stop: Stop = never
+    ) -> Iterator[tuple[int, R]]:
+        """``(position, fn(item))`` for every item, in the order they finish, until
+        ``stop()`` says otherwise."""
         ...
 
     def close(self) -> None:
@@ -40,8 +55,12 @@ class SerialExecutor:
 
     description = "serial"
 
-    def imap(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
+    def imap(
+        self, fn: Callable[[T], R], items: Sequence[T], stop: Stop = never
+    ) -> Iterator[tuple[int, R]]:
         for position, item in enumerate(items):
+            if stop():
+                return
             yield position, fn(item)
 
     def close(self) -> None:
@@ -61,21 +80,35 @@ class ProcessExecutor:
         if jobs < 1:
             raise ValueError(f"jobs must be at least 1, not {jobs}")
         self.description = f"{jobs} processes"
+        self.jobs = jobs
         self.pool = ProcessPoolExecutor(
             max_workers=jobs,
             mp_context=multiprocessing.get_context("forkserver"),
             initializer=_ignore_interrupt,
         )
 
-    def imap(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
-        futures: dict[Future[R], int] = {
-            self.pool.submit(fn, item): position for position, item in enumerate(items)
-        }
+    def imap(
+        self, fn: Callable[[T], R], items: Sequence[T], stop: Stop = never
+    ) -> Iterator[tuple[int, R]]:
+        """At most ``2 × jobs`` items in flight, so a long study queues no more than the
+        workers can start soon and stopping cancels little."""
+        window = 2 * self.jobs
+        waiting = iter(enumerate(items))
+        running: dict[Future[R], int] = {}
         try:
-            for future in as_completed(futures):
-                yield futures[future], future.result()
+            while True:
+                while len(running) < window and not stop():
+                    nxt = next(waiting, None)
+                    if nxt is None:
+                        break
+                    running[self.pool.submit(fn, nxt[1])] = nxt[0]
+                if not running or stop():
+                    return
+                done, _ = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
+                for future in sorted(done, key=running.__getitem__):
+                    yield running.pop(future), future.result()
         finally:
-            for future in futures:
+            for future in running:
                 future.cancel()
 
     def close(self) -> None:
@@ -94,12 +127,19 @@ class DaskExecutor:
         self.client = client if client is not None else distributed.Client(address, timeout=30)
         self.description = f"dask {self.client.scheduler.address}"
 
-    def imap(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
+    def imap(
+        self, fn: Callable[[T], R], items: Sequence[T], stop: Stop = never
+    ) -> Iterator[tuple[int, R]]:
         futures = self.client.map(fn, list(items), pure=False)
         positions = {future.key: position for position, future in enumerate(futures)}
+        finished = self._distributed.as_completed(futures)
         try:
-            for future in self._distributed.as_completed(futures):
-                yield positions[future.key], future.result()
+            while not finished.is_empty() and not stop():
+                batch = finished.next_batch(block=False)
+                if not batch:
+                    time.sleep(POLL)
+                for future in sorted(batch, key=lambda f: positions[f.key]):
+                    yield positions[future.key], future.result()
         finally:
             self.client.cancel(futures)
 

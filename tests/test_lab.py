@@ -121,8 +121,10 @@ class Interrupting:
     def __init__(self, inner: Any, after: int) -> None:
         self.inner, self.after, self.closed = inner, after, False
 
-    def imap(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
-        for count, pair in enumerate(self.inner.imap(fn, items)):
+    def imap(
+        self, fn: Callable[[T], R], items: Sequence[T], stop: Callable[[], bool] = lambda: False
+    ) -> Iterator[tuple[int, R]]:
+        for count, pair in enumerate(self.inner.imap(fn, items, stop)):
             if count == self.after:
                 raise KeyboardInterrupt
             yield pair
@@ -465,3 +467,23 @@ def test_the_first_round_bidding_order_is_recorded_and_summarised() -> None:
     summary = summarise([game((1,), (1, 0)), game((0,), (0, 1)), game((0, 1), (1, 0))], 2, 0, ())
     assert summary["wins_by_start_position"] == [2.5, 0.5]
     assert summary["win_rate_by_start_position"][0]["rate"] == pytest.approx(2.5 / 3, abs=1e-4)
+
+
+def test_the_first_ctrl_c_asks_the_executor_to_stop() -> None:
+    """A SIGINT while a study runs sets the stop flag the executor polls (no exception
+    inside the pool); the run ends after the games already done, marked partial, and the
+    usual Ctrl-C handler is back afterwards."""
+    before = signal.getsignal(signal.SIGINT)
+    executor = ProcessExecutor(2)
+    sent = iter(range(100))
+
+    def advance() -> None:
+        if next(sent) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    try:
+        run = run_studies([STUDY], GAMES, executor, advance)
+    finally:
+        executor.close()
+    assert run.interrupted and 2 <= run.games < GAMES
+    assert signal.getsignal(signal.SIGINT) is before
