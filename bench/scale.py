@@ -5,8 +5,9 @@ worker processes through the lab's executors; the results must be identical, and
 script says so. Parallel speed-up is a matter of elapsed time, so this script measures
 wall time (``time.perf_counter``); on a machine shared with other work the ratio is
 only as good as the cores that were free. It also prints the CPU time per game of both
-runs (this process, then the reaped workers), which the load does not change: equal
-values mean the workers add no overhead, so the speed-up is the number of free cores.
+runs (measured inside whichever process played each game), which the load hardly
+changes: equal values mean the workers do the same work, so the speed-up is bounded by
+the free cores alone.
 
     python bench/scale.py [--games 8] [--jobs 2] [--seats greedy,greedy] [-x artisans]
 """
@@ -14,30 +15,32 @@ values mean the workers add no overhead, so the speed-up is the number of free c
 from __future__ import annotations
 
 import argparse
-import resource
 import time
 
 from naqala.lab.executors import Executor, ProcessExecutor, SerialExecutor, default_jobs
-from naqala.lab.runner import Run, run_studies
-from naqala.lab.study import Ruleset, Study, seats_of
+from naqala.lab.results import GameResult
+from naqala.lab.study import Ruleset, Study, play_task, seats_of
 
 
-def cpu() -> float:
-    """CPU seconds of this process and of its finished (reaped) child processes."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+def timed_task(task: tuple[Study, int]) -> tuple[GameResult, float]:
+    """One game and the CPU seconds it took in the process that played it."""
+    start = time.process_time()
+    result = play_task(task)
+    return result, time.process_time() - start
 
 
-def timed(study: Study, games: int, executor: Executor) -> tuple[Run, float, float]:
-    """The run, its wall time and its CPU time (the executor is closed, so the worker
-    processes have ended and their CPU time is counted)."""
-    start, start_cpu = time.perf_counter(), cpu()
+def timed(study: Study, games: int, executor: Executor) -> tuple[list[GameResult], float, float]:
+    """The results in game order, the wall time, and the CPU time the games took in
+    whichever processes played them."""
+    start = time.perf_counter()
+    done: dict[int, tuple[GameResult, float]] = {}
     try:
-        run = run_studies([study], games, executor)
+        for position, pair in executor.imap(timed_task, [(study, i) for i in range(games)]):
+            done[position] = pair
     finally:
         executor.close()
-    return run, time.perf_counter() - start, cpu() - start_cpu
+    wall = time.perf_counter() - start
+    return [done[i][0] for i in range(games)], wall, sum(cpu for _, cpu in done.values())
 
 
 def main() -> None:
