@@ -487,3 +487,16 @@ def test_the_first_ctrl_c_asks_the_executor_to_stop() -> None:
         executor.close()
     assert run.interrupted and 2 <= run.games < GAMES
     assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_simulate_works_without_the_lab_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without scipy, ``simulate`` still prints its summary (no seat test), while
+    ``compare`` says what to install."""
+    monkeypatch.setitem(sys.modules, "scipy.stats", None)  # import now fails
+    got = CliRunner().invoke(app, ["simulate", "-n", "2", "-p", "2", "--json", "-j", "1"])
+    assert got.exit_code == 0, got.stderr
+    data = json.loads(got.stdout)
+    assert data["seat_test"] is None and data["games"] == 2
+    got = CliRunner().invoke(app, ["compare", "--house-rules", str(BIG_VIZIERS), "-n", "2"])
+    assert got.exit_code == 2 and got.stdout == ""
+    assert "naqala compare needs scipy, from the lab extra: pip install 'naqala[lab]'" in got.stderr
