@@ -9,14 +9,15 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from naqala.cli import compare as compare_cli
 from naqala.cli import picture, play, replay
+from naqala.cli import simulate as simulate_cli
 from naqala.cli.common import Expansions, fail, make_rules
 from naqala.core.actions import NotationError, parse_action, resolve_typed, shorten
 from naqala.core.content import ContentError
@@ -299,76 +300,6 @@ def djinns(
     Console().print(table)
 
 
-@app.command()
-def simulate(
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
-    players: Annotated[int, typer.Option("--players", "-p", help="Players per game.")] = 4,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game.")] = 0,
-    expansion: Expansions = None,
-    house_rules: Annotated[
-        list[Path] | None,
-        typer.Option("--house-rules", help="A house-rule Python file (repeatable)."),
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-) -> None:
-    """Play complete games with random agents and summarise them."""
-    from naqala.core import simulate as sim
-
-    rules = make_rules(expansion, house_rules)
-    try:
-        rules.new_game(players, seed)
-    except ValueError as exc:
-        fail(str(exc))
-    runner: Iterable[sim.GameResult] = sim.run(rules, games, players, seed)
-    if not as_json and sys.stderr.isatty():
-        from rich.console import Console
-        from rich.progress import track
-
-        runner = track(runner, total=games, description="Simulating", console=Console(stderr=True))
-    results = list(runner)
-    djinn_ids = tuple(c.id for c in rules.content.deck("djinns"))
-    card_ids = tuple(c.id for c in rules.content.cards if c.deck not in ("djinns", "resources"))
-    summary = sim.summarise(results, players, seed, rules.ruleset, djinn_ids, card_ids)
-    if as_json:
-        typer.echo(json.dumps(summary, indent=2))
-        return
-    _print_summary(summary)
-
-
-def _print_summary(summary: dict[str, Any]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console()
-    console.print(
-        f"{summary['games']} games, {summary['players']} players, seed {summary['seed']}, "
-        f"plugins {', '.join(summary['plugins'])}"
-    )
-    console.print(
-        f"mean rounds {summary['mean_rounds']}, mean actions {summary['mean_actions']}, "
-        f"mean score {summary['mean_score']} (sd {summary['stdev_score']})"
-    )
-    seats = Table(title="Wins by seat (shared wins split)", min_width=40)
-    seats.add_column("seat")
-    seats.add_column("wins", justify="right")
-    for seat, wins in enumerate(summary["wins_by_seat"], start=1):
-        seats.add_row(str(seat), str(wins))
-    console.print(seats)
-    categories = Table(title="Mean score per player by category", min_width=40)
-    categories.add_column("category")
-    categories.add_column("points", justify="right")
-    for name, points in summary["mean_score_by_category"].items():
-        categories.add_row(name, str(points))
-    console.print(categories)
-    console.print(f"end triggers: {summary['end_triggers']}")
-    for key, label in (("djinn_effects", "djinn effects"), ("card_effects", "card effects")):
-        effects = summary[key]
-        if effects:
-            console.print(
-                f"{label}: " + ", ".join(f"{name} {count}" for name, count in effects.items())
-            )
-
-
 def register_plugin_commands(target: typer.Typer, plugins: list[object] | None = None) -> list[str]:
     """Let installed plugins add subcommands (hook ``naqala_cli``). A plugin that fails to
     load or to register is skipped with a warning: it must never stop the program.
@@ -407,18 +338,23 @@ replay.register(app)
 picture.register(app)
 play.register(app)
 compare_cli.register(app)
+simulate_cli.register(app)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point. A plugin that raises stops the command with one line
     naming it (``cli/failures.py``); ``naqala --debug …`` or ``NAQALA_DEBUG=1`` shows the
-    traceback instead."""
+    traceback instead. Ctrl-C outside a study (which handles it itself) ends the command
+    with a one-line note and exit code 130, never a traceback."""
     from naqala.cli.failures import debug_wanted, failure_line
 
     debug, args = debug_wanted(list(sys.argv[1:] if argv is None else argv))
     register_plugin_commands(app)
     try:
         app(args=args, prog_name="naqala")
+    except KeyboardInterrupt:
+        typer.echo("naqala: interrupted", err=True)
+        raise SystemExit(130) from None
     except Exception as exc:
         if debug:
             raise

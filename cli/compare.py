@@ -1,36 +1,72 @@
-"""``naqala compare``: the same random games under the baseline rules and under the
-baseline plus house rules, side by side, with confidence intervals and significance.
+"""``naqala compare``: the same games under the baseline rules and under a variant (house
+rules, expansions or cards left out), paired game by game, with effect sizes, intervals,
+Holm-adjusted significance and optional sequential stopping.
 
 Added to the ``naqala`` command by ``register(app)``. Like every command, input that is
 wrong (an unreadable house rule, an unknown expansion, an unsupported player count, a
 variant that is the baseline) gives one message on stderr, nothing on stdout and exit
-code 2.
+code 2. The statistics need the lab extra (``pip install 'naqala[lab]'``).
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any, TextIO
 
 import typer
 
-from naqala.cli.common import ExpansionsBothSides, fail, make_rules
-from naqala.core.compare import CONFIDENCE, CompareError, Progress, check, compare
-from naqala.core.simulate import GameResult
+from naqala.cli import study as common
+from naqala.cli.common import ExpansionsBothSides
+from naqala.lab import LabExtraMissing, require
+from naqala.lab.compare import DEFAULT_METRIC, CompareError, Sequential, check, compare
+from naqala.lab.stats import CONFIDENCE
+from naqala.lab.study import Ruleset, Study, StudyError, seats_of
 
 HouseRules = Annotated[
-    list[Path],
+    list[Path] | None,
+    typer.Option("--house-rules", help="House-rule file of the variant (repeatable)."),
+]
+VariantExpansions = Annotated[
+    list[str] | None,
+    typer.Option("--variant-x", help="Enable an expansion on the variant only (repeatable)."),
+]
+VariantWithout = Annotated[
+    list[str] | None,
     typer.Option(
-        "--house-rules", help="House-rule file of the variant (repeatable, at least one)."
+        "--variant-without", help="Leave a card out of the variant only: djinn:ID or card:ID."
     ),
 ]
-Games = Annotated[int, typer.Option("--games", "-n", min=2, help="Games on each side.")]
-Players = Annotated[int, typer.Option("--players", "-p", help="Players per game.")]
+Games = Annotated[
+    int,
+    typer.Option(
+        "--games", "-n", min=2, help="Games on each side (the maximum with --until-significant)."
+    ),
+]
+Players = Annotated[
+    int | None, typer.Option("--players", "-p", help="Players per game (default 4).")
+]
 Seed = Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game.")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+UntilSignificant = Annotated[
+    bool,
+    typer.Option(
+        "--until-significant",
+        help="Stop at the first planned look where --metric differs significantly "
+        "(a valid sequential test; --games is the maximum).",
+    ),
+]
+Metric = Annotated[
+    str,
+    typer.Option(
+        "--metric",
+        help="What --until-significant watches: score, rounds, actions, category:NAME, wins:SEAT.",
+    ),
+]
+Looks = Annotated[
+    int, typer.Option("--looks", min=1, help="Planned looks for --until-significant.")
+]
 
 
 def wants_progress(as_json: bool, stdout: TextIO, stderr: TextIO) -> bool:
@@ -39,41 +75,81 @@ def wants_progress(as_json: bool, stdout: TextIO, stderr: TextIO) -> bool:
     return not as_json and stdout.isatty() and stderr.isatty()
 
 
-def _progress_bar(games: int) -> Progress:
-    from rich.console import Console
-    from rich.progress import track
-
-    console = Console(stderr=True)
-
-    def wrap(results: Iterable[GameResult], label: str) -> Iterable[GameResult]:
-        return track(results, total=games, description=f"Simulating {label}", console=console)
-
-    return wrap
-
-
 def compare_command(
-    house_rules: HouseRules,
+    house_rules: HouseRules = None,
     expansion: ExpansionsBothSides = None,
     games: Games = 100,
-    players: Players = 4,
+    players: Players = None,
     seed: Seed = 0,
     as_json: AsJson = False,
+    seats: common.Seats = None,
+    rotate: common.Rotate = False,
+    without: common.Without = None,
+    variant_x: VariantExpansions = None,
+    variant_without: VariantWithout = None,
+    until_significant: UntilSignificant = False,
+    metric: Metric = DEFAULT_METRIC,
+    looks: Looks = 5,
+    jobs: common.Jobs = None,
+    dask: common.Dask = None,
+    report: common.ReportPath = None,
+    plots: common.PlotsDir = None,
 ) -> None:
-    """Play the same random games with and without house rules and compare them: win
-    rate by seat, scores, score by category and game length, with 95% confidence
-    intervals and significance tests (p < 0.05)."""
-    baseline = make_rules(expansion, [])
-    variant = make_rules(expansion, house_rules)
+    """Play the same games under the baseline and a variant and compare them pair by
+    pair: win rate by seat, scores, score by category and game length, with effect sizes,
+    95% intervals and Holm-adjusted significance."""
     try:
-        check(baseline, variant, games, players)
+        require("scipy.stats", "naqala compare")
+    except LabExtraMissing as exc:
+        common.fail(str(exc))
+    try:
+        seat_names = seats_of(seats, players)
+    except StudyError as exc:
+        common.fail(str(exc))
+    both = list(expansion or [])
+    baseline = Study(Ruleset.of(both, [], without or []), seat_names, seed, rotate)
+    variant = Study(
+        Ruleset.of(
+            [*both, *(variant_x or [])],
+            house_rules or [],
+            [*(without or []), *(variant_without or [])],
+        ),
+        seat_names,
+        seed,
+        rotate,
+    )
+    if not (house_rules or variant_x or variant_without):
+        common.fail("give the variant: --house-rules FILE, --variant-x NAME or --variant-without")
+    try:
+        check(baseline, variant, games)
     except CompareError as exc:
-        fail(str(exc))
-    progress = _progress_bar(games) if wants_progress(as_json, sys.stdout, sys.stderr) else None
-    result = compare(baseline, variant, games, players, seed, progress=progress)
+        common.fail(str(exc))
+    plan = Sequential(metric, looks) if until_significant else None
+    common.need_figures(report, plots)
+    executor = common.executor_for(jobs, dask, games * 2)
+    show = wants_progress(as_json, sys.stdout, sys.stderr)
+    try:
+        with common.progress_bar(show, games * 2, "Comparing") as advance:
+            result, run = compare(
+                baseline, variant, games, executor, advance=advance, until_significant=plan
+            )
+    except CompareError as exc:
+        common.fail(str(exc))
+    finally:
+        executor.close()
+    if report is not None or plots is not None:
+        from naqala.lab.report import COMPARE_FIGURES, compare_figures
+
+        figures = compare_figures(run.sides[0], run.sides[1], result)
+        title = "naqala compare: " + " + ".join(result["variant_plugins"])
+        common.write_outputs(report, plots, figures, title, result, COMPARE_FIGURES)
     if as_json:
         typer.echo(json.dumps(result, indent=2))
-        return
-    print_report(result)
+    else:
+        print_report(result)
+    if result["partial"]:
+        common.interrupted_note(result["games"], games)
+        raise typer.Exit(130)
 
 
 # -- the terminal report -------------------------------------------------------------------
@@ -83,17 +159,30 @@ def _p_text(p: float) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
-def _with_ci(entry: dict[str, Any], side: str, percent: bool) -> str:
-    low, high = entry["ci"][side]
-    if percent:  # a Wilson interval is not symmetric
-        return f"{entry[side] * 100:.1f}% ({low * 100:.1f}–{high * 100:.1f})"
-    return f"{entry[side]:.2f} ± {(high - low) / 2:.2f}"
+def _value(x: float, percent: bool) -> str:
+    return f"{x * 100:.1f}%" if percent else f"{x:.2f}"
 
 
 def _difference(entry: dict[str, Any], percent: bool) -> str:
-    d = entry["difference"] * (100 if percent else 1)
-    text = f"{d:+.1f}" if percent else f"{d:+.2f}"
+    text = f"{entry['difference'] * 100:+.1f}" if percent else f"{entry['difference']:+.2f}"
     return f"{text} *" if entry["significant"] else text
+
+
+def _interval(entry: dict[str, Any], percent: bool) -> str:
+    low, high = entry["ci"]
+    if percent:
+        return f"{low * 100:+.1f}…{high * 100:+.1f}"
+    return f"{low:+.2f}…{high:+.2f}"
+
+
+def _effect(entry: dict[str, Any]) -> str:
+    if "effect_size" in entry:
+        dz = entry["effect_size"]["dz"]
+        return "–" if dz is None else f"{dz:+.2f}"
+    odds = entry.get("odds_ratio")
+    if odds is None or odds["value"] is None:
+        return "–"
+    return f"OR {odds['value']:.2f}"
 
 
 def _table(
@@ -104,19 +193,27 @@ def _table(
     from rich.text import Text
 
     level = f"{CONFIDENCE:.0%}"
-    table = Table(title=title, caption=f"* p < {1 - CONFIDENCE:.2f}, {note}", box=box.SIMPLE_HEAD)
-    table.add_column(label)
-    table.add_column(f"baseline ({level} CI)", justify="right")
-    table.add_column(f"variant ({level} CI)", justify="right")
-    table.add_column("difference", justify="right")
-    table.add_column("p", justify="right")
+    table = Table(
+        title=title,
+        caption=f"* significant after Holm's correction (p < {1 - CONFIDENCE:.2f}); {note}",
+        box=box.SIMPLE_HEAD,
+    )
+    table.add_column(label, no_wrap=True)
+    table.add_column("baseline", justify="right")
+    table.add_column("variant", justify="right")
+    table.add_column("diff", justify="right")
+    table.add_column(f"{level} CI", justify="right")
+    table.add_column("effect", justify="right")
+    table.add_column("p Holm", justify="right")
     for name, entry in rows:
         table.add_row(
             Text(name),
-            _with_ci(entry, "baseline", percent),
-            _with_ci(entry, "variant", percent),
+            _value(entry["baseline"], percent),
+            _value(entry["variant"], percent),
             _difference(entry, percent),
-            _p_text(entry["p_value"]),
+            _interval(entry, percent),
+            _effect(entry),
+            _p_text(entry["p_holm"]),
         )
     return table
 
@@ -126,27 +223,45 @@ def print_report(result: dict[str, Any]) -> None:
     from rich.console import Console
 
     console = Console(highlight=False)
+    if result["partial"]:
+        console.print(f"PARTIAL: {result['games']} of {result['requested']} games", markup=False)
+    seats = ", ".join(result["seats"]) + (" (rotated)" if result["rotate"] else "")
     console.print(
-        f"{result['games']} games, {result['players']} players, seeds {result['seed']}–"
-        f"{result['seed'] + result['games'] - 1}, random agents",
+        f"{result['games']} games, {result['players']} players, seeds from {result['seed']}, "
+        f"seats {seats}; pairs: the same seed under both rule sets",
         markup=False,
     )
     console.print(f"baseline: {', '.join(result['baseline_plugins'])}", markup=False)
     console.print(f"variant:  {', '.join(result['variant_plugins'])}", markup=False)
-    welch = "Welch's t-test"
-    seats = [(f"seat {e['seat']}", e) for e in result["wins_by_seat"]]
-    z_test = "two-proportion z-test; differences in percentage points"
-    console.print(_table("Win rate by seat (shared wins split)", "seat", seats, z_test, True))
+    for key, label in (("baseline_without", "baseline"), ("variant_without", "variant")):
+        if result[key]:
+            console.print(f"left out of the {label}: {', '.join(result[key])}", markup=False)
+    paired = "paired t-test; effect d_z = mean difference / sd of the differences"
+    seats_rows = [(f"seat {e['seat']}", e) for e in result["wins_by_seat"]]
+    mcnemar = "McNemar's exact test; percentage points; OR: odds ratio; ties count as wins"
+    console.print(_table("Win rate by seat", "seat", seats_rows, mcnemar, True))
     score = result["score"]
-    console.print(_table("Final score (all seats)", "", [("mean", score)], welch, False))
+    console.print(
+        _table("Final score (mean of the seats, per game)", "", [("mean", score)], paired, False)
+    )
     sd = score["sd"]
     console.print(f"standard deviation: baseline {sd['baseline']:.2f}, variant {sd['variant']:.2f}")
     categories = list(result["categories"].items())
     console.print(
-        _table("Mean score by category (per player per game)", "category", categories, welch, False)
+        _table(
+            "Mean score by category (per player per game)", "category", categories, paired, False
+        )
     )
     length = [("rounds", result["length"]["rounds"]), ("actions", result["length"]["actions"])]
-    console.print(_table("Game length (mean per game)", "", length, welch, False))
+    console.print(_table("Game length (per game)", "", length, paired, False))
+    info = result.get("sequential")
+    if info:
+        verdict = "significant" if info["significant"] else "not significant"
+        console.print(
+            f"sequential test of {info['metric']}: {verdict} after {result['games']} games "
+            f"(looks planned at {info['planned_looks']})",
+            markup=False,
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -43,7 +43,7 @@ from naqala.core.record import (
 )
 from naqala.core.simulate import agent_seed
 from naqala.core.state import State
-from naqala.plugins.base.api import AGENTS, make_agent
+from naqala.plugins.base.api import AGENTS, agent_known, make_agent
 
 HUMAN = "human"
 HELP = """\
@@ -71,7 +71,7 @@ class SeatError(ValueError):
 
 def is_seat(seat: str) -> bool:
     """True for a canonical seat: ``human`` or ``ai:<kind>`` of a known AI."""
-    return seat == HUMAN or (seat.startswith("ai:") and seat[3:] in AGENTS)
+    return seat == HUMAN or (seat.startswith("ai:") and agent_known(seat[3:]))
 
 
 def canonical_seat(raw: str) -> str:

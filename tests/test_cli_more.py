@@ -15,7 +15,8 @@ import typer
 from typer.testing import CliRunner, Result
 
 import naqala.plugins.base as base_plugin
-from naqala.cli.app import app, register_plugin_commands, simulate
+from naqala.cli.app import app, register_plugin_commands
+from naqala.cli.simulate import simulate
 from naqala.content import content_path
 from naqala.core import plugins
 from naqala.core.content import ContentError, load_content

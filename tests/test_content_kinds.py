@@ -12,7 +12,15 @@ from naqala.core.plugins import installed_entry_points
 PLUGINS = sorted(name for name in installed_entry_points() if name != "base")
 
 
-@pytest.mark.parametrize("expansions", [(), *((name,) for name in PLUGINS)], ids=str)
+def with_requirements(name: str) -> tuple[str, ...]:
+    """A plugin with the plugins it requires (a house rule for an expansion needs it)."""
+    module = installed_entry_points()[name].load()
+    return (*(r for r in getattr(module, "REQUIRES", ()) if r != "base"), name)
+
+
+@pytest.mark.parametrize(
+    "expansions", [(), *(with_requirements(name) for name in PLUGINS)], ids=str
+)
 def test_every_content_kind_has_a_handler(expansions: tuple[str, ...]) -> None:
     rules = build_rules(list(expansions))
     content = rules.content

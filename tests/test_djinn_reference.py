@@ -7,7 +7,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from naqala.cli.app import app
-from naqala.core.simulate import play_game, result_of, summarise
+from naqala.core.simulate import play_game
+from naqala.lab.results import result_of, summarise
 from naqala.plugins.base.djinns.reference import render_markdown
 
 from scenario import base_rules

@@ -343,8 +343,8 @@ def test_plugin_order_plays_no_part_with_plugins_before_base(
     reversed in the whole-game example, drawn orders otherwise) either play the same game
     as the canonical order, or are refused with a PluginError naming a plugin; which one
     is asserted (``REJECTED`` lists the orders to be refused)."""
+    reference = rules_or_skip(subset)  # first: a refused combination has no order to try
     order = order_to_try(subset, permutation, base_first=False)
-    reference = rules_or_skip(subset)
     names = tuple(info.name for info in order)
     may_refuse = names in REJECTED
     try:

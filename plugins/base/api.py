@@ -8,7 +8,7 @@ these names are kept (docs/plugin-api.md describes each group). import-linter ch
 
 from __future__ import annotations
 
-from naqala.plugins.base.agents import AGENTS, make_agent
+from naqala.plugins.base.agents import AGENTS, agent_known, make_agent
 from naqala.plugins.base.bidding import turn_order_costs
 from naqala.plugins.base.boardfile import LETTERS, BoardFileError, parse_board, perft
 from naqala.plugins.base.cards import Activated, own_turn
@@ -82,6 +82,7 @@ __all__ = [
     "PickStage",
     "PlaceToken",
     "add_cards",
+    "agent_known",
     "board_shape",
     "card_score_lines",
     "change_kept",

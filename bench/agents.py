@@ -1,0 +1,133 @@
+"""Seat-rotated tournaments between AI players: win rates with 95% intervals, mean
+scores and CPU time per decision, per kind of player.
+
+Each deal (game seed) is played once per rotation of the seats, so every kind sits in
+every seat of the same deals. Shared wins count as a fraction for each winner; a kind's
+win rate is its wins per seat held (parity is 1/players), with a Wilson interval over
+those seats (seats of one kind in the same game are not independent, so the interval of
+a kind holding several seats is only indicative). Times are
+CPU seconds (``time.process_time``) of ``choose`` calls, so a busy machine inflates them
+less than wall time would; compare kinds within one run.
+
+    python bench/agents.py --seats mcts:200,greedy --deals 10
+    python bench/agents.py --seats mcts:1s,greedy,greedy,greedy --deals 5
+    python bench/agents.py --seats greedy,greedy-full --deals 8
+    python bench/agents.py --seats mcts:300,greedy,greedy,greedy,greedy -x artisans -x djinns
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+from collections import defaultdict
+
+from naqala.core.actions import Action
+from naqala.core.agents import Agent
+from naqala.core.engine import Rules, build_rules
+from naqala.core.simulate import agent_seed
+from naqala.core.state import State
+from naqala.plugins.base.agents import make_agent
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+class Timed:
+    """An agent whose ``choose`` calls are timed in CPU seconds."""
+
+    def __init__(self, agent: Agent, times: list[float]) -> None:
+        self.agent = agent
+        self.times = times
+
+    def choose(self, rules: Rules, state: State, options: list[Action]) -> Action:
+        start = time.process_time()
+        action = self.agent.choose(rules, state, options)
+        self.times.append(time.process_time() - start)
+        return action
+
+
+def tournament(
+    rules: Rules, kinds: list[str], deals: int, seed: int, verbose: bool = True
+) -> dict[str, dict[str, float]]:
+    """Play ``deals`` deals × every seat rotation; per kind: games, wins, scores, times."""
+    players = len(kinds)
+    wins: dict[str, float] = defaultdict(float)
+    seats: dict[str, int] = defaultdict(int)
+    scores: dict[str, list[int]] = defaultdict(list)
+    times: dict[str, list[float]] = defaultdict(list)
+    for deal in range(deals):
+        game_seed = seed + deal
+        for shift in range(players):
+            seated = kinds[shift:] + kinds[:shift]
+            agents = [
+                Timed(make_agent(kind, agent_seed(game_seed, seat)), times[kind])
+                for seat, kind in enumerate(seated)
+            ]
+            state = rules.new_game(players, game_seed)
+            while not state.is_over:
+                options = rules.legal_actions(state)
+                state = rules.apply(
+                    state, agents[state.decision.player].choose(rules, state, options)
+                )
+            final = rules.scores(state)
+            winners = rules.winners(state)
+            for seat, kind in enumerate(seated):
+                seats[kind] += 1
+                scores[kind].append(final[seat])
+                if seat in winners:
+                    wins[kind] += 1 / len(winners)
+            if verbose:
+                print(f"deal {game_seed} seats {','.join(seated)}: scores {list(final)}")
+    report: dict[str, dict[str, float]] = {}
+    for kind in dict.fromkeys(kinds):
+        ts = sorted(times[kind])
+        report[kind] = {
+            "seats": seats[kind],
+            "wins": wins[kind],
+            "mean_score": statistics.fmean(scores[kind]),
+            "decisions": len(ts),
+            "mean_ms": 1000 * statistics.fmean(ts) if ts else 0.0,
+            "p99_ms": 1000 * ts[min(len(ts) - 1, int(0.99 * len(ts)))] if ts else 0.0,
+        }
+    return report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seats", default="mcts,greedy", help="one agent name per seat")
+    parser.add_argument("--deals", type=int, default=10, help="deals, each played per rotation")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("-x", "--expansion", action="append", default=[])
+    parser.add_argument("-q", "--quiet", action="store_true", help="no line per game")
+    args = parser.parse_args()
+    kinds = [k.strip() for k in args.seats.split(",")]
+    rules = build_rules(args.expansion)
+    started = time.process_time()
+    report = tournament(rules, kinds, args.deals, args.seed, verbose=not args.quiet)
+    game = "+".join(["base", *args.expansion])
+    print(
+        f"{len(kinds)}-player {game}, {args.deals} deals × {len(kinds)} rotations, seed {args.seed}"
+    )
+    for kind, r in report.items():
+        seats = int(r["seats"])
+        low, high = wilson(r["wins"], seats)
+        print(
+            f"{kind:>14}: wins {r['wins']:.1f}/{seats} seats = {r['wins'] / seats:.3f} "
+            f"[95% {low:.3f}, {high:.3f}]  mean score {r['mean_score']:.1f}  "
+            f"decision {r['mean_ms']:.1f} ms mean, {r['p99_ms']:.1f} ms p99 "
+            f"({int(r['decisions'])} decisions)"
+        )
+    print(f"total CPU {time.process_time() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""Games per second of a study on 1 job and on N worker processes, and the speed-up.
+
+The same greedy games (seeds 0 … games − 1) are played once serially and once on ``--jobs``
+worker processes through the lab's executors; the results must be identical, and the
+script says so. Parallel speed-up is a matter of elapsed time, so this script measures
+wall time (``time.perf_counter``); on a machine shared with other work the ratio is
+only as good as the cores that were free. It also prints the CPU time per game of both
+runs (measured inside whichever process played each game), which the load hardly
+changes: equal values mean the workers do the same work, so the speed-up is bounded by
+the free cores alone.
+
+    python bench/scale.py [--games 8] [--jobs 2] [--seats greedy,greedy] [-x artisans]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from naqala.lab.executors import Executor, ProcessExecutor, SerialExecutor, default_jobs
+from naqala.lab.results import GameResult
+from naqala.lab.study import Ruleset, Study, play_task, seats_of
+
+
+def timed_task(task: tuple[Study, int]) -> tuple[GameResult, float]:
+    """One game and the CPU seconds it took in the process that played it."""
+    start = time.process_time()
+    result = play_task(task)
+    return result, time.process_time() - start
+
+
+def timed(study: Study, games: int, executor: Executor) -> tuple[list[GameResult], float, float]:
+    """The results in game order, the wall time, and the CPU time the games took in
+    whichever processes played them."""
+    start = time.perf_counter()
+    done: dict[int, tuple[GameResult, float]] = {}
+    try:
+        for position, pair in executor.imap(timed_task, [(study, i) for i in range(games)]):
+            done[position] = pair
+    finally:
+        executor.close()
+    wall = time.perf_counter() - start
+    return [done[i][0] for i in range(games)], wall, sum(cpu for _, cpu in done.values())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=8)
+    parser.add_argument("--jobs", type=int, default=default_jobs())
+    parser.add_argument("--seats", default="greedy,greedy")
+    parser.add_argument("-x", "--expansion", action="append", default=[])
+    args = parser.parse_args()
+    study = Study(Ruleset.of(args.expansion, []), seats_of(args.seats, None), seed=0)
+    study.check()
+    serial, one, cpu_one = timed(study, args.games, SerialExecutor())
+    parallel, many, cpu_many = timed(study, args.games, ProcessExecutor(args.jobs))
+    same = "identical" if serial == parallel else "DIFFERENT (a bug)"
+    print(f"{args.games} games, seats {args.seats}, plugins {study.check().ruleset}")
+    print(f"1 job:     {args.games / one:.3f} games/s ({one:.1f} s)")
+    print(f"{args.jobs} jobs:    {args.games / many:.3f} games/s ({many:.1f} s)")
+    print(f"speed-up:  {one / many:.2f}x; results {same}")
+    games = args.games
+    print(
+        f"CPU per game: 1 job {cpu_one / games:.2f} s, {args.jobs} jobs {cpu_many / games:.2f} s "
+        f"(ratio {cpu_many / cpu_one:.2f})"
+    )
+
+
+if __name__ == "__main__":
+    main()

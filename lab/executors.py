@@ -1,0 +1,168 @@
+"""Where a study's games are played: in this process, in local worker processes, or on a
+Dask distributed cluster, all behind one interface.
+
+An executor maps a picklable function over picklable items and yields ``(position,
+result)`` pairs as results arrive, in whatever order they finish. The runner puts them
+back in order, so every executor gives the same study the same results. ``stop`` is
+polled while waiting: once it says so, what has not started is cancelled and the
+iteration ends (the runner's Ctrl-C handler sets it, so no KeyboardInterrupt ever lands
+inside the pool's or Dask's own machinery).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any, Protocol, TypeVar
+
+from naqala.lab import require
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: whether to stop now (polled between results)
+Stop = Callable[[], bool]
+#: how often a waiting executor looks at ``stop``, in seconds
+POLL = 0.1
+
+
+def never() -> bool:
+    return False
+
+
+class Executor(Protocol):
+    #: what the executor is, for messages ("serial", "2 processes", "dask tcp://…")
+    description: str
+
+    def imap(
+        self, fn: Callable[[T], R], items: Sequence[T], stop: Stop = never
+    ) -> Iterator[tuple[int, R]]:
+        """``(position, fn(item))`` for every item, in the order they finish, until
+        ``stop()`` says otherwise."""
+        ...
+
+    def close(self) -> None:
+        """Cancel what has not started and release the workers."""
+        ...
+
+
+class SerialExecutor:
+    """Everything in this process, in order (``--jobs 1``)."""
+
+    description = "serial"
+
+    def imap(
+        self, fn: Callable[[T], R], items: Sequence[T], stop: Stop = never
+    ) -> Iterator[tuple[int, R]]:
+        for position, item in enumerate(items):
+            if stop():
+                return
+            yield position, fn(item)
+
+    def close(self) -> None:
+        pass
+
+
+def _ignore_interrupt() -> None:
+    """Workers leave Ctrl-C to the main process, which cancels what is pending."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class ProcessExecutor:
+    """``jobs`` worker processes on this machine (``--jobs N``). Workers start from a
+    fork server, so they inherit no threads (the progress bar's) and no locks."""
+
+    def __init__(self, jobs: int) -> None:
+        if jobs < 1:
+            raise ValueError(f"jobs must be at least 1, not {jobs}")
+        self.description = f"{jobs} processes"
+        self.jobs = jobs
+        self.pool = ProcessPoolExecutor(
+            max_workers=jobs,
+            mp_context=multiprocessing.get_context("forkserver"),
+            initializer=_ignore_interrupt,
+        )
+
+    def imap(
+        self, fn: Callable[[T], R], items: Sequence[T], stop: Stop = never
+    ) -> Iterator[tuple[int, R]]:
+        """At most ``2 × jobs`` items in flight, so a long study queues no more than the
+        workers can start soon and stopping cancels little."""
+        window = 2 * self.jobs
+        waiting = iter(enumerate(items))
+        running: dict[Future[R], int] = {}
+        try:
+            while True:
+                while len(running) < window and not stop():
+                    nxt = next(waiting, None)
+                    if nxt is None:
+                        break
+                    running[self.pool.submit(fn, nxt[1])] = nxt[0]
+                if not running or stop():
+                    return
+                done, _ = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
+                for future in sorted(done, key=running.__getitem__):
+                    yield running.pop(future), future.result()
+        finally:
+            for future in running:
+                future.cancel()
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskExecutor:
+    """A Dask distributed cluster (``--dask tcp://host:8786``): the scheduler hands the
+    games to its workers, which need naqala installed (and the house-rule files at the
+    same paths). ``client`` may be given instead of an address (tests pass their own)."""
+
+    def __init__(self, address: str | None = None, client: Any = None) -> None:
+        distributed = require("distributed", "--dask")
+        self._distributed = distributed
+        self._own_client = client is None
+        self.client = client if client is not None else distributed.Client(address, timeout=30)
+        self.description = f"dask {self.client.scheduler.address}"
+
+    def imap(
+        self, fn: Callable[[T], R], items: Sequence[T], stop: Stop = never
+    ) -> Iterator[tuple[int, R]]:
+        futures = self.client.map(fn, list(items), pure=False)
+        positions = {future.key: position for position, future in enumerate(futures)}
+        finished = self._distributed.as_completed(futures)
+        try:
+            while not finished.is_empty() and not stop():
+                batch = finished.next_batch(block=False)
+                if not batch:
+                    time.sleep(POLL)
+                for future in sorted(batch, key=lambda f: positions[f.key]):
+                    yield positions[future.key], future.result()
+        finally:
+            self.client.cancel(futures)
+
+    def close(self) -> None:
+        if self._own_client:
+            self.client.close()
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def make_executor(jobs: int | None, dask: str | None, games: int) -> Executor:
+    """The executor for ``--jobs`` / ``--dask``: Dask when an address is given; otherwise
+    ``jobs`` processes (all cores by default), or this process when one job would do."""
+    if dask is not None:
+        return DaskExecutor(dask)
+    wanted = default_jobs() if jobs is None else jobs
+    wanted = min(wanted, games)
+    if wanted <= 1:
+        return SerialExecutor()
+    return ProcessExecutor(wanted)

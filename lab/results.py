@@ -1,0 +1,202 @@
+"""What one game of a study leaves behind (``GameResult``) and the summary of a run
+(``summarise``), using only the standard library so ``naqala simulate`` works without the
+lab extra."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from naqala.core.engine import Rules
+from naqala.core.state import State, effect_counts
+
+
+@attrs.frozen
+class GameResult:
+    """One finished game: its seed, length, scores and winners by seat, the points of each
+    seat by category, how it ended, the cards that changed it, and the agent at each seat."""
+
+    seed: int
+    rounds: int
+    actions: int
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    categories: tuple[dict[str, int], ...]
+    flags: tuple[str, ...]
+    effects: dict[str, int]
+    agents: tuple[str, ...] = ()
+    #: the players in the order of the first round's bidding (random at set-up), the
+    #: turn order a player starts with
+    start_order: tuple[int, ...] = ()
+
+
+def start_order(state: State) -> tuple[int, ...]:
+    """The players of a new game in the order they first bid: by their earliest turn
+    marker on the bid track (with two markers each, a player's first one counts)."""
+    first: dict[int, int] = {}
+    for position, marker in enumerate(state.bid_track):
+        if 0 <= marker < len(state.markers):
+            first.setdefault(state.markers[marker], position)
+    return tuple(sorted(first, key=first.__getitem__))
+
+
+def result_of(
+    rules: Rules,
+    state: State,
+    seed: int,
+    actions: int,
+    agents: Sequence[str] = (),
+    first_order: Sequence[int] = (),
+) -> GameResult:
+    """The result of the finished game ``state`` (game seed ``seed``, ``actions`` taken)."""
+    categories = []
+    effects: Counter[str] = Counter(effect_counts(state))
+    plugins = set(rules.ruleset)
+    for player in range(len(state.players)):
+        totals: Counter[str] = Counter()
+        for line in rules.score_lines(state, player):
+            totals[line.category] += line.points
+            if line.source not in plugins and line.points:
+                effects[line.source] += 1  # a card that changed a score line
+        categories.append(dict(totals))
+    return GameResult(
+        seed=seed,
+        rounds=state.round,
+        actions=actions,
+        scores=rules.scores(state),
+        winners=rules.winners(state),
+        categories=tuple(categories),
+        flags=state.flags,
+        effects=dict(effects),
+        agents=tuple(agents),
+        start_order=tuple(first_order),
+    )
+
+
+def split_wins(results: Sequence[GameResult], players: int) -> list[float]:
+    """Wins by seat; a shared win counts as a fraction for each winner."""
+    wins = [0.0] * players
+    for r in results:
+        for w in r.winners:
+            wins[w] += 1 / len(r.winners)
+    return wins
+
+
+def wilson(successes: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """The Wilson score interval of ``successes / n`` (successes may be fractional: split
+    wins). The normal quantile comes from ``statistics.NormalDist``."""
+    if n < 1:
+        raise ValueError("a proportion needs at least one trial")
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be between 0 and {n}, not {successes}")
+    z = statistics.NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+    p = successes / n
+    z2n = z * z / n
+    centre = (p + z2n / 2) / (1 + z2n)
+    half = z / (1 + z2n) * (p * (1 - p) / n + z2n / (4 * n)) ** 0.5
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
+
+
+def _rates(wins: dict[str, float], played: dict[str, int]) -> dict[str, dict[str, Any]]:
+    return {
+        name: {
+            "games": played[name],
+            "wins": round(wins.get(name, 0.0), 3),
+            "rate": round(wins.get(name, 0.0) / played[name], 4),
+            "ci": [round(x, 4) for x in wilson(wins.get(name, 0.0), played[name])],
+        }
+        for name in sorted(played)
+    }
+
+
+def wins_by_agent(results: Sequence[GameResult]) -> dict[str, dict[str, Any]]:
+    """Per agent name: seats it played (a game with two seats of it counts twice), its
+    split wins, win rate per seat played, and the rate's Wilson interval."""
+    wins: dict[str, float] = {}
+    played: Counter[str] = Counter()
+    for r in results:
+        for seat, name in enumerate(r.agents):
+            played[name] += 1
+            if seat in r.winners:
+                wins[name] = wins.get(name, 0.0) + 1 / len(r.winners)
+    return _rates(wins, dict(played))
+
+
+def summarise(
+    results: list[GameResult],
+    players: int,
+    seed: int,
+    ruleset: tuple[str, ...],
+    djinns: tuple[str, ...] = (),
+    cards: tuple[str, ...] = (),
+) -> dict[str, Any]:
+    """The JSON summary of a run. Shared wins count as a fraction for each winner;
+    ``djinn_effects`` counts, for each djinn id in ``djinns``, how many times its power
+    changed a game (activations, payouts, protected kills, changed score lines);
+    ``card_effects`` does the same for the cards of plugin decks in ``cards`` (items
+    played or scored, whims fulfilled). ``win_rate_by_seat`` gives each seat's rate with
+    its 95% Wilson interval, ``mean_score_by_seat`` each seat's mean final score, and
+    ``wins_by_agent`` the same rates per agent name when the games recorded their agents;
+    ``win_rate_by_start_position`` the win rate of the player who bid first, second, …
+    in the first round (the turn-order advantage) when the games recorded it."""
+    wins = split_wins(results, players)
+    all_scores = [s for r in results for s in r.scores]
+    categories: Counter[str] = Counter()
+    for r in results:
+        for per_player in r.categories:
+            categories.update(per_player)
+    ends: Counter[str] = Counter(flag for r in results for flag in r.flags)
+    n = len(results)
+    summary: dict[str, Any] = {
+        "games": n,
+        "players": players,
+        "seed": seed,
+        "plugins": list(ruleset),
+        "mean_rounds": round(statistics.fmean(r.rounds for r in results), 3) if n else 0,
+        "mean_actions": round(statistics.fmean(r.actions for r in results), 3) if n else 0,
+        "mean_score": round(statistics.fmean(all_scores), 3) if n else 0,
+        "stdev_score": round(statistics.pstdev(all_scores), 3) if n else 0,
+        "wins_by_seat": [round(w, 3) for w in wins],
+        "win_rate_by_seat": [
+            {"rate": round(w / n, 4), "ci": [round(x, 4) for x in wilson(w, n)]} for w in wins
+        ]
+        if n
+        else [],
+        "mean_score_by_seat": [
+            round(statistics.fmean(r.scores[seat] for r in results), 3) for seat in range(players)
+        ]
+        if n
+        else [],
+        "mean_score_by_category": {
+            k: round(v / (n * players), 3) for k, v in sorted(categories.items())
+        }
+        if n
+        else {},
+        "end_triggers": dict(sorted(ends.items())),
+        "djinn_effects": {
+            djinn: sum(r.effects.get(djinn, 0) for r in results) for djinn in sorted(djinns)
+        },
+        "card_effects": {
+            card: sum(r.effects.get(card, 0) for r in results) for card in sorted(cards)
+        },
+    }
+    if any(r.agents for r in results):
+        summary["wins_by_agent"] = wins_by_agent(results)
+    if n and all(len(r.start_order) == players for r in results):
+        by_position = [0.0] * players
+        for r in results:
+            for position, who in enumerate(r.start_order):
+                if who in r.winners:
+                    by_position[position] += 1 / len(r.winners)
+        summary["wins_by_start_position"] = [round(w, 3) for w in by_position]
+        summary["win_rate_by_start_position"] = [
+            {"rate": round(w / n, 4), "ci": [round(x, 4) for x in wilson(w, n)]}
+            for w in by_position
+        ]
+    return summary

@@ -1,0 +1,162 @@
+"""A study as plain, picklable data, and one of its games as a pure function of it.
+
+``Ruleset`` says how to build the rules (expansion names, house-rule files, cards left
+out) instead of carrying them, so a worker process or a Dask worker rebuilds them itself
+and nothing unpicklable crosses processes. ``play_task((study, index))`` plays game
+``index`` of a study: game seed ``study.seed + index``, agents seeded from the game seed
+(``agent_seed``), agents seated in the given order or rotated by one seat per game.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import attrs
+
+from naqala.core.content import ContentError
+from naqala.core.engine import Rules, build_rules
+from naqala.core.plugins import PluginError
+from naqala.core.simulate import agent_seed, play_game
+from naqala.lab.agents import seat_name, study_agent
+from naqala.lab.results import GameResult, result_of, start_order
+
+#: the kinds of card ``--without KIND:ID`` can leave out
+CARD_KINDS = ("djinn", "card")
+
+
+class StudyError(ValueError):
+    """A study that cannot be run: unknown plugins or cards, bad seats or player count."""
+
+
+def leave_out(rules: Rules, refs: Sequence[str]) -> Rules:
+    """Take the cards ``refs`` (``djinn:ID``, or ``card:ID`` for an expansion deck's card)
+    out of ``rules``' content, so no game dealt from them ever sees them. The specs stay
+    known, so anything naming the card still reads. StudyError for an unknown card."""
+    content = rules.content
+    known = {
+        "djinn": sorted(c.id for c in content.deck("djinns")),
+        "card": sorted(c.id for c in content.cards if c.deck not in ("djinns", "resources")),
+    }
+    left_out: set[str] = set()
+    for ref in refs:
+        kind, _, card = ref.partition(":")
+        if kind not in CARD_KINDS or not card:
+            raise StudyError(f"--without {ref!r}: write djinn:ID or card:ID (e.g. djinn:jafaar)")
+        if card not in known[kind]:
+            raise StudyError(
+                f"--without {ref!r}: no {kind} {card!r} in these rules; known: "
+                + ", ".join(known[kind])
+            )
+        left_out.add(card)
+    rules.content = attrs.evolve(
+        content, cards=tuple(c for c in content.cards if c.id not in left_out)
+    )
+    return rules
+
+
+@attrs.frozen
+class Ruleset:
+    """How to build a study's rules: expansions by name, house-rule files (absolute paths,
+    so a worker elsewhere finds the same files) and cards left out."""
+
+    expansions: tuple[str, ...] = ()
+    house_rules: tuple[str, ...] = ()
+    without: tuple[str, ...] = ()
+
+    @classmethod
+    def of(
+        cls, expansions: Sequence[str], house_rules: Sequence[Path], without: Sequence[str] = ()
+    ) -> Ruleset:
+        return cls(
+            tuple(expansions),
+            tuple(str(Path(p).resolve()) for p in house_rules),
+            tuple(sorted(set(without))),
+        )
+
+    def build(self) -> Rules:
+        """Fresh rules (StudyError if a plugin, a content file or a card is wrong)."""
+        try:
+            rules = build_rules(self.expansions, [Path(p) for p in self.house_rules])
+        except (PluginError, ContentError) as exc:
+            raise StudyError(str(exc)) from exc
+        return leave_out(rules, self.without)
+
+
+_local = threading.local()
+
+
+def rules_of(ruleset: Ruleset) -> Rules:
+    """The rules of ``ruleset``, built once per thread: ``Rules`` keeps a cache of the last
+    state it answered for, so threads (a Dask worker runs several) never share one."""
+    cache: dict[Ruleset, Rules] = _local.__dict__.setdefault("rules", {})
+    if ruleset not in cache:
+        cache[ruleset] = ruleset.build()
+    return cache[ruleset]
+
+
+@attrs.frozen
+class Study:
+    """One side of a study: rules, the agent at each seat (which fixes the player count),
+    the seed of game 0, and whether the agents move one seat on with every game."""
+
+    ruleset: Ruleset
+    seats: tuple[str, ...]
+    seed: int = 0
+    rotate: bool = False
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def agents_of(self, index: int) -> tuple[str, ...]:
+        """The agent names by seat in game ``index``: with rotation, the agent listed
+        ``k``-th sits at seat ``(k + index) mod players``, so over any ``players``
+        consecutive games each agent sits once at each seat."""
+        n = self.players
+        if not self.rotate:
+            return self.seats
+        return tuple(self.seats[(seat - index) % n] for seat in range(n))
+
+    def check(self) -> Rules:
+        """Rules for this study after checking the seats and the player count (StudyError)."""
+        try:
+            names = [seat_name(s) for s in self.seats]
+        except ValueError as exc:
+            raise StudyError(str(exc)) from exc
+        if tuple(names) != self.seats:
+            raise StudyError("seats must be agent names (use seats_of to normalise them)")
+        rules = self.ruleset.build()
+        try:
+            rules.new_game(self.players, self.seed)
+        except ValueError as exc:
+            raise StudyError(str(exc)) from exc
+        return rules
+
+
+def seats_of(text: str | None, players: int | None) -> tuple[str, ...]:
+    """The seats of ``--seats a,b,c`` (agent names), or ``players`` random seats when no
+    seats are given; StudyError when both disagree or a name is unknown."""
+    if text is None:
+        return ("random",) * (4 if players is None else players)
+    try:
+        seats = tuple(seat_name(s) for s in text.split(","))
+    except ValueError as exc:
+        raise StudyError(str(exc)) from exc
+    if players is not None and players != len(seats):
+        raise StudyError(f"--players {players} but --seats names {len(seats)} seats")
+    return seats
+
+
+def play_task(task: tuple[Study, int]) -> GameResult:
+    """Play game ``index`` of ``study`` and return its result (the unit of work sent to
+    every executor; a pure function of its argument)."""
+    study, index = task
+    rules = rules_of(study.ruleset)
+    seed = study.seed + index
+    names = study.agents_of(index)
+    agents = [study_agent(name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
+    first = start_order(rules.new_game(study.players, seed))
+    state, actions = play_game(rules, study.players, seed, agents)
+    return result_of(rules, state, seed, actions, names, first)

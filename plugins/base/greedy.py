@@ -1,0 +1,214 @@
+"""The greedy AI (``ai:greedy``): the turn that most raises its own score right now, found
+fast.
+
+Every distinct way a move can end (``move_ends``) gets a quick estimate from the board
+alone — the tile taken, the meeples collected and what their tribe gives — and only the
+most promising few, plus the best of each colour, are played out through the rules in
+use and judged by the score after the best next decision of the same turn. Bids reuse
+that one plan of the board. The slower player that plays every move out is kept as
+``greedy-full`` (``greedy_full.py``) to measure this one against.
+"""
+
+from __future__ import annotations
+
+from naqala.core.actions import Action
+from naqala.core.engine import RESOURCES, Rules
+from naqala.core.state import NOBODY, Decision, State, Turn, add_at, evolve, pieces_left
+from naqala.plugins.base.greedy_full import distinct_moves
+from naqala.plugins.base.move_ends import MoveEnd, move_ends
+
+MOVE_STAGES = ("pick", "drop")
+#: at most this many pick and drop options are tried when searching through the rules
+SEARCH_LIMIT = 5_000
+#: how many of the best-estimated move ends are played out through the rules
+PLAYED_OUT = 10
+#: the estimate of a move's worth: a merchant (per resource card taken), an assassins'
+#: move, a meeple of a colour returned to the bag that the estimate does not know
+MERCHANT_VALUE = 1.5
+ASSASSIN_VALUE = 8.0
+OTHER_COLOUR = 1.5
+
+
+def own_score(rules: Rules, state: State, player: int) -> int:
+    return sum(line.points for line in rules.score_lines(state, player))
+
+
+def follow(rules: Rules, state: State, plan: tuple[Action, ...] | list[Action]) -> State | None:
+    """The state after ``plan``, or None if the rules in use refuse one of its steps."""
+    for action in plan:
+        if not rules.is_legal(state, action):
+            return None
+        state = rules.apply(state, action)
+    return state
+
+
+class Estimator:
+    """Quick guesses at what a move ending so is worth to ``player``, from the board
+    alone. Meeples the player keeps (viziers, elders…) are valued exactly, by the change
+    in the player's score lines with that many more kept (so majorities count); the
+    value of each count is remembered for the decision."""
+
+    def __init__(self, rules: Rules, state: State, player: int) -> None:
+        self.rules = rules
+        self.state = state
+        self.player = player
+        self.score = own_score(rules, state, player)
+        self.kept: dict[tuple[int, int], float] = {}
+        self.can_claim = pieces_left(state.players[player]) > 0
+
+    def _kept(self, colour: int, taken: int) -> float:
+        key = (colour, taken)
+        if key not in self.kept:
+            me = self.state.players[self.player]
+            more = evolve(me, meeples=add_at(me.meeples, colour, taken))
+            after = self.state.replace_player(self.player, more)
+            self.kept[key] = own_score(self.rules, after, self.player) - self.score
+        return self.kept[key]
+
+    def __call__(self, end: MoveEnd) -> float:
+        rules, state = self.rules, self.state
+        value = 0.0
+        if end.emptied and state.board.owners[end.end] == NOBODY and self.can_claim:
+            spec = rules.tile(state.layout.tiles[end.end])
+            value += spec.vp + sum(
+                n * rules.tokens[i].vp for i, n in enumerate(state.board.tokens[end.end])
+            )
+        spec_colour = rules.colours[end.colour]
+        colour = spec_colour.id
+        if spec_colour.kept:
+            value += self._kept(end.colour, end.taken)
+        elif colour == "blue":
+            tiles = state.layout.tiles
+            area = state.geometry.area[end.end]
+            value += end.taken * sum(1 for t in area if rules.tile(tiles[t]).value == "blue")
+        elif colour == "red":
+            value += ASSASSIN_VALUE
+        elif colour == "green":
+            value += MERCHANT_VALUE * min(end.taken, len(state.decks[RESOURCES].row))
+        else:
+            value += OTHER_COLOUR * end.taken
+        return value
+
+
+class GreedyAgent:
+    """Chooses the turn that most raises its own score right now.
+
+    A meeple move is chosen whole (see the module docstring); other decisions take the
+    option with the best immediate score. Bids weigh the best move on the board against
+    the price: the agent pays at most a quarter of what that move would gain. Ties go to
+    the first option in canonical order, so the agent is deterministic."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.plan: list[Action] = []
+
+    def choose(self, rules: Rules, state: State, options: list[Action]) -> Action:
+        player = state.decision.player
+        stage = state.decision.stage
+        if stage in MOVE_STAGES:
+            if not (self.plan and self.plan[0] in options):
+                self.plan = list(self.plan_move(rules, state, player)[1])
+            if self.plan and self.plan[0] in options:
+                return self.plan.pop(0)
+        if stage == "bid":
+            return self._bid(rules, state, options, player)
+        return self.best(rules, state, options, player)[1]
+
+    def best(
+        self, rules: Rules, state: State, options: list[Action], player: int
+    ) -> tuple[int, Action]:
+        """The option with the best score right after it (the first such in order)."""
+        scored = [(own_score(rules, rules.apply(state, a), player), a) for a in options]
+        top = max(value for value, _ in scored)
+        return top, next(a for value, a in scored if value == top)
+
+    def settled(self, rules: Rules, state: State, player: int) -> int:
+        """The score once the move is over, counting the best option of the decision that
+        follows in the same turn (a kill, a market, a djinn)."""
+        if state.is_over or state.decision.player != player or state.decision.stage in MOVE_STAGES:
+            return own_score(rules, state, player)
+        options = rules.legal_actions(state)
+        return (
+            self.best(rules, state, options, player)[0]
+            if options
+            else own_score(rules, state, player)
+        )
+
+    def candidates(self, rules: Rules, state: State, player: int) -> list[MoveEnd]:
+        """The move ends worth playing out: the best few by estimate, and the best of each
+        colour and of each kind of end tile (whose tile action the estimate ignores), in
+        estimate order (ties in canonical order)."""
+        ends = move_ends(state.geometry, state.board.meeples, rules.letters)
+        estimate = Estimator(rules, state, player)
+        ranked = sorted(ends, key=lambda e: -estimate(e))
+        chosen = ranked[:PLAYED_OUT]
+        tiles = state.layout.tiles
+        seen = {(e.colour, "") for e in chosen} | {
+            (-1, rules.tile(tiles[e.end]).kind) for e in chosen
+        }
+        for end in ranked[PLAYED_OUT:]:
+            keys = {(end.colour, ""), (-1, rules.tile(tiles[end.end]).kind)}
+            if keys - seen:
+                seen |= keys
+                chosen.append(end)
+        return chosen
+
+    def plan_move(self, rules: Rules, state: State, player: int) -> tuple[int, tuple[Action, ...]]:
+        """The best move (its settled score and its plan) among the candidates the rules
+        in use allow; in the middle of a move or if none is allowed, the rules' own
+        options are searched instead."""
+        best: tuple[int, tuple[Action, ...]] = (-(10**9), ())
+        plans: list[tuple[Action, ...]] = []
+        if state.decision.stage == "pick":
+            plans = [end.plan for end in self.candidates(rules, state, player)]
+        elif state.decision.stage == "drop":
+            plans = [tuple(plan) for plan in distinct_moves(rules, state)]
+        for plan in plans:
+            after = follow(rules, state, plan)
+            if after is None:
+                continue
+            value = self.settled(rules, after, player)
+            if value > best[0]:
+                best = (value, plan)
+        if best[1]:
+            return best
+        return self._search(rules, state, player)
+
+    def _search(self, rules: Rules, state: State, player: int) -> tuple[int, tuple[Action, ...]]:
+        """Moves found through the rules' own pick and drop options (slower, but right for
+        any movement rule), up to ``SEARCH_LIMIT`` positions."""
+        best: tuple[int, tuple[Action, ...]] = (-(10**9), ())
+        budget = [SEARCH_LIMIT]
+
+        def explore(current: State, path: tuple[Action, ...]) -> None:
+            nonlocal best
+            if current.decision.stage not in MOVE_STAGES or current.decision.player != player:
+                value = self.settled(rules, current, player)
+                if value > best[0]:
+                    best = (value, path)
+                return
+            for action in rules.legal_actions(current):
+                if budget[0] <= 0:
+                    return
+                if action.kind in MOVE_STAGES:
+                    budget[0] -= 1
+                    explore(rules.apply(current, action), (*path, action))
+
+        explore(state, ())
+        return best
+
+    def move_gain(self, rules: Rules, state: State, player: int) -> int:
+        """What the best move on the board would gain ``player`` if they moved now (the
+        value a bid is weighed against)."""
+        marker = next(m for m in state.bid_track if m != NOBODY)
+        trial = evolve(state, turn=Turn(marker=marker), decision=Decision("pick", player))
+        value, plan = self.plan_move(rules, trial, player)
+        return value - own_score(rules, trial, player) if plan else 0
+
+    def _bid(self, rules: Rules, state: State, options: list[Action], player: int) -> Action:
+        bids = [a for a in options if a.kind == "bid"]
+        if not bids:
+            return options[0]
+        gain = self.move_gain(rules, state, player)
+        affordable = [a for a in bids if int(a.args[0]) * 4 <= gain]
+        pool = affordable or [min(bids, key=lambda a: int(a.args[0]))]
+        return max(pool, key=lambda a: int(a.args[0]))

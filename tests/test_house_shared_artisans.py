@@ -1,0 +1,64 @@
+"""The house rule shared-artisan-majority (plugins/house/shared_artisans.py): the other
+reading of the Artisans majority, "no other player has more" — every player tied for the
+most artisans scores the majority value — measured in docs/studies.md (study 5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from naqala.core.engine import Rules, build_rules
+from naqala.core.plugins import PluginError
+from naqala.core.state import State
+
+from scenario import player
+
+ROOT = Path(__file__).resolve().parent.parent
+FILE = ROOT / "plugins" / "house" / "shared_artisans.py"
+
+
+def artisan_points(rules: Rules, state: State) -> list[int]:
+    return [
+        sum(line.points for line in rules.score_lines(state, seat) if line.category == "artisans")
+        for seat in range(len(state.players))
+    ]
+
+
+def holding(rules: Rules, held: tuple[str, ...]) -> State:
+    state = rules.new_game(len(held), 7)
+    for seat, meeples in enumerate(held):
+        state = player(rules, state, seat, meeples=meeples)
+    return state
+
+
+@pytest.mark.parametrize("how", ["plugin", "file"])
+@pytest.mark.parametrize(
+    ("held", "strict", "shared"),
+    [
+        (("PP", "PP", "P"), [4, 4, 2], [6, 6, 2]),  # tied for the most: 3 VP each for both
+        (("PPP", "PPP", "PPP"), [6, 6, 6], [9, 9, 9]),  # everybody tied: everybody
+        (("PPP", "P", ""), [9, 2, 0], [9, 2, 0]),  # the strict most: the same either way
+        (("", "", ""), [0, 0, 0], [0, 0, 0]),  # nobody has any: no bonus
+        (("P", "P"), [2, 2], [3, 3]),
+    ],
+)
+def test_players_tied_for_the_most_artisans_all_score_3_vp_each(
+    how: str, held: tuple[str, ...], strict: list[int], shared: list[int]
+) -> None:
+    """Artisans score 2 VP each; with this rule every player with no fewer artisans than
+    any other (and at least one) scores 3 VP each, while the Artisans alone give the 3 VP
+    only to the one player with strictly the most."""
+    plain = build_rules(["artisans"])
+    assert artisan_points(plain, holding(plain, held)) == strict
+    rules = (
+        build_rules(["artisans", "shared-artisan-majority"])
+        if how == "plugin"
+        else build_rules(["artisans"], [FILE])
+    )
+    assert artisan_points(rules, holding(rules, held)) == shared
+
+
+def test_the_rule_needs_the_artisans() -> None:
+    with pytest.raises(PluginError, match="artisans"):
+        build_rules(["shared-artisan-majority"])
