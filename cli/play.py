@@ -19,6 +19,7 @@ import typer
 from rich.columns import Columns
 from rich.console import Console
 
+from naqala.cli.hint import hint_lines
 from naqala.cli.render import render_state
 from naqala.cli.scores import score_table, winners_line
 from naqala.core.actions import Action, NotationError, parse_action
@@ -43,6 +44,8 @@ from naqala.core.state import State
 from naqala.plugins.base.agents import AGENTS, agent_known, make_agent
 
 HUMAN = "human"
+#: the seat number the hint's seed is derived for (no real seat has it)
+HINT_SEAT = 99
 HELP = """\
 Type one of:
   a number            the option with that number
@@ -51,6 +54,7 @@ Type one of:
   a whole move        at the pick: start tile, then each tile and the colour dropped
                       there, e.g. "c3 d3W d4R" (or "c3 d3 W d4 R")
   board               show the board again
+  hint                the AI's three best options now, with why (changes nothing)
   undo                go back to your previous decision (not past a card or meeple draw)
   save FILE           save the game (a record of its actions) to FILE
   quit                stop playing (you are offered to save first)
@@ -240,6 +244,9 @@ class Session:
         if word == "board":
             self.show()
             return False
+        if word == "hint":
+            self.say(self.hint())
+            return False
         if word == "undo":
             return self.undo()
         if word == "save":
@@ -269,6 +276,12 @@ class Session:
             self.say(f"illegal: {exc}")
             return False
         return True
+
+    def hint(self) -> str:
+        """The hint's lines; its seed comes from the game and the number of actions, not
+        from any AI seat, so asking changes nothing in the game."""
+        seed = agent_seed(self.record.seed, HINT_SEAT) + len(self.record.actions)
+        return "\n".join(hint_lines(self.rules, self.state, seed))
 
     def whole_move(self, steps: list[Action]) -> bool:
         """Apply a whole move, all or nothing."""

@@ -109,3 +109,8 @@ def naqala_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLin
         + items.item_score_lines(rules, state, player)
         + tents.tent_score_lines(rules, state, player)
     )
+
+
+@hookimpl
+def naqala_hidden_decks(rules: Rules) -> list[str]:
+    return [items.ITEMS]  # items are held face down

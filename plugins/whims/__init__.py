@@ -94,3 +94,8 @@ def naqala_adjust_score_lines(
 @hookimpl
 def naqala_public_notes(rules: Rules, state: State) -> list[str]:
     return cities.city_notes(rules, state)
+
+
+@hookimpl
+def naqala_hidden_decks(rules: Rules) -> list[str]:
+    return [cities.WHIMS]  # whims in hand are held face down
