@@ -361,7 +361,10 @@ def _fail(message: str) -> NoReturn:
 def play_command(
     seats: Annotated[
         str,
-        typer.Option(help="Comma-separated seats: human, ai (greedy), ai:greedy, ai:random."),
+        typer.Option(
+            help="Comma-separated seats: human, ai (greedy), ai:greedy, ai:random, "
+            "ai:mcts, ai:mcts:2000 (iterations), ai:mcts:1.5s (CPU seconds)."
+        ),
     ] = "human,ai,ai",
     expansion: Annotated[
         list[str] | None,

@@ -22,7 +22,7 @@ MOVE_STAGES = ("pick", "drop")
 #: at most this many pick and drop options are tried when searching through the rules
 SEARCH_LIMIT = 5_000
 #: how many of the best-estimated move ends are played out through the rules
-PLAYED_OUT = 14
+PLAYED_OUT = 10
 #: the estimate of a move's worth: a merchant (per resource card taken), an assassins'
 #: move, a meeple of a colour returned to the bag that the estimate does not know
 MERCHANT_VALUE = 1.5
@@ -166,22 +166,28 @@ class GreedyAgent:
         """The best move (its settled score and its plan) among the candidates the rules
         in use allow; in the middle of a move or if none is allowed, the rules' own
         options are searched instead."""
-        best: tuple[int, tuple[Action, ...]] = (-(10**9), ())
+        ranked = self.ranked_moves(rules, state, player)
+        if ranked:
+            return ranked[0]
+        return self._search(rules, state, player)
+
+    def ranked_moves(
+        self, rules: Rules, state: State, player: int
+    ) -> list[tuple[int, tuple[Action, ...]]]:
+        """The candidate moves the rules in use allow with their settled scores, best
+        first (ties in candidate order)."""
         plans: list[tuple[Action, ...]] = []
         if state.decision.stage == "pick":
             plans = [end.plan for end in self.candidates(rules, state, player)]
         elif state.decision.stage == "drop":
             plans = [tuple(plan) for plan in distinct_moves(rules, state)]
+        scored = []
         for plan in plans:
             after = follow(rules, state, plan)
-            if after is None:
-                continue
-            value = self.settled(rules, after, player)
-            if value > best[0]:
-                best = (value, plan)
-        if best[1]:
-            return best
-        return self._search(rules, state, player)
+            if after is not None:
+                scored.append((self.settled(rules, after, player), plan))
+        order = sorted(range(len(scored)), key=lambda i: (-scored[i][0], i))
+        return [scored[i] for i in order]
 
     def _search(self, rules: Rules, state: State, player: int) -> tuple[int, tuple[Action, ...]]:
         """Moves found through the rules' own pick and drop options (slower, but right for
