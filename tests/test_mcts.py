@@ -151,3 +151,16 @@ def test_hint_at_the_prompt_shows_the_options_and_changes_nothing() -> None:
     assert hinted.state == plain.state
     out = hinted.console.file.getvalue()  # type: ignore[attr-defined]
     assert "1. bid" in out and "best move on the board is worth about" in out
+
+
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_the_search_answers_the_decision_it_was_asked(data: st.DataObject) -> None:
+    """Every option the search reports is an option of the root decision, even when
+    that decision offers a single move (a djinn's power alongside a lone pick, say)."""
+    rules = RULES[("artisans", "djinns")]
+    state = data.draw(reached_states(rules, max_actions=300).filter(lambda s: not s.is_over))
+    options = rules.legal_actions(state)
+    found = MctsAgent(3, Budget(iterations=8)).analyse(rules, state)
+    assert found and all(item.move[0] in options for item in found)
+    assert MctsAgent(3, Budget(iterations=8)).choose(rules, state, options) in options

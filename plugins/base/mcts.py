@@ -136,7 +136,7 @@ class MctsAgent:
         if stage == "bid" or stage == "drop":
             return self.greedy.choose(rules, state, options)
         found = self.analyse(rules, state)
-        if not found:
+        if not found or found[0].move[0] not in options:
             return self.greedy.choose(rules, state, options)
         best = found[0].move
         self.plan = list(best[1:])
@@ -188,8 +188,9 @@ class MctsAgent:
         horizon = len(state.players)
         moved = 0
         while not state.is_over and moved < horizon:
-            moves = self.moves(rules, state, first is None, in_tree)
-            if len(moves) == 1 or not in_tree:
+            at_root = node is root and first is None
+            moves = self.moves(rules, state, at_root, in_tree)
+            if not in_tree or (len(moves) == 1 and not at_root):
                 move = moves[0]
             else:
                 mover = state.decision.player
