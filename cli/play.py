@@ -21,6 +21,7 @@ from rich.console import Console
 
 from naqala.cli.common import Expansions, fail
 from naqala.cli.decisions import decision_title, djinns_in_play, option_label
+from naqala.cli.hint import hint_lines
 from naqala.cli.render import render_state
 from naqala.cli.saving import SavePathError, save_path
 from naqala.cli.scores import score_table, winners_line
@@ -46,6 +47,8 @@ from naqala.core.state import State
 from naqala.plugins.base.api import AGENTS, agent_known, make_agent
 
 HUMAN = "human"
+#: the seat number the hint's seed is derived for (no real seat has it)
+HINT_SEAT = 99
 HELP = """\
 Type one of:
   a number            the option with that number
@@ -55,6 +58,7 @@ Type one of:
                       there, e.g. "c3 d3W d4R" (or "c3 d3 W d4 R")
   board               show the board again
   djinns              what the djinns held and face up do (also: help djinns)
+  hint                the AI's three best options now, with why (changes nothing)
   undo                go back to your previous decision (not past a card or meeple draw)
   save FILE           save the game (a record of its actions) to FILE
   quit                stop playing (you are offered to save first)
@@ -270,6 +274,9 @@ class Session:
         if word == "board":
             self.show()
             return False
+        if word == "hint":
+            self.say(self.hint())
+            return False
         if word == "undo":
             return self.undo()
         if word == "save":
@@ -303,6 +310,12 @@ class Session:
             return False
         self.play(options[number - 1])
         return True
+
+    def hint(self) -> str:
+        """The hint's lines; its seed comes from the game and the number of actions, not
+        from any AI seat, so asking changes nothing in the game."""
+        seed = agent_seed(self.record.seed, HINT_SEAT) + len(self.record.actions)
+        return "\n".join(hint_lines(self.rules, self.state, seed))
 
     def whole_move(self, steps: list[Action]) -> bool:
         """Apply a whole move, all or nothing."""
@@ -410,7 +423,8 @@ def play_command(
     seats: Annotated[
         str | None,
         typer.Option(
-            help="Comma-separated seats: human, ai (greedy), ai:greedy, ai:random "
+            help="Comma-separated seats: human, ai (greedy), ai:greedy, ai:random, "
+            "ai:mcts, ai:mcts:2000 (iterations), ai:mcts:1.5s (CPU seconds) "
             f"[default: {DEFAULT_SEATS}]."
         ),
     ] = None,

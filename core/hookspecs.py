@@ -108,6 +108,18 @@ def naqala_check_state(rules: Rules, state: State) -> Iterable[Problem]:
     """
 
 
+@hookspec
+def naqala_hidden_decks(rules: Rules) -> Iterable[str]:
+    """Names of decks whose cards in a player's hand the other players cannot see.
+
+    Called when a view of a state is made for one seat and when a state is determinized
+    (``naqala.core.views``): the hidden cards of the other players are shown as a count,
+    and a determinization deals them again from the cards that seat has not seen (with
+    the deck's draw pile, whose order and contents are always hidden). Combined: union.
+    The base game hides resource cards; the Artisans hide items, the Whims whims in hand.
+    """
+
+
 # -- setup ---------------------------------------------------------------------------------
 
 

@@ -58,7 +58,7 @@ def test_move_ends_are_the_exhaustive_walks_ends_each_with_a_legal_plan(
         }
         assert ends_of(rules, state) == walked
         for end in move_ends(state.geometry, state.board.meeples, rules.letters):
-            after = follow(rules, state, end.plan)
+            after = follow(rules, state, end.plan)  # building the plan makes taken exact
             assert after is not None and after.turn is not None
             assert (after.turn.here, after.turn.colour, after.turn.taken) == (
                 end.end,

@@ -26,6 +26,7 @@ from naqala.core.powers import Power
 from naqala.core.rng import Rng
 from naqala.core.stage import Flow, Stage
 from naqala.core.state import Layout, State, replace_at, set_extra
+from naqala.core.views import determinize, hidden_decks, view_for
 from naqala.plugins.base import setup
 from naqala.plugins.base.common import current, gain_coins
 from naqala.plugins.base.flow import BaseFlow
@@ -649,3 +650,29 @@ def test_every_hook_is_tested_here() -> None:
     tests = re.findall(r"def (test_\w+)", text)
     for name in _hook_names():
         assert any(name in t for t in tests), f"no test named after {name}"
+
+
+def test_naqala_hidden_decks_hides_a_decks_cards_from_the_other_seats() -> None:
+    """A plugin that hides the djinns in hand: the others see how many, and a
+    determinization for another seat deals them again from the djinns it has not seen."""
+
+    class HiddenDjinns:
+        NAME = "hidden-djinns"
+
+        @hookimpl
+        def naqala_hidden_decks(self, rules: Rules) -> list[str]:
+            return ["djinns"]
+
+    rules = build_rules(extra_plugins=[HiddenDjinns()])
+    assert {rules.deck_names[d] for d in hidden_decks(rules)} == {"resources", "djinns"}
+    state = rules.new_game(2, 4)
+    taken = state.decks[1].draw[:2]
+    state = state.replace_player(0, state.players[0].with_hand(1, taken))
+    view = view_for(rules, state, 1)
+    assert "djinns" not in view["players"][0]["hands"]
+    assert view["players"][0]["hidden"]["djinns"] == 2
+    assert view_for(rules, state, 0)["players"][0]["hands"]["djinns"] == list(taken)
+    deals = {determinize(rules, state, 1, seed).players[0].djinns for seed in range(10)}
+    assert len(deals) > 1 and all(len(d) == 2 for d in deals)
+    plain = build_rules()
+    assert view_for(plain, state, 1)["players"][0]["hands"]["djinns"] == list(taken)

@@ -121,3 +121,8 @@ def naqala_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLin
 @hookimpl
 def naqala_display(rules: Rules, state: State) -> Display:
     return looks.DISPLAY
+
+
+@hookimpl
+def naqala_hidden_decks(rules: Rules) -> list[str]:
+    return [items.ITEMS]  # items are held face down

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from naqala.content import content_path
 from naqala.core.actions import Action
-from naqala.core.engine import Rules
+from naqala.core.engine import DECK_NAMES, RESOURCES, Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.hookspecs import hookimpl
 from naqala.core.powers import Power
@@ -138,3 +138,8 @@ def naqala_protected_meeples(rules: Rules, state: State, player: int) -> set[str
 @hookimpl
 def naqala_display(rules: Rules, state: State) -> Display:
     return looks.display(rules, state)
+
+
+@hookimpl
+def naqala_hidden_decks(rules: Rules) -> list[str]:
+    return [DECK_NAMES[RESOURCES]]  # resource cards are held face down

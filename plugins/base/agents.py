@@ -31,10 +31,17 @@ def _plain(cls: type) -> AgentFactory:
     return build
 
 
+def _mcts(seed: int, setting: str = "") -> Agent:
+    from naqala.plugins.base.mcts import MctsAgent, parse_budget
+
+    return MctsAgent(seed, parse_budget(setting))
+
+
 AGENTS: dict[str, AgentFactory] = {
     "random": _plain(RandomAgent),
     "greedy": _plain(GreedyAgent),
     "greedy-full": _plain(FullGreedyAgent),
+    "mcts": _mcts,
 }
 
 

@@ -50,6 +50,8 @@ from naqala.plugins.base.events import (
 )
 from naqala.plugins.base.events import EVENTS as BASE_EVENTS
 from naqala.plugins.base.flow import BaseFlow
+from naqala.plugins.base.greedy import GreedyAgent
+from naqala.plugins.base.mcts import Budget, MctsAgent
 from naqala.plugins.base.merchandise import merchandise_types
 from naqala.plugins.base.movement import DropStage, PickStage, count_moves
 from naqala.plugins.base.perft import PerftTimeout
@@ -76,8 +78,11 @@ __all__ = [
     "BaseFlow",
     "BoardFileError",
     "Boaz",
+    "Budget",
     "DropStage",
+    "GreedyAgent",
     "Kandicha",
+    "MctsAgent",
     "PerftTimeout",
     "PickStage",
     "PlaceToken",

@@ -14,6 +14,7 @@ from __future__ import annotations
 from naqala.core.actions import Action
 from naqala.core.engine import RESOURCES, Rules
 from naqala.core.state import NOBODY, Decision, State, Turn, add_at, evolve, pieces_left
+from naqala.core.views import determinize
 from naqala.plugins.base.greedy_full import distinct_moves
 from naqala.plugins.base.move_ends import MoveEnd, move_ends
 
@@ -54,7 +55,22 @@ class Estimator:
         self.player = player
         self.score = own_score(rules, state, player)
         self.kept: dict[tuple[int, int], float] = {}
-        self.can_claim = pieces_left(state.players[player]) > 0
+        board, tiles = state.board, state.layout.tiles
+        specs = [rules.tile(t) for t in tiles]
+        can_claim = pieces_left(state.players[player]) > 0
+        #: what taking each tile would be worth (0 if it is owned or no camel is left)
+        self.claim = [
+            spec.vp + sum(n * rules.tokens[i].vp for i, n in enumerate(board.tokens[t]))
+            if can_claim and board.owners[t] == NOBODY
+            else 0
+            for t, spec in enumerate(specs)
+        ]
+        self.blue = [
+            sum(1 for a in state.geometry.area[t] if specs[a].value == "blue")
+            for t in range(len(tiles))
+        ]
+        self.row = len(state.decks[RESOURCES].row)
+        self.kinds = [c.id if not c.kept else "" for c in rules.colours]
 
     def _kept(self, colour: int, taken: int) -> float:
         key = (colour, taken)
@@ -66,44 +82,38 @@ class Estimator:
         return self.kept[key]
 
     def __call__(self, end: MoveEnd) -> float:
-        rules, state = self.rules, self.state
-        value = 0.0
-        if end.emptied and state.board.owners[end.end] == NOBODY and self.can_claim:
-            spec = rules.tile(state.layout.tiles[end.end])
-            value += spec.vp + sum(
-                n * rules.tokens[i].vp for i, n in enumerate(state.board.tokens[end.end])
-            )
-        spec_colour = rules.colours[end.colour]
-        colour = spec_colour.id
-        if spec_colour.kept:
-            value += self._kept(end.colour, end.taken)
-        elif colour == "blue":
-            tiles = state.layout.tiles
-            area = state.geometry.area[end.end]
-            value += end.taken * sum(1 for t in area if rules.tile(tiles[t]).value == "blue")
-        elif colour == "red":
-            value += ASSASSIN_VALUE
-        elif colour == "green":
-            value += MERCHANT_VALUE * min(end.taken, len(state.decks[RESOURCES].row))
-        else:
-            value += OTHER_COLOUR * end.taken
-        return value
+        value = float(self.claim[end.end]) if end.emptied else 0.0
+        colour = self.kinds[end.colour]
+        if not colour:
+            return value + self._kept(end.colour, end.taken)
+        if colour == "blue":
+            return value + end.taken * self.blue[end.end]
+        if colour == "red":
+            return value + ASSASSIN_VALUE
+        if colour == "green":
+            return value + MERCHANT_VALUE * min(end.taken, self.row)
+        return value + OTHER_COLOUR * end.taken
 
 
 class GreedyAgent:
     """Chooses the turn that most raises its own score right now.
 
     A meeple move is chosen whole (see the module docstring); other decisions take the
-    option with the best immediate score. Bids weigh the best move on the board against
+    option with the best immediate score. Options are judged on a determinization for
+    the deciding seat, so nothing it may not see (other hands, the piles' order, future
+    draws) plays a part. Bids weigh the best move on the board against
     the price: the agent pays at most a quarter of what that move would gain. Ties go to
     the first option in canonical order, so the agent is deterministic."""
 
     def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
         self.plan: list[Action] = []
 
     def choose(self, rules: Rules, state: State, options: list[Action]) -> Action:
         player = state.decision.player
         stage = state.decision.stage
+        # judge options on a determinization: what the seat cannot see plays no part
+        state = determinize(rules, state, player, self.seed)
         if stage in MOVE_STAGES:
             if not (self.plan and self.plan[0] in options):
                 self.plan = list(self.plan_move(rules, state, player)[1])
@@ -156,22 +166,28 @@ class GreedyAgent:
         """The best move (its settled score and its plan) among the candidates the rules
         in use allow; in the middle of a move or if none is allowed, the rules' own
         options are searched instead."""
-        best: tuple[int, tuple[Action, ...]] = (-(10**9), ())
+        ranked = self.ranked_moves(rules, state, player)
+        if ranked:
+            return ranked[0]
+        return self._search(rules, state, player)
+
+    def ranked_moves(
+        self, rules: Rules, state: State, player: int
+    ) -> list[tuple[int, tuple[Action, ...]]]:
+        """The candidate moves the rules in use allow with their settled scores, best
+        first (ties in candidate order)."""
         plans: list[tuple[Action, ...]] = []
         if state.decision.stage == "pick":
             plans = [end.plan for end in self.candidates(rules, state, player)]
         elif state.decision.stage == "drop":
             plans = [tuple(plan) for plan in distinct_moves(rules, state)]
+        scored = []
         for plan in plans:
             after = follow(rules, state, plan)
-            if after is None:
-                continue
-            value = self.settled(rules, after, player)
-            if value > best[0]:
-                best = (value, plan)
-        if best[1]:
-            return best
-        return self._search(rules, state, player)
+            if after is not None:
+                scored.append((self.settled(rules, after, player), plan))
+        order = sorted(range(len(scored)), key=lambda i: (-scored[i][0], i))
+        return [scored[i] for i in order]
 
     def _search(self, rules: Rules, state: State, player: int) -> tuple[int, tuple[Action, ...]]:
         """Moves found through the rules' own pick and drop options (slower, but right for

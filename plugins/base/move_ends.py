@@ -17,9 +17,8 @@ the rules in use.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
-
-import attrs
 
 from naqala.core.actions import Action
 from naqala.core.board import Geometry
@@ -27,16 +26,65 @@ from naqala.core.state import NOBODY, Counts
 from naqala.plugins.base.movement import colour_masks, legal_starts, move_action
 
 
-@attrs.frozen
 class MoveEnd:
-    """One way to end a move: the plan (pick and drops) and what it leaves behind."""
+    """One way to end a move: where it starts and ends, the colour collected, how many
+    and whether the end tile is left empty. The concrete plan (pick and drops) is built
+    when first asked for; ``taken`` and ``emptied`` assume the walk does not come back
+    to its end tile until the plan is built, and are exact from then on."""
 
-    start: int
-    end: int
-    colour: int
-    taken: int  # meeples of ``colour`` collected at the end
-    emptied: bool  # whether the end tile is left without meeples
-    plan: tuple[Action, ...]
+    __slots__ = ("_plan", "_source", "colour", "emptied", "end", "loop", "start", "taken")
+
+    def __init__(self, source: _Source, start: int, end: int, colour: int, loop: bool) -> None:
+        self._source = source
+        self._plan: tuple[Action, ...] | None = None
+        self.start, self.end, self.colour, self.loop = start, end, colour, loop
+        at_end = source.meeples[end] if end != start else ()
+        others = sum(at_end) - (at_end[colour] if at_end else 0)
+        self.taken = (at_end[colour] if at_end else 0) + (2 if loop else 1)
+        self.emptied = others == 0
+
+    @property
+    def plan(self) -> tuple[Action, ...]:
+        if self._plan is None:
+            self._plan = self._source.build(self)
+        return self._plan
+
+    def __repr__(self) -> str:
+        return f"MoveEnd({self.start}->{self.end}, colour {self.colour}, taken {self.taken})"
+
+
+class _Source:
+    """The board a set of move ends comes from, to build their plans on demand."""
+
+    def __init__(self, geo: Geometry, meeples: Sequence[Counts], letters: str) -> None:
+        self.geo = geo
+        self.meeples = meeples
+        self.letters = letters
+
+    def build(self, end: MoveEnd) -> tuple[Action, ...]:
+        geo = self.geo
+        hand = self.meeples[end.start]
+        steps = sum(hand)
+        path: Sequence[int] | None
+        if end.loop:
+            path = loop_to(geo, end.start, end.end, steps)
+        else:
+            path = walk_to(geo, end.start, end.end, steps)
+        assert path is not None, "the walk tables promised a walk"
+        order = _drops(path, end.end, end.colour, hand, end.loop)
+        board = list(self.meeples)
+        board[end.start] = (0,) * len(hand)
+        at_end = list(board[end.end])
+        for tile, dropped in zip(path, order, strict=True):
+            if tile == end.end:
+                at_end[dropped] += 1
+        end.taken = at_end[end.colour]
+        at_end[end.colour] = 0
+        end.emptied = not any(at_end)
+        return (move_action("pick", geo.names[end.start]),) + tuple(
+            move_action("drop", geo.names[t], self.letters[c])
+            for t, c in zip(path, order, strict=True)
+        )
 
 
 def walk_to(geo: Geometry, start: int, end: int, steps: int) -> list[int] | None:
@@ -55,7 +103,8 @@ def walk_to(geo: Geometry, start: int, end: int, steps: int) -> list[int] | None
     return path
 
 
-def loop_to(geo: Geometry, start: int, end: int, steps: int) -> list[int] | None:
+@functools.lru_cache(maxsize=65536)
+def loop_to(geo: Geometry, start: int, end: int, steps: int) -> tuple[int, ...] | None:
     """Like ``walk_to``, but the walk must also stand on ``end`` after at least one and
     fewer than ``steps`` steps (a depth-first search remembering dead ends)."""
     dead: set[tuple[int, int, int, bool]] = set()
@@ -75,7 +124,8 @@ def loop_to(geo: Geometry, start: int, end: int, steps: int) -> list[int] | None
         dead.add(key)
         return None
 
-    return search(start, NOBODY, steps, False)
+    found = search(start, NOBODY, steps, False)
+    return None if found is None else tuple(found)
 
 
 def _drops(path: Sequence[int], end: int, colour: int, hand: Counts, loop: bool) -> list[int]:
@@ -99,57 +149,32 @@ def _drops(path: Sequence[int], end: int, colour: int, hand: Counts, loop: bool)
 
 
 def move_ends(geo: Geometry, meeples: Sequence[Counts], letters: str) -> list[MoveEnd]:
-    """One plan for each distinct (start, end, colour) of a move from ``meeples`` (the
-    board at a pick decision), in canonical order (start, end, colour)."""
+    """One move end for each distinct (start, end, colour) of a move from ``meeples``
+    (the board at a pick decision), in canonical order (start, end, colour)."""
     found: list[MoveEnd] = []
+    source = _Source(geo, meeples, letters)
     masks = colour_masks(meeples, len(letters))
     for start in legal_starts(geo, meeples, masks):
         hand = meeples[start]
         steps = sum(hand)
-        board = list(meeples)
-        board[start] = (0,) * len(hand)
-        plain = geo.reach(start, NOBODY, steps)
+        plain = geo.reach(start, NOBODY, steps) & ~(1 << start)
         loops = geo.loop_ends(start, NOBODY, steps) if max(hand) >= 2 else 0
-        for end in range(geo.size):
-            bit = 1 << end
-            if not (plain | loops) & bit:
-                continue
-            for colour, held in enumerate(hand):
-                if not held:
-                    continue
-                if board[end][colour] and plain & bit:
-                    path = walk_to(geo, start, end, steps)
-                    loop = False
-                elif held >= 2 and loops & bit and not board[end][colour]:
-                    path = loop_to(geo, start, end, steps)
-                    loop = True
-                else:
-                    continue
-                if path is None:
-                    continue
-                order = _drops(path, end, colour, hand, loop)
-                if not order:
-                    continue
-                found.append(_move_end(geo, board, start, path, order, letters))
+        held = [c for c, n in enumerate(hand) if n]
+        doubled = [c for c, n in enumerate(hand) if n >= 2]
+        ends = plain | loops
+        while ends:
+            bit = ends & -ends
+            ends ^= bit
+            end = bit.bit_length() - 1
+            here = meeples[end] if end != start else None
+            for colour in held:
+                if here is not None and here[colour] and plain & bit:
+                    found.append(MoveEnd(source, start, end, colour, False))
+                elif (
+                    loops & bit
+                    and colour in doubled
+                    and (here is None or not here[colour])
+                    and loop_to(geo, start, end, steps) is not None
+                ):
+                    found.append(MoveEnd(source, start, end, colour, True))
     return found
-
-
-def _move_end(
-    geo: Geometry,
-    board: Sequence[Counts],
-    start: int,
-    path: Sequence[int],
-    order: Sequence[int],
-    letters: str,
-) -> MoveEnd:
-    end, colour = path[-1], order[-1]
-    at_end = list(board[end])
-    for tile, dropped in zip(path, order, strict=True):
-        if tile == end:
-            at_end[dropped] += 1
-    taken = at_end[colour]
-    at_end[colour] = 0
-    plan = (move_action("pick", geo.names[start]),) + tuple(
-        move_action("drop", geo.names[t], letters[c]) for t, c in zip(path, order, strict=True)
-    )
-    return MoveEnd(start, end, colour, taken, not any(at_end), plan)

@@ -85,3 +85,8 @@ def naqala_public_notes(rules: Rules, state: State) -> list[str]:
 @hookimpl
 def naqala_display(rules: Rules, state: State) -> Display:
     return looks.display(rules, state)
+
+
+@hookimpl
+def naqala_hidden_decks(rules: Rules) -> list[str]:
+    return [cities.WHIMS]  # whims in hand are held face down

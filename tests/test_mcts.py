@@ -1,0 +1,166 @@
+"""The search player (plugins/base/mcts.py) and hints (cli/hint.py).
+
+The budget syntax, determinism for a seed and an iteration budget, fair play (two states
+that differ only in what the seat cannot see get the same choice, from the search and
+from the greedy player), whole games with every expansion set and house rule, per-player
+rewards, and the ``hint`` command of ``naqala play`` changing nothing.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.console import Console
+
+from naqala.cli.hint import hint_lines
+from naqala.cli.play import Session
+from naqala.core import build_rules
+from naqala.core.agents import RandomAgent
+from naqala.core.engine import Rules
+from naqala.core.record import new_record
+from naqala.core.simulate import play_game
+from naqala.core.state import State, evolve
+from naqala.core.views import determinize
+from naqala.plugins.base.agents import make_agent
+from naqala.plugins.base.mcts import Budget, MctsAgent, _rewards, parse_budget
+from naqala.testing.strategies import reached_states, seeds
+
+SETS = [(), ("artisans",), ("djinns",), ("artisans", "djinns")]
+RULES = {s: build_rules(list(s)) for s in SETS}
+
+
+def test_the_budget_is_iterations_or_cpu_seconds() -> None:
+    assert parse_budget("") == Budget()
+    assert parse_budget("2000") == Budget(iterations=2000)
+    assert parse_budget("1.5s") == Budget(seconds=1.5)
+    assert parse_budget(".5s") == Budget(seconds=0.5)
+    for bad in ("0", "-3", "fast", "0s", "1.5", "2000x"):
+        with pytest.raises(ValueError, match="budget"):
+            parse_budget(bad)
+
+
+def test_each_player_is_rewarded_for_its_own_margin() -> None:
+    low, mid, high = _rewards([100, 120, 130])
+    assert low < mid < 0.5 < high
+    assert _rewards([50, 50]) == [0.5, 0.5]
+
+
+def turn_state(rules: Rules, players: int, seed: int) -> State:
+    """A decision other than a bid with several options, after some random play."""
+    state = rules.new_game(players, seed)
+    agent = RandomAgent(seed)
+    for _ in range(40):
+        state = rules.apply(state, agent.choose(rules, state, rules.legal_actions(state)))
+    while state.decision.stage != "pick":
+        state = rules.apply(state, agent.choose(rules, state, rules.legal_actions(state)))
+    return state
+
+
+def test_the_search_is_deterministic_for_a_seed_and_an_iteration_budget() -> None:
+    rules = RULES[()]
+    state = turn_state(rules, 3, 2)
+    first = MctsAgent(7, Budget(iterations=60)).analyse(rules, state)  # a pick: all of it
+    again = MctsAgent(7, Budget(iterations=60)).analyse(rules, state)
+    assert first == again
+    assert sum(a.visits for a in first) == 60
+    other = MctsAgent(8, Budget(iterations=60)).analyse(rules, state)
+    assert [a.visits for a in other] != [a.visits for a in first] or other != first
+
+
+@pytest.mark.parametrize("expansions", SETS, ids=lambda s: "+".join(("base", *s)))
+@settings(max_examples=4, deadline=None)
+@given(data=st.data())
+def test_a_choice_does_not_depend_on_what_the_seat_cannot_see(
+    expansions: tuple[str, ...], data: st.DataObject
+) -> None:
+    """The same choice for two states that differ only in other players' hidden cards
+    and coins, the draw piles' order and the generator."""
+    rules = RULES[expansions]
+    state = data.draw(reached_states(rules, max_actions=200).filter(lambda s: not s.is_over))
+    seat = state.decision.player
+    other = determinize(rules, state, seat, data.draw(seeds(), label="other deal"))
+    other = evolve(other, players=tuple(evolve(p, coins=p.coins + 5) for p in other.players))
+    other = other.replace_player(seat, state.players[seat])
+    assert other != state or len(state.players) == 1
+    for kind in ("mcts:15", "greedy"):
+        choices = [
+            make_agent(kind, 3).choose(rules, s, rules.legal_actions(s)) for s in (state, other)
+        ]
+        assert choices[0] == choices[1], kind
+
+
+@pytest.mark.parametrize(
+    "expansions", [("artisans", "djinns"), ("no-loops",)], ids=lambda s: "+".join(("base", *s))
+)
+def test_the_search_plays_whole_games_with_expansions_and_house_rules(
+    expansions: tuple[str, ...],
+) -> None:
+    """Both boxes together (every kind of component) and a house rule that forbids some
+    moves; every set's decisions are also searched by the fairness test above."""
+    rules = RULES.get(expansions) or build_rules(list(expansions))
+    agents = [make_agent("mcts:3", 1), make_agent("greedy", 2)]
+    final, _ = play_game(rules, 2, 5, agents)
+    assert final.is_over
+
+
+def test_a_seconds_budget_stops_in_time() -> None:
+    rules = RULES[()]
+    state = turn_state(rules, 2, 4)
+    found = MctsAgent(1, parse_budget("0.05s")).analyse(rules, state)
+    assert sum(a.visits for a in found) >= 1
+
+
+def test_a_hint_lists_three_options_with_reasons_and_changes_nothing() -> None:
+    rules = RULES[()]
+    state = turn_state(rules, 3, 6)
+    lines = hint_lines(rules, state, seed=1, iterations=40)
+    assert len(lines) == 3
+    assert all(line.startswith(f"{n}. pick ") for n, line in enumerate(lines, start=1))
+    assert all("expected score" in line for line in lines)
+    options = {str(a) for a in rules.legal_actions(state)}
+    assert all(line.split()[1] + " " + line.split()[2] in options for line in lines)
+    assert hint_lines(rules, state, seed=1, iterations=40) == lines
+
+
+def test_hint_at_the_prompt_shows_the_options_and_changes_nothing() -> None:
+    """``hint`` typed at a human seat of ``naqala play`` prints numbered suggestions; the
+    state, the record and the AI seat are as before (the game goes on identically)."""
+    rules = RULES[()]
+    seats = ["human", "ai:greedy"]
+
+    def session(typed: list[str]) -> Session:
+        record = new_record(rules, 3, 2, seats)
+        queue = list(typed)
+
+        def ask(prompt: str) -> str:
+            if not queue:
+                raise EOFError
+            return queue.pop(0)
+
+        console = Console(file=io.StringIO(), width=300)
+        return Session(rules, rules.new_game(2, 3), record, console, ask)
+
+    plain = session(["1", "1"])
+    plain.run()
+    hinted = session(["hint", "1", "hint", "1"])
+    hinted.run()
+    assert hinted.record.actions == plain.record.actions
+    assert hinted.state == plain.state
+    out = hinted.console.file.getvalue()  # type: ignore[attr-defined]
+    assert "1. bid" in out and "best move on the board is worth about" in out
+
+
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_the_search_answers_the_decision_it_was_asked(data: st.DataObject) -> None:
+    """Every option the search reports is an option of the root decision, even when
+    that decision offers a single move (a djinn's power alongside a lone pick, say)."""
+    rules = RULES[("artisans", "djinns")]
+    state = data.draw(reached_states(rules, max_actions=300).filter(lambda s: not s.is_over))
+    options = rules.legal_actions(state)
+    found = MctsAgent(3, Budget(iterations=8)).analyse(rules, state)
+    assert found and all(item.move[0] in options for item in found)
+    assert MctsAgent(3, Budget(iterations=8)).choose(rules, state, options) in options
