@@ -8,23 +8,14 @@ from rich.table import Table
 from rich.text import Text
 
 from naqala.core.engine import Rules
+from naqala.core.scoresheet import row_label, score_sheet
 from naqala.core.state import State
 
 
 def score_table(rules: Rules, state: State, seats: Sequence[str], title: str = "") -> Table:
     """Every score line per player: one row per category and source (a djinn that changed
     a category gets its own row), totals last, the winners starred (ties share)."""
-    rows: list[tuple[str, str]] = []
-    points: list[dict[tuple[str, str], int]] = []
-    for player in range(len(state.players)):
-        mine: dict[tuple[str, str], int] = {}
-        for line in rules.score_lines(state, player):
-            source = "" if line.source in rules.ruleset else line.source
-            key = (line.category, source)
-            mine[key] = mine.get(key, 0) + line.points
-            if key not in rows:
-                rows.append(key)
-        points.append(mine)
+    rows, points = score_sheet(rules, state)
     winners = rules.winners(state) if state.is_over else ()
     table = Table(title=title or ("Final scores" if state.is_over else "Scores so far"))
     table.add_column("")
@@ -32,9 +23,8 @@ def score_table(rules: Rules, state: State, seats: Sequence[str], title: str = "
         seat = seats[player] if player < len(seats) else "?"
         mark = " ★" if player in winners else ""
         table.add_column(Text(f"P{player + 1}{mark}\n{seat}"), justify="right")
-    for category, source in rows:
-        label = f"{category} ({source})" if source else category
-        table.add_row(label, *(str(p.get((category, source), 0)) for p in points))
+    for row in rows:
+        table.add_row(row_label(row), *(str(p.get(row, 0)) for p in points))
     table.add_section()
     table.add_row("total", *(str(score) for score in rules.scores(state)))
     return table

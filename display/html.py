@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from html import escape
 
 from naqala.core.engine import Rules
+from naqala.core.scoresheet import row_label, score_sheet
 from naqala.core.state import NOBODY, State
 from naqala.display.svg import last_move, seat_colour, seat_label, svg_parts
 
@@ -24,17 +25,7 @@ __all__ = ["replay_html", "score_table_html"]
 def score_table_html(rules: Rules, state: State, seats: Sequence[str], final: bool) -> str:
     """The score lines of every player as an HTML table: a row per category (and per
     card that changed one), totals last; at the end the winners are starred."""
-    rows: list[tuple[str, str]] = []
-    points: list[dict[tuple[str, str], int]] = []
-    for player in range(len(state.players)):
-        mine: dict[tuple[str, str], int] = {}
-        for line in rules.score_lines(state, player):
-            source = "" if line.source in rules.ruleset else line.source
-            key = (line.category, source)
-            mine[key] = mine.get(key, 0) + line.points
-            if key not in rows:
-                rows.append(key)
-        points.append(mine)
+    rows, points = score_sheet(rules, state)
     winners = rules.winners(state) if final else ()
     scores = rules.scores(state)
     head = "".join(
@@ -44,10 +35,10 @@ def score_table_html(rules: Rules, state: State, seats: Sequence[str], final: bo
         for p in range(len(state.players))
     )
     body = "".join(
-        f'<tr><th scope="row">{escape(f"{category} ({source})" if source else category)}</th>'
-        + "".join(f"<td>{p.get((category, source), 0)}</td>" for p in points)
+        f'<tr><th scope="row">{escape(row_label(row))}</th>'
+        + "".join(f"<td>{p.get(row, 0)}</td>" for p in points)
         + "</tr>"
-        for category, source in rows
+        for row in rows
     )
     total = "".join(f"<td>{score}</td>" for score in scores)
     title = "Final scores" if final else "Scores so far"

@@ -15,10 +15,15 @@ from naqala.core.actions import Action
 from naqala.core.engine import RESOURCES, Rules
 from naqala.core.state import NOBODY, Decision, State, Turn, add_at, evolve, pieces_left
 from naqala.core.views import determinize
-from naqala.plugins.base.greedy_full import distinct_moves
+from naqala.plugins.base.greedy_full import (
+    MOVE_STAGES,
+    best_option,
+    distinct_moves,
+    own_score,
+    settled_score,
+)
 from naqala.plugins.base.move_ends import MoveEnd, move_ends
 
-MOVE_STAGES = ("pick", "drop")
 #: at most this many pick and drop options are tried when searching through the rules
 SEARCH_LIMIT = 5_000
 #: how many of the best-estimated move ends are played out through the rules
@@ -28,10 +33,6 @@ PLAYED_OUT = 10
 MERCHANT_VALUE = 1.5
 ASSASSIN_VALUE = 8.0
 OTHER_COLOUR = 1.5
-
-
-def own_score(rules: Rules, state: State, player: int) -> int:
-    return sum(line.points for line in rules.score_lines(state, player))
 
 
 def follow(rules: Rules, state: State, plan: tuple[Action, ...] | list[Action]) -> State | None:
@@ -127,21 +128,11 @@ class GreedyAgent:
         self, rules: Rules, state: State, options: list[Action], player: int
     ) -> tuple[int, Action]:
         """The option with the best score right after it (the first such in order)."""
-        scored = [(own_score(rules, rules.apply(state, a), player), a) for a in options]
-        top = max(value for value, _ in scored)
-        return top, next(a for value, a in scored if value == top)
+        return best_option(rules, state, options, player)
 
     def settled(self, rules: Rules, state: State, player: int) -> int:
-        """The score once the move is over, counting the best option of the decision that
-        follows in the same turn (a kill, a market, a djinn)."""
-        if state.is_over or state.decision.player != player or state.decision.stage in MOVE_STAGES:
-            return own_score(rules, state, player)
-        options = rules.legal_actions(state)
-        return (
-            self.best(rules, state, options, player)[0]
-            if options
-            else own_score(rules, state, player)
-        )
+        """The score once the move is over, counting the best option that follows."""
+        return settled_score(rules, state, player)
 
     def candidates(self, rules: Rules, state: State, player: int) -> list[MoveEnd]:
         """The move ends worth playing out: the best few by estimate, and the best of each

@@ -18,7 +18,30 @@ SEARCH_LIMIT = 5_000
 
 
 def own_score(rules: Rules, state: State, player: int) -> int:
+    """The player's score lines added up, as they stand now."""
     return sum(line.points for line in rules.score_lines(state, player))
+
+
+def best_option(
+    rules: Rules, state: State, options: list[Action], player: int
+) -> tuple[int, Action]:
+    """The option with the best score right after it (the first such in order)."""
+    scored = [(own_score(rules, rules.apply(state, a), player), a) for a in options]
+    top = max(value for value, _ in scored)
+    return top, next(a for value, a in scored if value == top)
+
+
+def settled_score(rules: Rules, state: State, player: int) -> int:
+    """The score once the move is over, counting the best option of the decision that
+    follows in the same turn (a kill, a market, a djinn)."""
+    if state.is_over or state.decision.player != player or state.decision.stage in MOVE_STAGES:
+        return own_score(rules, state, player)
+    options = rules.legal_actions(state)
+    return (
+        best_option(rules, state, options, player)[0]
+        if options
+        else own_score(rules, state, player)
+    )
 
 
 def distinct_moves(rules: Rules, state: State) -> list[list[Action]]:
@@ -89,26 +112,7 @@ class FullGreedyAgent:
                 return self.plan.pop(0)
         if stage == "bid":
             return self._bid(rules, state, options, player)
-        return self._best(rules, state, options, player)[1]
-
-    def _best(
-        self, rules: Rules, state: State, options: list[Action], player: int
-    ) -> tuple[int, Action]:
-        scored = [(own_score(rules, rules.apply(state, a), player), a) for a in options]
-        top = max(value for value, _ in scored)
-        return top, next(a for value, a in scored if value == top)
-
-    def _settled(self, rules: Rules, state: State, player: int) -> int:
-        """The score once the move is over, counting the best option of the decision that
-        follows in the same turn (a kill, a market, a djinn)."""
-        if state.is_over or state.decision.player != player or state.decision.stage in MOVE_STAGES:
-            return own_score(rules, state, player)
-        options = rules.legal_actions(state)
-        return (
-            self._best(rules, state, options, player)[0]
-            if options
-            else own_score(rules, state, player)
-        )
+        return best_option(rules, state, options, player)[1]
 
     def _plan_move(self, rules: Rules, state: State, player: int) -> tuple[int, list[Action]]:
         """The best move: the base game's moves, each checked against the rules in use (a
@@ -118,7 +122,7 @@ class FullGreedyAgent:
             after = follow(rules, state, plan)
             if after is None:
                 continue
-            value = self._settled(rules, after, player)
+            value = settled_score(rules, after, player)
             if value > best[0]:
                 best = (value, plan)
         if best[1]:
@@ -134,7 +138,7 @@ class FullGreedyAgent:
         def explore(current: State, path: list[Action]) -> None:
             nonlocal best
             if current.decision.stage not in MOVE_STAGES or current.decision.player != player:
-                value = self._settled(rules, current, player)
+                value = settled_score(rules, current, player)
                 if value > best[0]:
                     best = (value, path)
                 return
