@@ -319,7 +319,7 @@ def test_the_kit_invariants_catch_what_the_base_checks_catch() -> None:
     assert_invariants(rules, state)
     broken = [
         attrs.evolve(state, bag=(state.bag[0] - 1, *state.bag[1:])),
-        state.replace_player(0, attrs.evolve(state.players[0], cards=("fakir",))),
+        state.replace_player(0, state.players[0].with_hand(RESOURCES, ("fakir",))),
         state.replace_player(1, attrs.evolve(state.players[1], camels=0)),
         attrs.evolve(state, pool=(state.pool[0] + 1, *state.pool[1:])),
         state.replace_player(2, attrs.evolve(state.players[2], coins=-1)),
