@@ -16,8 +16,8 @@ from naqala.core.engine import Rules
 from naqala.core.simulate import play_game
 from naqala.core.state import State
 from naqala.plugins.base.agents import agent_known, make_agent
-from naqala.plugins.base.greedy import GreedyAgent, follow
-from naqala.plugins.base.greedy_full import distinct_moves
+from naqala.plugins.base.greedy import GreedyAgent
+from naqala.plugins.base.greedy_full import distinct_moves, follow
 from naqala.plugins.base.move_ends import move_ends
 
 SETS = [(), ("artisans",), ("djinns",), ("artisans", "djinns"), ("no-loops",)]

@@ -19,6 +19,7 @@ from naqala.plugins.base.greedy_full import (
     MOVE_STAGES,
     best_option,
     distinct_moves,
+    follow,
     own_score,
     settled_score,
 )
@@ -33,15 +34,6 @@ PLAYED_OUT = 10
 MERCHANT_VALUE = 1.5
 ASSASSIN_VALUE = 8.0
 OTHER_COLOUR = 1.5
-
-
-def follow(rules: Rules, state: State, plan: tuple[Action, ...] | list[Action]) -> State | None:
-    """The state after ``plan``, or None if the rules in use refuse one of its steps."""
-    for action in plan:
-        if not rules.is_legal(state, action):
-            return None
-        state = rules.apply(state, action)
-    return state
 
 
 class Estimator:

@@ -5,6 +5,8 @@ yardstick the fast greedy player (``greedy.py``) is measured against in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from naqala.core.actions import Action
 from naqala.core.engine import Rules
 from naqala.core.state import NOBODY, Counts, Decision, State, Turn, add_at, evolve
@@ -81,7 +83,7 @@ def distinct_moves(rules: Rules, state: State) -> list[list[Action]]:
     return list(found.values())
 
 
-def follow(rules: Rules, state: State, plan: list[Action]) -> State | None:
+def follow(rules: Rules, state: State, plan: Sequence[Action]) -> State | None:
     """The state after ``plan``, or None if the rules in use refuse one of its steps."""
     for action in plan:
         if not rules.is_legal(state, action):

@@ -46,8 +46,8 @@ from naqala.core.engine import Rules
 from naqala.core.rng import Rng
 from naqala.core.state import State
 from naqala.core.views import determinize, view_for
-from naqala.plugins.base.greedy import GreedyAgent, follow
-from naqala.plugins.base.greedy_full import own_score
+from naqala.plugins.base.greedy import GreedyAgent
+from naqala.plugins.base.greedy_full import follow, own_score
 
 #: iterations per decision when the seat names no budget
 DEFAULT_ITERATIONS = 400
