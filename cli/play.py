@@ -253,8 +253,10 @@ class Session:
             markup=False,
         )
 
-    def say(self, message: str) -> None:
-        self.console.print(message, markup=False, highlight=False)
+    def say(self, message: str, *, whole_lines: bool = False) -> None:
+        """Print a message; ``whole_lines`` keeps a line with a file path unbroken so it
+        can be copied (the terminal, not rich, wraps it)."""
+        self.console.print(message, markup=False, highlight=False, soft_wrap=whole_lines)
 
     def command(self, line: str) -> bool:
         """Handle one line typed at the prompt; True when the decision was made."""
@@ -373,12 +375,12 @@ class Session:
             reason = exc.strerror or exc
             self.errors.print(f"not saved: {name}: {reason}", markup=False, highlight=False)
             return False
-        self.say(f"saved to {name} ({len(self.record.actions)} actions)")
+        self.say(f"saved to {name} ({len(self.record.actions)} actions)", whole_lines=True)
         return True
 
     def quit(self) -> NoReturn:
         if self.save_as is not None:
-            self.say(f"The game will be saved to {self.save_as} (--save).")
+            self.say(f"The game will be saved to {self.save_as} (--save).", whole_lines=True)
             raise Quit
         try:
             answer = self.ask("Save the game before quitting? [y/N] ").strip().lower()
