@@ -17,10 +17,8 @@ import json
 from typing import Any, TypeVar
 
 import attrs
-import cattrs
 
 from naqala.core.board import parse_tile
-from naqala.core.content import strict_converter
 from naqala.core.engine import DJINNS, RESOURCES, Rules, rules_for_ruleset
 from naqala.core.plugins import PluginError
 from naqala.core.rng import Rng
@@ -35,6 +33,7 @@ from naqala.core.state import (
     State,
     Turn,
 )
+from naqala.core.structured import strict_converter, structure
 from naqala.core.validate import check_state
 
 FORMAT = "naqala-state"
@@ -158,12 +157,7 @@ _CONVERTER = strict_converter()
 
 def _structure(value: Any, kind: type[T], path: str = "$") -> T:
     """``value`` as ``kind``; a StateFormatError naming the JSON path of the first problem."""
-    try:
-        return _CONVERTER.structure(value, kind)
-    except Exception as exc:  # cattrs raises exception groups with every problem inside
-        messages = cattrs.transform_error(exc, path=path)
-        reason, sep, where = messages[0].rpartition(" @ ")
-        raise StateFormatError(f"{where}: {reason}" if sep else messages[0]) from None
+    return structure(_CONVERTER, value, kind, _fail, path)
 
 
 # -- writing --------------------------------------------------------------------------------
