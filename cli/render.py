@@ -2,7 +2,10 @@
 
 ``render_state(rules, state, viewer)`` gives a renderable: a header line (round, who
 decides what, the move in progress), the board grid, a legend, the tracks, card rows and
-bank, and each player's public holdings. Only ``viewer`` sees their own coins and cards.
+bank, and each player's public holdings. Players' coins and cards and the draw piles are
+drawn from the engine's view for ``viewer`` (``naqala.core.views.view_for``), so the
+picture shows exactly what that seat may know: their own coins and cards, the others'
+only as ``?`` and counts.
 
 Every fact is written as text as well as shown in colour, so the picture reads the same
 with ``NO_COLOR`` or on a console without colour. The grid narrows its cells to fit the
@@ -25,8 +28,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
+import attrs
 from rich.color import Color, ColorParseError
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
@@ -35,7 +40,9 @@ from rich.text import Text
 from naqala.cli.decisions import decision_title, djinn_power
 from naqala.core.board import edge, tile_name
 from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
-from naqala.core.state import NOBODY, Counts, PlayerState, State
+from naqala.core.serialize import state_to_data
+from naqala.core.state import NOBODY, Counts, State
+from naqala.core.views import view_for
 from naqala.plugins.base.api import turn_order_costs
 
 __all__ = ["KIND_ABBREVIATIONS", "TOKEN_LETTERS", "render_state"]
@@ -361,15 +368,61 @@ def _djinn_name(rules: Rules, djinn: str) -> str:
     return _card_name(rules, djinn)
 
 
-def _held(player: PlayerState) -> tuple[str, ...]:
-    """The cards in hand besides djinns: resources, then the plugin decks' cards."""
-    return (*player.cards, *_plugin_cards(player))
+@attrs.frozen
+class Holding:
+    """What the picture may show of one player's coins and cards, read from the engine's
+    view for the seat looking (``naqala.core.views.view_for``): the one definition of
+    what a seat may see. ``None`` coins and ``hidden`` cards are the view's secrets."""
+
+    coins: int | None
+    #: the cards shown by name besides djinns: resources, then the plugin decks' (sorted)
+    cards: tuple[str, ...]
+    djinns: tuple[str, ...]
+    #: how many cards are held face down, by deck (absent: the deck is shown)
+    hidden: Mapping[str, int]
+
+    @classmethod
+    def of(cls, player: Mapping[str, Any]) -> Holding:
+        hands: Mapping[str, list[str]] = player["hands"]
+        plugin_decks = [deck for deck in hands if deck not in DECK_NAMES]
+        return cls(
+            coins=player["coins"],
+            cards=(
+                *hands.get(DECK_NAMES[RESOURCES], ()),
+                *sorted(c for deck in plugin_decks for c in hands[deck]),
+            ),
+            djinns=tuple(hands.get(DECK_NAMES[DJINNS], ())),
+            hidden=dict(player.get("hidden", {})),
+        )
+
+    def shows(self, deck: str) -> bool:
+        return deck not in self.hidden
+
+    def cards_text(self) -> str:
+        """The number of cards besides djinns; ``?`` when some of them are face down."""
+        hidden = sum(n for deck, n in self.hidden.items() if deck != DECK_NAMES[DJINNS])
+        face_down = any(deck != DECK_NAMES[DJINNS] for deck in self.hidden)
+        count = len(self.cards) + hidden
+        return f"{count} ?" if face_down else str(count)
 
 
-def _plugin_cards(player: PlayerState) -> tuple[str, ...]:
-    """The cards of the decks plugins add (items, whims) in one sorted list; their texts
-    are shown under the hand."""
-    return tuple(sorted(c for hand in player.hands[len(DECK_NAMES) :] for c in hand))
+@attrs.frozen
+class Seen:
+    """What one picture may show: each player's holdings and each draw pile's size."""
+
+    players: tuple[Holding, ...]
+    piles: Mapping[str, int]
+
+    @classmethod
+    def of(cls, rules: Rules, state: State, viewer: int | None, reveal: bool) -> Seen:
+        """``viewer``'s view of ``state`` (a spectator's when None: nobody's secrets);
+        with ``reveal`` every player's holdings, as at the end of a game."""
+        view = view_for(rules, state, NOBODY if viewer is None else viewer)
+        players = state_to_data(rules, state)["players"] if reveal else view["players"]
+        return cls(
+            players=tuple(Holding.of(p) for p in players),
+            piles={name: deck["draw"] for name, deck in view["decks"].items()},
+        )
 
 
 def _marker(state: State, marker: int) -> Text:
@@ -379,7 +432,7 @@ def _marker(state: State, marker: int) -> Text:
     return Text(seat_name(player), style=_seat_style(player))
 
 
-def _tracks(rules: Rules, state: State) -> Table:
+def _tracks(rules: Rules, state: State, seen: Seen) -> Table:
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
@@ -397,10 +450,11 @@ def _tracks(rules: Rules, state: State) -> Table:
 
     resources = state.decks[RESOURCES]
     row = " ".join(_card_name(rules, c) for c in resources.row) or "—"
-    grid.add_row("Resource row", f"{row} (pile: {len(resources.draw)})")
+    pile = seen.piles[DECK_NAMES[RESOURCES]]
+    grid.add_row("Resource row", f"{row} (pile: {pile})")
     djinns = state.decks[DJINNS]
     row = ", ".join(_djinn_name(rules, d) for d in djinns.row) or "—"
-    grid.add_row("Djinn row", f"{row} (pile: {len(djinns.draw)})")
+    grid.add_row("Djinn row", f"{row} (pile: {seen.piles[DECK_NAMES[DJINNS]]})")
     bank = ", ".join(
         f"{n} {_plural(spec.name.lower(), n)}"
         for spec, n in zip(rules.tokens, state.pool, strict=True)
@@ -416,13 +470,13 @@ def _hand(rules: Rules, cards: Iterable[str]) -> str:
     )
 
 
-def _count_cards(player: PlayerState, mine: bool) -> str:
-    """Resource cards and plugin cards (items) together; hidden ones marked ``?``."""
-    count = len(_held(player))
-    return str(count) if mine else f"{count} ?"
+def _djinns_text(rules: Rules, holding: Holding) -> str:
+    if not holding.shows(DECK_NAMES[DJINNS]):
+        return f"{holding.hidden[DECK_NAMES[DJINNS]]} ?"
+    return ", ".join(_djinn_name(rules, d) for d in holding.djinns) or "—"
 
 
-def _players(rules: Rules, state: State, viewer: int | None, reveal: bool = False) -> Table:
+def _players(rules: Rules, state: State, viewer: int | None, seen: Seen) -> Table:
     shown = [
         i
         for i, spec in enumerate(rules.colours)
@@ -443,20 +497,22 @@ def _players(rules: Rules, state: State, viewer: int | None, reveal: bool = Fals
             name.append(" (you)")
         if seat == state.decision.player:
             name.append(" *", style="bold")
-        mine = reveal or seat == viewer
+        holding = seen.players[seat]
         table.add_row(
             name,
-            str(player.coins) if mine else "?",
+            "?" if holding.coins is None else str(holding.coins),
             *(str(player.meeples[i]) for i in shown),
             str(player.camels),
             str(sum(1 for owner in state.board.owners if owner == seat)),
-            _count_cards(player, mine),
-            ", ".join(_djinn_name(rules, d) for d in player.djinns) or "—",
+            holding.cards_text(),
+            _djinns_text(rules, holding),
         )
     return table
 
 
-def _private(rules: Rules, state: State, viewer: int | None, reveal: bool = False) -> Table:
+def _private(
+    rules: Rules, state: State, viewer: int | None, seen: Seen, reveal: bool = False
+) -> Table:
     """The viewer's own cards (everybody's when revealed), under the players' table."""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True)
@@ -467,11 +523,11 @@ def _private(rules: Rules, state: State, viewer: int | None, reveal: bool = Fals
             continue
         label = Text(seat_name(seat), style=_seat_style(seat))
         label.append(" (you) cards:" if seat == viewer else " cards:")
-        holding = state.players[seat]
-        grid.add_row(label, _hand(rules, _held(holding)) or "none")
-        for card in dict.fromkeys(_plugin_cards(holding)):  # what each expansion card does
+        holding = seen.players[seat]
+        grid.add_row(label, _hand(rules, holding.cards) or "none")
+        for card in dict.fromkeys(holding.cards):  # what each expansion card does
             spec = rules.card_specs.get(card)
-            if spec is not None and spec.text:
+            if spec is not None and spec.text and spec.deck not in DECK_NAMES:
                 grid.add_row("", Text(f"{spec.name or spec.id}: {spec.text}", style="dim"))
         for djinn in holding.djinns:  # and each djinn's power, one line (``djinns``: all)
             grid.add_row(
@@ -497,14 +553,15 @@ class _StateView:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         rules, state = self.rules, self.state
+        seen = Seen.of(rules, state, self.viewer, self.reveal)
         yield _header(rules, state)
         yield _board(rules, state, options.max_width)
         yield _legend(rules, state)
-        yield _tracks(rules, state)
+        yield _tracks(rules, state, seen)
         for note in rules.public_notes(state):
             yield Text(note)
-        yield _players(rules, state, self.viewer, self.reveal)
-        yield _private(rules, state, self.viewer, self.reveal)
+        yield _players(rules, state, self.viewer, seen)
+        yield _private(rules, state, self.viewer, seen, self.reveal)
 
 
 def render_state(
