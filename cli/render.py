@@ -3,9 +3,9 @@
 ``render_state(rules, state, viewer)`` gives a renderable: a header line (round, who
 decides what, the move in progress), the board grid, a legend, the tracks, card rows and
 bank, and each player's public holdings. Players' coins and cards and the draw piles are
-drawn from the engine's view for ``viewer`` (``naqala.core.views.view_for``), so the
-picture shows exactly what that seat may know: their own coins and cards, the others'
-only as ``?`` and counts.
+drawn from the engine's view for ``viewer`` (``naqala.core.views.view_for``, through
+``naqala.display.view``, shared with the SVG picture), so the picture shows exactly what
+that seat may know: their own coins and cards, the others' only as ``?`` and counts.
 
 Every fact is written as text as well as shown in colour, so the picture reads the same
 with ``NO_COLOR`` or on a console without colour. The grid narrows its cells to fit the
@@ -28,10 +28,8 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
-import attrs
 from rich.color import Color, ColorParseError
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
@@ -40,9 +38,8 @@ from rich.text import Text
 from naqala.cli.decisions import decision_title, djinn_power
 from naqala.core.board import edge, tile_name
 from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
-from naqala.core.serialize import state_to_data
 from naqala.core.state import NOBODY, Counts, State
-from naqala.core.views import view_for
+from naqala.display.view import Holding, Seen
 from naqala.plugins.base.api import turn_order_costs
 
 __all__ = ["KIND_ABBREVIATIONS", "TOKEN_LETTERS", "render_state"]
@@ -368,61 +365,17 @@ def _djinn_name(rules: Rules, djinn: str) -> str:
     return _card_name(rules, djinn)
 
 
-@attrs.frozen
-class Holding:
-    """What the picture may show of one player's coins and cards, read from the engine's
-    view for the seat looking (``naqala.core.views.view_for``): the one definition of
-    what a seat may see. ``None`` coins and ``hidden`` cards are the view's secrets."""
-
-    coins: int | None
-    #: the cards shown by name besides djinns: resources, then the plugin decks' (sorted)
-    cards: tuple[str, ...]
-    djinns: tuple[str, ...]
-    #: how many cards are held face down, by deck (absent: the deck is shown)
-    hidden: Mapping[str, int]
-
-    @classmethod
-    def of(cls, player: Mapping[str, Any]) -> Holding:
-        hands: Mapping[str, list[str]] = player["hands"]
-        plugin_decks = [deck for deck in hands if deck not in DECK_NAMES]
-        return cls(
-            coins=player["coins"],
-            cards=(
-                *hands.get(DECK_NAMES[RESOURCES], ()),
-                *sorted(c for deck in plugin_decks for c in hands[deck]),
-            ),
-            djinns=tuple(hands.get(DECK_NAMES[DJINNS], ())),
-            hidden=dict(player.get("hidden", {})),
-        )
-
-    def shows(self, deck: str) -> bool:
-        return deck not in self.hidden
-
-    def cards_text(self) -> str:
-        """The number of cards besides djinns; ``?`` when some of them are face down."""
-        hidden = sum(n for deck, n in self.hidden.items() if deck != DECK_NAMES[DJINNS])
-        face_down = any(deck != DECK_NAMES[DJINNS] for deck in self.hidden)
-        count = len(self.cards) + hidden
-        return f"{count} ?" if face_down else str(count)
+def _held(holding: Holding) -> tuple[str, ...]:
+    """The cards shown besides djinns: resources, then the plugin decks' cards in one
+    sorted list (their texts are shown under the hand)."""
+    resources = holding.hands.get(DECK_NAMES[RESOURCES], ())
+    others = (c for deck, hand in holding.hands.items() if deck not in DECK_NAMES for c in hand)
+    return (*resources, *sorted(others))
 
 
-@attrs.frozen
-class Seen:
-    """What one picture may show: each player's holdings and each draw pile's size."""
-
-    players: tuple[Holding, ...]
-    piles: Mapping[str, int]
-
-    @classmethod
-    def of(cls, rules: Rules, state: State, viewer: int | None, reveal: bool) -> Seen:
-        """``viewer``'s view of ``state`` (a spectator's when None: nobody's secrets);
-        with ``reveal`` every player's holdings, as at the end of a game."""
-        view = view_for(rules, state, NOBODY if viewer is None else viewer)
-        players = state_to_data(rules, state)["players"] if reveal else view["players"]
-        return cls(
-            players=tuple(Holding.of(p) for p in players),
-            piles={name: deck["draw"] for name, deck in view["decks"].items()},
-        )
+def _cards_text(holding: Holding) -> str:
+    """The number of cards besides djinns; ``?`` when some of them are face down."""
+    return f"{holding.card_count} ?" if holding.cards_hidden else str(holding.card_count)
 
 
 def _marker(state: State, marker: int) -> Text:
@@ -471,7 +424,7 @@ def _hand(rules: Rules, cards: Iterable[str]) -> str:
 
 
 def _djinns_text(rules: Rules, holding: Holding) -> str:
-    if not holding.shows(DECK_NAMES[DJINNS]):
+    if holding.djinns_hidden:
         return f"{holding.hidden[DECK_NAMES[DJINNS]]} ?"
     return ", ".join(_djinn_name(rules, d) for d in holding.djinns) or "—"
 
@@ -504,7 +457,7 @@ def _players(rules: Rules, state: State, viewer: int | None, seen: Seen) -> Tabl
             *(str(player.meeples[i]) for i in shown),
             str(player.camels),
             str(sum(1 for owner in state.board.owners if owner == seat)),
-            holding.cards_text(),
+            _cards_text(holding),
             _djinns_text(rules, holding),
         )
     return table
@@ -524,8 +477,9 @@ def _private(
         label = Text(seat_name(seat), style=_seat_style(seat))
         label.append(" (you) cards:" if seat == viewer else " cards:")
         holding = seen.players[seat]
-        grid.add_row(label, _hand(rules, holding.cards) or "none")
-        for card in dict.fromkeys(holding.cards):  # what each expansion card does
+        cards = _held(holding)
+        grid.add_row(label, _hand(rules, cards) or "none")
+        for card in dict.fromkeys(cards):  # what each expansion card does
             spec = rules.card_specs.get(card)
             if spec is not None and spec.text and spec.deck not in DECK_NAMES:
                 grid.add_row("", Text(f"{spec.name or spec.id}: {spec.text}", style="dim"))
@@ -553,7 +507,7 @@ class _StateView:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         rules, state = self.rules, self.state
-        seen = Seen.of(rules, state, self.viewer, self.reveal)
+        seen = Seen.of(rules, state, self.viewer, self.reveal)  # what the viewer may see
         yield _header(rules, state)
         yield _board(rules, state, options.max_width)
         yield _legend(rules, state)
