@@ -294,7 +294,9 @@ class _Reader:
             raise self.fail("$.format", "required field missing")
         if data["format"] != FORMAT:
             raise self.fail("$.format", f"expected {FORMAT!r}, not {json.dumps(data['format'])}")
-        number = data.get("version")
+        if "version" not in data:
+            raise self.fail("$.version", "required field missing")
+        number = data["version"]
         if isinstance(number, bool) or not isinstance(number, int):
             raise self.fail("$.version", f"expected an integer, got {json_type(number)}")
         if number not in READS:

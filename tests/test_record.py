@@ -225,6 +225,7 @@ BAD_DOCUMENTS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ("a state", _set(["format"], "naqala-state"), "$.format: expected 'naqala-record', not"),
     ("format type", _set(["format"], 1), "$.format: expected 'naqala-record', not 1"),
     ("version", _set(["version"], 3), "$.version: this naqala reads versions 1 and 2, not 3"),
+    ("no version", _drop("version"), "$.version: required field missing"),
     ("version type", _set(["version"], "1"), "$.version: expected an integer, got a string"),
     ("engine", _set(["engine"], None), "$.engine: expected a string, got null"),
     ("no seed", _drop("seed"), "$.seed: required field missing"),
