@@ -18,7 +18,7 @@ import typer
 from naqala.cli import compare as compare_cli
 from naqala.cli import picture, play, replay
 from naqala.cli import simulate as simulate_cli
-from naqala.cli.common import Expansions, fail, make_rules
+from naqala.cli.common import Expansions, Without, fail, make_rules
 from naqala.core.actions import NotationError, parse_action, resolve_typed, shorten
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules
@@ -82,9 +82,10 @@ def state_new(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 4,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of all chance.")] = 0,
     expansion: Expansions = None,
+    without: Without = None,
 ) -> None:
     """Print the initial state of a new game as JSON."""
-    rules = make_rules(expansion)
+    rules = make_rules(expansion, without=without)
     try:
         state = rules.new_game(players, seed)
     except ValueError as exc:

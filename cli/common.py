@@ -1,5 +1,6 @@
 """What every ``naqala`` command shares: the one way to fail on bad input, the
-``--expansion`` option, and building the rules from the command line's plugins."""
+``--expansion`` and ``--without`` options, and building the rules from the command line's
+plugins and cards left out."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import typer
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
 from naqala.core.plugins import PluginError
+from naqala.core.without import WithoutError, leave_out
 
 #: ``-x NAME`` / ``--expansion NAME``, repeatable
 Expansions = Annotated[
@@ -23,6 +25,12 @@ ExpansionsBothSides = Annotated[
     typer.Option("--expansion", "-x", help="Enable an expansion on both sides (repeatable)."),
 ]
 
+#: ``--without KIND:ID``, repeatable: a card left out of the game (``naqala.core.without``)
+Without = Annotated[
+    list[str] | None,
+    typer.Option("--without", help="Leave a card out: djinn:ID or card:ID (repeatable)."),
+]
+
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``message`` on stderr and exit with ``code`` (2: bad input), printing nothing
@@ -31,9 +39,14 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-def make_rules(expansions: list[str] | None, house_rules: list[Path] | None = None) -> Rules:
-    """The rules for the plugins named on the command line, or ``fail`` saying why not."""
+def make_rules(
+    expansions: list[str] | None,
+    house_rules: list[Path] | None = None,
+    without: list[str] | None = None,
+) -> Rules:
+    """The rules for the plugins named on the command line, without the cards it leaves
+    out, or ``fail`` saying why not."""
     try:
-        return build_rules(expansions or [], house_rules or [])
-    except (PluginError, ContentError) as exc:
+        return leave_out(build_rules(expansions or [], house_rules or []), without or [])
+    except (PluginError, ContentError, WithoutError) as exc:
         fail(str(exc))

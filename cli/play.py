@@ -19,7 +19,7 @@ import typer
 from rich.columns import Columns
 from rich.console import Console
 
-from naqala.cli.common import Expansions, fail
+from naqala.cli.common import Expansions, Without, fail
 from naqala.cli.decisions import decision_title, djinns_in_play, option_label
 from naqala.cli.hint import hint_lines
 from naqala.cli.render import render_state
@@ -44,6 +44,7 @@ from naqala.core.record import (
 )
 from naqala.core.simulate import agent_seed
 from naqala.core.state import State
+from naqala.core.without import leave_out, without_text
 from naqala.plugins.base.api import AGENTS, agent_known, make_agent
 
 HUMAN = "human"
@@ -431,6 +432,7 @@ def play_command(
         ),
     ] = None,
     expansion: Expansions = None,
+    without: Without = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed of all chance (random if not set).")
     ] = None,
@@ -449,15 +451,24 @@ def play_command(
     save_as = _checked_save(save)
     history: list[State] = []
     if load is not None:
-        _refuse_unused_options(seats, expansion, seed)
+        _refuse_unused_options(seats, expansion, seed, without)
         record, rules, history = _resume(load, house_rules or [])
         state = history[-1]
-        console.print(f"Resumed {load}: {len(record.actions)} actions, seed {record.seed}")
+        left_out = f", {without_text(record.without)}" if record.without else ""
+        console.print(
+            f"Resumed {load}: {len(record.actions)} actions, seed {record.seed}{left_out}",
+            markup=False,
+            soft_wrap=True,  # the path stays on one line, to be copied
+        )
     else:
-        record, rules, state = _new_game(seats or DEFAULT_SEATS, expansion, seed, house_rules)
+        record, rules, state = _new_game(
+            seats or DEFAULT_SEATS, expansion, seed, house_rules, without
+        )
+        left_out = f" · {without_text(rules.without)}" if rules.without else ""
         console.print(
             f"New game · seed {record.seed} · seats {', '.join(record.seats)} · "
-            f"plugins {', '.join(rules.ruleset)} · type help for help"
+            f"plugins {', '.join(rules.ruleset)}{left_out} · type help for help",
+            markup=False,
         )
     errors = Console(stderr=True, highlight=False)
     session = Session(rules, state, record, console, input, errors, save_as)
@@ -483,16 +494,24 @@ def _checked_save(save: Path | None) -> Path | None:
 
 
 def _refuse_unused_options(
-    seats: str | None, expansion: list[str] | None, seed: int | None
+    seats: str | None,
+    expansion: list[str] | None,
+    seed: int | None,
+    without: list[str] | None = None,
 ) -> None:
-    """``--load`` plays on with the saved seats, expansions and seed: asking for others
-    would be silently ignored, so it is refused."""
-    options = (("--seats", seats), ("-x/--expansion", expansion), ("--seed", seed))
+    """``--load`` plays on with the saved seats, expansions, cards left out and seed:
+    asking for others would be silently ignored, so it is refused."""
+    options = (
+        ("--seats", seats),
+        ("-x/--expansion", expansion),
+        ("--without", without),
+        ("--seed", seed),
+    )
     given = [name for name, value in options if value not in (None, [])]
     if given:
         fail(
-            f"--load resumes a saved game with its own seats, expansions and seed; "
-            f"leave out {', '.join(given)}"
+            f"--load resumes a saved game with its own seats, expansions, cards left out "
+            f"and seed; leave out {', '.join(given)}"
         )
 
 
@@ -517,11 +536,15 @@ def _resume(load: Path, house_rules: list[Path]) -> tuple[GameRecord, Rules, lis
 
 
 def _new_game(
-    seats: str, expansion: list[str] | None, seed: int | None, house_rules: list[Path] | None
+    seats: str,
+    expansion: list[str] | None,
+    seed: int | None,
+    house_rules: list[Path] | None,
+    without: list[str] | None = None,
 ) -> tuple[GameRecord, Rules, State]:
     try:
         seat_list = parse_seats(seats)
-        rules = build_rules(expansion or [], house_rules or [])
+        rules = leave_out(build_rules(expansion or [], house_rules or []), without or [])
         game_seed = secrets.randbelow(1_000_000) if seed is None else seed
         state = rules.new_game(len(seat_list), game_seed)
     except (SeatError, PluginError, ContentError, ValueError) as exc:

@@ -2,7 +2,10 @@
 
 ``render_state(rules, state, viewer)`` gives a renderable: a header line (round, who
 decides what, the move in progress), the board grid, a legend, the tracks, card rows and
-bank, and each player's public holdings. Only ``viewer`` sees their own coins and cards.
+bank, and each player's public holdings. Players' coins and cards and the draw piles are
+drawn from the engine's view for ``viewer`` (``naqala.core.views.view_for``, through
+``naqala.display.view``, shared with the SVG picture), so the picture shows exactly what
+that seat may know: their own coins and cards, the others' only as ``?`` and counts.
 
 Every fact is written as text as well as shown in colour, so the picture reads the same
 with ``NO_COLOR`` or on a console without colour. The grid narrows its cells to fit the
@@ -35,7 +38,8 @@ from rich.text import Text
 from naqala.cli.decisions import decision_title, djinn_power
 from naqala.core.board import edge, tile_name
 from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
-from naqala.core.state import NOBODY, Counts, PlayerState, State
+from naqala.core.state import NOBODY, Counts, State
+from naqala.display.view import Holding, Seen
 from naqala.plugins.base.api import turn_order_costs
 
 __all__ = ["KIND_ABBREVIATIONS", "TOKEN_LETTERS", "render_state"]
@@ -361,15 +365,17 @@ def _djinn_name(rules: Rules, djinn: str) -> str:
     return _card_name(rules, djinn)
 
 
-def _held(player: PlayerState) -> tuple[str, ...]:
-    """The cards in hand besides djinns: resources, then the plugin decks' cards."""
-    return (*player.cards, *_plugin_cards(player))
+def _held(holding: Holding) -> tuple[str, ...]:
+    """The cards shown besides djinns: resources, then the plugin decks' cards in one
+    sorted list (their texts are shown under the hand)."""
+    resources = holding.hands.get(DECK_NAMES[RESOURCES], ())
+    others = (c for deck, hand in holding.hands.items() if deck not in DECK_NAMES for c in hand)
+    return (*resources, *sorted(others))
 
 
-def _plugin_cards(player: PlayerState) -> tuple[str, ...]:
-    """The cards of the decks plugins add (items, whims) in one sorted list; their texts
-    are shown under the hand."""
-    return tuple(sorted(c for hand in player.hands[len(DECK_NAMES) :] for c in hand))
+def _cards_text(holding: Holding) -> str:
+    """The number of cards besides djinns; ``?`` when some of them are face down."""
+    return f"{holding.card_count} ?" if holding.cards_hidden else str(holding.card_count)
 
 
 def _marker(state: State, marker: int) -> Text:
@@ -379,7 +385,7 @@ def _marker(state: State, marker: int) -> Text:
     return Text(seat_name(player), style=_seat_style(player))
 
 
-def _tracks(rules: Rules, state: State) -> Table:
+def _tracks(rules: Rules, state: State, seen: Seen) -> Table:
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
@@ -397,10 +403,11 @@ def _tracks(rules: Rules, state: State) -> Table:
 
     resources = state.decks[RESOURCES]
     row = " ".join(_card_name(rules, c) for c in resources.row) or "—"
-    grid.add_row("Resource row", f"{row} (pile: {len(resources.draw)})")
+    pile = seen.piles[DECK_NAMES[RESOURCES]]
+    grid.add_row("Resource row", f"{row} (pile: {pile})")
     djinns = state.decks[DJINNS]
     row = ", ".join(_djinn_name(rules, d) for d in djinns.row) or "—"
-    grid.add_row("Djinn row", f"{row} (pile: {len(djinns.draw)})")
+    grid.add_row("Djinn row", f"{row} (pile: {seen.piles[DECK_NAMES[DJINNS]]})")
     bank = ", ".join(
         f"{n} {_plural(spec.name.lower(), n)}"
         for spec, n in zip(rules.tokens, state.pool, strict=True)
@@ -416,13 +423,13 @@ def _hand(rules: Rules, cards: Iterable[str]) -> str:
     )
 
 
-def _count_cards(player: PlayerState, mine: bool) -> str:
-    """Resource cards and plugin cards (items) together; hidden ones marked ``?``."""
-    count = len(_held(player))
-    return str(count) if mine else f"{count} ?"
+def _djinns_text(rules: Rules, holding: Holding) -> str:
+    if holding.djinns_hidden:
+        return f"{holding.hidden[DECK_NAMES[DJINNS]]} ?"
+    return ", ".join(_djinn_name(rules, d) for d in holding.djinns) or "—"
 
 
-def _players(rules: Rules, state: State, viewer: int | None, reveal: bool = False) -> Table:
+def _players(rules: Rules, state: State, viewer: int | None, seen: Seen) -> Table:
     shown = [
         i
         for i, spec in enumerate(rules.colours)
@@ -443,20 +450,22 @@ def _players(rules: Rules, state: State, viewer: int | None, reveal: bool = Fals
             name.append(" (you)")
         if seat == state.decision.player:
             name.append(" *", style="bold")
-        mine = reveal or seat == viewer
+        holding = seen.players[seat]
         table.add_row(
             name,
-            str(player.coins) if mine else "?",
+            "?" if holding.coins is None else str(holding.coins),
             *(str(player.meeples[i]) for i in shown),
             str(player.camels),
             str(sum(1 for owner in state.board.owners if owner == seat)),
-            _count_cards(player, mine),
-            ", ".join(_djinn_name(rules, d) for d in player.djinns) or "—",
+            _cards_text(holding),
+            _djinns_text(rules, holding),
         )
     return table
 
 
-def _private(rules: Rules, state: State, viewer: int | None, reveal: bool = False) -> Table:
+def _private(
+    rules: Rules, state: State, viewer: int | None, seen: Seen, reveal: bool = False
+) -> Table:
     """The viewer's own cards (everybody's when revealed), under the players' table."""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True)
@@ -467,11 +476,12 @@ def _private(rules: Rules, state: State, viewer: int | None, reveal: bool = Fals
             continue
         label = Text(seat_name(seat), style=_seat_style(seat))
         label.append(" (you) cards:" if seat == viewer else " cards:")
-        holding = state.players[seat]
-        grid.add_row(label, _hand(rules, _held(holding)) or "none")
-        for card in dict.fromkeys(_plugin_cards(holding)):  # what each expansion card does
+        holding = seen.players[seat]
+        cards = _held(holding)
+        grid.add_row(label, _hand(rules, cards) or "none")
+        for card in dict.fromkeys(cards):  # what each expansion card does
             spec = rules.card_specs.get(card)
-            if spec is not None and spec.text:
+            if spec is not None and spec.text and spec.deck not in DECK_NAMES:
                 grid.add_row("", Text(f"{spec.name or spec.id}: {spec.text}", style="dim"))
         for djinn in holding.djinns:  # and each djinn's power, one line (``djinns``: all)
             grid.add_row(
@@ -497,14 +507,15 @@ class _StateView:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         rules, state = self.rules, self.state
+        seen = Seen.of(rules, state, self.viewer, self.reveal)  # what the viewer may see
         yield _header(rules, state)
         yield _board(rules, state, options.max_width)
         yield _legend(rules, state)
-        yield _tracks(rules, state)
+        yield _tracks(rules, state, seen)
         for note in rules.public_notes(state):
             yield Text(note)
-        yield _players(rules, state, self.viewer, self.reveal)
-        yield _private(rules, state, self.viewer, self.reveal)
+        yield _players(rules, state, self.viewer, seen)
+        yield _private(rules, state, self.viewer, seen, self.reveal)
 
 
 def render_state(

@@ -25,6 +25,7 @@ from naqala.cli.scores import score_table
 from naqala.core.engine import Rules
 from naqala.core.record import GameRecord, RecordError, load_record, replay, rules_for_record
 from naqala.core.state import State
+from naqala.core.without import without_text
 
 RecordArg = Annotated[Path, typer.Argument(help="Game record (JSON) saved by naqala play.")]
 VerifyOpt = Annotated[
@@ -115,7 +116,11 @@ def _write_html(
     from naqala.display.html import replay_html
 
     plugins = ", ".join(ref.name for ref in game.plugins)
-    title = f"naqala replay · {record.name} · {game.players} players · seed {game.seed} · {plugins}"
+    left_out = f" · {without_text(game.without)}" if game.without else ""
+    title = (
+        f"naqala replay · {record.name} · {game.players} players · seed {game.seed} · "
+        f"{plugins}{left_out}"
+    )
     page = replay_html(rules, states, game.actions, game.seats, title)
     try:
         write_text_atomically(target, page)
@@ -184,9 +189,10 @@ def _show(rules: Rules, game: GameRecord, states: list[State]) -> None:
     console = Console(highlight=False)
     render = _board_renderer()
     plugins = ", ".join(f"{ref.name} {ref.version}" for ref in game.plugins)
+    left_out = f" · {without_text(game.without)}" if game.without else ""
     console.print(
         f"Start · seed {game.seed} · {game.players} players ({', '.join(game.seats)}) · "
-        f"plugins {plugins}",
+        f"plugins {plugins}{left_out}",
         markup=False,
     )
     console.print(render(rules, states[0]))

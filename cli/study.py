@@ -10,7 +10,8 @@ from typing import Annotated, Any
 
 import typer
 
-from naqala.cli.common import fail as fail  # re-exported for the study commands
+from naqala.cli.common import Without as Without  # re-exported for the study commands
+from naqala.cli.common import fail as fail
 from naqala.lab import LabExtraMissing, require
 from naqala.lab.executors import Executor, make_executor
 from naqala.lab.runner import Advance
@@ -33,10 +34,6 @@ Jobs = Annotated[
 Dask = Annotated[
     str | None,
     typer.Option("--dask", help="Play on a Dask cluster: the scheduler's address."),
-]
-Without = Annotated[
-    list[str] | None,
-    typer.Option("--without", help="Leave a card out: djinn:ID or card:ID (repeatable)."),
 ]
 ReportPath = Annotated[
     Path | None, typer.Option("--report", help="Write a self-contained HTML report here.")

@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import cattrs
 import tomli
-from cattrs.cols import is_sequence, list_structure_factory
 
 from naqala.core.overrides import Located, OverrideSpec, apply_overrides, targets
+from naqala.core.structured import problems, strict_converter
 
 
 class ContentError(Exception):
@@ -236,40 +235,6 @@ class Content:
         return self.decks.get(deck) or DeckSpec(id=deck)
 
 
-def _strict(kind: type) -> Any:
-    def hook(value: Any, _type: Any) -> Any:
-        if kind is int and isinstance(value, bool):
-            raise TypeError("expected an integer, got a boolean")
-        if not isinstance(value, kind):
-            raise TypeError(f"expected {kind.__name__}, got {type(value).__name__}")
-        return value
-
-    return hook
-
-
-def _strict_list(type_: Any, converter: cattrs.BaseConverter) -> Any:
-    """Lists only from TOML arrays: cattrs would otherwise iterate a table (``[tile]``
-    written for ``[[tile]]``) or a string and report confusing errors per key or letter."""
-    structure = list_structure_factory(type_, converter)
-
-    def hook(value: Any, _type: Any) -> Any:
-        if not isinstance(value, list):
-            raise TypeError(f"expected an array, got {type(value).__name__}")
-        return structure(value, _type)
-
-    return hook
-
-
-def strict_converter() -> cattrs.Converter:
-    """A cattrs converter that refuses unknown keys, wrong scalar types (a boolean is no
-    integer) and anything but an array for a list: content files and state documents."""
-    converter = cattrs.Converter(forbid_extra_keys=True)
-    for kind in (int, str, bool):
-        converter.register_structure_hook(kind, _strict(kind))
-    converter.register_structure_hook_factory(is_sequence, _strict_list)
-    return converter
-
-
 _CONVERTER = strict_converter()
 
 
@@ -288,14 +253,7 @@ def parse_content_file(path: Path, text: str | None = None) -> tuple[ContentFile
     try:
         return _CONVERTER.structure(raw, ContentFile), []
     except Exception as exc:  # cattrs raises exception groups with every problem inside
-        messages = cattrs.transform_error(exc, path="$")
-        return None, [f"{path}: {_path_first(m)}" for m in messages]
-
-
-def _path_first(message: str) -> str:
-    """cattrs says 'reason @ $.path'; we say '$.path: reason'."""
-    reason, sep, where = message.rpartition(" @ ")
-    return f"{where}: {reason}" if sep else message
+        return None, [f"{path}: {where}: {reason}" for where, reason in problems(exc)]
 
 
 def merge_content(

@@ -79,6 +79,8 @@ class Rules:
         self.content: Content = load_content(
             [path for _, path in files], {path: name for name, path in files}
         )
+        #: the cards left out of the content (``djinn:ID``…: ``naqala.core.without``)
+        self.without: tuple[str, ...] = ()
         self.colours = self.content.colours
         self.letters = "".join(c.letter for c in self.colours)
         self.colour_index = {c.id: i for i, c in enumerate(self.colours)}

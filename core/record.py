@@ -2,9 +2,16 @@
 
 A record is everything needed to play a game again exactly: the seed, the number of
 players, who sat where, the plugins (with their versions, and the sha256 of house-rule
-files) and every action in notation. The engine is deterministic, so replaying the actions
-from ``rules.new_game(players, seed)`` gives back every state of the game. See
+files), the cards left out (``--without``) and every action in notation. The engine is
+deterministic, so replaying the actions from ``rules.new_game(players, seed)`` (with the
+same cards left out) gives back every state of the game. See
 docs/formats.md ("Game records") for every field.
+
+The document's shape is a pair of attrs records read and written by the strict cattrs
+converter of ``naqala.core.structured`` (as state documents are), so a wrong type or a
+missing key is reported with its JSON path; what the shape cannot say (one seat per
+player, house rules with their sha256, valid action notation) is checked after. Version 1
+records (without ``without``) are still read.
 """
 
 from __future__ import annotations
@@ -22,17 +29,22 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+from cattrs.gen import make_dict_unstructure_fn, override
 
 from naqala.core.actions import Action, NotationError, format_action, parse_action
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
-from naqala.core.jsonread import JsonReader
 from naqala.core.plugins import BASE, PluginError, installed_entry_points, load_named
 from naqala.core.serialize import pretty_json
 from naqala.core.state import State
+from naqala.core.structured import json_type, strict_converter, structure
+from naqala.core.without import CARD_KINDS, WithoutError, leave_out
 
 FORMAT = "naqala-record"
-VERSION = 1
+#: version 2 added ``without`` (the cards left out of the game)
+VERSION = 2
+#: the versions this naqala reads
+READS = (1, 2)
 ENTRY_POINT = "entry-point"
 HOUSE_RULE = "house-rule"
 #: plugin sources a record can hold ("object" plugins are passed to ``build_rules`` in code)
@@ -87,6 +99,8 @@ class GameRecord:
     actions: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple)
     engine: str = attrs.field(factory=engine_version)
     final_scores: tuple[int, ...] | None = attrs.field(default=None, converter=_scores_tuple)
+    #: the cards left out of the game (``djinn:ID``, ``card:ID``: ``naqala.core.without``)
+    without: tuple[str, ...] = attrs.field(default=(), converter=_str_tuple)
 
 
 # -- making records ---------------------------------------------------------------------------
@@ -110,7 +124,13 @@ def new_record(rules: Rules, seed: int, players: int, seats: Sequence[str]) -> G
         raise ValueError(f"a game needs at least one player, not {players}")
     if len(seats) != players:
         raise ValueError(f"{players} players need {players} seats, not {len(seats)}")
-    return GameRecord(seed=seed, players=players, seats=seats, plugins=plugin_refs(rules))
+    return GameRecord(
+        seed=seed,
+        players=players,
+        seats=seats,
+        plugins=plugin_refs(rules),
+        without=rules.without,
+    )
 
 
 def with_action(record: GameRecord, action: Action | str) -> GameRecord:
@@ -136,32 +156,64 @@ def with_final_scores(record: GameRecord, scores: Sequence[int]) -> GameRecord:
     return attrs.evolve(record, final_scores=tuple(scores))
 
 
+# -- the document's shape ---------------------------------------------------------------------
+
+
+@attrs.define
+class PluginDoc:
+    name: str
+    version: str
+    source: str
+    sha256: str
+    path: str | None = None  # house rules only (left out of the document otherwise)
+
+
+@attrs.define
+class RecordDoc:
+    """A record document of the current version; version 1 had no ``without``."""
+
+    format: str
+    version: int
+    engine: str
+    seed: int
+    players: int
+    seats: list[str]
+    plugins: list[PluginDoc]
+    without: list[str]
+    actions: list[str]
+    final_scores: list[int] | None
+
+
+#: records may carry keys of their own (a comment…): they are ignored, not refused
+_CONVERTER = strict_converter(forbid_extra_keys=False)
+_CONVERTER.register_unstructure_hook(
+    PluginDoc,
+    make_dict_unstructure_fn(PluginDoc, _CONVERTER, path=override(omit_if_default=True)),
+)
+
+
 # -- writing ----------------------------------------------------------------------------------
 
 
+def record_to_doc(record: GameRecord) -> RecordDoc:
+    return RecordDoc(
+        format=FORMAT,
+        version=VERSION,
+        engine=record.engine,
+        seed=record.seed,
+        players=record.players,
+        seats=list(record.seats),
+        plugins=[PluginDoc(r.name, r.version, r.source, r.sha256, r.path) for r in record.plugins],
+        without=list(record.without),
+        actions=list(record.actions),
+        final_scores=None if record.final_scores is None else list(record.final_scores),
+    )
+
+
 def record_to_data(record: GameRecord) -> dict[str, Any]:
-    plugins: list[dict[str, Any]] = []
-    for ref in record.plugins:
-        entry: dict[str, Any] = {
-            "name": ref.name,
-            "version": ref.version,
-            "source": ref.source,
-            "sha256": ref.sha256,
-        }
-        if ref.path is not None:
-            entry["path"] = ref.path
-        plugins.append(entry)
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "engine": record.engine,
-        "seed": record.seed,
-        "players": record.players,
-        "seats": list(record.seats),
-        "plugins": plugins,
-        "actions": list(record.actions),
-        "final_scores": None if record.final_scores is None else list(record.final_scores),
-    }
+    """The record as plain JSON data (dicts, lists, strings, numbers)."""
+    data: dict[str, Any] = _CONVERTER.unstructure(record_to_doc(record))
+    return data
 
 
 def record_to_json(record: GameRecord) -> str:
@@ -224,72 +276,98 @@ def _sync_directory(directory: Path) -> None:
 # -- reading ----------------------------------------------------------------------------------
 
 
-def _read_plugin(entry: JsonReader) -> PluginRef:
-    name = entry["name"].str()
-    if not name:
-        raise entry["name"].fail("a plugin name cannot be empty")
-    source = entry["source"].str()
-    if source not in SOURCES:
-        raise entry["source"].fail(f"expected one of {', '.join(SOURCES)}, not {source!r}")
-    sha256 = entry["sha256"].str()
-    path: str | None = None
-    if source == HOUSE_RULE:
-        if not _SHA256.match(sha256):
-            raise entry["sha256"].fail("a house rule needs its sha256 (64 lowercase hex digits)")
-        path = entry["path"].str()
-    elif entry.has("path") and entry["path"].value is not None:
-        path = entry["path"].str()
-    return PluginRef(name, entry["version"].str(), source, sha256, path)
+class _Reader:
+    """Checks what the document's shape cannot say; every problem names ``source`` and
+    its JSON path."""
 
+    def __init__(self, source: str) -> None:
+        self.source = source
 
-def _read_action(reader: JsonReader) -> str:
-    text = reader.str()
-    try:
-        parse_action(text)
-    except NotationError as exc:
-        raise reader.fail(f"{text!r} is not an action: {exc}") from None
-    return text
+    def fail(self, path: str, reason: str) -> RecordError:
+        return RecordError(f"{self.source}: {path}: {reason}")
+
+    def version(self, data: Any) -> int:
+        """The document's version, once it is known to be a record this naqala reads."""
+        if not isinstance(data, dict):
+            raise self.fail("$", f"expected an object, got {json_type(data)}")
+        if "format" not in data:
+            raise self.fail("$.format", "required field missing")
+        if data["format"] != FORMAT:
+            raise self.fail("$.format", f"expected {FORMAT!r}, not {json.dumps(data['format'])}")
+        if "version" not in data:
+            raise self.fail("$.version", "required field missing")
+        number = data["version"]
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise self.fail("$.version", f"expected an integer, got {json_type(number)}")
+        if number not in READS:
+            versions = " and ".join(str(v) for v in READS)
+            raise self.fail("$.version", f"this naqala reads versions {versions}, not {number}")
+        return number
+
+    def plugin(self, i: int, entry: PluginDoc) -> PluginRef:
+        path = f"$.plugins[{i}]"
+        if not entry.name:
+            raise self.fail(f"{path}.name", "a plugin name cannot be empty")
+        if entry.source not in SOURCES:
+            raise self.fail(
+                f"{path}.source", f"expected one of {', '.join(SOURCES)}, not {entry.source!r}"
+            )
+        if entry.source == HOUSE_RULE:
+            if not _SHA256.match(entry.sha256):
+                raise self.fail(
+                    f"{path}.sha256", "a house rule needs its sha256 (64 lowercase hex digits)"
+                )
+            if entry.path is None:
+                raise self.fail(f"{path}.path", "a house rule needs the path it was loaded from")
+        return PluginRef(entry.name, entry.version, entry.source, entry.sha256, entry.path)
+
+    def record(self, doc: RecordDoc) -> GameRecord:
+        if doc.players < 1:
+            raise self.fail("$.players", "expected at least one player")
+        if len(doc.seats) != doc.players:
+            raise self.fail(
+                "$.seats", f"expected one seat per player ({doc.players}), not {len(doc.seats)}"
+            )
+        plugins = tuple(self.plugin(i, entry) for i, entry in enumerate(doc.plugins))
+        names = [p.name for p in plugins]
+        for i, name in enumerate(names):
+            if name in names[:i]:
+                raise self.fail(f"$.plugins[{i}].name", f"plugin {name!r} is listed twice")
+        for i, ref in enumerate(doc.without):
+            kind, _, card = ref.partition(":")
+            if kind not in CARD_KINDS or not card:
+                raise self.fail(f"$.without[{i}]", f"expected djinn:ID or card:ID, not {ref!r}")
+        for i, text in enumerate(doc.actions):
+            try:
+                parse_action(text)
+            except NotationError as exc:
+                raise self.fail(f"$.actions[{i}]", f"{text!r} is not an action: {exc}") from None
+        final = doc.final_scores
+        if final is not None and len(final) != doc.players:
+            raise self.fail(
+                "$.final_scores",
+                f"expected one score per player ({doc.players}), not {len(final)}",
+            )
+        return GameRecord(
+            seed=doc.seed,
+            players=doc.players,
+            seats=doc.seats,
+            plugins=plugins,
+            actions=doc.actions,
+            engine=doc.engine,
+            final_scores=final,
+            without=doc.without,
+        )
 
 
 def record_from_data(data: Any, source: str = "record") -> GameRecord:
-    """The record in a parsed document. Raises ``RecordError`` naming ``source`` and the
-    JSON path of the first problem."""
-    doc = JsonReader(data, RecordError, source)
-    kind = doc["format"]
-    if kind.value != FORMAT:
-        raise kind.fail(f"expected {FORMAT!r}, not {json.dumps(kind.value)}")
-    number = doc["version"].int()
-    if number != VERSION:
-        raise doc["version"].fail(f"this naqala reads version {VERSION}, not {number}")
-    engine = doc["engine"].str()
-    seed = doc["seed"].int()
-    players = doc["players"].int()
-    if players < 1:
-        raise doc["players"].fail("expected at least one player")
-    seats = tuple(s.str() for s in doc["seats"].items())
-    if len(seats) != players:
-        raise doc["seats"].fail(f"expected one seat per player ({players}), not {len(seats)}")
-    plugins = tuple(_read_plugin(p) for p in doc["plugins"].items())
-    names = [p.name for p in plugins]
-    for i, name in enumerate(names):
-        if name in names[:i]:
-            raise doc["plugins"].items()[i]["name"].fail(f"plugin {name!r} is listed twice")
-    actions = tuple(_read_action(a) for a in doc["actions"].items())
-    final = doc["final_scores"]
-    final_scores = None
-    if final.value is not None:
-        final_scores = tuple(s.int() for s in final.items())
-        if len(final_scores) != players:
-            raise final.fail(f"expected one score per player ({players}), not {len(final_scores)}")
-    return GameRecord(
-        seed=seed,
-        players=players,
-        seats=seats,
-        plugins=plugins,
-        actions=actions,
-        engine=engine,
-        final_scores=final_scores,
-    )
+    """The record in a parsed document (version 1 or 2). Raises ``RecordError`` naming
+    ``source``, the JSON path of the first problem and what is wrong there."""
+    reader = _Reader(source)
+    if reader.version(data) == 1:
+        data = dict(data, without=[])  # version 1 left nothing out
+    doc = structure(_CONVERTER, data, RecordDoc, reader.fail)
+    return reader.record(doc)
 
 
 def record_from_json(text: str, source: str = "record") -> GameRecord:
@@ -355,8 +433,9 @@ def _house_rule_path(ref: PluginRef, given: Path | None) -> Path:
 def rules_for_record(record: GameRecord, house_rules: Sequence[Path] = ()) -> Rules:
     """Rebuild the rules a record was played with: installed plugins by name, house-rule
     files from ``house_rules`` (matched to the record's house rules in order) or else from
-    the recorded paths. ``RecordError`` if a plugin is missing, has another version, or a
-    house-rule file's sha256 differs from the recorded one."""
+    the recorded paths, without the cards the record left out. ``RecordError`` if a
+    plugin is missing, has another version, a house-rule file's sha256 differs from the
+    recorded one, or a card left out is not in the rebuilt rules."""
     houses = [ref for ref in record.plugins if ref.source == HOUSE_RULE]
     if house_rules and len(house_rules) != len(houses):
         recorded = ", ".join(repr(ref.name) for ref in houses) or "none"
@@ -404,7 +483,10 @@ def rules_for_record(record: GameRecord, house_rules: Sequence[Path] = ()) -> Ru
             f"{', '.join(_describe(r) for r in rebuilt)} instead of "
             f"{', '.join(_describe(r) for r in record.plugins)}"
         )
-    return rules
+    try:
+        return leave_out(rules, record.without)
+    except WithoutError as exc:
+        raise RecordError(f"the record's cards left out ($.without) do not fit: {exc}") from None
 
 
 def replay(record: GameRecord, rules: Rules) -> list[State]:

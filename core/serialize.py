@@ -8,7 +8,9 @@ The document's shape is a set of attrs records (``StateDoc``…) read and writte
 strict cattrs converter, so a wrong type, a missing or an unknown key is reported with its
 JSON path; what the shape cannot say (a letter that is no colour, a tile off the board, a
 player that does not exist) is checked while the records become a ``State``. Version 1
-(naqala 0.1: ``cards``/``djinns``/``held`` per player) is still read.
+(naqala 0.1: ``cards``/``djinns``/``held`` per player) is still read. A state of rules
+with cards left out (``--without``) names them in ``without``, so reading it rebuilds the
+same rules.
 """
 
 from __future__ import annotations
@@ -17,10 +19,9 @@ import json
 from typing import Any, TypeVar
 
 import attrs
-import cattrs
+from cattrs.gen import make_dict_unstructure_fn, override
 
 from naqala.core.board import parse_tile
-from naqala.core.content import strict_converter
 from naqala.core.engine import DJINNS, RESOURCES, Rules, rules_for_ruleset
 from naqala.core.plugins import PluginError
 from naqala.core.rng import Rng
@@ -35,7 +36,9 @@ from naqala.core.state import (
     State,
     Turn,
 )
+from naqala.core.structured import strict_converter, structure
 from naqala.core.validate import check_state
+from naqala.core.without import WithoutError, leave_out
 
 FORMAT = "naqala-state"
 VERSION = 2
@@ -151,19 +154,20 @@ class StateDoc:
     flags: list[str]
     extras: dict[str, int]
     rng: RngDoc
+    #: the cards left out of the rules (``naqala.core.without``); absent when none are
+    without: list[str] = attrs.Factory(list)
 
 
 _CONVERTER = strict_converter()
+_CONVERTER.register_unstructure_hook(
+    StateDoc,
+    make_dict_unstructure_fn(StateDoc, _CONVERTER, without=override(omit_if_default=True)),
+)
 
 
 def _structure(value: Any, kind: type[T], path: str = "$") -> T:
     """``value`` as ``kind``; a StateFormatError naming the JSON path of the first problem."""
-    try:
-        return _CONVERTER.structure(value, kind)
-    except Exception as exc:  # cattrs raises exception groups with every problem inside
-        messages = cattrs.transform_error(exc, path=path)
-        reason, sep, where = messages[0].rpartition(" @ ")
-        raise StateFormatError(f"{where}: {reason}" if sep else messages[0]) from None
+    return structure(_CONVERTER, value, kind, _fail, path)
 
 
 # -- writing --------------------------------------------------------------------------------
@@ -247,6 +251,7 @@ def state_to_doc(rules: Rules, state: State) -> StateDoc:
         flags=list(state.flags),
         extras=dict(state.extras),
         rng=RngDoc(state.rng.seed, state.rng.counter),
+        without=list(rules.without),
     )
 
 
@@ -348,15 +353,24 @@ def _upgrade_v1(data: dict[str, Any], rules: Rules) -> dict[str, Any]:
     return upgraded
 
 
-def _rules_for(doc_ruleset: Any, rules: Rules | None) -> Rules:
-    ruleset = tuple(_structure(doc_ruleset, list[str], "$.ruleset"))
+def _rules_for(data: dict[str, Any], rules: Rules | None) -> Rules:
+    """The rules the document names: its plugins (``ruleset``), without the cards it left
+    out (``without``); rebuilt unless ``rules`` are given, which must then match."""
+    ruleset = tuple(_structure(data.get("ruleset"), list[str], "$.ruleset"))
+    without = tuple(_structure(data.get("without", []), list[str], "$.without"))
     if rules is None:
         try:
             rules = rules_for_ruleset(ruleset)
         except PluginError as exc:
             raise _fail("$.ruleset", str(exc)) from exc
+        try:
+            leave_out(rules, without)
+        except WithoutError as exc:
+            raise _fail("$.without", str(exc)) from exc
     if rules.ruleset != ruleset:
         raise _fail("$.ruleset", f"{list(ruleset)} does not match the rules {list(rules.ruleset)}")
+    if rules.without != tuple(sorted(set(without))):
+        raise _fail("$.without", f"{list(without)} does not match the rules {list(rules.without)}")
     return rules
 
 
@@ -364,7 +378,7 @@ def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State
     """Rules and state from a parsed document (rules are rebuilt from ``ruleset`` if not
     given). Raises ``StateFormatError`` naming the JSON path of the first problem."""
     version = _version(data)
-    rules = _rules_for(data.get("ruleset"), rules)
+    rules = _rules_for(data, rules)
     if version == 1:
         data = _upgrade_v1(data, rules)
     doc = _structure(data, StateDoc)

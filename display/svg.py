@@ -24,7 +24,7 @@ from naqala.core.board import tile_name
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.state import NOBODY, PIECES, PlayerState, State
 from naqala.display.hints import Display, Look, collect, public_notes_without_display
-from naqala.display.view import shown_seats
+from naqala.display.view import Seen
 
 __all__ = ["PLAYER_COLOURS", "BoardPicture", "board_svg", "last_move", "svg_parts"]
 
@@ -206,7 +206,9 @@ class _Scene:
         self.rules = rules
         self.state = state
         self.seat = seat
-        self.shown = shown_seats(state, seat, reveal)
+        #: what the picture may show of the players' secrets: the seat's view, or
+        #: everything at the end of the game or when ``reveal`` is asked for
+        self.seen = Seen.of(rules, state, seat, reveal or state.is_over)
         self.display: Display = collect(rules, state)
         self.rows, self.cols = state.layout.rows, state.layout.cols
         self.board_x = MARGIN + LABEL
@@ -246,11 +248,6 @@ class _Scene:
     def djinn_name(self, djinn: str) -> str:
         spec = self.rules.card_specs.get(djinn)
         return spec.name if spec else djinn
-
-    def cards_in_hand(self, player: PlayerState) -> tuple[str, ...]:
-        """Every card a player holds but the djinns (shown on their own line)."""
-        names = self.rules.deck_names
-        return tuple(c for i, hand in enumerate(player.hands) if names[i] != "djinns" for c in hand)
 
 
 # -- the board -------------------------------------------------------------------------------
@@ -621,9 +618,7 @@ def _panel(scene: _Scene) -> tuple[str, float]:
         for spec, n in zip(rules.tokens, state.pool, strict=True)
     )
     column.line(f"Bank: {bank}; bag: {sum(state.bag)} meeples")
-    piles = ", ".join(
-        f"{name} {len(deck.draw)}" for name, deck in zip(rules.deck_names, state.decks, strict=True)
-    )
+    piles = ", ".join(f"{name} {scene.seen.piles[name]}" for name in rules.deck_names)
     column.line(f"Draw piles: {piles}")
     for label, text in scene.display.rows:
         column.line(f"{label}: {text}")
@@ -676,23 +671,25 @@ def _legend(scene: _Scene, column: _Column) -> None:
 def _player_lines(scene: _Scene, seat: int, player: PlayerState) -> list[str]:
     """The text lines of a player's panel under its chips."""
     state = scene.state
-    mine = seat in scene.shown
+    holding = scene.seen.players[seat]
     tiles = sum(1 for owner in state.board.owners if owner == seat)
-    coins = str(player.coins) if mine else "?"
+    coins = "?" if holding.coins is None else str(holding.coins)
     lines = [f"Coins {coins} · Camels {player.camels} · Tiles {tiles}"]
     pieces = [f"{k[len(PIECES) :]} {v}" for k, v in player.extras if k.startswith(PIECES) and v]
     if pieces:
         lines.append("To place: " + ", ".join(pieces))
-    djinns = ", ".join(scene.djinn_name(d) for d in player.djinns) or "none"
-    lines.append(f"Djinns: {djinns}")
-    held = scene.cards_in_hand(player)
-    count = len(held)
-    if mine:
-        counted = Counter(scene.card_name(c) for c in held)
+    if holding.djinns_hidden:
+        lines.append(f"Djinns: {holding.hidden['djinns']} (hidden)")
+    else:
+        djinns = ", ".join(scene.djinn_name(d) for d in holding.djinns) or "none"
+        lines.append(f"Djinns: {djinns}")
+    count = holding.card_count
+    if holding.cards_hidden:
+        lines.append(f"Cards: {count} (hidden)")
+    else:
+        counted = Counter(scene.card_name(c) for c in holding.cards)
         hand = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counted.items())
         lines.append(f"Cards ({count}): {hand or 'none'}")
-    else:
-        lines.append(f"Cards: {count} (hidden)")
     return lines
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import attrs
 
+from naqala.core import without
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
 from naqala.core.plugins import PluginError
@@ -22,38 +23,17 @@ from naqala.core.simulate import agent_seed, play_game
 from naqala.lab.agents import seat_name, study_agent
 from naqala.lab.results import GameResult, result_of, start_order
 
-#: the kinds of card ``--without KIND:ID`` can leave out
-CARD_KINDS = ("djinn", "card")
-
 
 class StudyError(ValueError):
     """A study that cannot be run: unknown plugins or cards, bad seats or player count."""
 
 
 def leave_out(rules: Rules, refs: Sequence[str]) -> Rules:
-    """Take the cards ``refs`` (``djinn:ID``, or ``card:ID`` for an expansion deck's card)
-    out of ``rules``' content, so no game dealt from them ever sees them. The specs stay
-    known, so anything naming the card still reads. StudyError for an unknown card."""
-    content = rules.content
-    known = {
-        "djinn": sorted(c.id for c in content.deck("djinns")),
-        "card": sorted(c.id for c in content.cards if c.deck not in ("djinns", "resources")),
-    }
-    left_out: set[str] = set()
-    for ref in refs:
-        kind, _, card = ref.partition(":")
-        if kind not in CARD_KINDS or not card:
-            raise StudyError(f"--without {ref!r}: write djinn:ID or card:ID (e.g. djinn:jafaar)")
-        if card not in known[kind]:
-            raise StudyError(
-                f"--without {ref!r}: no {kind} {card!r} in these rules; known: "
-                + ", ".join(known[kind])
-            )
-        left_out.add(card)
-    rules.content = attrs.evolve(
-        content, cards=tuple(c for c in content.cards if c.id not in left_out)
-    )
-    return rules
+    """``naqala.core.without.leave_out`` for a study: an unknown card is a StudyError."""
+    try:
+        return without.leave_out(rules, refs)
+    except without.WithoutError as exc:
+        raise StudyError(str(exc)) from exc
 
 
 @attrs.frozen

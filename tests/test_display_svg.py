@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from naqala.cli.app import app
 from naqala.core import build_rules
 from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.hookspecs import hookimpl
 from naqala.core.record import new_record, save_record
 from naqala.core.serialize import state_to_json
 from naqala.core.state import State, replace_at
@@ -130,6 +131,35 @@ def test_a_hidden_hand_is_not_in_the_picture_at_all() -> None:
     )
     svg = board_svg(rules, state, seat=0)
     assert "Ivory" in svg and "Gold" not in svg
+
+
+class HiddenDjinns:
+    """A house rule that holds djinns face down (``naqala_hidden_decks``)."""
+
+    NAME = "svg-hidden-djinns"
+
+    @hookimpl
+    def naqala_hidden_decks(self, rules: Rules) -> list[str]:
+        return ["djinns"]
+
+
+def test_the_picture_hides_what_the_seats_view_hides() -> None:
+    """The SVG reads the engine's view (``view_for``), the same as the terminal picture:
+    when a plugin holds djinns face down, another player's djinns are a count and their
+    names are nowhere in the file; the seat's own are named."""
+    rules = build_rules(extra_plugins=[HiddenDjinns()])
+    state = played(rules, 2, 3, 0)
+    state = state.replace_player(1, state.players[1].with_hand(DJINNS, ("baal", "boaz")))
+    state = state.replace_player(0, state.players[0].with_hand(DJINNS, ("leta",)))
+    row = state.decks[DJINNS]
+    state = attrs.evolve(
+        state, decks=replace_at(state.decks, DJINNS, attrs.evolve(row, row=("utug",)))
+    )
+    svg = board_svg(rules, state, seat=0)
+    assert "Leta" in svg and "Ba'al" not in svg and "Boaz" not in svg
+    assert "Djinns: 2 (hidden)" in texts(parse(svg))
+    assert "Ba'al" in board_svg(rules, state, seat=1)
+    assert "Ba'al" in board_svg(build_rules(), state, seat=0)  # public in the base game
 
 
 def test_the_move_in_progress_is_highlighted_path_and_final_tile() -> None:

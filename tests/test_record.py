@@ -119,11 +119,13 @@ def test_the_document_has_every_field_in_order() -> None:
         "players",
         "seats",
         "plugins",
+        "without",
         "actions",
         "final_scores",
     ]
     assert data["format"] == "naqala-record"
-    assert data["version"] == 1
+    assert data["version"] == 2
+    assert data["without"] == []
     assert data["engine"] == "0.1.0"
     assert (data["seed"], data["players"]) == (11, 3)
     assert data["seats"] == ["human", "ai:random", "ai:greedy"]
@@ -219,39 +221,45 @@ def _house_plugin(**changes: Any) -> Callable[[dict[str, Any]], Any]:
 
 BAD_DOCUMENTS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ("top level", lambda d: [d], "$: expected an object"),
-    ("no format", _drop("format"), "$.format: missing"),
+    ("no format", _drop("format"), "$.format: required field missing"),
     ("a state", _set(["format"], "naqala-state"), "$.format: expected 'naqala-record', not"),
     ("format type", _set(["format"], 1), "$.format: expected 'naqala-record', not 1"),
-    ("version", _set(["version"], 2), "$.version: this naqala reads version 1, not 2"),
-    ("version type", _set(["version"], "1"), "$.version: expected an integer"),
-    ("engine", _set(["engine"], None), "$.engine: expected a string"),
-    ("no seed", _drop("seed"), "$.seed: missing"),
-    ("seed type", _set(["seed"], 1.5), "$.seed: expected an integer"),
-    ("seed bool", _set(["seed"], True), "$.seed: expected an integer"),
+    ("version", _set(["version"], 3), "$.version: this naqala reads versions 1 and 2, not 3"),
+    ("no version", _drop("version"), "$.version: required field missing"),
+    ("version type", _set(["version"], "1"), "$.version: expected an integer, got a string"),
+    ("engine", _set(["engine"], None), "$.engine: expected a string, got null"),
+    ("no seed", _drop("seed"), "$.seed: required field missing"),
+    ("seed type", _set(["seed"], 1.5), "$.seed: expected an integer, got a number"),
+    ("seed bool", _set(["seed"], True), "$.seed: expected an integer, got a boolean"),
     ("players", _set(["players"], 0), "$.players: expected at least one player"),
-    ("seats type", _set(["seats"], "human"), "$.seats: expected an array"),
-    ("seat type", _set(["seats", 1], 7), "$.seats[1]: expected a string"),
+    ("seats type", _set(["seats"], "human"), "$.seats: expected an array, got a string"),
+    ("seat type", _set(["seats", 1], 7), "$.seats[1]: expected a string, got an integer"),
     ("seat count", _set(["seats"], ["human"]), "$.seats: expected one seat per player (3)"),
-    ("plugins type", _set(["plugins"], {}), "$.plugins: expected an array"),
-    ("plugin type", _set(["plugins", 0], "base"), "$.plugins[0]: expected an object"),
+    ("plugins type", _set(["plugins"], {}), "$.plugins: expected an array, got an object"),
+    ("plugin type", _set(["plugins", 0], "base"), "$.plugins[0]: expected an object, got a"),
     ("plugin name", _set(["plugins", 0, "name"], ""), "$.plugins[0].name: a plugin name"),
     ("plugin version", _set(["plugins", 0, "version"], 1), "$.plugins[0].version: expected a"),
     ("plugin source", _set(["plugins", 0, "source"], "pip"), "$.plugins[0].source: expected"),
     ("plugin sha", _set(["plugins", 0, "sha256"], None), "$.plugins[0].sha256: expected a"),
     ("plugin path", _set(["plugins", 0, "path"], 3), "$.plugins[0].path: expected a string"),
-    ("no plugin key", _set(["plugins", 0], {"name": "base"}), "$.plugins[0].source: missing"),
+    ("no plugin key", _set(["plugins", 0], {"name": "base"}), "$.plugins[0].version: required"),
     ("twice", lambda d: d | {"plugins": d["plugins"] * 2}, "$.plugins[1].name: plugin 'base'"),
     ("house sha", _house_plugin(sha256="abc"), "$.plugins[1].sha256: a house rule needs"),
-    ("house path", _house_plugin(path=...), "$.plugins[1].path: missing"),
-    ("house path type", _house_plugin(path=None), "$.plugins[1].path: expected a string"),
-    ("actions type", _set(["actions"], "bid 1"), "$.actions: expected an array"),
+    ("house path", _house_plugin(path=...), "$.plugins[1].path: a house rule needs the path"),
+    ("house path null", _house_plugin(path=None), "$.plugins[1].path: a house rule needs"),
+    ("actions type", _set(["actions"], "bid 1"), "$.actions: expected an array, got a"),
     ("action type", _set(["actions", 4], ["pick", "c3"]), "$.actions[4]: expected a string"),
     ("action text", _set(["actions", 2], "bid $$"), "$.actions[2]: 'bid $$' is not an action"),
     ("empty action", _set(["actions", 0], "  "), "$.actions[0]: '  ' is not an action: empty"),
-    ("no scores", _drop("final_scores"), "$.final_scores: missing"),
-    ("scores type", _set(["final_scores"], 12), "$.final_scores: expected an array"),
+    ("no scores", _drop("final_scores"), "$.final_scores: required field missing"),
+    ("scores type", _set(["final_scores"], 12), "$.final_scores: expected an array, got an"),
     ("score type", _set(["final_scores", 1], "12"), "$.final_scores[1]: expected an integer"),
     ("score count", _set(["final_scores"], [1, 2]), "$.final_scores: expected one score per"),
+    ("no without", _drop("without"), "$.without: required field missing"),
+    ("without type", _set(["without"], "djinn:enki"), "$.without: expected an array, got a"),
+    ("without item", _set(["without"], [3]), "$.without[0]: expected a string, got an integer"),
+    ("without form", _set(["without"], ["enki"]), "$.without[0]: expected djinn:ID or card:ID"),
+    ("v1 no seed", lambda d: _drop("seed")(d | {"version": 1}), "$.seed: required field missing"),
 ]
 
 

@@ -16,7 +16,8 @@ from naqala.core.agents import RandomAgent
 from naqala.core.engine import Rules, build_rules
 from naqala.core.hookspecs import hookimpl
 from naqala.core.stage import Stage
-from naqala.core.state import NOBODY, State, Turn
+from naqala.core.state import NOBODY, State, Turn, evolve
+from naqala.core.views import determinize, view_for
 
 from scenario import base_rules, board, counts, deck, player, tokens, turn_of
 
@@ -443,3 +444,56 @@ def test_the_viewer_reads_what_their_expansion_cards_do() -> None:
     assert f"Horn of Plenty: {rules.card_specs['horn-of-plenty'].text}" in mine
     theirs = " ".join(text_of(rules, state, viewer=1).split())
     assert whim.text not in theirs
+
+
+# -- one definition of what a seat may see ------------------------------------------------
+
+
+class HiddenDjinns:
+    """A house rule that holds djinns face down (``naqala_hidden_decks``)."""
+
+    NAME = "render-hidden-djinns"
+
+    @hookimpl
+    def naqala_hidden_decks(self, rules: Rules) -> list[str]:
+        return ["djinns"]
+
+
+def test_a_deck_the_rules_hide_is_hidden_in_the_picture() -> None:
+    """The picture hides what the engine's view hides, not a list of its own: when a
+    plugin holds djinns face down, another player's djinns show as a count."""
+    rules = build_rules(extra_plugins=[HiddenDjinns()])
+    state = position(rules)
+    assert view_for(rules, state, 0)["players"][1]["hidden"]["djinns"] == 2
+    mine = text_of(rules, state, viewer=1)
+    assert player_line(mine, 1).split()[-2:] == ["Ba'al,", "Boaz"]
+    for viewer in (0, 2, None):
+        text = text_of(rules, state, viewer=viewer)
+        assert "Ba'al" not in text and "Boaz" not in text
+        assert player_line(text, 1).split()[-2:] == ["2", "?"]
+    assert "Ba'al" in text_of(base_rules(), position(), viewer=0)  # public in the base game
+
+
+@pytest.mark.parametrize(
+    ("expansions", "players", "seed", "actions"),
+    [((), 4, 3, 60), (("artisans",), 3, 5, 90), (("artisans", "djinns"), 5, 7, 120)],
+)
+def test_the_picture_for_a_seat_shows_nothing_its_view_hides(
+    expansions: tuple[str, ...], players: int, seed: int, actions: int
+) -> None:
+    """Two states with the same view for a seat give that seat the same picture: the
+    other players' coins (made distinct first), their hidden cards and every draw pile
+    are dealt again by ``determinize``, and nothing in the picture changes. The state
+    itself does change, so the picture would differ if it showed any of it."""
+    rules = build_rules(list(expansions))
+    state = played(rules, players, seed, actions)
+    state = evolve(
+        state, players=tuple(evolve(p, coins=4000 + 111 * i) for i, p in enumerate(state.players))
+    )
+    for seat in range(players):
+        other = determinize(rules, state, seat, seed=99 + seat)
+        assert other != state
+        text = text_of(rules, state, viewer=seat)
+        assert text_of(rules, other, viewer=seat) == text
+        assert all(str(4000 + 111 * i) not in text for i in range(players) if i != seat)
+        assert str(4000 + 111 * seat) in text

@@ -1,0 +1,130 @@
+"""Reading parsed documents (content TOML, state JSON, game records) into attrs records
+with one strict cattrs converter, and saying what is wrong in one way: ``$.path: reason``.
+
+The converter never converts silently: a boolean is no integer, a number no string, a
+table or a string no array, an array or a string no object. Every problem cattrs finds is
+reported with its path inside the document, in the words of JSON (``expected an integer,
+got a string``), so a file of any of the three kinds gets the same kind of message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import attrs
+import cattrs
+from cattrs.cols import is_sequence, list_structure_factory
+from cattrs.gen import make_dict_structure_fn
+from cattrs.v import format_exception
+
+T = TypeVar("T")
+
+#: Python types as a JSON (or TOML) document calls them
+_WORDS = {
+    "bool": "a boolean",
+    "int": "an integer",
+    "float": "a number",
+    "str": "a string",
+    "list": "an array",
+    "dict": "an object",
+    "NoneType": "null",
+}
+#: what cattrs says when a mapping or a record was expected and something else was there
+_NOT_A_MAPPING = re.compile(r"^'(\w+)' object has no attribute '(?:keys|items)'$")
+
+
+class ShapeError(TypeError):
+    """A value of the wrong JSON type; its message is the reason shown to the user."""
+
+
+def json_type(value: Any) -> str:
+    """``an integer``, ``a string``…: the kind of ``value`` in a document's words."""
+    name = type(value).__name__
+    return _WORDS.get(name, name)
+
+
+def _strict(kind: type) -> Callable[[Any, Any], Any]:
+    wanted = _WORDS[kind.__name__]
+
+    def hook(value: Any, _type: Any) -> Any:
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ShapeError(f"expected {wanted}, got {json_type(value)}")
+        return value
+
+    return hook
+
+
+def _strict_list(type_: Any, converter: cattrs.BaseConverter) -> Callable[[Any, Any], Any]:
+    """Lists only from arrays: cattrs would otherwise iterate an object (``[tile]`` written
+    for ``[[tile]]``) or a string and report confusing errors per key or letter."""
+    structure = list_structure_factory(type_, converter)
+
+    def hook(value: Any, _type: Any) -> Any:
+        if not isinstance(value, list):
+            raise ShapeError(f"expected an array, got {json_type(value)}")
+        return structure(value, _type)
+
+    return hook
+
+
+def _strict_record(cls: Any, converter: cattrs.Converter) -> Callable[[Any, Any], Any]:
+    """Records only from objects: cattrs would otherwise index a string or an array and
+    report the record's first field instead of the value that is wrong."""
+    structure = make_dict_structure_fn(cls, converter)
+
+    def hook(value: Any, _type: Any) -> Any:
+        if not isinstance(value, dict):
+            raise ShapeError(f"expected an object, got {json_type(value)}")
+        return structure(value, _type)
+
+    return hook
+
+
+def strict_converter(forbid_extra_keys: bool = True) -> cattrs.Converter:
+    """A converter that refuses wrong scalar types and anything but an array for a list,
+    and (unless ``forbid_extra_keys`` is false) keys the record does not have."""
+    converter = cattrs.Converter(forbid_extra_keys=forbid_extra_keys)
+    for kind in (int, str, bool):
+        converter.register_structure_hook(kind, _strict(kind))
+    converter.register_structure_hook_factory(is_sequence, _strict_list)
+    converter.register_structure_hook_factory(attrs.has, _strict_record)
+    return converter
+
+
+def _reason(exc: BaseException, type_: type | None) -> str:
+    """One problem in words: ours for wrong types, cattrs's for the rest (``required
+    field missing``, ``extra fields found (x)``)."""
+    if isinstance(exc, ShapeError):
+        return str(exc)
+    if isinstance(exc, AttributeError) and (found := _NOT_A_MAPPING.match(str(exc))):
+        return f"expected an object, got {_WORDS.get(found.group(1), found.group(1))}"
+    return format_exception(exc, type_)
+
+
+def problems(exc: Exception, path: str = "$") -> list[tuple[str, str]]:
+    """Every problem in a cattrs structuring error as ``(json path, reason)``."""
+    found = []
+    for message in cattrs.transform_error(exc, path=path, format_exception=_reason):
+        reason, sep, where = message.rpartition(" @ ")
+        found.append((where, reason) if sep else (path, message))
+    return found
+
+
+def structure(
+    converter: cattrs.Converter,
+    value: Any,
+    kind: type[T],
+    fail: Callable[[str, str], Exception],
+    path: str = "$",
+) -> T:
+    """``value`` as ``kind``; else raises ``fail(path, reason)`` for the first problem."""
+    try:
+        return converter.structure(value, kind)
+    except Exception as exc:  # cattrs raises exception groups with every problem inside
+        where, reason = problems(exc, path)[0]
+        raise fail(where, reason) from None
+
+
+__all__ = ["ShapeError", "json_type", "problems", "strict_converter", "structure"]
