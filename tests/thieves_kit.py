@@ -17,6 +17,7 @@ import attrs
 
 from naqala.core.engine import Rules, build_rules
 from naqala.core.state import Deck, State, replace_at
+from naqala.plugins.artisans.layout import chasms, mountains
 from naqala.testing.invariants import assert_invariants
 
 from scenario import board, player, turn_of
@@ -25,6 +26,7 @@ SEED = 11
 THIEVES = "thieves"
 TILES = {"c3": "sacred-place-1", "d4": "village-1", "e1": "oasis-1", "f1": "village-2"}
 BACKGROUND = {"a1": "G", "f5": "B"}
+ARTISANS_TILES = {"f6": "chasm-1", "a6": "workshop-1", "b6": "workshop-2", "c6": "workshop-3"}
 LETTER = {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "white": "W", "purple": "P"}
 
 
@@ -47,9 +49,14 @@ def position(
     rules = rules or thieves_rules()
     state = rules.new_game(players, SEED)
     laid = {**BACKGROUND, **(meeples or {})}
-    if "artisans" in rules.ruleset:  # the Artisans' board is 6×6 with its own tiles
-        tiles = {"c3": "sacred-place-1"}
+    artisans = "artisans" in rules.ruleset
+    if artisans:  # the Artisans' 6×6 board: the chasm and workshops away from the play
+        tiles = {**tiles, **ARTISANS_TILES}
     state = board(rules, state, laid, clear=True, tiles=tiles, owners=owners)
+    if artisans:
+        layout = state.layout
+        layout = attrs.evolve(layout, blocked=chasms(layout), walls=mountains(layout))
+        state = attrs.evolve(state, layout=layout)
     for seat in set((owners or {}).values()):
         camels = state.players[seat].camels - list((owners or {}).values()).count(seat)
         state = player(rules, state, seat, camels=camels)
