@@ -6,7 +6,8 @@ be 2^n rule sets (512 with nine plugins), so the suite plays a fixed sample that
 with n squared, not 2^n: the base game alone, every plugin alone, every pair that has an
 expansion (a plugin outside ``naqala.plugins.house``) in it, all expansions together, all
 plugins together, and ``LARGER`` larger subsets drawn with a fixed seed (``SAMPLE_SEED``),
-the same on every run and machine. For every subset of the sample, with every player count its content allows:
+the same on every run and machine. For every subset of the sample, with every player
+count its content allows:
 
 (a) random play keeps every invariant of test_properties after every action;
 (b) the same seed gives the same trajectory (actions and final state) twice;

@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from thieves_kit import THIEVES, conserved, hold, move, move_meeples, position, thieves_rules
+
 from naqala.core.engine import Rules, build_rules
 from naqala.core.hookspecs import hookimpl
 from naqala.core.state import NOBODY, Decision, State
 
 from scenario import kept, options, play, player, tokens
-from thieves_kit import THIEVES, conserved, hold, move, move_meeples, position, thieves_rules
 
 
 def with_thief(colour: str, rules: Rules | None = None, **kwargs: object) -> tuple[Rules, State]:

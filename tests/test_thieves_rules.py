@@ -11,11 +11,6 @@ Positions: tests/thieves_kit.py (3 players, seat 0 to pick, c3 a sacred place).
 from __future__ import annotations
 
 import attrs
-
-from naqala.core.events import ScoreLine
-from naqala.core.state import GAME_OVER, Decision, evolve
-
-from scenario import board, kept, options, play, player
 from thieves_kit import (
     THIEVES,
     conserved,
@@ -28,6 +23,11 @@ from thieves_kit import (
     thieves_of,
     thieves_rules,
 )
+
+from naqala.core.events import ScoreLine
+from naqala.core.state import GAME_OVER, Decision, evolve
+
+from scenario import board, kept, options, play, player
 
 
 def at_the_sacred_place(elders: str = "WW", cards: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
@@ -194,7 +194,9 @@ def test_an_unused_thief_is_worth_6_vp_and_a_used_one_nothing() -> None:
 def test_an_unused_thief_scores_in_the_final_tally() -> None:
     rules, state = robbing("red")
     over = evolve(state, decision=Decision(GAME_OVER), turn=None)
-    assert sum(line.points for line in rules.score_lines(over, 0) if line.category == "thieves") == 6
+    assert (
+        sum(line.points for line in rules.score_lines(over, 0) if line.category == "thieves") == 6
+    )
 
 
 # -- djinns and thieves --------------------------------------------------------------------
@@ -253,4 +255,3 @@ def test_thief_row_in_the_public_notes() -> None:
     notes = [n for group in rules.hook.naqala_public_notes(rules=rules, state=state) for n in group]
     assert "Thief beside the djinns: Red Thief" in notes
     assert "Player 1's thieves: Yellow Thief" in notes
-

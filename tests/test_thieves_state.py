@@ -10,6 +10,8 @@ from pathlib import Path
 
 import attrs
 import pytest
+from test_rule_combinations import trajectory
+from thieves_kit import THIEVES, hold, move, move_meeples, position, thieves_rules
 
 from naqala.core.content import load_content
 from naqala.core.serialize import state_from_json, state_to_json
@@ -18,8 +20,6 @@ from naqala.core.validate import check_state
 from naqala.testing.invariants import checked_playout
 
 from scenario import play
-from test_rule_combinations import trajectory
-from thieves_kit import THIEVES, hold, move, move_meeples, position, thieves_rules
 
 
 def red_theft_halfway():  # type: ignore[no-untyped-def]

@@ -18,4 +18,6 @@ class Hafiz(Power):
 def immune(rules: Rules, state: State, seat: int) -> bool:
     """Whether thieves cannot target ``seat`` (they hold a djinn with Hafiz's power)."""
     specs = rules.card_specs
-    return any(isinstance(rules.power_of(specs[d]), Hafiz) for d in state.players[seat].hand(DJINNS))
+    return any(
+        isinstance(rules.power_of(specs[d]), Hafiz) for d in state.players[seat].hand(DJINNS)
+    )

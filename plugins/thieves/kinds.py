@@ -84,7 +84,9 @@ class TileThief(Theft):
     def can_keep(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
         return pieces_left(state.players[owner]) > 0
 
-    def keeps(self, rules: Rules, state: State, owner: int, card: CardSpec) -> list[tuple[str, ...]]:
+    def keeps(
+        self, rules: Rules, state: State, owner: int, card: CardSpec
+    ) -> list[tuple[str, ...]]:
         if not self.can_keep(rules, state, owner, card):
             return []
         tiles = sorted(int(k[5:]) for k in given_keys(state) if k.startswith("tile."))
@@ -107,7 +109,9 @@ class TokenThief(Theft):
     def gifts(
         self, rules: Rules, state: State, victim: int, card: CardSpec
     ) -> list[tuple[str, ...]]:
-        kinds = [(token, rules.token_index[token]) for token in TOKENS if token in rules.token_index]
+        kinds = [
+            (token, rules.token_index[token]) for token in TOKENS if token in rules.token_index
+        ]
         return [
             (token, state.geometry.name(t))
             for t in owned_tiles(state, victim)
@@ -134,7 +138,9 @@ class TokenThief(Theft):
     def can_keep(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
         return bool(self.places(rules, state, owner))
 
-    def keeps(self, rules: Rules, state: State, owner: int, card: CardSpec) -> list[tuple[str, ...]]:
+    def keeps(
+        self, rules: Rules, state: State, owner: int, card: CardSpec
+    ) -> list[tuple[str, ...]]:
         tokens = [
             token
             for token in TOKENS
@@ -170,7 +176,9 @@ class MeepleThief(Theft):
         count = min(card.param("give"), kept(state, victim, colour))
         return add_given(change_kept(state, victim, colour, -count), "meeples", count)
 
-    def keeps(self, rules: Rules, state: State, owner: int, card: CardSpec) -> list[tuple[str, ...]]:
+    def keeps(
+        self, rules: Rules, state: State, owner: int, card: CardSpec
+    ) -> list[tuple[str, ...]]:
         return [()] if given(state, "meeples") else []
 
     def keep(
@@ -211,7 +219,9 @@ class CardThief(Theft):
         assert turn is not None
         return evolve(state, turn=evolve(turn, revealed=(*turn.revealed, *cards)))
 
-    def keeps(self, rules: Rules, state: State, owner: int, card: CardSpec) -> list[tuple[str, ...]]:
+    def keeps(
+        self, rules: Rules, state: State, owner: int, card: CardSpec
+    ) -> list[tuple[str, ...]]:
         turn = state.turn
         assert turn is not None
         return choices_of(turn.revealed, card.param("keep"))

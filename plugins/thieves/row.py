@@ -50,7 +50,9 @@ def take_options(rules: Rules, state: State) -> list[Action]:
     ):
         return []
     row = state.decks[index].row
-    return [Action(TAKE, (card, pay)) for card in sorted(set(row)) for pay in payments(rules, state)]
+    return [
+        Action(TAKE, (card, pay)) for card in sorted(set(row)) for pay in payments(rules, state)
+    ]
 
 
 def take_thief(rules: Rules, state: State, action: Action) -> State | None:

@@ -118,7 +118,9 @@ class Theft(Activated):
         """Whether the owner could keep something at all (a camel for a tile…)."""
         return True
 
-    def keeps(self, rules: Rules, state: State, owner: int, card: CardSpec) -> list[tuple[str, ...]]:
+    def keeps(
+        self, rules: Rules, state: State, owner: int, card: CardSpec
+    ) -> list[tuple[str, ...]]:
         """The distinct choices of what to keep among what was given (empty: nothing)."""
         raise NotImplementedError
 
