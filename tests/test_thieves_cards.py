@@ -16,7 +16,7 @@ from thieves_kit import THIEVES, conserved, hold, move, move_meeples, position, 
 
 from naqala.core.engine import Rules, build_rules
 from naqala.core.hookspecs import hookimpl
-from naqala.core.state import NOBODY, Decision, State
+from naqala.core.state import NOBODY, Decision, State, set_extra
 
 from scenario import kept, options, play, player, tokens
 
@@ -253,3 +253,40 @@ def test_the_thief_owner_is_never_robbed() -> None:
     state = player(rules, state, 1, meeples="Y")
     state = play(rules, state, *move("yellow"), "yellow-thief")
     assert kept(rules, state, 0) == "YYY"
+
+
+# -- with the other boxes ------------------------------------------------------------------
+
+
+def test_red_a_tile_marked_by_a_tent_cannot_be_given_up() -> None:
+    rules = thieves_rules("artisans")
+    rules, state = with_thief("red", rules, owners={"d4": 1, "e1": 2})
+    # seat 1 pitched its tent on d4: the camel is back in its supply
+    state = tokens(rules, state, {"d4": {"tent": 1}})
+    p = state.players[1]
+    state = player(
+        rules, state, 1, camels=p.camels + 1, extras=set_extra(p.extras, "piece.tent", 0)
+    )
+    conserved(rules, state)
+    state = play(rules, state, *move("red"), "red-thief")
+    assert owner_of(state, "d4") == 1  # seat 1 had nothing it could give up
+    assert owner_of(state, "e1") == 0  # seat 2's only tile, taken by the thief's owner
+    conserved(rules, state)
+
+
+def test_no_other_card_is_played_during_a_theft() -> None:
+    rules, state = with_thief("green", thieves_rules("artisans"))
+    state = hold(rules, state, 0, "items", ["fabulous-lamp"])
+    state = hold(rules, state, 1, "items", ["horn-of-plenty"])
+    state = hold(rules, state, 1, "resources", ["ivory", "gold", "fakir"])
+    state = hold(rules, state, 2, "resources", ["jewels", "fakir"])
+    assert any(a.startswith("fabulous-lamp") for a in options(rules, state))
+    state = play(rules, state, *move("green"), "green-thief")
+    assert state.decision == Decision("thief-give", 1)
+    assert all(a.startswith("give") for a in options(rules, state))
+    state = play(rules, state, "give fakir+gold")
+    assert state.decision == Decision("thief-keep", 0)
+    assert all(a.startswith("keep") for a in options(rules, state))
+    state = play(rules, state, "keep fakir+gold")
+    assert any(a.startswith("fabulous-lamp") for a in options(rules, state))  # the turn goes on
+    conserved(rules, state)
