@@ -81,6 +81,10 @@ class CardSpec:
     text: str = ""
     params: dict[str, int] = attrs.field(factory=dict)
     subject: str = ""
+    #: a colour, token or tile kind this card belongs with: without it in the game (no
+    #: plugin declares it) the card is left out of its deck (the Thieves' purple thief
+    #: needs the Artisans' purple meeples)
+    needs: str = ""
 
     def param(self, key: str) -> int:
         return _param(self.params, f"card {self.id!r}", key)
@@ -365,6 +369,7 @@ def merge_content(
             colours, tokens, tiles, cards, found_overrides, problems
         )
     colours = _add_meeples(colours, extra_meeples, problems)
+    cards = _present(cards, colours, tokens, tiles)
     if problems:
         raise ContentError(problems)
     return Content(
@@ -411,6 +416,18 @@ def _overridden(
         [h[0] for h in holders["tiles"]],
         [h[0] for h in holders["cards"]],
     )
+
+
+def _present(
+    cards: list[CardSpec],
+    colours: list[ColourSpec],
+    tokens: list[TokenSpec],
+    tiles: list[TileSpec],
+) -> list[CardSpec]:
+    """The cards whose ``needs`` (a colour, token or tile kind) is in the game: a box's
+    card about another box's component joins the deck only when both are played."""
+    known = {c.id for c in colours} | {t.id for t in tokens} | {t.kind for t in tiles}
+    return [c for c in cards if not c.needs or c.needs in known]
 
 
 #: the shorthand section of the cards of the two decks every game has

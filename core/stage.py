@@ -25,6 +25,10 @@ class Stage:
     #: whether the decision belongs to a turn in progress (``state.turn`` set, decided by
     #: the turn's owner); a state that says otherwise is refused when loaded
     in_turn: bool = True
+    #: whether the turn's owner makes this decision; False for a step of the turn that
+    #: another player decides (an opponent choosing what to give up to a thief), so a
+    #: state waiting at it with another player deciding is sound
+    owner_decides: bool = True
 
     def enter(self, rules: Rules, state: State) -> State:
         """Do the automatic part; by default wait for the current player to decide."""

@@ -355,7 +355,7 @@ def _check_decision(rules: Rules, state: State) -> Iterable[Problem]:
         yield Problem("$.turn.marker", f"no marker {shown(turn.marker)}")
         return
     owner = state.markers[turn.marker]
-    if stage.in_turn and owner != decision.player:
+    if stage.in_turn and stage.owner_decides and owner != decision.player:
         yield Problem(
             "$.decision.player",
             f"the turn in progress is player {shown(owner)}'s, "

@@ -10,6 +10,7 @@ Run it only to add games, or when a rule change is *meant* to change games (say 
 commit message)::
 
     python tools/record_golden.py            # writes tests/golden/*.json
+    python tools/record_golden.py --missing  # only the games that have no file yet
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ RANDOM_SETS: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = (
     (("no-loops",), (3,)),
     (("rich-villages",), (3,)),
     (("artisans", "djinns", "no-loops", "rich-villages"), (4,)),
+    (("thieves",), (3,)),
 )
 #: greedy games reach far more of the rules (claims, djinn powers, items) than random ones
 GREEDY_SETS: tuple[tuple[tuple[str, ...], int], ...] = (
@@ -45,6 +47,7 @@ GREEDY_SETS: tuple[tuple[tuple[str, ...], int], ...] = (
     (("artisans",), 3),
     (("djinns",), 4),
     (("artisans", "djinns"), 5),
+    (("artisans", "thieves"), 3),
 )
 SEEDS = (11, 12)
 
@@ -87,7 +90,10 @@ def file_name(expansions: tuple[str, ...], players: int, seed: int, kind: str) -
     return f"{label}-{players}p-{kind}-{seed}.json"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """Record every game, or with ``--missing`` only those without a file (to add games
+    without touching the recorded ones)."""
+    missing_only = "--missing" in (sys.argv[1:] if argv is None else argv)
     GOLDEN.mkdir(parents=True, exist_ok=True)
     jobs: list[tuple[tuple[str, ...], int, int, str]] = []
     for expansions, counts in RANDOM_SETS:
@@ -96,10 +102,12 @@ def main() -> int:
     for expansions, players in GREEDY_SETS:
         jobs.append((expansions, players, SEEDS[0], "greedy"))
     for expansions, players, seed, kind in jobs:
+        path = GOLDEN / file_name(expansions, players, seed, kind)
+        if missing_only and path.exists():
+            continue
         rules = build_rules(expansions)
         seats = [kind] * players if kind == "random" else ["greedy"] + ["random"] * (players - 1)
         game = play(rules, players, seed, seats)
-        path = GOLDEN / file_name(expansions, players, seed, kind)
         path.write_text(json.dumps(game, indent=1) + "\n", encoding="utf-8")
         print(f"{path.name}: {len(game['actions'])} actions, scores {game['scores']}")
     return 0
