@@ -36,11 +36,11 @@ from naqala.envs.pettingzoo import NaqalaAEC
 from naqala.plugins.base.api import make_agent
 
 
-class NaqalaGym(gymnasium.Env):  # type: ignore[misc]
+class NaqalaGym(gymnasium.Env[Any, Any]):
     """Seat ``seat`` of a naqala game against ``opponents`` (one name per other seat, or
     one name for all of them)."""
 
-    metadata = {"render_modes": ["ansi", "svg"]}
+    metadata = {"render_modes": ["ansi", "svg"]}  # noqa: RUF012 (gymnasium declares it so)
 
     def __init__(
         self,

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 try:
     import gymnasium
@@ -55,7 +55,11 @@ def agent_name(seat: int) -> str:
 class NaqalaAEC(AECEnv):  # type: ignore[misc]
     """A naqala game for ``players`` seats as an AEC environment (see the module)."""
 
-    metadata = {"name": "naqala_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "naqala_v0",
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
