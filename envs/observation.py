@@ -115,22 +115,32 @@ class ObservationEncoder:
         def relative(view: View, seat: int) -> dict[int, int]:
             return {player: slot for slot, player in enumerate(seats_from(view, seat))}
 
+        # what a square shows of its tile never changes: kind one-hot and VP, per tile id
+        prefix = {
+            tile_id: [*_one_hot(kind_index[spec.kind], len(kinds)), float(spec.vp)]
+            for tile_id, spec in rules.tile_specs.items()
+        }
+
         def board(view: View, seat: int) -> list[float]:
             numbers = [0.0] * (len(squares) * per_square)
             blocked = set(view["board"]["blocked"])
             slot_of = relative(view, seat)
             for tile in view["board"]["tiles"]:
-                if tile["at"] not in at:
+                square = at.get(tile["at"])
+                if square is None:
                     continue
-                spec = rules.tile(tile["tile"])
-                row = _one_hot(kind_index.get(spec.kind), len(kinds))
-                row += [float(spec.vp), 1.0 if tile["at"] in blocked else 0.0]
-                row += _counts(tile["meeples"], letters, colours)
-                owner = tile["owner"]
-                row += _one_hot(None if owner is None else slot_of[owner], slots)
-                row += [float(tile["tokens"].get(t, 0)) for t in tokens]
-                start = at[tile["at"]] * per_square
-                numbers[start : start + per_square] = row
+                start = square * per_square
+                numbers[start : start + len(kinds) + 1] = prefix[tile["tile"]]
+                if tile["at"] in blocked:
+                    numbers[start + len(kinds) + 1] = 1.0
+                meeples = start + len(kinds) + 2
+                for letter in tile["meeples"]:
+                    numbers[meeples + letters[letter]] += 1.0
+                if tile["owner"] is not None:
+                    numbers[meeples + colours + slot_of[tile["owner"]]] = 1.0
+                first_token = meeples + colours + slots
+                for token, count in tile["tokens"].items():
+                    numbers[first_token + tokens[token]] = float(count)
             return numbers
 
         def players(view: View, seat: int) -> list[float]:

@@ -28,6 +28,8 @@ def test_the_game_is_registered_with_its_type_and_sizes() -> None:
     assert len(state.information_state_tensor(0)) == game.encoder.size
     assert len(state.observation_tensor(2)) == game.encoder.size
     assert state.information_state_string(1) == state.observation_string(1)
+    variant = pyspiel.load_game("python_naqala", {"house_rules": "no-loops,big-viziers"})
+    assert {"no-loops", "big-viziers"} <= set(variant.rules.ruleset)
 
 
 def test_bad_parameters_say_what_is_allowed() -> None:
