@@ -97,3 +97,16 @@ def test_same_seed_same_game_in_openspiel() -> None:
         b.apply_action(choice)
     assert a.game_state == b.game_state
     assert first.new_initial_state().game_state == first.rules.new_game(2, 12)
+
+
+def test_the_evaluators_give_rewards_from_naqala() -> None:
+    """``RandomPlayouts`` plays to the end inside naqala (the same seed, the same value);
+    ``CurrentScores`` gives the rewards as the scores stand."""
+    game = pyspiel.load_game("python_naqala", {"players": 2, "seed": 5})
+    state = game.new_initial_state()
+    values = openspiel.RandomPlayouts(2, seed=4).evaluate(state)
+    assert values.sum() == pytest.approx(1.0) and len(values) == 2
+    assert list(openspiel.RandomPlayouts(2, seed=4).evaluate(state)) == list(values)
+    assert list(openspiel.CurrentScores().evaluate(state)) == [0.5, 0.5]  # 50 coins each
+    margin = pyspiel.load_game("python_naqala", {"players": 2, "seed": 5, "reward": "margin"})
+    assert margin.min_utility() == -openspiel.MARGIN_BOUND

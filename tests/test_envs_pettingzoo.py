@@ -116,3 +116,12 @@ def test_the_gymnasium_wrapper_plays_one_seat_against_naqala_players() -> None:
     assert done and last == reward
     with pytest.raises(ValueError, match="unknown AI 'wizard'"):
         NaqalaGym(players=2, opponents=("wizard",))
+
+
+def test_margin_rewards_are_the_score_against_the_best_other() -> None:
+    game = env(players=3, reward="margin")
+    _, rewards = random_game(game, 8, np.random.default_rng(8))
+    scores = game.unwrapped.rules.scores(game.unwrapped.state)
+    for seat, score in enumerate(scores):
+        best_other = max(s for other, s in enumerate(scores) if other != seat)
+        assert rewards[f"player_{seat}"] == score - best_other
