@@ -15,6 +15,7 @@ from typing import Annotated
 
 import typer
 
+from naqala.cli import codec as codec_cli
 from naqala.cli import compare as compare_cli
 from naqala.cli import picture, play, replay
 from naqala.cli import simulate as simulate_cli
@@ -340,6 +341,7 @@ picture.register(app)
 play.register(app)
 compare_cli.register(app)
 simulate_cli.register(app)
+codec_cli.register(app)
 
 
 def main(argv: list[str] | None = None) -> None:

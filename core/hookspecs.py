@@ -21,6 +21,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from naqala.core.actions import Action
+    from naqala.core.encoding import ActionKind, ObservationPart
     from naqala.core.engine import Rules
     from naqala.core.events import Event, ScoreLine
     from naqala.core.powers import Power
@@ -275,6 +276,34 @@ def naqala_display(rules: Rules, state: State) -> Display | None:
     order, key by key (a later plugin may restyle an earlier one's component); rows are
     concatenated. A plugin that implements it is trusted to show its public information
     there, so its ``naqala_public_notes`` are not repeated in the picture.
+    """
+
+
+# -- encoding for learning programs ---------------------------------------------------------
+
+
+@hookspec
+def naqala_action_kinds(rules: Rules) -> Iterable[ActionKind]:
+    """Every action this plugin's stages, options and card powers can ever offer, as
+    ``naqala.core.encoding.ActionKind`` shapes (a kind and a domain per argument), read
+    from the content and never from a game in progress.
+
+    Called once when an action codec is built (``naqala.envs.codec``). Combined: shapes
+    of the same kind and arity are united argument by argument, then ordered by kind and
+    arity, so the codec does not depend on registration order. An action no plugin
+    declares cannot be encoded: the codec refuses it, naming it.
+    """
+
+
+@hookspec
+def naqala_observation_parts(rules: Rules) -> Iterable[ObservationPart]:
+    """Fixed-size numeric parts of a seat's observation for this plugin's components
+    (``naqala.core.encoding.ObservationPart``), each read from the seat's view
+    (``naqala.core.views.view_for``), so it can hold nothing the seat may not see.
+
+    Called once when an observation encoder is built (``naqala.envs.observation``).
+    Combined: concatenated in registration order after the encoder's own parts; two
+    parts of the same name are an error naming it.
     """
 
 

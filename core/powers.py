@@ -44,6 +44,12 @@ class Power:
         """Options the owner may take at the pending decision (activated powers)."""
         return ()
 
+    def arguments(self, rules: Rules, card: CardSpec) -> Iterable[tuple[tuple[str, ...], ...]]:
+        """Every argument list ``options`` can ever give, as a domain per argument, one
+        entry per arity (for the action codec, hook ``naqala_action_kinds``); none by
+        default, as a power without options has none."""
+        return ()
+
     def apply(
         self, rules: Rules, state: State, owner: int, card: CardSpec, action: Action
     ) -> State:

@@ -676,3 +676,71 @@ def test_naqala_hidden_decks_hides_a_decks_cards_from_the_other_seats() -> None:
     assert len(deals) > 1 and all(len(d) == 2 for d in deals)
     plain = build_rules()
     assert view_for(plain, state, 1)["players"][0]["hands"]["djinns"] == list(taken)
+
+
+def test_naqala_action_kinds_puts_a_plugins_actions_in_the_codec() -> None:
+    """A plugin that offers ``tip <n>`` at every bid declares the kind: the codec gives
+    its tips indices of their own; without the declaration a tip cannot be encoded."""
+    from naqala.core.encoding import ActionKind
+    from naqala.envs.codec import ActionCodec, CodecError
+
+    class Tips:
+        NAME = "tips"
+
+        @hookimpl
+        def naqala_extra_options(self, rules: Rules, state: State) -> list[Action]:
+            if state.decision.stage != "bid":
+                return []
+            return [Action("tip", (str(n),)) for n in (1, 2)]
+
+        @hookimpl
+        def naqala_apply_extra(self, rules: Rules, state: State, action: Action) -> State | None:
+            return gain_coins(state, state.decision.player, -1) if action.kind == "tip" else None
+
+    class DeclaredTips(Tips):
+        NAME = "declared-tips"
+
+        @hookimpl
+        def naqala_action_kinds(self, rules: Rules) -> list[ActionKind]:
+            return [ActionKind("tip", (("1", "2"),))]
+
+    rules = build_rules(extra_plugins=[DeclaredTips()])
+    codec = ActionCodec(rules)
+    assert codec.size == ActionCodec(build_rules()).size + 2
+    state = rules.new_game(2, 1)
+    tips = [codec.encode(a) for a in rules.legal_actions(state) if a.kind == "tip"]
+    assert len(set(tips)) == 2
+    assert [codec.decode(i) for i in tips] == [Action("tip", ("1",)), Action("tip", ("2",))]
+    undeclared = build_rules(extra_plugins=[Tips()])
+    with pytest.raises(CodecError, match="tip"):
+        ActionCodec(undeclared).legal(undeclared, undeclared.new_game(2, 1))
+
+
+def test_naqala_observation_parts_adds_a_plugins_numbers_from_the_view() -> None:
+    """A plugin's part follows the encoder's own, reads the seat's view and has its
+    place and labels in the layout."""
+    from naqala.core.encoding import ObservationPart, View
+    from naqala.envs.observation import ObservationEncoder
+
+    def coins_known(view: View, seat: int) -> list[float]:
+        return [float(sum(p["coins"] is not None for p in view["players"]))]
+
+    class Known:
+        NAME = "known"
+
+        @hookimpl
+        def naqala_observation_parts(self, rules: Rules) -> list[ObservationPart]:
+            return [ObservationPart("known-coins", 1, coins_known, ("coin counts seen",))]
+
+    rules = build_rules(extra_plugins=[Known()])
+    encoder = ObservationEncoder(rules)
+    assert encoder.size == ObservationEncoder(build_rules()).size + 1
+    name, first, size, labels = encoder.layout()[-1]
+    assert (name, first, size, labels) == (
+        "known-coins",
+        encoder.size - 1,
+        1,
+        ("coin counts seen",),
+    )
+    state = rules.new_game(3, 2)
+    assert encoder.observe(state, 1)[-1] == 1.0  # its own coins only

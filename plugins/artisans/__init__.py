@@ -9,6 +9,7 @@ from pathlib import Path
 
 from naqala.content import content_path
 from naqala.core.actions import Action
+from naqala.core.encoding import ActionKind, ObservationPart
 from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
 from naqala.core.hookspecs import hookimpl
@@ -18,7 +19,7 @@ from naqala.core.stage import Stage
 from naqala.core.state import Layout, State
 from naqala.core.validate import Problem
 from naqala.display.hints import Display
-from naqala.plugins.artisans import actions, items, layout, looks, scoring, tents
+from naqala.plugins.artisans import actions, encoding, items, layout, looks, scoring, tents
 
 NAME = "artisans"
 VERSION = "0.1.0"
@@ -126,3 +127,13 @@ def naqala_display(rules: Rules, state: State) -> Display:
 @hookimpl
 def naqala_hidden_decks(rules: Rules) -> list[str]:
     return [items.ITEMS]  # items are held face down
+
+
+@hookimpl
+def naqala_action_kinds(rules: Rules) -> list[ActionKind]:
+    return list(encoding.action_kinds(rules))
+
+
+@hookimpl
+def naqala_observation_parts(rules: Rules) -> list[ObservationPart]:
+    return encoding.observation_parts(rules)

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from naqala.core.actions import Action
 from naqala.core.content import CardSpec
+from naqala.core.encoding import board_squares, card_ids
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
@@ -88,6 +89,9 @@ class FabulousLamp(Activated):
     when = "any time in your turn"
     effect = "Take one face-up djinn without paying for it."
 
+    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
+        return (card_ids(rules, "djinns"),)
+
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
@@ -142,6 +146,9 @@ class HornOfPlenty(Activated):
 class TempestTalisman(Activated):
     when = "any time in your turn, with a camel left"
     effect = "Take control of an empty tile (no camel, meeple, palm tree or palace)."
+
+    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
+        return (board_squares(rules),)
 
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec

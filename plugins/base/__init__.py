@@ -12,6 +12,7 @@ from pathlib import Path
 
 from naqala.content import content_path
 from naqala.core.actions import Action
+from naqala.core.encoding import ActionKind, ObservationPart
 from naqala.core.engine import DECK_NAMES, RESOURCES, Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.hookspecs import hookimpl
@@ -21,7 +22,7 @@ from naqala.core.stage import Flow, Stage
 from naqala.core.state import Layout, State
 from naqala.core.validate import Problem
 from naqala.display.hints import Display
-from naqala.plugins.base import cards, checks, djinns, flow, looks, scoring, setup
+from naqala.plugins.base import cards, checks, djinns, encoding, flow, looks, scoring, setup
 from naqala.plugins.base.bidding import BidStage
 from naqala.plugins.base.merchandise import SellStage
 from naqala.plugins.base.movement import DropStage, PickStage
@@ -143,3 +144,13 @@ def naqala_display(rules: Rules, state: State) -> Display:
 @hookimpl
 def naqala_hidden_decks(rules: Rules) -> list[str]:
     return [DECK_NAMES[RESOURCES]]  # resource cards are held face down
+
+
+@hookimpl
+def naqala_action_kinds(rules: Rules) -> Iterable[ActionKind]:
+    return list(encoding.action_kinds(rules))
+
+
+@hookimpl
+def naqala_observation_parts(rules: Rules) -> list[ObservationPart]:
+    return encoding.observation_parts(rules)

@@ -92,6 +92,19 @@ class Activated(Power):
         """Argument tuples naming what the power acts on (``(tile,)``…); ``[()]`` if none."""
         return [()]
 
+    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
+        """A domain per argument ``targets`` can give (``(board_squares(rules),)``), for
+        the action codec; none by default, as the default target is ``()``."""
+        return ()
+
+    def arguments(self, rules: Rules, card: CardSpec) -> list[tuple[tuple[str, ...], ...]]:
+        """The targets' domains, followed by the payment when the cost asks for one."""
+        domains = self.target_domains(rules, card)
+        ways = COST_PAYMENTS[card.cost]
+        paid = tuple(way for way in ways if way)
+        found = [domains] if "" in ways else []
+        return [*found, (*domains, paid)] if paid else found
+
     def usable(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
         """More conditions of the power itself (the turn and the limit are checked)."""
         return True

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from naqala.content import content_path
+from naqala.core.encoding import ObservationPart
 from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.hookspecs import hookimpl
@@ -18,7 +19,7 @@ from naqala.core.state import Layout, State
 from naqala.core.validate import Problem
 from naqala.display.hints import Display
 from naqala.plugins.base.api import CLEAN_UP
-from naqala.plugins.whims import cities, lake, looks, spirits, whims
+from naqala.plugins.whims import cities, encoding, lake, looks, spirits, whims
 
 NAME = "djinns"
 ALIASES = ("whims",)
@@ -90,3 +91,8 @@ def naqala_display(rules: Rules, state: State) -> Display:
 @hookimpl
 def naqala_hidden_decks(rules: Rules) -> list[str]:
     return [cities.WHIMS]  # whims in hand are held face down
+
+
+@hookimpl
+def naqala_observation_parts(rules: Rules) -> list[ObservationPart]:
+    return encoding.observation_parts(rules)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from naqala.core.content import CardSpec
+from naqala.core.encoding import board_squares
 from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
@@ -30,6 +31,9 @@ class Qareen(Power):
 class Dalhan(Activated):
     when = "any time in your turn"
     effect = "Take the Sultan's Whim lying on any city into your hand."
+
+    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
+        return (board_squares(rules),)
 
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from naqala.core.actions import Action
 from naqala.core.content import CardSpec
+from naqala.core.encoding import board_squares, player_counts
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
@@ -18,6 +19,7 @@ from naqala.plugins.base.bidding import (
     distinct_costs,
     free_spots,
     place_bid,
+    turn_order_costs,
 )
 from naqala.plugins.base.cards import Activated
 from naqala.plugins.base.common import (
@@ -63,6 +65,9 @@ class AnunNak(Activated):
         "empty bag)."
     )
 
+    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
+        return (board_squares(rules),)
+
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
@@ -99,6 +104,9 @@ class PlaceOnKind(Activated):
         self.tile_kind = kind
         self.effect = effect
 
+    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
+        return (board_squares(rules),)
+
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
@@ -127,6 +135,9 @@ class PlaceNearby(Activated):
             "(diagonals included; not on an impassable tile)."
         )
 
+    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
+        return (board_squares(rules),)
+
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
@@ -153,6 +164,9 @@ class TakeTile(Activated):
     def __init__(self, with_meeples: bool, effect: str) -> None:
         self.with_meeples = with_meeples
         self.effect = effect
+
+    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
+        return (board_squares(rules),)
 
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
@@ -337,6 +351,17 @@ class Kumarbi(Activated):
                 if price == 0:
                     break
         return found
+
+    def arguments(self, rules: Rules, card: CardSpec) -> list[tuple[tuple[str, ...], ...]]:
+        """A spot's cost (of any player count's track) and one to all the Fakirs."""
+        costs = {c for n in player_counts(rules) for c in turn_order_costs(rules, n) if c}
+        fakirs = sum(c.count for c in rules.content.deck("resources") if c.id == FAKIR)
+        return [
+            (
+                tuple(str(c) for c in sorted(costs)),
+                tuple("F" * n for n in range(1, fakirs + 1)),
+            )
+        ]
 
     def apply(
         self, rules: Rules, state: State, owner: int, card: CardSpec, action: Action

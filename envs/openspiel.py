@@ -1,0 +1,274 @@
+"""naqala as an OpenSpiel game: importing this module registers ``python_naqala``.
+
+    import pyspiel
+    import naqala.envs.openspiel  # registers the game
+    game = pyspiel.load_game("python_naqala", {"players": 2, "expansions": "artisans"})
+
+Parameters: ``players`` (2 by default), ``expansions`` and ``house_rules`` (comma-separated
+names; a house rule may also be a file path), ``seed`` (0) and ``reward`` (``win``: the
+winners share 1; ``margin``: own score minus the best other score).
+
+The game type is sequential, *sampled stochastic* (naqala keeps chance inside the state:
+its generator draws the meeples, shuffles and deals, so there are no chance nodes),
+imperfect information, general-sum, with rewards only at the end. Chance stays
+deterministic: the game object deals its n-th game (counted when a state is first used)
+from the seed ``seed + n``, and every draw after that comes from the state's generator.
+Actions are the indices of the ruleset's action codec (``naqala.envs.codec``); the
+information state and the observation of a player are both that seat's view
+(``naqala.core.views.view_for``): as a string its canonical JSON, as a tensor the
+observation encoder's numbers (``naqala.envs.observation``). The view holds the whole
+public position, so it is a Markov information state rather than a perfect-recall one.
+``resample_from_infostate`` returns a determinization of the state for the player
+(``naqala.core.views.determinize``), which is all OpenSpiel's ISMCTS bot needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise ImportError(
+        "the OpenSpiel game needs the extra: pip install 'naqala[openspiel]'"
+    ) from exc
+
+from naqala.core.agents import RandomAgent
+from naqala.core.engine import Rules
+from naqala.core.state import State
+from naqala.core.views import determinize
+from naqala.envs.codec import ActionCodec, codec_for
+from naqala.envs.common import REWARDS, final_rewards, rules_from, split_names
+from naqala.envs.observation import ObservationEncoder
+
+GAME_NAME = "python_naqala"
+#: more actions than any game takes (random games take 200 to 450)
+MAX_GAME_LENGTH = 2000
+#: loose bounds of the ``margin`` reward, in victory points
+MARGIN_BOUND = 1000.0
+_DEFAULTS: dict[str, Any] = {
+    "players": 2,
+    "expansions": "",
+    "house_rules": "",
+    "seed": 0,
+    "reward": "win",
+}
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Five Tribes (naqala)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=5,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_DEFAULTS,
+)
+
+
+class _Shared:
+    """What every state of a game shares and never changes: copied by reference when
+    OpenSpiel clones a state (it deep-copies a Python state's attributes)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+
+class NaqalaGame(pyspiel.Game):  # type: ignore[misc]
+    """A naqala ruleset and player count as an OpenSpiel game."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**_DEFAULTS, **(params or {})}
+        self.rules: Rules = rules_from(
+            split_names(params["expansions"]), split_names(params["house_rules"])
+        )
+        self.players = int(params["players"])
+        allowed = sorted(pc.players for pc in self.rules.content.player_counts)
+        if self.players not in allowed:
+            raise ValueError(
+                f"players={self.players}: these rules allow {', '.join(map(str, allowed))}"
+            )
+        self.reward = str(params["reward"])
+        if self.reward not in REWARDS:
+            raise ValueError(f"reward={self.reward!r}: choose one of {', '.join(REWARDS)}")
+        self.seed = int(params["seed"])
+        self.dealt = 0
+        self.samples = 0
+        self.codec: ActionCodec = codec_for(self.rules)
+        self.encoder = ObservationEncoder(self.rules)
+        bound = 1.0 if self.reward == "win" else MARGIN_BOUND
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.codec.size,
+            max_chance_outcomes=0,
+            num_players=self.players,
+            min_utility=0.0 if self.reward == "win" else -bound,
+            max_utility=bound,
+            utility_sum=None,
+            max_game_length=MAX_GAME_LENGTH,
+        )
+        super().__init__(GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> NaqalaState:
+        return NaqalaState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> NaqalaObserver:
+        return NaqalaObserver(self, iig_obs_type, params)
+
+    def deal(self) -> State:
+        """The next game this object deals: seed ``seed + n`` for the n-th."""
+        state = self.rules.new_game(self.players, self.seed + self.dealt)
+        self.dealt += 1
+        return state
+
+
+class NaqalaState(pyspiel.State):  # type: ignore[misc]
+    """One position of a game; the naqala state is dealt when first used."""
+
+    def __init__(self, game: NaqalaGame) -> None:
+        super().__init__(game)
+        self._game = _Shared(game)
+        self._state: _Shared | None = None
+
+    @property
+    def game_state(self) -> State:
+        """The naqala state of this position."""
+        if self._state is None:
+            self._state = _Shared(self._game.value.deal())
+        state: State = self._state.value
+        return state
+
+    @property
+    def _owner(self) -> NaqalaGame:
+        game: NaqalaGame = self._game.value
+        return game
+
+    def current_player(self) -> int:
+        state = self.game_state
+        return int(pyspiel.PlayerId.TERMINAL) if state.is_over else state.decision.player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        owner = self._owner
+        return owner.codec.legal(owner.rules, self.game_state)
+
+    def _apply_action(self, action: int) -> None:
+        owner = self._owner
+        self._state = _Shared(owner.rules.apply(self.game_state, owner.codec.decode(action)))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return str(self._owner.codec.decode(action))
+
+    def is_terminal(self) -> bool:
+        return self.game_state.is_over
+
+    def returns(self) -> list[float]:
+        state = self.game_state
+        if not state.is_over:
+            return [0.0] * len(state.players)
+        return final_rewards(self._owner.rules, state, self._owner.reward)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> NaqalaState:
+        """A state ``player_id`` cannot tell from this one, its hidden parts dealt again
+        (``determinize``) from a seed drawn with ``probability_sampler`` and the number of
+        samples this game has taken, so that repeated samples differ."""
+        owner = self._owner
+        owner.samples += 1
+        seed = int(float(probability_sampler()) * (1 << 52)) ^ (owner.samples * 0x9E3779B1)
+        sample = self.clone()
+        sample._state = _Shared(determinize(owner.rules, self.game_state, player_id, seed))
+        return sample  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        state = self.game_state
+        return (
+            f"round {state.round}, {state.decision.stage} (player {state.decision.player}), "
+            f"scores {list(self._owner.rules.scores(state))}"
+        )
+
+
+class RandomPlayouts:
+    """An evaluator for OpenSpiel's MCTS and ISMCTS bots that plays random games to the
+    end inside naqala (no OpenSpiel state per step, so much faster than OpenSpiel's own
+    ``RandomRolloutEvaluator`` here) and averages the final rewards; its priors are
+    uniform. Seeded: the n-th playout uses seed ``seed + n``."""
+
+    def __init__(self, playouts: int = 1, seed: int = 0) -> None:
+        self.playouts = playouts
+        self.seed = seed
+        self.count = 0
+
+    def evaluate(self, state: NaqalaState) -> Any:
+        owner = state._owner
+        totals = np.zeros(owner.players)
+        for _ in range(self.playouts):
+            self.count += 1
+            agents = [RandomAgent(self.seed + self.count * 7 + p) for p in range(owner.players)]
+            end = play_from(owner.rules, state.game_state, agents)
+            totals += final_rewards(owner.rules, end, owner.reward)
+        return totals / self.playouts
+
+    def prior(self, state: NaqalaState) -> list[tuple[int, float]]:
+        legal = state.legal_actions()
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
+class CurrentScores:
+    """A cheap evaluator for OpenSpiel's MCTS and ISMCTS bots: the reward each seat would
+    get if the game ended now with the scores as they stand (the final rewards at the
+    end); uniform priors."""
+
+    def evaluate(self, state: NaqalaState) -> Any:
+        owner = state._owner
+        return np.array(final_rewards(owner.rules, state.game_state, owner.reward))
+
+    def prior(self, state: NaqalaState) -> list[tuple[int, float]]:
+        legal = state.legal_actions()
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
+def play_from(rules: Rules, state: State, agents: list[RandomAgent]) -> State:
+    """``state`` played to the end by ``agents``, one per seat."""
+    while not state.is_over:
+        options = rules.legal_actions(state)
+        state = rules.apply(state, agents[state.decision.player].choose(rules, state, options))
+    return state
+
+
+class NaqalaObserver:
+    """The information state and observation of a player: that seat's view, as numbers
+    (``tensor``, one part ``observation``) and as canonical JSON."""
+
+    def __init__(self, game: NaqalaGame, iig_obs_type: Any, params: dict[str, Any] | None):
+        if params:
+            raise ValueError(f"the naqala observer takes no parameters, not {params}")
+        if iig_obs_type is not None and (
+            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+            or not iig_obs_type.public_info
+        ):
+            raise ValueError(
+                "the naqala observer shows one player's view (public and that player's "
+                "private information) only"
+            )
+        self.encoder = game.encoder
+        self.tensor = np.zeros(self.encoder.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: NaqalaState, player: int) -> None:
+        self.tensor[:] = self.encoder.observe(state.game_state, player)
+
+    def string_from(self, state: NaqalaState, player: int) -> str:
+        return self.encoder.text(state.game_state, player)
+
+
+pyspiel.register_game(GAME_TYPE, NaqalaGame)

@@ -1,0 +1,204 @@
+"""naqala as a PettingZoo AEC environment.
+
+    from naqala.envs.pettingzoo import env
+    game = env(players=3, expansions=("artisans",))
+    game.reset(seed=7)
+    for agent in game.agent_iter():
+        observation, reward, terminated, truncated, info = game.last()
+        mask = observation["action_mask"]
+        game.step(None if terminated or truncated else int(mask.nonzero()[0][0]))
+
+Agents are ``player_0``… in seat order. Each observation is a dict: ``observation``, the
+seat's encoded view (``naqala.envs.observation``; float32, never negative) and
+``action_mask``, int8 over the ruleset's action codec (``naqala.envs.codec``), ones at the
+legal actions of the deciding agent and all zeros for the others. Actions are
+``Discrete(codec.size)``; an action outside the mask raises ``ValueError`` naming it.
+Rewards come only at the end of the game: with ``reward="win"`` the winners share 1 (a
+sole winner gets 1), with ``reward="margin"`` each seat gets its score minus the best
+score of the others. ``info`` holds the deciding stage and the action's notation list
+(``legal``) for the agent to move.
+
+Seeding: ``reset(seed=s)`` deals the game of seed ``s``; ``reset()`` without a seed deals
+the next seed after the last game's (the first is the ``seed`` given to ``env``), so a
+run of resets is the same run in any process. ``render()`` returns the position as text
+(``render_mode="ansi"``, the terminal picture) or as SVG (``render_mode="svg"``).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+try:
+    import gymnasium
+    import numpy as np
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise ImportError(
+        "the PettingZoo environment needs the extra: pip install 'naqala[pettingzoo]'"
+    ) from exc
+
+from naqala.core.state import State
+from naqala.envs.codec import codec_for
+from naqala.envs.common import REWARDS, final_rewards, rules_from
+from naqala.envs.observation import ObservationEncoder
+
+RENDER_MODES = ("ansi", "svg")
+
+
+def agent_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+class NaqalaAEC(AECEnv):  # type: ignore[misc]
+    """A naqala game for ``players`` seats as an AEC environment (see the module)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "naqala_v0",
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        players: int = 3,
+        expansions: Sequence[str] = (),
+        house_rules: Sequence[str] = (),
+        seed: int = 0,
+        reward: str = "win",
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.rules = rules_from(expansions, house_rules)
+        allowed = sorted(pc.players for pc in self.rules.content.player_counts)
+        if players not in allowed:
+            raise ValueError(f"players={players}: these rules allow {', '.join(map(str, allowed))}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward={reward!r}: choose one of {', '.join(REWARDS)}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode={render_mode!r}: choose one of {RENDER_MODES}")
+        self.players = players
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        self.codec = codec_for(self.rules)
+        self.encoder = ObservationEncoder(self.rules)
+        self.possible_agents = [agent_name(seat) for seat in range(players)]
+        observation = gymnasium.spaces.Box(0.0, np.inf, (self.encoder.size,), np.float32)
+        mask = gymnasium.spaces.Box(0, 1, (self.codec.size,), np.int8)
+        self._observation_space = gymnasium.spaces.Dict(
+            {"observation": observation, "action_mask": mask}
+        )
+        self._action_space = gymnasium.spaces.Discrete(self.codec.size)
+        self._next_seed = seed
+        self.seed_used = seed
+        self.state: State | None = None
+
+    # -- spaces ------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
+        return self._action_space
+
+    # -- the AEC cycle -----------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.seed_used = self._next_seed if seed is None else seed
+        self._next_seed = self.seed_used + 1
+        self.state = self.rules.new_game(self.players, self.seed_used)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        state = self._game()
+        if not state.is_over:
+            self.agent_selection = agent_name(state.decision.player)
+            self.infos[self.agent_selection] = {
+                "stage": state.decision.stage,
+                "legal": [str(a) for a in self.rules.legal_actions(state)],
+            }
+
+    def _game(self) -> State:
+        if self.state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.state
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        state = self._game()
+        seat = self.possible_agents.index(agent)
+        mask = np.zeros(self.codec.size, np.int8)
+        if not state.is_over and state.decision.player == seat:
+            mask[self.codec.legal(self.rules, state)] = 1
+        observation = np.asarray(self.encoder.observe(state, seat), np.float32)
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self._game()
+        if action is None:
+            raise ValueError(f"{agent} must act: None is only for an agent whose game is over")
+        legal = self.codec.legal(self.rules, state)
+        if int(action) not in legal:
+            name = str(self.codec.decode(int(action))) if 0 <= action < self.codec.size else ""
+            raise ValueError(
+                f"action {action} ({name or 'outside the codec'}) is not legal for {agent} now"
+            )
+        self._cumulative_rewards[agent] = 0.0
+        self.state = state = self.rules.apply(state, self.codec.decode(int(action)))
+        if state.is_over:
+            rewards = final_rewards(self.rules, state, self.reward_kind)
+            for seat, name in enumerate(self.possible_agents):
+                self.rewards[name] = rewards[seat]
+                self.terminations[name] = True
+                self.infos[name] = {"scores": list(self.rules.scores(state))}
+        self._accumulate_rewards()
+        self._select()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() needs render_mode='ansi' or 'svg' when made")
+            return None
+        state = self._game()
+        if self.render_mode == "svg":
+            from naqala.display import board_svg
+
+            return board_svg(self.rules, state, reveal=True)
+        from rich.console import Console
+
+        from naqala.cli.render import render_state
+
+        out = io.StringIO()
+        Console(file=out, width=100, color_system=None).print(
+            render_state(self.rules, state, reveal=True)
+        )
+        return out.getvalue()
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(**kwargs: Any) -> NaqalaAEC:
+    """The environment without PettingZoo's checking wrappers."""
+    return NaqalaAEC(**kwargs)
+
+
+def env(
+    players: int = 3,
+    expansions: Sequence[str] = (),
+    house_rules: Sequence[str] = (),
+    **kwargs: Any,
+) -> AECEnv:
+    """The environment wrapped in PettingZoo's order-enforcing checks."""
+    game = NaqalaAEC(players=players, expansions=expansions, house_rules=house_rules, **kwargs)
+    return wrappers.OrderEnforcingWrapper(game)

@@ -1,0 +1,112 @@
+"""naqala as the OpenSpiel game ``python_naqala`` (extra ``naqala[openspiel]``)."""
+
+from __future__ import annotations
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+np = pytest.importorskip("numpy")
+
+from open_spiel.python.algorithms import ismcts  # noqa: E402
+from open_spiel.python.bots import uniform_random  # noqa: E402
+
+from naqala.core.views import determinize  # noqa: E402
+from naqala.envs import openspiel  # noqa: E402
+from naqala.envs.codec import codec_for  # noqa: E402
+
+
+def test_the_game_is_registered_with_its_type_and_sizes() -> None:
+    game = pyspiel.load_game("python_naqala", {"players": 3, "expansions": "artisans,djinns"})
+    kind = game.get_type()
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    assert game.num_players() == 3
+    assert game.num_distinct_actions() == codec_for(game.rules).size
+    state = game.new_initial_state()
+    assert len(state.information_state_tensor(0)) == game.encoder.size
+    assert len(state.observation_tensor(2)) == game.encoder.size
+    assert state.information_state_string(1) == state.observation_string(1)
+    variant = pyspiel.load_game("python_naqala", {"house_rules": "no-loops,big-viziers"})
+    assert {"no-loops", "big-viziers"} <= set(variant.rules.ruleset)
+
+
+def test_bad_parameters_say_what_is_allowed() -> None:
+    with pytest.raises(ValueError, match="players=7: these rules allow 2, 3, 4"):
+        openspiel.NaqalaGame({"players": 7})
+    with pytest.raises(ValueError, match="reward='gold'"):
+        openspiel.NaqalaGame({"reward": "gold"})
+
+
+def test_ismcts_plays_complete_games_against_random_bots() -> None:
+    """OpenSpiel's own ISMCTS bot (resampling through the determinization) finishes a
+    two-player game against OpenSpiel's random bot, in both seats; rewards are shared."""
+    game = pyspiel.load_game("python_naqala", {"players": 2, "seed": 3})
+    for seat in (0, 1):
+        bots = {
+            seat: ismcts.ISMCTSBot(
+                game,
+                openspiel.CurrentScores(),
+                uct_c=2.0,
+                max_simulations=3,
+                random_state=np.random.RandomState(seat),
+            ),
+            1 - seat: uniform_random.UniformRandomBot(1 - seat, np.random.RandomState(9)),
+        }
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            action = bots[state.current_player()].step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        assert sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_information_states_equal_when_only_hidden_parts_differ() -> None:
+    game = pyspiel.load_game("python_naqala", {"players": 3, "expansions": "artisans"})
+    state = game.new_initial_state()
+    for action in range(60):
+        state.apply_action(state.legal_actions()[action % len(state.legal_actions())])
+    other = state.clone()
+    other._state = openspiel._Shared(determinize(game.rules, state.game_state, 0, 5))
+    assert other.game_state != state.game_state
+    assert other.information_state_string(0) == state.information_state_string(0)
+    assert other.information_state_tensor(0) == state.information_state_tensor(0)
+    assert any(
+        other.information_state_string(p) != state.information_state_string(p) for p in (1, 2)
+    )
+    mover = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    samples = [state.resample_from_infostate(mover, sampler) for _ in range(3)]
+    for sampled in samples:
+        assert sampled.information_state_string(mover) == state.information_state_string(mover)
+        assert sampled.legal_actions() == state.legal_actions()  # the mover's own options
+    assert len({s.game_state for s in samples}) > 1  # each sample deals anew
+
+
+def test_same_seed_same_game_in_openspiel() -> None:
+    """The n-th state a game deals is the game of seed ``seed + n``; clones do not count."""
+    first = pyspiel.load_game("python_naqala", {"players": 2, "seed": 11})
+    second = pyspiel.load_game("python_naqala", {"players": 2, "seed": 11})
+    a, b = first.new_initial_state(), second.new_initial_state()
+    a.clone()
+    for step in range(40):
+        assert a.legal_actions() == b.legal_actions()
+        choice = a.legal_actions()[step % len(a.legal_actions())]
+        a.apply_action(choice)
+        b.apply_action(choice)
+    assert a.game_state == b.game_state
+    assert first.new_initial_state().game_state == first.rules.new_game(2, 12)
+
+
+def test_the_evaluators_give_rewards_from_naqala() -> None:
+    """``RandomPlayouts`` plays to the end inside naqala (the same seed, the same value);
+    ``CurrentScores`` gives the rewards as the scores stand."""
+    game = pyspiel.load_game("python_naqala", {"players": 2, "seed": 5})
+    state = game.new_initial_state()
+    values = openspiel.RandomPlayouts(2, seed=4).evaluate(state)
+    assert values.sum() == pytest.approx(1.0) and len(values) == 2
+    assert list(openspiel.RandomPlayouts(2, seed=4).evaluate(state)) == list(values)
+    assert list(openspiel.CurrentScores().evaluate(state)) == [0.5, 0.5]  # 50 coins each
+    margin = pyspiel.load_game("python_naqala", {"players": 2, "seed": 5, "reward": "margin"})
+    assert margin.min_utility() == -openspiel.MARGIN_BOUND

@@ -1,0 +1,127 @@
+"""naqala as a PettingZoo AEC environment and a Gymnasium single-agent environment
+(extra ``naqala[pettingzoo]``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test  # noqa: E402
+
+from naqala.envs.codec import codec_for  # noqa: E402
+from naqala.envs.gym import NaqalaGym  # noqa: E402
+from naqala.envs.pettingzoo import env, raw_env  # noqa: E402
+
+EXPANSIONS = [(), ("artisans",), ("djinns",), ("artisans", "djinns")]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("expansions", EXPANSIONS, ids=lambda e: "+".join(e) or "base")
+def test_pettingzoo_api_test_passes(expansions: tuple[str, ...]) -> None:
+    api_test(env(players=3, expansions=expansions), num_cycles=20)
+
+
+def random_game(
+    game: Any, seed: int, rng: np.random.Generator
+) -> tuple[list[int], dict[str, float]]:
+    """Play one game with a random policy over the mask: the actions taken, and the
+    reward each agent receives when its game is over."""
+    game.reset(seed=seed)
+    taken, final = [], {}
+    for agent in game.agent_iter():
+        observation, reward, terminated, truncated, info = game.last()
+        if terminated or truncated:
+            final[agent] = reward
+            game.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        assert sorted(info["legal"]) == sorted(str(game.unwrapped.codec.decode(i)) for i in legal)
+        action = int(rng.choice(legal))
+        taken.append(action)
+        game.step(action)
+    return taken, final
+
+
+def test_a_random_policy_never_meets_an_illegal_masked_action() -> None:
+    """Many whole games of every expansion set: every masked action is accepted (the
+    environment raises on an illegal one), and the game ends with rewards for all."""
+    rng = np.random.default_rng(0)
+    for expansions in EXPANSIONS:
+        game = env(players=2 + len(expansions), expansions=expansions)
+        for seed in range(2):
+            _, rewards = random_game(game, seed, rng)
+            assert sorted(rewards) == game.unwrapped.possible_agents
+            assert sum(rewards.values()) == pytest.approx(1.0)
+
+
+def test_seeded_resets_are_deterministic() -> None:
+    one, two = env(players=3), env(players=3)
+    assert random_game(one, 4, np.random.default_rng(1)) == random_game(
+        two, 4, np.random.default_rng(1)
+    )
+    one.reset(seed=4)
+    first = one.observe("player_1")["observation"]
+    one.reset()  # the next seed: 5
+    two.reset(seed=5)
+    assert np.array_equal(
+        one.observe("player_1")["observation"], two.observe("player_1")["observation"]
+    )
+    assert not np.array_equal(first, two.observe("player_1")["observation"])
+
+
+def test_spaces_masks_and_an_illegal_action() -> None:
+    game = raw_env(players=2, expansions=("djinns",))
+    game.reset(seed=2)
+    size = codec_for(game.rules).size
+    assert game.action_space("player_0").n == size
+    mover = game.agent_selection
+    waiting = next(a for a in game.agents if a != mover)
+    assert game.observe(mover)["action_mask"].sum() == len(game.rules.legal_actions(game.state))
+    assert game.observe(waiting)["action_mask"].sum() == 0
+    assert game.observation_space(mover).contains(game.observe(mover))
+    illegal = int(np.flatnonzero(game.observe(mover)["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match="is not legal for"):
+        game.step(illegal)
+
+
+def test_render_gives_text_and_svg() -> None:
+    text = raw_env(players=2, render_mode="ansi")
+    text.reset(seed=1)
+    assert "Round 1" in text.render()
+    picture = raw_env(players=2, render_mode="svg")
+    picture.reset(seed=1)
+    assert picture.render().lstrip().startswith("<?xml")
+
+
+def test_the_gymnasium_wrapper_plays_one_seat_against_naqala_players() -> None:
+    one = NaqalaGym(players=3, opponents=("greedy", "random"), seat=1)
+    rng = np.random.default_rng(3)
+    observation, info = one.reset(seed=6)
+    trace, done, reward = [], False, 0.0
+    while not done:
+        assert one.game.agent_selection == "player_1"
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        trace.append(action)
+        observation, reward, done, _, info = one.step(action)
+    assert reward in (0.0, 0.5, 1.0 / 3, 1.0) and len(info["scores"]) == 3
+    again = NaqalaGym(players=3, opponents=("greedy", "random"), seat=1)
+    observation, _ = again.reset(seed=6)
+    for action in trace:  # the same seed and actions replay the same episode
+        assert observation["action_mask"][action] == 1
+        observation, last, done, _, _ = again.step(action)
+    assert done and last == reward
+    with pytest.raises(ValueError, match="unknown AI 'wizard'"):
+        NaqalaGym(players=2, opponents=("wizard",))
+
+
+def test_margin_rewards_are_the_score_against_the_best_other() -> None:
+    game = env(players=3, reward="margin")
+    _, rewards = random_game(game, 8, np.random.default_rng(8))
+    scores = game.unwrapped.rules.scores(game.unwrapped.state)
+    for seat, score in enumerate(scores):
+        best_other = max(s for other, s in enumerate(scores) if other != seat)
+        assert rewards[f"player_{seat}"] == score - best_other
