@@ -29,6 +29,8 @@ RULESETS = [
     ("artisans", "djinns"),
     ("no-loops", "rich-villages", "big-viziers", "generous-jafaar"),
     ("artisans", "djinns", "shared-artisan-majority"),
+    ("thieves",),
+    ("artisans", "djinns", "thieves"),
 ]
 
 

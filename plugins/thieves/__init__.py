@@ -10,6 +10,7 @@ from pathlib import Path
 
 from naqala.content import content_path
 from naqala.core.actions import Action
+from naqala.core.encoding import ActionKind
 from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.hookspecs import hookimpl
@@ -18,7 +19,7 @@ from naqala.core.stage import Flow, Stage
 from naqala.core.state import State
 from naqala.core.validate import Problem
 from naqala.plugins.base.api import CLEAN_UP
-from naqala.plugins.thieves import checks, immunity, kinds, row, steal
+from naqala.plugins.thieves import checks, encoding, immunity, kinds, row, steal
 from naqala.plugins.thieves.flow import ThiefFlow
 
 NAME = "thieves"
@@ -73,3 +74,8 @@ def naqala_check_state(rules: Rules, state: State) -> list[Problem]:
 @hookimpl
 def naqala_public_notes(rules: Rules, state: State) -> list[str]:
     return checks.notes(rules, state)
+
+
+@hookimpl
+def naqala_action_kinds(rules: Rules) -> list[ActionKind]:
+    return list(encoding.action_kinds(rules))
