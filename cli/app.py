@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 
 from naqala.cli import compare as compare_cli
-from naqala.cli import picture, play, replay
+from naqala.cli import picture, play, replay, serve
 from naqala.cli import simulate as simulate_cli
 from naqala.cli.common import Expansions, fail, make_rules
 from naqala.core.actions import NotationError, parse_action, resolve_typed, shorten
@@ -339,6 +339,7 @@ picture.register(app)
 play.register(app)
 compare_cli.register(app)
 simulate_cli.register(app)
+serve.register(app)
 
 
 def main(argv: list[str] | None = None) -> None:
