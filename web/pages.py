@@ -179,7 +179,7 @@ def game_page(game_id: str, token: str, seat: int) -> str:
 <input id="action" autocomplete="off" placeholder="e.g. pick c3"></label>
 <button type="submit">play</button></form>
 <h2>Seats</h2><ul id="seats"></ul>
-<h2>Latest moves</h2><ol id="log"></ol>
+<h2>Latest moves</h2><ul id="log"></ul>
 </aside>
 </main>"""
     script = f"const API = {json.dumps(api)};\n" + _GAME_SCRIPT
@@ -198,7 +198,8 @@ aside h2 { font-size: 15px; margin: 12px 0 4px; }
 #options button, #choices button { margin: 1px 0; text-align: left; }
 #choices:not(:empty) { padding: 6px; border: 2px solid #ff8c1a; border-radius: 4px;
   background: #fff4e5; margin: 6px 0; }
-#log { max-height: 25vh; overflow-y: auto; font-size: 12px; padding-left: 3em; margin: 0; }
+#log { max-height: 25vh; overflow-y: auto; font-size: 12px; padding-left: 0; margin: 0;
+  list-style: none; }
 .controls { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 """
 
