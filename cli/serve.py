@@ -84,7 +84,7 @@ def serve_command(
             fail(f"--house-rules {path}: {exc}")
     folder = (data_dir or default_data_dir()).expanduser()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         fail(f"--data-dir {folder}: cannot create: {exc.strerror or exc}")
     if not os.access(folder, os.W_OK | os.X_OK):

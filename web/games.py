@@ -22,7 +22,7 @@ from naqala.core.engine import IllegalAction, Rules
 from naqala.core.record import GameRecord, with_action, with_final_scores, without_last
 from naqala.core.simulate import agent_seed
 from naqala.core.state import NOBODY, State
-from naqala.core.views import view_for
+from naqala.core.views import sees_revealed, view_for
 from naqala.display.html import score_table_html
 from naqala.display.svg import seat_label, svg_parts
 from naqala.plugins.base.api import make_agent
@@ -228,15 +228,22 @@ class Game:
         kind = self.record.seats[seat]
         return f"{seat_label(seat)} ({'person' if kind == HUMAN else kind})"
 
-    def log(self) -> list[str]:
-        """The latest actions, each with who took it, oldest first."""
+    def log(self, seat: int) -> list[str]:
+        """The latest actions as ``seat`` may know them, each with who took it, oldest
+        first: a choice among cards hidden from ``seat`` (another player keeping one of
+        the items revealed to them) is shown without the card."""
         start = max(0, len(self.record.actions) - LOG_LINES)
         lines = []
         for index in range(start, len(self.record.actions)):
             before = self.states[index]
             player = before.decision.player
             who = seat_label(player) if player != NOBODY else "—"
-            lines.append(f"{index + 1}. R{before.round} {who}: {self.record.actions[index]}")
+            text = self.record.actions[index]
+            if _hides_revealed(before, seat):
+                action = parse_action(text)
+                if _parts(action) & set(before.turn.revealed if before.turn else ()):
+                    text = f"{action.kind} (a card you do not see)"
+            lines.append(f"{index + 1}. R{before.round} {who}: {text}")
         return lines
 
     def page(self, seat: int) -> dict[str, Any]:
@@ -253,7 +260,9 @@ class Game:
         elif decider == NOBODY:
             status = state.decision.stage
         else:
-            title = decision_title(rules, state)
+            # another seat's title could name the cards revealed to it: then only the stage
+            hidden = not mine and _hides_revealed(state, seat)
+            title = state.decision.stage if hidden else decision_title(rules, state)
             prefix = "Your decision" if mine else f"{self.who(decider)} decides"
             status = f"{prefix}: {title}"
         return {
@@ -272,7 +281,7 @@ class Game:
             "targets": targets,
             "autoplay": seat in self.autoplay,
             "seats": [self.who(s) for s in range(len(self.record.seats))],
-            "log": self.log(),
+            "log": self.log(seat),
             "svg": "".join(svg_parts(rules, state, seat=seat)),
             "scores": (
                 score_table_html(rules, state, self.record.seats, final=True)
@@ -281,6 +290,12 @@ class Game:
             ),
             "view": view_for(rules, state, seat),
         }
+
+
+def _hides_revealed(state: State, seat: int) -> bool:
+    """Whether cards are being chosen from in ``state`` that ``seat`` may not see."""
+    turn = state.turn
+    return turn is not None and bool(turn.revealed) and not sees_revealed(state, seat)
 
 
 def _token_kind(token: str) -> str:

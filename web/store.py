@@ -66,7 +66,8 @@ class Store:
 
     def __init__(self, folder: Path, house_rules: Sequence[HouseFile], max_games: int) -> None:
         self.folder = folder
-        folder.mkdir(parents=True, exist_ok=True)
+        # the seats' files hold their secrets: a new folder is readable by its owner only
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.house_rules = tuple(house_rules)
         self.max_games = max_games
         self.games: dict[str, Game] = {}
