@@ -100,7 +100,7 @@ def serve_command(
             "play that seat. Use it only on a network you trust.".replace("{port}", str(port)),
             err=True,
         )
-    hosts = [*LOOPBACK, "[::1]"] if local else None
+    hosts = [*LOOPBACK, host.lower()] if local else None
     app = create_app(store, ai_delay=ai_delay, allowed_hosts=hosts)
     shown = f"[{host}]" if ":" in host else host
     typer.echo(

@@ -24,7 +24,7 @@ with warnings.catch_warnings():  # starlette 1.x prefers httpx2 and warns about 
 
 from naqala.core.record import record_from_json
 from naqala.core.serialize import state_to_json
-from naqala.web.app import MAX_UPLOAD, create_app
+from naqala.web.app import MAX_UPLOAD, create_app, host_name
 from naqala.web.store import Store, house_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -377,3 +377,12 @@ def test_a_card_kept_from_those_revealed_to_another_player_stays_hidden(folder: 
     kept = game.act(decider, str(game.rules.legal_actions(game.state)[0]))
     assert str(kept) in game.log(decider)[-1]
     assert game.log(1 - decider)[-1].endswith(f"{kept.kind} (a card you do not see)")
+
+
+@pytest.mark.parametrize(
+    ("header", "name"),
+    [("127.0.0.1:8000", "127.0.0.1"), ("LocalHost", "localhost"), ("[::1]:8000", "::1"),
+     ("[::1]", "::1"), ("evil.example:80", "evil.example")],
+)  # fmt: skip
+def test_the_host_header_names_a_host_with_any_port(header: str, name: str) -> None:
+    assert host_name(header) == name

@@ -19,10 +19,9 @@ from typing import Any
 
 import anyio.to_thread
 from starlette.applications import Starlette
-from starlette.datastructures import MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -391,7 +390,7 @@ def create_app(
     ]
     middleware = [Middleware(_Headers)]
     if allowed_hosts is not None:
-        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
+        middleware.append(Middleware(_Hosts, allowed=frozenset(allowed_hosts)))
     app = Starlette(
         routes=routes,
         middleware=middleware,
@@ -422,6 +421,32 @@ class _Headers:
             await send(message)
 
         await self.app(scope, receive, sending)
+
+
+class _Hosts:
+    """Answers only requests whose Host header names one of ``allowed`` (with any port;
+    ``[::1]:8000`` names ``::1``); others get 400."""
+
+    def __init__(self, app: ASGIApp, allowed: frozenset[str]) -> None:
+        self.app = app
+        self.allowed = allowed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and host_name(Headers(scope=scope).get("host", "")) not in (
+            self.allowed
+        ):
+            answer = JSONResponse({"error": "this server answers only to its own host name"}, 400)
+            await answer(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+def host_name(header: str) -> str:
+    """The host of a Host header, without its port or an IPv6 address's brackets."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].split("]", 1)[0]
+    return header.split(":", 1)[0]
 
 
 def _answer(request: Request, status: int, reason: str) -> Response:
