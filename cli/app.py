@@ -17,7 +17,7 @@ import typer
 
 from naqala.cli import codec as codec_cli
 from naqala.cli import compare as compare_cli
-from naqala.cli import picture, play, replay
+from naqala.cli import picture, play, replay, serve
 from naqala.cli import simulate as simulate_cli
 from naqala.cli.common import Expansions, Without, fail, make_rules
 from naqala.core.actions import NotationError, parse_action, resolve_typed, shorten
@@ -342,6 +342,7 @@ play.register(app)
 compare_cli.register(app)
 simulate_cli.register(app)
 codec_cli.register(app)
+serve.register(app)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -222,12 +222,15 @@ def record_to_json(record: GameRecord) -> str:
 
 
 def save_record(path: Path, record: GameRecord) -> None:
-    """Write ``record`` to ``path`` atomically: the whole document goes to a temporary
+    """Write ``record`` to ``path`` atomically (see :func:`write_atomically`)."""
+    write_atomically(Path(path), record_to_json(record).encode("utf-8"))
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically: the whole document goes to a temporary
     file in the same directory, is flushed to disk, then replaces ``path`` in one step. If
     anything fails, ``path`` keeps its old contents (or does not exist) and the temporary
     file is removed; the error is raised (``OSError`` for the file system)."""
-    path = Path(path)
-    data = record_to_json(record).encode("utf-8")
     directory = path.parent
     mode: int | None = None
     with contextlib.suppress(OSError):

@@ -541,11 +541,14 @@ class _Column:
 
 def _slots(column: _Column, state: State, markers: Sequence[int], labels: Sequence[str]) -> None:
     """A track: one box per spot, with the badge of the marker's owner on it and the
-    spot's label under it."""
+    spot's label under it. A labelled spot is a group whose ``data-pick`` is its label
+    (what a bid names), so that a page can act on a click on it."""
     width = min(36.0, column.width / max(1, len(markers)))
     top = column.y + 4
     for i, marker in enumerate(markers):
         x = column.x + i * width
+        if i < len(labels):
+            column.parts.append(f'<g class="spot" data-pick={quoteattr(labels[i])}>')
         column.parts.append(
             _rect(x, top, width - 4, 24, rx=3, fill=CARD, stroke=GRID, stroke_width=0.8)
         )
@@ -563,11 +566,15 @@ def _slots(column: _Column, state: State, markers: Sequence[int], labels: Sequen
                     x + (width - 4) / 2, top + 37, labels[i], 10, fill=MUTED, text_anchor="middle"
                 )
             )
+            column.parts.append("</g>")
     column.y = top + (40 if labels else 26)
 
 
-def _cards(column: _Column, names: Sequence[tuple[str, str]], per_row: int) -> None:
-    """Face-up cards: small boxes with a name and a second line (``VP 5``) if any."""
+def _cards(
+    column: _Column, names: Sequence[tuple[str, str]], per_row: int, ids: Sequence[str] = ()
+) -> None:
+    """Face-up cards: small boxes with a name and a second line (``VP 5``) if any. A card
+    whose id is given is a group with that ``data-pick``, for a page to act on a click."""
     if not names:
         column.line("none", fill=MUTED)
         return
@@ -578,6 +585,8 @@ def _cards(column: _Column, names: Sequence[tuple[str, str]], per_row: int) -> N
     for i, (name, sub) in enumerate(names):
         row, col = divmod(i, per_row)
         x, y = column.x + col * width, top + row * (height + 4)
+        if i < len(ids):
+            column.parts.append(f'<g class="card" data-pick={quoteattr(ids[i])}>')
         column.parts.append(
             _rect(x, y, width - 4, height, rx=3, fill=CARD, stroke=GRID, stroke_width=0.8)
         )
@@ -591,6 +600,8 @@ def _cards(column: _Column, names: Sequence[tuple[str, str]], per_row: int) -> N
         )
         if sub:
             column.parts.append(_text(x + 5, y + 28, sub, 9.5, fill=MUTED))
+        if i < len(ids):
+            column.parts.append("</g>")
     rows = (len(names) + per_row - 1) // per_row
     column.y = top + rows * (height + 4)
 
@@ -604,14 +615,15 @@ def _panel(scene: _Scene) -> tuple[str, float]:
     column.title("Turn order")
     _slots(column, state, state.turn_track, scene.display.turn_spots)
     column.title("Djinns on offer")
+    offered = [d for d in state.decks[DJINNS].row if d]
     djinns = [
         (scene.djinn_name(d), f"{rules.card_specs[d].vp} VP" if d in rules.card_specs else "")
-        for d in state.decks[DJINNS].row
-        if d
+        for d in offered
     ]
-    _cards(column, djinns, 3)
+    _cards(column, djinns, 3, offered)
     column.title("Resources on offer")
-    _cards(column, [(scene.card_name(c), "") for c in state.decks[RESOURCES].row if c], 3)
+    resources = [c for c in state.decks[RESOURCES].row if c]
+    _cards(column, [(scene.card_name(c), "") for c in resources], 3, resources)
     column.title("Bank and piles")
     bank = ", ".join(
         f"{n} {_plural(spec.name.lower(), n)}"

@@ -1,0 +1,317 @@
+"""One game played through the web server: its rules, states and record, the seats with
+their secret tokens, and what a seat may do and see.
+
+Everything here is synchronous and knows nothing of HTTP: the server (``naqala.web.app``)
+calls these methods one at a time per game (under the game's lock) and turns the
+exceptions into HTTP answers. A refused action raises :class:`Refused` and changes
+nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from naqala.cli.decisions import decision_title, option_label
+from naqala.cli.play import HUMAN, drew_since
+from naqala.core.actions import Action, NotationError, parse_action, resolve_typed, shorten
+from naqala.core.agents import Agent, RandomAgent
+from naqala.core.engine import IllegalAction, Rules
+from naqala.core.record import GameRecord, with_action, with_final_scores, without_last
+from naqala.core.simulate import agent_seed
+from naqala.core.state import NOBODY, State
+from naqala.core.views import sees_revealed, view_for
+from naqala.display.html import score_table_html
+from naqala.display.svg import seat_label, svg_parts
+from naqala.plugins.base.api import make_agent
+
+#: the AI that plays a human seat whose person asked for "play for me"
+STAND_IN = "greedy"
+#: how many of the latest actions a seat's page lists
+LOG_LINES = 40
+#: the shape of game ids and seat tokens (nothing else ever names a file or a game)
+GAME_ID = re.compile(r"^[0-9a-f]{16}$")
+TOKEN = re.compile(r"^[A-Za-z0-9_-]{22}$")
+
+
+class Refused(Exception):
+    """An action, click or undo the game does not allow now; the game is unchanged.
+    ``status`` is the HTTP status the server answers with."""
+
+    def __init__(self, reason: str, status: int = 409) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status
+
+
+def new_game_id() -> str:
+    return secrets.token_hex(8)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Game:
+    """A game in progress (or over) on the server."""
+
+    def __init__(
+        self,
+        game_id: str,
+        rules: Rules,
+        record: GameRecord,
+        states: Sequence[State],
+        tokens: Sequence[str | None],
+        autoplay: Sequence[int] = (),
+    ) -> None:
+        if len(tokens) != record.players:
+            raise ValueError(f"{record.players} seats need {record.players} tokens")
+        self.id = game_id
+        self.rules = rules
+        self.record = record
+        self.states = list(states)
+        #: the secret of each human seat (None for an AI seat)
+        self.tokens = tuple(tokens)
+        #: human seats the stand-in AI plays for ("play for me")
+        self.autoplay = set(autoplay)
+        #: grows by one at every change; pages reload what they show when it does
+        self.version = 0
+        self.agents: list[Agent | None] = []
+        self._reset_agents()
+
+    # -- seats ---------------------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    def seat_of(self, token: str) -> int | None:
+        """The human seat holding ``token`` (compared in constant time), or None."""
+        found = None
+        for seat, secret in enumerate(self.tokens):
+            if secret is not None and secrets.compare_digest(secret, token):
+                found = seat
+        return found
+
+    def human_seats(self) -> list[int]:
+        return [seat for seat, kind in enumerate(self.record.seats) if kind == HUMAN]
+
+    def _reset_agents(self) -> None:
+        """Fresh agents, made to draw what they drew for the states so far, so a resumed or
+        undone game goes on exactly as one that was never interrupted (as ``naqala play``)."""
+        self.agents = [
+            None if kind == HUMAN else make_agent(kind[3:], agent_seed(self.record.seed, seat))
+            for seat, kind in enumerate(self.record.seats)
+        ]
+        for past in self.states[:-1]:
+            agent = None if past.is_over else self.agents[past.decision.player]
+            if isinstance(agent, RandomAgent):
+                agent.choose(self.rules, past, self.rules.legal_actions(past))
+
+    def next_player(self) -> tuple[int, Agent] | None:
+        """The seat and agent that must decide now without a person: an AI seat, or a human
+        seat played for; None when a person decides or the game is over."""
+        state = self.state
+        if state.is_over or state.decision.player == NOBODY:
+            return None
+        seat = state.decision.player
+        agent = self.agents[seat]
+        if agent is not None:
+            return seat, agent
+        if seat in self.autoplay:
+            return seat, make_agent(STAND_IN, agent_seed(self.record.seed, seat))
+        return None
+
+    # -- changing the game -------------------------------------------------------------------
+
+    def play(self, action: Action) -> None:
+        """Apply an action (``IllegalAction`` if it is not legal, the game unchanged)."""
+        state = self.rules.apply(self.state, action)
+        record = with_action(self.record, action)
+        if state.is_over:
+            record = with_final_scores(record, self.rules.scores(state))
+        self.states.append(state)
+        self.record = record
+        self.version += 1
+
+    def _check_turn(self, seat: int) -> None:
+        state = self.state
+        if state.is_over:
+            raise Refused("the game is over")
+        if state.decision.player != seat:
+            who = state.decision.player
+            if who == NOBODY:
+                raise Refused("nobody decides now")
+            raise Refused(f"it is {seat_label(who)}'s decision, not yours ({seat_label(seat)})")
+        if seat in self.autoplay:
+            raise Refused("the AI is playing for you; stop it first")
+
+    def act(self, seat: int, text: str) -> Action:
+        """Play the action written ``text`` for ``seat``; ``Refused`` with the engine's reason
+        if it cannot be played now."""
+        self._check_turn(seat)
+        options = self.rules.legal_actions(self.state)
+        try:
+            action = resolve_typed(parse_action(text), options)
+        except NotationError as exc:
+            raise Refused(f"not an action: {exc}", 422) from None
+        try:
+            self.play(action)
+        except IllegalAction as exc:
+            raise Refused(str(exc)) from None
+        return action
+
+    def click(self, seat: int, target: str) -> list[Action]:
+        """What a click on ``target`` (a tile like ``c3``, a card id, a spot's label)
+        means: the one option it names is played (and returned alone), several are
+        returned to choose from (nothing played); none is refused with the engine's
+        reason for the action the click stands for."""
+        self._check_turn(seat)
+        options = self.rules.legal_actions(self.state)
+        key = target.strip().lower()
+        named = [a for a in options if key in _parts(a)]
+        if len(named) == 1:
+            self.play(named[0])
+        if named:
+            return named
+        raise Refused(self._reason(key, options))
+
+    def _reason(self, target: str, options: Sequence[Action]) -> str:
+        """The engine's reason against the action a refused click stands for: a legal
+        option with its first argument of the clicked kind (a tile for a tile, a number for
+        a number, else a word) replaced by the target."""
+        kind = _token_kind(target)
+        for option in options:
+            for index, arg in enumerate(option.args):
+                if _token_kind(arg) == kind:
+                    args = (*option.args[:index], target, *option.args[index + 1 :])
+                    try:
+                        guess = Action(option.kind, args)
+                    except NotationError:
+                        break
+                    return self.rules.explain(self.state, guess)
+        title = decision_title(self.rules, self.state)
+        return f"{shorten(target)!r} is not part of any option of this decision ({title})"
+
+    def undo(self, seat: int) -> None:
+        """Back to this seat's previous decision, as ``naqala play`` allows: not past a
+        card or meeple draw, and (with two people at the table) not past another person's
+        decision."""
+        self._check_turn(seat)
+        now = len(self.states) - 1
+        earlier = [i for i in range(now) if self.states[i].decision.player == seat]
+        if not earlier:
+            raise Refused("nothing to undo: this is your first decision")
+        target = earlier[-1]
+        if drew_since(self.states[target], self.state):
+            raise Refused("cannot undo: cards or meeples were drawn since your previous decision")
+        people = set(self.human_seats()) - {seat}
+        if any(self.states[i].decision.player in people for i in range(target + 1, now)):
+            raise Refused("cannot undo: another person has decided since your previous decision")
+        self.record = without_last(self.record, now - target)
+        self.states = self.states[: target + 1]
+        self._reset_agents()
+        self.version += 1
+
+    def set_autoplay(self, seat: int, on: bool) -> None:
+        if on:
+            self.autoplay.add(seat)
+        else:
+            self.autoplay.discard(seat)
+        self.version += 1
+
+    # -- what a seat sees --------------------------------------------------------------------
+
+    def who(self, seat: int) -> str:
+        kind = self.record.seats[seat]
+        return f"{seat_label(seat)} ({'person' if kind == HUMAN else kind})"
+
+    def log(self, seat: int) -> list[str]:
+        """The latest actions as ``seat`` may know them, each with who took it, oldest
+        first: a choice among cards hidden from ``seat`` (another player keeping one of
+        the items revealed to them) is shown without the card."""
+        start = max(0, len(self.record.actions) - LOG_LINES)
+        lines = []
+        for index in range(start, len(self.record.actions)):
+            before = self.states[index]
+            player = before.decision.player
+            who = seat_label(player) if player != NOBODY else "—"
+            text = self.record.actions[index]
+            if _hides_revealed(before, seat):
+                action = parse_action(text)
+                if _parts(action) & set(before.turn.revealed if before.turn else ()):
+                    text = f"{action.kind} (a card you do not see)"
+            lines.append(f"{index + 1}. R{before.round} {who}: {text}")
+        return lines
+
+    def page(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat``'s page shows, and nothing another seat may hide from it:
+        the picture and the engine's view as this seat sees them, the options when it
+        decides, the score table once the game is over."""
+        rules, state = self.rules, self.state
+        mine = not state.is_over and state.decision.player == seat
+        options = rules.legal_actions(state) if mine else []
+        targets = sorted({part for a in options for part in _parts(a)})
+        decider = state.decision.player
+        if state.is_over:
+            status = "The game is over."
+        elif decider == NOBODY:
+            status = state.decision.stage
+        else:
+            # another seat's title could name the cards revealed to it: then only the stage
+            hidden = not mine and _hides_revealed(state, seat)
+            title = state.decision.stage if hidden else decision_title(rules, state)
+            prefix = "Your decision" if mine else f"{self.who(decider)} decides"
+            status = f"{prefix}: {title}"
+        return {
+            "game": self.id,
+            "seat": seat,
+            "you": seat_label(seat),
+            "version": self.version,
+            "over": state.is_over,
+            "round": state.round,
+            "deciding": None if decider == NOBODY else decider,
+            "yours": mine,
+            "status": status,
+            "options": [
+                {"action": str(a), "label": option_label(rules, state, a)} for a in options
+            ],
+            "targets": targets,
+            "autoplay": seat in self.autoplay,
+            "seats": [self.who(s) for s in range(len(self.record.seats))],
+            "log": self.log(seat),
+            "svg": "".join(svg_parts(rules, state, seat=seat)),
+            "scores": (
+                score_table_html(rules, state, self.record.seats, final=True)
+                if state.is_over
+                else ""
+            ),
+            "view": view_for(rules, state, seat),
+        }
+
+
+def _hides_revealed(state: State, seat: int) -> bool:
+    """Whether cards are being chosen from in ``state`` that ``seat`` may not see."""
+    turn = state.turn
+    return turn is not None and bool(turn.revealed) and not sees_revealed(state, seat)
+
+
+def _token_kind(token: str) -> str:
+    if re.fullmatch(r"[a-z]\d+", token, re.IGNORECASE):
+        return "tile"
+    if token.isdigit():
+        return "number"
+    return "word"
+
+
+def _parts(action: Action) -> set[str]:
+    """What a click can name in an action: its kind, each argument, and each card of an
+    argument that joins several with ``+`` (``buy fakir+fish``)."""
+    parts = {action.kind}
+    for arg in action.args:
+        low = arg.lower()
+        parts.add(low)
+        parts.update(low.split("+"))
+    return parts

@@ -1,0 +1,219 @@
+"""The games a server holds: making them (new or from an uploaded record), keeping each
+one saved in the data directory (atomically, after every change) and resuming them
+when the server starts again.
+
+An uploaded record may use only the installed plugins and the house-rule files the
+server was started with: a house rule of the record is matched to one of the server's
+files by its sha256, never looked for at the path the record names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import attrs
+
+from naqala.cli.play import HUMAN, SeatError, canonical_seat
+from naqala.core.content import ContentError
+from naqala.core.engine import Rules, build_rules
+from naqala.core.plugins import BASE, PluginError, installed_entry_points
+from naqala.core.record import (
+    HOUSE_RULE,
+    GameRecord,
+    RecordError,
+    new_record,
+    record_from_json,
+    record_to_json,
+    replay,
+    rules_for_record,
+    save_record,
+    write_atomically,
+)
+from naqala.core.state import State
+from naqala.web.games import GAME_ID, Game, Refused, new_game_id, new_token
+
+#: the most players a game offered by the server seats
+MAX_SEATS = 6
+
+
+@attrs.frozen
+class HouseFile:
+    """A house-rule file the server was started with (``--house-rules``)."""
+
+    path: Path
+    sha256: str
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+
+def house_file(path: Path) -> HouseFile:
+    """A ``--house-rules`` file, read once to know its sha256 (``OSError`` if unreadable)."""
+    return HouseFile(path.resolve(), hashlib.sha256(path.read_bytes()).hexdigest())
+
+
+def expansions_offered() -> list[str]:
+    """The installed plugins a new game can add to the base game."""
+    return sorted(name for name in installed_entry_points() if name != BASE)
+
+
+class Store:
+    """Every game on the server, by id, and the folder they are saved in."""
+
+    def __init__(self, folder: Path, house_rules: Sequence[HouseFile], max_games: int) -> None:
+        self.folder = folder
+        # the seats' files hold their secrets: a new folder is readable by its owner only
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.house_rules = tuple(house_rules)
+        self.max_games = max_games
+        self.games: dict[str, Game] = {}
+
+    # -- making games ----------------------------------------------------------------------
+
+    def _room(self) -> None:
+        if len(self.games) >= self.max_games:
+            raise Refused(
+                f"the server already holds {len(self.games)} games, its limit "
+                "(naqala serve --max-games); delete a finished one first",
+                503,
+            )
+
+    def create(
+        self, seats: Sequence[str], expansions: Sequence[str], houses: Sequence[str], seed: int
+    ) -> Game:
+        """A new game; ``Refused`` (422) naming what is wrong with the request."""
+        self._room()
+        if not 2 <= len(seats) <= MAX_SEATS:
+            raise Refused(f"a game needs 2 to {MAX_SEATS} seats, not {len(seats)}", 422)
+        try:
+            kinds = [canonical_seat(seat) for seat in seats]
+        except SeatError as exc:
+            raise Refused(str(exc), 422) from None
+        if HUMAN not in kinds:
+            raise Refused("a game needs at least one human seat", 422)
+        offered = expansions_offered()
+        for name in expansions:
+            if name not in offered:
+                raise Refused(
+                    f"unknown expansion {name!r}; this server offers {', '.join(offered)}", 422
+                )
+        files = {house.name: house for house in self.house_rules}
+        paths = []
+        for name in houses:
+            if name not in files:
+                known = ", ".join(files) or "none (naqala serve --house-rules FILE)"
+                raise Refused(f"unknown house-rule file {name!r}; this server has {known}", 422)
+            paths.append(files[name].path)
+        try:
+            rules = build_rules(list(expansions), paths)
+            state = rules.new_game(len(kinds), seed)
+        except (PluginError, ContentError, ValueError) as exc:
+            raise Refused(str(exc), 422) from None
+        record = new_record(rules, seed, len(kinds), kinds)
+        return self._add(rules, record, [state])
+
+    def load(self, text: str) -> Game:
+        """A game resumed from an uploaded record; ``Refused`` (422) if it is not one this
+        server can play on exactly."""
+        self._room()
+        try:
+            record = record_from_json(text, "the uploaded record")
+            record = self._canonical(record)
+            rules = self._rules(record)
+            states = replay(record, rules)
+        except (RecordError, PluginError, ContentError, ValueError) as exc:
+            raise Refused(str(exc), 422) from None
+        return self._add(rules, record, states)
+
+    def _canonical(self, record: GameRecord) -> GameRecord:
+        kinds = []
+        for index, seat in enumerate(record.seats):
+            try:
+                kinds.append(canonical_seat(seat))
+            except SeatError as exc:
+                raise RecordError(f"the uploaded record: $.seats[{index}]: {exc}") from None
+        if HUMAN not in kinds:
+            raise RecordError("the uploaded record: $.seats: no human seat to play")
+        if not 2 <= len(kinds) <= MAX_SEATS:
+            raise RecordError(f"the uploaded record: $.seats: 2 to {MAX_SEATS} seats, please")
+        return attrs.evolve(record, seats=tuple(kinds))
+
+    def _rules(self, record: GameRecord) -> Rules:
+        """The record's rules from installed plugins and the server's own house-rule files,
+        matched by sha256 (the paths in the record are never read)."""
+        by_hash = {house.sha256: house.path for house in self.house_rules}
+        paths = []
+        for ref in record.plugins:
+            if ref.source != HOUSE_RULE:
+                continue
+            if ref.sha256 not in by_hash:
+                raise RecordError(
+                    f"the record's house rule {ref.name!r} (sha256 {ref.sha256[:12]}…) is not "
+                    "one of this server's house-rule files (naqala serve --house-rules FILE)"
+                )
+            paths.append(by_hash[ref.sha256])
+        return rules_for_record(record, paths)
+
+    def _add(self, rules: Rules, record: GameRecord, states: list[State]) -> Game:
+        game_id = new_game_id()
+        while game_id in self.games:  # pragma: no cover - 64 random bits
+            game_id = new_game_id()
+        tokens = [new_token() if kind == HUMAN else None for kind in record.seats]
+        game = Game(game_id, rules, record, states, tokens)
+        self.games[game_id] = game
+        self.save_seats(game)
+        self.save(game)
+        return game
+
+    def delete(self, game: Game) -> None:
+        self.games.pop(game.id, None)
+        for path in self._paths(game.id):
+            path.unlink(missing_ok=True)
+
+    # -- the data directory ------------------------------------------------------------------
+
+    def _paths(self, game_id: str) -> tuple[Path, Path]:
+        return self.folder / f"{game_id}.record.json", self.folder / f"{game_id}.seats.json"
+
+    def save(self, game: Game) -> None:
+        """Save the game's record (atomically: a crash leaves the old or the new one)."""
+        save_record(self._paths(game.id)[0], game.record)
+
+    def save_seats(self, game: Game) -> None:
+        """Save the seats' tokens and who is played for (they change rarely)."""
+        data = {"tokens": list(game.tokens), "autoplay": sorted(game.autoplay)}
+        write_atomically(self._paths(game.id)[1], (json.dumps(data) + "\n").encode("utf-8"))
+
+    def resume(self) -> list[str]:
+        """Load every game saved in the folder; returns a warning per game that could not be
+        resumed (it is left on disk, untouched)."""
+        warnings = []
+        for path in sorted(self.folder.glob("*.record.json")):
+            game_id = path.name.removesuffix(".record.json")
+            if not GAME_ID.match(game_id) or game_id in self.games:
+                continue
+            try:
+                self.games[game_id] = self._resumed(game_id)
+            except (OSError, ValueError, KeyError, TypeError, RecordError) as exc:
+                warnings.append(f"{path}: not resumed: {exc}")
+        return warnings
+
+    def _resumed(self, game_id: str) -> Game:
+        record_path, seats_path = self._paths(game_id)
+        record = self._canonical(record_from_json(record_path.read_text("utf-8"), str(record_path)))
+        rules = self._rules(record)
+        states = replay(record, rules)
+        seats = json.loads(seats_path.read_text("utf-8"))
+        tokens = [None if t is None else str(t) for t in seats["tokens"]]
+        autoplay = [int(s) for s in seats["autoplay"]]
+        if [t is not None for t in tokens] != [k == HUMAN for k in record.seats]:
+            raise ValueError(f"{seats_path}: the tokens do not match the record's seats")
+        return Game(game_id, rules, record, states, tokens, autoplay)
+
+
+def record_text(game: Game) -> str:
+    return record_to_json(game.record)
