@@ -32,6 +32,8 @@ from naqala.plugins.base.common import (
     take_tile,
 )
 from naqala.plugins.base.djinns.common import draw_resource
+from naqala.plugins.base.placing import pending_tile, place_token_for, placed
+from naqala.plugins.base.placing import stage_name as placing_stage
 from naqala.plugins.base.tiles import final_tile, take_djinn_card
 
 
@@ -112,20 +114,29 @@ class PlaceOnKind(Activated):
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
-        return place_token(rules, state, owner, self.token, state.geometry.parse(target[0]))
+        return place_token_for(rules, state, owner, self.token, state.geometry.parse(target[0]))
 
 
 class PlaceNearby(Activated):
-    """Hagis and Lamia: the token of the village or oasis action goes to a neighbour."""
+    """Hagis and Lamia: a palace (palm tree) the owner places goes to a neighbour instead,
+    whatever places it: the village (oasis) action, Bouraq (Enki) or another effect."""
 
     def __init__(self, token: str, kind: str) -> None:
         self.token = token
-        self.stages = frozenset({f"tile:{kind}"})
-        self.when = f"when the {kind} action of your turn places a {token.replace('-', ' ')}"
+        self.redirects = token  # asked by every placement of this token (placing.py)
+        self.stages = frozenset({f"tile:{kind}", placing_stage(token)})
+        noun = token.replace("-", " ")
+        self.when = f"when you place a {noun} (the {kind} action, a djinn, any effect)"
         self.effect = (
-            f"Put that {token.replace('-', ' ')} on one of the 8 tiles around instead "
+            f"Put that {noun} on one of the 8 tiles around instead "
             "(diagonals included; not on an impassable tile)."
         )
+
+    def _origin(self, state: State) -> int:
+        """Where the token would go: the effect's tile, or the village (oasis) action's."""
+        if state.decision.stage == placing_stage(self.token):
+            return pending_tile(state, self.token)
+        return final_tile(state)
 
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
@@ -133,7 +144,7 @@ class PlaceNearby(Activated):
         if state.pool[rules.token_index[self.token]] == 0:
             return []
         geo = state.geometry
-        here = final_tile(state)
+        here = self._origin(state)
         return [
             (geo.name(t),) for t in geo.area[here] if t != here and t not in state.layout.blocked
         ]
@@ -141,7 +152,10 @@ class PlaceNearby(Activated):
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
-        state = place_token(rules, state, owner, self.token, state.geometry.parse(target[0]))
+        tile = state.geometry.parse(target[0])
+        if state.decision.stage == placing_stage(self.token):
+            return placed(rules, state, self.token, tile)
+        state = place_token(rules, state, owner, self.token, tile)
         return rules.proceed(state, state.decision.stage)
 
 
