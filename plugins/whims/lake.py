@@ -1,6 +1,7 @@
 """The Great Lake: impassable, never holds meeples, no VP; palm trees and palaces on tiles
-next to it score double, whatever they are worth to their owner (Haurvatat included). Whether diagonal neighbours count is the
-content setting ``lake_diagonals`` (1: the 8 tiles around; docs/rules-notes.md)."""
+next to it score double, whatever they are worth to their owner (Haurvatat included).
+Whether diagonal neighbours count is the content setting ``lake_diagonals`` (1: the 8
+tiles around; docs/rules-notes.md)."""
 
 from __future__ import annotations
 
