@@ -19,7 +19,12 @@ from naqala.plugins.base.bidding import (
     free_spots,
     place_bid,
 )
-from naqala.plugins.base.cards import Activated
+from naqala.plugins.base.cards import (
+    Activated,
+    mark_used_this_round,
+    round_limited,
+    used_this_round,
+)
 from naqala.plugins.base.common import (
     FAKIR,
     current,
@@ -335,6 +340,8 @@ class Kumarbi(Activated):
         bidding = isinstance(rules.stages[state.decision.stage], BidStage)
         if not bidding or current(state) != owner:
             return ()
+        if round_limited(rules, state, card) and used_this_round(state, owner, card):
+            return ()
         fakirs = fakirs_held(state, owner)
         if not fakirs:
             return ()
@@ -358,5 +365,7 @@ class Kumarbi(Activated):
         cost, payment = int(action.args[0]), action.args[1]
         price = discounted(costs_in_play(rules, state), cost, len(payment))
         state = discard_cards(state, owner, (FAKIR,) * len(payment))
+        if round_limited(rules, state, card):
+            state = mark_used_this_round(state, owner, card)
         state = count_effect(place_bid(rules, state, cost, price), card.id)
         return rules.proceed(state, state.decision.stage)  # the bid stage in use
