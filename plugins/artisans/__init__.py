@@ -70,7 +70,7 @@ def naqala_tile_actions() -> dict[str, Stage]:
 
 @hookimpl
 def naqala_stages() -> dict[str, Stage]:
-    return {"keep-item": items.KeepItem()}
+    return {"keep-item": items.KeepItem(), items.GATHER: items.Gather()}
 
 
 @hookimpl
