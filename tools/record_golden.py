@@ -40,10 +40,13 @@ RANDOM_SETS: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = (
     (("no-loops",), (3,)),
     (("rich-villages",), (3,)),
     (("artisans", "djinns", "no-loops", "rich-villages"), (4,)),
-    # the other reading of each open ruling (docs/rules-notes.md)
-    (("djinns-once-per-round",), (2,)),
-    (("nekir-per-assassination",), (3,)),
-    (("artisans", "shared-artisan-majority"), (3,)),
+)
+#: the other reading of each open ruling (docs/rules-notes.md), random games on seeds
+#: where that reading changes the game (its options or its scores) against the default
+RULING_SETS: tuple[tuple[tuple[str, ...], int, tuple[int, ...]], ...] = (
+    (("djinns-once-per-round",), 2, (11, 12)),
+    (("nekir-per-assassination",), 3, (201,)),
+    (("artisans", "shared-artisan-majority"), 3, (22, 24)),
 )
 #: greedy games reach far more of the rules (claims, djinn powers, items) than random ones
 GREEDY_SETS: tuple[tuple[tuple[str, ...], int], ...] = (
@@ -104,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
             jobs.extend((expansions, players, seed, "random") for seed in SEEDS)
     for expansions, players in GREEDY_SETS:
         jobs.append((expansions, players, SEEDS[0], "greedy"))
+    for expansions, players, seeds in RULING_SETS:
+        jobs.extend((expansions, players, seed, "random") for seed in seeds)
     known = {file_name(*job).removesuffix(".json") for job in jobs}
     if only - known:
         print(f"no such golden game: {', '.join(sorted(only - known))}", file=sys.stderr)
