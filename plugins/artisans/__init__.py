@@ -18,7 +18,7 @@ from naqala.core.stage import Stage
 from naqala.core.state import Layout, State
 from naqala.core.validate import Problem
 from naqala.display.hints import Display
-from naqala.plugins.artisans import actions, items, layout, looks, scoring, tents
+from naqala.plugins.artisans import actions, board_items, items, layout, looks, scoring, tents
 
 NAME = "artisans"
 VERSION = "0.1.0"
@@ -70,7 +70,7 @@ def naqala_tile_actions() -> dict[str, Stage]:
 
 @hookimpl
 def naqala_stages() -> dict[str, Stage]:
-    return {"keep-item": items.KeepItem(), items.GATHER: items.Gather()}
+    return {"keep-item": items.KeepItem(), board_items.GATHER: board_items.Gather()}
 
 
 @hookimpl
