@@ -52,41 +52,42 @@ deck = "items"
 id = "cornucopia"
 name = "Cornucopia"
 kind = "horn-of-plenty"
-params = { cards = 3 }
+params = { row = 3 }
 """
 
 
 def test_a_second_horn_of_plenty_reads_its_own_number_of_cards(tmp_path: Path) -> None:
-    """Horn of Plenty's power draws the ``params.cards`` of the card played (it used to
-    read the numbers of the card called horn-of-plenty, whatever was played)."""
+    """Horn of Plenty's power deals the ``params.row`` of the card played (not the numbers
+    of the card called horn-of-plenty, whatever was played)."""
     rules = artisans_with(tmp_path, CORNUCOPIA)
     state = my_turn_with_items(rules, "cornucopia")
-    before = len(state.players[0].hand(RESOURCES))
     after = play(rules, state, "cornucopia")
-    assert len(after.players[0].hand(RESOURCES)) == before + 3
+    assert len(after.decks[RESOURCES].row) == 3
     assert effect_counts(after) == {"cornucopia": 1}
     power = rules.power_of(rules.card_specs["cornucopia"])
     assert power is not None
-    assert "top 3 resource cards" in power.describe(rules, rules.card_specs["cornucopia"])
+    assert "new row of 3" in power.describe(rules, rules.card_specs["cornucopia"])
 
 
-def test_burning_scimitar_adds_its_params_kills(tmp_path: Path) -> None:
-    """The Burning Scimitar adds its ``params.kills`` to the turn's kills (it used to add
-    a hard-coded 1 beside ``params.kills = 1``)."""
+def test_burning_scimitar_kills_its_params_kills(tmp_path: Path) -> None:
+    """The Burning Scimitar kills ``params.kills`` meeples of one tile: 2 for the real
+    one, 3 for a test card with ``kills = 3`` (never a hard-coded number)."""
     rules = artisans_with(
         tmp_path,
         '[[card]]\ndeck = "items"\nid = "great-scimitar"\nkind = "burning-scimitar"\n'
-        "params = { kills = 2 }\n",
+        "params = { kills = 3 }\n",
     )
     for item, kills in (("burning-scimitar", 2), ("great-scimitar", 3)):
-        after = play(rules, my_turn_with_items(rules, item), item)
-        assert after.turn is not None and after.turn.kills == kills, item
+        state = my_turn_with_items(rules, item)
+        offered = [str(a).split() for a in rules.legal_actions(state) if a.kind == item]
+        full = [tile for _, tile, letters in offered if len(letters) == kills]
+        assert full and all(len(letters) <= kills for _, _, letters in offered), item
 
 
 def test_describe_fills_in_an_items_params() -> None:
     """``Power.describe`` formats any card's params, not only a djinn's."""
     rules = build_rules(["artisans"])
-    for item, number in (("horn-of-plenty", "2"), ("burning-scimitar", "1")):
+    for item, number in (("horn-of-plenty", "9"), ("burning-scimitar", "2")):
         spec = rules.card_specs[item]
         power = rules.power_of(spec)
         assert power is not None

@@ -323,32 +323,35 @@ def test_hagis_at_a_corner_offers_only_the_tiles_that_exist() -> None:
     assert targets(rules, s, "hagis") == {"a2", "b1", "b2"}
 
 
-def test_hagis_and_lamia_are_not_offered_for_bouraq_and_enki_placements() -> None:
-    """Hagis / Lamia move only the token of the village or oasis action: a palace placed by
-    Bouraq or a palm tree placed by Enki stays where it was put, and neither Hagis nor Lamia
-    is offered outside the tile action."""
+def test_hagis_and_lamia_apply_to_bouraq_and_enki_placements() -> None:
+    """Hagis / Lamia act "when placing" a palace / palm tree, whatever places it: Enki's
+    palm tree may be moved by Lamia (here it stays: ``place a5``), and Bouraq's palace,
+    placed while the village action waits, may be moved by Hagis; Hagis is then spent for
+    the turn, so the village's own palace goes on c3."""
     rules, s = position(
         {"b3": "W", "c3": "W"}, {"c3": "village-1", "e5": "village-2", "a5": "oasis-2"}
     )
     s = player(rules, s, 0, djinns=["hagis", "lamia", "bouraq", "enki"], cards=[FAKIR] * 4)
     s = play(rules, s, "enki a5 F")
-    assert token_on(rules, s, "a5", "palm-tree") == 1
-    assert not djinn_options(rules, s, "lamia")
+    assert s.decision.stage == "placing:palm-tree"
+    assert djinn_options(rules, s, "lamia")
     assert not djinn_options(rules, s, "hagis")
+    s = play(rules, s, "place a5")
+    assert token_on(rules, s, "a5", "palm-tree") == 1
+    assert not djinn_options(rules, s, "lamia")  # nothing is being placed
     s = play(rules, s, "pick b3", "drop c3 W")
-    # at the village action: Bouraq places its own palace, Hagis moves only the action's
     assert s.decision.stage == "tile:village"
     s = play(rules, s, "bouraq e5 F")
-    assert token_on(rules, s, "e5", "palace") == 1
+    assert s.decision.stage == "placing:palace"
+    assert targets(rules, s, "hagis") == {"d4", "e4", "f4", "d5", "f5"}
+    s = play(rules, s, "hagis d4 F")
     assert s.decision.stage == "tile:village"
-    assert targets(rules, s, "hagis") == AROUND_C3
-    after = play(rules, s, "hagis b2 F")
-    assert token_on(rules, after, "e5", "palace") == 1
-    assert token_on(rules, after, "b2", "palace") == 1
-    assert token_on(rules, after, "c3", "palace") == 0
-    assert token_on(rules, after, "a5", "palm-tree") == 1
+    assert not djinn_options(rules, s, "hagis")
+    after = play(rules, s, "place c3")
+    assert token_on(rules, after, "d4", "palace") == 1
+    assert token_on(rules, after, "e5", "palace") == 0
+    assert token_on(rules, after, "c3", "palace") == 1
     assert after.decision.stage == "sell"
-    assert not djinn_options(rules, after, "lamia")
 
 
 # -- Kumarbi and the zero spots ----------------------------------------------------------

@@ -395,15 +395,56 @@ def test_hagis_without_payment_the_village_action_stays_automatic() -> None:
     assert token_on(rules, after, "c3", "palace") == 1
 
 
-def test_hagis_does_not_move_a_palace_placed_by_bouraq() -> None:
-    """Hagis is only for the palace of the village action, not for Bouraq's: after Bouraq
-    places its palace the pick goes on, with no Hagis option."""
+def test_hagis_moves_a_palace_placed_by_bouraq_too() -> None:
+    """Hagis: "when placing a palace, you may drop it on any neighbouring tile instead",
+    whatever places it. Bouraq puts a palace on the village f5; its owner, holding Hagis,
+    decides where it goes: ``place f5``, or Hagis to a neighbour (e4, diagonal) for one
+    more payment. Then the pick is back, as it was."""
     rules, s = position()
     s = holder(rules, s, ["hagis", "bouraq"], "WF")
-    after = play(rules, s, "bouraq f5 E")
+    asked = play(rules, s, "bouraq f5 E")
+    assert asked.decision == Decision("placing:palace", 0)
+    assert options(rules, asked, "place") == ["place f5"]
+    assert targets(rules, asked, "hagis") == {"e4", "e5", "f4"}  # f5 is a corner
+    after = play(rules, asked, "hagis e4 F")
+    assert token_on(rules, after, "e4", "palace") == 1
+    assert token_on(rules, after, "f5", "palace") == 0
+    palace = rules.token_index["palace"]
+    assert after.pool[palace] == s.pool[palace] - 1
+    assert after.decision == Decision("pick", 0)
+    assert after.players[0].cards == ()  # both powers paid: an elder and the Fakir
+    assert after.turn is not None and after.turn.callers == ()
+
+
+def test_a_palace_placed_by_bouraq_may_stay_where_bouraq_put_it() -> None:
+    """``place f5`` keeps Bouraq's palace on its village; Hagis stays unused."""
+    rules, s = position()
+    s = holder(rules, s, ["hagis", "bouraq"], "WF")
+    after = play(rules, s, "bouraq f5 E", "place f5")
     assert token_on(rules, after, "f5", "palace") == 1
     assert after.decision == Decision("pick", 0)
-    assert options(rules, after, "hagis") == []
+    assert after.players[0].cards == (FAKIR,)
+    assert options(rules, after, "hagis") == []  # Hagis waits for a palace being placed
+
+
+def test_bouraq_without_a_way_to_pay_hagis_places_at_once() -> None:
+    """With nothing left to pay Hagis, Bouraq's palace is placed at once: no decision."""
+    rules, s = position()
+    s = holder(rules, s, ["hagis", "bouraq"], "F")
+    after = play(rules, s, "bouraq f5 F")
+    assert token_on(rules, after, "f5", "palace") == 1
+    assert after.decision == Decision("pick", 0)
+
+
+def test_hagis_once_per_turn_bouraq_after_the_village_palace_was_moved() -> None:
+    """Hagis is a paid power, once per turn: after it moved the village's palace, a palace
+    Bouraq places later in the turn is placed where Bouraq puts it."""
+    rules, s = position(tiles={"c3": "village-2"})
+    s = holder(rules, s, ["hagis", "bouraq"], "WWF")
+    after = play(rules, s, *MOVE, "hagis b2 F", "bouraq f5 E")
+    assert token_on(rules, after, "b2", "palace") == 1
+    assert token_on(rules, after, "f5", "palace") == 1
+    assert after.decision == Decision("sell", 0)
 
 
 def test_hagis_not_offered_when_the_bank_has_no_palace() -> None:
@@ -435,14 +476,34 @@ def test_lamia_moves_the_oasis_palm_tree_to_a_diagonal_neighbour() -> None:
     assert after.decision == Decision("sell", 0)
 
 
-def test_lamia_does_not_move_a_palm_tree_placed_by_enki() -> None:
-    """Lamia is only for the palm tree of the oasis action, not for Enki's."""
+def test_lamia_moves_a_palm_tree_placed_by_enki_too() -> None:
+    """Lamia: "when placing a palm tree, you may drop it on any neighbouring tile
+    instead", Enki's as well: Enki's palm tree for the oasis f4 goes to e3 (diagonal)."""
     rules, s = position()
     s = holder(rules, s, ["lamia", "enki"], "WF")
-    after = play(rules, s, "enki f4 F")
-    assert token_on(rules, after, "f4", "palm-tree") == 1
+    asked = play(rules, s, "enki f4 F")
+    assert asked.decision == Decision("placing:palm-tree", 0)
+    assert options(rules, asked, "place") == ["place f4"]
+    after = play(rules, asked, "lamia e3 E")
+    assert token_on(rules, after, "e3", "palm-tree") == 1
+    assert token_on(rules, after, "f4", "palm-tree") == 0
     assert after.decision == Decision("pick", 0)
-    assert options(rules, after, "lamia") == []
+
+
+def test_enki_used_at_the_oasis_decision_returns_to_it() -> None:
+    """Enki used while the oasis action waits: Lamia moves Enki's palm tree; back at the
+    oasis decision its own palm tree goes on c3 (Lamia is spent for this turn)."""
+    rules, s = position()
+    s = holder(rules, s, ["lamia", "enki"], "WF")
+    asked = play(rules, s, *MOVE)
+    assert asked.decision == Decision("tile:oasis", 0)
+    back = play(rules, asked, "enki f4 F", "lamia f3 E")
+    assert back.decision == Decision("tile:oasis", 0)
+    assert options(rules, back, "lamia") == []
+    after = play(rules, back, "place c3")
+    assert token_on(rules, after, "f3", "palm-tree") == 1
+    assert token_on(rules, after, "c3", "palm-tree") == 1
+    assert after.decision == Decision("sell", 0)
 
 
 def test_lamia_declined_and_lamia_without_payment() -> None:

@@ -357,14 +357,25 @@ def test_with_lake_diagonals_0_a_diagonal_neighbour_does_not_count(tmp_path: Pat
     assert category(rules, diagonal, 0, "palm-trees") == 3
 
 
-def test_haurvatat_palm_tree_by_the_lake_gets_the_printed_3_once_more() -> None:
-    """Haurvatat makes the owner's palm trees worth 5; next to the lake a palm tree scores
-    its printed 3 once more (the documented choice), not Haurvatat's 5: 5 + 3 = 8 VP."""
+def test_haurvatat_palm_tree_by_the_lake_is_worth_double_its_5() -> None:
+    """The Great Lake doubles the value of the palm trees next to it; with Haurvatat a palm
+    tree is worth 5, so by the lake it is worth 10 (the lake's line adds 5)."""
     rules, s = lake_position(owners={"b2": 0})
     s = player(rules, s, 0, djinns=["haurvatat"])
     s = tokens(rules, s, {"b2": {"palm-tree": 1}})
-    assert [line.points for line in lake_lines(rules, s, 0)] == [3]
-    assert category(rules, s, 0, "palm-trees") == 8
+    assert [line.points for line in lake_lines(rules, s, 0)] == [5]
+    assert category(rules, s, 0, "palm-trees") == 10
+
+
+def test_haurvatat_doubles_only_the_palm_trees_by_the_lake() -> None:
+    """With Haurvatat, two palm trees by the lake and one far from it: 3 × 5 + 2 × 5 = 25;
+    a palace by the lake is doubled at its own 5 (Haurvatat is for palm trees)."""
+    rules, s = lake_position(owners={"b2": 0, "d3": 0, "a5": 0})
+    s = player(rules, s, 0, djinns=["haurvatat"])
+    s = tokens(rules, s, {"b2": {"palm-tree": 1, "palace": 1}, "d3": {"palm-tree": 1}})
+    s = tokens(rules, s, {"a5": {"palm-tree": 1}})
+    assert category(rules, s, 0, "palm-trees") == 25
+    assert category(rules, s, 0, "palaces") == 10
 
 
 # -- the plugin's names ----------------------------------------------------------------------

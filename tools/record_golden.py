@@ -11,10 +11,12 @@ commit message)::
 
     python tools/record_golden.py            # writes tests/golden/*.json
     python tools/record_golden.py --missing  # only the games that have no file yet
+    python tools/record_golden.py base-2p-random-11 djinns-3p-random-12   # only these
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import sys
@@ -40,6 +42,13 @@ RANDOM_SETS: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = (
     (("rich-villages",), (3,)),
     (("artisans", "djinns", "no-loops", "rich-villages"), (4,)),
     (("thieves",), (3,)),
+)
+#: the other reading of each open ruling (docs/rules-notes.md), random games on seeds
+#: where that reading changes the game (its options or its scores) against the default
+RULING_SETS: tuple[tuple[tuple[str, ...], int, tuple[int, ...]], ...] = (
+    (("djinns-once-per-round",), 2, (11, 12)),
+    (("nekir-per-assassination",), 3, (201,)),
+    (("artisans", "shared-artisan-majority"), 3, (22, 24)),
 )
 #: greedy games reach far more of the rules (claims, djinn powers, items) than random ones
 GREEDY_SETS: tuple[tuple[tuple[str, ...], int], ...] = (
@@ -91,9 +100,13 @@ def file_name(expansions: tuple[str, ...], players: int, seed: int, kind: str) -
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Record every game, or with ``--missing`` only those without a file (to add games
-    without touching the recorded ones)."""
-    missing_only = "--missing" in (sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("only", nargs="*", help="record only these games (file names)")
+    parser.add_argument(
+        "--missing", action="store_true", help="record only the games that have no file yet"
+    )
+    arguments = parser.parse_args(argv)
+    only = {name.removesuffix(".json") for name in arguments.only}
     GOLDEN.mkdir(parents=True, exist_ok=True)
     jobs: list[tuple[tuple[str, ...], int, int, str]] = []
     for expansions, counts in RANDOM_SETS:
@@ -101,9 +114,15 @@ def main(argv: list[str] | None = None) -> int:
             jobs.extend((expansions, players, seed, "random") for seed in SEEDS)
     for expansions, players in GREEDY_SETS:
         jobs.append((expansions, players, SEEDS[0], "greedy"))
+    for expansions, players, seeds in RULING_SETS:
+        jobs.extend((expansions, players, seed, "random") for seed in seeds)
+    known = {file_name(*job).removesuffix(".json") for job in jobs}
+    if only - known:
+        print(f"no such golden game: {', '.join(sorted(only - known))}", file=sys.stderr)
+        return 2
     for expansions, players, seed, kind in jobs:
         path = GOLDEN / file_name(expansions, players, seed, kind)
-        if missing_only and path.exists():
+        if only and path.stem not in only or arguments.missing and path.exists():
             continue
         rules = build_rules(expansions)
         seats = [kind] * players if kind == "random" else ["greedy"] + ["random"] * (players - 1)

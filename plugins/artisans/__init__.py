@@ -19,7 +19,16 @@ from naqala.core.stage import Stage
 from naqala.core.state import Layout, State
 from naqala.core.validate import Problem
 from naqala.display.hints import Display
-from naqala.plugins.artisans import actions, encoding, items, layout, looks, scoring, tents
+from naqala.plugins.artisans import (
+    actions,
+    board_items,
+    encoding,
+    items,
+    layout,
+    looks,
+    scoring,
+    tents,
+)
 
 NAME = "artisans"
 VERSION = "0.1.0"
@@ -71,7 +80,7 @@ def naqala_tile_actions() -> dict[str, Stage]:
 
 @hookimpl
 def naqala_stages() -> dict[str, Stage]:
-    return {"keep-item": items.KeepItem()}
+    return {"keep-item": items.KeepItem(), board_items.GATHER: board_items.Gather()}
 
 
 @hookimpl

@@ -13,17 +13,19 @@ from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
 from naqala.core.stage import Stage
-from naqala.core.state import NOBODY, State, evolve
+from naqala.core.state import (
+    State,
+    evolve,
+)
+from naqala.plugins.artisans import board_items
 from naqala.plugins.base.api import (
     Activated,
     card_score_lines,
     current,
     draw_cards,
-    draw_resource,
     give_cards,
     set_deck,
     take_djinn_card,
-    take_tile,
 )
 
 ITEMS = "items"
@@ -107,45 +109,32 @@ class FabulousLamp(Activated):
         return take_djinn_card(rules, state, owner, target[0])
 
 
-class BurningScimitar(Activated):
-    stages = frozenset({"pick", "drop", "tribe:red", "kill"})
-    when = "in your turn, before your assassins kill"
-    effect = "Your assassins kill {kills} more meeple(s) this turn (same tile or same opponent)."
-
-    def usable(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
-        turn = state.turn
-        return turn is not None and not turn.target
-
-    def act(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
-    ) -> State:
-        turn = state.turn
-        assert turn is not None
-        return evolve(state, turn=evolve(turn, kills=turn.kills + card.param("kills")))
-
-
 class HornOfPlenty(Activated):
     when = "any time in your turn"
-    effect = "Take the top {cards} resource cards (the discards are reshuffled when needed)."
+    effect = (
+        "Discard the face-up resource cards and deal a new row of {row} from the pile "
+        "(the discards are reshuffled when needed)."
+    )
 
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
-        # like Sloar: with no card in the pile or the discards it would do nothing
+        # with no card in the pile or the discards it would do nothing
         deck = state.decks[RESOURCES]
         return [()] if deck.draw or deck.discard else []
 
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
-        for _ in range(card.param("cards")):
-            state, _drawn = draw_resource(state, owner)
-        return state
+        deck = state.decks[RESOURCES]
+        state = set_deck(state, RESOURCES, evolve(deck, row=(), discard=deck.discard + deck.row))
+        state, dealt = draw_cards(state, RESOURCES, card.param("row"))
+        return set_deck(state, RESOURCES, evolve(state.decks[RESOURCES], row=dealt))
 
 
-class TempestTalisman(Activated):
-    when = "any time in your turn, with a camel left"
-    effect = "Take control of an empty tile (no camel, meeple, palm tree or palace)."
+class RebirthRing(Activated):
+    when = "any time in your turn"
+    effect = "Take back one item of your choice from the item discard pile."
 
     def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
         return (board_squares(rules),)
@@ -153,31 +142,29 @@ class TempestTalisman(Activated):
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
-        if state.players[owner].camels == 0:
-            return []
-        geo = state.geometry
-        return [
-            (geo.name(t),)
-            for t in range(geo.size)
-            if t not in state.layout.blocked
-            and state.board.owners[t] == NOBODY
-            and not any(state.board.meeples[t])
-            and not any(state.board.tokens[t])
-        ]
+        return [(item,) for item in sorted(set(state.decks[items_index(rules)].discard))]
 
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
-        return take_tile(rules, state, owner, state.geometry.parse(target[0]))
+        index = items_index(rules)
+        deck = state.decks[index]
+        discard = list(deck.discard)
+        discard.remove(target[0])
+        state = set_deck(state, index, evolve(deck, discard=tuple(discard)))
+        return give_items(rules, state, owner, target)
 
 
 def item_powers() -> dict[str, Power]:
     powers: dict[str, Power] = {
         "precious": Precious(),
         "fabulous-lamp": FabulousLamp(),
-        "burning-scimitar": BurningScimitar(),
+        "burning-scimitar": board_items.BurningScimitar(),
+        "enchanting-flute": board_items.EnchantingFlute(),
+        "flying-carpet": board_items.FlyingCarpet(),
         "horn-of-plenty": HornOfPlenty(),
-        "tempest-talisman": TempestTalisman(),
+        "rebirth-ring": RebirthRing(),
+        "tempest-talisman": board_items.TempestTalisman(),
     }
     return {f"{ITEMS}:{kind}": power for kind, power in powers.items()}
 

@@ -26,6 +26,7 @@ from naqala.plugins.base import cards, checks, djinns, encoding, flow, looks, sc
 from naqala.plugins.base.bidding import BidStage
 from naqala.plugins.base.merchandise import SellStage
 from naqala.plugins.base.movement import DropStage, PickStage
+from naqala.plugins.base.placing import placing_stages
 from naqala.plugins.base.tiles import tile_actions
 from naqala.plugins.base.tribes import KillStage, tribe_actions
 
@@ -48,6 +49,7 @@ def naqala_stages() -> dict[str, Stage]:
         "kill": KillStage(),
         "sell": SellStage(),
         **djinns.djinn_stages(),
+        **placing_stages(),
     }
 
 

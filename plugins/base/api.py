@@ -55,6 +55,7 @@ from naqala.plugins.base.mcts import Budget, MctsAgent
 from naqala.plugins.base.merchandise import merchandise_types
 from naqala.plugins.base.movement import DropStage, PickStage, count_moves
 from naqala.plugins.base.perft import PerftTimeout
+from naqala.plugins.base.placing import place_token_for
 from naqala.plugins.base.setup import board_shape
 from naqala.plugins.base.tiles import SKIP, PlaceToken, final_tile, take_djinn_card
 
@@ -111,6 +112,7 @@ __all__ = [
     "parse_board",
     "perft",
     "place_token",
+    "place_token_for",
     "render_markdown",
     "set_deck",
     "shape_problems",

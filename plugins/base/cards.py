@@ -15,10 +15,10 @@ from collections.abc import Iterable, Iterator
 
 from naqala.core.actions import Action
 from naqala.core.content import CardSpec, DeckSpec
-from naqala.core.engine import Rules
+from naqala.core.engine import DJINNS, Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.powers import Power
-from naqala.core.state import State, Turn, count_effect, evolve
+from naqala.core.state import State, Turn, count_effect, evolve, get_extra, replace_at, set_extra
 from naqala.plugins.base.common import discard_from_hand, fakirs_held, kept
 from naqala.plugins.base.tiles import pay_elders_fakirs
 from naqala.plugins.base.tribes import ELDER
@@ -66,6 +66,37 @@ def mark_used(state: State, mark: str) -> State:
 def use_mark(deck: DeckSpec, card: CardSpec) -> str:
     """What a use of ``card`` marks in ``Turn.used``: the card, its deck, or nothing."""
     return {"card": card.id, "deck": deck.id}.get(deck.limit, "")
+
+
+#: the content setting choosing how long "once per turn" lasts at two players
+ROUND_LIMIT = "djinn_limit_round_2p"
+
+
+def round_limited(rules: Rules, state: State, card: CardSpec) -> bool:
+    """Whether ``card``'s limit lasts the round rather than the marker's turn: a paid
+    djinn at two players, when the content setting ``djinn_limit_round_2p`` is 1 (each
+    player plays two turns a round; docs/rules-notes.md)."""
+    return (
+        len(state.players) == 2
+        and bool(card.cost)
+        and rules.deck_index[card.deck] == DJINNS
+        and bool(rules.content.setting(ROUND_LIMIT))
+    )
+
+
+def _round_key(card: CardSpec) -> str:
+    return f"round-used:{card.id}"
+
+
+def used_this_round(state: State, owner: int, card: CardSpec) -> bool:
+    """Whether ``owner`` used ``card`` earlier in this round (kept only when limited)."""
+    return get_extra(state.players[owner].extras, _round_key(card)) == state.round
+
+
+def mark_used_this_round(state: State, owner: int, card: CardSpec) -> State:
+    player = state.players[owner]
+    extras = set_extra(player.extras, _round_key(card), state.round)
+    return evolve(state, players=replace_at(state.players, owner, evolve(player, extras=extras)))
 
 
 def policy(rules: Rules, card: CardSpec) -> DeckSpec:
@@ -117,6 +148,7 @@ class Activated(Power):
             turn is None
             or (mark and mark in turn.used)
             or (self.stages is not None and state.decision.stage not in self.stages)
+            or (round_limited(rules, state, card) and used_this_round(state, owner, card))
             or not self.usable(rules, state, owner, card)
         ):
             return ()
@@ -139,6 +171,8 @@ class Activated(Power):
         mark = use_mark(deck, card)
         if mark:
             state = mark_used(state, mark)
+        if round_limited(rules, state, card):
+            state = mark_used_this_round(state, owner, card)
         if deck.discard:
             state = discard_from_hand(state, owner, rules.deck_index[card.deck], (card.id,))
         state = count_effect(state, card.id)

@@ -1,7 +1,9 @@
 """Example house rules: small, real variants, each one file (plus its content TOML).
 
 - ``big_viziers``: the vizier majority bonus is 15 instead of 10 (scoring, by content).
+- ``djinns_once_per_round``: at 2 players a paid djinn power once per round (content).
 - ``generous_jafaar``: Jafaar's viziers are worth 4 VP, not 3 (a content override).
+- ``nekir_per_assassination``: Nekir pays once for an Iblis double kill (content).
 - ``no_loops``: a meeple move may not enter any tile twice (legal moves).
 - ``rich_villages``: the village action also pays 2 coins (a tile action).
 

@@ -70,7 +70,7 @@ def naqala_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLin
 def naqala_adjust_score_lines(
     rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...]
 ) -> list[ScoreLine]:
-    return lake.lake_score_lines(rules, state, player)
+    return lake.lake_score_lines(rules, state, player, lines)
 
 
 @hookimpl

@@ -21,7 +21,12 @@ from naqala.plugins.base.bidding import (
     place_bid,
     turn_order_costs,
 )
-from naqala.plugins.base.cards import Activated
+from naqala.plugins.base.cards import (
+    Activated,
+    mark_used_this_round,
+    round_limited,
+    used_this_round,
+)
 from naqala.plugins.base.common import (
     FAKIR,
     current,
@@ -34,6 +39,8 @@ from naqala.plugins.base.common import (
     take_tile,
 )
 from naqala.plugins.base.djinns.common import draw_resource
+from naqala.plugins.base.placing import pending_tile, place_token_for, placed
+from naqala.plugins.base.placing import stage_name as placing_stage
 from naqala.plugins.base.tiles import final_tile, take_djinn_card
 
 
@@ -120,23 +127,32 @@ class PlaceOnKind(Activated):
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
-        return place_token(rules, state, owner, self.token, state.geometry.parse(target[0]))
+        return place_token_for(rules, state, owner, self.token, state.geometry.parse(target[0]))
 
 
 class PlaceNearby(Activated):
-    """Hagis and Lamia: the token of the village or oasis action goes to a neighbour."""
+    """Hagis and Lamia: a palace (palm tree) the owner places goes to a neighbour instead,
+    whatever places it: the village (oasis) action, Bouraq (Enki) or another effect."""
 
     def __init__(self, token: str, kind: str) -> None:
         self.token = token
-        self.stages = frozenset({f"tile:{kind}"})
-        self.when = f"when the {kind} action of your turn places a {token.replace('-', ' ')}"
+        self.redirects = token  # asked by every placement of this token (placing.py)
+        self.stages = frozenset({f"tile:{kind}", placing_stage(token)})
+        noun = token.replace("-", " ")
+        self.when = f"when you place a {noun} (the {kind} action, a djinn, any effect)"
         self.effect = (
-            f"Put that {token.replace('-', ' ')} on one of the 8 tiles around instead "
+            f"Put that {noun} on one of the 8 tiles around instead "
             "(diagonals included; not on an impassable tile)."
         )
 
     def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
         return (board_squares(rules),)
+
+    def _origin(self, state: State) -> int:
+        """Where the token would go: the effect's tile, or the village (oasis) action's."""
+        if state.decision.stage == placing_stage(self.token):
+            return pending_tile(state, self.token)
+        return final_tile(state)
 
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
@@ -144,7 +160,7 @@ class PlaceNearby(Activated):
         if state.pool[rules.token_index[self.token]] == 0:
             return []
         geo = state.geometry
-        here = final_tile(state)
+        here = self._origin(state)
         return [
             (geo.name(t),) for t in geo.area[here] if t != here and t not in state.layout.blocked
         ]
@@ -152,7 +168,10 @@ class PlaceNearby(Activated):
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
-        state = place_token(rules, state, owner, self.token, state.geometry.parse(target[0]))
+        tile = state.geometry.parse(target[0])
+        if state.decision.stage == placing_stage(self.token):
+            return placed(rules, state, self.token, tile)
+        state = place_token(rules, state, owner, self.token, tile)
         return rules.proceed(state, state.decision.stage)
 
 
@@ -335,6 +354,8 @@ class Kumarbi(Activated):
         bidding = isinstance(rules.stages[state.decision.stage], BidStage)
         if not bidding or current(state) != owner:
             return ()
+        if round_limited(rules, state, card) and used_this_round(state, owner, card):
+            return ()
         fakirs = fakirs_held(state, owner)
         if not fakirs:
             return ()
@@ -369,5 +390,7 @@ class Kumarbi(Activated):
         cost, payment = int(action.args[0]), action.args[1]
         price = discounted(costs_in_play(rules, state), cost, len(payment))
         state = discard_cards(state, owner, (FAKIR,) * len(payment))
+        if round_limited(rules, state, card):
+            state = mark_used_this_round(state, owner, card)
         state = count_effect(place_bid(rules, state, cost, price), card.id)
         return rules.proceed(state, state.decision.stage)  # the bid stage in use

@@ -52,16 +52,28 @@ class Monkir(Power):
 
 
 class Nekir(Power):
-    when = "whenever assassins kill a meeple"
-    effect = (
-        "You gain {self} coin(s) if they were your assassins, {opponent} if an opponent's; "
-        "a double kill (Iblis) pays for each meeple killed."
-    )
+    """Pays per meeple killed, or once per assassination when its ``per_assassination``
+    param is 1 (the card's "kill Meeple(s)"; docs/rules-notes.md): then only the first
+    kill of the turn's assassination pays, an Iblis double kill pays once."""
+
+    when = "whenever assassins kill"
+    effect = "You gain {self} coin(s) if they were your assassins, {opponent} if an opponent's"
+
+    def describe(self, rules: Rules, card: CardSpec) -> str:
+        how = (
+            "once per assassination, even for a double kill (Iblis)"
+            if card.param("per_assassination")
+            else "for each meeple killed, so twice for a double kill (Iblis)"
+        )
+        return f"{self.effect.format(**card.params)}: {how}."
 
     def on_event(
         self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
     ) -> State | None:
         if event.name != events.KILL:
+            return None
+        later_kill = state.turn is not None and bool(state.turn.target)
+        if card.param("per_assassination") and later_kill:
             return None
         return pays_self_or_opponent(rules, state, owner, card, event.player)
 
