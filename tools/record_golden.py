@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for expansions, players, seed, kind in jobs:
         path = GOLDEN / file_name(expansions, players, seed, kind)
-        if only and path.stem not in only or arguments.missing and path.exists():
+        if (only and path.stem not in only) or (arguments.missing and path.exists()):
             continue
         rules = build_rules(expansions)
         seats = [kind] * players if kind == "random" else ["greedy"] + ["random"] * (players - 1)

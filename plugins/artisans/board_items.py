@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from naqala.core.actions import Action
 from naqala.core.content import CardSpec
+from naqala.core.encoding import board_squares
 from naqala.core.engine import Rules
 from naqala.core.stage import Stage
 from naqala.core.state import (
@@ -59,6 +60,15 @@ class BurningScimitar(Activated):
     def usable(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
         return state.decision.stage not in MEEPLES_SETTLED
 
+    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
+        """A tile, and the letters of the meeples killed there in colour order (``RR``)."""
+        groups = (
+            "".join(group)
+            for size in range(1, card.param("kills") + 1)
+            for group in itertools.combinations_with_replacement(rules.letters, size)
+        )
+        return (board_squares(rules), tuple(groups))
+
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
@@ -94,6 +104,9 @@ class EnchantingFlute(Activated):
 
     def usable(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
         return state.decision.stage not in MEEPLES_SETTLED
+
+    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
+        return (board_squares(rules),)
 
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
@@ -192,6 +205,9 @@ class FlyingCarpet(Activated):
         "between (impassable ones and mountains too); the move goes on from there."
     )
 
+    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
+        return (board_squares(rules), tuple(rules.letters))
+
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
@@ -248,6 +264,10 @@ class TempestTalisman(Activated):
         "Move one of your camels to an empty tile (no camel, meeple, palm tree or palace); "
         "the tile it leaves is nobody's."
     )
+
+    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
+        """The camel's tile and the empty tile it moves to."""
+        return (board_squares(rules), board_squares(rules))
 
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec

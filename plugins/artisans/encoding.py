@@ -27,6 +27,8 @@ def action_kinds(rules: Rules) -> Iterator[ActionKind]:
     yield ActionKind("buy", (card_ids(rules, "resources"),))
     yield ActionKind("keep", (card_ids(rules, ITEMS),))
     yield ActionKind(TENT, (board_squares(rules),))
+    yield ActionKind("gather", (board_squares(rules), tuple(rules.letters)))
+    yield ActionKind("done")
 
 
 def observation_parts(rules: Rules) -> list[ObservationPart]:

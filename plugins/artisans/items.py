@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from naqala.core.actions import Action
 from naqala.core.content import CardSpec
-from naqala.core.encoding import board_squares, card_ids
+from naqala.core.encoding import card_ids
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
@@ -137,7 +137,7 @@ class RebirthRing(Activated):
     effect = "Take back one item of your choice from the item discard pile."
 
     def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
-        return (board_squares(rules),)
+        return (card_ids(rules, ITEMS),)
 
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
