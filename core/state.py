@@ -81,11 +81,52 @@ def _geometry_of(layout: Layout) -> Geometry:
 
 @attrs.frozen(slots=True)
 class Board:
-    """What lies on the tiles: meeples per colour, the owner, tokens per kind."""
+    """What lies on the tiles: meeples per colour, the owner, tokens per kind.
+
+    ``colour_masks`` (which tiles hold each colour, as bit masks) is derived from
+    ``meeples`` when first asked for and kept with the board; ``with_meeples_at`` carries
+    it over to the next board changing only the tile it changes. It is no part of the
+    value: not compared, hashed or saved."""
 
     meeples: tuple[Counts, ...]
     owners: tuple[int, ...]
     tokens: tuple[Counts, ...]
+    _masks: tuple[int, ...] | None = attrs.field(
+        init=False, default=None, eq=False, repr=False, hash=False
+    )
+
+    @property
+    def colour_masks(self) -> tuple[int, ...]:
+        """For each colour, a bit mask of the tiles holding at least one meeple of it."""
+        masks = self._masks
+        if masks is None:
+            found = [0] * (len(self.meeples[0]) if self.meeples else 0)
+            for tile, counts in enumerate(self.meeples):
+                bit = 1 << tile
+                for colour, n in enumerate(counts):
+                    if n:
+                        found[colour] |= bit
+            masks = tuple(found)
+            object.__setattr__(self, "_masks", masks)
+        return masks
+
+    def with_meeples_at(self, tile: int, counts: Counts) -> Board:
+        """This board with the meeples on ``tile`` replaced by ``counts`` (the colour masks
+        updated for that tile alone when they are known)."""
+        meeples = self.meeples
+        board = Board(meeples[:tile] + (counts,) + meeples[tile + 1 :], self.owners, self.tokens)
+        masks = self._masks
+        if masks is not None:
+            bit = 1 << tile
+            object.__setattr__(
+                board,
+                "_masks",
+                tuple(
+                    (mask | bit) if n else (mask & ~bit)
+                    for mask, n in zip(masks, counts, strict=True)
+                ),
+            )
+        return board
 
 
 #: hand indices in ``PlayerState.hands`` of the two decks every game has (as in ``decks``)
