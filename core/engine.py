@@ -110,6 +110,12 @@ class Rules:
                 raise PluginError(f"card power {key!r} must be named '<deck>:<kind>'")
             power.deck, power.kind = deck, kind
             self.powers[deck, kind] = cast(Power, power)
+        #: the power of every card that has one, by card id (looked up for every hand)
+        self.card_powers: dict[str, Power] = {
+            card.id: self.powers[card.deck, card.kind]
+            for card in self.card_specs.values()
+            if (card.deck, card.kind) in self.powers
+        }
         self._providers = {name: self._provider_chain(name) for name in PROVIDER_HOOKS}
         flow = self.provide("naqala_flow", rules=self)
         if flow is None:

@@ -11,6 +11,7 @@ act, so a power only says what it targets and what it does.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Iterator
 
 from naqala.core.actions import Action
@@ -145,12 +146,28 @@ def held_by(rules: Rules, state: State, owner: int) -> Iterator[tuple[CardSpec, 
     """(card, power) for every card ``owner`` holds whose kind has a power, deck by deck
     (a card held twice comes twice)."""
     specs = rules.card_specs
+    powers = rules.card_powers
     for hand in state.players[owner].hands:
         for card_id in hand:
-            card = specs[card_id]
-            power = rules.power_of(card)
+            power = powers.get(card_id)
             if power is not None:
-                yield card, power
+                yield specs[card_id], power
+
+
+_REACTING: weakref.WeakKeyDictionary[Rules, dict[str, Power]] = weakref.WeakKeyDictionary()
+
+
+def reacting_powers(rules: Rules) -> dict[str, Power]:
+    """The cards whose power reacts to events (overrides ``Power.on_event``), by card id:
+    the only ones an event is delivered to (the others would all answer None)."""
+    found = _REACTING.get(rules)
+    if found is None:
+        found = _REACTING[rules] = {
+            card_id: power
+            for card_id, power in rules.card_powers.items()
+            if type(power).on_event is not Power.on_event
+        }
+    return found
 
 
 def options(rules: Rules, state: State) -> list[Action]:
@@ -211,10 +228,21 @@ def explain(rules: Rules, state: State, action: Action) -> str | None:
 
 
 def on_event(rules: Rules, state: State, event: Event) -> State | None:
-    """Let the power of every card held react to ``event``, players in seat order."""
+    """Let the power of every card held react to ``event``, players in seat order (only
+    the cards whose power reacts to events at all are asked)."""
+    reacting = reacting_powers(rules)
+    if not reacting:
+        return None
+    specs = rules.card_specs
     changed = False
     for owner in range(len(state.players)):
-        for card, power in list(held_by(rules, state, owner)):
+        held = [
+            (specs[card_id], power)
+            for hand in state.players[owner].hands
+            for card_id in hand
+            if (power := reacting.get(card_id)) is not None
+        ]
+        for card, power in held:
             result = power.on_event(rules, state, owner, card, event)
             if result is not None:
                 state, changed = result, True
