@@ -96,9 +96,7 @@ def spread(values: list[float]) -> str:
         middle = f", middle half {q1:.2f}–{q3:.2f}"
     else:
         middle = ""
-    return (
-        f"{statistics.median(ordered):.2f}× (range {ordered[0]:.2f}–{ordered[-1]:.2f}{middle})"
-    )
+    return f"{statistics.median(ordered):.2f}× (range {ordered[0]:.2f}–{ordered[-1]:.2f}{middle})"
 
 
 def measure(
@@ -126,10 +124,12 @@ def measure(
     print(
         f"{name:<20} ratio {spread(ratios)}{goal}\n"
         f"{'':<20} pooled {games / spent / (c_games / c_spent):.2f}× (all games of the run)\n"
-        f"{'':<20} naqala {games / spent:7.1f} games/CPU-s, {actions / spent:8.0f} actions/CPU-s, "
-        f"{spent / actions * 1e6:6.1f} µs/action, {actions / games:5.0f} actions/game\n"
-        f"{'':<20} chess  {c_games / c_spent:7.1f} games/CPU-s, {c_plies / c_spent:8.0f} plies/CPU-s, "
-        f"{c_spent / c_plies * 1e6:6.1f} µs/ply,    {c_plies / c_games:5.0f} plies/game",
+        f"{'':<20} naqala {games / spent:7.1f} games/CPU-s, "
+        f"{actions / spent:8.0f} actions/CPU-s, {spent / actions * 1e6:6.1f} µs/action, "
+        f"{actions / games:5.0f} actions/game\n"
+        f"{'':<20} chess  {c_games / c_spent:7.1f} games/CPU-s, "
+        f"{c_plies / c_spent:8.0f} plies/CPU-s,   {c_spent / c_plies * 1e6:6.1f} µs/ply, "
+        f"   {c_plies / c_games:5.0f} plies/game",
         flush=True,
     )
     return {"ratio": statistics.median(ratios), "us_per_action": spent / actions * 1e6}

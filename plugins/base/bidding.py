@@ -9,7 +9,7 @@ zero spots share a cost; the five-player track has pairs at 5, 3 and 1 as well.
 
 from __future__ import annotations
 
-from naqala.core.actions import Action
+from naqala.core.actions import Action, action_of
 from naqala.core.engine import Rules
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, evolve, replace_at
@@ -89,7 +89,7 @@ class BidStage(Stage):
         affordable = [s for s in spots if costs[s] <= coins]
         if not affordable:
             affordable = [min(spots, key=lambda s: costs[s])]
-        return [Action("bid", (str(costs[s]),)) for s in affordable]
+        return [action_of("bid", str(costs[s])) for s in affordable]
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
         cost = int(action.args[0])

@@ -14,7 +14,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable, Iterator
 
-from naqala.core.actions import Action
+from naqala.core.actions import Action, action_of
 from naqala.core.content import CardSpec, DeckSpec
 from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
@@ -75,7 +75,7 @@ def policy(rules: Rules, card: CardSpec) -> DeckSpec:
 
 def card_action(deck: DeckSpec, card: CardSpec, args: tuple[str, ...]) -> Action:
     """The action using ``card``: ``<card> args…``, or ``<verb> <card> args…``."""
-    return Action(deck.verb, (card.id, *args)) if deck.verb else Action(card.id, args)
+    return action_of(deck.verb, card.id, *args) if deck.verb else action_of(card.id, *args)
 
 
 class Activated(Power):

@@ -11,7 +11,7 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable
 
-from naqala.core.actions import Action
+from naqala.core.actions import Action, action_of
 from naqala.core.engine import RESOURCES, Rules
 from naqala.core.stage import Stage
 from naqala.core.state import State
@@ -56,7 +56,7 @@ class SellStage(Stage):
         options = [END]
         for size in range(1, len(held) + 1):
             options.extend(
-                Action("sell", ("+".join(suit),)) for suit in itertools.combinations(held, size)
+                action_of("sell", "+".join(suit)) for suit in itertools.combinations(held, size)
             )
         return options
 
