@@ -270,7 +270,7 @@ class Rules:
             for group in self._extra_options(rules=self, state=state):
                 for option in group:
                     legal.setdefault(option, False)
-        actions = sorted(legal, key=SORT_KEY)
+        actions = sorted(legal, key=SORT_KEY) if len(legal) > 1 else list(legal)
         self._legal_state, self._legal_list, self._legal = state, actions, legal
         return actions
 

@@ -9,6 +9,8 @@ zero spots share a cost; the five-player track has pairs at 5, 3 and 1 as well.
 
 from __future__ import annotations
 
+import functools
+
 from naqala.core.actions import Action, action_of
 from naqala.core.engine import Rules
 from naqala.core.stage import Stage
@@ -45,12 +47,18 @@ def bidding_marker(state: State) -> int:
 def free_spots(rules: Rules, state: State) -> list[int]:
     """Spots the bidding marker may take, one per distinct cost: the front spot of each
     cost while any spot of that cost is free."""
-    costs = costs_in_play(rules, state)
+    track = state.turn_track
     return [
-        spots_costing(costs, cost)[0]
-        for cost in distinct_costs(costs)
-        if any(state.turn_track[i] == NOBODY for i in spots_costing(costs, cost))
+        group[0]
+        for group in _cost_groups(costs_in_play(rules, state))
+        if any(track[i] == NOBODY for i in group)
     ]
+
+
+@functools.lru_cache(maxsize=64)
+def _cost_groups(costs: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The spots of each distinct cost, dearest cost first."""
+    return tuple(tuple(spots_costing(costs, cost)) for cost in distinct_costs(costs))
 
 
 def place_bid(rules: Rules, state: State, cost: int, price: int) -> State:

@@ -154,19 +154,24 @@ def held_by(rules: Rules, state: State, owner: int) -> Iterator[tuple[CardSpec, 
                 yield specs[card_id], power
 
 
-_REACTING: weakref.WeakKeyDictionary[Rules, dict[str, Power]] = weakref.WeakKeyDictionary()
+_REACTING: weakref.WeakKeyDictionary[Rules, tuple[dict[str, Power], tuple[int, ...]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
-def reacting_powers(rules: Rules) -> dict[str, Power]:
-    """The cards whose power reacts to events (overrides ``Power.on_event``), by card id:
-    the only ones an event is delivered to (the others would all answer None)."""
+def reacting_powers(rules: Rules) -> tuple[dict[str, Power], tuple[int, ...]]:
+    """The cards whose power reacts to events (overrides ``Power.on_event``), by card id,
+    and the decks (by index) holding any: the only cards an event is delivered to (the
+    others would all answer None) and the only hands looked through."""
     found = _REACTING.get(rules)
     if found is None:
-        found = _REACTING[rules] = {
+        powers = {
             card_id: power
             for card_id, power in rules.card_powers.items()
             if type(power).on_event is not Power.on_event
         }
+        decks = sorted({rules.deck_index[rules.card_specs[card_id].deck] for card_id in powers})
+        found = _REACTING[rules] = (powers, tuple(decks))
     return found
 
 
@@ -230,16 +235,18 @@ def explain(rules: Rules, state: State, action: Action) -> str | None:
 def on_event(rules: Rules, state: State, event: Event) -> State | None:
     """Let the power of every card held react to ``event``, players in seat order (only
     the cards whose power reacts to events at all are asked)."""
-    reacting = reacting_powers(rules)
+    reacting, decks = reacting_powers(rules)
     if not reacting:
         return None
     specs = rules.card_specs
     changed = False
     for owner in range(len(state.players)):
+        hands = state.players[owner].hands
         held = [
             (specs[card_id], power)
-            for hand in state.players[owner].hands
-            for card_id in hand
+            for deck in decks
+            if deck < len(hands)
+            for card_id in hands[deck]
             if (power := reacting.get(card_id)) is not None
         ]
         for card, power in held:
