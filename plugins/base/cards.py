@@ -154,24 +154,26 @@ def held_by(rules: Rules, state: State, owner: int) -> Iterator[tuple[CardSpec, 
                 yield specs[card_id], power
 
 
-_REACTING: weakref.WeakKeyDictionary[Rules, tuple[dict[str, Power], tuple[int, ...]]] = (
+_ASKED: weakref.WeakKeyDictionary[Rules, dict[str, tuple[dict[str, Power], tuple[int, ...]]]] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def reacting_powers(rules: Rules) -> tuple[dict[str, Power], tuple[int, ...]]:
-    """The cards whose power reacts to events (overrides ``Power.on_event``), by card id,
-    and the decks (by index) holding any: the only cards an event is delivered to (the
-    others would all answer None) and the only hands looked through."""
-    found = _REACTING.get(rules)
+def powers_with(rules: Rules, method: str) -> tuple[dict[str, Power], tuple[int, ...]]:
+    """The cards whose power overrides ``Power.<method>`` (``on_event``, ``options``), by
+    card id, and the decks (by index) holding any: the only cards worth asking (the
+    others answer nothing) and the only hands worth looking through."""
+    per_rules = _ASKED.setdefault(rules, {})
+    found = per_rules.get(method)
     if found is None:
+        base = getattr(Power, method)
         powers = {
             card_id: power
             for card_id, power in rules.card_powers.items()
-            if type(power).on_event is not Power.on_event
+            if getattr(type(power), method) is not base
         }
         decks = sorted({rules.deck_index[rules.card_specs[card_id].deck] for card_id in powers})
-        found = _REACTING[rules] = (powers, tuple(decks))
+        found = per_rules[method] = (powers, tuple(decks))
     return found
 
 
@@ -180,10 +182,19 @@ def options(rules: Rules, state: State) -> list[Action]:
     player = state.decision.player
     if player < 0:
         return []
+    offering, decks = powers_with(rules, "options")
+    hands = state.players[player].hands
+    specs = rules.card_specs
     found: list[Action] = []
-    distinct = {card.id: (card, power) for card, power in held_by(rules, state, player)}
-    for card, power in distinct.values():
-        found.extend(power.options(rules, state, player, card))
+    asked: set[str] = set()
+    for deck in decks:
+        if deck >= len(hands):
+            continue
+        for card_id in hands[deck]:
+            power = offering.get(card_id)
+            if power is not None and card_id not in asked:
+                asked.add(card_id)
+                found.extend(power.options(rules, state, player, specs[card_id]))
     return found
 
 
@@ -235,7 +246,7 @@ def explain(rules: Rules, state: State, action: Action) -> str | None:
 def on_event(rules: Rules, state: State, event: Event) -> State | None:
     """Let the power of every card held react to ``event``, players in seat order (only
     the cards whose power reacts to events at all are asked)."""
-    reacting, decks = reacting_powers(rules)
+    reacting, decks = powers_with(rules, "on_event")
     if not reacting:
         return None
     specs = rules.card_specs

@@ -8,6 +8,7 @@ in VP at the end.
 from __future__ import annotations
 
 import itertools
+import weakref
 from collections import Counter
 from collections.abc import Iterable
 
@@ -21,7 +22,18 @@ END = Action("end")
 
 
 def merchandise_types(rules: Rules) -> frozenset[str]:
-    return frozenset(c.id for c in rules.content.deck("resources") if c.kind == "merchandise")
+    """The ids of the merchandise cards (remembered per rules and content: every sale
+    decision asks)."""
+    known = _TYPES.get(rules)
+    if known is None or known[0] is not rules.content:
+        types = frozenset(c.id for c in rules.content.deck("resources") if c.kind == "merchandise")
+        known = _TYPES[rules] = (rules.content, types)
+    return known[1]
+
+
+_TYPES: weakref.WeakKeyDictionary[Rules, tuple[object, frozenset[str]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def suit_value(rules: Rules, size: int) -> int:

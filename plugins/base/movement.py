@@ -92,27 +92,27 @@ def legal_drops(
         if nxt == prev:
             continue
         if not k:
+            counts = meeples[nxt]
             for colour in held:
-                if meeples[nxt][colour]:
+                if counts[colour]:
                     yield nxt, colour
             continue
         ends = reach(nxt, here, k)
+        # colours of the hand that some k-step walk can end on as things stand
+        hits = [colour for colour in held if ends & masks[colour]]
+        back = ends >> nxt & 1  # a walk can end on nxt itself
         loops = -1  # not computed yet
-        bit = 1 << nxt
         for colour in held:
-            # drop ``colour`` on ``nxt``: can the rest of the hand still end?
-            rest_ok = False
-            for other in held:
-                n = hand[other] - (other == colour)
-                if n and ends & (masks[other] | (bit if other == colour else 0)):
-                    rest_ok = True
-                    break
-            if not rest_ok and max(hand[c] - (c == colour) for c in held) >= 2:
+            # drop ``colour`` on ``nxt``: can the rest of the hand still end legally?
+            two = hand[colour] >= 2
+            if len(hits) > (colour in hits) or (two and (back or colour in hits)):
+                yield nxt, colour
+                continue
+            if hand[colour] >= 3 or any(hand[c] >= 2 for c in held if c != colour):
                 if loops < 0:
                     loops = geo.loop_ends(nxt, here, k)
-                rest_ok = loops != 0
-            if rest_ok:
-                yield nxt, colour
+                if loops:
+                    yield nxt, colour
 
 
 def count_moves(
