@@ -44,12 +44,12 @@ def _make_replacer(cls: type) -> Callable[..., Any]:
     names = [f.name for f in fields if f.init]
     params = ", ".join(f"{n}=_UNCHANGED" for n in names)
     derived = DERIVED.get(cls, {})
+    slots = set(cls.__dict__.get("__slots__", ()))
     plain = (
-        "__slots__" in cls.__dict__
-        and not hasattr(cls, "__attrs_post_init__")
+        not hasattr(cls, "__attrs_post_init__")
         and all(f.validator is None and f.converter is None for f in fields)
         and all(f.init or f.name in derived for f in fields)
-        and set(cls.__slots__) - {"__weakref__"} == {f.name for f in fields}
+        and slots - {"__weakref__"} == {f.name for f in fields}
     )
     namespace: dict[str, Any] = {"cls": cls, "_UNCHANGED": _UNCHANGED}
     if not plain:
