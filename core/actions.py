@@ -75,7 +75,7 @@ class Action:
 
     kind: str = attrs.field(validator=lambda _i, _a, v: _check_token(v))
     args: tuple[str, ...] = attrs.field(default=(), converter=_to_args)
-    _key: tuple[object, ...] = attrs.field(init=False, eq=False, repr=False, default=())
+    _key: str = attrs.field(init=False, eq=False, repr=False, default="")
 
     def __attrs_post_init__(self) -> None:
         if len(self.args) > MAX_ARGS:
@@ -87,13 +87,13 @@ class Action:
     def __str__(self) -> str:
         return format_action(self)
 
-    def sort_key(self) -> tuple[object, ...]:
+    def sort_key(self) -> str:
         """Canonical order: by kind, then arguments with numbers compared as numbers."""
         return self._key
 
 
 #: the canonical sort key of an action, for ``sorted(..., key=SORT_KEY)``
-SORT_KEY: Callable[[Action], tuple[object, ...]] = operator.attrgetter("_key")
+SORT_KEY: Callable[[Action], str] = operator.attrgetter("_key")
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -105,8 +105,28 @@ def action_of(kind: str, *args: str) -> Action:
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _sort_key(kind: str, args: tuple[str, ...]) -> tuple[object, ...]:
-    return (kind, tuple(_natural(arg) for arg in args))
+def _sort_key(kind: str, args: tuple[str, ...]) -> str:
+    """The order of ``natural_key`` written as one string, so that sorting compares
+    strings (in C) instead of nested tuples: the kind, then each argument's parts — a
+    number as ``\x01``, its digit count and its digits (so it compares as a number), text
+    as ``\x02`` and the text — each argument closed by ``\x00``. Tokens use no character
+    below ``+``, so a shorter argument or argument list still sorts first."""
+    out = [kind, "\x00"]
+    for arg in args:
+        for number, part in _natural(arg):
+            if number == 0:
+                digits = str(part)
+                out.append(f"\x01{chr(0x20 + len(digits))}{digits}")
+            else:
+                out.append(f"\x02{part}")
+        out.append("\x00")
+    return "".join(out)
+
+
+def natural_key(action: Action) -> tuple[object, ...]:
+    """Canonical order as nested tuples: by kind, then arguments with numbers compared as
+    numbers (what ``Action.sort_key`` encodes as one string)."""
+    return (action.kind, tuple(_natural(arg) for arg in action.args))
 
 
 def _natural(text: str) -> tuple[tuple[int, int | str], ...]:
