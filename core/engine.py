@@ -131,6 +131,9 @@ class Rules:
         self._apply_extra = HotHook(self.hook.naqala_apply_extra)
         self._protected = HotHook(self.hook.naqala_protected_meeples)
         self._game_ends = HotHook(self.hook.naqala_game_ends)
+        #: what plugins derive from these rules (content, powers) and keep for the game,
+        #: by a key of their own (``cards.powers_with``): filled on first use
+        self.memo: dict[str, Any] = {}
         #: the last state asked about, its sorted options, and each legal option mapped to
         #: whether its stage offers it (True) or a power does (False)
         self._legal_state: State | None = None

@@ -99,10 +99,18 @@ class Layout:
     tiles: tuple[str, ...]  # content id of the tile at each position
     blocked: frozenset[int] = frozenset()  # impassable tiles
     walls: frozenset[tuple[int, int]] = frozenset()  # blocked edges, as sorted pairs
+    #: the shared geometry of this shape, kept once found (no part of the value)
+    _geometry: Geometry | None = attrs.field(
+        init=False, default=None, eq=False, repr=False, hash=False
+    )
 
     @property
     def geometry(self) -> Geometry:
-        return _geometry_of(self)
+        found = self._geometry
+        if found is None:
+            found = _geometry_of(self)
+            object.__setattr__(self, "_geometry", found)
+        return found
 
 
 @functools.lru_cache(maxsize=64)

@@ -11,7 +11,6 @@ act, so a power only says what it targets and what it does.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterable, Iterator
 
 from naqala.core.actions import Action, action_of
@@ -154,17 +153,12 @@ def held_by(rules: Rules, state: State, owner: int) -> Iterator[tuple[CardSpec, 
                 yield specs[card_id], power
 
 
-_ASKED: weakref.WeakKeyDictionary[Rules, dict[str, tuple[dict[str, Power], tuple[int, ...]]]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
 def powers_with(rules: Rules, method: str) -> tuple[dict[str, Power], tuple[int, ...]]:
     """The cards whose power overrides ``Power.<method>`` (``on_event``, ``options``), by
     card id, and the decks (by index) holding any: the only cards worth asking (the
     others answer nothing) and the only hands worth looking through."""
-    per_rules = _ASKED.setdefault(rules, {})
-    found = per_rules.get(method)
+    key = f"cards.powers_with.{method}"
+    found: tuple[dict[str, Power], tuple[int, ...]] | None = rules.memo.get(key)
     if found is None:
         base = getattr(Power, method)
         powers = {
@@ -173,7 +167,7 @@ def powers_with(rules: Rules, method: str) -> tuple[dict[str, Power], tuple[int,
             if getattr(type(power), method) is not base
         }
         decks = sorted({rules.deck_index[rules.card_specs[card_id].deck] for card_id in powers})
-        found = per_rules[method] = (powers, tuple(decks))
+        found = rules.memo[key] = (powers, tuple(decks))
     return found
 
 
