@@ -44,7 +44,10 @@ class Rng:
         limit = ((1 << 64) // n) * n
         seed, counter = self.seed, self.counter
         while True:  # ``next64`` unrolled: one generator object per draw, not per value
-            value = _splitmix64((seed + counter * _GAMMA) & _MASK)
+            z = (seed + counter * _GAMMA + _GAMMA) & _MASK  # SplitMix64, inline
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            value = z ^ (z >> 31)
             counter += 1
             if value < limit:
                 return value % n, Rng(seed, counter)

@@ -153,20 +153,35 @@ class Board:
         """This board with the meeples on ``tile`` replaced by ``counts`` (the colour masks
         updated for that tile alone when they are known)."""
         meeples = self.meeples
-        board = Board(meeples[:tile] + (counts,) + meeples[tile + 1 :], self.owners, self.tokens)
+        board = _new_board(Board)
+        _set_meeples(board, meeples[:tile] + (counts,) + meeples[tile + 1 :])
+        _set_owners(board, self.owners)
+        _set_tokens(board, self.tokens)
         masks = self._masks
         if masks is not None:
+            before = meeples[tile]
             bit = 1 << tile
-            object.__setattr__(
-                board,
-                "_masks",
-                tuple(
-                    (mask | bit) if n else (mask & ~bit)
-                    for mask, n in zip(masks, counts, strict=True)
-                ),
-            )
+            changed = [
+                colour for colour, n in enumerate(counts) if (n > 0) is not (before[colour] > 0)
+            ]
+            if changed:
+                updated = list(masks)
+                for colour in changed:
+                    updated[colour] ^= bit
+                masks = tuple(updated)
+        _set_masks(board, masks)
         return board
 
+
+# a board is built field by field on the hot path (as ``evolve`` copies records)
+_new_board = object.__new__
+_SLOT_SETTERS: dict[str, Callable[[Board, Any], None]] = {
+    name: vars(Board)[name].__set__ for name in ("meeples", "owners", "tokens", "_masks")
+}
+_set_meeples = _SLOT_SETTERS["meeples"]
+_set_owners = _SLOT_SETTERS["owners"]
+_set_tokens = _SLOT_SETTERS["tokens"]
+_set_masks = _SLOT_SETTERS["_masks"]
 
 DERIVED[Board] = {"_masks": "meeples"}
 

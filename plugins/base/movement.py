@@ -62,16 +62,20 @@ def legal_starts(
         masks = colour_masks(meeples, len(meeples[0]) if meeples else 0)
     reach = geo.reach
     impassable = geo.impassable
+    colours = range(len(masks))
     for tile, hand in enumerate(meeples):
         k = sum(hand)
         if not k or tile in impassable:
             continue
         # the tile is emptied by the pick: its own meeples do not count as ends
         ends = reach(tile, NOBODY, k) & ~(1 << tile)
-        if any(n and ends & masks[colour] for colour, n in enumerate(hand)) or (
-            max(hand) >= 2 and geo.loop_ends(tile, NOBODY, k)
-        ):
-            yield tile
+        for colour in colours:
+            if hand[colour] and ends & masks[colour]:
+                yield tile
+                break
+        else:
+            if max(hand) >= 2 and geo.loop_ends(tile, NOBODY, k):
+                yield tile
 
 
 def legal_drops(
