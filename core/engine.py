@@ -53,6 +53,9 @@ class Rules:
 
     def __init__(self, plugins: Sequence[PluginInfo]) -> None:
         self.plugins = tuple(plugins)
+        #: what plugins derive from these rules (content, powers) and keep for the game,
+        #: by a key of their own (``cards.powers_with``): filled on first use
+        self.memo: dict[str, Any] = {}
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         for info in self.plugins:
@@ -131,9 +134,6 @@ class Rules:
         self._apply_extra = HotHook(self.hook.naqala_apply_extra)
         self._protected = HotHook(self.hook.naqala_protected_meeples)
         self._game_ends = HotHook(self.hook.naqala_game_ends)
-        #: what plugins derive from these rules (content, powers) and keep for the game,
-        #: by a key of their own (``cards.powers_with``): filled on first use
-        self.memo: dict[str, Any] = {}
         #: the last state asked about, its sorted options, and each legal option mapped to
         #: whether its stage offers it (True) or a power does (False)
         self._legal_state: State | None = None

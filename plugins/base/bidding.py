@@ -22,13 +22,17 @@ def turn_order_costs(rules: Rules, players: int) -> tuple[int, ...]:
     """The costs of the turn-order spots, best first: content table
     ``turn_order_costs_<players>`` where a player count has its own track (5 players),
     else ``turn_order_costs``."""
-    return rules.content.tables.get(f"turn_order_costs_{players}") or rules.content.table(
-        "turn_order_costs"
-    )
+    key = f"bidding.costs.{players}"
+    known: tuple[object, tuple[int, ...]] | None = rules.memo.get(key)
+    if known is None or known[0] is not rules.content:
+        tables = rules.content.tables
+        costs = tables.get(f"turn_order_costs_{players}") or rules.content.table("turn_order_costs")
+        known = rules.memo[key] = (rules.content, costs)
+    return known[1]
 
 
 def costs_in_play(rules: Rules, state: State) -> tuple[int, ...]:
-    return turn_order_costs(rules, len(state.players))
+    return turn_order_costs(rules, len(state.players))  # remembered per rules and content
 
 
 def distinct_costs(costs: tuple[int, ...]) -> list[int]:

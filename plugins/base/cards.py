@@ -153,11 +153,14 @@ def held_by(rules: Rules, state: State, owner: int) -> Iterator[tuple[CardSpec, 
                 yield specs[card_id], power
 
 
+_MEMO_KEYS: dict[str, str] = {}
+
+
 def powers_with(rules: Rules, method: str) -> tuple[dict[str, Power], tuple[int, ...]]:
     """The cards whose power overrides ``Power.<method>`` (``on_event``, ``options``), by
     card id, and the decks (by index) holding any: the only cards worth asking (the
     others answer nothing) and the only hands worth looking through."""
-    key = f"cards.powers_with.{method}"
+    key = _MEMO_KEYS.get(method) or _MEMO_KEYS.setdefault(method, f"cards.powers_with.{method}")
     found: tuple[dict[str, Power], tuple[int, ...]] | None = rules.memo.get(key)
     if found is None:
         base = getattr(Power, method)
