@@ -98,11 +98,12 @@ class Activated(Power):
 
     def options(self, rules: Rules, state: State, owner: int, card: CardSpec) -> Iterable[Action]:
         turn = own_turn(state, owner)
+        if turn is None:
+            return ()
         deck = policy(rules, card)
         mark = use_mark(deck, card)
         if (
-            turn is None
-            or (mark and mark in turn.used)
+            (mark and mark in turn.used)
             or (self.stages is not None and state.decision.stage not in self.stages)
             or not self.usable(rules, state, owner, card)
         ):
