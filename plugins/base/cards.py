@@ -18,7 +18,7 @@ from naqala.core.content import CardSpec, DeckSpec
 from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.powers import Power
-from naqala.core.state import State, Turn, count_effect, evolve
+from naqala.core.state import PlayerState, State, Turn, count_effect, evolve
 from naqala.plugins.base.common import discard_from_hand, fakirs_held, kept
 from naqala.plugins.base.tiles import pay_elders_fakirs
 from naqala.plugins.base.tribes import ELDER
@@ -175,24 +175,49 @@ def powers_with(rules: Rules, method: str) -> tuple[dict[str, Power], tuple[int,
     return found
 
 
+def holdings(
+    rules: Rules, players: tuple[PlayerState, ...], method: str
+) -> list[list[tuple[CardSpec, Power]]]:
+    """For each player, (card, power) for the cards they hold whose power overrides
+    ``Power.<method>``, deck by deck in hand order (for ``options`` each card once).
+    Kept for the last ``players`` asked about (by identity: a tuple of immutable players
+    is the same holdings for as long as it is in use), since most actions change no
+    hand and every decision and event asks."""
+    key = _MEMO_KEYS.get("held." + method) or _MEMO_KEYS.setdefault(
+        "held." + method, f"cards.holdings.{method}"
+    )
+    known: tuple[tuple[PlayerState, ...], list[list[tuple[CardSpec, Power]]]] | None = (
+        rules.memo.get(key)
+    )
+    if known is not None and known[0] is players:
+        return known[1]
+    powers, decks = powers_with(rules, method)
+    specs = rules.card_specs
+    found: list[list[tuple[CardSpec, Power]]] = []
+    for player in players:
+        hands = player.hands
+        mine = [
+            (specs[card_id], power)
+            for deck in decks
+            if deck < len(hands)
+            for card_id in hands[deck]
+            if (power := powers.get(card_id)) is not None
+        ]
+        if method == "options":  # each distinct card is asked once
+            mine = list({card.id: (card, power) for card, power in mine}.values())
+        found.append(mine)
+    rules.memo[key] = (players, found)
+    return found
+
+
 def options(rules: Rules, state: State) -> list[Action]:
     """What the cards of the deciding player offer now, each distinct card asked once."""
     player = state.decision.player
     if player < 0:
         return []
-    offering, decks = powers_with(rules, "options")
-    hands = state.players[player].hands
-    specs = rules.card_specs
     found: list[Action] = []
-    asked: set[str] = set()
-    for deck in decks:
-        if deck >= len(hands):
-            continue
-        for card_id in hands[deck]:
-            power = offering.get(card_id)
-            if power is not None and card_id not in asked:
-                asked.add(card_id)
-                found.extend(power.options(rules, state, player, specs[card_id]))
+    for card, power in holdings(rules, state.players, "options")[player]:
+        found.extend(power.options(rules, state, player, card))
     return found
 
 
@@ -244,21 +269,10 @@ def explain(rules: Rules, state: State, action: Action) -> str | None:
 def on_event(rules: Rules, state: State, event: Event) -> State | None:
     """Let the power of every card held react to ``event``, players in seat order (only
     the cards whose power reacts to events at all are asked)."""
-    reacting, decks = powers_with(rules, "on_event")
-    if not reacting:
-        return None
-    specs = rules.card_specs
     changed = False
     for owner in range(len(state.players)):
-        hands = state.players[owner].hands
-        held = [
-            (specs[card_id], power)
-            for deck in decks
-            if deck < len(hands)
-            for card_id in hands[deck]
-            if (power := reacting.get(card_id)) is not None
-        ]
-        for card, power in held:
+        # the holdings of the state as it is now: an earlier reaction may change hands
+        for card, power in holdings(rules, state.players, "on_event")[owner]:
             result = power.on_event(rules, state, owner, card, event)
             if result is not None:
                 state, changed = result, True
