@@ -65,7 +65,8 @@ def mark_used(state: State, mark: str) -> State:
 
 def use_mark(deck: DeckSpec, card: CardSpec) -> str:
     """What a use of ``card`` marks in ``Turn.used``: the card, its deck, or nothing."""
-    return {"card": card.id, "deck": deck.id}.get(deck.limit, "")
+    limit = deck.limit
+    return card.id if limit == "card" else deck.id if limit == "deck" else ""
 
 
 def policy(rules: Rules, card: CardSpec) -> DeckSpec:
@@ -155,6 +156,7 @@ def held_by(rules: Rules, state: State, owner: int) -> Iterator[tuple[CardSpec, 
 
 
 _MEMO_KEYS: dict[str, str] = {}
+_HELD_KEYS: dict[str, str] = {}
 
 
 def powers_with(rules: Rules, method: str) -> tuple[dict[str, Power], tuple[int, ...]]:
@@ -175,39 +177,34 @@ def powers_with(rules: Rules, method: str) -> tuple[dict[str, Power], tuple[int,
     return found
 
 
-def holdings(
-    rules: Rules, players: tuple[PlayerState, ...], method: str
-) -> list[list[tuple[CardSpec, Power]]]:
-    """For each player, (card, power) for the cards they hold whose power overrides
+def held_with(
+    rules: Rules, seat: int, player: PlayerState, method: str
+) -> list[tuple[CardSpec, Power]]:
+    """(card, power) for the cards ``player`` (in ``seat``) holds whose power overrides
     ``Power.<method>``, deck by deck in hand order (for ``options`` each card once).
-    Kept for the last ``players`` asked about (by identity: a tuple of immutable players
-    is the same holdings for as long as it is in use), since most actions change no
-    hand and every decision and event asks."""
-    key = _MEMO_KEYS.get("held." + method) or _MEMO_KEYS.setdefault(
-        "held." + method, f"cards.holdings.{method}"
-    )
-    known: tuple[tuple[PlayerState, ...], list[list[tuple[CardSpec, Power]]]] | None = (
-        rules.memo.get(key)
-    )
-    if known is not None and known[0] is players:
+    Kept per seat for the hands last asked about (by identity: most actions change no
+    hand, and every decision and every event asks)."""
+    key = _HELD_KEYS.get(method) or _HELD_KEYS.setdefault(method, f"cards.held_with.{method}")
+    per_seat: dict[int, tuple[object, list[tuple[CardSpec, Power]]]] | None = rules.memo.get(key)
+    if per_seat is None:
+        per_seat = rules.memo[key] = {}
+    hands = player.hands
+    known = per_seat.get(seat)
+    if known is not None and known[0] is hands:
         return known[1]
     powers, decks = powers_with(rules, method)
     specs = rules.card_specs
-    found: list[list[tuple[CardSpec, Power]]] = []
-    for player in players:
-        hands = player.hands
-        mine = [
-            (specs[card_id], power)
-            for deck in decks
-            if deck < len(hands)
-            for card_id in hands[deck]
-            if (power := powers.get(card_id)) is not None
-        ]
-        if method == "options":  # each distinct card is asked once
-            mine = list({card.id: (card, power) for card, power in mine}.values())
-        found.append(mine)
-    rules.memo[key] = (players, found)
-    return found
+    mine = [
+        (specs[card_id], power)
+        for deck in decks
+        if deck < len(hands)
+        for card_id in hands[deck]
+        if (power := powers.get(card_id)) is not None
+    ]
+    if method == "options":  # each distinct card is asked once
+        mine = list({card.id: (card, power) for card, power in mine}.values())
+    per_seat[seat] = (hands, mine)
+    return mine
 
 
 def options(rules: Rules, state: State) -> list[Action]:
@@ -216,7 +213,7 @@ def options(rules: Rules, state: State) -> list[Action]:
     if player < 0:
         return []
     found: list[Action] = []
-    for card, power in holdings(rules, state.players, "options")[player]:
+    for card, power in held_with(rules, player, state.players[player], "options"):
         found.extend(power.options(rules, state, player, card))
     return found
 
@@ -271,8 +268,8 @@ def on_event(rules: Rules, state: State, event: Event) -> State | None:
     the cards whose power reacts to events at all are asked)."""
     changed = False
     for owner in range(len(state.players)):
-        # the holdings of the state as it is now: an earlier reaction may change hands
-        for card, power in holdings(rules, state.players, "on_event")[owner]:
+        # the hands as they are now: an earlier reaction may have changed them
+        for card, power in held_with(rules, owner, state.players[owner], "on_event"):
             result = power.on_event(rules, state, owner, card, event)
             if result is not None:
                 state, changed = result, True
