@@ -15,11 +15,8 @@ from typing import Annotated
 
 import typer
 
-from naqala.cli import codec as codec_cli
-from naqala.cli import compare as compare_cli
-from naqala.cli import picture, play, replay, serve
-from naqala.cli import simulate as simulate_cli
 from naqala.cli.common import Expansions, Without, fail, make_rules
+from naqala.cli.lazy import LazyGroup, is_builtin
 from naqala.core.actions import NotationError, parse_action, resolve_typed, shorten
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules
@@ -34,6 +31,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=LazyGroup,  # the subcommands of cli/lazy.py are imported when they run
 )
 state_app = typer.Typer(help="Make game states.", no_args_is_help=True)
 app.add_typer(state_app, name="state")
@@ -336,15 +334,6 @@ def register_plugin_commands(target: typer.Typer, plugins: list[object] | None =
     return broken
 
 
-replay.register(app)
-picture.register(app)
-play.register(app)
-compare_cli.register(app)
-simulate_cli.register(app)
-codec_cli.register(app)
-serve.register(app)
-
-
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point. A plugin that raises stops the command with one line
     naming it (``cli/failures.py``); ``naqala --debug …`` or ``NAQALA_DEBUG=1`` shows the
@@ -353,7 +342,8 @@ def main(argv: list[str] | None = None) -> None:
     from naqala.cli.failures import debug_wanted, failure_line
 
     debug, args = debug_wanted(list(sys.argv[1:] if argv is None else argv))
-    register_plugin_commands(app)
+    if not is_builtin(app, args):  # a command of our own needs no plugin to be loaded
+        register_plugin_commands(app)
     try:
         app(args=args, prog_name="naqala")
     except KeyboardInterrupt:

@@ -12,8 +12,9 @@ arguments) so that nothing absurdly long reaches a rule or a message, and
 from __future__ import annotations
 
 import functools
+import operator
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import attrs
 
@@ -64,30 +65,68 @@ def _to_args(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(values)
 
 
-@attrs.frozen(slots=True, order=False)
+@attrs.frozen(slots=True, order=False, cache_hash=True)
 class Action:
-    """One option of a pending decision."""
+    """One option of a pending decision.
+
+    Its hash and canonical sort key are computed once (an action is hashed and sorted
+    many times on the way through the legality check); ``action_of`` reuses one object per
+    distinct action for the options the rules list over and over."""
 
     kind: str = attrs.field(validator=lambda _i, _a, v: _check_token(v))
     args: tuple[str, ...] = attrs.field(default=(), converter=_to_args)
+    _key: str = attrs.field(init=False, eq=False, repr=False, default="")
 
     def __attrs_post_init__(self) -> None:
         if len(self.args) > MAX_ARGS:
             raise NotationError(f"{len(self.args)} arguments: an action has at most {MAX_ARGS}")
         for arg in self.args:
             _check_token(arg)
+        object.__setattr__(self, "_key", _sort_key(self.kind, self.args))
 
     def __str__(self) -> str:
         return format_action(self)
 
-    def sort_key(self) -> tuple[object, ...]:
+    def sort_key(self) -> str:
         """Canonical order: by kind, then arguments with numbers compared as numbers."""
-        return _sort_key(self.kind, self.args)
+        return self._key
+
+
+#: the canonical sort key of an action, for ``sorted(..., key=SORT_KEY)``
+SORT_KEY: Callable[[Action], str] = operator.attrgetter("_key")
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _sort_key(kind: str, args: tuple[str, ...]) -> tuple[object, ...]:
-    return (kind, tuple(_natural(arg) for arg in args))
+def action_of(kind: str, *args: str) -> Action:
+    """The action ``kind args``, one shared object per distinct action: the options of
+    decisions are listed over and over, and a shared object is built, validated and
+    hashed once."""
+    return Action(kind, args)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _sort_key(kind: str, args: tuple[str, ...]) -> str:
+    """The order of ``natural_key`` written as one string, so that sorting compares
+    strings (in C) instead of nested tuples: the kind, then each argument's parts — a
+    number as ``\x01``, its digit count and its digits (so it compares as a number), text
+    as ``\x02`` and the text — each argument closed by ``\x00``. Tokens use no character
+    below ``+``, so a shorter argument or argument list still sorts first."""
+    out = [kind, "\x00"]
+    for arg in args:
+        for number, part in _natural(arg):
+            if number == 0:
+                digits = str(part)
+                out.append(f"\x01{chr(0x20 + len(digits))}{digits}")
+            else:
+                out.append(f"\x02{part}")
+        out.append("\x00")
+    return "".join(out)
+
+
+def natural_key(action: Action) -> tuple[object, ...]:
+    """Canonical order as nested tuples: by kind, then arguments with numbers compared as
+    numbers (what ``Action.sort_key`` encodes as one string)."""
+    return (action.kind, tuple(_natural(arg) for arg in action.args))
 
 
 def _natural(text: str) -> tuple[tuple[int, int | str], ...]:
@@ -132,6 +171,6 @@ def _loose_key(action: Action) -> tuple[object, ...]:
     return tuple(_natural(token.casefold()) for token in (action.kind, *action.args))
 
 
-def sorted_actions(actions: list[Action]) -> list[Action]:
+def sorted_actions(actions: Iterable[Action]) -> list[Action]:
     """Actions in canonical order, duplicates removed."""
-    return sorted(set(actions), key=Action.sort_key)
+    return sorted(set(actions), key=SORT_KEY)

@@ -42,6 +42,7 @@ class Geometry:
     """Adjacency of one board, with blocked tiles and walls, and memoised walk tables."""
 
     __slots__ = (
+        "_index",
         "_loop",
         "_reach",
         "area",
@@ -62,6 +63,7 @@ class Geometry:
         self.cols = cols
         self.size = rows * cols
         self.names = tuple(tile_name(i, cols) for i in range(self.size))
+        self._index = {name: i for i, name in enumerate(self.names)}
         self.impassable = impassable
         self.walls = walls
         #: orthogonal neighbours regardless of terrain (assassin range, scoring areas)
@@ -126,7 +128,8 @@ class Geometry:
         return self.names[index]
 
     def parse(self, name: str) -> int:
-        return parse_tile(name, self.rows, self.cols)
+        index = self._index.get(name)  # the names the rules write themselves
+        return parse_tile(name, self.rows, self.cols) if index is None else index
 
     # -- walk tables -------------------------------------------------------------------
     # A walk is a sequence of steps between neighbouring tiles that never steps straight

@@ -15,7 +15,7 @@ import pluggy
 from pluggy import HookImpl
 
 from naqala.core import hookspecs
-from naqala.core.actions import Action, shorten, sorted_actions
+from naqala.core.actions import SORT_KEY, Action, shorten
 from naqala.core.content import CardSpec, Content, DeckSpec, TileSpec, load_content
 from naqala.core.events import Event, ScoreLine
 from naqala.core.meaning import check_rules
@@ -53,6 +53,9 @@ class Rules:
 
     def __init__(self, plugins: Sequence[PluginInfo]) -> None:
         self.plugins = tuple(plugins)
+        #: what plugins derive from these rules (content, powers) and keep for the game,
+        #: by a key of their own (``cards.powers_with``): filled on first use
+        self.memo: dict[str, Any] = {}
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         for info in self.plugins:
@@ -112,6 +115,12 @@ class Rules:
                 raise PluginError(f"card power {key!r} must be named '<deck>:<kind>'")
             power.deck, power.kind = deck, kind
             self.powers[deck, kind] = cast(Power, power)
+        #: the power of every card that has one, by card id (looked up for every hand)
+        self.card_powers: dict[str, Power] = {
+            card.id: self.powers[card.deck, card.kind]
+            for card in self.card_specs.values()
+            if (card.deck, card.kind) in self.powers
+        }
         self._providers = {name: self._provider_chain(name) for name in PROVIDER_HOOKS}
         flow = self.provide("naqala_flow", rules=self)
         if flow is None:
@@ -119,11 +128,19 @@ class Rules:
         self.flow: Flow = flow
         check_rules(self, files)  # what the content means to these plugins
         self._event_impls: list[Callable[..., State | None]] = [
-            _takes_all_arguments(impl) for impl in self.hook.naqala_event.get_hookimpls()
+            _by_position(impl, ("rules", "state", "event"))
+            for impl in self.hook.naqala_event.get_hookimpls()
         ]
-        #: the last state asked about, its sorted options, and which came from its stage
-        self._legal_cache: tuple[State | None, list[Action], frozenset[Action], frozenset[Action]]
-        self._legal_cache = (None, [], frozenset(), frozenset())
+        # the hooks called for every decision, resolved once into plain functions
+        self._extra_options = HotHook(self.hook.naqala_extra_options)
+        self._apply_extra = HotHook(self.hook.naqala_apply_extra)
+        self._protected = HotHook(self.hook.naqala_protected_meeples)
+        self._game_ends = HotHook(self.hook.naqala_game_ends)
+        #: the last state asked about, its sorted options, and each legal option mapped to
+        #: whether its stage offers it (True) or a power does (False)
+        self._legal_state: State | None = None
+        self._legal_list: list[Action] = []
+        self._legal: dict[Action, bool] = {}
 
     # -- construction helpers ----------------------------------------------------------
 
@@ -250,27 +267,26 @@ class Rules:
 
     def legal_actions(self, state: State) -> list[Action]:
         """The options of the pending decision, in canonical order (empty at game end)."""
-        if self._legal_cache[0] is state:
-            return self._legal_cache[1]
-        own: list[Action] = []
-        found: list[Action] = []
+        if self._legal_state is state:
+            return self._legal_list
+        legal: dict[Action, bool] = {}
         if not state.is_over:
-            own = self.stages[state.decision.stage].legal(self, state)
-            found = list(own)
-            for group in self.hook.naqala_extra_options(rules=self, state=state):
-                found.extend(group)
-        actions = sorted_actions(found)
-        self._legal_cache = (state, actions, frozenset(own), frozenset(actions))
+            legal = dict.fromkeys(self.stages[state.decision.stage].legal(self, state), True)
+            for group in self._extra_options.positional(self, state):
+                for option in group:
+                    legal.setdefault(option, False)
+        actions = sorted(legal, key=SORT_KEY) if len(legal) > 1 else list(legal)
+        self._legal_state, self._legal_list, self._legal = state, actions, legal
         return actions
 
     def stage_options(self, state: State) -> frozenset[Action]:
         """The options the pending stage itself offers (not the extra options of powers)."""
         self.legal_actions(state)
-        return self._legal_cache[2]
+        return frozenset(option for option, own in self._legal.items() if own)
 
     def is_legal(self, state: State, action: Action) -> bool:
         self.legal_actions(state)
-        return action in self._legal_cache[3]
+        return action in self._legal
 
     def explain(self, state: State, action: Action) -> str:
         """Why ``action`` cannot be played now (for people typing moves)."""
@@ -293,11 +309,14 @@ class Rules:
 
     def apply(self, state: State, action: Action) -> State:
         """The state after ``action``; ``IllegalAction`` (state untouched) if not legal."""
-        if not self.is_legal(state, action):
+        if self._legal_state is not state:
+            self.legal_actions(state)
+        own = self._legal.get(action)
+        if own is None:
             raise IllegalAction(self.explain(state, action))
-        if action in self._legal_cache[2]:  # filled by is_legal for this very state
+        if own:
             return self.stages[state.decision.stage].apply(self, state, action)
-        result: State | None = self.hook.naqala_apply_extra(rules=self, state=state, action=action)
+        result: State | None = self._apply_extra.first(rules=self, state=state, action=action)
         if result is None:
             raise PluginError(f"no plugin applies the offered option '{action}'")
         return result
@@ -335,7 +354,7 @@ class Rules:
     def fire(self, state: State, event: Event) -> State:
         """Let every trigger react to ``event``, in registration order."""
         for function in self._event_impls:
-            changed = function(rules=self, state=state, event=event)
+            changed = function(self, state, event)
             if changed is not None:
                 state = changed
         return state
@@ -369,7 +388,7 @@ class Rules:
     def protected(self, state: State, player: int) -> frozenset[str]:
         """Colour ids in front of ``player`` that assassins may not kill."""
         found: set[str] = set()
-        for group in self.hook.naqala_protected_meeples(rules=self, state=state, player=player):
+        for group in self._protected(rules=self, state=state, player=player):
             found.update(group)
         return frozenset(found)
 
@@ -382,21 +401,90 @@ class Rules:
         ]
 
     def game_ends(self, state: State) -> bool:
-        return any(self.hook.naqala_game_ends(rules=self, state=state))
+        return any(self._game_ends(rules=self, state=state))
 
 
-def _takes_all_arguments(impl: HookImpl) -> Callable[..., State | None]:
+def _takes_all_arguments(impl: HookImpl, arguments: Sequence[str]) -> Callable[..., Any]:
     """The implementation, callable with every argument of its hook by keyword even when
     it asks only for some (as pluggy allows); called directly on the hot path."""
-    function = cast(Callable[..., State | None], impl.function)
+    function = cast(Callable[..., Any], impl.function)
     wanted = tuple(impl.argnames)
-    if set(wanted) == {"rules", "state", "event"}:
+    if set(wanted) == set(arguments):
         return function
 
-    def some(**kwargs: Any) -> State | None:
+    def some(**kwargs: Any) -> Any:
         return function(**{name: kwargs[name] for name in wanted})
 
     return some
+
+
+def _by_position(impl: HookImpl, arguments: Sequence[str]) -> Callable[..., Any]:
+    """The implementation, callable with every argument of its hook by position."""
+    function = cast(Callable[..., Any], impl.function)
+    wanted = tuple(impl.argnames)
+    if wanted == tuple(arguments):
+        return function
+    picks = [arguments.index(name) for name in wanted]
+
+    def some(*values: Any) -> Any:
+        return function(*(values[i] for i in picks))
+
+    return some
+
+
+class HotHook:
+    """A hook called for every decision, resolved once into plain functions called in
+    pluggy's own order (last registered first, ``tryfirst``/``trylast`` respected), so
+    the answers are pluggy's without its dispatch on every call. A hook with wrappers
+    keeps going through pluggy."""
+
+    def __init__(self, caller: pluggy.HookCaller) -> None:
+        impls = caller.get_hookimpls()
+        self.caller = caller
+        self.functions: tuple[Callable[..., Any], ...] | None = None
+        #: the same functions called with the hook's arguments by position, in the order
+        #: the hook declares them (``positional``)
+        self.by_position: tuple[Callable[..., Any], ...] = ()
+        if not any(impl.wrapper or impl.hookwrapper for impl in impls):
+            arguments = tuple(caller.spec.argnames) if caller.spec is not None else ()
+            self.functions = tuple(
+                _takes_all_arguments(impl, arguments) for impl in reversed(impls)
+            )
+            self.by_position = tuple(_by_position(impl, arguments) for impl in reversed(impls))
+        self.arguments = tuple(caller.spec.argnames) if caller.spec is not None else ()
+
+    def positional(self, *values: Any) -> list[Any]:
+        """Like calling the hook with its arguments by position, in declared order (the
+        cheapest call on the hot path)."""
+        if self.functions is None:
+            return self(**dict(zip(self.arguments, values, strict=True)))
+        found = []
+        for function in self.by_position:
+            answer = function(*values)
+            if answer is not None:
+                found.append(answer)
+        return found
+
+    def __call__(self, **kwargs: Any) -> list[Any]:
+        """Every answer that is not None, as pluggy collects them."""
+        if self.functions is None:
+            return cast(list[Any], self.caller(**kwargs))
+        found = []
+        for function in self.functions:
+            answer = function(**kwargs)
+            if answer is not None:
+                found.append(answer)
+        return found
+
+    def first(self, **kwargs: Any) -> Any:
+        """The first answer that is not None (a ``firstresult`` hook)."""
+        if self.functions is None:
+            return self.caller(**kwargs)
+        for function in self.functions:
+            answer = function(**kwargs)
+            if answer is not None:
+                return answer
+        return None
 
 
 def content_order(plugins: Sequence[PluginInfo]) -> list[PluginInfo]:

@@ -42,20 +42,31 @@ class Rng:
         if n <= 0:
             raise ValueError(f"below() needs n >= 1, got {n}")
         limit = ((1 << 64) // n) * n
-        rng = self
-        while True:
-            value, rng = rng.next64()
+        seed, counter = self.seed, self.counter
+        while True:  # ``next64`` unrolled: one generator object per draw, not per value
+            z = (seed + counter * _GAMMA + _GAMMA) & _MASK  # SplitMix64, inline
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            value = z ^ (z >> 31)
+            counter += 1
             if value < limit:
-                return value % n, rng
+                return value % n, Rng(seed, counter)
 
     def shuffled(self, items: Sequence[T]) -> tuple[tuple[T, ...], Rng]:
         """A Fisher–Yates shuffle of ``items``."""
         out = list(items)
-        rng = self
+        seed, counter = self.seed, self.counter
         for i in range(len(out) - 1, 0, -1):
-            j, rng = rng.below(i + 1)
+            n = i + 1
+            limit = ((1 << 64) // n) * n
+            while True:  # ``below(n)`` unrolled
+                value = _splitmix64((seed + counter * _GAMMA) & _MASK)
+                counter += 1
+                if value < limit:
+                    break
+            j = value % n
             out[i], out[j] = out[j], out[i]
-        return tuple(out), rng
+        return tuple(out), Rng(seed, counter)
 
     def choice_weighted(self, counts: Sequence[int]) -> tuple[int, Rng]:
         """An index drawn with probability proportional to ``counts`` (e.g. a meeple bag)."""

@@ -13,6 +13,7 @@ from naqala.core.actions import (
     Action,
     NotationError,
     format_action,
+    natural_key,
     parse_action,
     sorted_actions,
 )
@@ -223,3 +224,40 @@ def test_sorted_actions_is_canonical(actions: list[Action]) -> None:
     assert keys == sorted(keys)
     assert len(set(ordered)) == len(ordered) == len(set(actions))
     assert sorted_actions(list(reversed(actions))) == ordered
+
+
+def _sign(a: object, b: object) -> int:
+    return (a > b) - (a < b)  # type: ignore[operator]
+
+
+@given(
+    st.builds(Action, TOKEN, st.lists(TOKEN, max_size=3)),
+    st.builds(Action, TOKEN, st.lists(TOKEN, max_size=3)),
+)
+def test_the_string_sort_key_orders_like_the_natural_order(a: Action, b: Action) -> None:
+    """``sort_key`` (one string, fast to compare) orders any two actions exactly as the
+    natural order of nested tuples does: kind, then arguments, numbers as numbers."""
+    assert _sign(a.sort_key(), b.sort_key()) == _sign(natural_key(a), natural_key(b))
+
+
+def test_the_string_sort_key_on_tricky_cases() -> None:
+    texts = [
+        "bid 9",
+        "bid 10",
+        "bid 0",
+        "drop a10 W",
+        "drop a9 W",
+        "drop a9",
+        "drop",
+        "dropx",
+        "sell fakir+oil",
+        "sell fakir",
+        "x a1b",
+        "x a1",
+        "x a",
+        "x 1a",
+        "x 02",
+        "x 3",
+    ]
+    actions = [parse_action(t) for t in texts]
+    assert sorted(actions, key=Action.sort_key) == sorted(actions, key=natural_key)

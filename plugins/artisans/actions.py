@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from naqala.core.actions import Action
+from naqala.core.actions import Action, action_of
 from naqala.core.engine import RESOURCES, Rules
 from naqala.core.stage import Stage
 from naqala.core.state import State, evolve
@@ -74,7 +74,7 @@ class Workshop(Stage):
         return f"{len(way)} {'artisan' if way.startswith('P') else 'Fakir'}(s)"
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
-        return [SKIP, *(Action("workshop", (way,)) for way in self._payments(rules, state))]
+        return [SKIP, *(action_of("workshop", way) for way in self._payments(rules, state))]
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
         if action == SKIP:
@@ -108,7 +108,7 @@ class SpecializedMarket(Stage):
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
         row = state.decks[RESOURCES].row
-        return [SKIP, *(Action("buy", (card,)) for card in sorted(set(row)))]
+        return [SKIP, *(action_of("buy", card) for card in sorted(set(row)))]
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
         if action == SKIP:

@@ -7,7 +7,7 @@ red-valued tile in the 3×3 area around it, its own tile included (mountains ign
 
 from __future__ import annotations
 
-from naqala.core.actions import Action
+from naqala.core.actions import Action, action_of
 from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
 from naqala.core.state import (
@@ -42,7 +42,7 @@ def tent_options(rules: Rules, state: State) -> list[Action]:
         return []
     tent = rules.token_index[TENT]
     return [
-        Action(TENT, (state.geometry.name(tile),))
+        action_of(TENT, state.geometry.name(tile))
         for tile in sorted(set(turn.claimed))
         if state.board.owners[tile] == player and not state.board.tokens[tile][tent]
     ]

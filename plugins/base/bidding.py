@@ -9,7 +9,9 @@ zero spots share a cost; the five-player track has pairs at 5, 3 and 1 as well.
 
 from __future__ import annotations
 
-from naqala.core.actions import Action
+import functools
+
+from naqala.core.actions import Action, action_of
 from naqala.core.engine import Rules
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, evolve, replace_at
@@ -20,13 +22,17 @@ def turn_order_costs(rules: Rules, players: int) -> tuple[int, ...]:
     """The costs of the turn-order spots, best first: content table
     ``turn_order_costs_<players>`` where a player count has its own track (5 players),
     else ``turn_order_costs``."""
-    return rules.content.tables.get(f"turn_order_costs_{players}") or rules.content.table(
-        "turn_order_costs"
-    )
+    key = f"bidding.costs.{players}"
+    known: tuple[object, tuple[int, ...]] | None = rules.memo.get(key)
+    if known is None or known[0] is not rules.content:
+        tables = rules.content.tables
+        costs = tables.get(f"turn_order_costs_{players}") or rules.content.table("turn_order_costs")
+        known = rules.memo[key] = (rules.content, costs)
+    return known[1]
 
 
 def costs_in_play(rules: Rules, state: State) -> tuple[int, ...]:
-    return turn_order_costs(rules, len(state.players))
+    return turn_order_costs(rules, len(state.players))  # remembered per rules and content
 
 
 def distinct_costs(costs: tuple[int, ...]) -> list[int]:
@@ -45,12 +51,18 @@ def bidding_marker(state: State) -> int:
 def free_spots(rules: Rules, state: State) -> list[int]:
     """Spots the bidding marker may take, one per distinct cost: the front spot of each
     cost while any spot of that cost is free."""
-    costs = costs_in_play(rules, state)
+    track = state.turn_track
     return [
-        spots_costing(costs, cost)[0]
-        for cost in distinct_costs(costs)
-        if any(state.turn_track[i] == NOBODY for i in spots_costing(costs, cost))
+        group[0]
+        for group in _cost_groups(costs_in_play(rules, state))
+        if any(track[i] == NOBODY for i in group)
     ]
+
+
+@functools.lru_cache(maxsize=64)
+def _cost_groups(costs: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The spots of each distinct cost, dearest cost first."""
+    return tuple(tuple(spots_costing(costs, cost)) for cost in distinct_costs(costs))
 
 
 def place_bid(rules: Rules, state: State, cost: int, price: int) -> State:
@@ -89,7 +101,7 @@ class BidStage(Stage):
         affordable = [s for s in spots if costs[s] <= coins]
         if not affordable:
             affordable = [min(spots, key=lambda s: costs[s])]
-        return [Action("bid", (str(costs[s]),)) for s in affordable]
+        return [action_of("bid", str(costs[s])) for s in affordable]
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
         cost = int(action.args[0])

@@ -13,12 +13,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from naqala.core.actions import Action
+from naqala.core.actions import Action, action_of
 from naqala.core.content import CardSpec, DeckSpec
 from naqala.core.engine import DJINNS, Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.powers import Power
-from naqala.core.state import State, Turn, count_effect, evolve, get_extra, replace_at, set_extra
+from naqala.core.state import (
+    PlayerState,
+    State,
+    Turn,
+    count_effect,
+    evolve,
+    get_extra,
+    replace_at,
+    set_extra,
+)
 from naqala.plugins.base.common import discard_from_hand, fakirs_held, kept
 from naqala.plugins.base.tiles import pay_elders_fakirs
 from naqala.plugins.base.tribes import ELDER
@@ -65,7 +74,8 @@ def mark_used(state: State, mark: str) -> State:
 
 def use_mark(deck: DeckSpec, card: CardSpec) -> str:
     """What a use of ``card`` marks in ``Turn.used``: the card, its deck, or nothing."""
-    return {"card": card.id, "deck": deck.id}.get(deck.limit, "")
+    limit = deck.limit
+    return card.id if limit == "card" else deck.id if limit == "deck" else ""
 
 
 #: the content setting choosing how long "once per turn" lasts at two players
@@ -105,7 +115,7 @@ def policy(rules: Rules, card: CardSpec) -> DeckSpec:
 
 def card_action(deck: DeckSpec, card: CardSpec, args: tuple[str, ...]) -> Action:
     """The action using ``card``: ``<card> args…``, or ``<verb> <card> args…``."""
-    return Action(deck.verb, (card.id, *args)) if deck.verb else Action(card.id, args)
+    return action_of(deck.verb, card.id, *args) if deck.verb else action_of(card.id, *args)
 
 
 class Activated(Power):
@@ -142,11 +152,12 @@ class Activated(Power):
 
     def options(self, rules: Rules, state: State, owner: int, card: CardSpec) -> Iterable[Action]:
         turn = own_turn(state, owner)
+        if turn is None:
+            return ()
         deck = policy(rules, card)
         mark = use_mark(deck, card)
         if (
-            turn is None
-            or (mark and mark in turn.used)
+            (mark and mark in turn.used)
             or (self.stages is not None and state.decision.stage not in self.stages)
             or (round_limited(rules, state, card) and used_this_round(state, owner, card))
             or not self.usable(rules, state, owner, card)
@@ -192,12 +203,64 @@ def held_by(rules: Rules, state: State, owner: int) -> Iterator[tuple[CardSpec, 
     """(card, power) for every card ``owner`` holds whose kind has a power, deck by deck
     (a card held twice comes twice)."""
     specs = rules.card_specs
+    powers = rules.card_powers
     for hand in state.players[owner].hands:
         for card_id in hand:
-            card = specs[card_id]
-            power = rules.power_of(card)
+            power = powers.get(card_id)
             if power is not None:
-                yield card, power
+                yield specs[card_id], power
+
+
+_MEMO_KEYS: dict[str, str] = {}
+_HELD_KEYS: dict[str, str] = {}
+
+
+def powers_with(rules: Rules, method: str) -> tuple[dict[str, Power], tuple[int, ...]]:
+    """The cards whose power overrides ``Power.<method>`` (``on_event``, ``options``), by
+    card id, and the decks (by index) holding any: the only cards worth asking (the
+    others answer nothing) and the only hands worth looking through."""
+    key = _MEMO_KEYS.get(method) or _MEMO_KEYS.setdefault(method, f"cards.powers_with.{method}")
+    found: tuple[dict[str, Power], tuple[int, ...]] | None = rules.memo.get(key)
+    if found is None:
+        base = getattr(Power, method)
+        powers = {
+            card_id: power
+            for card_id, power in rules.card_powers.items()
+            if getattr(type(power), method) is not base
+        }
+        decks = sorted({rules.deck_index[rules.card_specs[card_id].deck] for card_id in powers})
+        found = rules.memo[key] = (powers, tuple(decks))
+    return found
+
+
+def held_with(
+    rules: Rules, seat: int, player: PlayerState, method: str
+) -> list[tuple[CardSpec, Power]]:
+    """(card, power) for the cards ``player`` (in ``seat``) holds whose power overrides
+    ``Power.<method>``, deck by deck in hand order (for ``options`` each card once).
+    Kept per seat for the hands last asked about (by identity: most actions change no
+    hand, and every decision and every event asks)."""
+    key = _HELD_KEYS.get(method) or _HELD_KEYS.setdefault(method, f"cards.held_with.{method}")
+    per_seat: dict[int, tuple[object, list[tuple[CardSpec, Power]]]] | None = rules.memo.get(key)
+    if per_seat is None:
+        per_seat = rules.memo[key] = {}
+    hands = player.hands
+    known = per_seat.get(seat)
+    if known is not None and known[0] is hands:
+        return known[1]
+    powers, decks = powers_with(rules, method)
+    specs = rules.card_specs
+    mine = [
+        (specs[card_id], power)
+        for deck in decks
+        if deck < len(hands)
+        for card_id in hands[deck]
+        if (power := powers.get(card_id)) is not None
+    ]
+    if method == "options":  # each distinct card is asked once
+        mine = list({card.id: (card, power) for card, power in mine}.values())
+    per_seat[seat] = (hands, mine)
+    return mine
 
 
 def options(rules: Rules, state: State) -> list[Action]:
@@ -206,8 +269,7 @@ def options(rules: Rules, state: State) -> list[Action]:
     if player < 0:
         return []
     found: list[Action] = []
-    distinct = {card.id: (card, power) for card, power in held_by(rules, state, player)}
-    for card, power in distinct.values():
+    for card, power in held_with(rules, player, state.players[player], "options"):
         found.extend(power.options(rules, state, player, card))
     return found
 
@@ -258,10 +320,12 @@ def explain(rules: Rules, state: State, action: Action) -> str | None:
 
 
 def on_event(rules: Rules, state: State, event: Event) -> State | None:
-    """Let the power of every card held react to ``event``, players in seat order."""
+    """Let the power of every card held react to ``event``, players in seat order (only
+    the cards whose power reacts to events at all are asked)."""
     changed = False
     for owner in range(len(state.players)):
-        for card, power in list(held_by(rules, state, owner)):
+        # the hands as they are now: an earlier reaction may have changed them
+        for card, power in held_with(rules, owner, state.players[owner], "on_event"):
             result = power.on_event(rules, state, owner, card, event)
             if result is not None:
                 state, changed = result, True

@@ -8,10 +8,11 @@ in VP at the end.
 from __future__ import annotations
 
 import itertools
+import weakref
 from collections import Counter
 from collections.abc import Iterable
 
-from naqala.core.actions import Action
+from naqala.core.actions import Action, action_of
 from naqala.core.engine import RESOURCES, Rules
 from naqala.core.stage import Stage
 from naqala.core.state import State
@@ -21,7 +22,18 @@ END = Action("end")
 
 
 def merchandise_types(rules: Rules) -> frozenset[str]:
-    return frozenset(c.id for c in rules.content.deck("resources") if c.kind == "merchandise")
+    """The ids of the merchandise cards (remembered per rules and content: every sale
+    decision asks)."""
+    known = _TYPES.get(rules)
+    if known is None or known[0] is not rules.content:
+        types = frozenset(c.id for c in rules.content.deck("resources") if c.kind == "merchandise")
+        known = _TYPES[rules] = (rules.content, types)
+    return known[1]
+
+
+_TYPES: weakref.WeakKeyDictionary[Rules, tuple[object, frozenset[str]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def suit_value(rules: Rules, size: int) -> int:
@@ -56,7 +68,7 @@ class SellStage(Stage):
         options = [END]
         for size in range(1, len(held) + 1):
             options.extend(
-                Action("sell", ("+".join(suit),)) for suit in itertools.combinations(held, size)
+                action_of("sell", "+".join(suit)) for suit in itertools.combinations(held, size)
             )
         return options
 

@@ -14,32 +14,22 @@ with ``k`` meeples in hand at tile ``here`` (arrived from ``prev``), a legal end
 
 from __future__ import annotations
 
-import functools
 import time
 from collections.abc import Iterator, Sequence
 
-from naqala.core.actions import Action
+from naqala.core.actions import Action, action_of
 from naqala.core.board import Geometry
 from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
-from naqala.core.state import NOBODY, Counts, State, add_at, evolve, replace_at
+from naqala.core.state import NOBODY, Counts, State, add_at, evolve
 from naqala.plugins.base import events
 from naqala.plugins.base.common import current, take_tile
 from naqala.plugins.base.perft import PerftTimeout, Progress
 
-
-@functools.lru_cache(maxsize=512)
-def board_masks(meeples: tuple[Counts, ...]) -> tuple[int, ...]:
-    """``colour_masks`` of a board position, remembered: a position is asked about several
-    times (legal options, then applying one)."""
-    return tuple(colour_masks(meeples, len(meeples[0]) if meeples else 0))
-
-
-@functools.lru_cache(maxsize=4096)
-def move_action(kind: str, *args: str) -> Action:
-    """The action ``kind args``, built once: moves are listed over and over."""
-    return Action(kind, args)
+#: the action ``kind args``, one shared object per distinct move (moves are listed over
+#: and over); kept under this name for the modules that build plans of moves
+move_action = action_of
 
 
 def colour_masks(meeples: Sequence[Counts], colours: int) -> list[int]:
@@ -61,7 +51,7 @@ def can_finish(geo: Geometry, masks: Sequence[int], here: int, prev: int, hand: 
     for colour, n in enumerate(hand):
         if n and ends & masks[colour]:
             return True
-    return any(n >= 2 for n in hand) and geo.loop_ends(here, prev, k) != 0
+    return max(hand) >= 2 and geo.loop_ends(here, prev, k) != 0
 
 
 def legal_starts(
@@ -70,12 +60,22 @@ def legal_starts(
     """Tiles from which some legal move exists."""
     if masks is None:
         masks = colour_masks(meeples, len(meeples[0]) if meeples else 0)
+    reach = geo.reach
+    impassable = geo.impassable
+    colours = range(len(masks))
     for tile, hand in enumerate(meeples):
-        if not any(hand) or tile in geo.impassable:
+        k = sum(hand)
+        if not k or tile in impassable:
             continue
-        emptied = [m & ~(1 << tile) for m in masks]
-        if can_finish(geo, emptied, tile, NOBODY, hand):
-            yield tile
+        # the tile is emptied by the pick: its own meeples do not count as ends
+        ends = reach(tile, NOBODY, k) & ~(1 << tile)
+        for colour in colours:
+            if hand[colour] and ends & masks[colour]:
+                yield tile
+                break
+        else:
+            if max(hand) >= 2 and geo.loop_ends(tile, NOBODY, k):
+                yield tile
 
 
 def legal_drops(
@@ -89,21 +89,34 @@ def legal_drops(
     """(tile, colour) pairs that the next drop may be, each keeping a legal end possible."""
     if masks is None:
         masks = colour_masks(meeples, len(hand))
-    last = sum(hand) == 1
+    k = sum(hand) - 1  # meeples left in hand after this drop
+    held = [colour for colour, n in enumerate(hand) if n]
+    reach = geo.reach
     for nxt in geo.neighbours[here]:
         if nxt == prev:
             continue
-        for colour, n in enumerate(hand):
-            if not n:
-                continue
-            if last:
-                if meeples[nxt][colour]:
+        if not k:
+            counts = meeples[nxt]
+            for colour in held:
+                if counts[colour]:
                     yield nxt, colour
-                continue
-            dropped = list(masks)
-            dropped[colour] |= 1 << nxt
-            if can_finish(geo, dropped, nxt, here, add_at(hand, colour, -1)):
+            continue
+        ends = reach(nxt, here, k)
+        # colours of the hand that some k-step walk can end on as things stand
+        hits = [colour for colour in held if ends & masks[colour]]
+        back = ends >> nxt & 1  # a walk can end on nxt itself
+        loops = -1  # not computed yet
+        for colour in held:
+            # drop ``colour`` on ``nxt``: can the rest of the hand still end legally?
+            two = hand[colour] >= 2
+            if len(hits) > (colour in hits) or (two and (back or colour in hits)):
                 yield nxt, colour
+                continue
+            if hand[colour] >= 3 or any(hand[c] >= 2 for c in held if c != colour):
+                if loops < 0:
+                    loops = geo.loop_ends(nxt, here, k)
+                if loops:
+                    yield nxt, colour
 
 
 def count_moves(
@@ -163,16 +176,15 @@ class PickStage(Stage):
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
         geo = state.geometry
-        meeples = state.board.meeples
-        return [
-            move_action("pick", geo.names[t])
-            for t in legal_starts(geo, meeples, board_masks(meeples))
-        ]
+        board = state.board
+        names = geo.names
+        starts = legal_starts(geo, board.meeples, board.colour_masks)
+        return [action_of("pick", names[t]) for t in starts]
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
         tile = state.geometry.parse(action.args[0])
         hand = state.board.meeples[tile]
-        board = evolve(state.board, meeples=replace_at(state.board.meeples, tile, (0,) * len(hand)))
+        board = state.board.with_meeples_at(tile, (0,) * len(hand))
         assert state.turn is not None
         turn = evolve(state.turn, start=tile, hand=hand)
         return rules.enter(evolve(state, board=board, turn=turn), "drop")
@@ -203,11 +215,13 @@ class DropStage(Stage):
         assert turn is not None
         geo = state.geometry
         letters = rules.letters
-        meeples = state.board.meeples
-        masks = board_masks(meeples)
+        board = state.board
+        names = geo.names
         return [
-            move_action("drop", geo.names[t], letters[c])
-            for t, c in legal_drops(geo, meeples, turn.here, turn.previous, turn.hand, masks)
+            action_of("drop", names[t], letters[c])
+            for t, c in legal_drops(
+                geo, board.meeples, turn.here, turn.previous, turn.hand, board.colour_masks
+            )
         ]
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
@@ -216,15 +230,9 @@ class DropStage(Stage):
         tile = state.geometry.parse(action.args[0])
         colour = rules.letters.index(action.args[1])
         player = current(state)
-        meeples = replace_at(
-            state.board.meeples, tile, add_at(state.board.meeples[tile], colour, 1)
-        )
+        board = state.board.with_meeples_at(tile, add_at(state.board.meeples[tile], colour, 1))
         hand = add_at(turn.hand, colour, -1)
-        state = evolve(
-            state,
-            board=evolve(state.board, meeples=meeples),
-            turn=evolve(turn, path=(*turn.path, tile), hand=hand),
-        )
+        state = evolve(state, board=board, turn=evolve(turn, path=(*turn.path, tile), hand=hand))
         state = rules.fire(state, Event(events.MEEPLE_DROPPED, player, tile=tile, colour=colour))
         if any(hand):
             return state
@@ -269,7 +277,7 @@ def control_check(rules: Rules, state: State, tile: int, colour: int) -> State:
     counts = state.board.meeples[tile]
     taken = counts[colour]
     emptied = add_at(counts, colour, -taken)
-    board = evolve(state.board, meeples=replace_at(state.board.meeples, tile, emptied))
+    board = state.board.with_meeples_at(tile, emptied)
     state = evolve(state, board=board, turn=evolve(turn, colour=colour, taken=taken))
     if not any(emptied):
         state = take_tile(rules, state, current(state), tile)

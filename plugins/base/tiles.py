@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 
-from naqala.core.actions import Action
+from naqala.core.actions import Action, action_of
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
@@ -69,7 +69,7 @@ class PlaceToken(Stage):
         return self.apply(rules, waiting, self.legal(rules, waiting)[0])
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
-        return [Action("place", (state.geometry.name(final_tile(state)),))]
+        return [action_of("place", state.geometry.name(final_tile(state)))]
 
     def title(self, rules: Rules, state: State) -> str:
         token = rules.tokens[rules.token_index[self.token]].name.lower()
@@ -115,7 +115,7 @@ class Market(Stage):
         visible = state.decks[RESOURCES].row[:reach]
         count = min(take, len(visible))
         choices = {tuple(sorted(c)) for c in itertools.combinations(visible, count)}
-        return [SKIP, *(Action("buy", ("+".join(c),)) for c in choices)]
+        return [SKIP, *(action_of("buy", "+".join(c)) for c in choices)]
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
         if action == SKIP:
@@ -189,7 +189,7 @@ class SacredPlace(Stage):
     def legal(self, rules: Rules, state: State) -> list[Action]:
         payments = djinn_payments(rules, state, current(state))
         return [SKIP] + [
-            Action("djinn", (djinn, pay)) for djinn in state.decks[DJINNS].row for pay in payments
+            action_of("djinn", djinn, pay) for djinn in state.decks[DJINNS].row for pay in payments
         ]
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:

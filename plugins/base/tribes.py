@@ -5,11 +5,14 @@
 
 from __future__ import annotations
 
-from naqala.core.actions import Action
+import functools
+
+from naqala.core.actions import Action, action_of
+from naqala.core.board import Geometry
 from naqala.core.engine import RESOURCES, Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
-from naqala.core.state import State, Turn, add_at, evolve, replace_at
+from naqala.core.state import State, Turn, add_at, evolve
 from naqala.plugins.base import events
 from naqala.plugins.base.common import (
     FAKIR,
@@ -83,7 +86,7 @@ class Builders(Stage):
         return f"Builders: discard Fakirs? Each earns {self._blue(rules, state)} more coins"
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
-        return [Action("fakirs", (str(n),)) for n in range(fakirs_held(state, current(state)) + 1)]
+        return [action_of("fakirs", str(n)) for n in range(fakirs_held(state, current(state)) + 1)]
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
         return self._pay(rules, state, int(action.args[0]))
@@ -123,7 +126,7 @@ class Assassins(Stage):
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
         top = min(fakirs_held(state, current(state)), self._useful_fakirs(state))
-        return [Action("fakirs", (str(n),)) for n in range(top + 1)]
+        return [action_of("fakirs", str(n)) for n in range(top + 1)]
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
         return self._to_kill(rules, state, int(action.args[0]))
@@ -146,33 +149,55 @@ def kill_targets(rules: Rules, state: State, protection: bool = True) -> list[Ac
 
     The range is ``turn.reach`` (assassins plus Fakirs discarded). After a first kill of
     several (``turn.target`` set), only the same tile or the same opponent is a target."""
+    options, in_front = _all_targets(rules, state)
+    if not protection:
+        return options + [option for _, _, option in in_front]
+    safe: dict[int, frozenset[str]] = {}
+    for other, colour_id, option in in_front:
+        if other not in safe:
+            safe[other] = rules.protected(state, other)
+        if colour_id not in safe[other]:
+            options.append(option)
+    return options
+
+
+@functools.lru_cache(maxsize=4096)
+def within(geo: Geometry, here: int, reach: int) -> tuple[int, ...]:
+    """The tiles at most ``reach`` orthogonal steps from ``here``, in board order."""
+    return tuple(tile for tile in range(geo.size) if geo.distance(here, tile) <= reach)
+
+
+def _all_targets(rules: Rules, state: State) -> tuple[list[Action], list[tuple[int, str, Action]]]:
+    """The targets on tiles, and (opponent, colour id, option) for each meeple in front
+    of an opponent, protected or not."""
     turn = _turn(state)
     geo = state.geometry
     letters = rules.letters
+    names = geo.names
     options: list[Action] = []
     if turn.target.startswith("p"):
-        tiles: range | list[int] = []
+        tiles: tuple[int, ...] = ()
     elif turn.target:
-        tiles = [geo.parse(turn.target)]
+        tile = geo.parse(turn.target)
+        tiles = (tile,) if geo.distance(turn.here, tile) <= turn.reach else ()
     else:
-        tiles = range(geo.size)
+        tiles = within(geo, turn.here, turn.reach)
+    meeples = state.board.meeples
     for tile in tiles:
-        if geo.distance(turn.here, tile) > turn.reach:
-            continue
-        for colour, n in enumerate(state.board.meeples[tile]):
+        for colour, n in enumerate(meeples[tile]):
             if n:
-                options.append(Action("kill", (geo.name(tile), letters[colour])))
+                options.append(action_of("kill", names[tile], letters[colour]))
     player = current(state)
+    in_front: list[tuple[int, str, Action]] = []
     for other, holdings in enumerate(state.players):
         seat = f"p{other + 1}"
         if other == player or (turn.target and turn.target != seat):
             continue
-        safe = rules.protected(state, other) if protection else frozenset()
         for colour_id in killable_in_front(rules):
             colour = rules.colour_index[colour_id]
-            if holdings.meeples[colour] and colour_id not in safe:
-                options.append(Action("kill", (seat, letters[colour])))
-    return options
+            if holdings.meeples[colour]:
+                in_front.append((other, colour_id, action_of("kill", seat, letters[colour])))
+    return options, in_front
 
 
 def killable_in_front(rules: Rules) -> tuple[str, ...]:
@@ -186,9 +211,15 @@ def report_protection(rules: Rules, state: State) -> State:
     turn = _turn(state)
     if turn.target:
         return state
-    open_targets = set(kill_targets(rules, state))
-    hidden = set(kill_targets(rules, state, protection=False)) - open_targets
-    for victim in sorted({int(a.args[0][1:]) - 1 for a in hidden}):
+    _, in_front = _all_targets(rules, state)
+    safe: dict[int, frozenset[str]] = {}
+    hidden: set[int] = set()
+    for other, colour_id, _ in in_front:
+        if other not in safe:
+            safe[other] = rules.protected(state, other)
+        if colour_id in safe[other]:
+            hidden.add(other)
+    for victim in sorted(hidden):
         state = rules.fire(state, Event(events.KILL_PREVENTED, current(state), victim=victim))
     return state
 
@@ -218,7 +249,7 @@ class KillStage(Stage):
             counts = add_at(state.board.meeples[tile], colour, -1)
             state = evolve(
                 state,
-                board=evolve(state.board, meeples=replace_at(state.board.meeples, tile, counts)),
+                board=state.board.with_meeples_at(tile, counts),
                 bag=add_at(state.bag, colour, 1),
             )
             state = rules.fire(state, Event(events.KILL, player, tile=tile, colour=colour))

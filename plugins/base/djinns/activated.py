@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from naqala.core.actions import Action
+from naqala.core.actions import Action, action_of
 from naqala.core.content import CardSpec
 from naqala.core.encoding import board_squares, player_counts
 from naqala.core.engine import DJINNS, RESOURCES, Rules
@@ -368,7 +368,7 @@ class Kumarbi(Activated):
             for used in range(1, fakirs + 1):
                 price = discounted(costs, costs[spot], used)
                 if price <= coins:
-                    found.append(Action(card.id, (str(costs[spot]), "F" * used)))
+                    found.append(action_of(card.id, str(costs[spot]), "F" * used))
                 if price == 0:
                     break
         return found

@@ -1,0 +1,75 @@
+"""CPU seconds of a cold ``naqala actions STATE``: a new process each time, as a script
+calling the command once per position pays it.
+
+Each run is a fresh interpreter; its CPU time (user + system) is read from the
+children's resource usage, so other work on a shared machine inflates it far less than
+wall time. Printed: the median and range of the command, of the same command through the
+full command-line app (typer, what every other command goes through) and of a bare
+``python -c pass`` for scale. The issue's target is 0.2 CPU-seconds.
+
+    python bench/startup.py [--runs 9] [STATE.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+TARGET = 0.2
+
+
+def cpu_of(command: list[str]) -> float:
+    """CPU seconds (user + system) of one run of ``command`` in a new process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def summary(times: list[float]) -> str:
+    return f"{statistics.median(times):.3f} s (range {min(times):.3f}–{max(times):.3f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("state", nargs="?", help="a state file (default: a new 4-player game)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        state = args.state
+        if state is None:
+            from naqala.core.engine import build_rules
+            from naqala.core.serialize import state_to_json
+
+            rules = build_rules()
+            state = str(Path(tmp) / "state.json")
+            Path(state).write_text(state_to_json(rules, rules.new_game(4, 1)), encoding="utf-8")
+        python = sys.executable
+        cases = {
+            "naqala actions STATE": [python, "-c", "from naqala.cli.entry import main; main()"],
+            "the same through the typer app": [
+                python,
+                "-c",
+                "from naqala.cli.app import main; main()",
+            ],
+            "python -c pass": [python, "-c", "pass"],
+        }
+        results: dict[str, list[float]] = {name: [] for name in cases}
+        for _ in range(args.runs):  # interleaved, so load changes hit every case alike
+            for name, command in cases.items():
+                extra = [] if name == "python -c pass" else ["actions", state]
+                results[name].append(cpu_of(command + extra))
+    print(f"CPU seconds of a cold start, {args.runs} runs each (target ≤ {TARGET} s):")
+    for name, times in results.items():
+        print(f"  {name:<32} {summary(times)}")
+
+
+if __name__ == "__main__":
+    main()
