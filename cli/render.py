@@ -35,7 +35,7 @@ from rich.text import Text
 from naqala.cli.decisions import decision_title, djinn_power
 from naqala.core.board import edge, tile_name
 from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
-from naqala.core.state import NOBODY, Counts, PlayerState, State
+from naqala.core.state import NOBODY, NON_PLAYER, Counts, PlayerState, State
 from naqala.plugins.base.api import turn_order_costs
 
 __all__ = ["KIND_ABBREVIATIONS", "TOKEN_LETTERS", "render_state"]
@@ -210,7 +210,9 @@ def _cell_lines(
     body = _wrap(meeples, width, "") if meeples else []
     extras: list[Text] = []
     owner = state.board.owners[tile]
-    if owner != NOBODY:
+    if owner == NON_PLAYER:
+        extras.append(Text("cX", style="bold magenta"))
+    elif owner != NOBODY:
         extras.append(Text(f"c{owner + 1}", style=_seat_style(owner)))
     for letter, n in zip(letters, state.board.tokens[tile], strict=True):
         if n:
@@ -342,6 +344,8 @@ def _legend(rules: Rules, state: State) -> Group:
     )
     meeples = Text("  ".join(f"{c.letter} {c.name.lower()}" for c in rules.colours), style="dim")
     meeples.append("  cN camel of PN")
+    if NON_PLAYER in state.board.owners:
+        meeples.append("  cX the non-player's camel")
     tokens = "  ".join(
         f"{letter} {spec.name.lower()}"
         for letter, spec in zip(token_letters(rules), rules.tokens, strict=True)

@@ -31,8 +31,19 @@ def score_table(rules: Rules, state: State, seats: Sequence[str], title: str = "
 
 
 def winners_line(rules: Rules, state: State) -> str:
-    winners = rules.winners(state)
+    """Who won, with how many points; when a plugin decides the winners otherwise than by
+    the highest score (the solo mode), its reason too, and a lost game says so."""
+    verdict = rules.verdict(state)
+    winners = verdict.winners
+    scores = rules.scores(state)
+    if not winners and len(scores) == 1:
+        return f"P1 loses with {scores[0]} points: {verdict.reason}."
+    if not winners:
+        points = ", ".join(f"P{p + 1} {score}" for p, score in enumerate(scores))
+        return f"Nobody wins: {verdict.reason}. Points: {points}."
     names = " and ".join(f"P{w + 1}" for w in winners)
+    default = rules.hook.naqala_verdict(rules=rules, state=state) is None
+    why = "" if default else f": {verdict.reason}"
     if len(winners) > 1:
-        return f"{names} share the win with {rules.scores(state)[winners[0]]} points."
-    return f"{names} wins with {rules.scores(state)[winners[0]]} points."
+        return f"{names} share the win with {scores[winners[0]]} points{why}."
+    return f"{names} wins with {scores[winners[0]]} points{why}."

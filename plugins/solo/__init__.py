@@ -6,7 +6,7 @@ game's public API only."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from pathlib import Path
 
 from naqala.content import content_path
@@ -47,8 +47,9 @@ def naqala_stages() -> dict[str, Stage]:
 
 
 @hookimpl(wrapper=True)
-def naqala_flow(rules: Rules) -> Iterable[Flow]:
-    inner = yield  # type: ignore[misc]
+def naqala_flow(rules: Rules) -> Generator[None, Flow, Flow]:
+    """The flow in use, with Yazid's turn after an outbidding player's (rounds.SoloFlow)."""
+    inner = yield
     return SoloFlow(inner)
 
 

@@ -14,6 +14,7 @@ from naqala.plugins.solo.sultan import (
     DEBT,
     DJINNS,
     ELDER,
+    LOSSES,
     PLAYER,
     VIZIER,
     VIZIERS,
@@ -42,12 +43,12 @@ def loss(rules: Rules, state: State) -> int:
 
 def verdict(rules: Rules, state: State) -> Verdict:
     reason = loss(rules, state)
-    score = rules.scores(state)[PLAYER]
     if not reason:
         return Verdict(
             (PLAYER,),
             f"you outlasted Sultan Yazid with more viziers ({player_viziers(rules, state)} "
-            f"to {held(state, VIZIER)}) and {score} points",
+            f"to {held(state, VIZIER)})",
+            "won",
         )
     settings = rules.content.settings
     why = {
@@ -59,7 +60,7 @@ def verdict(rules: Rules, state: State) -> Verdict:
         VIZIERS: f"Sultan Yazid's council has {held(state, VIZIER)} viziers to your "
         f"{player_viziers(rules, state)}: you need more",
     }[reason]
-    return Verdict((), f"Sultan Yazid wins: {why}")
+    return Verdict((), why, f"lost: {LOSSES[reason]}")
 
 
 def vizier_bonus(rules: Rules, state: State, player: int) -> list[ScoreLine]:

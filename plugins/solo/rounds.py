@@ -30,7 +30,9 @@ def outbid_allowed(rules: Rules, state: State) -> bool:
     if state.players[PLAYER].coins < dice.outbid_cost(state):
         return False
     last = get_extra(state.extras, OUTBID)  # 0: never
-    return bool(rules.content.setting("outbid_twice_in_a_row")) or last < state.round - 1 or not last
+    if rules.content.setting("outbid_twice_in_a_row") or not last:
+        return True
+    return last < state.round - 1
 
 
 def where(state: State) -> str:

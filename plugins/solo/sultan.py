@@ -105,9 +105,7 @@ def clear_tile(rules: Rules, state: State, tile: int) -> State:
     meeples = state.board.meeples[tile]
     if not any(meeples) and not setting(rules, "yazid_takes_empty_tile"):
         return state
-    board = evolve(
-        state.board, meeples=replace_at(state.board.meeples, tile, (0,) * len(meeples))
-    )
+    board = evolve(state.board, meeples=replace_at(state.board.meeples, tile, (0,) * len(meeples)))
     state = evolve(state, board=board)
     debt = 0
     for index, count in enumerate(meeples):
@@ -162,9 +160,7 @@ def discard_row(rules: Rules, state: State, count: int) -> State:
     to_yazid = setting(rules, "merchant_fakirs_to_yazid")
     for _ in range(count):
         row = state.decks[resources].row
-        position = next(
-            (i for i, card in enumerate(row) if to_yazid or card != FAKIR), None
-        )
+        position = next((i for i, card in enumerate(row) if to_yazid or card != FAKIR), None)
         if position is None:
             break
         state, card = take_from_row(state, resources, position)
