@@ -46,6 +46,11 @@ GREEDY_SETS: tuple[tuple[tuple[str, ...], int], ...] = (
     (("djinns",), 4),
     (("artisans", "djinns"), 5),
 )
+#: one-seat games against the solo mode's Sultan: (expansions, seat kind, seed)
+SOLO_GAMES: tuple[tuple[tuple[str, ...], str, int], ...] = (
+    (("solo",), "greedy", 11),
+    (("solo",), "random", 12),
+)
 SEEDS = (11, 12)
 
 
@@ -95,6 +100,8 @@ def main() -> int:
             jobs.extend((expansions, players, seed, "random") for seed in SEEDS)
     for expansions, players in GREEDY_SETS:
         jobs.append((expansions, players, SEEDS[0], "greedy"))
+    for expansions, kind, seed in SOLO_GAMES:
+        jobs.append((expansions, 1, seed, kind))
     for expansions, players, seed, kind in jobs:
         rules = build_rules(expansions)
         seats = [kind] * players if kind == "random" else ["greedy"] + ["random"] * (players - 1)
