@@ -56,6 +56,16 @@ def _requires(name: str) -> tuple[str, ...]:
     return tuple(need for need in load_named(name).requires if need != BASE)
 
 
+@functools.cache
+def _conflicts(name: str) -> frozenset[str]:
+    return frozenset(getattr(load_named(name).module, "CONFLICTS", {}))
+
+
+def _compatible(names: tuple[str, ...]) -> bool:
+    """No plugin of ``names`` lists another in its ``CONFLICTS`` (solo and the boxes)."""
+    return not any(_conflicts(name) & set(names) for name in names)
+
+
 def _with_requirements(names: Iterable[str]) -> tuple[str, ...]:
     """``names`` and everything they require, sorted."""
     found: set[str] = set()
@@ -93,9 +103,8 @@ def expansion_sets(
         )
     if not names:
         return st.just(())
-    return st.lists(st.sampled_from(names), min_size=min_size, max_size=max_size, unique=True).map(
-        _with_requirements
-    )
+    drawn = st.lists(st.sampled_from(names), min_size=min_size, max_size=max_size, unique=True)
+    return drawn.map(_with_requirements).filter(_compatible)
 
 
 @functools.cache
