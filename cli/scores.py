@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from naqala.core.engine import Rules
-from naqala.core.scoresheet import row_label, score_sheet
+from naqala.core.scoresheet import result_line, row_label, score_sheet
 from naqala.core.state import State
 
 
@@ -31,19 +31,5 @@ def score_table(rules: Rules, state: State, seats: Sequence[str], title: str = "
 
 
 def winners_line(rules: Rules, state: State) -> str:
-    """Who won, with how many points; when a plugin decides the winners otherwise than by
-    the highest score (the solo mode), its reason too, and a lost game says so."""
-    verdict = rules.verdict(state)
-    winners = verdict.winners
-    scores = rules.scores(state)
-    if not winners and len(scores) == 1:
-        return f"P1 loses with {scores[0]} points: {verdict.reason}."
-    if not winners:
-        points = ", ".join(f"P{p + 1} {score}" for p, score in enumerate(scores))
-        return f"Nobody wins: {verdict.reason}. Points: {points}."
-    names = " and ".join(f"P{w + 1}" for w in winners)
-    default = rules.hook.naqala_verdict(rules=rules, state=state) is None
-    why = "" if default else f": {verdict.reason}"
-    if len(winners) > 1:
-        return f"{names} share the win with {scores[winners[0]]} points{why}."
-    return f"{names} wins with {scores[winners[0]]} points{why}."
+    """The end screen's last line: who won and why (``scoresheet.result_line``)."""
+    return result_line(rules, state)

@@ -202,3 +202,23 @@ def test_with_the_app_s_reading_yazid_skips_a_round_you_outbid_him_in(tmp_path: 
     assert state.round == 2 and c3 not in dice.targets(state)  # this seed's next roll
     assert on_tile(rules, state, "c3") == "YR"
     assert state.board.owners[c3] != NON_PLAYER
+
+
+def test_a_saved_solo_game_replays_with_its_verdict_in_the_terminal_and_html(
+    tmp_path: Path,
+) -> None:
+    record = tmp_path / "solo.json"
+    played = runner.invoke(
+        app,
+        ["play", "-x", "solo", "--seats", "ai:random", "--seed", "8", "--save", str(record)],
+    )
+    assert played.exit_code == 0, played.stderr
+    replayed = runner.invoke(app, ["replay", str(record), "--verify"])
+    assert replayed.exit_code == 0, replayed.stderr
+    shown = runner.invoke(app, ["replay", str(record)])
+    assert "P1 wins with" in shown.stdout or "P1 loses with" in shown.stdout
+    page = tmp_path / "solo.html"
+    html = runner.invoke(app, ["replay", str(record), "--html", str(page)])
+    assert html.exit_code == 0, html.stderr
+    text = page.read_text(encoding="utf-8")
+    assert "Final scores — P1 " in text and "Sultan Yazid" in text
