@@ -66,6 +66,12 @@ class Rules:
             raise PluginError(f"plugin {exc.plugin!r}: {exc}") from exc
         self.hook = self.pm.hook
         _refuse_conflicts(self.plugins)
+        judges = sorted(i.plugin_name for i in self.hook.naqala_verdict.get_hookimpls())
+        if len(judges) > 1:
+            raise PluginError(
+                f"naqala_verdict is answered by {' and '.join(map(repr, judges))}: "
+                "one plugin at most may decide who wins"
+            )
 
         providers: dict[str, Callable[[], Iterable[str | Path]]] = {
             impl.plugin_name: cast(Callable[[], Iterable[str | Path]], impl.function)

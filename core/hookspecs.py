@@ -258,8 +258,8 @@ def naqala_verdict(rules: Rules, state: State) -> Verdict | None:
     score (the solo mode: the player wins by surviving with more viziers than the Sultan).
 
     Called whenever the winners of a game are asked for (``Rules.winners``, the end
-    screen, ``naqala simulate``). First answer: one plugin decides; None leaves the
-    highest score (ties share the win).
+    screen, ``naqala simulate``). One plugin at most implements it (two are refused when
+    the rules are built, naming both); None leaves the highest score (ties share the win).
     """
 
 

@@ -333,6 +333,12 @@ def test_naqala_verdict_decides_who_won_and_why() -> None:
     assert rules.winners(poor) == ()
     assert rules.verdict(poor).reason == "everybody is poor"
 
+    class Poorest(Richest):
+        NAME = "poorest"
+
+    with pytest.raises(PluginError, match="'poorest' and 'richest': one plugin at most"):
+        build_rules(extra_plugins=[Richest(), Poorest()])
+
 
 def test_plugins_that_conflict_are_refused_naming_both_and_why() -> None:
     class Lonely:
