@@ -290,6 +290,14 @@ def _check_camels(rules: Rules, state: State) -> Iterable[Problem]:
     for i, owner in enumerate(state.board.owners):
         if not (owner in (NOBODY, NON_PLAYER) or 0 <= owner < players):
             yield Problem(f"$.board.tiles[{i}].owner", f"no player {shown(owner)}")
+    held = sum(1 for owner in state.board.owners if owner == NON_PLAYER)
+    most = rules.content.settings.get("non_player_camels", 0)
+    if held > most:
+        yield Problem(
+            "$.board.tiles",
+            f"{held} tiles held by a non-player opponent (owner {NON_PLAYER}); these rules "
+            f"give one {most} camels (settings.non_player_camels)",
+        )
     for seat, p in enumerate(state.players):
         placed = sum(
             1

@@ -56,7 +56,7 @@ def naqala_flow(rules: Rules) -> Generator[None, Flow, Flow]:
 @hookimpl
 def naqala_adjust_new_game(rules: Rules, state: State) -> State:
     """Yazid's camels go beside the board (Y3)."""
-    camels = rules.content.setting("yazid_camels")
+    camels = rules.content.setting("non_player_camels")
     return evolve(state, extras=set_extra(state.extras, CAMELS, camels))
 
 

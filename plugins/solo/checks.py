@@ -24,15 +24,15 @@ def rules_problems(rules: Rules) -> Iterable[str]:
         )
     if two != sides:
         yield f"settings.two_tiles_on: {two} must be the black die's last face, {sides}"
-    for key in ("assassins_lose", "djinns_lose", "yazid_camels"):
+    for key in ("assassins_lose", "djinns_lose", "non_player_camels"):
         if rules.content.setting(key) < 1:
             yield f"settings.{key}: must be at least 1"
 
 
 def state_problems(rules: Rules, state: State) -> Iterable[Problem]:
-    """Yazid's camels in supply and on his tiles make ``yazid_camels``."""
+    """Yazid's camels in supply and on his tiles make ``non_player_camels``."""
     placed = sum(1 for owner in state.board.owners if owner == NON_PLAYER)
-    want = rules.content.setting("yazid_camels")
+    want = rules.content.setting("non_player_camels")
     if camels_left(state) + placed != want:
         yield Problem(
             f"$.extras.{CAMELS}",
