@@ -38,7 +38,7 @@ from rich.text import Text
 from naqala.cli.decisions import decision_title, djinn_power
 from naqala.core.board import edge, tile_name
 from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
-from naqala.core.state import NOBODY, Counts, State
+from naqala.core.state import NOBODY, NON_PLAYER, Counts, State
 from naqala.display.view import Holding, Seen
 from naqala.plugins.base.api import turn_order_costs
 
@@ -214,7 +214,9 @@ def _cell_lines(
     body = _wrap(meeples, width, "") if meeples else []
     extras: list[Text] = []
     owner = state.board.owners[tile]
-    if owner != NOBODY:
+    if owner == NON_PLAYER:
+        extras.append(Text("cX", style="bold magenta"))
+    elif owner != NOBODY:
         extras.append(Text(f"c{owner + 1}", style=_seat_style(owner)))
     for letter, n in zip(letters, state.board.tokens[tile], strict=True):
         if n:
@@ -346,6 +348,8 @@ def _legend(rules: Rules, state: State) -> Group:
     )
     meeples = Text("  ".join(f"{c.letter} {c.name.lower()}" for c in rules.colours), style="dim")
     meeples.append("  cN camel of PN")
+    if NON_PLAYER in state.board.owners:
+        meeples.append("  cX the non-player's camel")
     tokens = "  ".join(
         f"{letter} {spec.name.lower()}"
         for letter, spec in zip(token_letters(rules), rules.tokens, strict=True)

@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from naqala.cli.common import fail
-from naqala.cli.scores import score_table
+from naqala.cli.scores import score_table, winners_line
 from naqala.core.engine import Rules
 from naqala.core.record import GameRecord, RecordError, load_record, replay, rules_for_record
 from naqala.core.state import State
@@ -210,6 +210,8 @@ def _show(rules: Rules, game: GameRecord, states: list[State]) -> None:
             start = index + 1
     console.print()
     console.print(_score_table(rules, game, states[-1]))
+    if states[-1].is_over:
+        console.print(winners_line(rules, states[-1]), markup=False, highlight=False)
 
 
 def _score_table(rules: Rules, game: GameRecord, state: State) -> Table:

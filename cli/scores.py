@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from naqala.core.engine import Rules
-from naqala.core.scoresheet import row_label, score_sheet
+from naqala.core.scoresheet import result_line, row_label, score_sheet
 from naqala.core.state import State
 
 
@@ -31,8 +31,5 @@ def score_table(rules: Rules, state: State, seats: Sequence[str], title: str = "
 
 
 def winners_line(rules: Rules, state: State) -> str:
-    winners = rules.winners(state)
-    names = " and ".join(f"P{w + 1}" for w in winners)
-    if len(winners) > 1:
-        return f"{names} share the win with {rules.scores(state)[winners[0]]} points."
-    return f"{names} wins with {rules.scores(state)[winners[0]]} points."
+    """The end screen's last line: who won and why (``scoresheet.result_line``)."""
+    return result_line(rules, state)

@@ -18,7 +18,7 @@ from naqala.cli.common import Expansions
 from naqala.lab import LabExtraMissing
 from naqala.lab.results import summarise
 from naqala.lab.runner import run_studies
-from naqala.lab.study import Ruleset, Study, StudyError, seats_of
+from naqala.lab.study import Ruleset, Study, StudyError, default_players, seats_of
 
 HouseRules = Annotated[
     list[Path] | None,
@@ -39,7 +39,8 @@ def seat_test(wins: list[float], games: int) -> dict[str, Any] | None:
 def simulate(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
     players: Annotated[
-        int | None, typer.Option("--players", "-p", help="Players per game (default 4).")
+        int | None,
+        typer.Option("--players", "-p", help="Players per game (default 4, or 1 with -x solo)."),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game.")] = 0,
     expansion: Expansions = None,
@@ -57,12 +58,9 @@ def simulate(
     them: wins and win rate by seat with intervals, scores, categories, game length,
     card effects."""
     try:
-        study = Study(
-            Ruleset.of(expansion or [], house_rules or [], without or []),
-            seats_of(seats, players),
-            seed,
-            rotate,
-        )
+        ruleset = Ruleset.of(expansion or [], house_rules or [], without or [])
+        default = default_players(ruleset.build()) if seats is None and players is None else 4
+        study = Study(ruleset, seats_of(seats, players, default), seed, rotate)
         rules = study.check()
     except StudyError as exc:
         common.fail(str(exc))
@@ -187,6 +185,12 @@ def print_summary(summary: dict[str, Any]) -> None:
         categories.add_row(name, str(points))
     console.print(categories)
     console.print(f"end triggers: {summary['end_triggers']}")
+    low, q1, median, q3, high = summary["score_quantiles"] or [0.0] * 5
+    console.print(f"scores: least {low:g}, quartiles {q1:g} / {median:g} / {q3:g}, most {high:g}")
+    if "verdicts" in summary:
+        console.print(
+            "outcomes: " + ", ".join(f"{kind} {n}" for kind, n in summary["verdicts"].items())
+        )
     for key, label in (("djinn_effects", "djinn effects"), ("card_effects", "card effects")):
         effects = summary[key]
         if effects:

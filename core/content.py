@@ -172,6 +172,11 @@ def _param(params: Mapping[str, int], owner: str, key: str) -> int:
         raise ContentError([f"content: {owner} has no params.{key}"]) from None
 
 
+#: the table that, when set, lists the only player counts the rules allow, of those the
+#: ``[[player_count]]`` entries describe (the solo mode allows 1 and no other)
+PLAYER_COUNTS = "player_counts"
+
+
 @attrs.frozen
 class PlayerCountSpec:
     """Components each player gets at one player count."""
@@ -370,6 +375,15 @@ def merge_content(
         )
     colours = _add_meeples(colours, extra_meeples, problems)
     cards = _present(cards, colours, tokens, tiles)
+    allowed = tables.get(PLAYER_COUNTS)
+    if allowed is not None:  # a plugin narrows the player counts (the solo mode: 1)
+        for count in allowed:
+            if count not in player_counts:
+                problems.append(
+                    f"content: tables.{PLAYER_COUNTS}: {count} players, but no "
+                    "[[player_count]] says what a player of that count gets"
+                )
+        player_counts = {k: v for k, v in player_counts.items() if k in allowed}
     if problems:
         raise ContentError(problems)
     return Content(

@@ -17,7 +17,7 @@ from pluggy import HookImpl
 from naqala.core import hookspecs
 from naqala.core.actions import SORT_KEY, Action, shorten
 from naqala.core.content import CardSpec, Content, DeckSpec, TileSpec, load_content
-from naqala.core.events import Event, ScoreLine
+from naqala.core.events import Event, ScoreLine, Verdict
 from naqala.core.meaning import check_rules
 from naqala.core.plugins import PluginError, PluginInfo, order_plugins, resolve
 from naqala.core.powers import Power
@@ -68,6 +68,13 @@ class Rules:
         except pluggy.PluginValidationError as exc:
             raise PluginError(f"plugin {exc.plugin!r}: {exc}") from exc
         self.hook = self.pm.hook
+        _refuse_conflicts(self.plugins)
+        judges = sorted(i.plugin_name for i in self.hook.naqala_verdict.get_hookimpls())
+        if len(judges) > 1:
+            raise PluginError(
+                f"naqala_verdict is answered by {' and '.join(map(repr, judges))}: "
+                "one plugin at most may decide who wins"
+            )
 
         providers: dict[str, Callable[[], Iterable[str | Path]]] = {
             impl.plugin_name: cast(Callable[[], Iterable[str | Path]], impl.function)
@@ -380,10 +387,18 @@ class Rules:
         )
 
     def winners(self, state: State) -> tuple[int, ...]:
-        """The players with the highest score (ties share the win)."""
+        """The players who won (``verdict``): by default those with the highest score."""
+        return self.verdict(state).winners
+
+    def verdict(self, state: State) -> Verdict:
+        """Who won and why: a plugin's answer (hook ``naqala_verdict``), else the players
+        with the highest score, ties sharing the win."""
+        found: Verdict | None = self.hook.naqala_verdict(rules=self, state=state)
+        if found is not None:
+            return found
         scores = self.scores(state)
         best = max(scores)
-        return tuple(p for p, s in enumerate(scores) if s == best)
+        return Verdict(tuple(p for p, s in enumerate(scores) if s == best), "the highest score")
 
     def protected(self, state: State, player: int) -> frozenset[str]:
         """Colour ids in front of ``player`` that assassins may not kill."""
@@ -402,6 +417,16 @@ class Rules:
 
     def game_ends(self, state: State) -> bool:
         return any(self._game_ends(rules=self, state=state))
+
+
+def _refuse_conflicts(plugins: Sequence[PluginInfo]) -> None:
+    """A plugin's ``CONFLICTS`` (name → reason) names the plugins it cannot be played
+    with; rules with both are refused, naming both and the reason."""
+    names = {info.name for info in plugins}
+    for info in plugins:
+        for other, reason in dict(getattr(info.module, "CONFLICTS", {})).items():
+            if other in names:
+                raise PluginError(f"plugin {info.name!r} cannot be played with {other!r}: {reason}")
 
 
 def _takes_all_arguments(impl: HookImpl, arguments: Sequence[str]) -> Callable[..., Any]:

@@ -34,3 +34,14 @@ class ScoreLine:
     points: int
     source: str  # the plugin or card that produced the line
     detail: str = ""
+
+
+@attrs.frozen(slots=True)
+class Verdict:
+    """Who won a finished game and why: ``winners`` (seats; empty when nobody did, as
+    when the solo player loses to the Sultan), ``reason`` in words for the end screen and
+    ``kind``, a short name of the outcome that ``naqala simulate`` counts (``assassins``)."""
+
+    winners: tuple[int, ...]
+    reason: str = ""
+    kind: str = ""

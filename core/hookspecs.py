@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from naqala.core.actions import Action
     from naqala.core.encoding import ActionKind, ObservationPart
     from naqala.core.engine import Rules
-    from naqala.core.events import Event, ScoreLine
+    from naqala.core.events import Event, ScoreLine, Verdict
     from naqala.core.powers import Power
     from naqala.core.rng import Rng
     from naqala.core.stage import Flow, Stage
@@ -250,6 +250,17 @@ def naqala_adjust_score_lines(
     making palm trees worth more adds a line in the ``palm-trees`` category naming itself).
 
     Called after all score lines are known. Combined: concatenated to the lines.
+    """
+
+
+@hookspec(firstresult=True)
+def naqala_verdict(rules: Rules, state: State) -> Verdict | None:
+    """Who won the finished game ``state`` and why, when it is not simply the highest
+    score (the solo mode: the player wins by surviving with more viziers than the Sultan).
+
+    Called whenever the winners of a game are asked for (``Rules.winners``, the end
+    screen, ``naqala simulate``). One plugin at most implements it (two are refused when
+    the rules are built, naming both); None leaves the highest score (ties share the win).
     """
 
 

@@ -4,6 +4,8 @@ a category gets a row of its own, in the order the lines first appear."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from naqala.core.engine import Rules
 from naqala.core.state import State
 
@@ -31,3 +33,25 @@ def row_label(row: Row) -> str:
     """``palaces`` or ``viziers (jafaar)``."""
     category, source = row
     return f"{category} ({source})" if source else category
+
+
+def result_line(
+    rules: Rules, state: State, label: Callable[[int], str] = lambda p: f"P{p + 1}"
+) -> str:
+    """Who won a finished game, with how many points; when a plugin decides the winners
+    otherwise than by the highest score (the solo mode), its reason too, and a game
+    nobody won says so (``label`` names a player: ``P1``)."""
+    verdict = rules.verdict(state)
+    winners = verdict.winners
+    scores = rules.scores(state)
+    if not winners and len(scores) == 1:
+        return f"{label(0)} loses with {scores[0]} points: {verdict.reason}."
+    if not winners:
+        points = ", ".join(f"{label(p)} {score}" for p, score in enumerate(scores))
+        return f"Nobody wins: {verdict.reason}. Points: {points}."
+    names = " and ".join(label(w) for w in winners)
+    default = rules.hook.naqala_verdict(rules=rules, state=state) is None
+    why = "" if default else f": {verdict.reason}"
+    if len(winners) > 1:
+        return f"{names} share the win with {scores[winners[0]]} points{why}."
+    return f"{names} wins with {scores[winners[0]]} points{why}."

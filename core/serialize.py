@@ -27,6 +27,7 @@ from naqala.core.plugins import PluginError
 from naqala.core.rng import Rng
 from naqala.core.state import (
     NOBODY,
+    NON_PLAYER,
     Board,
     Counts,
     Decision,
@@ -537,7 +538,7 @@ def check_consistent(rules: Rules, state: State) -> None:
     if not (state.decision.player == NOBODY or 0 <= state.decision.player < n):
         raise StateFormatError("$.decision.player: no such player")
     for i, owner in enumerate(state.board.owners):
-        if not (owner == NOBODY or 0 <= owner < n):
+        if not (owner in (NOBODY, NON_PLAYER) or 0 <= owner < n):
             raise StateFormatError(f"$.board.tiles[{i}].owner: no such player")
     for i, owner in enumerate(state.markers):
         if not 0 <= owner < n:

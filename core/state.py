@@ -77,6 +77,9 @@ DERIVED: dict[type, dict[str, str]] = {}
 
 
 NOBODY = -1
+#: the owner of a tile held by a non-player opponent (the solo mode's Sultan): no player's,
+#: yet not free — nobody may take it, and it scores for no player
+NON_PLAYER = -2
 GAME_OVER = "over"
 
 
@@ -332,6 +335,33 @@ EFFECTS = "effects."
 #: prefix of player counters of pieces still to place besides camels (``piece.tent``): the
 #: last-camel end trigger waits until a player has placed all of them too
 PIECES = "piece."
+
+
+#: prefix of the state counters of components set aside in a non-player opponent's area,
+#: beside the board: ``aside.meeple.<colour id>`` meeples and ``aside.card.<card id>``
+#: cards. They are still in the game: the conservation checks count them.
+ASIDE_MEEPLE = "aside.meeple."
+ASIDE_CARD = "aside.card."
+
+
+def aside_meeples(state: State, colour: str) -> int:
+    """Meeples of colour ``colour`` (an id) set aside beside the board."""
+    return get_extra(state.extras, ASIDE_MEEPLE + colour)
+
+
+def aside_cards(state: State) -> dict[str, int]:
+    """Cards set aside beside the board: how many copies of each card id."""
+    return {k[len(ASIDE_CARD) :]: v for k, v in state.extras if k.startswith(ASIDE_CARD) and v}
+
+
+def set_aside(state: State, key: str, delta: int) -> State:
+    """Add ``delta`` to the set-aside counter ``key`` (``aside.meeple.red``…); a counter
+    back at zero is dropped, so states that set nothing aside stay equal."""
+    value = get_extra(state.extras, key) + delta
+    extras = tuple((k, v) for k, v in state.extras if k != key)
+    if value:
+        extras = tuple(sorted((*extras, (key, value))))
+    return evolve(state, extras=extras)
 
 
 def pieces_left(player: PlayerState) -> int:

@@ -16,7 +16,15 @@ from collections.abc import Iterable
 import attrs
 
 from naqala.core.engine import DECK_NAMES, Rules
-from naqala.core.state import GAME_OVER, NOBODY, PlayerState, State
+from naqala.core.state import (
+    GAME_OVER,
+    NOBODY,
+    NON_PLAYER,
+    PlayerState,
+    State,
+    aside_cards,
+    aside_meeples,
+)
 
 #: the most coins a player may hold: far beyond any game (a turn earns at most a few
 #: hundred), low enough to refuse absurd numbers typed into a state file
@@ -196,13 +204,15 @@ def _check_meeples(rules: Rules, state: State) -> Iterable[Problem]:
         on_board = sum(tile[c] for tile in state.board.meeples)
         kept = sum(p.meeples[c] for p in state.players)
         moving = hand[c] if hand else 0
-        total = on_board + state.bag[c] + kept + moving
+        aside = aside_meeples(state, colour.id)
+        total = on_board + state.bag[c] + kept + moving + aside
         if total != colour.count:
+            beside = f", aside {aside}" if aside else ""
             yield Problem(
                 "$.bag",
                 f"{total} {colour.name} meeples ({colour.letter}) in the game (board "
-                f"{on_board}, bag {state.bag[c]}, players {kept}, hand {moving}); the rules "
-                f"have {colour.count}",
+                f"{on_board}, bag {state.bag[c]}, players {kept}, hand {moving}{beside}); "
+                f"the rules have {colour.count}",
             )
 
 
@@ -236,6 +246,11 @@ def _check_cards(rules: Rules, state: State) -> Iterable[Problem]:
     if state.turn is not None:
         for i, card in enumerate(state.turn.revealed):
             problem = place(f"$.turn.revealed[{i}]", card, tuple(rules.deck_names))
+            if problem:
+                yield problem
+    for card, copies in aside_cards(state).items():  # beside the board (a solo opponent)
+        for _ in range(copies):
+            problem = place(f"$.extras.aside.card.{card}", card, tuple(rules.deck_names))
             if problem:
                 yield problem
     for name, want in deck_contents(rules).items():
@@ -273,8 +288,16 @@ def _check_camels(rules: Rules, state: State) -> Iterable[Problem]:
     stand_ins = [k for k, t in enumerate(rules.tokens) if t.replaces_camel]
     size = len(state.layout.tiles)
     for i, owner in enumerate(state.board.owners):
-        if not (owner == NOBODY or 0 <= owner < players):
+        if not (owner in (NOBODY, NON_PLAYER) or 0 <= owner < players):
             yield Problem(f"$.board.tiles[{i}].owner", f"no player {shown(owner)}")
+    held = sum(1 for owner in state.board.owners if owner == NON_PLAYER)
+    most = rules.content.settings.get("non_player_camels", 0)
+    if held > most:
+        yield Problem(
+            "$.board.tiles",
+            f"{held} tiles held by a non-player opponent (owner {NON_PLAYER}); these rules "
+            f"give one {most} camels (settings.non_player_camels)",
+        )
     for seat, p in enumerate(state.players):
         placed = sum(
             1

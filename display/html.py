@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from html import escape
 
 from naqala.core.engine import Rules
-from naqala.core.scoresheet import row_label, score_sheet
+from naqala.core.scoresheet import result_line, row_label, score_sheet
 from naqala.core.state import NOBODY, State
 from naqala.display.svg import last_move, seat_colour, seat_label, svg_parts
 
@@ -44,9 +44,7 @@ def score_table_html(rules: Rules, state: State, seats: Sequence[str], final: bo
     title = "Final scores" if final else "Scores so far"
     caption = title
     if final:
-        names = " and ".join(seat_label(w) for w in winners)
-        verb = "share the win" if len(winners) > 1 else "wins"
-        caption += f" — {names} {verb} with {scores[winners[0]]} points"
+        caption += " — " + result_line(rules, state, seat_label).rstrip(".")
     return (
         f'<table class="scores{" final" if final else ""}"><caption>{escape(caption)}</caption>'
         f"<thead><tr><th></th>{head}</tr></thead><tbody>{body}</tbody>"

@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from naqala.core.board import tile_name
 from naqala.core.engine import DJINNS, RESOURCES, Rules
-from naqala.core.state import NOBODY, PIECES, PlayerState, State
+from naqala.core.state import NOBODY, NON_PLAYER, PIECES, PlayerState, State
 from naqala.display.hints import Display, Look, collect, public_notes_without_display
 from naqala.display.view import Seen
 
@@ -30,6 +30,8 @@ __all__ = ["PLAYER_COLOURS", "BoardPicture", "board_svg", "last_move", "svg_part
 
 #: seat colours (camels, tents, badges), by seat; every badge also says ``P<n>``
 PLAYER_COLOURS = ("#b8326a", "#1d8385", "#d9822b", "#4a5a9c", "#5f8a1f", "#8c564b")
+#: the camels of a non-player opponent (the solo mode's Sultan), labelled ``X``
+NON_PLAYER_COLOUR = "#3b3b3b"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 PAPER = "#fbf7ef"
 INK = "#2b2b2b"
@@ -97,11 +99,12 @@ def _wrap(text: str, width: float, size: float) -> list[str]:
 
 
 def seat_label(seat: int) -> str:
-    return f"P{seat + 1}"
+    """``P1``…; ``X`` for a tile held by a non-player opponent (the solo mode's Sultan)."""
+    return "X" if seat == NON_PLAYER else f"P{seat + 1}"
 
 
 def seat_colour(seat: int) -> str:
-    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+    return NON_PLAYER_COLOUR if seat == NON_PLAYER else PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
 
 
 def _badge(x: float, y: float, seat: int, w: float = 26, h: float = 16) -> str:

@@ -32,6 +32,9 @@ class GameResult:
     #: the players in the order of the first round's bidding (random at set-up), the
     #: turn order a player starts with
     start_order: tuple[int, ...] = ()
+    #: the kind of outcome, when a plugin decides who won (the solo mode: ``won``,
+    #: ``assassins``…); empty for the highest score
+    verdict: str = ""
 
 
 def start_order(state: State) -> tuple[int, ...]:
@@ -74,7 +77,18 @@ def result_of(
         effects=dict(effects),
         agents=tuple(agents),
         start_order=tuple(first_order),
+        verdict=rules.verdict(state).kind,
     )
+
+
+def quantiles(scores: Sequence[int]) -> list[float]:
+    """The score distribution in five numbers: least, quartiles, most (empty if none)."""
+    if not scores:
+        return []
+    if len(scores) == 1:
+        return [float(scores[0])] * 5
+    q1, median, q3 = statistics.quantiles(scores, n=4)
+    return [float(min(scores)), round(q1, 2), round(median, 2), round(q3, 2), float(max(scores))]
 
 
 def split_wins(results: Sequence[GameResult], players: int) -> list[float]:
@@ -179,6 +193,7 @@ def summarise(
         if n
         else {},
         "end_triggers": dict(sorted(ends.items())),
+        "score_quantiles": quantiles(all_scores),
         "djinn_effects": {
             djinn: sum(r.effects.get(djinn, 0) for r in results) for djinn in sorted(djinns)
         },
@@ -186,6 +201,9 @@ def summarise(
             card: sum(r.effects.get(card, 0) for r in results) for card in sorted(cards)
         },
     }
+    verdicts = Counter(r.verdict for r in results if r.verdict)
+    if verdicts:
+        summary["verdicts"] = dict(sorted(verdicts.items()))
     if any(r.agents for r in results):
         summary["wins_by_agent"] = wins_by_agent(results)
     if n and all(len(r.start_order) == players for r in results):

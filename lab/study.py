@@ -115,11 +115,25 @@ class Study:
         return rules
 
 
-def seats_of(text: str | None, players: int | None) -> tuple[str, ...]:
+#: the player count of a study that names neither seats nor players, if the rules allow it
+DEFAULT_PLAYERS = 4
+
+
+def default_players(rules: Rules) -> int:
+    """``DEFAULT_PLAYERS`` if the rules allow it, else the most they allow (the solo
+    mode: 1)."""
+    counts = [pc.players for pc in rules.content.player_counts]
+    return DEFAULT_PLAYERS if DEFAULT_PLAYERS in counts or not counts else max(counts)
+
+
+def seats_of(
+    text: str | None, players: int | None, default: int = DEFAULT_PLAYERS
+) -> tuple[str, ...]:
     """The seats of ``--seats a,b,c`` (agent names), or ``players`` random seats when no
-    seats are given; StudyError when both disagree or a name is unknown."""
+    seats are given (``default`` when neither is); StudyError when both disagree or a
+    name is unknown."""
     if text is None:
-        return ("random",) * (4 if players is None else players)
+        return ("random",) * (default if players is None else players)
     try:
         seats = tuple(seat_name(s) for s in text.split(","))
     except ValueError as exc:

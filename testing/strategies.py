@@ -56,6 +56,16 @@ def _requires(name: str) -> tuple[str, ...]:
     return tuple(need for need in load_named(name).requires if need != BASE)
 
 
+@functools.cache
+def _conflicts(name: str) -> frozenset[str]:
+    return frozenset(getattr(load_named(name).module, "CONFLICTS", {}))
+
+
+def _compatible(names: tuple[str, ...]) -> bool:
+    """No plugin of ``names`` lists another in its ``CONFLICTS`` (solo and the boxes)."""
+    return not any(_conflicts(name) & set(names) for name in names)
+
+
 def _with_requirements(names: Iterable[str]) -> tuple[str, ...]:
     """``names`` and everything they require, sorted."""
     found: set[str] = set()
@@ -93,9 +103,8 @@ def expansion_sets(
         )
     if not names:
         return st.just(())
-    return st.lists(st.sampled_from(names), min_size=min_size, max_size=max_size, unique=True).map(
-        _with_requirements
-    )
+    drawn = st.lists(st.sampled_from(names), min_size=min_size, max_size=max_size, unique=True)
+    return drawn.map(_with_requirements).filter(_compatible)
 
 
 @functools.cache
@@ -130,6 +139,15 @@ def _counts_of(rules: Rules, players: Players) -> list[int]:
     return wanted
 
 
+def _allows(rules: Rules, players: Players) -> bool:
+    """Whether ``rules`` allow every count of ``players`` (any count when None)."""
+    try:
+        _counts_of(rules, players)
+    except ValueError:
+        return False
+    return True
+
+
 def player_counts(rules: RulesLike, players: Players = None) -> SearchStrategy[int]:
     """Player counts the content of ``rules`` supports (restricted to ``players``: one
     count or several, each checked to be supported)."""
@@ -141,7 +159,12 @@ def player_counts(rules: RulesLike, players: Players = None) -> SearchStrategy[i
 def _games(
     draw: st.DrawFn, source: SearchStrategy[Rules] | Callable[[], Rules], players: Players
 ) -> tuple[Rules, State]:
-    rules = draw(source) if isinstance(source, SearchStrategy) else source()
+    if isinstance(source, SearchStrategy):
+        # drawn rules that allow none of the wanted counts (the solo mode's one seat)
+        # are passed over, not an error: the test asked for games of those counts
+        rules = draw(source.filter(lambda drawn: _allows(drawn, players)))
+    else:
+        rules = source()
     count = draw(st.sampled_from(_counts_of(rules, players)), label="players")
     seed = draw(seeds(), label="seed")
     return rules, rules.new_game(count, seed)
@@ -152,7 +175,8 @@ def games(
 ) -> SearchStrategy[tuple[Rules, State]]:
     """``(rules, state)``: a new game of drawn seed and player count (from ``players``:
     one count, several, or by default every count the content supports). The rules may
-    also be a strategy, such as ``rulesets()``, to draw them too."""
+    also be a strategy, such as ``rulesets()``, to draw them too: drawn rules that do not
+    allow ``players`` are passed over (``-x solo`` allows one seat only)."""
     if isinstance(rules_or_factory, SearchStrategy):
         return _games(rules_or_factory, players)
     return _games(_lazy(rules_or_factory), players)

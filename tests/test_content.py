@@ -328,3 +328,23 @@ def test_the_board_shape_comes_from_the_number_of_tiles(tmp_path: Path) -> None:
         build_rules(extra_plugins=[with_file(one_more)])
     with pytest.raises(ContentError, match=r"tables.board_31: 5x7 is not 31 tiles"):
         build_rules(extra_plugins=[with_file(one_more + "[tables]\nboard_31 = [5, 7]\n")])
+
+
+def test_a_plugin_narrows_the_player_counts_with_tables_player_counts(tmp_path: Path) -> None:
+    """``tables.player_counts`` keeps only the counts it lists (the solo mode: 1)."""
+    solo = write(
+        tmp_path,
+        "alone.toml",
+        "[tables]\nplayer_counts = [1]\n\n"
+        "[[player_count]]\nplayers = 1\ncamels = 11\nmarkers = 1\n",
+    )
+    assert [pc.players for pc in load_content([BASE]).player_counts] == [2, 3, 4]
+    assert [pc.players for pc in load_content([BASE, solo]).player_counts] == [1]
+
+
+def test_tables_player_counts_needs_a_player_count_entry(tmp_path: Path) -> None:
+    path = write(tmp_path, "six.toml", "[tables]\nplayer_counts = [6]\n")
+    with pytest.raises(
+        ContentError, match=r"player_counts: 6 players, but no \[\[player_count\]\]"
+    ):
+        load_content([BASE, path])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+from typing import ClassVar
 
 import attrs
 import pytest
@@ -19,7 +20,7 @@ from naqala.core import hookspecs
 from naqala.core.actions import Action
 from naqala.core.content import CardSpec
 from naqala.core.engine import IllegalAction, Rules, build_rules
-from naqala.core.events import Event, ScoreLine
+from naqala.core.events import Event, ScoreLine, Verdict
 from naqala.core.hookspecs import hookimpl
 from naqala.core.plugins import PluginError
 from naqala.core.powers import Power
@@ -303,6 +304,53 @@ def test_naqala_game_ends_can_end_the_game_after_the_first_round() -> None:
         i, rng = rng.below(len(acts))
         state = rules.apply(state, acts[i])
     assert state.round == 1
+
+
+def test_naqala_verdict_decides_who_won_and_why() -> None:
+    """Without an answer the highest score wins; a plugin's verdict replaces it, and may
+    say nobody won."""
+
+    class Richest:
+        NAME = "richest"
+
+        @hookimpl
+        def naqala_verdict(self, rules: Rules, state: State) -> Verdict:
+            coins = [p.coins for p in state.players]
+            if max(coins) < 10:
+                return Verdict((), "everybody is poor", "poor")
+            return Verdict((coins.index(max(coins)),), "the richest wins", "richest")
+
+    plain = build_rules()
+    state = plain.new_game(2, 5)
+    assert plain.verdict(state).winners == plain.winners(state) == (0, 1)  # 50 coins each
+    rules = build_rules(extra_plugins=[Richest()])
+    state = rules.new_game(2, 5)
+    state = state.replace_player(1, attrs.evolve(state.players[1], coins=60))
+    assert rules.winners(state) == (1,)
+    assert rules.verdict(state).kind == "richest"
+    poor = state.replace_player(1, attrs.evolve(state.players[1], coins=3))
+    poor = poor.replace_player(0, attrs.evolve(poor.players[0], coins=3))
+    assert rules.winners(poor) == ()
+    assert rules.verdict(poor).reason == "everybody is poor"
+
+    class Poorest(Richest):
+        NAME = "poorest"
+
+    with pytest.raises(PluginError, match="'poorest' and 'richest': one plugin at most"):
+        build_rules(extra_plugins=[Richest(), Poorest()])
+
+
+def test_plugins_that_conflict_are_refused_naming_both_and_why() -> None:
+    class Lonely:
+        NAME = "lonely"
+        CONFLICTS: ClassVar[dict[str, str]] = {"crowd": "the lonely one plays alone"}
+
+    class Crowd:
+        NAME = "crowd"
+
+    build_rules(extra_plugins=[Lonely()])
+    with pytest.raises(PluginError, match=r"'lonely' cannot be played with 'crowd': .*alone"):
+        build_rules(extra_plugins=[Lonely(), Crowd()])
 
 
 def test_naqala_score_lines_and_naqala_adjust_score_lines() -> None:

@@ -21,7 +21,15 @@ from typer.testing import CliRunner, Result
 
 from naqala.cli.app import app
 from naqala.cli.decisions import decision_title
-from naqala.cli.play import HELP, SeatError, Session, Snapshot, expand_move, parse_seats
+from naqala.cli.play import (
+    HELP,
+    SeatError,
+    Session,
+    Snapshot,
+    canonical_seat,
+    expand_move,
+    parse_seats,
+)
 from naqala.cli.scores import winners_line
 from naqala.core.actions import Action, parse_action
 from naqala.core.engine import Rules, build_rules
@@ -88,9 +96,10 @@ def test_unknown_seat_names_it_and_lists_the_known_ones(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["human", "ai", "ai:random"])
-def test_fewer_than_two_seats_is_an_error(text: str) -> None:
-    with pytest.raises(SeatError, match="at least 2 seats"):
-        parse_seats(text)
+def test_one_seat_is_parsed_the_rules_decide_if_it_plays(text: str) -> None:
+    """One seat is a seat list (the solo mode plays one); the base game refuses it when the
+    game is set up (test_bad_arguments_exit_2)."""
+    assert parse_seats(text) == [canonical_seat(text)]
 
 
 # -- whole moves ------------------------------------------------------------------------------
@@ -475,7 +484,7 @@ def test_five_random_ais_play_both_expansions_and_the_record_verifies(tmp_path: 
     ("args", "words"),
     [
         (["--seats", "human,robot"], ["'robot'", "ai:random"]),
-        (["--seats", "human"], ["at least 2 seats"]),
+        (["--seats", "human"], ["1 player", "allowed: 2, 3, 4", "-x solo"]),
         (["--seats", "human,ai", "-x", "nosuchexpansion"], ["'nosuchexpansion'"]),
         (["--seats", "ai,ai,ai,ai,ai"], ["5 players"]),
     ],

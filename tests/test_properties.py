@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from naqala.core.actions import Action, parse_action
 from naqala.core.agents import RandomAgent
 from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
-from naqala.core.state import NOBODY, State, pieces_left
+from naqala.core.state import NOBODY, NON_PLAYER, State, aside_cards, aside_meeples, pieces_left
 from naqala.testing.invariants import assert_invariants, checked_playout
 from naqala.testing.strategies import player_counts, rulesets
 
@@ -84,17 +84,21 @@ def check_conservation(rules: Rules, state: State, want: Expected) -> None:
             + state.bag[c]
             + sum(p.meeples[c] for p in state.players)
             + hand[c]
+            + aside_meeples(state, rules.colours[c].id)  # a solo opponent's, beside the board
         )
         assert total == want.meeples[c], f"{rules.letters[c]} meeples: {total} {where}"
 
+    aside = Counter(aside_cards(state))
     resources = state.decks[RESOURCES]
     cards = Counter(resources.draw + resources.row + resources.discard)
+    cards.update({c: n for c, n in aside.items() if _deck_of(rules, c) == "resources"})
     for p in state.players:
         cards.update(p.cards)
     assert cards == want.cards, f"resource cards {cards} {where}"
 
     djinn_deck = state.decks[DJINNS]
     djinns = Counter(djinn_deck.draw + djinn_deck.row + djinn_deck.discard)
+    djinns.update({c: n for c, n in aside.items() if _deck_of(rules, c) == "djinns"})
     revealed = state.turn.revealed if state.turn is not None else ()
     djinns.update(c for c in revealed if _deck_of(rules, c) == "djinns")  # Sibittis's choice
     for p in state.players:
@@ -102,6 +106,7 @@ def check_conservation(rules: Rules, state: State, want: Expected) -> None:
     assert djinns == want.djinns, f"djinns {djinns} {where}"
 
     held: Counter[str] = Counter(c for c in revealed if _deck_of(rules, c) not in ("djinns", ""))
+    held.update({c: n for c, n in aside.items() if _deck_of(rules, c) not in DECK_NAMES})
     for deck in state.decks[len(DECK_NAMES) :]:
         # a row laid out in fixed places (one whim per city) marks an empty place ""
         held.update(c for c in deck.draw + deck.row + deck.discard if c)
@@ -135,7 +140,9 @@ def check_not_negative(state: State) -> None:
         assert all(n >= 0 for n in state.turn.hand), f"hand {where}"
         assert state.turn.taken >= 0 and state.turn.reach >= 0, f"turn {where}"
     n = len(state.players)
-    assert all(o == NOBODY or 0 <= o < n for o in state.board.owners), f"owners {where}"
+    assert all(o in (NOBODY, NON_PLAYER) or 0 <= o < n for o in state.board.owners), (
+        f"owners {where}"
+    )
 
 
 def check_scores(rules: Rules, state: State) -> None:

@@ -172,7 +172,7 @@ CORRUPTIONS: list[tuple[str, Callable[[Document], None], str]] = [
     ("unknown stage", _set(("decision", "stage"), "juggle"), "$.decision.stage"),
     ("decider out of range", _set(("decision", "player"), 9), "$.decision.player"),
     ("owner out of range", _set(("board", "tiles", 3, "owner"), 7), "$.board.tiles[3].owner"),
-    ("negative owner", _set(("board", "tiles", 3, "owner"), -2), "$.board.tiles[3].owner"),
+    ("negative owner", _set(("board", "tiles", 3, "owner"), -3), "$.board.tiles[3].owner"),
     ("marker owner out of range", _set(("markers",), [0, 1, 5]), "$.markers[2]"),
     ("no such marker", _set(("bid_track", 0), 8), "$.bid_track[0]"),
     ("tiles missing", _set(("board", "tiles"), []), "$.board.tiles"),

@@ -100,6 +100,19 @@ def test_ninety_nine_camels_are_refused() -> None:
     assert message.startswith("$.players[1].camels: 99 in supply")
 
 
+def test_a_tile_held_by_a_non_player_is_refused_without_one() -> None:
+    """Owner -2 (a non-player opponent's camel) needs rules that have one: the solo mode."""
+    rules, state = reached([], 3, 0)
+    message = refused(rules, state, lambda d: d["board"]["tiles"][3].update(owner=-2))
+    assert "1 tiles held by a non-player opponent" in message and "0 camels" in message
+
+
+def test_yazid_s_camels_are_counted_in_supply_and_on_his_tiles() -> None:
+    rules, state = reached(["solo"], 1, 0)
+    message = refused(rules, state, lambda d: d["board"]["tiles"][3].update(owner=-2))
+    assert "$.extras.sultan.camels: 11 in supply and 1 on tiles; Yazid has 11" in message
+
+
 def test_a_palace_pool_of_minus_four_is_refused() -> None:
     rules, state = reached([], 4, 0)
     message = refused(rules, state, lambda d: d["pool"].update(palace=-4))

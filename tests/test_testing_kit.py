@@ -120,10 +120,22 @@ def test_expansion_sets_are_sorted_sets_of_installed_plugins(names: tuple[str, .
     assert set(rules.ruleset) == {"base", *names}
 
 
+#: the plugins that can all be played together: every one but the solo mode, which
+#: refuses the boxes (CONFLICTS)
+TOGETHER = [name for name in EXPANSIONS if name != "solo"]
+
+
 def test_expansion_sets_reach_the_empty_set_and_every_plugin() -> None:
     assert minimal(expansion_sets(), lambda names: True) == ()
-    biggest = minimal(expansion_sets(), lambda names: len(names) == len(EXPANSIONS))
-    assert list(biggest) == EXPANSIONS
+    biggest = minimal(expansion_sets(), lambda names: len(names) == len(TOGETHER))
+    assert list(biggest) == TOGETHER
+    assert minimal(expansion_sets(), lambda names: "solo" in names) == ("solo",)
+
+
+@FAST
+@given(expansion_sets())
+def test_expansion_sets_never_draw_plugins_that_conflict(names: tuple[str, ...]) -> None:
+    assert not ("solo" in names and {"artisans", "djinns"} & set(names))
 
 
 @FAST

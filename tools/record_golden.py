@@ -58,6 +58,11 @@ GREEDY_SETS: tuple[tuple[tuple[str, ...], int], ...] = (
     (("artisans", "djinns"), 5),
     (("artisans", "thieves"), 3),
 )
+#: one-seat games against the solo mode's Sultan: (expansions, seat kind, seed)
+SOLO_GAMES: tuple[tuple[tuple[str, ...], str, int], ...] = (
+    (("solo",), "greedy", 11),
+    (("solo",), "random", 12),
+)
 SEEDS = (11, 12)
 
 
@@ -114,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
             jobs.extend((expansions, players, seed, "random") for seed in SEEDS)
     for expansions, players in GREEDY_SETS:
         jobs.append((expansions, players, SEEDS[0], "greedy"))
+    for expansions, kind, seed in SOLO_GAMES:
+        jobs.append((expansions, 1, seed, kind))
     for expansions, players, seeds in RULING_SETS:
         jobs.extend((expansions, players, seed, "random") for seed in seeds)
     known = {file_name(*job).removesuffix(".json") for job in jobs}

@@ -164,7 +164,7 @@ class MctsAgent:
             elif done >= iterations:
                 break
             seed, rng = rng.next64()
-            first, scores = self._iterate(rules, determinize(rules, state, me, seed), root)
+            first, scores = self._iterate(rules, determinize(rules, state, me, seed), root, base)
             if first is not None:
                 gains[first] = gains.get(first, 0.0) + scores[me] - base[me]
             done += 1
@@ -179,9 +179,12 @@ class MctsAgent:
 
     # -- one iteration ---------------------------------------------------------------------
 
-    def _iterate(self, rules: Rules, state: State, root: Node) -> tuple[Move | None, Sequence[int]]:
+    def _iterate(
+        self, rules: Rules, state: State, root: Node, base: Sequence[int]
+    ) -> tuple[Move | None, Sequence[int]]:
         """One iteration on one determinization: down the tree, one new node, then the
-        greedy policy until every player has made one more move (the horizon)."""
+        greedy policy until every player has made one more move (the horizon). ``base``
+        are the scores at the root, what a lone player (the solo mode) measures against."""
         path = [root]
         node = root
         first: Move | None = None
@@ -219,7 +222,9 @@ class MctsAgent:
                 break
             state = after
         scores = rules.scores(state)
-        rewards = _rewards(scores)
+        rewards = _rewards(scores, base)
+        if state.is_over and len(scores) == 1 and not rules.winners(state):
+            rewards = [0.0]  # a lone player who lost (to the solo mode's Sultan)
         for visited in path:
             visited.visits += 1
             for p, r in enumerate(rewards):
@@ -295,10 +300,12 @@ def _ucb(child: Node, mover: int) -> float:
     return mean + EXPLORATION * math.sqrt(math.log(max(child.available, 1)) / child.visits)
 
 
-def _rewards(scores: Sequence[int]) -> list[float]:
-    """Each player's reward: the logistic of its margin over the best other player."""
+def _rewards(scores: Sequence[int], base: Sequence[int] = ()) -> list[float]:
+    """Each player's reward: the logistic of its margin over the best other player; a lone
+    player's, of its gain over ``base`` (its score at the root of the search)."""
     rewards = []
     for p, score in enumerate(scores):
-        best_other = max(s for q, s in enumerate(scores) if q != p)
+        others = [s for q, s in enumerate(scores) if q != p]
+        best_other = max(others) if others else (base[p] if base else 0)
         rewards.append(1 / (1 + math.exp(-(score - best_other) / MARGIN_SCALE)))
     return rewards

@@ -122,8 +122,11 @@ def new_game(rules: Rules, players: int, seed: int) -> State:
     counts = {pc.players: pc for pc in rules.content.player_counts}
     if players not in counts:
         allowed = ", ".join(str(n) for n in sorted(counts))
+        noun = "player" if players == 1 else "players"
+        alone = " (one seat plays the solo mode: -x solo)" if players == 1 else ""
         raise SetupError(
-            f"a game of {players} players is not supported with these rules (allowed: {allowed})"
+            f"a game of {players} {noun} is not supported with these rules "
+            f"(allowed: {allowed}){alone}"
         )
     per_player = counts[players]
     layout, rng = lay_out(rules, players, Rng(seed))

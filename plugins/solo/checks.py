@@ -1,0 +1,40 @@
+"""What the solo mode checks: a board the dice can address, and Yazid's camels."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from naqala.core.engine import Rules
+from naqala.core.state import NON_PLAYER, State
+from naqala.core.validate import Problem
+from naqala.plugins.base.api import board_shape
+from naqala.plugins.solo.sultan import CAMELS, camels_left
+
+
+def rules_problems(rules: Rules) -> Iterable[str]:
+    """The white die must count the columns and the black die, less its two-tile face,
+    the rows (Y14–Y16: the 5×6 base board)."""
+    sides = rules.content.setting("die_sides")
+    two = rules.content.setting("two_tiles_on")
+    rows, cols = board_shape(rules)
+    if (rows, cols) != (sides - 1, sides):
+        yield (
+            f"settings.die_sides: {sides}-sided dice address a {sides - 1}×{sides} board, "
+            f"but these rules lay out {rows}×{cols}"
+        )
+    if two != sides:
+        yield f"settings.two_tiles_on: {two} must be the black die's last face, {sides}"
+    for key in ("assassins_lose", "djinns_lose", "non_player_camels"):
+        if rules.content.setting(key) < 1:
+            yield f"settings.{key}: must be at least 1"
+
+
+def state_problems(rules: Rules, state: State) -> Iterable[Problem]:
+    """Yazid's camels in supply and on his tiles make ``non_player_camels``."""
+    placed = sum(1 for owner in state.board.owners if owner == NON_PLAYER)
+    want = rules.content.setting("non_player_camels")
+    if camels_left(state) + placed != want:
+        yield Problem(
+            f"$.extras.{CAMELS}",
+            f"{camels_left(state)} in supply and {placed} on tiles; Yazid has {want}",
+        )
