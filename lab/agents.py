@@ -7,8 +7,7 @@ from naqala.core.actions import Action
 from naqala.core.agents import Agent
 from naqala.core.engine import Rules
 from naqala.core.state import State
-from naqala.plugins.base.agents import AGENTS, agent_known, make_agent
-from naqala.plugins.base.greedy import GreedyAgent
+from naqala.plugins.base.api import AGENTS, GreedyAgent, agent_known, make_agent
 
 
 class NoBidGreedyAgent(GreedyAgent):
