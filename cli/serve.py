@@ -112,6 +112,10 @@ def serve_command(
         host=host,
         port=port,
         log_level="warning",
+        # no logging configuration of uvicorn's own: dictConfig would shut down every
+        # handler the process already has (a library's may hold a closed stream); its
+        # warnings and errors still reach stderr through logging's last resort
+        log_config=None,
         timeout_graceful_shutdown=2,
         limit_concurrency=200,
         h11_max_incomplete_event_size=64 * 1024,

@@ -31,7 +31,8 @@ from naqala.plugins.artisans import (
 )
 
 NAME = "artisans"
-VERSION = "0.1.0"
+#: 0.2.0: the real items (7 magic, precious 5/7/9): records of 0.1.0 games do not replay
+VERSION = "0.2.0"
 DESCRIPTION = (
     "The Artisans of Naqala: artisans, items, workshops, specialized markets, tents, "
     "mountains, the chasm, 6x6 board"
