@@ -42,16 +42,26 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
 
 
 class Timed:
-    """An agent whose ``choose`` calls are timed in CPU seconds."""
+    """An agent whose ``choose`` calls are timed in CPU seconds (``times``) and wall
+    seconds (``walls``); ``searched`` keeps the CPU times of decisions with more than one
+    option (the ones a player has to think about)."""
 
-    def __init__(self, agent: Agent, times: list[float]) -> None:
+    def __init__(
+        self, agent: Agent, times: list[float], walls: list[float], searched: list[float]
+    ) -> None:
         self.agent = agent
         self.times = times
+        self.walls = walls
+        self.searched = searched
 
     def choose(self, rules: Rules, state: State, options: list[Action]) -> Action:
-        start = time.process_time()
+        start, wall = time.process_time(), time.perf_counter()
         action = self.agent.choose(rules, state, options)
-        self.times.append(time.process_time() - start)
+        spent = time.process_time() - start
+        self.times.append(spent)
+        self.walls.append(time.perf_counter() - wall)
+        if len(options) > 1:
+            self.searched.append(spent)
         return action
 
 
@@ -64,12 +74,20 @@ def tournament(
     seats: dict[str, int] = defaultdict(int)
     scores: dict[str, list[int]] = defaultdict(list)
     times: dict[str, list[float]] = defaultdict(list)
+    walls: dict[str, list[float]] = defaultdict(list)
+    searched: dict[str, list[float]] = defaultdict(list)
+    games = 0
     for deal in range(deals):
         game_seed = seed + deal
         for shift in range(players):
             seated = kinds[shift:] + kinds[:shift]
             agents = [
-                Timed(make_agent(kind, agent_seed(game_seed, seat)), times[kind])
+                Timed(
+                    make_agent(kind, agent_seed(game_seed, seat)),
+                    times[kind],
+                    walls[kind],
+                    searched[kind],
+                )
                 for seat, kind in enumerate(seated)
             ]
             state = rules.new_game(players, game_seed)
@@ -85,8 +103,14 @@ def tournament(
                 scores[kind].append(final[seat])
                 if seat in winners:
                     wins[kind] += 1 / len(winners)
+            games += 1
             if verbose:
-                print(f"deal {game_seed} seats {','.join(seated)}: scores {list(final)}")
+                first = kinds[0]
+                print(
+                    f"deal {game_seed} seats {','.join(seated)}: scores {list(final)}"
+                    f"  | {first} so far {wins[first]:.1f}/{seats[first]}",
+                    flush=True,
+                )
     report: dict[str, dict[str, float]] = {}
     for kind in dict.fromkeys(kinds):
         ts = sorted(times[kind])
@@ -97,6 +121,10 @@ def tournament(
             "decisions": len(ts),
             "mean_ms": 1000 * statistics.fmean(ts) if ts else 0.0,
             "p99_ms": 1000 * ts[min(len(ts) - 1, int(0.99 * len(ts)))] if ts else 0.0,
+            "wall_ms": 1000 * statistics.fmean(walls[kind]) if walls[kind] else 0.0,
+            "searched": len(searched[kind]),
+            "searched_ms": 1000 * statistics.fmean(searched[kind]) if searched[kind] else 0.0,
+            "searched_max_ms": 1000 * max(searched[kind]) if searched[kind] else 0.0,
         }
     return report
 
@@ -123,8 +151,10 @@ def main() -> None:
         print(
             f"{kind:>14}: wins {r['wins']:.1f}/{seats} seats = {r['wins'] / seats:.3f} "
             f"[95% {low:.3f}, {high:.3f}]  mean score {r['mean_score']:.1f}  "
-            f"decision {r['mean_ms']:.1f} ms mean, {r['p99_ms']:.1f} ms p99 "
-            f"({int(r['decisions'])} decisions)"
+            f"decision {r['mean_ms']:.1f} ms CPU mean, {r['p99_ms']:.1f} ms p99, "
+            f"{r['wall_ms']:.1f} ms wall mean ({int(r['decisions'])} decisions); "
+            f"with a choice {r['searched_ms']:.1f} ms CPU mean, "
+            f"{r['searched_max_ms']:.0f} ms max ({int(r['searched'])})"
         )
     print(f"total CPU {time.process_time() - started:.0f} s")
 

@@ -203,9 +203,7 @@ class MctsAgent:
         """A candidate's mean value, with the benefit of the doubt for the greedy choice."""
         return stats[move].mean() + (PRIOR if move == candidates[0] else 0.0)
 
-    def _playout(
-        self, rules: Rules, state: State, move: Move, me: int
-    ) -> tuple[float, int] | None:
+    def _playout(self, rules: Rules, state: State, move: Move, me: int) -> tuple[float, int] | None:
         """``move`` played on one deal, then the policy to the horizon: the decider's value
         and score there (None if the rules refuse the move in this deal)."""
         after = follow(rules, state, move)
