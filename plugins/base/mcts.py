@@ -235,7 +235,7 @@ class MctsAgent:
             return [tuple(plan)] if plan else [(options[0],)]
         if stage == "bid":
             chosen = self.greedy.choose(rules, state, options)
-            return [(chosen,)] + [(a,) for a in options if a != chosen]
+            return [(chosen,), *((a,) for a in options if a != chosen)]
         scored = sorted(
             range(len(options)),
             key=lambda i: (-own_score(rules, rules.apply(state, options[i]), player), i),
