@@ -89,7 +89,7 @@ class Policy:
         """The greedy player's whole meeple move from a pick (or the rest of one)."""
         key = public_key(state)
         plan = self.moves.get(key)
-        if plan is None or not rules.is_legal(state, plan[0]):
+        if not plan or not rules.is_legal(state, plan[0]):
             plan = tuple(self.greedy.plan_move(rules, state, state.decision.player)[1])
             self.moves[key] = plan
         return plan
@@ -118,12 +118,12 @@ class Policy:
             return rules.apply(state, options[0])
         stage = state.decision.stage
         if stage in MOVE_STAGES:
-            after = follow(rules, state, self.move(rules, state))
+            plan = self.move(rules, state)
+            after = follow(rules, state, plan) if plan else None
             if after is not None:
                 return after
-            plan = self.greedy.plan_move(rules, state, state.decision.player)[1]
-            after = follow(rules, state, plan) if plan else None
-            return after if after is not None else rules.apply(state, options[0])
+            # no whole move found: one step, so the playout always moves on
+            return rules.apply(state, self.other(rules, state, options))
         if stage == "bid":
             return rules.apply(state, self.bid(rules, state, options))
         return rules.apply(state, self.other(rules, state, options))
