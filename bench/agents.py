@@ -13,12 +13,19 @@ less than wall time would; compare kinds within one run.
     python bench/agents.py --seats mcts:1s,greedy,greedy,greedy --deals 5
     python bench/agents.py --seats greedy,greedy-full --deals 8
     python bench/agents.py --seats mcts:300,greedy,greedy,greedy,greedy -x artisans -x djinns
+    python bench/agents.py --from-logs run1.out run2.out   # combine runs' per-game lines
+
+Long runs can be split over processes (different ``--seed``s) and stopped with Ctrl-C
+(the games so far are reported); ``--from-logs`` adds up the per-game lines of several
+runs (a tie on the score lines counts as shared there, as the tie-break is not logged).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import math
+import re
 import statistics
 import time
 from collections import defaultdict
@@ -41,17 +48,37 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-class Timed:
-    """An agent whose ``choose`` calls are timed in CPU seconds."""
+def p_above_parity(wins: float, seats: int, parity: float) -> str:
+    """The one-sided binomial test's p-value that the win rate is no better than parity
+    (shared wins rounded), with scipy (``pip install 'naqala[lab]'``); "n/a" without."""
+    try:
+        from scipy.stats import binomtest
+    except ImportError:
+        return "n/a (pip install 'naqala[lab]')"
+    return f"{binomtest(round(wins), seats, parity, alternative='greater').pvalue:.2g}"
 
-    def __init__(self, agent: Agent, times: list[float]) -> None:
+
+class Timed:
+    """An agent whose ``choose`` calls are timed in CPU seconds (``times``) and wall
+    seconds (``walls``); ``searched`` keeps the CPU times of decisions with more than one
+    option (the ones a player has to think about)."""
+
+    def __init__(
+        self, agent: Agent, times: list[float], walls: list[float], searched: list[float]
+    ) -> None:
         self.agent = agent
         self.times = times
+        self.walls = walls
+        self.searched = searched
 
     def choose(self, rules: Rules, state: State, options: list[Action]) -> Action:
-        start = time.process_time()
+        start, wall = time.process_time(), time.perf_counter()
         action = self.agent.choose(rules, state, options)
-        self.times.append(time.process_time() - start)
+        spent = time.process_time() - start
+        self.times.append(spent)
+        self.walls.append(time.perf_counter() - wall)
+        if len(options) > 1:
+            self.searched.append(spent)
         return action
 
 
@@ -64,31 +91,50 @@ def tournament(
     seats: dict[str, int] = defaultdict(int)
     scores: dict[str, list[int]] = defaultdict(list)
     times: dict[str, list[float]] = defaultdict(list)
-    for deal in range(deals):
-        game_seed = seed + deal
-        for shift in range(players):
-            seated = kinds[shift:] + kinds[:shift]
-            agents = [
-                Timed(make_agent(kind, agent_seed(game_seed, seat)), times[kind])
-                for seat, kind in enumerate(seated)
-            ]
-            state = rules.new_game(players, game_seed)
-            while not state.is_over:
-                options = rules.legal_actions(state)
-                state = rules.apply(
-                    state, agents[state.decision.player].choose(rules, state, options)
-                )
-            final = rules.scores(state)
-            winners = rules.winners(state)
-            for seat, kind in enumerate(seated):
-                seats[kind] += 1
-                scores[kind].append(final[seat])
-                if seat in winners:
-                    wins[kind] += 1 / len(winners)
-            if verbose:
-                print(f"deal {game_seed} seats {','.join(seated)}: scores {list(final)}")
+    walls: dict[str, list[float]] = defaultdict(list)
+    searched: dict[str, list[float]] = defaultdict(list)
+    games = 0
+    try:
+        for deal in range(deals):
+            game_seed = seed + deal
+            for shift in range(players):
+                seated = kinds[shift:] + kinds[:shift]
+                agents = [
+                    Timed(
+                        make_agent(kind, agent_seed(game_seed, seat)),
+                        times[kind],
+                        walls[kind],
+                        searched[kind],
+                    )
+                    for seat, kind in enumerate(seated)
+                ]
+                state = rules.new_game(players, game_seed)
+                while not state.is_over:
+                    options = rules.legal_actions(state)
+                    state = rules.apply(
+                        state, agents[state.decision.player].choose(rules, state, options)
+                    )
+                final = rules.scores(state)
+                winners = rules.winners(state)
+                for seat, kind in enumerate(seated):
+                    seats[kind] += 1
+                    scores[kind].append(final[seat])
+                    if seat in winners:
+                        wins[kind] += 1 / len(winners)
+                games += 1
+                if verbose:
+                    first = kinds[0]
+                    print(
+                        f"deal {game_seed} seats {','.join(seated)}: scores {list(final)}"
+                        f"  | {first} so far {wins[first]:.1f}/{seats[first]}",
+                        flush=True,
+                    )
+    except KeyboardInterrupt:  # stopped early: report the games played so far
+        print(f"stopped after {games} games")
     report: dict[str, dict[str, float]] = {}
     for kind in dict.fromkeys(kinds):
+        if not seats[kind]:
+            continue
         ts = sorted(times[kind])
         report[kind] = {
             "seats": seats[kind],
@@ -97,8 +143,52 @@ def tournament(
             "decisions": len(ts),
             "mean_ms": 1000 * statistics.fmean(ts) if ts else 0.0,
             "p99_ms": 1000 * ts[min(len(ts) - 1, int(0.99 * len(ts)))] if ts else 0.0,
+            "wall_ms": 1000 * statistics.fmean(walls[kind]) if walls[kind] else 0.0,
+            "searched": len(searched[kind]),
+            "searched_ms": 1000 * statistics.fmean(searched[kind]) if searched[kind] else 0.0,
+            "searched_max_ms": 1000 * max(searched[kind]) if searched[kind] else 0.0,
         }
     return report
+
+
+GAME_LINE = re.compile(r"^deal (\d+) seats (\S+): scores (\[[^\]]*\])")
+
+
+def from_logs(paths: list[str]) -> None:
+    """Win rates over the per-game lines of several runs' output."""
+    wins: dict[str, float] = defaultdict(float)
+    seats: dict[str, int] = defaultdict(int)
+    scores: dict[str, list[int]] = defaultdict(list)
+    games: set[tuple[str, str, str]] = set()
+    for path in paths:
+        with open(path, encoding="utf-8") as log:
+            for line in log:
+                match = GAME_LINE.match(line)
+                if not match:
+                    continue
+                deal, seated, final_text = match.groups()
+                kinds = seated.split(",")
+                if (deal, seated, path) in games:
+                    continue
+                games.add((deal, seated, path))
+                final = ast.literal_eval(final_text)
+                top = max(final)
+                winners = [seat for seat, score in enumerate(final) if score == top]
+                for seat, kind in enumerate(kinds):
+                    seats[kind] += 1
+                    scores[kind].append(final[seat])
+                    if seat in winners:
+                        wins[kind] += 1 / len(winners)
+    players = len(next(iter(games))[1].split(",")) if games else 1
+    print(f"{len(games)} games from {len(paths)} logs")
+    for kind, held in seats.items():
+        low, high = wilson(wins[kind], held)
+        print(
+            f"{kind:>14}: wins {wins[kind]:.1f}/{held} seats = {wins[kind] / held:.3f} "
+            f"[95% {low:.3f}, {high:.3f}] p(≤ parity) "
+            f"{p_above_parity(wins[kind], held, 1 / players)}  "
+            f"mean score {statistics.fmean(scores[kind]):.1f}"
+        )
 
 
 def main() -> None:
@@ -108,7 +198,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-x", "--expansion", action="append", default=[])
     parser.add_argument("-q", "--quiet", action="store_true", help="no line per game")
+    parser.add_argument("--from-logs", nargs="+", help="add up the games of these outputs")
     args = parser.parse_args()
+    if args.from_logs:
+        from_logs(args.from_logs)
+        return
     kinds = [k.strip() for k in args.seats.split(",")]
     rules = build_rules(args.expansion)
     started = time.process_time()
@@ -120,11 +214,14 @@ def main() -> None:
     for kind, r in report.items():
         seats = int(r["seats"])
         low, high = wilson(r["wins"], seats)
+        better = p_above_parity(r["wins"], seats, 1 / len(kinds))
         print(
             f"{kind:>14}: wins {r['wins']:.1f}/{seats} seats = {r['wins'] / seats:.3f} "
-            f"[95% {low:.3f}, {high:.3f}]  mean score {r['mean_score']:.1f}  "
-            f"decision {r['mean_ms']:.1f} ms mean, {r['p99_ms']:.1f} ms p99 "
-            f"({int(r['decisions'])} decisions)"
+            f"[95% {low:.3f}, {high:.3f}] p(≤ parity) {better}  mean score {r['mean_score']:.1f}  "
+            f"decision {r['mean_ms']:.1f} ms CPU mean, {r['p99_ms']:.1f} ms p99, "
+            f"{r['wall_ms']:.1f} ms wall mean ({int(r['decisions'])} decisions); "
+            f"with a choice {r['searched_ms']:.1f} ms CPU mean, "
+            f"{r['searched_max_ms']:.0f} ms max ({int(r['searched'])})"
         )
     print(f"total CPU {time.process_time() - started:.0f} s")
 

@@ -12,8 +12,8 @@ from naqala.core.engine import Rules
 from naqala.core.state import State
 from naqala.plugins.base.api import Budget, GreedyAgent, MctsAgent
 
-#: search iterations behind one hint
-HINT_ITERATIONS = 300
+#: search playouts behind one hint
+HINT_ITERATIONS = 64
 #: how many options a hint shows
 SHOWN = 3
 
@@ -43,6 +43,6 @@ def hint_lines(
         move = " ".join(str(a) for a in item.move)
         lines.append(
             f"{number}. {move}  (expected score {item.gain:+.1f}, "
-            f"standing {item.reward:.0%}, searched {item.visits}×)"
+            f"margin over the others {item.reward:+.1f}, played out {item.visits}×)"
         )
     return lines or [f"1. {options[0]}"]

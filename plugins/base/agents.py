@@ -2,7 +2,7 @@
 share, so every command accepts the same seats.
 
 A name is a kind with an optional setting after a colon: ``random``, ``greedy``,
-``greedy-full``, ``mcts``, ``mcts:2000`` (iterations per decision) or ``mcts:1.5s``
+``greedy-full``, ``mcts``, ``mcts:200`` (playouts per decision) or ``mcts:1.5s``
 (CPU seconds per decision). ``make_agent`` builds one; ``agent_known`` only checks a name.
 """
 

@@ -98,8 +98,12 @@ class GreedyAgent:
     the price: the agent pays at most a quarter of what that move would gain. Ties go to
     the first option in canonical order, so the agent is deterministic."""
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, played_out: int = PLAYED_OUT, spread: bool = True) -> None:
         self.seed = seed
+        #: how many of the best-estimated move ends are played out through the rules
+        self.played_out = played_out
+        #: whether the best of each colour and of each kind of end tile are played out too
+        self.spread = spread
         self.plan: list[Action] = []
 
     def choose(self, rules: Rules, state: State, options: list[Action]) -> Action:
@@ -133,12 +137,14 @@ class GreedyAgent:
         ends = move_ends(state.geometry, state.board.meeples, rules.letters)
         estimate = Estimator(rules, state, player)
         ranked = sorted(ends, key=lambda e: -estimate(e))
-        chosen = ranked[:PLAYED_OUT]
+        chosen = ranked[: self.played_out]
+        if not self.spread:
+            return chosen
         tiles = state.layout.tiles
         seen = {(e.colour, "") for e in chosen} | {
             (-1, rules.tile(tiles[e.end]).kind) for e in chosen
         }
-        for end in ranked[PLAYED_OUT:]:
+        for end in ranked[self.played_out :]:
             keys = {(end.colour, ""), (-1, rules.tile(tiles[end.end]).kind)}
             if keys - seen:
                 seen |= keys
@@ -204,10 +210,17 @@ class GreedyAgent:
         return value - own_score(rules, trial, player) if plan else 0
 
     def _bid(self, rules: Rules, state: State, options: list[Action], player: int) -> Action:
-        bids = [a for a in options if a.kind == "bid"]
-        if not bids:
+        if not any(a.kind == "bid" for a in options):
             return options[0]
-        gain = self.move_gain(rules, state, player)
-        affordable = [a for a in bids if int(a.args[0]) * 4 <= gain]
-        pool = affordable or [min(bids, key=lambda a: int(a.args[0]))]
-        return max(pool, key=lambda a: int(a.args[0]))
+        return bid_for_gain(options, self.move_gain(rules, state, player))
+
+
+def bid_for_gain(options: list[Action], gain: int) -> Action:
+    """The greedy bid rule: the dearest bid costing at most a quarter of ``gain`` (what
+    the best move on the board would gain), else the cheapest."""
+    bids = [a for a in options if a.kind == "bid"]
+    if not bids:
+        return options[0]
+    affordable = [a for a in bids if int(a.args[0]) * 4 <= gain]
+    pool = affordable or [min(bids, key=lambda a: int(a.args[0]))]
+    return max(pool, key=lambda a: int(a.args[0]))
