@@ -98,12 +98,21 @@ class GreedyAgent:
     the price: the agent pays at most a quarter of what that move would gain. Ties go to
     the first option in canonical order, so the agent is deterministic."""
 
-    def __init__(self, seed: int = 0, played_out: int = PLAYED_OUT, spread: bool = True) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        played_out: int = PLAYED_OUT,
+        spread: bool = True,
+        search_limit: int = SEARCH_LIMIT,
+    ) -> None:
         self.seed = seed
         #: how many of the best-estimated move ends are played out through the rules
         self.played_out = played_out
         #: whether the best of each colour and of each kind of end tile are played out too
         self.spread = spread
+        #: positions the rules' own options are searched through when a movement rule
+        #: (a house rule such as no-loops) refuses every candidate move
+        self.search_limit = search_limit
         self.plan: list[Action] = []
 
     def choose(self, rules: Rules, state: State, options: list[Action]) -> Action:
@@ -180,9 +189,9 @@ class GreedyAgent:
 
     def _search(self, rules: Rules, state: State, player: int) -> tuple[int, tuple[Action, ...]]:
         """Moves found through the rules' own pick and drop options (slower, but right for
-        any movement rule), up to ``SEARCH_LIMIT`` positions."""
+        any movement rule), up to ``search_limit`` positions."""
         best: tuple[int, tuple[Action, ...]] = (-(10**9), ())
-        budget = [SEARCH_LIMIT]
+        budget = [self.search_limit]
 
         def explore(current: State, path: tuple[Action, ...]) -> None:
             nonlocal best

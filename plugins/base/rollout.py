@@ -67,6 +67,9 @@ def public_key(state: State) -> object:
 
 #: the playout policy plays out this many of the best-estimated move ends (greedy: 10)
 LIGHT_PLAYED_OUT = 3
+#: positions the playout policy searches when the rules refuse its few candidates (a
+#: house rule such as no-loops; greedy: 5,000): a playout step stays cheap
+LIGHT_SEARCH_LIMIT = 150
 
 
 class Policy:
@@ -75,7 +78,9 @@ class Policy:
     decision's search (so the search stays a function of the decision alone)."""
 
     def __init__(self, seed: int) -> None:
-        self.greedy = GreedyAgent(seed, played_out=LIGHT_PLAYED_OUT, spread=False)
+        self.greedy = GreedyAgent(
+            seed, played_out=LIGHT_PLAYED_OUT, spread=False, search_limit=LIGHT_SEARCH_LIMIT
+        )
         self.moves: dict[object, Move] = {}
         self.gains: dict[object, int] = {}
         self.choices: dict[object, Action] = {}
