@@ -9,7 +9,7 @@ runs (measured inside whichever process played each game), which the load hardly
 changes: equal values mean the workers do the same work, so the speed-up is bounded by
 the free cores alone.
 
-    python bench/scale.py [--games 8] [--jobs 2] [--seats greedy,greedy] [-x artisans]
+    python bench/scale.py [--games 32] [--jobs 2] [--seats greedy,greedy] [-x artisans]
 """
 
 from __future__ import annotations
@@ -45,7 +45,9 @@ def timed(study: Study, games: int, executor: Executor) -> tuple[list[GameResult
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=8)
+    # enough games that starting the workers (imports, rules) is a small part of the run:
+    # a greedy game takes about a second since the fast path
+    parser.add_argument("--games", type=int, default=32)
     parser.add_argument("--jobs", type=int, default=default_jobs())
     parser.add_argument("--seats", default="greedy,greedy")
     parser.add_argument("-x", "--expansion", action="append", default=[])
