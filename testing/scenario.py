@@ -22,7 +22,7 @@ import attrs
 
 from naqala.core.actions import Action, parse_action
 from naqala.core.engine import Rules, build_rules
-from naqala.core.state import NOBODY, Counts, Decision, State, Turn
+from naqala.core.state import NOBODY, Counts, Decision, Deck, State, Turn, replace_at
 
 __all__ = [
     "act",
@@ -35,6 +35,7 @@ __all__ = [
     "next_turn_is_also_mine",
     "on_tile",
     "options",
+    "out_of_deck",
     "play",
     "play_round",
     "play_turn",
@@ -213,6 +214,19 @@ def deck(
     )
     decks = (*state.decks[:index], new, *state.decks[index + 1 :])
     return attrs.evolve(state, decks=decks)
+
+
+def out_of_deck(rules: Rules, state: State, name: str, cards: Iterable[str]) -> State:
+    """Take ``cards`` out of the deck called ``name`` (from its draw pile, discards or row,
+    wherever each lies) — to hand them to a player, so that no card is created."""
+    index = rules.deck_index[name]
+    old = state.decks[index]
+    piles = [list(old.draw), list(old.discard), list(old.row)]
+    for card in cards:
+        pile = next(p for p in piles if card in p)
+        pile.remove(card)
+    new = Deck(draw=tuple(piles[0]), discard=tuple(piles[1]), row=tuple(piles[2]))
+    return attrs.evolve(state, decks=replace_at(state.decks, index, new))
 
 
 def tokens(

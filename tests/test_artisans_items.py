@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import attrs
 import pytest
@@ -31,6 +31,7 @@ from naqala.core.serialize import state_from_json, state_to_json
 from naqala.core.state import Decision, Deck, State, effect_counts, replace_at
 from naqala.plugins.artisans.layout import chasms, mountains
 from naqala.testing.chance import stack_deck
+from naqala.testing.scenario import out_of_deck
 
 from scenario import (
     bid_order,
@@ -108,19 +109,6 @@ def position(
 
 def item_deck(rules: Rules, state: State) -> Deck:
     return state.decks[rules.deck_index[ITEMS]]
-
-
-def out_of_deck(rules: Rules, state: State, name: str, cards: Iterable[str]) -> State:
-    """Take ``cards`` out of the deck called ``name`` (its draw pile, discards or row) —
-    to hand them to a player, so that nothing is created."""
-    index = rules.deck_index[name]
-    deck = state.decks[index]
-    piles = [list(deck.draw), list(deck.discard), list(deck.row)]
-    for card in cards:
-        pile = next(p for p in piles if card in p)
-        pile.remove(card)
-    new = Deck(draw=tuple(piles[0]), discard=tuple(piles[1]), row=tuple(piles[2]))
-    return attrs.evolve(state, decks=replace_at(state.decks, index, new))
 
 
 def holding(

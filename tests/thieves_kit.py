@@ -19,6 +19,7 @@ from naqala.core.engine import Rules, build_rules
 from naqala.core.state import Deck, State, replace_at
 from naqala.plugins.artisans.layout import chasms, mountains
 from naqala.testing.invariants import assert_invariants
+from naqala.testing.scenario import out_of_deck
 
 from scenario import board, player, turn_of
 
@@ -70,18 +71,6 @@ def move(colour: str) -> tuple[str, str]:
 
 def move_meeples(colour: str) -> dict[str, str]:
     return {"b3": LETTER[colour], "c3": LETTER[colour]}
-
-
-def out_of_deck(rules: Rules, state: State, name: str, cards: Iterable[str]) -> State:
-    """Take ``cards`` out of the deck ``name`` (draw pile, discards or row)."""
-    index = rules.deck_index[name]
-    deck = state.decks[index]
-    piles = [list(deck.draw), list(deck.discard), list(deck.row)]
-    for card in cards:
-        pile = next(p for p in piles if card in p)
-        pile.remove(card)
-    new = Deck(draw=tuple(piles[0]), discard=tuple(piles[1]), row=tuple(piles[2]))
-    return attrs.evolve(state, decks=replace_at(state.decks, index, new))
 
 
 def hold(rules: Rules, state: State, seat: int, deck: str, cards: Iterable[str]) -> State:
