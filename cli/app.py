@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 
 from naqala.cli.common import Expansions, Without, fail, make_rules
-from naqala.cli.lazy import LazyGroup, is_builtin
+from naqala.cli.lazy import LazyGroup, SummaryGroup, is_builtin
 from naqala.core.actions import NotationError, parse_action, resolve_typed, shorten
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules
@@ -33,11 +33,11 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     cls=LazyGroup,  # the subcommands of cli/lazy.py are imported when they run
 )
-state_app = typer.Typer(help="Make game states.", no_args_is_help=True)
+state_app = typer.Typer(help="Make game states.", no_args_is_help=True, cls=SummaryGroup)
 app.add_typer(state_app, name="state")
-expansions_app = typer.Typer(help="Installed plugins.", no_args_is_help=True)
+expansions_app = typer.Typer(help="Installed plugins.", no_args_is_help=True, cls=SummaryGroup)
 app.add_typer(expansions_app, name="expansions")
-content_app = typer.Typer(help="Game content files.", no_args_is_help=True)
+content_app = typer.Typer(help="Game content files.", no_args_is_help=True, cls=SummaryGroup)
 app.add_typer(content_app, name="content")
 
 StateArg = Annotated[str, typer.Argument(help="State JSON file, or - for standard input.")]

@@ -27,7 +27,24 @@ LAZY_COMMANDS = {
 }
 
 
-class LazyGroup(TyperGroup):
+class SummaryGroup(TyperGroup):
+    """A group whose list of commands shows the first paragraph of each docstring as one
+    line: the rich help keeps a docstring's own line breaks, which the list would print
+    as they are, in the middle of a sentence."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        self.summarise()
+        names: list[str] = super().list_commands(ctx)
+        return names
+
+    def summarise(self) -> None:
+        for command in self.commands.values():
+            if command.short_help is None and command.help:
+                first = command.help.split("\n\n", 1)[0]
+                command.short_help = " ".join(first.split())
+
+
+class LazyGroup(SummaryGroup):
     """The ``naqala`` group: the commands of ``LAZY_COMMANDS`` are loaded on first use."""
 
     # commands and contexts are typed Any: typer's own classes differ between versions
@@ -58,6 +75,7 @@ class LazyGroup(TyperGroup):
         groups = [n for n in names if isinstance(self.commands[n], TyperGroup)]
         order = [*plain, *(n for n in LAZY_COMMANDS if n in self.commands), *groups]
         self.commands = {name: self.commands[name] for name in order}  # help lists these
+        self.summarise()
         return order
 
 

@@ -251,3 +251,18 @@ def test_simulate_refuses_zero_games() -> None:
     result = run("simulate", "--games", "0", "--json")
     assert result.exit_code == 2
     assert result.stdout == ""
+
+
+def test_the_list_of_commands_shows_each_summary_without_the_docstrings_line_breaks() -> None:
+    """A summary spread over several lines of its docstring is one sentence in the list:
+    on a wide terminal it sits on the command's own line, not broken where the source
+    happened to wrap (the compare summary once broke after "effect sizes,")."""
+    for args, name, last_words in (
+        (["--help"], "compare", "Holm-adjusted significance."),
+        (["--help"], "simulate", "card effects."),
+        (["content", "--help"], "check", "if there is any."),
+    ):
+        result = runner.invoke(app, args, env={"COLUMNS": "400"})
+        assert result.exit_code == 0, result.output
+        line = next(ln for ln in result.output.splitlines() if f" {name} " in ln)
+        assert last_words in line, result.output
