@@ -25,7 +25,14 @@ from naqala.cli.hint import hint_lines
 from naqala.cli.render import render_state
 from naqala.cli.saving import SavePathError, save_path
 from naqala.cli.scores import score_table, winners_line
-from naqala.core.actions import Action, NotationError, parse_action, resolve_typed, shorten
+from naqala.core.actions import (
+    Action,
+    NotationError,
+    ascii_digits,
+    parse_action,
+    resolve_typed,
+    shorten,
+)
 from naqala.core.agents import Agent, RandomAgent
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
@@ -286,13 +293,14 @@ class Session:
         if word in ("quit", "exit"):
             self.quit()
         options = self.rules.legal_actions(self.state)
-        if line.isdigit():
-            return self.numbered(line, options)
+        typed = ascii_digits(line)  # digits of any script count as 0-9 ("١٢", "１２")
+        if typed.isascii() and typed.isdigit():
+            return self.numbered(typed, options)
         try:
-            move = expand_move(line) if self.state.decision.stage == "pick" else None
+            move = expand_move(typed) if self.state.decision.stage == "pick" else None
             if move is not None:
                 return self.whole_move(move)
-            action = resolve_typed(parse_action(line), options)
+            action = resolve_typed(parse_action(typed), options)
         except NotationError as exc:
             self.say(f"illegal: {exc} (type help)")
             return False
