@@ -8,8 +8,10 @@ illegal gets a one-line reason and the same prompt again, with the game unchange
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -376,11 +378,13 @@ class Session:
             path = save_path(name)
             save_record(path, self.record)
         except SavePathError as exc:
-            self.errors.print(f"not saved: {exc}", markup=False, highlight=False)
+            self.errors.print(f"not saved: {exc}", markup=False, highlight=False, soft_wrap=True)
             return False
         except OSError as exc:
             reason = exc.strerror or exc
-            self.errors.print(f"not saved: {name}: {reason}", markup=False, highlight=False)
+            self.errors.print(
+                f"not saved: {name}: {reason}", markup=False, highlight=False, soft_wrap=True
+            )
             return False
         self.say(f"saved to {name} ({len(self.record.actions)} actions)", whole_lines=True)
         return True
@@ -394,26 +398,56 @@ class Session:
             if answer in ("y", "yes"):
                 self.save_asking()
         except (EOFError, KeyboardInterrupt):
-            pass
+            self.say("")  # no answer: not saved ("Game stopped." on a line of its own)
         raise Quit
 
     def save_asking(self) -> None:
         """Ask for a file name until the game is saved; after a failure an empty answer
-        gives up (the first time it means the default name)."""
-        name = self.ask("File name [naqala-save.json]: ").strip() or "naqala-save.json"
+        gives up (the first time it means the default name). If the input ends first, the
+        game is kept in a temporary file (``keep_somewhere``)."""
+        try:
+            name = self.ask("File name [naqala-save.json]: ").strip() or "naqala-save.json"
+        except (EOFError, KeyboardInterrupt):
+            self.say("")
+            self.keep_somewhere()  # a save was wanted and no one is left to name a file
+            return
         if not self.save(name):
             self.save_again()
 
     def save_again(self) -> bool:
         """After a failed save: ask for other file names until one works (True) or the
-        answer is empty or the input ends (False)."""
+        answer is empty (False: the person gives up). If the input ends first, the game is
+        kept in a temporary file (``keep_somewhere``) and the answer is False too."""
         try:
             while name := self.ask("Another file name (empty: do not save): ").strip():
                 if self.save(name):
                     return True
         except (EOFError, KeyboardInterrupt):
             self.say("")
+            self.keep_somewhere()  # a save was wanted and no one is left to name a file
         return False
+
+    def keep_somewhere(self) -> Path | None:
+        """The last resort when the game cannot be saved where asked: the record goes to a
+        new file in the system's temporary folder, named on the error console so that the
+        game can be resumed (``--load``). None if even that fails (said as well)."""
+        try:
+            handle, name = tempfile.mkstemp(prefix="naqala-game-", suffix=".json")
+            os.close(handle)
+            path = Path(name)
+            save_record(path, self.record)
+        except OSError as exc:
+            reason = exc.strerror or exc
+            self.errors.print(f"not saved anywhere: {reason}", markup=False, highlight=False)
+            return None
+        self.errors.print(
+            f"the game ({len(self.record.actions)} actions) is kept in {path}; "
+            f"resume it with: naqala play --load {path}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,  # the path stays on one line, to be copied
+        )
+        return path
 
     # -- the end -------------------------------------------------------------------------------
 
@@ -482,8 +516,10 @@ def play_command(
     try:
         session.run()
     except Exception:
-        if save_as is not None:
-            session.save(str(save_as))  # keep the game up to the failure, then report it
+        # keep the game up to the failure (where --save said, else in a temporary file),
+        # then report the failure
+        if save_as is None or not session.save(str(save_as)):
+            session.keep_somewhere()
         raise
     if save_as is not None and not session.save(str(save_as)) and not session.save_again():
         raise typer.Exit(1)
