@@ -25,7 +25,7 @@ from naqala.cli.common import Expansions, Without, fail
 from naqala.cli.decisions import decision_title, djinns_in_play, option_label
 from naqala.cli.hint import hint_lines
 from naqala.cli.render import render_state
-from naqala.cli.saving import SavePathError, save_path
+from naqala.cli.saving import SavePathError, save_path, shown
 from naqala.cli.scores import score_table, winners_line
 from naqala.core.actions import (
     Action,
@@ -383,7 +383,7 @@ class Session:
         except OSError as exc:
             reason = exc.strerror or exc
             self.errors.print(
-                f"not saved: {name}: {reason}", markup=False, highlight=False, soft_wrap=True
+                f"not saved: {shown(name)}: {reason}", markup=False, highlight=False, soft_wrap=True
             )
             return False
         self.say(f"saved to {name} ({len(self.record.actions)} actions)", whole_lines=True)

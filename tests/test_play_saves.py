@@ -114,6 +114,38 @@ def test_a_folder_that_refuses_new_files_is_found_out_before_the_game() -> None:
     assert "/proc/self/game.json" in result.stderr and "not writable" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("~no-such-user-of-naqala/game.json", "there is no home folder ~no-such-user-of-naqala"),
+        ("{tmp}/a-file/game.json", "a-file is a file, not a folder"),
+        ("a" * 5000, "(5,000 characters): File name too long"),
+        ("a/" * 3000 + "x", "(6,001 characters): File name too long"),
+        ("game\x00.json", "a file name cannot hold a NUL character"),
+    ],
+    ids=["unknown-user", "file-as-folder", "long-name", "long-path", "nul"],
+)
+def test_a_name_that_cannot_be_a_file_gets_one_short_line(
+    tmp_path: Path, name: str, reason: str
+) -> None:
+    """A home folder of nobody, a file used as a folder, a name or path too long for the
+    file system, a NUL character: refused with a short line naming the path (cut short if
+    huge), by ``--save`` before the game and by ``save`` at the prompt, never an internal
+    error."""
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    name = name.format(tmp=tmp_path)
+    with pytest.raises(SavePathError, match=re.escape(reason)) as caught:
+        save_path(name)
+    assert len(str(caught.value)) < 250
+    game, out, err = session(Typist())
+    assert game.save(name) is False
+    assert reason in err.getvalue() and len(err.getvalue()) < 260 and out.getvalue() == ""
+    if "\x00" not in name:  # a command line cannot hold one
+        result = run("play", "--seats", "ai,ai", "--seed", "1", "--save", name)
+        assert result.exit_code == 2 and result.stdout == ""
+        assert reason in result.stderr and len(result.stderr) < 270
+
+
 def test_save_expands_the_home_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``--save ~/game.json`` writes into the home folder."""
     monkeypatch.setenv("HOME", str(tmp_path))
