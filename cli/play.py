@@ -274,7 +274,7 @@ class Session:
         word = word.lower()
         asked = rest.strip().lower()
         if (word in ("djinn", "djinns") and not asked) or (
-            word in ("help", "?") and asked == "djinns"
+            word in ("help", "?") and asked in ("djinn", "djinns")
         ):
             self.say("\n".join(djinns_in_play(self.rules, self.state)))
             return False
@@ -492,6 +492,7 @@ def play_command(
     history: list[State] = []
     if load is not None:
         _refuse_unused_options(seats, expansion, seed, without)
+        load = _home_expanded(load)
         record, rules, history = _resume(load, house_rules or [])
         state = history[-1]
         left_out = f", {without_text(record.without)}" if record.without else ""
@@ -533,6 +534,15 @@ def _checked_save(save: Path | None) -> Path | None:
         return save_path(save)
     except SavePathError as exc:
         fail(f"--save {exc}")
+
+
+def _home_expanded(path: Path) -> Path:
+    """``path`` with ``~`` expanded as ``--save`` does (unchanged for ``~nobody``: the
+    file is then reported as not found)."""
+    try:
+        return path.expanduser()
+    except RuntimeError:
+        return path
 
 
 def _refuse_unused_options(

@@ -299,6 +299,17 @@ def test_load_refuses_options_it_would_not_use(tmp_path: Path, extra: list[str])
     assert extra[0] in result.stderr and "--load" in result.stderr
 
 
+def test_load_expands_the_home_folder_as_save_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--load ~/game.json`` (quoted, so no shell expands it) reads the home folder."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    save_record(tmp_path / "game.json", new_record(rules(), 1, 2, ["ai:random", "ai:random"]))
+    result = run("play", "--load", "~/game.json")
+    assert result.exit_code == 0, result.stderr
+    assert f"Resumed {tmp_path / 'game.json'}: 0 actions" in result.stdout
+
+
 def test_load_accepts_every_seat_name_that_seats_accepts(tmp_path: Path) -> None:
     """A record whose seats are written ``ai`` and ``AI:Random`` (as --seats allows)
     resumes, with the seats made canonical."""
