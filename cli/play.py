@@ -67,11 +67,11 @@ Type one of:
   a whole move        at the pick: start tile, then each tile and the colour dropped
                       there, e.g. "c3 d3W d4R" (or "c3 d3 W d4 R")
   board               show the board again
-  djinns              what the djinns held and face up do (also: help djinns)
+  djinns              what the djinns held and face up do (also: djinn, help djinns)
   hint                the AI's three best options now, with why (changes nothing)
   undo                go back to your previous decision (not past a card or meeple draw)
   save FILE           save the game (a record of its actions) to FILE
-  quit                stop playing (you are offered to save first)
+  quit                stop, offering to save first (Ctrl-D and Ctrl-C too)
 Tiles are named like chess squares: column letter, row number, a1 top left.
 On the board, * marks who decides now; ? hides other players' coins and cards.
 Meeple colours: Y vizier, W elder, G merchant, B builder, R assassin."""
