@@ -96,7 +96,7 @@ def canonical_seat(raw: str) -> str:
         seat = "ai:greedy"
     if not is_seat(seat):
         known = ", ".join([HUMAN, "ai", *(f"ai:{name}" for name in sorted(AGENTS))])
-        raise SeatError(f"unknown seat {raw.strip()!r}; seats are {known}")
+        raise SeatError(f"unknown seat {shorten(raw.strip())!r}; seats are {known}")
     return seat
 
 
