@@ -17,7 +17,7 @@ import typer
 
 from naqala.cli.common import Expansions, Without, fail, make_rules
 from naqala.cli.lazy import LazyGroup, SummaryGroup, is_builtin
-from naqala.core.actions import NotationError, parse_action, resolve_typed, shorten
+from naqala.core.actions import NotationError, parse_typed, resolve_typed, shorten
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules
 from naqala.core.hookspecs import hookimpl
@@ -191,7 +191,7 @@ def apply_actions(
     rules, current = read_state(state)
     for number, text in enumerate(action, start=1):
         try:
-            parsed = resolve_typed(parse_action(text), rules.legal_actions(current))
+            parsed = resolve_typed(parse_typed(text), rules.legal_actions(current))
             current = rules.apply(current, parsed)
         except (NotationError, IllegalAction) as exc:
             fail(f"action {number} ({shorten(text)!r}) is illegal: {exc}")

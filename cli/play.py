@@ -8,8 +8,10 @@ illegal gets a one-line reason and the same prompt again, with the game unchange
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -23,9 +25,16 @@ from naqala.cli.common import Expansions, Without, fail
 from naqala.cli.decisions import decision_title, djinns_in_play, option_label
 from naqala.cli.hint import hint_lines
 from naqala.cli.render import render_state
-from naqala.cli.saving import SavePathError, save_path
+from naqala.cli.saving import SavePathError, save_path, shown
 from naqala.cli.scores import score_table, winners_line
-from naqala.core.actions import Action, NotationError, parse_action, resolve_typed, shorten
+from naqala.core.actions import (
+    Action,
+    NotationError,
+    ascii_digits,
+    parse_action,
+    resolve_typed,
+    shorten,
+)
 from naqala.core.agents import Agent, RandomAgent
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
@@ -58,11 +67,11 @@ Type one of:
   a whole move        at the pick: start tile, then each tile and the colour dropped
                       there, e.g. "c3 d3W d4R" (or "c3 d3 W d4 R")
   board               show the board again
-  djinns              what the djinns held and face up do (also: help djinns)
+  djinns              what the djinns held and face up do (also: djinn, help djinns)
   hint                the AI's three best options now, with why (changes nothing)
   undo                go back to your previous decision (not past a card or meeple draw)
   save FILE           save the game (a record of its actions) to FILE
-  quit                stop playing (you are offered to save first)
+  quit                stop, offering to save first (Ctrl-D and Ctrl-C too)
 Tiles are named like chess squares: column letter, row number, a1 top left.
 On the board, * marks who decides now; ? hides other players' coins and cards.
 Meeple colours: Y vizier, W elder, G merchant, B builder, R assassin."""
@@ -87,7 +96,7 @@ def canonical_seat(raw: str) -> str:
         seat = "ai:greedy"
     if not is_seat(seat):
         known = ", ".join([HUMAN, "ai", *(f"ai:{name}" for name in sorted(AGENTS))])
-        raise SeatError(f"unknown seat {raw.strip()!r}; seats are {known}")
+        raise SeatError(f"unknown seat {shorten(raw.strip())!r}; seats are {known}")
     return seat
 
 
@@ -265,7 +274,7 @@ class Session:
         word = word.lower()
         asked = rest.strip().lower()
         if (word in ("djinn", "djinns") and not asked) or (
-            word in ("help", "?") and asked == "djinns"
+            word in ("help", "?") and asked in ("djinn", "djinns")
         ):
             self.say("\n".join(djinns_in_play(self.rules, self.state)))
             return False
@@ -286,13 +295,14 @@ class Session:
         if word in ("quit", "exit"):
             self.quit()
         options = self.rules.legal_actions(self.state)
-        if line.isdigit():
-            return self.numbered(line, options)
+        typed = ascii_digits(line)  # digits of any script count as 0-9 ("١٢", "１２")
+        if typed.isascii() and typed.isdigit():
+            return self.numbered(typed, options)
         try:
-            move = expand_move(line) if self.state.decision.stage == "pick" else None
+            move = expand_move(typed) if self.state.decision.stage == "pick" else None
             if move is not None:
                 return self.whole_move(move)
-            action = resolve_typed(parse_action(line), options)
+            action = resolve_typed(parse_action(typed), options)
         except NotationError as exc:
             self.say(f"illegal: {exc} (type help)")
             return False
@@ -368,11 +378,13 @@ class Session:
             path = save_path(name)
             save_record(path, self.record)
         except SavePathError as exc:
-            self.errors.print(f"not saved: {exc}", markup=False, highlight=False)
+            self.errors.print(f"not saved: {exc}", markup=False, highlight=False, soft_wrap=True)
             return False
         except OSError as exc:
             reason = exc.strerror or exc
-            self.errors.print(f"not saved: {name}: {reason}", markup=False, highlight=False)
+            self.errors.print(
+                f"not saved: {shown(name)}: {reason}", markup=False, highlight=False, soft_wrap=True
+            )
             return False
         self.say(f"saved to {name} ({len(self.record.actions)} actions)", whole_lines=True)
         return True
@@ -386,26 +398,56 @@ class Session:
             if answer in ("y", "yes"):
                 self.save_asking()
         except (EOFError, KeyboardInterrupt):
-            pass
+            self.say("")  # no answer: not saved ("Game stopped." on a line of its own)
         raise Quit
 
     def save_asking(self) -> None:
         """Ask for a file name until the game is saved; after a failure an empty answer
-        gives up (the first time it means the default name)."""
-        name = self.ask("File name [naqala-save.json]: ").strip() or "naqala-save.json"
+        gives up (the first time it means the default name). If the input ends first, the
+        game is kept in a temporary file (``keep_somewhere``)."""
+        try:
+            name = self.ask("File name [naqala-save.json]: ").strip() or "naqala-save.json"
+        except (EOFError, KeyboardInterrupt):
+            self.say("")
+            self.keep_somewhere()  # a save was wanted and no one is left to name a file
+            return
         if not self.save(name):
             self.save_again()
 
     def save_again(self) -> bool:
         """After a failed save: ask for other file names until one works (True) or the
-        answer is empty or the input ends (False)."""
+        answer is empty (False: the person gives up). If the input ends first, the game is
+        kept in a temporary file (``keep_somewhere``) and the answer is False too."""
         try:
             while name := self.ask("Another file name (empty: do not save): ").strip():
                 if self.save(name):
                     return True
         except (EOFError, KeyboardInterrupt):
             self.say("")
+            self.keep_somewhere()  # a save was wanted and no one is left to name a file
         return False
+
+    def keep_somewhere(self) -> Path | None:
+        """The last resort when the game cannot be saved where asked: the record goes to a
+        new file in the system's temporary folder, named on the error console so that the
+        game can be resumed (``--load``). None if even that fails (said as well)."""
+        try:
+            handle, name = tempfile.mkstemp(prefix="naqala-game-", suffix=".json")
+            os.close(handle)
+            path = Path(name)
+            save_record(path, self.record)
+        except OSError as exc:
+            reason = exc.strerror or exc
+            self.errors.print(f"not saved anywhere: {reason}", markup=False, highlight=False)
+            return None
+        self.errors.print(
+            f"the game ({len(self.record.actions)} actions) is kept in {path}; "
+            f"resume it with: naqala play --load {path}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,  # the path stays on one line, to be copied
+        )
+        return path
 
     # -- the end -------------------------------------------------------------------------------
 
@@ -450,6 +492,7 @@ def play_command(
     history: list[State] = []
     if load is not None:
         _refuse_unused_options(seats, expansion, seed, without)
+        load = _home_expanded(load)
         record, rules, history = _resume(load, house_rules or [])
         state = history[-1]
         left_out = f", {without_text(record.without)}" if record.without else ""
@@ -474,8 +517,10 @@ def play_command(
     try:
         session.run()
     except Exception:
-        if save_as is not None:
-            session.save(str(save_as))  # keep the game up to the failure, then report it
+        # keep the game up to the failure (where --save said, else in a temporary file),
+        # then report the failure
+        if save_as is None or not session.save(str(save_as)):
+            session.keep_somewhere()
         raise
     if save_as is not None and not session.save(str(save_as)) and not session.save_again():
         raise typer.Exit(1)
@@ -489,6 +534,15 @@ def _checked_save(save: Path | None) -> Path | None:
         return save_path(save)
     except SavePathError as exc:
         fail(f"--save {exc}")
+
+
+def _home_expanded(path: Path) -> Path:
+    """``path`` with ``~`` expanded as ``--save`` does (unchanged for ``~nobody``: the
+    file is then reported as not found)."""
+    try:
+        return path.expanduser()
+    except RuntimeError:
+        return path
 
 
 def _refuse_unused_options(

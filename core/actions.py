@@ -6,7 +6,8 @@ decided by membership in the legal actions of a state, never by the parser.
 
 Text typed by a person is held to bounds (``MAX_TOKEN`` characters per token, ``MAX_ARGS``
 arguments) so that nothing absurdly long reaches a rule or a message, and
-``resolve_typed`` lets ``pick A1`` or ``bid 012`` mean the legal ``pick a1``/``bid 12``.
+``resolve_typed`` lets ``pick A1`` or ``bid 012`` mean the legal ``pick a1``/``bid 12``;
+``parse_typed`` reads digits of any script (``bid ١٢``, ``bid １２``) as the number they show.
 """
 
 from __future__ import annotations
@@ -14,12 +15,15 @@ from __future__ import annotations
 import functools
 import operator
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 
 import attrs
 
 _TOKEN = re.compile(r"^[A-Za-z0-9_+\-.:'@]+$")
-_DIGITS = re.compile(r"(\d+)")
+_DIGITS = re.compile(r"([0-9]+)")
+#: what a token may be made of, for messages
+TOKEN_CHARACTERS = "letters A-Z and a-z, digits 0-9 and _ + - . : ' @"
 
 #: the longest token of an action (the longest the game makes: a sale of every suit)
 MAX_TOKEN = 128
@@ -55,7 +59,9 @@ def _check_token(token: str) -> str:
             f"at most {MAX_TOKEN}"
         )
     if not _TOKEN.match(token):
-        raise NotationError(f"bad token {shorten(token)!r} in action notation")
+        raise NotationError(
+            f"bad token {shorten(token)!r} in action notation (only {TOKEN_CHARACTERS})"
+        )
     if len(_VALID) < 100_000:
         _VALID.add(token)
     return token
@@ -152,6 +158,23 @@ def parse_action(text: str) -> Action:
         raise
     except ValueError as exc:  # pragma: no cover - attrs validators raise NotationError
         raise NotationError(str(exc)) from exc
+
+
+def ascii_digits(text: str) -> str:
+    """``text`` with every decimal digit of another script (Arabic-Indic ``١٢``,
+    full-width ``１２``, …) written as its digit 0-9, so that typed numbers mean what they
+    show. Other characters (``²`` is no decimal digit) are left for the notation to refuse."""
+    if text.isascii() or len(text) > MAX_TEXT:
+        return text
+    return "".join(
+        str(unicodedata.decimal(ch)) if ch.isdecimal() and not ch.isascii() else ch for ch in text
+    )
+
+
+def parse_typed(text: str) -> Action:
+    """The action a person typed as ``text``: ``parse_action`` after ``ascii_digits``
+    (``resolve_typed`` then matches it to the legal action it means)."""
+    return parse_action(ascii_digits(text))
 
 
 def resolve_typed(action: Action, legal: Iterable[Action]) -> Action:

@@ -537,6 +537,24 @@ def test_fast_count_gives_up_after_its_time() -> None:
         raise AssertionError("no timeout")
 
 
+def test_the_time_limit_holds_within_one_target_tile(monkeypatch: Any) -> None:
+    """A big board with full tiles spends long on a single target tile, so the limit is
+    looked at during each target's count too, not only between targets: with a clock
+    that advances one second per look and a limit of 2.5 s, a 1x2 board of 30 meeples a
+    tile (two targets, so three looks between them) gives up inside the first target."""
+    import naqala.plugins.base.perft as perft_module
+
+    ticks = itertools.count()
+    monkeypatch.setattr(perft_module.time, "process_time", lambda: float(next(ticks)))
+    geo, meeples = parse_board({"rows": 1, "cols": 2, "meeples": ["W" * 30, "R" * 30]})
+    try:
+        count_moves_fast(geo, meeples, max_seconds=2.5)
+    except PerftTimeout as exc:
+        assert exc.done == 0 and exc.total == 2
+    else:
+        raise AssertionError("no timeout within the first target")
+
+
 def test_perft_command_both_ways_on_board_files() -> None:
     """``naqala perft`` and ``naqala perft --enumerate`` print the same recorded numbers,
     reporting progress when asked."""

@@ -95,6 +95,13 @@ def test_unknown_seat_names_it_and_lists_the_known_ones(text: str) -> None:
         assert known in message
 
 
+def test_an_absurdly_long_seat_is_quoted_short() -> None:
+    """A seat of thousands of characters is quoted cut short, with its length."""
+    with pytest.raises(SeatError) as caught:
+        parse_seats("human,ai:mcts:" + "9" * 5000)
+    assert "(5,008 characters)" in str(caught.value) and len(str(caught.value)) < 250
+
+
 @pytest.mark.parametrize("text", ["human", "ai", "ai:random"])
 def test_one_seat_is_parsed_the_rules_decide_if_it_plays(text: str) -> None:
     """One seat is a seat list (the solo mode plays one); the base game refuses it when the

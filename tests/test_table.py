@@ -159,15 +159,15 @@ def test_a_players_djinns_show_their_power() -> None:
         assert any(len(text) > 20 and brief.startswith(text) for text in shown), brief
         assert brief.split(":")[0] + ":" in board
     assert "Ba'al:" not in board  # another player's: by name in the table only
-    out = io.StringIO()
     record = new_record(rules, 1, 3, ["human"] * 3)
-    session = Session(rules, state, record, Console(file=out, width=300), input)
-    assert session.command("djinns") is False
-    assert session.command("help djinns") is False
-    said = out.getvalue()
-    for djinn in ("jafaar", "anun-nak", "baal", *state.decks[1].row):
-        assert djinn_power(rules, djinn) in said
-    assert "P2: " + djinn_power(rules, "baal") in said
+    for typed in ("djinns", "djinn", "help djinns", "help djinn", "DJINNS", "? djinns"):
+        out = io.StringIO()
+        session = Session(rules, state, record, Console(file=out, width=300), input)
+        assert session.command(typed) is False
+        said = out.getvalue()
+        for djinn in ("jafaar", "anun-nak", "baal", *state.decks[1].row):
+            assert djinn_power(rules, djinn) in said, typed
+        assert "P2: " + djinn_power(rules, "baal") in said
     assert djinn_power(rules, "jafaar").startswith("Jafaar (6 VP; free; at final scoring): ")
 
 

@@ -111,6 +111,66 @@ def test_a_loose_match_must_be_unique() -> None:
     assert resolve_typed(Action("x", ("007",)), [Action("x", ("7",))]) == Action("x", ("7",))
 
 
+def prompt_session(state: State) -> tuple[Session, io.StringIO]:
+    """A session of people only at ``state``, printing into the returned buffer."""
+    out = io.StringIO()
+    record = new_record(rules(), 1, len(state.players), ["human"] * len(state.players))
+    return Session(rules(), state, record, Console(file=out, width=200), input), out
+
+
+@pytest.mark.parametrize("twelve", ["١٢", "１２", "𝟙𝟚", "۱۲"])
+def test_digits_of_any_script_mean_the_number_they_show(tmp_path: Path, twelve: str) -> None:
+    """``bid ١٢`` (Arabic-Indic digits), full-width or mathematical digits are ``bid 12``
+    given to ``naqala apply`` or typed at the prompt; ``١`` alone is option 1."""
+    state = rules().new_game(3, 1)
+    bid = Action("bid", ("12",))
+    code, out, err = apply_cli(tmp_path, state, f"bid {twelve}")
+    assert code == 0, err
+    assert json.loads(out) == json.loads(state_to_json(rules(), rules().apply(state, bid)))
+    session, _ = prompt_session(state)
+    assert session.command(f"bid {twelve}") is True
+    assert session.record.actions == (str(bid),)
+    session, _ = prompt_session(state)
+    assert session.command(twelve[0]) is True  # the first digit alone: option 1
+    assert session.record.actions == (str(rules().legal_actions(state)[0]),)
+
+
+@pytest.mark.parametrize("text", ["²", "bid ²", "bid ½", "Ⅻ", "bid 1٫2"])
+def test_what_only_looks_like_a_number_is_refused_with_a_reason(tmp_path: Path, text: str) -> None:
+    """A superscript, a fraction or a Roman numeral is no number: one line saying which
+    characters actions are made of, at the prompt (the game goes on) and by ``apply``."""
+    state = rules().new_game(3, 1)
+    session, out = prompt_session(state)
+    assert session.command(text) is False
+    said = out.getvalue()
+    assert said.startswith("illegal: ") and "digits 0-9" in said and said.count("\n") == 1
+    assert session.state == state and session.record.actions == ()
+    code, stdout, err = apply_cli(tmp_path, state, text)
+    assert code == 2 and stdout == "" and "digits 0-9" in err and "Traceback" not in err
+
+
+def test_tabs_and_extra_spaces_separate_like_one_space(tmp_path: Path) -> None:
+    """``\tbid\t 12 `` is ``bid 12``; an empty or blank line at the prompt decides nothing
+    and says nothing; given to ``apply`` it is refused as an empty action."""
+    state = rules().new_game(3, 1)
+    session, out = prompt_session(state)
+    for blank in ("", "   ", "\t"):
+        assert session.command(blank.strip()) is False
+    assert out.getvalue() == "" and session.record.actions == ()
+    assert session.command("\tbid\t 12 ".strip()) is True
+    assert session.record.actions == ("bid 12",)
+    code, out_text, err = apply_cli(tmp_path, state, " bid\t\t12\t")
+    assert code == 0, err
+    assert (
+        json.loads(out_text)["decision"]
+        == json.loads(state_to_json(rules(), rules().apply(state, Action("bid", ("12",)))))[
+            "decision"
+        ]
+    )
+    code, _, err = apply_cli(tmp_path, state, " \t ")
+    assert code == 2 and "empty action" in err
+
+
 # -- absurd input ------------------------------------------------------------------------------
 
 

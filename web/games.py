@@ -16,7 +16,14 @@ from typing import Any
 
 from naqala.cli.decisions import decision_title, option_label
 from naqala.cli.play import HUMAN, drew_since
-from naqala.core.actions import Action, NotationError, parse_action, resolve_typed, shorten
+from naqala.core.actions import (
+    Action,
+    NotationError,
+    parse_action,
+    parse_typed,
+    resolve_typed,
+    shorten,
+)
 from naqala.core.agents import Agent, RandomAgent
 from naqala.core.engine import IllegalAction, Rules
 from naqala.core.record import GameRecord, with_action, with_final_scores, without_last
@@ -154,7 +161,7 @@ class Game:
         self._check_turn(seat)
         options = self.rules.legal_actions(self.state)
         try:
-            action = resolve_typed(parse_action(text), options)
+            action = resolve_typed(parse_typed(text), options)
         except NotationError as exc:
             raise Refused(f"not an action: {exc}", 422) from None
         try:

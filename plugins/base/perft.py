@@ -72,9 +72,13 @@ def legal_sequences(hand: Counts, present: Sequence[bool], visits: int) -> int:
     return count
 
 
-def _walk_counts(geo: Geometry, target: int, steps: int) -> list[dict[int, dict[int, list[int]]]]:
+def _walk_counts(
+    geo: Geometry, target: int, steps: int, check_time: Callable[[], None]
+) -> list[dict[int, dict[int, list[int]]]]:
     """``table[k][here][prev]``: walks of ``k`` steps from ``here`` (arrived from
-    ``prev``) that end on ``target``, as counts by visits to ``target`` before the end."""
+    ``prev``) that end on ``target``, as counts by visits to ``target`` before the end.
+    ``check_time`` is called before each step: one target of a big board with full
+    tiles takes long enough for a time limit to matter within it."""
     width = max(steps, 1)
     zero = [0] * width
     neighbours = geo.neighbours
@@ -84,6 +88,7 @@ def _walk_counts(geo: Geometry, target: int, steps: int) -> list[dict[int, dict[
     level[target] = {prev: [1, *zero[1:]] for prev in level[target]}
     table = [level]
     for k in range(1, steps + 1):
+        check_time()
         before = table[-1]
         level = {}
         for here, prevs in arrived:
@@ -121,13 +126,17 @@ def count_moves_fast(
     starts = [s for s, hand in enumerate(meeples) if any(hand) and s not in geo.impassable]
     longest = max((sum(meeples[s]) for s in starts), default=0)
     targets = [t for t in range(geo.size) if t not in geo.impassable]
-    moves = paths = 0
+    moves = paths = done = 0
+
+    def check_time() -> None:
+        if max_seconds is not None and time.process_time() - started >= max_seconds:
+            raise PerftTimeout(max_seconds, done, len(targets), "target tiles")
+
     if progress is not None:
         progress(0, len(targets))
     for done, target in enumerate(targets):
-        if max_seconds is not None and time.process_time() - started >= max_seconds:
-            raise PerftTimeout(max_seconds, done, len(targets), "target tiles")
-        table = _walk_counts(geo, target, longest)
+        check_time()
+        table = _walk_counts(geo, target, longest, check_time)
         for start in starts:
             hand = meeples[start]
             present = [False] * len(hand) if start == target else [n > 0 for n in meeples[target]]
