@@ -57,6 +57,10 @@ from naqala.core.without import leave_out, without_text
 from naqala.plugins.base.api import AGENTS, agent_known, make_agent
 
 HUMAN = "human"
+#: a decision with more options than this lists only the first ``OPTIONS_PREVIEW`` of
+#: them (a sale from a hand of nine kinds of merchandise has 256); ``options`` lists all
+OPTIONS_LISTED = 30
+OPTIONS_PREVIEW = 6
 #: the seat number the hint's seed is derived for (no real seat has it)
 HINT_SEAT = 99
 HELP = """\
@@ -67,6 +71,7 @@ Type one of:
   a whole move        at the pick: start tile, then each tile and the colour dropped
                       there, e.g. "c3 d3W d4R" (or "c3 d3 W d4 R")
   board               show the board again
+  options             list every option of a long decision (also: list)
   djinns              what the djinns held and face up do (also: djinn, help djinns)
   hint                the AI's three best options now, with why (changes nothing)
   undo                go back to your previous decision (not past a card or meeple draw)
@@ -255,6 +260,16 @@ class Session:
             highlight=False,
             markup=False,
         )
+        shown = options if len(options) <= OPTIONS_LISTED else options[:OPTIONS_PREVIEW]
+        self.list_options(shown)
+        if len(shown) < len(options):
+            self.say(
+                f"… and {len(options) - len(shown)} more: type options to list them all, "
+                f"or type one (e.g. {str(options[-1])!r})"
+            )
+
+    def list_options(self, options: list[Action]) -> None:
+        """The options numbered from 1, in columns as the width allows."""
         labels = [option_label(self.rules, self.state, a) for a in options]
         self.console.print(
             Columns([f"{i}) {label}" for i, label in enumerate(labels, start=1)], padding=(0, 2)),
@@ -283,6 +298,9 @@ class Session:
             return False
         if word == "board":
             self.show()
+            return False
+        if word in ("options", "list") and not asked:
+            self.list_options(self.rules.legal_actions(self.state))
             return False
         if word == "hint":
             self.say(self.hint())

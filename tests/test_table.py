@@ -19,7 +19,7 @@ from naqala.core.engine import Rules, build_rules
 from naqala.core.record import new_record
 from naqala.core.stage import Stage
 from naqala.core.state import State
-from naqala.testing.scenario import player, turn_of
+from naqala.testing.scenario import out_of_deck, player, turn_of
 
 EXPANSION_SETS = ([], ["artisans"], ["djinns"], ["artisans", "djinns"])
 
@@ -203,3 +203,28 @@ def test_the_five_player_6x7_screen_fits_about_50_rows() -> None:
         if state.decision.stage in ("pick", "drop"):
             assert height <= 54, text
     assert statistics.median(heights) <= 50
+
+
+def test_a_long_decision_lists_a_few_options_and_options_lists_them_all() -> None:
+    """A sale from a hand of ten kinds of merchandise has 1024 options: the screen shows
+    the first few and how many more (so it still fits about 50 rows), ``options`` lists
+    every one, and a number beyond the preview still chooses its option."""
+    rules = rules_of("artisans", "djinns")
+    state = turn_of(rules, rules.new_game(5, 3), 0, stage="sell")
+    kinds = sorted({c.id for c in rules.card_specs.values() if c.deck == "resources"} - {"fakir"})
+    state = player(rules, out_of_deck(rules, state, "resources", kinds), 0, cards=kinds)
+    options = rules.legal_actions(state)
+    assert len(options) == 2 ** len(kinds) > 30
+    text = screen(rules, state)
+    assert len(text.splitlines()) <= 54, text
+    assert f"… and {len(options) - 6} more: type options" in text
+    assert "6) " in text and "7) " not in text
+    out = io.StringIO()
+    record = new_record(rules, 1, 5, ["human"] * 5)
+    session = Session(rules, state, record, Console(file=out, width=80), input)
+    assert session.command("options") is False
+    listed = out.getvalue()
+    for number, action in enumerate(options, start=1):
+        assert f"{number}) {option_label(rules, state, action)}" in listed
+    assert session.command(str(len(options))) is True
+    assert session.record.actions[-1] == str(options[-1])
