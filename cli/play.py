@@ -58,7 +58,7 @@ from naqala.plugins.base.api import AGENTS, agent_known, make_agent
 
 HUMAN = "human"
 #: a decision with more options than this lists only the first ``OPTIONS_PREVIEW`` of
-#: them (a sale from a hand of nine kinds of merchandise has 256); ``options`` lists all
+#: them (a sale from a hand of eight kinds of merchandise has 256); ``options`` lists all
 OPTIONS_LISTED = 30
 OPTIONS_PREVIEW = 6
 #: the seat number the hint's seed is derived for (no real seat has it)

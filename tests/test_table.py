@@ -206,7 +206,7 @@ def test_the_five_player_6x7_screen_fits_about_50_rows() -> None:
 
 
 def test_a_long_decision_lists_a_few_options_and_options_lists_them_all() -> None:
-    """A sale from a hand of ten kinds of merchandise has 1024 options: the screen shows
+    """A sale from a hand of all nine kinds of merchandise has 512 options: the screen shows
     the first few and how many more (so it still fits about 50 rows), ``options`` lists
     every one, and a number beyond the preview still chooses its option."""
     rules = rules_of("artisans", "djinns")
