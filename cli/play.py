@@ -84,6 +84,11 @@ _TILE = re.compile(r"[a-z]\d+", re.IGNORECASE)
 _STEP = re.compile(r"^([a-z]\d+)([a-z])$", re.IGNORECASE)
 
 
+def counted(number: int, noun: str) -> str:
+    """``1 option``, ``2 options``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 class SeatError(ValueError):
     """A --seats value that names no known kind of seat."""
 
@@ -256,7 +261,7 @@ class Session:
         options = self.rules.legal_actions(self.state)
         self.console.print(
             f"P{player + 1}, decide: {decision_title(self.rules, self.state)} "
-            f"({len(options)} options)",
+            f"({counted(len(options), 'option')})",
             highlight=False,
             markup=False,
         )
@@ -404,7 +409,8 @@ class Session:
                 f"not saved: {shown(name)}: {reason}", markup=False, highlight=False, soft_wrap=True
             )
             return False
-        self.say(f"saved to {name} ({len(self.record.actions)} actions)", whole_lines=True)
+        actions = counted(len(self.record.actions), "action")
+        self.say(f"saved to {name} ({actions})", whole_lines=True)
         return True
 
     def quit(self) -> NoReturn:
@@ -459,7 +465,7 @@ class Session:
             self.errors.print(f"not saved anywhere: {reason}", markup=False, highlight=False)
             return None
         self.errors.print(
-            f"the game ({len(self.record.actions)} actions) is kept in {path}; "
+            f"the game ({counted(len(self.record.actions), 'action')}) is kept in {path}; "
             f"resume it with: naqala play --load {path}",
             markup=False,
             highlight=False,

@@ -558,7 +558,7 @@ def test_a_bad_saved_game_exits_2(tmp_path: Path, change: str, words: list[str])
 NAQALA = Path(sys.executable).with_name("naqala")
 PROMPT = "P1> "
 QUIT_PROMPT = "Save the game before quitting? [y/N] "
-DECIDE = re.compile(r"P1, decide: (.+?) \((\d+) options")
+DECIDE = re.compile(r"P1, decide: (.+?) \((\d+) options?\)")
 
 
 def spawn(cwd: Path, *args: str) -> pexpect.spawn:

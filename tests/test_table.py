@@ -228,3 +228,12 @@ def test_a_long_decision_lists_a_few_options_and_options_lists_them_all() -> Non
         assert f"{number}) {option_label(rules, state, action)}" in listed
     assert session.command(str(len(options))) is True
     assert session.record.actions[-1] == str(options[-1])
+
+
+def test_counts_in_the_prompt_are_in_the_singular_for_one() -> None:
+    """A decision with one option says ``(1 option)``, not ``(1 options)``."""
+    rules = rules_of()
+    state = rules.new_game(2, 1)
+    while len(rules.legal_actions(state)) != 1:
+        state = rules.apply(state, rules.legal_actions(state)[0])
+    assert "(1 option)\n" in screen(rules, state)
