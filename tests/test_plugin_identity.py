@@ -21,6 +21,7 @@ from naqala.cli.app import main, register_plugin_commands
 from naqala.cli.failures import failure_line
 from naqala.core import plugins
 from naqala.core.engine import build_rules
+from naqala.core.failures import PluginFailed
 from naqala.core.plugins import PluginError, describe_installed
 
 HOUSE = Path(__file__).resolve().parent.parent / "plugins" / "house"
@@ -149,12 +150,29 @@ def test_a_raising_hook_stops_the_command_with_one_line_naming_plugin_and_hook(
 def test_debug_shows_the_traceback(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The exception reaches the top, carrying the plugin's own as its cause (a study
+    names the plugin where the game ran, which may be another process)."""
     rule = house_rule(tmp_path, "boom.py", "boom", EXPLODING_EVENT)
-    with pytest.raises(KeyError, match="kaboom"):
+    with pytest.raises(PluginFailed) as caught:
         main(["--debug", "simulate", "-n", "1", "--house-rules", str(rule)])
+    assert isinstance(caught.value.__cause__, KeyError)
     monkeypatch.setenv("NAQALA_DEBUG", "1")
-    with pytest.raises(KeyError, match="kaboom"):
-        main(["simulate", "-n", "1", "--house-rules", str(rule)])
+    with pytest.raises(KeyError, match="kaboom"):  # a game played in this process
+        main(["play", "--seats", "ai,ai", "--seed", "3", "--house-rules", str(rule)])
+
+
+def test_a_hook_raising_in_a_worker_process_is_named_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``simulate --jobs 2`` plays in worker processes, whose tracebacks stay there: the
+    line still names the plugin and the hook, and the game."""
+    monkeypatch.delenv("NAQALA_DEBUG", raising=False)
+    rule = house_rule(tmp_path, "boom.py", "boom", EXPLODING_EVENT)
+    assert run_main(["simulate", "-n", "2", "--jobs", "2", "--house-rules", str(rule)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("naqala: plugin 'boom' failed in hook naqala_event: KeyError: 'kaboom'")
+    assert "(game seed " in err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
 
 
 def test_a_failing_stage_is_named_with_its_plugin() -> None:
