@@ -68,6 +68,39 @@ def test_the_same_plugin_asked_for_twice_is_one_plugin(tmp_path: Path) -> None:
     assert build_rules(house_rules=[rule, rule]).ruleset == ("base", "once")
 
 
+def install_distribution(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, name: str, module: str, source: str
+) -> None:
+    """Install (for this test) a distribution ``name`` whose entry point ``artisans`` is
+    ``module``, written from ``source``."""
+    info = folder / f"{name.replace('-', '_')}-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[naqala.plugins]\nartisans = {module}\n")
+    (folder / f"{module}.py").write_text(source, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(folder))
+
+
+def test_two_installed_plugins_of_one_name_are_refused_naming_both(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second distribution that installs a plugin under a name already taken would
+    stand in for the first, or not, by the order of the folders: neither loads."""
+    install_distribution(
+        tmp_path, monkeypatch, "naqala-fake-artisans", "fake_artisans", 'NAME = "artisans"\n'
+    )
+    with pytest.raises(PluginError) as caught:
+        build_rules(["artisans"])
+    message = str(caught.value)
+    assert "two installed plugins are named 'artisans'" in message
+    assert "naqala.plugins.artisans (distribution naqala)" in message
+    assert "fake_artisans (distribution naqala-fake-artisans)" in message
+    entries = {e["name"]: e for e in describe_installed()}
+    assert entries["artisans"]["status"] == "broken"
+    assert entries["artisans"]["error"] == message
+    assert build_rules(["djinns"]).ruleset == ("base", "djinns")  # the others still load
+
+
 # -- sys.exit() on import -----------------------------------------------------------------------
 
 
