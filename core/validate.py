@@ -15,8 +15,12 @@ from collections.abc import Iterable
 
 import attrs
 
+from naqala.core.board import tile_name
 from naqala.core.engine import DECK_NAMES, Rules
 from naqala.core.state import (
+    ASIDE,
+    ASIDE_CARD,
+    ASIDE_MEEPLE,
     GAME_OVER,
     NOBODY,
     NON_PLAYER,
@@ -129,9 +133,14 @@ def _check_shape(rules: Rules, state: State) -> list[Problem]:
     ):
         if len(value) != want:
             problems.append(Problem("$.board.tiles", f"{len(value)} {name} for {size} tiles"))
+    first: dict[str, int] = {}
     for i, tile in enumerate(state.layout.tiles):
         if tile not in rules.tile_specs:
             problems.append(Problem(f"$.board.tiles[{i}].tile", f"unknown tile {tile!r}"))
+        elif tile in first:  # each tile of the content is one piece of cardboard
+            at = tile_name(first[tile], state.layout.cols)
+            problems.append(Problem(f"$.board.tiles[{i}].tile", f"{tile!r} is already at {at}"))
+        first.setdefault(tile, i)
     for i, (meeples, placed) in enumerate(
         zip(state.board.meeples, state.board.tokens, strict=False)
     ):
@@ -168,9 +177,17 @@ def _check_bounds(rules: Rules, state: State) -> Iterable[Problem]:
         for key, value in p.extras:
             if value < 0:
                 yield Problem(f"{where}.extras.{key}", f"{shown(value)} is negative")
+    colours = {colour.id for colour in rules.colours}
     for key, value in state.extras:
         if value < 0:
             yield Problem(f"$.extras.{key}", f"{shown(value)} is negative")
+        if key.startswith(ASIDE_MEEPLE) and key[len(ASIDE_MEEPLE) :] not in colours:
+            yield Problem(f"$.extras.{key}", f"no colour {key[len(ASIDE_MEEPLE) :]!r}")
+        elif key.startswith(ASIDE) and not key.startswith((ASIDE_MEEPLE, ASIDE_CARD)):
+            yield Problem(
+                f"$.extras.{key}",
+                f"set aside are only {ASIDE_MEEPLE}<colour> and {ASIDE_CARD}<card>",
+            )
     for i, tile in enumerate(state.board.meeples):
         if min(tile, default=0) < 0:
             yield Problem(f"$.board.tiles[{i}].meeples", "a count is negative")

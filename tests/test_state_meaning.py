@@ -170,6 +170,29 @@ def test_a_marker_on_two_spots_is_refused() -> None:
     assert "is also on" in refused(rules, state, twice)
 
 
+def test_a_tile_laid_twice_is_refused() -> None:
+    """Each tile of the content is one piece: the same tile in two places is refused."""
+    rules, state = reached([], 3, 0)
+    twin = state.layout.tiles[0]
+    message = refused(rules, state, lambda d: d["board"]["tiles"][7].update(tile=twin))
+    assert f"$.board.tiles[7].tile: {twin!r} is already at a1" in message
+
+
+@pytest.mark.parametrize(
+    ("key", "reason"),
+    [
+        ("aside.meeple.pink", "no colour 'pink'"),
+        ("aside.camel", "set aside are only aside.meeple.<colour> and aside.card.<card>"),
+    ],
+)
+def test_only_known_components_are_set_aside(key: str, reason: str) -> None:
+    """What lies beside the board is counted with the rest: it must be something the rules
+    have (a meeple of a colour they know, or a card)."""
+    rules, state = reached(["solo"], 1, 0)
+    message = refused(rules, state, lambda d: d["extras"].update({key: 1}))
+    assert f"$.extras.{key}: {reason}" in message
+
+
 # -- bounds ------------------------------------------------------------------------------------
 
 
@@ -226,6 +249,18 @@ def test_a_drop_with_an_empty_hand_is_refused() -> None:
         data["turn"]["hand"] = None
 
     assert "$.turn.hand: 'drop' needs meeples picked up" in refused(rules, state, empty)
+
+
+def test_meeples_in_hand_before_the_pick_are_refused() -> None:
+    rules, state = at_drop()
+
+    def back_to_pick(data: dict[str, Any]) -> None:
+        data["decision"]["stage"] = "pick"
+        data["turn"].update(start=None, path=[])  # the hand still holds the meeples
+
+    assert "$.turn.hand: nothing is in hand before the meeples are picked up" in refused(
+        rules, state, back_to_pick
+    )
 
 
 def test_a_bid_during_a_turn_and_a_turn_of_another_player_are_refused() -> None:
@@ -293,6 +328,28 @@ def test_a_whims_row_without_a_place_per_city_is_refused() -> None:
 
     message = refused(rules, state, fewer_places)
     assert "$.decks.whims.row: 4 places for the 5 cities" in message
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "reason"),
+    [
+        ("sultan.white", 7, "7 is not a face of the 6-sided die"),
+        ("sultan.black", 9, "9 is not a face of the 6-sided die"),
+        ("sultan.target.1", 31, "31 is not a tile of the board, counted from 1"),
+        ("sultan.rolled", 2, "2 is not a round played so far"),
+        ("sultan.outbid", 5, "5 is not a round played so far"),
+        ("sultan.after", 2, "2 is not 0 or 1"),
+        ("sultan.lost", 9, "9 is no reason to lose"),
+    ],
+)
+def test_yazid_s_dice_targets_and_rounds_are_values_they_can_take(
+    key: str, value: int, reason: str
+) -> None:
+    """A die shows one of its faces, a target is a tile of the board, a round counter a
+    round already played (a target of 99 used to crash the board's notes)."""
+    rules, state = reached(["solo"], 1, 0)
+    message = refused(rules, state, lambda d: d["extras"].update({key: value}))
+    assert f"$.extras.{key}: {reason}" in message
 
 
 # -- no false alarms ------------------------------------------------------------------------------
