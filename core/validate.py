@@ -405,9 +405,18 @@ def _check_decision(rules: Rules, state: State) -> Iterable[Problem]:
         yield Problem("$.turn.colour", f"no colour {shown(turn.colour)}")
     if turn.resume and turn.resume not in rules.stages:
         yield Problem("$.turn.resume", f"unknown stage {turn.resume!r}")
+    for i, caller in enumerate(turn.callers):
+        if caller not in rules.stages:
+            yield Problem(f"$.turn.callers[{i}]", f"unknown stage {caller[:40]!r}")
     size = len(state.layout.tiles)
     tiles = {"start": (turn.start,) if turn.start != NOBODY else (), "path": turn.path}
     tiles["claimed"] = turn.claimed
     for name, found in tiles.items():
         if any(not 0 <= t < size for t in found):
             yield Problem(f"$.turn.{name}", "a tile off the board")
+    seats = {f"p{seat + 1}" for seat in range(players)}
+    if turn.target and turn.target not in seats and turn.target not in state.geometry.names:
+        yield Problem(
+            "$.turn.target",
+            f"{turn.target[:40]!r} is neither a tile of the board nor a player (p1…p{players})",
+        )

@@ -133,6 +133,16 @@ def test_negative_counts_and_points_are_refused(tmp_path: Path) -> None:
     assert any("tile 'village': vp -3 is negative" in p for p in problems)
 
 
+def test_a_negative_number_set_by_an_override_names_the_overriding_file(tmp_path: Path) -> None:
+    """The djinn is declared by the base game, but the bad number is the house rule's."""
+    problems = refused(tmp_path, '[[override]]\ntarget = "djinn:jafaar"\nvp = -5\n')
+    assert len(problems) == 1
+    assert problems[0].endswith(
+        f"base.toml (plugin 'base'), changed by an override in {tmp_path / 'house.toml'} "
+        "(plugin 'house'): djinn 'jafaar': vp -5 is negative"
+    )
+
+
 def test_suit_values_that_do_not_rise_are_refused(tmp_path: Path) -> None:
     problems = refused(tmp_path, "[tables]\nsuit_values = [1, 3, 7, 13, 21, 30, 40, 45, 60]\n")
     assert any("tables.suit_values: " in p and "never shrink" in p for p in problems)

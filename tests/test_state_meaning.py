@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -263,6 +264,15 @@ def test_meeples_in_hand_before_the_pick_are_refused() -> None:
     )
 
 
+@pytest.mark.parametrize("target", ["zz", "z9", "p9", "p0"])
+def test_a_kill_target_that_is_no_tile_and_no_player_is_refused(target: str) -> None:
+    """Later kills of a turn go where the first went: a tile or a player (``p1``…); any
+    other target used to crash the assassins' stage."""
+    rules, state = at_drop()
+    message = refused(rules, state, lambda d: d["turn"].update(target=target))
+    assert f"$.turn.target: {target!r} is neither a tile of the board nor a player" in message
+
+
 def test_a_bid_during_a_turn_and_a_turn_of_another_player_are_refused() -> None:
     rules, state = at_drop()
     assert "$.turn: no turn is in progress during 'bid'" in refused(
@@ -278,6 +288,14 @@ def test_an_unknown_stage_to_resume_is_refused() -> None:
     rules, state = at_drop()
     message = refused(rules, state, lambda d: d["turn"].update(resume="nowhere"))
     assert "$.turn.resume: unknown stage 'nowhere'" in message
+
+
+def test_an_unknown_stage_waiting_for_a_step_is_refused() -> None:
+    """A stage that entered a step (``turn.callers``) is returned to afterwards: an unknown
+    one used to stop the game after the step, inside the flow."""
+    rules, state = at_drop()
+    message = refused(rules, state, lambda d: d["turn"].update(callers=["nowhere"]))
+    assert "$.turn.callers[0]: unknown stage 'nowhere'" in message
 
 
 def test_the_cli_says_one_line_instead_of_an_assertion_error(tmp_path: Path) -> None:
@@ -317,6 +335,37 @@ def test_a_pitched_tent_counts_as_the_camel_it_replaces() -> None:
                 assert check_state(rules, state) == []
                 return
     pytest.fail("no golden Artisans game pitches a tent")  # pragma: no cover
+
+
+def at_gather() -> tuple[Rules, State]:
+    """An Artisans game in which the Enchanting Flute is gathering meeples (a random game
+    of seed 1 gets there)."""
+    rules = build_rules(["artisans"])
+    state, chooser = rules.new_game(3, 1), random.Random(1)
+    while state.decision.stage != "gather":
+        state = rules.apply(state, chooser.choice(rules.legal_actions(state)))
+    return rules, state
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "reason"),
+    [
+        ("flute.tile", 99, "99 is no tile of the board"),
+        ("flute.left", 0, "no meeple left to gather"),
+    ],
+)
+def test_the_flute_gathers_onto_a_tile_of_the_board(key: str, value: int, reason: str) -> None:
+    """A Flute tile off the board used to crash the gathering's options."""
+    rules, state = at_gather()
+    assert f"$.extras.{key}: {reason}" in refused(
+        rules, state, lambda d: d["extras"].update({key: value})
+    )
+
+
+def test_the_flute_s_counters_are_set_only_while_it_gathers() -> None:
+    rules, state = reached(["artisans"], 2, 0)
+    message = refused(rules, state, lambda d: d["extras"].update({"flute.left": 2}))
+    assert "$.extras.flute.left: set, but the Enchanting Flute is not played" in message
 
 
 def test_a_whims_row_without_a_place_per_city_is_refused() -> None:
