@@ -24,6 +24,7 @@ from naqala.core.state import (
     GAME_OVER,
     NOBODY,
     NON_PLAYER,
+    Layout,
     PlayerState,
     State,
     aside_cards,
@@ -94,6 +95,7 @@ def check_state(rules: Rules, state: State) -> list[Problem]:
     if problems:
         return problems  # counting would index past the end of a mis-sized tuple
     for check in (
+        _check_terrain,
         _check_bounds,
         _check_meeples,
         _check_cards,
@@ -160,6 +162,27 @@ def _check_shape(rules: Rules, state: State) -> list[Problem]:
     if state.turn is not None and state.turn.hand and len(state.turn.hand) != colours:
         problems.append(Problem("$.turn.hand", "wrong number of colours"))
     return problems
+
+
+def _check_terrain(rules: Rules, state: State) -> Iterable[Problem]:
+    """The impassable tiles and the walls are those the plugins declare for these tiles
+    where they lie (hooks ``naqala_impassable_tiles`` and ``naqala_blocked_edges``): a state
+    cannot move a mountain or fill in the chasm."""
+    layout = state.layout
+    bare = Layout(layout.rows, layout.cols, layout.tiles)
+    blocked: set[int] = set()
+    for found in rules.hook.naqala_impassable_tiles(rules=rules, layout=bare):
+        blocked.update(found)
+    walls: set[tuple[int, int]] = set()
+    for found in rules.hook.naqala_blocked_edges(rules=rules, layout=bare):
+        walls.update((min(a, b), max(a, b)) for a, b in found)
+    name = state.geometry.name
+    if layout.blocked != blocked:
+        want = sorted(name(t) for t in blocked)
+        yield Problem("$.board.blocked", f"the tiles laid out here make {want} impassable")
+    if layout.walls != walls:
+        want_walls = sorted([name(a), name(b)] for a, b in walls)
+        yield Problem("$.board.walls", f"the tiles laid out here put walls at {want_walls}")
 
 
 def _check_bounds(rules: Rules, state: State) -> Iterable[Problem]:

@@ -315,6 +315,18 @@ def test_the_cli_says_one_line_instead_of_an_assertion_error(tmp_path: Path) -> 
 # -- plugins' own components -------------------------------------------------------------------
 
 
+def test_a_moved_mountain_or_a_filled_chasm_is_refused() -> None:
+    """Walls and impassable tiles follow from where the tiles lie (the plugins say which):
+    a state file cannot change them (a wall between tiles that do not touch used to be
+    taken as it was written)."""
+    rules, state = reached(["artisans"], 2, 0)
+    message = refused(rules, state, lambda d: d["board"]["walls"][0].__setitem__(1, "a1"))
+    assert "$.board.walls: the tiles laid out here put walls at [[" in message
+    message = refused(rules, state, lambda d: d["board"].update(blocked=[]))
+    chasm = state.geometry.name(state.layout.tiles.index("chasm-1"))
+    assert f"$.board.blocked: the tiles laid out here make [{chasm!r}] impassable" in message
+
+
 def test_a_second_tent_is_refused() -> None:
     rules, state = reached(["artisans"], 2, 0)
     message = refused(rules, state, lambda d: d["players"][0]["extras"].update({"piece.tent": 2}))
