@@ -239,6 +239,15 @@ def _check_meeples(rules: Rules, state: State) -> Iterable[Problem]:
         blocked = i in state.layout.blocked or (spec is not None and not spec.holds_meeples)
         if blocked and any(state.board.meeples[i]):
             yield Problem(f"$.board.tiles[{i}].meeples", f"{tile!r} holds no meeples")
+    for i, tile_meeples in enumerate(state.board.meeples):
+        for c, n in enumerate(tile_meeples):
+            colour = rules.colours[c]
+            if n > colour.count:  # the total is wrong too; this says where it went wrong
+                yield Problem(
+                    f"$.board.tiles[{i}].meeples",
+                    f"{shown(n)} {colour.name} meeples ({colour.letter}) on one tile; the "
+                    f"rules have {colour.count} in all",
+                )
     hand = state.turn.hand if state.turn is not None and state.turn.hand else None
     for c, colour in enumerate(rules.colours):
         on_board = sum(tile[c] for tile in state.board.meeples)

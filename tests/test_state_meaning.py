@@ -80,6 +80,8 @@ def test_two_hundred_viziers_on_a1_are_refused() -> None:
 
     message = refused(rules, state, viziers)
     assert "$.bag: " in message and "Vizier meeples" in message and "the rules have 16" in message
+    assert "$.board.tiles[0].meeples: " in message, "the tile is named too"
+    assert "Vizier meeples (Y) on one tile; the rules have 16 in all" in message
 
 
 def test_a_meeple_on_the_chasm_is_refused() -> None:
