@@ -69,14 +69,19 @@ def test_the_same_plugin_asked_for_twice_is_one_plugin(tmp_path: Path) -> None:
 
 
 def install_distribution(
-    folder: Path, monkeypatch: pytest.MonkeyPatch, name: str, module: str, source: str
+    folder: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    module: str,
+    source: str,
+    plugin: str = "artisans",
 ) -> None:
-    """Install (for this test) a distribution ``name`` whose entry point ``artisans`` is
+    """Install (for this test) a distribution ``name`` whose entry point ``plugin`` is
     ``module``, written from ``source``."""
     info = folder / f"{name.replace('-', '_')}-1.0.dist-info"
     info.mkdir(parents=True)
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text(f"[naqala.plugins]\nartisans = {module}\n")
+    (info / "entry_points.txt").write_text(f"[naqala.plugins]\n{plugin} = {module}\n")
     (folder / f"{module}.py").write_text(source, encoding="utf-8")
     monkeypatch.syspath_prepend(str(folder))
 
@@ -142,6 +147,21 @@ def test_a_plugin_that_exits_on_import_stops_no_command(
     assert build_rules(["whims"]).ruleset == ("base", "djinns")  # aliases still resolve
     with pytest.raises(PluginError, match=r"plugin 'quitter' failed to load: it called sys.exit"):
         build_rules(["quitter"])
+
+
+def test_an_installed_distribution_that_exits_on_import_stops_no_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same through a really installed distribution and the command line."""
+    monkeypatch.delenv("NAQALA_DEBUG", raising=False)
+    source = 'import sys\nNAME = "leaver"\nsys.exit(4)\n'
+    install_distribution(tmp_path, monkeypatch, "naqala-leaver", "leaver", source, "leaver")
+    assert run_main(["simulate", "-n", "1", "-p", "2", "-j", "1"]) == 0
+    entries = {e["name"]: e for e in describe_installed()}
+    assert entries["leaver"]["status"] == "broken"
+    capsys.readouterr()
+    assert run_main(["simulate", "-n", "1", "-x", "leaver"]) == 2
+    assert "plugin 'leaver' failed to load: it called sys.exit(4)" in capsys.readouterr().err
 
 
 def test_a_house_rule_that_exits_on_import_is_a_plugin_error(tmp_path: Path) -> None:
