@@ -150,7 +150,8 @@ def content_check(
     }
     checked = _CheckedFiles([p for p in paths if p.resolve() not in shipped])
     try:
-        Rules(order_plugins([*plugins, describe(checked, source="object")]))
+        # merged last, as a house rule's content is, so the file overrides the expansions
+        Rules(order_plugins([*plugins, describe(checked, source="house-rule")]))
     except ContentError as exc:
         for problem in exc.problems:
             typer.echo(problem)

@@ -82,7 +82,20 @@ class Origins:
                     break  # ids are declared once; settings: the last file to set one wins
         if not found and table == "tables" and key.startswith("board_"):
             return self.tiles_from()  # no file sets the shape: name who brings the tiles
+        if found and section is not None:
+            found += self.overridden(f"{section}:{ident}")
         return found
+
+    def overridden(self, target: str) -> str:
+        """``, changed by an override in path (plugin 'name')`` for each file with an
+        ``[[override]]`` of ``target`` (``djinn:jafaar``; ``tile:oasis`` also finds
+        ``tile:oasis@6``): the number a problem is about may be theirs."""
+        changed = [
+            f", changed by an override in {path} (plugin {plugin!r})"
+            for plugin, path, data in self._all()
+            if any(o.target.partition("@")[0] == target for o in data.override)
+        ]
+        return "".join(changed)
 
     def tiles_from(self) -> str:
         """The files (and plugins) that bring tiles, with how many each."""

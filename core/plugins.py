@@ -49,6 +49,30 @@ def installed_entry_points() -> dict[str, EntryPoint]:
     return {ep.name: ep for ep in entry_points(group=GROUP)}
 
 
+def installed_clashes() -> dict[str, str]:
+    """Entry-point names that two installed distributions give to different modules, each
+    with a message naming both: such a name stands for no plugin (which one would load
+    depends on the order of the installation's folders)."""
+    found: dict[str, list[EntryPoint]] = {}
+    for point in entry_points(group=GROUP):
+        found.setdefault(point.name, []).append(point)
+    clashes = {}
+    for name, points in found.items():
+        values = sorted({_installed_source(point) for point in points})
+        if len(values) > 1:
+            clashes[name] = (
+                f"two installed plugins are named {name!r}: {' and '.join(values)}; "
+                "uninstall one of them"
+            )
+    return clashes
+
+
+def _installed_source(point: EntryPoint) -> str:
+    dist = getattr(point, "dist", None)
+    owner = f" (distribution {dist.name})" if dist is not None else ""
+    return f"{point.value}{owner}"
+
+
 def describe(
     module: Any, source: str = "entry-point", sha256: str = "", path: str | None = None
 ) -> PluginInfo:
@@ -94,6 +118,7 @@ def describe_installed() -> list[dict[str, Any]]:
     """Every installed plugin as a dict (name, aliases, version, status, description,
     hooks, error), sorted by name; a plugin that fails to load is reported, never raised."""
     entries = []
+    clashes = installed_clashes()
     for name, point in sorted(installed_entry_points().items()):
         entry: dict[str, Any] = {
             "name": name,
@@ -104,6 +129,10 @@ def describe_installed() -> list[dict[str, Any]]:
             "hooks": [],
             "error": "",
         }
+        if name in clashes:
+            entry.update(status="broken", error=clashes[name])
+            entries.append(entry)
+            continue
         try:
             info = describe(point.load())
         except LOAD_FAILURES as exc:  # a broken plugin is reported, not raised
@@ -123,9 +152,17 @@ def describe_installed() -> list[dict[str, Any]]:
     return entries
 
 
-def load_named(name: str, points: dict[str, EntryPoint] | None = None) -> PluginInfo:
-    """Load the installed plugin called ``name`` (or one of its aliases)."""
+def load_named(
+    name: str,
+    points: dict[str, EntryPoint] | None = None,
+    clashes: dict[str, str] | None = None,
+) -> PluginInfo:
+    """Load the installed plugin called ``name`` (or one of its aliases); ``points`` and
+    ``clashes`` are looked up when not given."""
     points = installed_entry_points() if points is None else points
+    clash = (installed_clashes() if clashes is None else clashes).get(name)
+    if clash is not None:
+        raise PluginError(clash)
     if name not in points:
         real = _aliases(points).get(name)
         if real is None:
@@ -228,9 +265,9 @@ def resolve(
 ) -> list[PluginInfo]:
     """The ordered plugins of a game: base, the named expansions, house-rule files, and
     any plugin objects passed directly (tests do that)."""
-    points = installed_entry_points()
-    infos = [load_named(BASE, points)]
-    infos += [load_named(name, points) for name in expansions]
+    points, clashes = installed_entry_points(), installed_clashes()
+    infos = [load_named(BASE, points, clashes)]
+    infos += [load_named(name, points, clashes) for name in expansions]
     infos += [describe(obj, source="object") for obj in extra]
     house = [load_house_rule(Path(p)) for p in house_rules]
     return order_plugins(infos + house)

@@ -340,8 +340,9 @@ PIECES = "piece."
 #: prefix of the state counters of components set aside in a non-player opponent's area,
 #: beside the board: ``aside.meeple.<colour id>`` meeples and ``aside.card.<card id>``
 #: cards. They are still in the game: the conservation checks count them.
-ASIDE_MEEPLE = "aside.meeple."
-ASIDE_CARD = "aside.card."
+ASIDE = "aside."
+ASIDE_MEEPLE = ASIDE + "meeple."
+ASIDE_CARD = ASIDE + "card."
 
 
 def aside_meeples(state: State, colour: str) -> int:

@@ -15,11 +15,16 @@ from collections.abc import Iterable
 
 import attrs
 
+from naqala.core.board import tile_name
 from naqala.core.engine import DECK_NAMES, Rules
 from naqala.core.state import (
+    ASIDE,
+    ASIDE_CARD,
+    ASIDE_MEEPLE,
     GAME_OVER,
     NOBODY,
     NON_PLAYER,
+    Layout,
     PlayerState,
     State,
     aside_cards,
@@ -90,6 +95,7 @@ def check_state(rules: Rules, state: State) -> list[Problem]:
     if problems:
         return problems  # counting would index past the end of a mis-sized tuple
     for check in (
+        _check_terrain,
         _check_bounds,
         _check_meeples,
         _check_cards,
@@ -129,9 +135,14 @@ def _check_shape(rules: Rules, state: State) -> list[Problem]:
     ):
         if len(value) != want:
             problems.append(Problem("$.board.tiles", f"{len(value)} {name} for {size} tiles"))
+    first: dict[str, int] = {}
     for i, tile in enumerate(state.layout.tiles):
         if tile not in rules.tile_specs:
             problems.append(Problem(f"$.board.tiles[{i}].tile", f"unknown tile {tile!r}"))
+        elif tile in first:  # each tile of the content is one piece of cardboard
+            at = tile_name(first[tile], state.layout.cols)
+            problems.append(Problem(f"$.board.tiles[{i}].tile", f"{tile!r} is already at {at}"))
+        first.setdefault(tile, i)
     for i, (meeples, placed) in enumerate(
         zip(state.board.meeples, state.board.tokens, strict=False)
     ):
@@ -153,6 +164,27 @@ def _check_shape(rules: Rules, state: State) -> list[Problem]:
     return problems
 
 
+def _check_terrain(rules: Rules, state: State) -> Iterable[Problem]:
+    """The impassable tiles and the walls are those the plugins declare for these tiles
+    where they lie (hooks ``naqala_impassable_tiles`` and ``naqala_blocked_edges``): a state
+    cannot move a mountain or fill in the chasm."""
+    layout = state.layout
+    bare = Layout(layout.rows, layout.cols, layout.tiles)
+    blocked: set[int] = set()
+    for found in rules.hook.naqala_impassable_tiles(rules=rules, layout=bare):
+        blocked.update(found)
+    walls: set[tuple[int, int]] = set()
+    for found in rules.hook.naqala_blocked_edges(rules=rules, layout=bare):
+        walls.update((min(a, b), max(a, b)) for a, b in found)
+    name = state.geometry.name
+    if layout.blocked != blocked:
+        want = sorted(name(t) for t in blocked)
+        yield Problem("$.board.blocked", f"the tiles laid out here make {want} impassable")
+    if layout.walls != walls:
+        want_walls = sorted([name(a), name(b)] for a, b in walls)
+        yield Problem("$.board.walls", f"the tiles laid out here put walls at {want_walls}")
+
+
 def _check_bounds(rules: Rules, state: State) -> Iterable[Problem]:
     """Nothing negative, coins within ``MAX_COINS``, the round counted from 1."""
     if state.round < 1:
@@ -168,9 +200,17 @@ def _check_bounds(rules: Rules, state: State) -> Iterable[Problem]:
         for key, value in p.extras:
             if value < 0:
                 yield Problem(f"{where}.extras.{key}", f"{shown(value)} is negative")
+    colours = {colour.id for colour in rules.colours}
     for key, value in state.extras:
         if value < 0:
             yield Problem(f"$.extras.{key}", f"{shown(value)} is negative")
+        if key.startswith(ASIDE_MEEPLE) and key[len(ASIDE_MEEPLE) :] not in colours:
+            yield Problem(f"$.extras.{key}", f"no colour {key[len(ASIDE_MEEPLE) :]!r}")
+        elif key.startswith(ASIDE) and not key.startswith((ASIDE_MEEPLE, ASIDE_CARD)):
+            yield Problem(
+                f"$.extras.{key}",
+                f"set aside are only {ASIDE_MEEPLE}<colour> and {ASIDE_CARD}<card>",
+            )
     for i, tile in enumerate(state.board.meeples):
         if min(tile, default=0) < 0:
             yield Problem(f"$.board.tiles[{i}].meeples", "a count is negative")
@@ -199,6 +239,15 @@ def _check_meeples(rules: Rules, state: State) -> Iterable[Problem]:
         blocked = i in state.layout.blocked or (spec is not None and not spec.holds_meeples)
         if blocked and any(state.board.meeples[i]):
             yield Problem(f"$.board.tiles[{i}].meeples", f"{tile!r} holds no meeples")
+    for i, tile_meeples in enumerate(state.board.meeples):
+        for c, n in enumerate(tile_meeples):
+            colour = rules.colours[c]
+            if n > colour.count:  # the total is wrong too; this says where it went wrong
+                yield Problem(
+                    f"$.board.tiles[{i}].meeples",
+                    f"{shown(n)} {colour.name} meeples ({colour.letter}) on one tile; the "
+                    f"rules have {colour.count} in all",
+                )
     hand = state.turn.hand if state.turn is not None and state.turn.hand else None
     for c, colour in enumerate(rules.colours):
         on_board = sum(tile[c] for tile in state.board.meeples)
@@ -388,9 +437,18 @@ def _check_decision(rules: Rules, state: State) -> Iterable[Problem]:
         yield Problem("$.turn.colour", f"no colour {shown(turn.colour)}")
     if turn.resume and turn.resume not in rules.stages:
         yield Problem("$.turn.resume", f"unknown stage {turn.resume!r}")
+    for i, caller in enumerate(turn.callers):
+        if caller not in rules.stages:
+            yield Problem(f"$.turn.callers[{i}]", f"unknown stage {caller[:40]!r}")
     size = len(state.layout.tiles)
     tiles = {"start": (turn.start,) if turn.start != NOBODY else (), "path": turn.path}
     tiles["claimed"] = turn.claimed
     for name, found in tiles.items():
         if any(not 0 <= t < size for t in found):
             yield Problem(f"$.turn.{name}", "a tile off the board")
+    seats = {f"p{seat + 1}" for seat in range(players)}
+    if turn.target and turn.target not in seats and turn.target not in state.geometry.names:
+        yield Problem(
+            "$.turn.target",
+            f"{turn.target[:40]!r} is neither a tile of the board nor a player (p1…p{players})",
+        )

@@ -18,6 +18,7 @@ import attrs
 from naqala.core import without
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
+from naqala.core.failures import PluginFailed, blame
 from naqala.core.plugins import PluginError
 from naqala.core.simulate import agent_seed, play_game
 from naqala.lab.agents import seat_name, study_agent
@@ -145,12 +146,17 @@ def seats_of(
 
 def play_task(task: tuple[Study, int]) -> GameResult:
     """Play game ``index`` of ``study`` and return its result (the unit of work sent to
-    every executor; a pure function of its argument)."""
+    every executor; a pure function of its argument). Code that raises during the game is
+    named here, where its traceback is (``PluginFailed``): a worker process sends back
+    only the exception."""
     study, index = task
     rules = rules_of(study.ruleset)
     seed = study.seed + index
     names = study.agents_of(index)
     agents = [study_agent(name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
-    first = start_order(rules.new_game(study.players, seed))
-    state, actions = play_game(rules, study.players, seed, agents)
-    return result_of(rules, state, seed, actions, names, first)
+    try:
+        first = start_order(rules.new_game(study.players, seed))
+        state, actions = play_game(rules, study.players, seed, agents)
+        return result_of(rules, state, seed, actions, names, first)
+    except Exception as exc:
+        raise PluginFailed(f"{blame(exc)} (game seed {seed})") from exc

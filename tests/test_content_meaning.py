@@ -133,6 +133,16 @@ def test_negative_counts_and_points_are_refused(tmp_path: Path) -> None:
     assert any("tile 'village': vp -3 is negative" in p for p in problems)
 
 
+def test_a_negative_number_set_by_an_override_names_the_overriding_file(tmp_path: Path) -> None:
+    """The djinn is declared by the base game, but the bad number is the house rule's."""
+    problems = refused(tmp_path, '[[override]]\ntarget = "djinn:jafaar"\nvp = -5\n')
+    assert len(problems) == 1
+    assert problems[0].endswith(
+        f"base.toml (plugin 'base'), changed by an override in {tmp_path / 'house.toml'} "
+        "(plugin 'house'): djinn 'jafaar': vp -5 is negative"
+    )
+
+
 def test_suit_values_that_do_not_rise_are_refused(tmp_path: Path) -> None:
     problems = refused(tmp_path, "[tables]\nsuit_values = [1, 3, 7, 13, 21, 30, 40, 45, 60]\n")
     assert any("tables.suit_values: " in p and "never shrink" in p for p in problems)
@@ -155,9 +165,16 @@ def test_too_few_meeples_for_the_board_are_refused_at_build_time(tmp_path: Path)
 
 def test_a_board_shape_that_does_not_fit_its_tiles_is_refused(tmp_path: Path) -> None:
     problems = refused(tmp_path, "[tables]\nboard_30 = [5, 5]\n")
-    assert f"{tmp_path / 'house.toml'} (plugin 'house'): tables.board_30: 5x5 is not 30 tiles" in (
-        problems
-    )
+    assert problems == [
+        f"{tmp_path / 'house.toml'} (plugin 'house'): tables.board_30: 5x5 is not 30 tiles"
+    ], "said once, by the core, not again by the plugin laying out the board"
+
+
+def test_a_board_shape_the_artisans_cannot_lay_out_is_said_once(tmp_path: Path) -> None:
+    problems = refused(tmp_path, "[tables]\nboard_36 = [5, 6]\n", ("artisans",))
+    assert problems == [
+        f"{tmp_path / 'house.toml'} (plugin 'house'): tables.board_36: 5x6 is not 36 tiles"
+    ]
 
 
 FIVE_VILLAGES = '[[tile]]\nkind = "village"\nvalue = "blue"\nvp = 5\ncount = 5\n'
@@ -216,6 +233,19 @@ def test_content_check_knows_the_kinds_of_the_expansions_named(tmp_path: Path) -
     result = CliRunner().invoke(app, ["content", "check", "-x", "artisans", str(path)])
     assert result.exit_code == 0, result.stdout
     assert result.stdout == "ok: 1 file(s) checked\n"
+
+
+def test_content_check_merges_the_file_last_like_a_house_rule(tmp_path: Path) -> None:
+    """The file checked overrides what the expansions named set, as it would as a house
+    rule's content: its value is the one checked (it used to be merged before an
+    expansion named after it in the alphabet, whose value then hid it)."""
+    path = tmp_path / "square.toml"
+    path.write_text("[tables]\nboard_42 = [6, 6]\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["content", "check", "-x", "djinns", str(path)])
+    assert result.exit_code == 1
+    assert result.stdout == (
+        f"{path} (plugin 'checked-files'): tables.board_42: 6x6 is not 42 tiles\n"
+    )
 
 
 def test_content_check_of_a_file_that_is_not_utf8_says_so_in_one_line(tmp_path: Path) -> None:

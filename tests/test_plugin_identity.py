@@ -21,6 +21,7 @@ from naqala.cli.app import main, register_plugin_commands
 from naqala.cli.failures import failure_line
 from naqala.core import plugins
 from naqala.core.engine import build_rules
+from naqala.core.failures import PluginFailed
 from naqala.core.plugins import PluginError, describe_installed
 
 HOUSE = Path(__file__).resolve().parent.parent / "plugins" / "house"
@@ -67,6 +68,44 @@ def test_the_same_plugin_asked_for_twice_is_one_plugin(tmp_path: Path) -> None:
     assert build_rules(house_rules=[rule, rule]).ruleset == ("base", "once")
 
 
+def install_distribution(
+    folder: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    module: str,
+    source: str,
+    plugin: str = "artisans",
+) -> None:
+    """Install (for this test) a distribution ``name`` whose entry point ``plugin`` is
+    ``module``, written from ``source``."""
+    info = folder / f"{name.replace('-', '_')}-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[naqala.plugins]\n{plugin} = {module}\n")
+    (folder / f"{module}.py").write_text(source, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(folder))
+
+
+def test_two_installed_plugins_of_one_name_are_refused_naming_both(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second distribution that installs a plugin under a name already taken would
+    stand in for the first, or not, by the order of the folders: neither loads."""
+    install_distribution(
+        tmp_path, monkeypatch, "naqala-fake-artisans", "fake_artisans", 'NAME = "artisans"\n'
+    )
+    with pytest.raises(PluginError) as caught:
+        build_rules(["artisans"])
+    message = str(caught.value)
+    assert "two installed plugins are named 'artisans'" in message
+    assert "naqala.plugins.artisans (distribution naqala)" in message
+    assert "fake_artisans (distribution naqala-fake-artisans)" in message
+    entries = {e["name"]: e for e in describe_installed()}
+    assert entries["artisans"]["status"] == "broken"
+    assert entries["artisans"]["error"] == message
+    assert build_rules(["djinns"]).ruleset == ("base", "djinns")  # the others still load
+
+
 # -- sys.exit() on import -----------------------------------------------------------------------
 
 
@@ -110,6 +149,21 @@ def test_a_plugin_that_exits_on_import_stops_no_command(
         build_rules(["quitter"])
 
 
+def test_an_installed_distribution_that_exits_on_import_stops_no_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same through a really installed distribution and the command line."""
+    monkeypatch.delenv("NAQALA_DEBUG", raising=False)
+    source = 'import sys\nNAME = "leaver"\nsys.exit(4)\n'
+    install_distribution(tmp_path, monkeypatch, "naqala-leaver", "leaver", source, "leaver")
+    assert run_main(["simulate", "-n", "1", "-p", "2", "-j", "1"]) == 0
+    entries = {e["name"]: e for e in describe_installed()}
+    assert entries["leaver"]["status"] == "broken"
+    capsys.readouterr()
+    assert run_main(["simulate", "-n", "1", "-x", "leaver"]) == 2
+    assert "plugin 'leaver' failed to load: it called sys.exit(4)" in capsys.readouterr().err
+
+
 def test_a_house_rule_that_exits_on_import_is_a_plugin_error(tmp_path: Path) -> None:
     rule = house_rule(tmp_path, "bye.py", "bye", "import sys\nsys.exit('bye')\n")
     with pytest.raises(
@@ -149,12 +203,29 @@ def test_a_raising_hook_stops_the_command_with_one_line_naming_plugin_and_hook(
 def test_debug_shows_the_traceback(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The exception reaches the top, carrying the plugin's own as its cause (a study
+    names the plugin where the game ran, which may be another process)."""
     rule = house_rule(tmp_path, "boom.py", "boom", EXPLODING_EVENT)
-    with pytest.raises(KeyError, match="kaboom"):
+    with pytest.raises(PluginFailed) as caught:
         main(["--debug", "simulate", "-n", "1", "--house-rules", str(rule)])
+    assert isinstance(caught.value.__cause__, KeyError)
     monkeypatch.setenv("NAQALA_DEBUG", "1")
-    with pytest.raises(KeyError, match="kaboom"):
-        main(["simulate", "-n", "1", "--house-rules", str(rule)])
+    with pytest.raises(KeyError, match="kaboom"):  # a game played in this process
+        main(["play", "--seats", "ai,ai", "--seed", "3", "--house-rules", str(rule)])
+
+
+def test_a_hook_raising_in_a_worker_process_is_named_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``simulate --jobs 2`` plays in worker processes, whose tracebacks stay there: the
+    line still names the plugin and the hook, and the game."""
+    monkeypatch.delenv("NAQALA_DEBUG", raising=False)
+    rule = house_rule(tmp_path, "boom.py", "boom", EXPLODING_EVENT)
+    assert run_main(["simulate", "-n", "2", "--jobs", "2", "--house-rules", str(rule)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("naqala: plugin 'boom' failed in hook naqala_event: KeyError: 'kaboom'")
+    assert "(game seed " in err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
 
 
 def test_a_failing_stage_is_named_with_its_plugin() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,8 @@ def test_two_hundred_viziers_on_a1_are_refused() -> None:
 
     message = refused(rules, state, viziers)
     assert "$.bag: " in message and "Vizier meeples" in message and "the rules have 16" in message
+    assert "$.board.tiles[0].meeples: " in message, "the tile is named too"
+    assert "Vizier meeples (Y) on one tile; the rules have 16 in all" in message
 
 
 def test_a_meeple_on_the_chasm_is_refused() -> None:
@@ -170,6 +173,29 @@ def test_a_marker_on_two_spots_is_refused() -> None:
     assert "is also on" in refused(rules, state, twice)
 
 
+def test_a_tile_laid_twice_is_refused() -> None:
+    """Each tile of the content is one piece: the same tile in two places is refused."""
+    rules, state = reached([], 3, 0)
+    twin = state.layout.tiles[0]
+    message = refused(rules, state, lambda d: d["board"]["tiles"][7].update(tile=twin))
+    assert f"$.board.tiles[7].tile: {twin!r} is already at a1" in message
+
+
+@pytest.mark.parametrize(
+    ("key", "reason"),
+    [
+        ("aside.meeple.pink", "no colour 'pink'"),
+        ("aside.camel", "set aside are only aside.meeple.<colour> and aside.card.<card>"),
+    ],
+)
+def test_only_known_components_are_set_aside(key: str, reason: str) -> None:
+    """What lies beside the board is counted with the rest: it must be something the rules
+    have (a meeple of a colour they know, or a card)."""
+    rules, state = reached(["solo"], 1, 0)
+    message = refused(rules, state, lambda d: d["extras"].update({key: 1}))
+    assert f"$.extras.{key}: {reason}" in message
+
+
 # -- bounds ------------------------------------------------------------------------------------
 
 
@@ -228,6 +254,27 @@ def test_a_drop_with_an_empty_hand_is_refused() -> None:
     assert "$.turn.hand: 'drop' needs meeples picked up" in refused(rules, state, empty)
 
 
+def test_meeples_in_hand_before_the_pick_are_refused() -> None:
+    rules, state = at_drop()
+
+    def back_to_pick(data: dict[str, Any]) -> None:
+        data["decision"]["stage"] = "pick"
+        data["turn"].update(start=None, path=[])  # the hand still holds the meeples
+
+    assert "$.turn.hand: nothing is in hand before the meeples are picked up" in refused(
+        rules, state, back_to_pick
+    )
+
+
+@pytest.mark.parametrize("target", ["zz", "z9", "p9", "p0"])
+def test_a_kill_target_that_is_no_tile_and_no_player_is_refused(target: str) -> None:
+    """Later kills of a turn go where the first went: a tile or a player (``p1``…); any
+    other target used to crash the assassins' stage."""
+    rules, state = at_drop()
+    message = refused(rules, state, lambda d: d["turn"].update(target=target))
+    assert f"$.turn.target: {target!r} is neither a tile of the board nor a player" in message
+
+
 def test_a_bid_during_a_turn_and_a_turn_of_another_player_are_refused() -> None:
     rules, state = at_drop()
     assert "$.turn: no turn is in progress during 'bid'" in refused(
@@ -245,6 +292,14 @@ def test_an_unknown_stage_to_resume_is_refused() -> None:
     assert "$.turn.resume: unknown stage 'nowhere'" in message
 
 
+def test_an_unknown_stage_waiting_for_a_step_is_refused() -> None:
+    """A stage that entered a step (``turn.callers``) is returned to afterwards: an unknown
+    one used to stop the game after the step, inside the flow."""
+    rules, state = at_drop()
+    message = refused(rules, state, lambda d: d["turn"].update(callers=["nowhere"]))
+    assert "$.turn.callers[0]: unknown stage 'nowhere'" in message
+
+
 def test_the_cli_says_one_line_instead_of_an_assertion_error(tmp_path: Path) -> None:
     rules, state = at_drop()
     data = state_to_data(rules, state)
@@ -260,6 +315,18 @@ def test_the_cli_says_one_line_instead_of_an_assertion_error(tmp_path: Path) -> 
 
 
 # -- plugins' own components -------------------------------------------------------------------
+
+
+def test_a_moved_mountain_or_a_filled_chasm_is_refused() -> None:
+    """Walls and impassable tiles follow from where the tiles lie (the plugins say which):
+    a state file cannot change them (a wall between tiles that do not touch used to be
+    taken as it was written)."""
+    rules, state = reached(["artisans"], 2, 0)
+    message = refused(rules, state, lambda d: d["board"]["walls"][0].__setitem__(1, "a1"))
+    assert "$.board.walls: the tiles laid out here put walls at [[" in message
+    message = refused(rules, state, lambda d: d["board"].update(blocked=[]))
+    chasm = state.geometry.name(state.layout.tiles.index("chasm-1"))
+    assert f"$.board.blocked: the tiles laid out here make [{chasm!r}] impassable" in message
 
 
 def test_a_second_tent_is_refused() -> None:
@@ -284,6 +351,37 @@ def test_a_pitched_tent_counts_as_the_camel_it_replaces() -> None:
     pytest.fail("no golden Artisans game pitches a tent")  # pragma: no cover
 
 
+def at_gather() -> tuple[Rules, State]:
+    """An Artisans game in which the Enchanting Flute is gathering meeples (a random game
+    of seed 1 gets there)."""
+    rules = build_rules(["artisans"])
+    state, chooser = rules.new_game(3, 1), random.Random(1)
+    while state.decision.stage != "gather":
+        state = rules.apply(state, chooser.choice(rules.legal_actions(state)))
+    return rules, state
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "reason"),
+    [
+        ("flute.tile", 99, "99 is no tile of the board"),
+        ("flute.left", 0, "no meeple left to gather"),
+    ],
+)
+def test_the_flute_gathers_onto_a_tile_of_the_board(key: str, value: int, reason: str) -> None:
+    """A Flute tile off the board used to crash the gathering's options."""
+    rules, state = at_gather()
+    assert f"$.extras.{key}: {reason}" in refused(
+        rules, state, lambda d: d["extras"].update({key: value})
+    )
+
+
+def test_the_flute_s_counters_are_set_only_while_it_gathers() -> None:
+    rules, state = reached(["artisans"], 2, 0)
+    message = refused(rules, state, lambda d: d["extras"].update({"flute.left": 2}))
+    assert "$.extras.flute.left: set, but the Enchanting Flute is not played" in message
+
+
 def test_a_whims_row_without_a_place_per_city_is_refused() -> None:
     rules, state = reached(["djinns"], 3, 0)
 
@@ -293,6 +391,28 @@ def test_a_whims_row_without_a_place_per_city_is_refused() -> None:
 
     message = refused(rules, state, fewer_places)
     assert "$.decks.whims.row: 4 places for the 5 cities" in message
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "reason"),
+    [
+        ("sultan.white", 7, "7 is not a face of the 6-sided die"),
+        ("sultan.black", 9, "9 is not a face of the 6-sided die"),
+        ("sultan.target.1", 31, "31 is not a tile of the board, counted from 1"),
+        ("sultan.rolled", 2, "2 is not a round played so far"),
+        ("sultan.outbid", 5, "5 is not a round played so far"),
+        ("sultan.after", 2, "2 is not 0 or 1"),
+        ("sultan.lost", 9, "9 is no reason to lose"),
+    ],
+)
+def test_yazid_s_dice_targets_and_rounds_are_values_they_can_take(
+    key: str, value: int, reason: str
+) -> None:
+    """A die shows one of its faces, a target is a tile of the board, a round counter a
+    round already played (a target of 99 used to crash the board's notes)."""
+    rules, state = reached(["solo"], 1, 0)
+    message = refused(rules, state, lambda d: d["extras"].update({key: value}))
+    assert f"$.extras.{key}: {reason}" in message
 
 
 # -- no false alarms ------------------------------------------------------------------------------

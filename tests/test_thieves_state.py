@@ -117,3 +117,15 @@ def test_a_card_that_needs_a_missing_component_is_left_out(tmp_path: Path) -> No
     assert alone == ["plain-charm"]
     together = [c.id for c in load_content([box, tree]).cards]
     assert together == ["plain-charm", "tree-charm"]
+
+
+@pytest.mark.parametrize("what", ["tile.99", "token.gold", "camels"])
+def test_the_state_check_finds_a_thing_given_up_that_is_not_there(what: str) -> None:
+    """A victim gives up a tile of the board, a token the rules have, or meeples: a tile
+    off the board would crash the owner's choice of what to keep."""
+    rules, state = red_theft_halfway()
+    wrong = attrs.evolve(state, extras=set_extra(state.extras, f"thieves.given.{what}", 1))
+    problems = [str(p) for p in check_state(rules, wrong)]
+    assert problems == [
+        f"$.extras.thieves.given.{what}: not a thing given up (tile.<index>, token.<id>, meeples)"
+    ]

@@ -102,7 +102,7 @@ def naqala_check_rules(rules: Rules) -> list[str]:
 
 @hookimpl
 def naqala_check_state(rules: Rules, state: State) -> list[Problem]:
-    return tents.tent_problems(rules, state)
+    return [*tents.tent_problems(rules, state), *board_items.flute_problems(state)]
 
 
 @hookimpl

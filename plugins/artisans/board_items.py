@@ -27,6 +27,7 @@ from naqala.core.state import (
     replace_at,
     set_extra,
 )
+from naqala.core.validate import Problem, shown
 from naqala.plugins.base.api import Activated, take_tile
 
 #: decisions where an item that moves or removes meeples is not offered: during the move
@@ -188,6 +189,26 @@ class Gather(Stage):
             turn=evolve(turn, resume=""),
             decision=Decision(turn.resume, state.decision.player),
         )
+
+
+def flute_problems(state: State) -> list[Problem]:
+    """While the Flute's meeples are gathered (stage ``gather``) its tile is on the board
+    and at least one meeple may still come; at any other time neither counter is set."""
+    extras = dict(state.extras)
+    if state.decision.stage != GATHER:
+        return [
+            Problem(f"$.extras.{key}", f"set, but the Enchanting Flute is not played ({GATHER!r})")
+            for key in (FLUTE_TILE, FLUTE_LEFT)
+            if key in extras
+        ]
+    problems = []
+    tile = extras.get(FLUTE_TILE)
+    if tile is None or not 0 <= tile < len(state.layout.tiles):
+        shown_tile = "missing" if tile is None else f"{shown(tile)} is no tile of the board"
+        problems.append(Problem(f"$.extras.{FLUTE_TILE}", f"{shown_tile} (a board index)"))
+    if extras.get(FLUTE_LEFT, 0) < 1:
+        problems.append(Problem(f"$.extras.{FLUTE_LEFT}", "no meeple left to gather"))
+    return problems
 
 
 def _moved(state: State, source: int, to: int, colour: int) -> State:

@@ -70,7 +70,11 @@ def uses_board_shape(rules: Rules, plugin: str) -> bool:
 
 
 def shape_problems(rules: Rules) -> list[str]:
-    """The board shape for the tiles in play, or why there is none."""
+    """The board shape for the tiles in play, or why there is none. A ``board_<n>``
+    table that does not fit its ``n`` tiles is the core's to report (``core/meaning.py``),
+    so it is not said twice."""
+    if f"board_{len(rules.tile_specs)}" in rules.content.tables:
+        return []
     try:
         board_shape(rules)
     except ContentError as exc:
@@ -149,6 +153,8 @@ def state_problems(rules: Rules, state: State) -> Iterable[Problem]:
         return
     if stage == "pick" and (turn.start != NOBODY or turn.path):
         yield Problem("$.turn.start", "the meeples are already picked up at 'pick'")
+    elif stage == "pick" and any(turn.hand):
+        yield Problem("$.turn.hand", "nothing is in hand before the meeples are picked up")
     if stage == "drop" and (turn.start == NOBODY or not any(turn.hand)):
         yield Problem("$.turn.hand", "'drop' needs meeples picked up and still in hand")
     if (stage == "kill" or stage.startswith(("tribe:", "tile:"))) and turn.colour == NOBODY:

@@ -26,6 +26,13 @@ def theft_problems(rules: Rules, state: State) -> list[Problem]:
         problems.append(Problem("$.extras", f"{state.decision.stage!r} needs one running thief"))
     if not deciding and theft_keys:
         problems.append(Problem(f"$.extras.{theft_keys[0]}", "no theft is in progress"))
+    for key, _ in state.extras:
+        if key.startswith(GIVEN) and not _known_given(rules, state, key[len(GIVEN) :]):
+            problems.append(
+                Problem(
+                    f"$.extras.{key}", "not a thing given up (tile.<index>, token.<id>, meeples)"
+                )
+            )
     for key in running:
         card = rules.card_specs.get(key[len(RUNNING) :])
         if card is None or card.deck != "thieves":
@@ -46,6 +53,16 @@ def theft_problems(rules: Rules, state: State) -> list[Problem]:
         if state.decision.stage == KEEP and victim != owner:
             problems.append(Problem("$.decision.player", "the thief's owner keeps"))
     return problems
+
+
+def _known_given(rules: Rules, state: State, what: str) -> bool:
+    """Whether ``what`` names something a victim can give up (``steal.given_keys``)."""
+    kind, _, name = what.partition(".")
+    if kind == "tile":
+        return name.isdigit() and int(name) < len(state.layout.tiles)
+    if kind == "token":
+        return name in rules.token_index
+    return what == "meeples"
 
 
 def notes(rules: Rules, state: State) -> list[str]:
