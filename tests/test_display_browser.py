@@ -139,7 +139,7 @@ def test_the_reference_pictures_script_photographs_the_board(tmp_path: Path) -> 
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module.main(["--out", str(tmp_path), "--only", "base", "--agent", "random"]) == 0
+    assert module.main(["--out", str(tmp_path), "--only", "base"]) == 0
     svg = (tmp_path / "board-base.svg").read_text(encoding="utf-8")
     image = Image.open(tmp_path / "board-base.png")
     width = int(svg.split('width="')[1].split('"')[0])
