@@ -544,7 +544,9 @@ def _header(scene: _Scene, move: Sequence[int]) -> str:
         if owner != state.decision.player:
             words.append(f"turn of {seat_label(owner)}")
     if move:
-        words.append("move " + "→".join(tile_name(t, scene.cols) for t in move))
+        done = tuple(move) != last_move(state)  # a finished move shown after its turn
+        route = "→".join(tile_name(t, scene.cols) for t in move)
+        words.append(("last move " if done else "move ") + route)
     if state.flags:
         words.append(", ".join(state.flags))
     if scene.seat is not None and not state.is_over:

@@ -331,6 +331,9 @@ def test_naqala_replay_html_writes_one_page_with_every_step(tmp_path: Path) -> N
     page = out.read_text(encoding="utf-8")
     assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")
     assert "https://" not in page and "<script src" not in page
+    # nothing else to fetch: no stylesheet, image, font or import; the icon is inline
+    assert re.findall(r"<link[^>]*>", page) == ['<link rel="icon" href="data:,">']
+    assert not re.search(r"url\(|@import|\ssrc=", page)
     data = json.loads(page.split('id="replay-data">')[1].split("</script>")[0])
     assert len(data["frames"]) == len(actions) + 1
     assert all(
@@ -362,6 +365,12 @@ def test_the_replay_page_shows_the_final_score_lines_at_the_last_step() -> None:
     scores = rules.scores(state)
     assert f"with {max(scores)} points" in last
     assert all("Final scores" not in data["tables"][k] for k in data["scoreOf"][:-1])
+    # the last move stays highlighted after its turn: through the bidding and at the end
+    pictures = ["".join(data["parts"][k] for k in frame) for frame in data["frames"]]
+    assert 'class="last-move"' in pictures[-1] and "game over · last move " in pictures[-1]
+    bidding = [i for i, s in enumerate(states) if s.round == 2 and s.decision.stage == "bid"]
+    assert bidding and all('class="last-move"' in pictures[i] for i in bidding)
+    assert 'class="last-move"' not in pictures[0]
 
 
 def test_naqala_replay_html_cannot_write_fails_cleanly(tmp_path: Path) -> None:
