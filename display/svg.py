@@ -657,7 +657,11 @@ def _panel(scene: _Scene) -> tuple[str, float]:
         (DECK_NAMES[DJINNS], "Djinns on offer"),
         (DECK_NAMES[RESOURCES], "Resources on offer"),
     ]
-    offers += [(deck, f"{deck.capitalize()} on offer") for deck in scene.display.offers]
+    offers += [
+        (deck, f"{deck.capitalize()} on offer")
+        for deck in scene.display.offers
+        if deck not in DECK_NAMES  # the djinns and resources are always offered
+    ]
     for deck, title in offers:
         column.title(title)
         offered = [c for c in state.decks[rules.deck_index[deck]].row if c]
