@@ -678,12 +678,27 @@ def _panel(scene: _Scene) -> tuple[str, float]:
     column.line(f"Bank: {bank}; bag: {sum(state.bag)} meeples")
     piles = ", ".join(f"{name} {scene.seen.piles[name]}" for name in rules.deck_names)
     column.line(f"Draw piles: {piles}")
+    discards = [
+        _discard(scene, name, state.decks[index].discard)
+        for index, name in enumerate(rules.deck_names)
+        if state.decks[index].discard
+    ]
+    if discards:
+        column.line(f"Discard piles (face up): {'; '.join(discards)}")
     for label, text in scene.display.rows:
         column.line(f"{label}: {text}")
     for note in public_notes_without_display(rules, state):
         column.line(note)
     _legend(scene, column)
     return f'<g class="panel">{"".join(column.parts)}</g>', column.y
+
+
+def _discard(scene: _Scene, deck: str, cards: Sequence[str]) -> str:
+    """A discard pile: its size, and the cards by name but for the resources (many, and
+    all alike to look back on)."""
+    if deck == DECK_NAMES[RESOURCES]:
+        return f"{deck} {len(cards)}"
+    return f"{deck} {len(cards)} ({scene.card_list(sorted(cards))})"
 
 
 def _this_turn(scene: _Scene, column: _Column) -> None:

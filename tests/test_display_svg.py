@@ -561,3 +561,16 @@ def test_sultan_yazid_s_area_is_drawn_beside_the_board() -> None:
     assert "Assassins 4 of 7" in words and "Camels left 11" in words
     chips = {g.get("class"): texts(g) for g in area.iter(f"{SVG}g") if is_a(g, "meeple")}
     assert chips == {"meeple colour-red": "R ×4", "meeple colour-yellow": "Y ×2"}
+
+
+def test_the_discard_piles_are_shown_face_up() -> None:
+    """Discarded items (which the Rebirth Ring takes back) are named; discarded resources
+    are counted."""
+    rules = build_rules(["artisans"])
+    state = rules.new_game(2, 1)
+    items, resources = rules.deck_index["items"], rules.deck_index["resources"]
+    decks = replace_at(state.decks, items, attrs.evolve(state.decks[items], discard=("crown",)))
+    decks = replace_at(decks, resources, attrs.evolve(decks[resources], discard=("fish",) * 3))
+    words = texts(parse(board_svg(rules, attrs.evolve(state, decks=decks))))
+    assert "Discard piles (face up): resources 3; items 1 (Crown)" in words
+    assert "Discard piles" not in texts(parse(board_svg(rules, state)))
