@@ -281,7 +281,9 @@ def naqala_public_notes(rules: Rules, state: State) -> Iterable[str]:
 def naqala_display(rules: Rules, state: State) -> Display | None:
     """How this plugin's components look in a picture of ``state`` (SVG, HTML replay):
     colours and labels of its tile kinds, meeple colours and tokens, the turn-order
-    labels, text on tiles (the whim on a city) and labelled lines for the side panel.
+    labels, text on tiles (the whim on a city), labelled lines for the side panel, the
+    decks whose face-up row is offered as cards, and the name and lines of the area
+    beside the board where a non-player's components are set aside.
 
     Called whenever a position is drawn as a picture. Combined: merged in registration
     order, key by key (a later plugin may restyle an earlier one's component); rows are

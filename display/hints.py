@@ -52,6 +52,11 @@ class Display:
     - ``rows``: labelled lines of public information for the side panel. A plugin that
       implements ``naqala_display`` shows its public information here: its
       ``naqala_public_notes`` are not repeated in the picture.
+    - ``offers``: decks (by name) whose face-up row the side panel draws as cards, after
+      the djinns and the resources (the thief beside the djinns).
+    - ``aside_title``: the name of the area beside the board where components are set
+      aside (``aside.*`` state counters: a non-player opponent's meeples and cards);
+      ``aside_lines``: text written in that area's panel under its pieces.
     """
 
     tiles: Mapping[str, Look] = attrs.field(factory=dict)
@@ -61,12 +66,15 @@ class Display:
     turn_spots: tuple[str, ...] = ()
     tile_notes: Mapping[int, str] = attrs.field(factory=dict)
     rows: tuple[tuple[str, str], ...] = ()
+    offers: tuple[str, ...] = ()
+    aside_title: str = ""
+    aside_lines: tuple[str, ...] = ()
 
 
 def collect(rules: Rules, state: State) -> Display:
     """The answers of every plugin merged in registration order: looks and notes by key
     (a later plugin restyles an earlier one's component), the last non-empty turn-order
-    labels, the rows one after another."""
+    labels and area title, the rows, offers and area lines one after another."""
     tiles: dict[str, Look] = {}
     values: dict[str, Look] = {}
     meeples: dict[str, Look] = {}
@@ -74,6 +82,9 @@ def collect(rules: Rules, state: State) -> Display:
     notes: dict[int, str] = {}
     spots: tuple[str, ...] = ()
     rows: list[tuple[str, str]] = []
+    offers: list[str] = []
+    aside_title = ""
+    aside_lines: list[str] = []
     answers = reversed(rules.hook.naqala_display(rules=rules, state=state))
     for answer in answers:
         if answer is None:
@@ -85,7 +96,21 @@ def collect(rules: Rules, state: State) -> Display:
         notes.update(answer.tile_notes)
         spots = answer.turn_spots or spots
         rows.extend(answer.rows)
-    return Display(tiles, values, meeples, tokens, spots, notes, tuple(rows))
+        offers.extend(deck for deck in answer.offers if deck not in offers)
+        aside_title = answer.aside_title or aside_title
+        aside_lines.extend(answer.aside_lines)
+    return Display(
+        tiles,
+        values,
+        meeples,
+        tokens,
+        spots,
+        notes,
+        tuple(rows),
+        tuple(offers),
+        aside_title,
+        tuple(aside_lines),
+    )
 
 
 def plugins_with_display(rules: Rules) -> frozenset[str]:

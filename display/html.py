@@ -73,9 +73,9 @@ def replay_html(
     score_of: list[int] = []
     move: tuple[int, ...] = ()
     for index, state in enumerate(states):
-        current = last_move(state)
-        if current or state.turn is None:
-            move = current  # a finished turn stays highlighted until the next move starts
+        # a finished move stays highlighted until the next one starts, through the
+        # bidding between rounds and at the end of the game
+        move = last_move(state) or move
         fragments = svg_parts(rules, state, reveal=True, move=move)
         frames.append([parts.setdefault(f, len(parts)) for f in fragments])
         final = index == len(states) - 1 and state.is_over

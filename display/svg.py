@@ -3,9 +3,15 @@
 The picture has a header line, the board (tiles by kind with their value badge, meeples
 as lettered chips with counts, camels as ``P<n>`` badges, tokens, mountains on edges,
 impassable tiles, the text on a tile a plugin asks for, the last move), a side panel
-(bid and turn-order tracks, the djinn and resource rows, bank, draw piles, plugin rows
-and a legend) and one panel per player. Every colour is paired with text, so the
-picture reads the same without colour; every tile carries a ``<title>`` describing it.
+(bid and turn-order tracks, the djinn and resource rows and any other row a plugin
+offers, the meeples in hand and the cards being chosen from, bank, draw piles, plugin
+rows and a legend), one panel per player and one for what is set aside beside the board.
+Every colour is paired with text, so the picture reads the same without colour; every
+tile carries a ``<title>`` describing it.
+
+Each drawn component is a group whose class names it, so that tests and pages can find
+it: ``tile kind-<kind>``, ``meeple colour-<id>`` (on a tile, in hand, before a player or
+set aside), ``token kind-<id>``, ``camel seat-P<n>``, ``card``, ``player``, ``aside``.
 
 The renderer knows no rule: plugins say how their components look through the hook
 ``naqala_display`` (:mod:`naqala.display.hints`). The same state gives the same bytes.
@@ -21,8 +27,16 @@ from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from naqala.core.board import tile_name
-from naqala.core.engine import DJINNS, RESOURCES, Rules
-from naqala.core.state import NOBODY, NON_PLAYER, PIECES, PlayerState, State
+from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
+from naqala.core.state import (
+    NOBODY,
+    NON_PLAYER,
+    PIECES,
+    PlayerState,
+    State,
+    aside_cards,
+    aside_meeples,
+)
 from naqala.display.hints import Display, Look, collect, public_notes_without_display
 from naqala.display.view import Seen
 
@@ -41,7 +55,7 @@ MOUNTAIN = "#7a4a1f"
 HIGHLIGHT = "#ff8c1a"
 CARD = "#fffdf8"
 
-TILE = 110  # side of a tile
+TILE = 120  # side of a tile: room for six meeple colours, a note and a row of pieces
 MARGIN = 16
 LABEL = 22  # room for column letters and row numbers
 HEADER = 44
@@ -157,9 +171,10 @@ def _star(cx: float, cy: float, outer: float, inner: float) -> str:
     return " ".join(points)
 
 
-def _chip(cx: float, cy: float, look: Look, count: int, r: float = 10) -> str:
+def _chip(cx: float, cy: float, look: Look, count: int, r: float = 10, colour: str = "") -> str:
     """A meeple colour on a tile or in front of a player: a disc with its letter, and the
-    count on a small white disc when more than one."""
+    count on a small white badge when more than one (wider for two digits). With a
+    ``colour`` id the chip is a group of class ``meeple colour-<id>`` (a legend's is not)."""
     out = _el(
         "circle", cx=float(cx), cy=float(cy), r=float(r), fill=look.fill, stroke=INK, stroke_width=1
     )
@@ -173,26 +188,23 @@ def _chip(cx: float, cy: float, look: Look, count: int, r: float = 10) -> str:
         text_anchor="middle",
     )
     if count > 1:
-        bx, by = cx + r * 0.95, cy - r * 0.85
-        out += _el(
-            "circle",
-            cx=float(bx),
-            cy=float(by),
-            r=float(r * 0.68),
-            fill="#ffffff",
-            stroke=INK,
-            stroke_width=0.8,
-        )
-        out += _text(
-            bx,
-            by + r * 0.3,
-            str(count),
-            r * 0.85,
-            fill=INK,
-            font_weight="bold",
-            text_anchor="middle",
-        )
+        out += _count(cx + r * 0.95, cy - r * 0.85, count, r)
+    if colour:
+        return f'<g class="meeple colour-{colour}">{out}</g>'
     return out
+
+
+def _count(bx: float, by: float, count: int, r: float) -> str:
+    """A count on a small white badge centred on (bx, by), wider for two digits."""
+    half, high = r * (0.34 + 0.3 * len(str(count))), r * 0.72
+    badge = _rect(
+        bx - half, by - high, 2 * half, 2 * high, rx=float(high),
+        fill="#ffffff", stroke=INK, stroke_width=0.8,
+    )  # fmt: skip
+    number = _text(
+        bx, by + r * 0.32, str(count), r * 0.9, fill=INK, font_weight="bold", text_anchor="middle"
+    )
+    return badge + number
 
 
 def _plural(word: str, n: int) -> str:
@@ -205,8 +217,11 @@ def _plural(word: str, n: int) -> str:
 class _Scene:
     """A state with the looks and names it is drawn with."""
 
-    def __init__(self, rules: Rules, state: State, seat: int | None, reveal: bool) -> None:
+    def __init__(
+        self, rules: Rules, state: State, seat: int | None, reveal: bool, picks: bool = False
+    ) -> None:
         self.rules = rules
+        self.picks = picks
         self.state = state
         self.seat = seat
         #: what the picture may show of the players' secrets: the seat's view, or
@@ -248,6 +263,16 @@ class _Scene:
             return card
         return spec.name or spec.id.replace("-", " ").capitalize()
 
+    def card_list(self, cards: Iterable[str]) -> str:
+        """Card names in order, a repeated name once with its count (``Fakir ×2``)."""
+        counted = Counter(self.card_name(c) for c in cards)
+        return ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counted.items())
+
+    def card_vp(self, card: str) -> str:
+        """``6 VP`` under a card worth points, else nothing."""
+        spec = self.rules.card_specs.get(card)
+        return f"{spec.vp} VP" if spec is not None and spec.vp else ""
+
     def djinn_name(self, djinn: str) -> str:
         spec = self.rules.card_specs.get(djinn)
         return spec.name if spec else djinn
@@ -265,7 +290,7 @@ def _tile_ground(scene: _Scene, tile: int) -> str:
     spec = rules.tile_specs.get(state.layout.tiles[tile])
     name = tile_name(tile, scene.cols)
     parts = [
-        f'<g id="tile-{name}" class="tile">',
+        f'<g id="tile-{name}" class="tile kind-{kind}">',
         f"<title>{escape(_describe(scene, tile))}</title>",
     ]
     parts.append(_rect(x, y, TILE, TILE, fill=look.fill, stroke=GRID, stroke_width=1))
@@ -286,57 +311,61 @@ def _tile_ground(scene: _Scene, tile: int) -> str:
         parts.append(_text(x + 6, y + 17, look.label, 11, fill=look.ink, font_weight="bold"))
     if spec is not None and spec.value:
         value = scene.display.values.get(spec.value) or Look("#888888", "", spec.value, "#ffffff")
-        cx, cy = x + TILE - 16, y + TILE - 16
-        parts.append(_shape(value.shape, cx, cy, 11, value.fill))
+        cx, cy = x + TILE - 15, y + TILE - 15
+        printed = spec.printed or str(spec.vp)
         parts.append(
-            _text(
-                cx,
-                cy + 4,
-                spec.printed or str(spec.vp),
-                11,
-                fill=value.ink,
-                font_weight="bold",
-                text_anchor="middle",
+            '<g class="value">'
+            + _shape(value.shape, cx, cy, 11, value.fill)
+            + _text(
+                cx, cy + 4, printed, 11, fill=value.ink, font_weight="bold", text_anchor="middle"
             )
+            + "</g>"
         )
     note = scene.display.tile_notes.get(tile)
     if note:
+        parts.append('<g class="note">')
         for i, line in enumerate(_wrap(note, TILE - 10, 9)[:2]):
-            parts.append(_text(x + 6, y + 30 + 11 * i, line, 9.5, fill=INK, font_style="italic"))
+            parts.append(_text(x + 6, y + 29 + 10 * i, line, 9, fill=INK, font_style="italic"))
+        parts.append("</g>")
     parts.append("</g>")
     return "".join(parts)
 
 
 def _tile_pieces(scene: _Scene, tile: int) -> str:
-    """What stands on a tile: meeple chips (three to a row), the owner's camel, tokens."""
+    """What stands on a tile: meeple chips (three to a row, two rows for six colours,
+    under a plugin's note), then one bottom row with the owner's camel and the tokens,
+    clear of the value badge in the corner."""
     state = scene.state
     x, y = scene.origin(tile)
     parts: list[str] = []
     colours = [(i, n) for i, n in enumerate(state.board.meeples[tile]) if n]
-    top = y + (57 if scene.display.tile_notes.get(tile) else 45)
+    top = y + (56 if scene.display.tile_notes.get(tile) else 45)
     for k, (index, n) in enumerate(colours):
         row, col = divmod(k, 3)
-        parts.append(_chip(x + 20 + col * 31, top + row * 24, scene.meeple_look(index), n, 9.5))
+        look, colour = scene.meeple_look(index), scene.rules.colours[index].id
+        parts.append(_chip(x + 20 + col * 32, top + row * 25, look, n, 9.5, colour))
     owner = state.board.owners[tile]
     if owner != NOBODY:
-        parts.append(_badge(x + 5, y + TILE - 20, owner, 24, 15))
-    # tokens fill the bottom row after the camel, then a row above, clear of the badge
-    cursor, base = x + (35 if owner != NOBODY else 5), y + TILE - 13
-    for index, n in enumerate(state.board.tokens[tile]):
-        if not n:
-            continue
+        camel = _badge(x + 5, y + TILE - 21, owner, 24, 15)
+        parts.append(f'<g class="camel seat-{seat_label(owner)}">{camel}</g>')
+    # tokens follow the camel on the bottom row, each with its count on a badge; more
+    # kinds than fit (the installed boxes have three) are drawn closer together
+    kinds = [(i, n) for i, n in enumerate(state.board.tokens[tile]) if n]
+    start, end = x + (32 if owner != NOBODY else 5), x + TILE - 31
+    step = min(19.0, (end - start) / max(1, len(kinds)))
+    base = y + TILE - 13
+    for k, (index, n) in enumerate(kinds):
         look = scene.token_look(index)
         fill = seat_colour(owner) if look.owned and owner != NOBODY else look.fill
-        width = 17 + (17 if n > 1 else 0)
-        if cursor + width > x + TILE - 30 and base == y + TILE - 13:
-            cursor, base = x + 5, base - 21
-        parts.append(_shape(look.shape, cursor + 8, base, 7, fill))
+        cx = start + k * step + 7
+        token = _shape(look.shape, cx, base, 6.5, fill)
         if n > 1:
-            parts.append(_text(cursor + 17, base + 5, f"×{n}", 10, fill=INK, font_weight="bold"))
-        cursor += width
+            token += _count(cx + 6.5, base - 7.5, n, 8)
+        parts.append(f'<g class="token kind-{scene.rules.tokens[index].id}">{token}</g>')
     if not parts:
         return ""
-    return f'<g class="pieces">{"".join(parts)}</g>'
+    name = tile_name(tile, scene.cols)
+    return f'<g class="pieces" id="pieces-{name}">{"".join(parts)}</g>'
 
 
 def _describe(scene: _Scene, tile: int) -> str:
@@ -515,7 +544,9 @@ def _header(scene: _Scene, move: Sequence[int]) -> str:
         if owner != state.decision.player:
             words.append(f"turn of {seat_label(owner)}")
     if move:
-        words.append("move " + "→".join(tile_name(t, scene.cols) for t in move))
+        done = tuple(move) != last_move(state)  # a finished move shown after its turn
+        route = "→".join(tile_name(t, scene.cols) for t in move)
+        words.append(("last move " if done else "move ") + route)
     if state.flags:
         words.append(", ".join(state.flags))
     if scene.seat is not None and not state.is_over:
@@ -527,9 +558,15 @@ def _header(scene: _Scene, move: Sequence[int]) -> str:
 class _Column:
     """Lines laid out downwards in the side panel."""
 
-    def __init__(self, x: float, y: float, width: float) -> None:
+    def __init__(self, x: float, y: float, width: float, picks: bool = False) -> None:
         self.x, self.y, self.width = x, y, width
         self.parts: list[str] = []
+        #: whether spots and cards carry ``data-pick`` (for a page that acts on clicks)
+        self.picks = picks
+
+    def pick(self, what: str) -> str:
+        """`` data-pick="…"`` when the picture is for a page that acts on clicks."""
+        return f" data-pick={quoteattr(what)}" if self.picks else ""
 
     def title(self, text: str) -> None:
         self.y += 18
@@ -544,14 +581,14 @@ class _Column:
 
 def _slots(column: _Column, state: State, markers: Sequence[int], labels: Sequence[str]) -> None:
     """A track: one box per spot, with the badge of the marker's owner on it and the
-    spot's label under it. A labelled spot is a group whose ``data-pick`` is its label
-    (what a bid names), so that a page can act on a click on it."""
+    spot's label under it. A labelled spot is a group whose ``data-pick`` (when the
+    column has picks) is its label (what a bid names), so that a page can act on a click."""
     width = min(36.0, column.width / max(1, len(markers)))
     top = column.y + 4
     for i, marker in enumerate(markers):
         x = column.x + i * width
         if i < len(labels):
-            column.parts.append(f'<g class="spot" data-pick={quoteattr(labels[i])}>')
+            column.parts.append(f'<g class="spot"{column.pick(labels[i])}>')
         column.parts.append(
             _rect(x, top, width - 4, 24, rx=3, fill=CARD, stroke=GRID, stroke_width=0.8)
         )
@@ -560,9 +597,9 @@ def _slots(column: _Column, state: State, markers: Sequence[int], labels: Sequen
                 _text(x + (width - 4) / 2, top + 16, "·", 12, fill=MUTED, text_anchor="middle")
             )
         else:
-            column.parts.append(
-                _badge(x + (width - 4) / 2 - 12, top + 4, state.markers[marker], 24, 16)
-            )
+            owner = state.markers[marker]
+            badge = _badge(x + (width - 4) / 2 - 12, top + 4, owner, 24, 16)
+            column.parts.append(f'<g class="marker seat-{seat_label(owner)}">{badge}</g>')
         if i < len(labels):
             column.parts.append(
                 _text(
@@ -576,8 +613,9 @@ def _slots(column: _Column, state: State, markers: Sequence[int], labels: Sequen
 def _cards(
     column: _Column, names: Sequence[tuple[str, str]], per_row: int, ids: Sequence[str] = ()
 ) -> None:
-    """Face-up cards: small boxes with a name and a second line (``VP 5``) if any. A card
-    whose id is given is a group with that ``data-pick``, for a page to act on a click."""
+    """Face-up cards: small boxes with a name and a second line (``VP 5``) if any, each a
+    group of class ``card``; a card whose id is given has it as ``data-pick`` when the
+    column has picks, for a page to act on a click."""
     if not names:
         column.line("none", fill=MUTED)
         return
@@ -588,8 +626,7 @@ def _cards(
     for i, (name, sub) in enumerate(names):
         row, col = divmod(i, per_row)
         x, y = column.x + col * width, top + row * (height + 4)
-        if i < len(ids):
-            column.parts.append(f'<g class="card" data-pick={quoteattr(ids[i])}>')
+        column.parts.append(f'<g class="card"{column.pick(ids[i]) if i < len(ids) else ""}>')
         column.parts.append(
             _rect(x, y, width - 4, height, rx=3, fill=CARD, stroke=GRID, stroke_width=0.8)
         )
@@ -603,8 +640,7 @@ def _cards(
         )
         if sub:
             column.parts.append(_text(x + 5, y + 28, sub, 9.5, fill=MUTED))
-        if i < len(ids):
-            column.parts.append("</g>")
+        column.parts.append("</g>")
     rows = (len(names) + per_row - 1) // per_row
     column.y = top + rows * (height + 4)
 
@@ -612,21 +648,28 @@ def _cards(
 def _panel(scene: _Scene) -> tuple[str, float]:
     """The side panel and the height it takes."""
     rules, state = scene.rules, scene.state
-    column = _Column(scene.panel_x, HEADER - 6, PANEL)
+    column = _Column(scene.panel_x, HEADER - 6, PANEL, scene.picks)
     column.title("Bid order")
     _slots(column, state, state.bid_track, ())
     column.title("Turn order")
     _slots(column, state, state.turn_track, scene.display.turn_spots)
-    column.title("Djinns on offer")
-    offered = [d for d in state.decks[DJINNS].row if d]
-    djinns = [
-        (scene.djinn_name(d), f"{rules.card_specs[d].vp} VP" if d in rules.card_specs else "")
-        for d in offered
+    offers = [
+        (DECK_NAMES[DJINNS], "Djinns on offer"),
+        (DECK_NAMES[RESOURCES], "Resources on offer"),
     ]
-    _cards(column, djinns, 3, offered)
-    column.title("Resources on offer")
-    resources = [c for c in state.decks[RESOURCES].row if c]
-    _cards(column, [(scene.card_name(c), "") for c in resources], 3, resources)
+    offers += [
+        (deck, f"{deck.capitalize()} on offer")
+        for deck in scene.display.offers
+        if deck not in DECK_NAMES  # the djinns and resources are always offered
+    ]
+    for deck, title in offers:
+        column.title(title)
+        offered = [c for c in state.decks[rules.deck_index[deck]].row if c]
+        names = [(scene.card_name(c), scene.card_vp(c)) for c in offered]
+        column.parts.append(f'<g class="offer deck-{deck}">')
+        _cards(column, names, 3, offered)
+        column.parts.append("</g>")
+    _this_turn(scene, column)
     column.title("Bank and piles")
     bank = ", ".join(
         f"{n} {_plural(spec.name.lower(), n)}"
@@ -635,12 +678,61 @@ def _panel(scene: _Scene) -> tuple[str, float]:
     column.line(f"Bank: {bank}; bag: {sum(state.bag)} meeples")
     piles = ", ".join(f"{name} {scene.seen.piles[name]}" for name in rules.deck_names)
     column.line(f"Draw piles: {piles}")
+    discards = [
+        _discard(scene, name, state.decks[index].discard)
+        for index, name in enumerate(rules.deck_names)
+        if state.decks[index].discard
+    ]
+    if discards:
+        column.line(f"Discard piles (face up): {'; '.join(discards)}")
     for label, text in scene.display.rows:
         column.line(f"{label}: {text}")
     for note in public_notes_without_display(rules, state):
         column.line(note)
     _legend(scene, column)
     return f'<g class="panel">{"".join(column.parts)}</g>', column.y
+
+
+def _discard(scene: _Scene, deck: str, cards: Sequence[str]) -> str:
+    """A discard pile: its size, and the cards by name but for the resources (many, and
+    all alike to look back on)."""
+    if deck == DECK_NAMES[RESOURCES]:
+        return f"{deck} {len(cards)}"
+    return f"{deck} {len(cards)} ({scene.card_list(sorted(cards))})"
+
+
+def _this_turn(scene: _Scene, column: _Column) -> None:
+    """The meeples in hand during a move, those taken at its end and the cards drawn to
+    choose from (their number only, to a seat that may not see them)."""
+    turn = scene.state.turn
+    if turn is None or scene.state.is_over:
+        return
+    rules = scene.rules
+    hand = [(i, n) for i, n in enumerate(turn.hand) if n]
+    revealed = scene.seen.revealed
+    taken = turn.taken if turn.colour != NOBODY else 0
+    if not hand and not taken and not revealed:
+        return
+    column.title("This turn")
+    column.parts.append('<g class="this-turn">')
+    for label, counts in (("In hand", hand), ("Taken", [(turn.colour, taken)] if taken else [])):
+        if not counts:
+            continue
+        top = column.y + 4
+        column.parts.append(_text(column.x, top + 15, label, 11.5, fill=INK))
+        for k, (index, n) in enumerate(counts):
+            look = scene.meeple_look(index)
+            column.parts.append(
+                _chip(column.x + 70 + k * 36, top + 11, look, n, 9.5, rules.colours[index].id)
+            )
+        column.y = top + 24
+    if isinstance(revealed, int):
+        if revealed:
+            column.line(f"Cards drawn to choose from: {revealed} (hidden)")
+    elif revealed:
+        column.line("Cards drawn to choose from:")
+        _cards(column, [(scene.card_name(c), scene.card_vp(c)) for c in revealed], 3)
+    column.parts.append("</g>")
 
 
 def _legend(scene: _Scene, column: _Column) -> None:
@@ -660,6 +752,9 @@ def _legend(scene: _Scene, column: _Column) -> None:
         if badge is not None:
             entries.append((_shape(badge.shape, 0, 0, 7, badge.fill), badge.name or value))
     entries.append((_badge(-12, -8, 0, 24, 15), "camel of player 1"))
+    if NON_PLAYER in state.board.owners:
+        who = scene.display.aside_title or "the non-player"
+        entries.append((_badge(-12, -8, NON_PLAYER, 24, 15), f"camel of {who}"))
     if state.layout.walls:
         entries.append(
             (
@@ -698,31 +793,82 @@ def _player_lines(scene: _Scene, seat: int, player: PlayerState) -> list[str]:
     else:
         djinns = ", ".join(scene.djinn_name(d) for d in holding.djinns) or "none"
         lines.append(f"Djinns: {djinns}")
-    count = holding.card_count
-    if holding.cards_hidden:
-        lines.append(f"Cards: {count} (hidden)")
-    else:
-        counted = Counter(scene.card_name(c) for c in holding.cards)
-        hand = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counted.items())
-        lines.append(f"Cards ({count}): {hand or 'none'}")
+    for deck in scene.rules.deck_names:
+        if deck == DECK_NAMES[DJINNS]:
+            continue
+        label = deck.capitalize()
+        if deck in holding.hidden:
+            lines.append(f"{label}: {holding.hidden[deck]} (hidden)")
+        elif holding.hands.get(deck) or deck == DECK_NAMES[RESOURCES]:
+            cards = holding.hands.get(deck, ())
+            lines.append(f"{label} ({len(cards)}): {scene.card_list(cards) or 'none'}")
     return lines
 
 
-def _players(scene: _Scene, top: float) -> tuple[list[str], float]:
-    """One panel per player, side by side under the board; the parts and the bottom."""
+def _aside(scene: _Scene) -> tuple[str, list[tuple[int, int]], list[str]] | None:
+    """The area beside the board (a non-player opponent's): its title, its meeples by
+    colour index and its text lines; None when nothing is set aside there and no plugin
+    names it."""
     rules, state = scene.rules, scene.state
-    count = len(state.players)
+    meeples = [
+        (i, n) for i, spec in enumerate(rules.colours) if (n := aside_meeples(state, spec.id))
+    ]
+    cards = aside_cards(state)
+    title = scene.display.aside_title
+    if not (title or meeples or cards):
+        return None
+    lines = list(scene.display.aside_lines)
+    for deck in rules.deck_names:
+        held = [c for c in sorted(cards) for _ in range(cards[c]) if _deck_of(rules, c) == deck]
+        if held:
+            lines.append(f"{deck.capitalize()} ({len(held)}): {scene.card_list(held)}")
+    if not meeples and not cards:
+        lines.append("Nothing set aside yet")
+    return title or "Beside the board", meeples, lines
+
+
+def _deck_of(rules: Rules, card: str) -> str:
+    spec = rules.card_specs.get(card)
+    return spec.deck if spec is not None else ""
+
+
+def _panel_box(x: float, top: float, width: float, height: float, colour: str, title: str) -> str:
+    return (
+        _rect(x, top, width, height, rx=6, fill=CARD, stroke=colour, stroke_width=2)
+        + _rect(x, top, width, 22, rx=6, fill=colour)
+        + _text(x + 8, top + 16, title, 12.5, fill="#ffffff", font_weight="bold")
+    )
+
+
+def _held_chip(scene: _Scene, cx: float, cy: float, index: int, n: int) -> str:
+    """A meeple colour in front of a player or set aside: its chip and ``×n``."""
+    chip = _chip(cx, cy, scene.meeple_look(index), 1, 9)
+    count = _text(cx + 13, cy + 5, f"×{n}", 11.5, fill=INK, font_weight="bold")
+    return f'<g class="meeple colour-{scene.rules.colours[index].id}">{chip}{count}</g>'
+
+
+def _players(scene: _Scene, top: float) -> tuple[list[str], float]:
+    """One panel per player, side by side under the board, then the area beside the
+    board if anything is set aside there; the parts and the bottom."""
+    rules, state = scene.rules, scene.state
+    aside = _aside(scene)
+    count = len(state.players) + (aside is not None)
     width = (scene.width - 2 * MARGIN - (count - 1) * 10) / count
     kept = [
         i
         for i, spec in enumerate(rules.colours)
         if spec.kept or any(p.meeples[i] for p in state.players)
     ]
-    texts = [
-        [piece for line in _player_lines(scene, s, p) for piece in _wrap(line, width - 16, 11)]
-        for s, p in enumerate(state.players)
-    ]
+    lines = [_player_lines(scene, s, p) for s, p in enumerate(state.players)]
+    if aside is not None:
+        lines.append(aside[2])
+    texts = [[piece for line in ls for piece in _wrap(line, width - 16, 11)] for ls in lines]
     height = 56 + 15 * max(len(t) for t in texts) + 8
+
+    def step(chips: int) -> float:
+        """The distance between held chips, closer when a narrow panel has many."""
+        return min(56.0, (width - 40) / max(1, chips))
+
     parts = []
     for seat, player in enumerate(state.players):
         x = MARGIN + seat * (width + 10)
@@ -732,18 +878,22 @@ def _players(scene: _Scene, top: float) -> tuple[list[str], float]:
         if seat == state.decision.player:
             title += " · to decide"
         out = [f'<g class="player" id="player-{seat + 1}">']
-        out.append(
-            _rect(x, top, width, height, rx=6, fill=CARD, stroke=seat_colour(seat), stroke_width=2)
-        )
-        out.append(_rect(x, top, width, 22, rx=6, fill=seat_colour(seat)))
-        out.append(_text(x + 8, top + 16, title, 12.5, fill="#ffffff", font_weight="bold"))
+        out.append(_panel_box(x, top, width, height, seat_colour(seat), title))
         for k, index in enumerate(kept):
-            look = scene.meeple_look(index)
-            n = player.meeples[index]
-            cx = x + 18 + k * 56
-            out.append(_chip(cx, top + 38, look, 1, 9))
-            out.append(_text(cx + 13, top + 43, f"×{n}", 11.5, fill=INK, font_weight="bold"))
+            cx = x + 18 + k * step(len(kept))
+            out.append(_held_chip(scene, cx, top + 38, index, player.meeples[index]))
         for i, line in enumerate(texts[seat]):
+            out.append(_text(x + 8, top + 70 + 15 * i, line, 11, fill=INK))
+        out.append("</g>")
+        parts.append("".join(out))
+    if aside is not None:
+        title, meeples, _ = aside
+        x = MARGIN + len(state.players) * (width + 10)
+        out = ['<g class="aside" id="aside">']
+        out.append(_panel_box(x, top, width, height, NON_PLAYER_COLOUR, f"X · {title}"))
+        for k, (index, n) in enumerate(meeples):
+            out.append(_held_chip(scene, x + 18 + k * step(len(meeples)), top + 38, index, n))
+        for i, line in enumerate(texts[-1]):
             out.append(_text(x + 8, top + 70 + 15 * i, line, 11, fill=INK))
         out.append("</g>")
         parts.append("".join(out))
@@ -759,12 +909,15 @@ def svg_parts(
     seat: int | None = None,
     reveal: bool = False,
     move: Sequence[int] | None = None,
+    picks: bool = False,
 ) -> list[str]:
     """The picture of ``state`` as an ordered list of SVG fragments; joined they are one
     ``<svg>`` element. ``seat`` sees their own coins and cards (everybody's at the end or
     with ``reveal``); ``move`` (tiles, start first) is highlighted, by default the move of
-    the turn in progress."""
-    scene = _Scene(rules, state, seat, reveal)
+    the turn in progress. ``picks`` adds ``data-pick`` attributes to the track spots and
+    the cards on offer, for a web page that acts on clicks (HTML5 allows them; a
+    standalone SVG 1.1 document does not, so it is off by default)."""
+    scene = _Scene(rules, state, seat, reveal, picks)
     if move is None:
         move = last_move(state)
     size = scene.rows * scene.cols

@@ -77,14 +77,20 @@ class Seen:
     players: tuple[Holding, ...]
     #: cards in each draw pile, by deck name
     piles: Mapping[str, int]
+    #: the cards drawn this turn to choose from (``turn.revealed``): their ids, or how
+    #: many when the seat looking may not see them
+    revealed: tuple[str, ...] | int = ()
 
     @classmethod
     def of(cls, rules: Rules, state: State, seat: int | None, reveal: bool = False) -> Seen:
         """``seat``'s view of ``state`` (a spectator's when ``seat`` is None); with
         ``reveal``, every player's holdings (the draw piles stay counts)."""
         view = view_for(rules, state, NOBODY if seat is None else seat)
-        players = state_to_data(rules, state)["players"] if reveal else view["players"]
+        full = state_to_data(rules, state) if reveal else view
+        turn = full["turn"]
+        revealed = turn["revealed"] if turn is not None else []
         return cls(
-            players=tuple(Holding.of(p) for p in players),
+            players=tuple(Holding.of(p) for p in full["players"]),
             piles={name: deck["draw"] for name, deck in view["decks"].items()},
+            revealed=revealed if isinstance(revealed, int) else tuple(revealed),
         )

@@ -71,19 +71,30 @@ def replay_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
     return page, len(actions)
 
 
-def test_the_svg_file_opens_and_shows_the_board(browser: Any, tmp_path: Path) -> None:
-    rules = build_rules(["djinns"])
-    state = rules.new_game(5, 2)
+@pytest.mark.parametrize(
+    ("box", "players"),
+    [(("djinns",), 5), (("artisans", "djinns", "thieves"), 5), (("solo",), 1)],
+    ids=["djinns", "artisans+djinns+thieves", "solo"],
+)
+def test_the_svg_file_opens_and_shows_the_board(
+    browser: Any, tmp_path: Path, box: tuple[str, ...], players: int
+) -> None:
+    rules = build_rules(box)
+    state = rules.new_game(players, 2)
     path = tmp_path / "board.svg"
     path.write_text(board_svg(rules, state, seat=0), encoding="utf-8")
     browser.get(path.as_uri())
     assert console_errors(browser) == []
     tiles = browser.find_elements(By.CSS_SELECTOR, "g.tile")
-    assert len(tiles) == 36
+    assert len(tiles) == state.layout.rows * state.layout.cols
     assert all(tile.is_displayed() for tile in tiles)
     size = browser.find_element(By.CSS_SELECTOR, "svg").size
     assert size["width"] > 900 and size["height"] > 600
-    assert len(browser.find_elements(By.CSS_SELECTOR, "g.player")) == 5
+    assert len(browser.find_elements(By.CSS_SELECTOR, "g.player")) == players
+    meeples = browser.find_elements(By.CSS_SELECTOR, "g.pieces g.meeple")
+    assert meeples and all(m.is_displayed() for m in meeples)
+    aside = browser.find_elements(By.CSS_SELECTOR, "g.aside")
+    assert (len(aside) == 1) == ("solo" in box)
     assert colours_in(browser.get_screenshot_as_png()) > 50
 
 
@@ -139,7 +150,7 @@ def test_the_reference_pictures_script_photographs_the_board(tmp_path: Path) -> 
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module.main(["--out", str(tmp_path), "--only", "base", "--agent", "random"]) == 0
+    assert module.main(["--out", str(tmp_path), "--only", "base"]) == 0
     svg = (tmp_path / "board-base.svg").read_text(encoding="utf-8")
     image = Image.open(tmp_path / "board-base.png")
     width = int(svg.split('width="')[1].split('"')[0])

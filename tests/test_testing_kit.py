@@ -56,8 +56,14 @@ FAST = settings(max_examples=25, deadline=None, database=None)
 
 def minimal(strategy: st.SearchStrategy[T], condition: Callable[[T], bool]) -> T:
     """``hypothesis.find`` without the example database, which keys saved examples by a
-    digest of the condition that two lambdas can share (``lambda n: True``)."""
-    return find(strategy, condition, settings=settings(database=None, max_examples=2000))
+    digest of the condition that two lambdas can share (``lambda n: True``), and
+    derandomized: with some seeds (``--hypothesis-seed=6``, or the seed a longer test run
+    happens to reach) the shrinker stops at ``('big-viziers', 'solo')``."""
+    return find(
+        strategy,
+        condition,
+        settings=settings(database=None, max_examples=2000, derandomize=True),
+    )
 
 
 def meeple_totals(state: State) -> tuple[int, ...]:

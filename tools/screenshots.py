@@ -1,75 +1,81 @@
 """Take the reference pictures of the board shown in the documentation.
 
-Each picture is a game between greedy AI players, stopped in the middle of a turn of a
-later round (the move in progress highlighted), drawn as SVG for the first seat and
-photographed in headless Chromium (``naqala.testing.browser``)::
+Each picture is a recorded game of ``tests/golden`` (greedy AI players) replayed up to
+the first moment of a later round when a meeple move of at least two drops is under way
+(the move highlighted), drawn as SVG for the first seat and photographed in headless
+Chromium (``naqala.testing.browser``)::
 
-    python tools/screenshots.py                  # writes docs/pictures/*.svg and *.png
-    python tools/screenshots.py --out /tmp/pics --only base --agent random
+    python tools/screenshots.py                  # writes docs/pictures/board-*.svg and *.png
+    python tools/screenshots.py --out /tmp/pics --only base
 
-Needs the test extra (selenium, pillow) and Debian's chromium and chromium-driver.
+The positions come from recorded actions, not from playing AI players again, so the
+pictures change only when the renderer (or a recorded game) does; a test compares the SVG
+files in docs/pictures with what this script draws today. Taking the photographs needs
+the test extra (selenium, pillow) and Debian's chromium and chromium-driver.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
 from naqala.core import build_rules
+from naqala.core.actions import parse_action
 from naqala.core.engine import Rules
-from naqala.core.simulate import agent_seed
 from naqala.core.state import State
 from naqala.display import board_svg
-from naqala.plugins.base.agents import make_agent
-from naqala.testing.browser import chromium
 
-PICTURES = Path(__file__).resolve().parent.parent / "docs" / "pictures"
+ROOT = Path(__file__).resolve().parent.parent
+PICTURES = ROOT / "docs" / "pictures"
+GOLDEN = ROOT / "tests" / "golden"
 
-#: name → (expansions, players, seed, round to stop in)
-SHOTS: dict[str, tuple[tuple[str, ...], int, int, int]] = {
-    "base": ((), 4, 7, 5),
-    "artisans": (("artisans",), 4, 7, 5),
-    "artisans-djinns-5p": (("artisans", "djinns"), 5, 7, 5),
+#: name → (recorded game in tests/golden, round to stop in)
+SHOTS: dict[str, tuple[str, int]] = {
+    "base": ("base-3p-greedy-11.json", 5),
+    "artisans": ("artisans-3p-greedy-11.json", 5),
+    "artisans-djinns-5p": ("artisans-djinns-5p-greedy-11.json", 5),
+    "artisans-thieves": ("artisans-thieves-3p-greedy-11.json", 5),
+    "solo": ("solo-1p-greedy-11.json", 4),
 }
 
 
-def position(
-    rules: Rules, players: int, seed: int, stop_round: int, agent: str = "greedy"
-) -> State:
-    """The first moment of round ``stop_round`` or later when a meeple move of at least
-    two drops is under way, in a game between AI players of kind ``agent``."""
-    agents = [make_agent(agent, agent_seed(seed, seat)) for seat in range(players)]
-    state = rules.new_game(players, seed)
-    while not state.is_over:
+def position(game: str, stop_round: int) -> tuple[Rules, State]:
+    """The rules of the recorded ``game`` and its first position in round ``stop_round``
+    or later with a meeple move of at least two drops under way (else its end)."""
+    record = json.loads((GOLDEN / game).read_text(encoding="utf-8"))
+    rules = build_rules(record["expansions"])
+    state = rules.new_game(record["players"], record["seed"])
+    for text in record["actions"]:
         turn = state.turn
         moved = turn is not None and len(turn.path) >= 2 and state.decision.stage != "drop"
         if state.round >= stop_round and moved:
-            return state
-        options = rules.legal_actions(state)
-        state = rules.apply(state, agents[state.decision.player].choose(rules, state, options))
-    return state
+            break
+        state = rules.apply(state, parse_action(text))
+    return rules, state
+
+
+def picture(name: str) -> str:
+    """The SVG document of the reference picture ``name``, as the first seat sees it."""
+    rules, state = position(*SHOTS[name])
+    return board_svg(rules, state, seat=0)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--out", type=Path, default=PICTURES, help="folder to write to")
     parser.add_argument("--only", choices=sorted(SHOTS), action="append", help="one picture")
-    parser.add_argument(
-        "--agent", default="greedy", help="the AI players' kind (random is quicker)"
-    )
     args = parser.parse_args(argv)
+    from naqala.testing.browser import chromium  # only the photographs need a browser
+
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     with chromium() as browser:
         for name in args.only or list(SHOTS):
-            expansions, players, seed, stop_round = SHOTS[name]
-            rules = build_rules(expansions)
-            state = position(rules, players, seed, stop_round, args.agent)
-            svg = board_svg(rules, state, seat=0)
-            picture = out / f"board-{name}.svg"
-            picture.write_text(svg, encoding="utf-8")
-            browser.get(picture.as_uri())
+            path = out / f"board-{name}.svg"
+            path.write_text(picture(name), encoding="utf-8")
+            browser.get(path.as_uri())
             element = browser.find_element("css selector", "svg")
             width, height = element.size["width"], element.size["height"]
             browser.set_window_size(width, height)
@@ -77,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             inner = browser.execute_script("return [window.innerWidth, window.innerHeight]")
             browser.set_window_size(2 * width - inner[0], 2 * height - inner[1])
             element.screenshot(str(out / f"board-{name}.png"))
-            print(f"wrote {picture.with_suffix('.png')} ({width}×{height})")
+            print(f"wrote {path.with_suffix('.png')} ({width}×{height})")
     return 0
 
 

@@ -289,7 +289,7 @@ class Game:
             "autoplay": seat in self.autoplay,
             "seats": [self.who(s) for s in range(len(self.record.seats))],
             "log": self.log(seat),
-            "svg": "".join(svg_parts(rules, state, seat=seat)),
+            "svg": "".join(svg_parts(rules, state, seat=seat, picks=True)),
             "scores": (
                 score_table_html(rules, state, self.record.seats, final=True)
                 if state.is_over

@@ -105,4 +105,15 @@ def notes(rules: Rules, state: State) -> list[str]:
 
 
 def display(rules: Rules, state: State) -> Display:
-    return Display(rows=tuple(sultan_lines(rules, state)))
+    """Yazid's area is drawn as the panel of what is set aside beside the board (his
+    meeples as chips, his cards by name), with his camels and how near he is to a win;
+    this round's dice go to the side panel."""
+    settings = rules.content.settings
+    lines = (
+        f"Camels left {camels_left(state)}",
+        f"Assassins {held(state, ASSASSIN)} of {settings['assassins_lose']} · "
+        f"Djinns {len(djinns_held(rules, state))} of {settings['djinns_lose']} "
+        "(you lose at either)",
+    )
+    dice_rows = [row for row in sultan_lines(rules, state) if row[0] != "Sultan Yazid"]
+    return Display(rows=tuple(dice_rows), aside_title="Sultan Yazid", aside_lines=lines)

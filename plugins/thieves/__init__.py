@@ -18,6 +18,7 @@ from naqala.core.powers import Power
 from naqala.core.stage import Flow, Stage
 from naqala.core.state import State
 from naqala.core.validate import Problem
+from naqala.display.hints import Display
 from naqala.plugins.base.api import CLEAN_UP
 from naqala.plugins.thieves import checks, encoding, immunity, kinds, row, steal
 from naqala.plugins.thieves.flow import ThiefFlow
@@ -74,6 +75,13 @@ def naqala_check_state(rules: Rules, state: State) -> list[Problem]:
 @hookimpl
 def naqala_public_notes(rules: Rules, state: State) -> list[str]:
     return checks.notes(rules, state)
+
+
+@hookimpl
+def naqala_display(rules: Rules, state: State) -> Display:
+    """The thief beside the djinns is drawn as a card on offer; the thieves each player
+    holds (face up) in the player's panel, as any held deck."""
+    return Display(offers=("thieves",))
 
 
 @hookimpl
