@@ -103,7 +103,23 @@ def body(browser: Any, name: str) -> str:
 
 
 def wait_for(browser: Any, check: Any) -> None:
-    WebDriverWait(browser, PATIENCE, poll_frequency=0.05).until(lambda _: check())
+    """Wait until ``check()`` holds, looking again when the page redrew what it read."""
+    WebDriverWait(
+        browser, PATIENCE, poll_frequency=0.05, ignored_exceptions=[StaleElementReferenceException]
+    ).until(lambda _: check())
+
+
+def text(browser: Any, selector: str, attribute: str | None = None) -> str:
+    """The text (or ``attribute``) of the element ``selector`` finds, found again if the
+    page redrew it between finding and reading (the page redraws at every change)."""
+
+    def read(_: Any) -> tuple[str]:
+        element = browser.find_element(By.CSS_SELECTOR, selector)
+        value = element.get_attribute(attribute) if attribute else element.text
+        return (str(value or ""),)
+
+    waiting = WebDriverWait(browser, PATIENCE, ignored_exceptions=[StaleElementReferenceException])
+    return waiting.until(read)[0]
 
 
 def click(browser: Any, selector: str) -> str:
@@ -127,15 +143,14 @@ def test_a_game_against_two_ai_seats_is_played_by_clicking_to_its_end(
     wait_for(browser, lambda: body(browser, "yours") == "1")
     assert "/play/" in browser.current_url
     assert len(browser.find_elements(By.CSS_SELECTOR, "#board g.tile")) == 30
-    assert "Bid for turn order" in browser.find_element(By.ID, "status").text
+    assert "Bid for turn order" in text(browser, "#status")
     version = body(browser, "version")
 
     # an illegal click: a tile while bidding; refused with the reason, nothing changes
     click(browser, "#board g#tile-c3")
-    message = browser.find_element(By.ID, "message")
-    wait_for(browser, lambda: "refused" in message.text)
-    assert "'c3' is not part of any option" in message.text
-    assert message.get_attribute("class") == "refused"
+    wait_for(browser, lambda: "refused" in text(browser, "#message"))
+    assert "'c3' is not part of any option" in text(browser, "#message")
+    assert text(browser, "#message", "class") == "refused"
     assert body(browser, "version") == version
     # the browser logs the refusal's status (409 Conflict), and nothing else
     assert all("409 (Conflict)" in error for error in console_errors(browser))
@@ -143,21 +158,23 @@ def test_a_game_against_two_ai_seats_is_played_by_clicking_to_its_end(
     # a legal click: a free spot of the turn-order track is a bid
     cost = click(browser, "#board g.spot.target")
     wait_for(browser, lambda: body(browser, "version") != version)
-    assert f"bid {cost}" in browser.find_element(By.ID, "log").text
+    assert f"bid {cost}" in text(browser, "#log")
 
     # play for me: the AI plays this seat too, the page follows to the end
     click(browser, "#autoplay")
     wait_for(browser, lambda: body(browser, "over") == "1")
-    table = browser.find_element(By.CSS_SELECTOR, "#scores table.final")
-    assert "Final scores" in table.text and "total" in table.text
-    assert "The game is over" in browser.find_element(By.ID, "status").text
+    table = text(browser, "#scores table.final")
+    assert "Final scores" in table and "total" in table
+    assert "The game is over" in text(browser, "#status")
     assert console_errors(browser) == []
 
 
 def test_a_second_person_cannot_see_the_first_persons_coins(server: str, browser: Any) -> None:
     start(browser, server, ["human", "human", "ai:random"], seed=12)
     wait_for(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, "a.seat-link")) == 2)
-    links = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "a.seat-link")]
+    links = browser.execute_script(  # read in one go: the page may redraw the links
+        "return [...document.querySelectorAll('a.seat-link')].map(a => a.href)"
+    )
     panels = {}
     for seat, link in enumerate(links, start=1):
         browser.get(link)
