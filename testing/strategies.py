@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Sequence
 
+from hypothesis import assume
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
@@ -78,6 +79,64 @@ def _with_requirements(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+#: the choice that ends a set (rather than picking one more plugin)
+_STOP = ""
+
+
+def _stop(_choice: str) -> str:
+    return _STOP
+
+
+@functools.lru_cache(maxsize=4096)
+def _next_pick(
+    names: tuple[str, ...], picked: frozenset[str], may_pick: bool, may_stop: bool
+) -> SearchStrategy[str]:
+    """What may follow ``picked``: if ``may_pick``, a name not picked yet that leaves the
+    set, with everything required, free of conflicts; ``_STOP`` if ``may_stop`` or if no
+    name may follow.
+
+    Every pick is one choice among ``_STOP`` and all the names, whatever is allowed:
+    hypothesis records the index among them all (a filtered ``sampled_from`` does), so a
+    choice means the same pick wherever it stands, ``_STOP`` comes first, so choices
+    shrink towards it, and a set that cannot grow still ends on a choice, so that
+    deleting a pick before it leaves a stop to end the shorter set."""
+    every = st.sampled_from((_STOP, *names))
+    found = _with_requirements(picked)
+    allowed = frozenset(
+        name
+        for name in names
+        if may_pick and name not in picked and _compatible(_with_requirements((*found, name)))
+    )
+    if not allowed:
+        return every.map(_stop)
+    return every.filter((allowed | {_STOP} if may_stop else allowed).__contains__)
+
+
+@st.composite
+def _picked_sets(
+    draw: st.DrawFn, names: tuple[str, ...], min_size: int, max_size: int
+) -> tuple[str, ...]:
+    """Between ``min_size`` and ``max_size`` picks of distinct ``names`` that keep the set
+    free of conflicts; the set is the picks and everything they require.
+
+    It is built pick by pick so that it shrinks well. Deleting a pick changes no other
+    (each means the same name wherever it stands) and leaves a set that is still free of
+    conflicts, so hypothesis shrinks a set plugin by plugin, towards fewer picks and the
+    empty set. A unique list of names could not: it draws each name from those left, so
+    deleting one renamed the later ones, and a set mapped and then filtered for conflicts
+    let a shrink stall on the way (``("big-viziers", "solo")``, not ``("solo",)``).
+    With one stop among the names still allowed at each pick, set sizes spread evenly."""
+    picked: frozenset[str] = frozenset()
+    while True:
+        name = draw(_next_pick(names, picked, len(picked) < max_size, len(picked) >= min_size))
+        if name == _STOP:
+            break
+        picked |= {name}
+    # conflicts left fewer than min_size names to pick: no such set can be drawn
+    assume(len(picked) >= min_size)
+    return _with_requirements(picked)
+
+
 def expansion_sets(
     among: Iterable[str] | None = None, *, min_size: int = 0, max_size: int | None = None
 ) -> SearchStrategy[tuple[str, ...]]:
@@ -86,7 +145,9 @@ def expansion_sets(
 
     ``among`` restricts the draw to those names (a ``ValueError`` names any that is not
     installed); ``min_size`` and ``max_size`` bound how many are drawn. A drawn plugin that
-    ``REQUIRES`` others brings them along, so every set can be built."""
+    ``REQUIRES`` others brings them along, so every set can be built; plugins that
+    conflict (``CONFLICTS``) are never drawn together. Sets shrink towards fewer plugins
+    and the empty set."""
     installed = sorted(name for name in installed_entry_points() if name != BASE)
     if among is None:
         names = installed
@@ -103,8 +164,9 @@ def expansion_sets(
         )
     if not names:
         return st.just(())
-    drawn = st.lists(st.sampled_from(names), min_size=min_size, max_size=max_size, unique=True)
-    return drawn.map(_with_requirements).filter(_compatible)
+    # those that bring fewer along first: a set shrinks towards lower choices
+    order = sorted(names, key=lambda name: (len(_with_requirements([name])), name))
+    return _picked_sets(tuple(order), min_size, max_size)
 
 
 @functools.cache
