@@ -12,7 +12,7 @@ first time the strategy draws, so building the rules costs nothing at import tim
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from hypothesis import assume
 from hypothesis import strategies as st
@@ -62,9 +62,10 @@ def _conflicts(name: str) -> frozenset[str]:
     return frozenset(getattr(load_named(name).module, "CONFLICTS", {}))
 
 
-def _compatible(names: tuple[str, ...]) -> bool:
+def _compatible(names: Collection[str]) -> bool:
     """No plugin of ``names`` lists another in its ``CONFLICTS`` (solo and the boxes)."""
-    return not any(_conflicts(name) & set(names) for name in names)
+    together = set(names)
+    return not any(_conflicts(name) & together for name in together)
 
 
 def _with_requirements(names: Iterable[str]) -> tuple[str, ...]:
@@ -84,39 +85,55 @@ _STOP = ""
 
 
 def _stop(_choice: str) -> str:
+    """Any choice, read as the end of the set (when nothing else may follow)."""
     return _STOP
 
 
 @functools.lru_cache(maxsize=4096)
-def _next_pick(
-    names: tuple[str, ...], picked: frozenset[str], may_pick: bool, may_stop: bool
-) -> SearchStrategy[str]:
-    """What may follow ``picked``: if ``may_pick``, a name not picked yet that leaves the
-    set, with everything required, free of conflicts; ``_STOP`` if ``may_stop`` or if no
-    name may follow.
+def _choice(names: tuple[str, ...], allowed: frozenset[str]) -> SearchStrategy[str]:
+    """One choice among ``_STOP`` and ``names`` that can only be one of ``allowed``, or
+    any choice read as ``_STOP`` if nothing is allowed. Shared, being a pure function of
+    its arguments: hypothesis prepares a strategy at its first draw."""
+    every = st.sampled_from((_STOP, *names))
+    return every.filter(allowed.__contains__) if allowed else every.map(_stop)
+
+
+#: what may follow a set of picks: ``(picked, may_pick, may_stop)`` -> the next choice
+NextPick = Callable[[frozenset[str], bool, bool], SearchStrategy[str]]
+
+
+def _next_picks(names: Iterable[str]) -> NextPick:
+    """What may follow the picks made so far among ``names``: if ``may_pick``, a name not
+    picked yet that leaves the set, with everything required, free of conflicts;
+    ``_STOP`` if ``may_stop`` or if no name may follow. Names bringing fewer along come
+    first, as a set shrinks towards the first names.
 
     Every pick is one choice among ``_STOP`` and all the names, whatever is allowed:
     hypothesis records the index among them all (a filtered ``sampled_from`` does), so a
-    choice means the same pick wherever it stands, ``_STOP`` comes first, so choices
-    shrink towards it, and a set that cannot grow still ends on a choice, so that
+    choice means the same pick wherever it stands; ``_STOP`` comes first, so choices
+    shrink towards it; and a set that cannot grow still ends on a choice, so that
     deleting a pick before it leaves a stop to end the shorter set."""
-    every = st.sampled_from((_STOP, *names))
-    found = _with_requirements(picked)
-    allowed = frozenset(
-        name
-        for name in names
-        if may_pick and name not in picked and _compatible(_with_requirements((*found, name)))
-    )
-    if not allowed:
-        return every.map(_stop)
-    return every.filter((allowed | {_STOP} if may_stop else allowed).__contains__)
+    brings = {name: frozenset(_with_requirements([name])) for name in names}
+    order = tuple(sorted(names, key=lambda name: (len(brings[name]), name)))
+
+    @functools.cache
+    def after(picked: frozenset[str], may_pick: bool, may_stop: bool) -> SearchStrategy[str]:
+        found = frozenset().union(*(brings[name] for name in picked))
+        allowed = frozenset(
+            name
+            for name in order
+            if may_pick and name not in picked and _compatible(found | brings[name])
+        )
+        return _choice(order, allowed | {_STOP} if may_stop and allowed else allowed)
+
+    return after
 
 
 @st.composite
 def _picked_sets(
-    draw: st.DrawFn, names: tuple[str, ...], min_size: int, max_size: int
+    draw: st.DrawFn, next_pick: NextPick, min_size: int, max_size: int
 ) -> tuple[str, ...]:
-    """Between ``min_size`` and ``max_size`` picks of distinct ``names`` that keep the set
+    """Between ``min_size`` and ``max_size`` picks of distinct names that keep the set
     free of conflicts; the set is the picks and everything they require.
 
     It is built pick by pick so that it shrinks well. Deleting a pick changes no other
@@ -128,7 +145,7 @@ def _picked_sets(
     With one stop among the names still allowed at each pick, set sizes spread evenly."""
     picked: frozenset[str] = frozenset()
     while True:
-        name = draw(_next_pick(names, picked, len(picked) < max_size, len(picked) >= min_size))
+        name = draw(next_pick(picked, len(picked) < max_size, len(picked) >= min_size))
         if name == _STOP:
             break
         picked |= {name}
@@ -164,9 +181,8 @@ def expansion_sets(
         )
     if not names:
         return st.just(())
-    # those that bring fewer along first: a set shrinks towards lower choices
-    order = sorted(names, key=lambda name: (len(_with_requirements([name])), name))
-    return _picked_sets(tuple(order), min_size, max_size)
+    # deferred: the plugins are loaded (for what they require) at the first draw
+    return st.deferred(lambda: _picked_sets(_next_picks(names), min_size, max_size))
 
 
 @functools.cache
