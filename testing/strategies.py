@@ -142,7 +142,8 @@ def _picked_sets(
     empty set. A unique list of names could not: it draws each name from those left, so
     deleting one renamed the later ones, and a set mapped and then filtered for conflicts
     let a shrink stall on the way (``("big-viziers", "solo")``, not ``("solo",)``).
-    With one stop among the names still allowed at each pick, set sizes spread evenly."""
+    With one stop among the names still allowed at each pick, small and large sets are
+    about as likely."""
     picked: frozenset[str] = frozenset()
     while True:
         name = draw(next_pick(picked, len(picked) < max_size, len(picked) >= min_size))

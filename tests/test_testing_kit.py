@@ -153,7 +153,7 @@ def test_expansion_sets_draw_and_shrink_a_made_up_world(monkeypatch: pytest.Monk
     monkeypatch.setattr(strategies, "_conflicts", refuses.__getitem__)
     drawn: set[tuple[str, ...]] = set()
 
-    @settings(max_examples=100, deadline=None, database=None)
+    @settings(max_examples=300, deadline=None, database=None)  # 100 missed one in 300 runs
     @given(expansion_sets())
     def check(names: tuple[str, ...]) -> None:
         drawn.add(names)
