@@ -12,8 +12,9 @@ first time the strategy draws, so building the rules costs nothing at import tim
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
+from hypothesis import assume
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
@@ -61,9 +62,10 @@ def _conflicts(name: str) -> frozenset[str]:
     return frozenset(getattr(load_named(name).module, "CONFLICTS", {}))
 
 
-def _compatible(names: tuple[str, ...]) -> bool:
+def _compatible(names: Collection[str]) -> bool:
     """No plugin of ``names`` lists another in its ``CONFLICTS`` (solo and the boxes)."""
-    return not any(_conflicts(name) & set(names) for name in names)
+    together = set(names)
+    return not any(_conflicts(name) & together for name in together)
 
 
 def _with_requirements(names: Iterable[str]) -> tuple[str, ...]:
@@ -78,6 +80,81 @@ def _with_requirements(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+#: the choice that ends a set (rather than picking one more plugin)
+_STOP = ""
+
+
+def _stop(_choice: str) -> str:
+    """Any choice, read as the end of the set (when nothing else may follow)."""
+    return _STOP
+
+
+@functools.lru_cache(maxsize=4096)
+def _choice(names: tuple[str, ...], allowed: frozenset[str]) -> SearchStrategy[str]:
+    """One choice among ``_STOP`` and ``names`` that can only be one of ``allowed``, or
+    any choice read as ``_STOP`` if nothing is allowed. Shared, being a pure function of
+    its arguments: hypothesis prepares a strategy at its first draw."""
+    every = st.sampled_from((_STOP, *names))
+    return every.filter(allowed.__contains__) if allowed else every.map(_stop)
+
+
+#: what may follow a set of picks: ``(picked, may_pick, may_stop)`` -> the next choice
+NextPick = Callable[[frozenset[str], bool, bool], SearchStrategy[str]]
+
+
+def _next_picks(names: Iterable[str]) -> NextPick:
+    """What may follow the picks made so far among ``names``: if ``may_pick``, a name not
+    picked yet that leaves the set, with everything required, free of conflicts;
+    ``_STOP`` if ``may_stop`` or if no name may follow. Names bringing fewer along come
+    first, as a set shrinks towards the first names.
+
+    Every pick is one choice among ``_STOP`` and all the names, whatever is allowed:
+    hypothesis records the index among them all (a filtered ``sampled_from`` does), so a
+    choice means the same pick wherever it stands; ``_STOP`` comes first, so choices
+    shrink towards it; and a set that cannot grow still ends on a choice, so that
+    deleting a pick before it leaves a stop to end the shorter set."""
+    brings = {name: frozenset(_with_requirements([name])) for name in names}
+    order = tuple(sorted(names, key=lambda name: (len(brings[name]), name)))
+
+    @functools.cache
+    def after(picked: frozenset[str], may_pick: bool, may_stop: bool) -> SearchStrategy[str]:
+        found = frozenset().union(*(brings[name] for name in picked))
+        allowed = frozenset(
+            name
+            for name in order
+            if may_pick and name not in picked and _compatible(found | brings[name])
+        )
+        return _choice(order, allowed | {_STOP} if may_stop and allowed else allowed)
+
+    return after
+
+
+@st.composite
+def _picked_sets(
+    draw: st.DrawFn, next_pick: NextPick, min_size: int, max_size: int
+) -> tuple[str, ...]:
+    """Between ``min_size`` and ``max_size`` picks of distinct names that keep the set
+    free of conflicts; the set is the picks and everything they require.
+
+    It is built pick by pick so that it shrinks well. Deleting a pick changes no other
+    (each means the same name wherever it stands) and leaves a set that is still free of
+    conflicts, so hypothesis shrinks a set plugin by plugin, towards fewer picks and the
+    empty set. A unique list of names could not: it draws each name from those left, so
+    deleting one renamed the later ones, and a set mapped and then filtered for conflicts
+    let a shrink stall on the way (``("big-viziers", "solo")``, not ``("solo",)``).
+    With one stop among the names still allowed at each pick, small and large sets are
+    about as likely."""
+    picked: frozenset[str] = frozenset()
+    while True:
+        name = draw(next_pick(picked, len(picked) < max_size, len(picked) >= min_size))
+        if name == _STOP:
+            break
+        picked |= {name}
+    # conflicts left fewer than min_size names to pick: no such set can be drawn
+    assume(len(picked) >= min_size)
+    return _with_requirements(picked)
+
+
 def expansion_sets(
     among: Iterable[str] | None = None, *, min_size: int = 0, max_size: int | None = None
 ) -> SearchStrategy[tuple[str, ...]]:
@@ -86,7 +163,9 @@ def expansion_sets(
 
     ``among`` restricts the draw to those names (a ``ValueError`` names any that is not
     installed); ``min_size`` and ``max_size`` bound how many are drawn. A drawn plugin that
-    ``REQUIRES`` others brings them along, so every set can be built."""
+    ``REQUIRES`` others brings them along, so every set can be built; plugins that
+    conflict (``CONFLICTS``) are never drawn together. Sets shrink towards fewer plugins
+    and the empty set."""
     installed = sorted(name for name in installed_entry_points() if name != BASE)
     if among is None:
         names = installed
@@ -103,8 +182,8 @@ def expansion_sets(
         )
     if not names:
         return st.just(())
-    drawn = st.lists(st.sampled_from(names), min_size=min_size, max_size=max_size, unique=True)
-    return drawn.map(_with_requirements).filter(_compatible)
+    # deferred: the plugins are loaded (for what they require) at the first draw
+    return st.deferred(lambda: _picked_sets(_next_picks(names), min_size, max_size))
 
 
 @functools.cache

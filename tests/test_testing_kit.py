@@ -3,6 +3,7 @@ forced chance, move counts, and the pytest plugin with its fixtures."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import subprocess
@@ -136,6 +137,54 @@ def test_expansion_sets_reach_the_empty_set_and_every_plugin() -> None:
     biggest = minimal(expansion_sets(), lambda names: len(names) == len(TOGETHER))
     assert list(biggest) == TOGETHER
     assert minimal(expansion_sets(), lambda names: "solo" in names) == ("solo",)
+
+
+def test_expansion_sets_shrink_plugin_by_plugin() -> None:
+    """Every plugin that a condition does not need is shrunk away, whatever its place
+    among the picks; a plugin's requirement stays, as the set could not be built without."""
+    pair = minimal(expansion_sets(), lambda names: {"solo", "no-loops"} <= set(names))
+    assert pair == ("no-loops", "solo")
+    required = minimal(expansion_sets(), lambda names: "shared-artisan-majority" in names)
+    assert required == ("artisans", "shared-artisan-majority")
+
+
+def test_expansion_sets_draw_and_shrink_a_made_up_world(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With plugins ``a`` (requiring ``b``), ``b``, ``c`` (refusing ``b``) and ``d``, no set
+    holds ``c`` with ``b``, each holds what it requires, and each shrinks to what the
+    condition needs."""
+    needs = {"a": ("b",), "b": (), "c": (), "d": ()}
+    refuses = {"a": frozenset[str](), "b": frozenset(), "c": frozenset({"b"}), "d": frozenset()}
+    monkeypatch.setattr(strategies, "installed_entry_points", lambda: ["base", *needs])
+    monkeypatch.setattr(strategies, "_requires", needs.__getitem__)
+    monkeypatch.setattr(strategies, "_conflicts", refuses.__getitem__)
+    drawn: set[tuple[str, ...]] = set()
+
+    @settings(max_examples=300, deadline=None, database=None)  # 100 missed one in 300 runs
+    @given(expansion_sets())
+    def check(names: tuple[str, ...]) -> None:
+        drawn.add(names)
+
+    check()
+    possible = {(), ("a", "b"), ("a", "b", "d"), ("b",), ("b", "d"), ("c",), ("c", "d"), ("d",)}
+    assert drawn == possible
+    assert minimal(expansion_sets(), lambda names: "c" in names) == ("c",)
+    assert minimal(expansion_sets(), lambda names: {"b", "d"} <= set(names)) == ("b", "d")
+    assert minimal(expansion_sets(), lambda names: "a" in names) == ("a", "b")
+    assert minimal(expansion_sets(max_size=1), lambda names: len(names) > 1) == ("a", "b")
+
+
+@FAST
+@given(expansion_sets(min_size=2, max_size=3))
+def test_expansion_sets_bound_the_drawn_plugins_not_those_they_require(
+    names: tuple[str, ...],
+) -> None:
+    """``min_size`` and ``max_size`` bound the plugins drawn; what they require comes on top."""
+    assert len(names) >= 2
+    assert any(
+        strategies._with_requirements(drawn) == names
+        for size in (2, 3)
+        for drawn in itertools.combinations(names, size)
+    )
 
 
 @FAST
