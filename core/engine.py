@@ -22,7 +22,7 @@ from naqala.core.meaning import check_rules
 from naqala.core.plugins import PluginError, PluginInfo, order_plugins, resolve
 from naqala.core.powers import Power
 from naqala.core.stage import Flow, Stage
-from naqala.core.state import State, evolve
+from naqala.core.state import Layout, State, evolve
 
 #: deck indices in ``State.decks``
 RESOURCES = 0
@@ -406,6 +406,19 @@ class Rules:
         for group in self._protected(rules=self, state=state, player=player):
             found.update(group)
         return frozenset(found)
+
+    def with_terrain(self, layout: Layout) -> Layout:
+        """``layout``'s tiles with the impassable tiles and walls that plugins declare for
+        them where they lie (hooks ``naqala_impassable_tiles``, ``naqala_blocked_edges``):
+        what a new board gets, and what a loaded state must have."""
+        bare = Layout(layout.rows, layout.cols, layout.tiles)
+        blocked: set[int] = set()
+        for found in self.hook.naqala_impassable_tiles(rules=self, layout=bare):
+            blocked.update(found)
+        walls: set[tuple[int, int]] = set()
+        for found in self.hook.naqala_blocked_edges(rules=self, layout=bare):
+            walls.update((min(a, b), max(a, b)) for a, b in found)
+        return Layout(layout.rows, layout.cols, layout.tiles, frozenset(blocked), frozenset(walls))
 
     def public_notes(self, state: State) -> list[str]:
         """Lines of public information plugins add to the picture of ``state``."""

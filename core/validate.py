@@ -24,7 +24,6 @@ from naqala.core.state import (
     GAME_OVER,
     NOBODY,
     NON_PLAYER,
-    Layout,
     PlayerState,
     State,
     aside_cards,
@@ -169,13 +168,8 @@ def _check_terrain(rules: Rules, state: State) -> Iterable[Problem]:
     where they lie (hooks ``naqala_impassable_tiles`` and ``naqala_blocked_edges``): a state
     cannot move a mountain or fill in the chasm."""
     layout = state.layout
-    bare = Layout(layout.rows, layout.cols, layout.tiles)
-    blocked: set[int] = set()
-    for found in rules.hook.naqala_impassable_tiles(rules=rules, layout=bare):
-        blocked.update(found)
-    walls: set[tuple[int, int]] = set()
-    for found in rules.hook.naqala_blocked_edges(rules=rules, layout=bare):
-        walls.update((min(a, b), max(a, b)) for a, b in found)
+    declared = rules.with_terrain(layout)
+    blocked, walls = declared.blocked, declared.walls
     name = state.geometry.name
     if layout.blocked != blocked:
         want = sorted(name(t) for t in blocked)

@@ -90,19 +90,7 @@ def lay_out(rules: Rules, players: int, rng: Rng) -> tuple[Layout, Rng]:
 
 def finish_layout(rules: Rules, layout: Layout) -> Layout:
     """Add the impassable tiles and walls that plugins declare for this layout."""
-    blocked: set[int] = set()
-    for found in rules.hook.naqala_impassable_tiles(rules=rules, layout=layout):
-        blocked.update(found)
-    walls: set[tuple[int, int]] = set()
-    for found in rules.hook.naqala_blocked_edges(rules=rules, layout=layout):
-        walls.update((min(a, b), max(a, b)) for a, b in found)
-    return Layout(
-        rows=layout.rows,
-        cols=layout.cols,
-        tiles=layout.tiles,
-        blocked=frozenset(blocked),
-        walls=frozenset(walls),
-    )
+    return rules.with_terrain(layout)
 
 
 #: the settings giving the face-up row of the two decks every game has; a deck a plugin
