@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -529,12 +530,9 @@ def test_perft_command_counts_a_crowded_board(tmp_path: Path) -> None:
 def test_fast_count_gives_up_after_its_time() -> None:
     """``max_seconds`` stops the polynomial count too, saying how far it got."""
     geo, meeples = engine_board(load(PERFT_DIR / "mid-game.json"))
-    try:
+    with pytest.raises(PerftTimeout) as caught:
         count_moves_fast(geo, meeples, max_seconds=0)
-    except PerftTimeout as exc:
-        assert exc.done == 0 and exc.total == 28
-    else:
-        raise AssertionError("no timeout")
+    assert caught.value.done == 0 and caught.value.total == 28
 
 
 def test_the_time_limit_holds_within_one_target_tile(monkeypatch: Any) -> None:
@@ -547,12 +545,9 @@ def test_the_time_limit_holds_within_one_target_tile(monkeypatch: Any) -> None:
     ticks = itertools.count()
     monkeypatch.setattr(perft_module.time, "process_time", lambda: float(next(ticks)))
     geo, meeples = parse_board({"rows": 1, "cols": 2, "meeples": ["W" * 30, "R" * 30]})
-    try:
+    with pytest.raises(PerftTimeout) as caught:
         count_moves_fast(geo, meeples, max_seconds=2.5)
-    except PerftTimeout as exc:
-        assert exc.done == 0 and exc.total == 2
-    else:
-        raise AssertionError("no timeout within the first target")
+    assert caught.value.done == 0 and caught.value.total == 2
 
 
 def test_perft_command_both_ways_on_board_files() -> None:
