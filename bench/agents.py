@@ -14,6 +14,8 @@ less than wall time would; compare kinds within one run.
     python bench/agents.py --seats greedy,greedy-full --deals 8
     python bench/agents.py --seats mcts:300,greedy,greedy,greedy,greedy -x artisans -x djinns
     python bench/agents.py --from-logs run1.out run2.out   # combine runs' per-game lines
+    python bench/agents.py --seats mcts,greedy --times t.txt   # every decision's CPU time
+    python bench/agents.py --from-times t1.txt t2.txt   # CPU times of several runs together
 
 Long runs can be split over processes (different ``--seed``s) and stopped with Ctrl-C
 (the games so far are reported); ``--from-logs`` adds up the per-game lines of several
@@ -64,12 +66,20 @@ class Timed:
     option (the ones a player has to think about)."""
 
     def __init__(
-        self, agent: Agent, times: list[float], walls: list[float], searched: list[float]
+        self,
+        agent: Agent,
+        times: list[float],
+        walls: list[float],
+        searched: list[float],
+        log: list[str] | None = None,
+        kind: str = "",
     ) -> None:
         self.agent = agent
         self.times = times
         self.walls = walls
         self.searched = searched
+        self.log = log
+        self.kind = kind
 
     def choose(self, rules: Rules, state: State, options: list[Action]) -> Action:
         start, wall = time.process_time(), time.perf_counter()
@@ -79,13 +89,22 @@ class Timed:
         self.walls.append(time.perf_counter() - wall)
         if len(options) > 1:
             self.searched.append(spent)
+        if self.log is not None:
+            self.log.append(f"{self.kind} {state.decision.stage} {len(options)} {spent:.6f}")
         return action
 
 
 def tournament(
-    rules: Rules, kinds: list[str], deals: int, seed: int, verbose: bool = True
+    rules: Rules,
+    kinds: list[str],
+    deals: int,
+    seed: int,
+    verbose: bool = True,
+    times_path: str | None = None,
 ) -> dict[str, dict[str, float]]:
-    """Play ``deals`` deals × every seat rotation; per kind: games, wins, scores, times."""
+    """Play ``deals`` deals × every seat rotation; per kind: games, wins, scores, times
+    (each decision's CPU time also appended to ``times_path`` after each game, if given:
+    ``kind stage options seconds``)."""
     players = len(kinds)
     wins: dict[str, float] = defaultdict(float)
     seats: dict[str, int] = defaultdict(int)
@@ -99,12 +118,15 @@ def tournament(
             game_seed = seed + deal
             for shift in range(players):
                 seated = kinds[shift:] + kinds[:shift]
+                log: list[str] | None = [] if times_path else None
                 agents = [
                     Timed(
                         make_agent(kind, agent_seed(game_seed, seat)),
                         times[kind],
                         walls[kind],
                         searched[kind],
+                        log,
+                        kind,
                     )
                     for seat, kind in enumerate(seated)
                 ]
@@ -122,6 +144,9 @@ def tournament(
                     if seat in winners:
                         wins[kind] += 1 / len(winners)
                 games += 1
+                if times_path and log:
+                    with open(times_path, "a", encoding="utf-8") as out:
+                        out.write("".join(line + "\n" for line in log))
                 if verbose:
                     first = kinds[0]
                     print(
@@ -147,8 +172,34 @@ def tournament(
             "searched": len(searched[kind]),
             "searched_ms": 1000 * statistics.fmean(searched[kind]) if searched[kind] else 0.0,
             "searched_max_ms": 1000 * max(searched[kind]) if searched[kind] else 0.0,
+            "searched_p99_ms": percentile_ms(searched[kind], 0.99),
         }
     return report
+
+
+def percentile_ms(seconds: list[float], q: float) -> float:
+    """The ``q`` quantile of some times, in ms (nearest rank below)."""
+    if not seconds:
+        return 0.0
+    ordered = sorted(seconds)
+    return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def from_times(paths: list[str]) -> None:
+    """CPU time per decision with a choice, per kind, over the ``--times`` files of runs."""
+    searched: dict[str, list[float]] = defaultdict(list)
+    for path in paths:
+        with open(path, encoding="utf-8") as log:
+            for line in log:
+                kind, _stage, options, seconds = line.split()
+                if int(options) > 1:
+                    searched[kind].append(float(seconds))
+    for kind, ts in searched.items():
+        print(
+            f"{kind:>14}: {len(ts)} decisions with a choice: CPU {1000 * statistics.fmean(ts):.1f}"
+            f" ms mean, {percentile_ms(ts, 0.5):.1f} median, {percentile_ms(ts, 0.99):.1f} p99,"
+            f" {1000 * max(ts):.1f} max"
+        )
 
 
 GAME_LINE = re.compile(r"^deal (\d+) seats (\S+): scores (\[[^\]]*\])")
@@ -199,14 +250,21 @@ def main() -> None:
     parser.add_argument("-x", "--expansion", action="append", default=[])
     parser.add_argument("-q", "--quiet", action="store_true", help="no line per game")
     parser.add_argument("--from-logs", nargs="+", help="add up the games of these outputs")
+    parser.add_argument("--times", help="append each decision's CPU time to this file")
+    parser.add_argument("--from-times", nargs="+", help="CPU times of these --times files")
     args = parser.parse_args()
     if args.from_logs:
         from_logs(args.from_logs)
         return
+    if args.from_times:
+        from_times(args.from_times)
+        return
     kinds = [k.strip() for k in args.seats.split(",")]
     rules = build_rules(args.expansion)
     started = time.process_time()
-    report = tournament(rules, kinds, args.deals, args.seed, verbose=not args.quiet)
+    report = tournament(
+        rules, kinds, args.deals, args.seed, verbose=not args.quiet, times_path=args.times
+    )
     game = "+".join(["base", *args.expansion])
     print(
         f"{len(kinds)}-player {game}, {args.deals} deals × {len(kinds)} rotations, seed {args.seed}"
@@ -221,6 +279,7 @@ def main() -> None:
             f"decision {r['mean_ms']:.1f} ms CPU mean, {r['p99_ms']:.1f} ms p99, "
             f"{r['wall_ms']:.1f} ms wall mean ({int(r['decisions'])} decisions); "
             f"with a choice {r['searched_ms']:.1f} ms CPU mean, "
+            f"{r['searched_p99_ms']:.1f} ms p99, "
             f"{r['searched_max_ms']:.0f} ms max ({int(r['searched'])})"
         )
     print(f"total CPU {time.process_time() - started:.0f} s")

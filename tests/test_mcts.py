@@ -26,7 +26,14 @@ from naqala.core.simulate import play_game
 from naqala.core.state import State, evolve
 from naqala.core.views import determinize
 from naqala.plugins.base.agents import make_agent
-from naqala.plugins.base.mcts import Budget, MctsAgent, parse_budget
+from naqala.plugins.base.mcts import (
+    DEFAULT_BUDGET,
+    DEFAULT_WORK,
+    Budget,
+    MctsAgent,
+    parse_budget,
+)
+from naqala.plugins.base.meter import Meter
 from naqala.plugins.base.rollout import WIN_BONUS, value_of
 from naqala.testing.scenario import board, player, turn_of
 from naqala.testing.strategies import reached_states, seeds
@@ -36,7 +43,7 @@ RULES = {s: build_rules(list(s)) for s in SETS}
 
 
 def test_the_budget_is_iterations_or_cpu_seconds() -> None:
-    assert parse_budget("") == Budget()
+    assert parse_budget("") == Budget(work=DEFAULT_WORK) == DEFAULT_BUDGET
     assert parse_budget("2000") == Budget(iterations=2000)
     assert parse_budget("1.5s") == Budget(seconds=1.5)
     assert parse_budget(".5s") == Budget(seconds=0.5)
@@ -73,6 +80,38 @@ def test_the_search_is_deterministic_for_a_seed_and_an_iteration_budget() -> Non
     assert len(first) <= sum(a.visits for a in first) <= 30
     other = MctsAgent(8, Budget(iterations=30)).analyse(rules, state)
     assert [a.reward for a in other] != [a.reward for a in first]  # other deals
+
+
+def test_the_default_search_is_deterministic_for_a_seed() -> None:
+    """The default budget stops on counted work, not on time: the same search again
+    (from a fresh agent) spends the same work on the same playouts and chooses the same."""
+    rules = RULES[()]
+    state = turn_state(rules, 2, 3)
+    agents = [MctsAgent(7), MctsAgent(7)]
+    first, again = (agent.analyse(rules, state) for agent in agents)
+    assert first == again
+    assert agents[0].spent == agents[1].spent
+    assert 0 < agents[0].spent.work <= DEFAULT_WORK + agents[0].spent.dearest
+
+
+@pytest.mark.parametrize("work", [600, 2000, 5000])
+def test_the_work_cap_is_kept(work: int) -> None:
+    """No playout starts that the dearest so far would take past the cap, so a search
+    spends at most the cap and one playout; the work counted is the rules' own calls (an
+    outside meter counts the same), and a smaller cap buys fewer playouts."""
+    rules = RULES[()]
+    state = turn_state(rules, 2, 5)
+    outside = Meter(rules)
+    capped = MctsAgent(2, Budget(iterations=500, work=work))
+    capped.analyse(outside.rules, state)
+    spent = capped.spent
+    assert spent.work == outside.work
+    assert spent.work <= work + spent.dearest
+    assert spent.playouts >= 1
+    more = MctsAgent(2, Budget(iterations=500, work=work * 2))
+    more.analyse(rules, state)
+    assert more.spent.playouts > spent.playouts
+    assert more.spent.work > spent.work
 
 
 def test_the_same_game_is_played_again_by_fresh_agents() -> None:

@@ -23,8 +23,12 @@ benefit of the doubt (it is only left for a move that plays out clearly better).
 - **Rules API only.** Candidates, legality and scores come from the rules in use (every
   expansion, djinn, item, whim and house rule counts through the score lines); a
   candidate the rules refuse in a deal is not played there.
-- **Budget** (``ai:mcts``, ``ai:mcts:200``: playouts; ``ai:mcts:1s``: CPU seconds per
-  decision, ``time.process_time``). With a playout budget the choice is a pure function
+- **Budget** (``ai:mcts:200``: playouts; ``ai:mcts:1s``: CPU seconds per decision,
+  ``time.process_time``; ``ai:mcts``: ``DEFAULT_ITERATIONS`` playouts within
+  ``DEFAULT_WORK`` units of work). Work is counted, not timed (``meter.Meter``: actions
+  applied and score sheets read, candidates included): no playout starts that the dearest
+  playout so far would take past the cap, and a later round plays only as many of the
+  best candidates as fit. With a playout or work budget the choice is a pure function
   of the seed, the seat's view and the budget (the search draws from a digest of the
   view), so it uses nothing hidden and a resumed game goes on exactly as the
   uninterrupted one.
@@ -46,10 +50,17 @@ from naqala.core.state import State
 from naqala.core.views import determinize, view_for
 from naqala.plugins.base.greedy import GreedyAgent
 from naqala.plugins.base.greedy_full import follow, own_score
+from naqala.plugins.base.meter import Meter
 from naqala.plugins.base.rollout import Move, Policy, value_of
 
 #: playouts per decision when the seat names no budget
 DEFAULT_ITERATIONS = 64
+#: work (``meter.Meter``: actions applied and score sheets read) a decision of the
+#: default budget may spend, candidates and playouts together; calibrated on the machine
+#: the figures of docs/ai.md come from, so that the heaviest decisions stay under one CPU
+#: second (a unit cost 30-70 us in 2-player base games, up to ~110 us with five players
+#: and both expansions)
+DEFAULT_WORK = 8000
 #: the share of the budget spent on a decision other than a pick or a bid
 OTHER_SHARE = 0.25
 #: the greedy player's best this many moves are the candidates at a pick
@@ -62,20 +73,29 @@ PRIOR = 1.0
 
 @attrs.frozen
 class Budget:
-    """Iterations per decision, or CPU seconds per decision."""
+    """Playouts per decision, or CPU seconds per decision; ``work`` caps a decision's
+    work (``meter.Meter`` units) on top of its playouts. The default is
+    ``DEFAULT_ITERATIONS`` playouts within ``DEFAULT_WORK``."""
 
     iterations: int = DEFAULT_ITERATIONS
     seconds: float | None = None
+    work: int | None = None
 
     def __str__(self) -> str:
-        return f"{self.seconds:g}s" if self.seconds is not None else str(self.iterations)
+        if self.seconds is not None:
+            return f"{self.seconds:g}s"
+        return str(self.iterations) + (f" within {self.work} work" if self.work else "")
+
+
+#: the budget of ``ai:mcts``
+DEFAULT_BUDGET = Budget(work=DEFAULT_WORK)
 
 
 def parse_budget(text: str) -> Budget:
     """``""`` (the default), ``2000`` (iterations) or ``1.5s`` (CPU seconds)."""
     text = text.strip().lower()
     if not text:
-        return Budget()
+        return DEFAULT_BUDGET
     if re.fullmatch(r"[1-9]\d*", text):
         return Budget(iterations=int(text))
     match = re.fullmatch(r"(\d+(?:\.\d*)?|\.\d+)s", text)
@@ -95,6 +115,16 @@ class Analysis:
     visits: int
     reward: float
     gain: float
+
+
+@attrs.frozen
+class Spent:
+    """What a search cost: its work (``meter.Meter`` units: candidates and playouts),
+    its playouts and the work of the dearest one."""
+
+    work: int = 0
+    playouts: int = 0
+    dearest: int = 0
 
 
 class _Stats:
@@ -117,10 +147,12 @@ class MctsAgent:
 
     def __init__(self, seed: int, budget: Budget | None = None) -> None:
         self.seed = seed
-        self.budget = budget or Budget()
+        self.budget = budget or DEFAULT_BUDGET
         self.greedy = GreedyAgent(seed)
         self.policy = Policy(seed)
         self.plan: list[Action] = []
+        #: what the last search cost
+        self.spent = Spent()
 
     # -- the agent -------------------------------------------------------------------------
 
@@ -142,6 +174,8 @@ class MctsAgent:
     def analyse(self, rules: Rules, state: State) -> list[Analysis]:
         """Search from ``state`` for its decider; the candidates, the chosen one first."""
         started = time.process_time()
+        meter = Meter(rules)
+        rules = meter.rules
         me = state.decision.player
         rng = Rng(self.seed ^ view_digest(rules, state, me))
         self.policy.clear()
@@ -149,27 +183,44 @@ class MctsAgent:
         first = determinize(rules, state, me, deal)
         candidates = self.candidates(rules, first)
         if not candidates:
+            self.spent = Spent(meter.work)
             return []
         stage = state.decision.stage
         share = 1.0 if stage in ("pick", "bid") else OTHER_SHARE
         seconds = self.budget.seconds
         deadline = started + seconds * share if seconds is not None else None
         limit = max(1, int(self.budget.iterations * share))
+        cap = int(self.budget.work * share) if self.budget.work else None
         base = own_score(rules, state, me)
         stats = {move: _Stats() for move in candidates}
         live = list(candidates)
         done = rounds = 0
+        dearest = 0  # the most work one playout has cost so far
         while len(candidates) > 1:
             if deadline is None and rounds and done + len(live) > limit:
                 break
+            if cap is not None and rounds:
+                fit = (cap - meter.work) // max(1, dearest)
+                if fit < 2:
+                    break
+                if fit < len(live):  # room for fewer playouts: the best go on
+                    live = sorted(live, key=lambda m: -self._score(stats, m, candidates))[:fit]
             deal_state = first if rounds == 0 else determinize(rules, state, me, deal)
             results: dict[Move, tuple[float, int] | None] = {}
             for move in live:
                 if deadline is not None and rounds and time.process_time() >= deadline:
                     break  # an unfinished round would compare candidates on unequal deals
+                if cap is not None and results and meter.work + dearest > cap:
+                    break
+                spent = meter.work
                 results[move] = self._playout(rules, deal_state, move, me)
+                dearest = max(dearest, meter.work - spent)
             if len(results) < len(live):
-                break
+                if rounds:
+                    break
+                # the work ran out in the first round: the candidates played so far
+                # (the greedy choice first) are compared, the others dropped
+                live = list(results)
             for move, result in results.items():
                 if result is not None:
                     entry = stats[move]
@@ -184,6 +235,7 @@ class MctsAgent:
                 live = sorted(live, key=lambda m: -self._score(stats, m, candidates))
                 live = live[: max(2, (len(live) + 1) // 2)]
             deal, rng = rng.next64()
+        self.spent = Spent(meter.work, done, dearest)
         order = sorted(
             candidates, key=lambda m: (m not in live, -self._score(stats, m, candidates))
         )
