@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from naqala.core.engine import Rules
 from naqala.core.state import State
-from naqala.plugins.base.api import Budget, GreedyAgent, MctsAgent
+from naqala.plugins.base.api import DEFAULT_BUDGET, Budget, GreedyAgent, MctsAgent
 
-#: search playouts behind one hint
-HINT_ITERATIONS = 64
+#: search playouts behind one hint, within the work cap of ``ai:mcts`` (so a hint takes
+#: no longer than an AI seat's decision)
+HINT_ITERATIONS = DEFAULT_BUDGET.iterations
 #: how many options a hint shows
 SHOWN = 3
 
@@ -37,7 +38,8 @@ def hint_lines(
             f"1. {choice}  (the best move on the board is worth about +{gain} points; "
             "the greedy AI pays at most a quarter of that)"
         ]
-    found = MctsAgent(seed, Budget(iterations=iterations)).analyse(rules, state)
+    budget = Budget(iterations=iterations, work=DEFAULT_BUDGET.work)
+    found = MctsAgent(seed, budget).analyse(rules, state)
     lines = []
     for number, item in enumerate(found[:SHOWN], start=1):
         move = " ".join(str(a) for a in item.move)

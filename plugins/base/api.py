@@ -51,7 +51,7 @@ from naqala.plugins.base.events import (
 from naqala.plugins.base.events import EVENTS as BASE_EVENTS
 from naqala.plugins.base.flow import BaseFlow
 from naqala.plugins.base.greedy import GreedyAgent
-from naqala.plugins.base.mcts import Budget, MctsAgent
+from naqala.plugins.base.mcts import DEFAULT_BUDGET, Budget, MctsAgent
 from naqala.plugins.base.merchandise import merchandise_types
 from naqala.plugins.base.movement import DropStage, PickStage, count_moves
 from naqala.plugins.base.perft import PerftTimeout
@@ -65,6 +65,7 @@ __all__ = [
     "BUILDERS_PAID",
     "CLEAN_UP",
     "COST_WORDS",
+    "DEFAULT_BUDGET",
     "DJINN_TAKEN",
     "FAKIR",
     "KILL",
