@@ -105,6 +105,12 @@ def canonical_seat(raw: str) -> str:
     if seat == "ai":
         seat = "ai:greedy"
     if not is_seat(seat):
+        name, _, setting = seat[3:].partition(":") if seat.startswith("ai:") else ("", "", "")
+        if name in AGENTS:  # a known AI with a setting it refuses: say why
+            try:
+                AGENTS[name](0, setting)
+            except ValueError as exc:
+                raise SeatError(f"seat {shorten(raw.strip())!r}: {exc}") from None
         known = ", ".join([HUMAN, "ai", *(f"ai:{name}" for name in sorted(AGENTS))])
         raise SeatError(f"unknown seat {shorten(raw.strip())!r}; seats are {known}")
     return seat

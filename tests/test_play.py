@@ -95,6 +95,19 @@ def test_unknown_seat_names_it_and_lists_the_known_ones(text: str) -> None:
         assert known in message
 
 
+@pytest.mark.parametrize("text", ["ai:mcts:0", "ai:mcts:-3s", "AI:MCTS:lots"])
+def test_a_known_ai_with_a_budget_it_refuses_says_what_is_wrong_with_the_budget(
+    text: str,
+) -> None:
+    """``ai:mcts:0`` is the search player with an impossible budget, not an unknown seat:
+    the message quotes the seat and says what a budget may be."""
+    with pytest.raises(SeatError) as caught:
+        parse_seats(f"human,{text}")
+    message = str(caught.value)
+    assert repr(text) in message and "unknown seat" not in message
+    assert "budget" in message and "mcts:2000" in message
+
+
 def test_an_absurdly_long_seat_is_quoted_short() -> None:
     """A seat of thousands of characters is quoted cut short, with its length."""
     with pytest.raises(SeatError) as caught:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from naqala.core.actions import shorten
 from naqala.core.agents import Agent, RandomAgent
 from naqala.plugins.base.greedy import GreedyAgent
 from naqala.plugins.base.greedy_full import FullGreedyAgent
@@ -59,11 +60,11 @@ def make_agent(kind: str, seed: int) -> Agent:
     name, _, setting = kind.partition(":")
     factory = AGENTS.get(name)
     if factory is None:
-        raise ValueError(f"unknown AI {kind!r}; known: {', '.join(sorted(AGENTS))}")
+        raise ValueError(f"unknown AI {shorten(kind)!r}; known: {', '.join(sorted(AGENTS))}")
     try:
         return factory(seed, setting)
     except ValueError as exc:
-        raise ValueError(f"AI {kind!r}: {exc}") from None
+        raise ValueError(f"AI {shorten(kind)!r}: {exc}") from None
 
 
 def agent_known(kind: str) -> bool:

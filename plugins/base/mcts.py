@@ -43,7 +43,7 @@ import time
 
 import attrs
 
-from naqala.core.actions import Action
+from naqala.core.actions import Action, shorten
 from naqala.core.engine import Rules
 from naqala.core.rng import Rng
 from naqala.core.state import State
@@ -96,13 +96,13 @@ def parse_budget(text: str) -> Budget:
     text = text.strip().lower()
     if not text:
         return DEFAULT_BUDGET
-    if re.fullmatch(r"[1-9]\d*", text):
+    if re.fullmatch(r"[1-9]\d{0,8}", text):  # up to 999,999,999 playouts
         return Budget(iterations=int(text))
-    match = re.fullmatch(r"(\d+(?:\.\d*)?|\.\d+)s", text)
+    match = re.fullmatch(r"(\d{1,9}(?:\.\d{0,9})?|\.\d{1,9})s", text)
     if match and float(match.group(1)) > 0:
         return Budget(seconds=float(match.group(1)))
     raise ValueError(
-        f"budget {text!r} is neither iterations (mcts:2000) nor CPU seconds (mcts:1.5s)"
+        f"budget {shorten(text)!r} is neither iterations (mcts:2000) nor CPU seconds (mcts:1.5s)"
     )
 
 
