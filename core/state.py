@@ -365,6 +365,14 @@ def set_aside(state: State, key: str, delta: int) -> State:
     return evolve(state, extras=extras)
 
 
+def turn_owner(state: State) -> int:
+    """The player whose turn is in progress (``NOBODY`` outside turns); not always the
+    one deciding (an opponent giving something up to a thief decides in it)."""
+    if state.turn is None:
+        return NOBODY
+    return state.markers[state.turn.marker]
+
+
 def pieces_left(player: PlayerState) -> int:
     """Camels and other pieces (``piece.*`` counters) the player has still to place."""
     return player.camels + sum(v for k, v in player.extras if k.startswith(PIECES))

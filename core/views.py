@@ -24,7 +24,7 @@ from naqala.core.engine import Rules
 from naqala.core.hands import deck_of, hand, with_hand
 from naqala.core.rng import Rng
 from naqala.core.serialize import state_to_data
-from naqala.core.state import NOBODY, State, evolve
+from naqala.core.state import State, evolve, turn_owner
 
 FORMAT = "naqala-view"
 
@@ -33,13 +33,6 @@ def hidden_decks(rules: Rules) -> frozenset[int]:
     """Indices of the decks whose cards in hand only their holder sees."""
     names = {name for group in rules.hook.naqala_hidden_decks(rules=rules) for name in group}
     return frozenset(rules.deck_index[name] for name in names if name in rules.deck_index)
-
-
-def turn_owner(state: State) -> int:
-    """The player whose turn is in progress (NOBODY outside turns)."""
-    if state.turn is None:
-        return NOBODY
-    return state.markers[state.turn.marker]
 
 
 def sees_revealed(state: State, seat: int) -> bool:

@@ -4,10 +4,10 @@ public lines about them (hook ``naqala_public_notes``)."""
 from __future__ import annotations
 
 from naqala.core.engine import Rules
-from naqala.core.state import State, get_extra
+from naqala.core.state import State, get_extra, turn_owner
 from naqala.core.validate import Problem
 from naqala.plugins.thieves.row import thieves_index
-from naqala.plugins.thieves.steal import GIVE, GIVEN, KEEP, RUNNING, STEP, VICTIM, turn_owner
+from naqala.plugins.thieves.steal import GIVE, GIVEN, KEEP, RUNNING, STEP, VICTIM
 
 
 def theft_problems(rules: Rules, state: State) -> list[Problem]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from naqala.core.engine import Rules
 from naqala.core.stage import WrappedFlow
-from naqala.core.state import Decision, State, evolve
-from naqala.plugins.thieves.steal import OFFERED, STEP, mark, turn_owner
+from naqala.core.state import Decision, State, evolve, turn_owner
+from naqala.plugins.thieves.steal import OFFERED, STEP, mark
 
 
 def usable_thieves(rules: Rules, state: State) -> bool:

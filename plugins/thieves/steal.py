@@ -21,7 +21,7 @@ from naqala.core.content import CardSpec
 from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
 from naqala.core.stage import Stage
-from naqala.core.state import Decision, State, Turn, evolve, get_extra, set_extra
+from naqala.core.state import Decision, State, Turn, evolve, get_extra, set_extra, turn_owner
 from naqala.plugins.base.api import SKIP, Activated
 from naqala.plugins.thieves import immunity
 
@@ -40,12 +40,6 @@ TAKEN = "thieves.taken."
 RUNNING = "thieves.running."
 VICTIM = "thieves.victim."
 GIVEN = "thieves.given."
-
-
-def turn_owner(state: State) -> int:
-    turn = state.turn
-    assert turn is not None
-    return state.markers[turn.marker]
 
 
 def mark(turn: Turn, used: str) -> Turn:
