@@ -597,17 +597,22 @@ def _refuse_unused_options(
         )
 
 
+def with_canonical_seats(record: GameRecord, source: str) -> GameRecord:
+    """``record`` with its seats in canonical form; ``RecordError`` naming ``source`` and
+    the seat's path if one names no known kind of seat."""
+    canonical = []
+    for index, seat in enumerate(record.seats):
+        try:
+            canonical.append(canonical_seat(seat))
+        except SeatError as exc:
+            raise RecordError(f"{source}: $.seats[{index}]: {exc}") from None
+    return attrs.evolve(record, seats=tuple(canonical))
+
+
 def _resume(load: Path, house_rules: list[Path]) -> tuple[GameRecord, Rules, list[State]]:
     """The saved record (seats made canonical), its rules and every state it went through."""
     try:
-        record = load_record(load)
-        canonical = []
-        for index, seat in enumerate(record.seats):
-            try:
-                canonical.append(canonical_seat(seat))
-            except SeatError as exc:
-                raise RecordError(f"{load}: $.seats[{index}]: {exc}") from None
-        record = attrs.evolve(record, seats=tuple(canonical))
+        record = with_canonical_seats(load_record(load), str(load))
         rules = rules_for_record(record, house_rules)
         return record, rules, replay(record, rules)
     except (RecordError, PluginError, ContentError, ValueError) as exc:

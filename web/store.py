@@ -16,7 +16,7 @@ from pathlib import Path
 
 import attrs
 
-from naqala.cli.play import HUMAN, SeatError, canonical_seat
+from naqala.cli.play import HUMAN, SeatError, canonical_seat, with_canonical_seats
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
 from naqala.core.plugins import BASE, PluginError, installed_entry_points
@@ -130,17 +130,12 @@ class Store:
         return self._add(rules, record, states)
 
     def _canonical(self, record: GameRecord) -> GameRecord:
-        kinds = []
-        for index, seat in enumerate(record.seats):
-            try:
-                kinds.append(canonical_seat(seat))
-            except SeatError as exc:
-                raise RecordError(f"the uploaded record: $.seats[{index}]: {exc}") from None
-        if HUMAN not in kinds:
+        record = with_canonical_seats(record, "the uploaded record")
+        if HUMAN not in record.seats:
             raise RecordError("the uploaded record: $.seats: no human seat to play")
-        if not 2 <= len(kinds) <= MAX_SEATS:
+        if not 2 <= len(record.seats) <= MAX_SEATS:
             raise RecordError(f"the uploaded record: $.seats: 2 to {MAX_SEATS} seats, please")
-        return attrs.evolve(record, seats=tuple(kinds))
+        return record
 
     def _rules(self, record: GameRecord) -> Rules:
         """The record's rules from installed plugins and the server's own house-rule files,
