@@ -6,7 +6,7 @@ points, with no hidden value of another seat in it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 
 import attrs
 
@@ -22,11 +22,18 @@ Row = tuple[str, str]
 
 def score_sheet(rules: Rules, state: State) -> tuple[list[Row], list[dict[Row, int]]]:
     """The rows, and each player's points per row (a row a player did not score is absent)."""
+    return sheet_of(rules, [rules.score_lines(state, p) for p in range(len(state.players))])
+
+
+def sheet_of(
+    rules: Rules, lines: Sequence[Iterable[ScoreLine]]
+) -> tuple[list[Row], list[dict[Row, int]]]:
+    """``score_sheet`` of given lines, one sequence per player (what a seat may see)."""
     rows: list[Row] = []
     points: list[dict[Row, int]] = []
-    for player in range(len(state.players)):
+    for player_lines in lines:
         mine: dict[Row, int] = {}
-        for line in rules.score_lines(state, player):
+        for line in player_lines:
             source = "" if line.source in rules.ruleset else line.source
             key = (line.category, source)
             mine[key] = mine.get(key, 0) + line.points
