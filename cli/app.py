@@ -15,15 +15,14 @@ from typing import Annotated
 
 import typer
 
-from naqala.cli.common import Expansions, Without, fail, make_rules
+from naqala.cli.common import Expansions, Without, fail, make_rules, read_state
 from naqala.cli.lazy import LazyGroup, SummaryGroup, is_builtin
 from naqala.core.actions import NotationError, parse_typed, resolve_typed, shorten
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules
 from naqala.core.hookspecs import hookimpl
 from naqala.core.plugins import PluginError
-from naqala.core.serialize import StateFormatError, state_from_json, state_to_json
-from naqala.core.state import State
+from naqala.core.serialize import state_to_json
 
 app = typer.Typer(
     name="naqala",
@@ -61,19 +60,6 @@ def _main(
     ] = False,
 ) -> None:
     """A rules engine and rules-variant framework for Five Tribes."""
-
-
-def read_state(source: str) -> tuple[Rules, State]:
-    try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    except OSError as exc:
-        fail(f"{source}: cannot read: {exc.strerror or exc}")
-    except UnicodeDecodeError as exc:
-        fail(f"{source}: not a naqala state: not UTF-8 text ({exc.reason} at byte {exc.start})")
-    try:
-        return state_from_json(text)
-    except StateFormatError as exc:
-        fail(f"{source}: not a naqala state: {exc}")
 
 
 @state_app.command("new")
@@ -136,7 +122,6 @@ def content_check(
     rules named): their shape, then their meaning to those plugins, exactly as when the
     rules are built. Every problem is printed with its file (and plugin); exit code 1 if
     there is any."""
-    from naqala.core.engine import Rules
     from naqala.core.plugins import describe, order_plugins, resolve
 
     try:

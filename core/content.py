@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import tomli
 
+from naqala.core.documents import DocumentError, parse_toml
+from naqala.core.files import CONTENT_LIMIT, FileRefused, read_text_bounded
 from naqala.core.overrides import Located, OverrideSpec, apply_overrides, targets
 from naqala.core.structured import problems, strict_converter
 
@@ -250,15 +251,13 @@ _CONVERTER = strict_converter()
 def parse_content_file(path: Path, text: str | None = None) -> tuple[ContentFile | None, list[str]]:
     """One file's records, or the list of its problems (each naming the file and path)."""
     try:
-        raw_text = path.read_text(encoding="utf-8") if text is None else text
-    except OSError as exc:
-        return None, [f"{path}: cannot read: {exc.strerror or exc}"]
-    except UnicodeDecodeError as exc:
-        return None, [f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})"]
+        raw_text = read_text_bounded(path, CONTENT_LIMIT, "content file") if text is None else text
+    except FileRefused as exc:
+        return None, [str(exc)]
     try:
-        raw = tomli.loads(raw_text)
-    except tomli.TOMLDecodeError as exc:
-        return None, [f"{path}: not valid TOML: {exc}"]
+        raw = parse_toml(raw_text)
+    except DocumentError as exc:  # not TOML, nested too deep, numbers Python cannot read
+        return None, [f"{path}: {exc}"]
     try:
         return _CONVERTER.structure(raw, ContentFile), []
     except Exception as exc:  # cattrs raises exception groups with every problem inside

@@ -1,0 +1,257 @@
+"""Every input is bounded: a state, record, board or content file is read only if it is a
+regular file of at most its documented size, and a document nested thousands of levels
+deep, holding numbers of thousands of digits or a key given twice is refused in one line
+(exit code 2 for a command), never a ``MemoryError``, a hang or a ``RecursionError``."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from naqala.cli.app import app
+from naqala.core.content import parse_content_file
+from naqala.core.documents import MAX_DEPTH, DocumentError, parse_json, parse_toml
+from naqala.core.files import (
+    BOARD_LIMIT,
+    CONTENT_LIMIT,
+    RECORD_LIMIT,
+    STATE_LIMIT,
+    FileRefused,
+    read_bounded,
+)
+from naqala.core.record import RecordError, load_record, record_from_json
+from naqala.core.serialize import StateFormatError, state_from_json, state_to_json
+
+from scenario import base_rules
+
+runner = CliRunner()
+
+
+def fails(*args: str) -> str:
+    """A command that must fail as bad input: exit 2, one line on stderr, no traceback."""
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    return result.stderr
+
+
+def state_text() -> str:
+    rules = base_rules()
+    return state_to_json(rules, rules.new_game(3, 4))
+
+
+def _limit_memory() -> None:
+    # a reader that reads a device to its end dies here instead of taking the machine
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def naqala(*args: str) -> subprocess.CompletedProcess[str]:
+    """The console script, in a process with 2 GB of memory and 30 s at most."""
+    code = "import sys; from naqala.cli.entry import main; main(sys.argv[1:])"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        preexec_fn=_limit_memory,
+        check=False,
+    )
+
+
+# -- files: regular, and not too large ------------------------------------------------------
+
+
+DEVICES = [d for d in ("/dev/zero", "/dev/urandom") if os.path.exists(d)]
+COMMANDS = [
+    ("render", "state"),
+    ("actions", "state"),
+    ("replay", "record"),
+    ("perft", "board"),
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize(("command", "kind"), COMMANDS)
+def test_a_device_is_no_file_of_any_kind(device: str, command: str, kind: str) -> None:
+    """``/dev/zero`` or ``/dev/urandom`` as a state, record or board file: one line naming
+    it, exit 2, at once (today: ``MemoryError`` after seconds of reading, or a hang)."""
+    result = naqala(command, device)
+    assert result.returncode == 2, (kind, result.returncode, result.stderr[-500:])
+    assert result.stderr == f"naqala: {device}: cannot read: not a regular file\n"
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_device_is_no_content_file(device: str) -> None:
+    """A content file that is a device is one problem naming it, found at once."""
+    code = (
+        "from pathlib import Path; from naqala.core.content import parse_content_file; "
+        f"print(parse_content_file(Path({device!r}))[1])"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        preexec_fn=_limit_memory,
+        check=False,
+    )
+    assert result.stdout == f"['{device}: cannot read: not a regular file']\n", result.stderr
+
+
+def test_a_named_pipe_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    """Opening a pipe for reading waits for a writer; the reader never opens one."""
+    pipe = tmp_path / "state.json"
+    os.mkfifo(pipe)
+    result = naqala("render", str(pipe))
+    assert result.returncode == 2
+    assert result.stderr == f"naqala: {pipe}: cannot read: not a regular file\n"
+
+
+def padded(text: str, limit: int) -> str:
+    """``text`` with whitespace after it to one byte beyond ``limit``: still the same
+    document to a JSON or TOML parser, but a larger file than the kind may be."""
+    return text + " " * (limit + 1 - len(text.encode("utf-8")))
+
+
+def test_a_state_larger_than_its_limit_is_refused(tmp_path: Path) -> None:
+    """A state file beyond ``STATE_LIMIT`` is not read, even when it is a sound state."""
+    path = tmp_path / "big.json"
+    path.write_text(padded(state_text(), STATE_LIMIT), encoding="utf-8")
+    err = fails("render", str(path))
+    assert err == f"naqala: {path}: cannot read: larger than 4 MB, the most a state may be\n"
+    path.write_text(state_text(), encoding="utf-8")
+    assert runner.invoke(app, ["render", str(path)]).exit_code == 0
+
+
+def test_a_state_on_standard_input_is_bounded_too() -> None:
+    result = runner.invoke(app, ["render", "-"], input=padded(state_text(), STATE_LIMIT))
+    assert result.exit_code == 2
+    assert result.stderr == "naqala: -: cannot read: larger than 4 MB, the most a state may be\n"
+
+
+def test_a_record_larger_than_its_limit_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "big-record.json"
+    path.write_text(padded("{}", RECORD_LIMIT), encoding="utf-8")
+    with pytest.raises(RecordError, match=r"larger than 4 MB, the most a record may be$"):
+        load_record(path)
+
+
+def test_a_board_file_larger_than_its_limit_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "big-board.json"
+    board = {"rows": 1, "cols": 2, "meeples": ["R", "R"]}
+    path.write_text(padded(json.dumps(board), BOARD_LIMIT), encoding="utf-8")
+    err = fails("perft", str(path))
+    assert err == f"naqala: {path}: cannot read: larger than 4 MB, the most a board file may be\n"
+
+
+def test_a_content_file_larger_than_its_limit_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "big.toml"
+    path.write_text(padded("[settings]\nelder_vp = 3\n", CONTENT_LIMIT), encoding="utf-8")
+    data, problems = parse_content_file(path)
+    assert data is None
+    assert problems == [f"{path}: cannot read: larger than 1 MB, the most a content file may be"]
+
+
+def test_a_file_that_grows_past_its_size_is_cut_at_the_limit(tmp_path: Path) -> None:
+    """The size is checked while reading too, not only from the directory entry."""
+    path = tmp_path / "file"
+    path.write_bytes(b"x" * 11)
+    with pytest.raises(FileRefused, match="larger than"):
+        read_bounded(path, 10, "state")
+    assert read_bounded(path, 11, "state") == b"x" * 11
+
+
+# -- documents: nesting, numbers, keys given twice --------------------------------------------
+
+
+def test_json_nested_thousands_deep_is_one_line() -> None:
+    """2,000 levels of JSON: the command says so (today: ``internal error:
+    RecursionError``)."""
+    for deep in ("[" * 2000 + "]" * 2000, '{"a":' * 2000 + "1" + "}" * 2000):
+        with pytest.raises(StateFormatError, match="nested more than"):
+            state_from_json(deep)
+        with pytest.raises(RecordError, match="nested more than"):
+            record_from_json(deep)
+
+
+def test_json_nested_beyond_the_bound_but_within_python_is_refused_with_its_path() -> None:
+    """Nesting the parser survives but no naqala document has is refused where it
+    starts being too deep."""
+    doc = {"a": [json.loads("[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5))]}
+    with pytest.raises(DocumentError, match=r"^\$\.a\[0\](\[0\])+: nested more than 32"):
+        parse_json(json.dumps(doc))
+    assert parse_json(json.dumps({"a": [[[1]]]})) == {"a": [[[1]]]}
+
+
+def test_toml_nested_thousands_deep_is_one_problem(tmp_path: Path) -> None:
+    """3,000 levels of TOML, as arrays, inline tables or dotted keys: one problem."""
+    texts = [
+        "a = " + "[" * 3000 + "]" * 3000,
+        "a = " + "{b = " * 3000 + "1" + "}" * 3000,
+        "[" + ".".join(["a"] * 3000) + "]",
+    ]
+    for i, text in enumerate(texts):
+        path = tmp_path / f"deep{i}.toml"
+        path.write_text(text, encoding="utf-8")
+        data, problems = parse_content_file(path)
+        assert data is None
+        assert len(problems) == 1 and problems[0].startswith(f"{path}: not valid TOML: nested")
+
+
+def test_huge_integers_are_one_line(tmp_path: Path) -> None:
+    """A number of 5,000 digits in TOML or JSON (today: a traceback from Python's digit
+    limit, or a message quoting it)."""
+    path = tmp_path / "huge.toml"
+    path.write_text("[settings]\nstarting_coins = " + "9" * 5000 + "\n", encoding="utf-8")
+    assert parse_content_file(path)[1] == [
+        f"{path}: not valid TOML: a number of thousands of digits"
+    ]
+    with pytest.raises(DocumentError, match=r"^not JSON: a number of 5000 digits"):
+        parse_json('{"seed": ' + "9" * 5000 + "}")
+    board = tmp_path / "board.json"
+    board.write_text('{"rows": ' + "9" * 5000 + "}", encoding="utf-8")
+    assert fails("perft", str(board)) == (
+        f"naqala: {board}: not JSON: a number of 5000 digits (at most 40)\n"
+    )
+
+
+def test_nan_is_no_json_number() -> None:
+    with pytest.raises(DocumentError, match="NaN is not a JSON number"):
+        parse_json('{"coins": NaN}')
+
+
+def test_a_key_given_twice_in_a_state_is_refused_with_its_path(tmp_path: Path) -> None:
+    """``"coins": 50, "coins": 999999``: refused naming the key's path (today the last one
+    is read, silently)."""
+    text = state_text()
+    assert '"coins": 50,' in text
+    doubled = text.replace('"coins": 50,', '"coins": 50, "coins": 999999,', 2)
+    with pytest.raises(StateFormatError) as caught:
+        state_from_json(doubled)
+    assert str(caught.value) == "$.players[0].coins: the key 'coins' is given twice in one object"
+    path = tmp_path / "doubled.json"
+    path.write_text(doubled, encoding="utf-8")
+    assert "$.players[0].coins: the key 'coins' is given twice" in fails("render", str(path))
+
+
+def test_a_key_given_twice_in_a_record_or_board_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(RecordError, match=r"^r\.json: \$\.seed: the key 'seed' is given twice"):
+        record_from_json('{"format": "naqala-record", "seed": 1, "seed": 2}', "r.json")
+    board = tmp_path / "board.json"
+    board.write_text('{"rows": 1, "cols": 2, "cols": 1, "meeples": ["R", "R"]}', "utf-8")
+    assert "$.cols: the key 'cols' is given twice" in fails("perft", str(board))
+
+
+def test_toml_keys_given_twice_stay_refused() -> None:
+    with pytest.raises(DocumentError, match="not valid TOML"):
+        parse_toml("a = 1\na = 2\n")
