@@ -255,3 +255,78 @@ def test_a_key_given_twice_in_a_record_or_board_is_refused(tmp_path: Path) -> No
 def test_toml_keys_given_twice_stay_refused() -> None:
     with pytest.raises(DocumentError, match="not valid TOML"):
         parse_toml("a = 1\na = 2\n")
+
+
+# -- counters and flags: names the rules know, values within bounds ----------------------------
+
+
+def state_data(**changes: object) -> dict[str, object]:
+    data: dict[str, object] = json.loads(state_text())
+    data.update(changes)
+    return data
+
+
+def refusal(data: object) -> str:
+    with pytest.raises(StateFormatError) as caught:
+        state_from_json(json.dumps(data))
+    return str(caught.value)
+
+
+def test_a_players_counters_are_names_the_rules_keep() -> None:
+    """``players[].extras`` is checked like the state's ``extras`` (today only for
+    negative values): a name no plugin keeps for a player is refused with its path."""
+    data = state_data()
+    data["players"][1]["extras"] = {"warp.drive": 3}  # type: ignore[index]
+    assert refusal(data) == (
+        "$.players[1].extras.warp.drive: no player counter 'warp.drive' (piece.*, round-used:*)"
+    )
+    data["players"][1]["extras"] = {"piece.tent": 1}  # type: ignore[index]
+    state_from_json(json.dumps(data))  # a piece still to place is any plugin's to keep
+
+
+def test_a_plugins_declared_player_counter_is_accepted() -> None:
+    from naqala.core.engine import build_rules
+
+    rules = build_rules(["whims"])
+    data = json.loads(state_to_json(rules, rules.new_game(3, 2)))
+    data["players"][0]["extras"] = {"whims.claimed": 2}
+    state_from_json(json.dumps(data))
+    data["players"][0]["extras"] = {"whims.clamed": 2}
+    with pytest.raises(StateFormatError, match=r"no player counter 'whims.clamed' \("):
+        state_from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("where", ["state", "player"])
+def test_counters_are_bounded(where: str) -> None:
+    """Counters hold at most ``MAX_COUNTER``, and an object holds at most
+    ``MAX_COUNTERS`` of them: a million names is one problem, said at once."""
+    data = state_data()
+    holder: dict[str, object] = data if where == "state" else data["players"][0]  # type: ignore[index, assignment]
+    path = "$.extras" if where == "state" else "$.players[0].extras"
+    key = "effects.enki" if where == "state" else "piece.tent"
+    holder["extras"] = {key: 10**12}
+    assert refusal(data) == f"{path}.{key}: 1000000000000 is not between 0 and 1000000"
+    holder["extras"] = {f"piece.p{i}": 1 for i in range(5000)}
+    assert refusal(data) == f"{path}: 5000 counters; at most 1000"
+
+
+def test_an_effect_counter_names_a_card_of_the_rules() -> None:
+    assert refusal(state_data(extras={"effects.lightning": 1})) == (
+        "$.extras.effects.lightning: no card 'lightning' in these rules"
+    )
+
+
+def test_flags_are_the_flags_the_rules_know() -> None:
+    """A flag no plugin declares, or one given twice, is refused; so is a list of flags
+    longer than the rules know, in one problem (today 8 million flags load, ``apply``
+    takes 27 s and ``render`` never finishes)."""
+    assert refusal(state_data(flags=["warp-drive"])) == (
+        "$.flags[0]: no flag 'warp-drive' in these rules (last-camel, no-moves)"
+    )
+    assert refusal(state_data(flags=["no-moves", "no-moves"])) == (
+        "$.flags[1]: 'no-moves' is given twice"
+    )
+    assert refusal(state_data(flags=["x"] * 500_000)) == (
+        "$.flags: 500000 flags; these rules know 2 (last-camel, no-moves)"
+    )
+    state_from_json(json.dumps(state_data(flags=["last-camel"])))
