@@ -225,16 +225,19 @@ def perft(
     ] = False,
     max_seconds: Annotated[
         float | None,
-        typer.Option("--max-seconds", min=0, help="Give up after this much CPU time."),
+        typer.Option(
+            "--max-seconds", min=0, help="Give up after this much CPU time (default 60 s)."
+        ),
     ] = None,
 ) -> None:
     """Count the legal meeple moves on a board file: {"moves": M, "paths": P}."""
-    from naqala.plugins.base.api import BoardFileError, PerftTimeout
+    from naqala.plugins.base.api import PERFT_MAX_SECONDS, BoardFileError, PerftTimeout
     from naqala.plugins.base.api import perft as count
 
+    limit = PERFT_MAX_SECONDS if max_seconds is None else max_seconds
     try:
         with _progress_bar("Counting") as progress:
-            result = count(board, enumerate_moves, max_seconds, progress)
+            result = count(board, enumerate_moves, limit, progress)
     except BoardFileError as exc:
         fail(str(exc))
     except PerftTimeout as exc:
