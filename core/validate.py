@@ -31,6 +31,7 @@ from naqala.core.state import (
     aside_cards,
     aside_meeples,
 )
+from naqala.core.structured import shown as shown  # re-exported: plugins word numbers so
 
 #: the most coins a player may hold: far beyond any game (a turn earns at most a few
 #: hundred), low enough to refuse absurd numbers typed into a state file
@@ -61,14 +62,6 @@ class InvalidState(ValueError):
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
         super().__init__("; ".join(str(p) for p in problems))
-
-
-def shown(number: int) -> str:
-    """A number from a state file for a message: absurdly long ones are not written out
-    (Python refuses to print integers of thousands of digits)."""
-    if abs(number) < 10**15:
-        return str(number)
-    return f"{'-' if number < 0 else ''}a number of about {number.bit_length() * 3 // 10} digits"
 
 
 # -- hands: the one place that knows where a player keeps each deck's cards ---------------------

@@ -26,6 +26,7 @@ from naqala.core.files import (
     FileRefused,
     read_bounded,
 )
+from naqala.core.hookspecs import hookimpl
 from naqala.core.record import RecordError, load_record, record_from_json
 from naqala.core.serialize import StateFormatError, state_from_json, state_to_json
 
@@ -330,3 +331,113 @@ def test_flags_are_the_flags_the_rules_know() -> None:
         "$.flags: 500000 flags; these rules know 2 (last-camel, no-moves)"
     )
     state_from_json(json.dumps(state_data(flags=["last-camel"])))
+
+
+# -- content numbers: meaningful bounds, settings something reads -------------------------------
+
+
+def content_problems(tmp_path: Path, text: str) -> list[str]:
+    path = tmp_path / "house.toml"
+    path.write_text(text, encoding="utf-8")
+    data, problems = parse_content_file(path)
+    assert data is None
+    return [p.removeprefix(f"{path}: ") for p in problems]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (
+            '[[tile]]\nkind = "oasis"\nvp = 1\ncount = 100000000\n',
+            "$.tile[0].count: 100000000 is more than 1000",
+        ),
+        (
+            "[settings]\nstarting_coins = 100000000000000000000\n",
+            "$.settings.starting_coins: a number of about 20 digits is more than 1000000",
+        ),
+        (
+            '[[override]]\ntarget = "djinn:jafaar"\nvp = 1234567890123456789012\n',
+            "$.override[0].vp: a number of about 21 digits is more than 10000",
+        ),
+        (
+            '[[override]]\ntarget = "djinn:enki"\nparams = { coins = -99999999 }\n',
+            "$.override[0].params.coins: -99999999 is less than -1000000",
+        ),
+        (
+            "[tables]\nsuit_values = [1, 3, 10000000]\n",
+            "$.tables.suit_values[2]: 10000000 is more than 1000000",
+        ),
+        (
+            '[[djinn]]\nid = "zed"\nname = "Zed"\nvp = 99999\nkind = "x"\n',
+            "$.djinn[0].vp: 99999 is more than 10000",
+        ),
+        (
+            '[[colour]]\nid = "teal"\nletter = "T"\nname = "Teal"\ncount = 5000\n',
+            "$.colour[0].count: 5000 is more than 1000",
+        ),
+        (
+            "[[player_count]]\nplayers = 1000\ncamels = 8\nmarkers = 1\n",
+            "$.player_count[0].players: 1000 is more than 100",
+        ),
+    ],
+)
+def test_content_numbers_are_bounded_with_file_and_path(
+    tmp_path: Path, text: str, problem: str
+) -> None:
+    """Numbers no game could use are refused where they are written (today a tile of
+    ``count = 100000000`` takes minutes and gigabytes, and the others pass silently)."""
+    assert content_problems(tmp_path, text) == [problem]
+
+
+def test_extra_meeples_cannot_add_up_beyond_the_bound(tmp_path: Path) -> None:
+    from naqala.core.content import ContentError, load_content
+
+    path = tmp_path / "more.toml"
+    path.write_text(
+        '[[colour]]\nid = "teal"\nletter = "T"\nname = "Teal"\ncount = 900\n'
+        '[[extra_meeples]]\ncolour = "teal"\ncount = 900\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ContentError) as caught:
+        load_content([path])
+    assert caught.value.problems == [
+        f"{path}: $.extra_meeples[0].count: makes 1800 meeples of 'teal', more than 1000"
+    ]
+
+
+def test_a_setting_nothing_reads_is_an_error_naming_the_known_ones(tmp_path: Path) -> None:
+    """Content alone (a house rule of a TOML file, ``naqala content check``) may set the
+    settings of the plugins in play, not invent one (``warp_drive = 3`` passed silently)."""
+    path = tmp_path / "warp.toml"
+    path.write_text("[settings]\nwarp_drive = 3\nelder_vp = 3\n", encoding="utf-8")
+    result = runner.invoke(app, ["content", "check", str(path)])
+    assert result.exit_code == 1
+    line = result.stdout.strip()
+    assert line.startswith(
+        f"{path} (plugin 'checked-files'): settings.warp_drive: no plugin reads a setting "
+        "'warp_drive' (the settings of these rules: djinn_limit_round_2p, djinn_row,"
+    )
+    assert "elder_vp" in line and "starting_coins" in line and "\n" not in line
+    path.write_text("[settings]\nelder_vp = 3\ndjinns_row = 4\n", encoding="utf-8")
+    assert runner.invoke(app, ["content", "check", str(path)]).exit_code == 0
+
+
+def test_a_plugin_with_code_may_bring_settings_of_its_own(tmp_path: Path) -> None:
+    """A setting of a plugin that has code (a check, a stage…) is that code's to read."""
+    from naqala.core.engine import build_rules
+
+    path = tmp_path / "wells.toml"
+    path.write_text("[settings]\nwell_depth = 3\n", encoding="utf-8")
+
+    class Wells:
+        NAME = "wells"
+
+        @hookimpl
+        def naqala_content_files(self) -> list[Path]:
+            return [path]
+
+        @hookimpl
+        def naqala_check_rules(self, rules: object) -> list[str]:
+            return []
+
+    assert build_rules(extra_plugins=[Wells()]).content.setting("well_depth") == 3
