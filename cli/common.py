@@ -67,14 +67,15 @@ def read_state(source: str) -> tuple[Rules, State]:
     not UTF-8, not JSON, or not a state these rules can hold."""
     try:
         if source == "-":
-            text = decode_utf8(read_stdin_bounded(STATE_LIMIT, "state"), source)
+            data = read_stdin_bounded(STATE_LIMIT, "state", source)
         else:
-            text = decode_utf8(read_bounded(source, STATE_LIMIT, "state"), source)
+            data = read_bounded(source, STATE_LIMIT, "state")
     except FileRefused as exc:
-        message = str(exc)
-        if "not UTF-8" in message:
-            fail(f"{source}: not a naqala state: {message.removeprefix(f'{source}: ')}")
-        fail(message.replace("standard input", "-", 1) if source == "-" else message)
+        fail(str(exc))
+    try:
+        text = decode_utf8(data, source)
+    except FileRefused as exc:
+        fail(f"{source}: not a naqala state: {str(exc).removeprefix(f'{source}: ')}")
     try:
         return state_from_json(text)
     except StateFormatError as exc:

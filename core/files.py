@@ -69,12 +69,13 @@ def read_bounded(path: str | Path, limit: int, what: str) -> bytes:
         os.close(fd)
 
 
-def read_stdin_bounded(limit: int, what: str) -> bytes:
-    """Standard input, if it holds at most ``limit`` bytes (``naqala render -``)."""
+def read_stdin_bounded(limit: int, what: str, source: str = "-") -> bytes:
+    """Standard input, if it holds at most ``limit`` bytes (``naqala render -``); messages
+    name it ``source``, as the command line did."""
     try:
-        return _read_at_most(sys.stdin.buffer, limit, "standard input", what)
+        return _read_at_most(sys.stdin.buffer, limit, source, what)
     except OSError as exc:
-        raise FileRefused(f"standard input: cannot read: {exc.strerror or exc}") from None
+        raise FileRefused(f"{source}: cannot read: {exc.strerror or exc}") from None
 
 
 def decode_utf8(data: bytes, source: str) -> str:

@@ -441,3 +441,20 @@ def test_a_plugin_with_code_may_bring_settings_of_its_own(tmp_path: Path) -> Non
             return []
 
     assert build_rules(extra_plugins=[Wells()]).content.setting("well_depth") == 3
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_house_rules_content_file_that_is_a_device_stops_the_command(
+    tmp_path: Path, device: str
+) -> None:
+    """A house rule naming a device as its content: one line and exit 2 when the rules
+    are built, whatever the command."""
+    rule = tmp_path / "zero.py"
+    rule.write_text(
+        "from pathlib import Path\nfrom naqala.core.hookspecs import hookimpl\n"
+        f'NAME = "zero"\n\n@hookimpl\ndef naqala_content_files():\n    return [Path({device!r})]\n',
+        encoding="utf-8",
+    )
+    result = naqala("simulate", "-n", "1", "--house-rules", str(rule))
+    assert result.returncode == 2, result.stderr[-500:]
+    assert result.stderr == f"naqala: {device}: cannot read: not a regular file\n"
