@@ -18,9 +18,10 @@ import tomli
 
 #: the deepest a document may nest arrays and objects (naqala's documents nest about 5)
 MAX_DEPTH = 32
-#: the most digits a JSON integer may have: 64-bit seeds have 20; a larger number means
-#: nothing to naqala, and Python refuses to read integers of more than 4,300 digits
-MAX_DIGITS = 40
+#: the most digits a JSON integer may have: far more than any number of a game (a 64-bit
+#: seed has 20, and a seed typed on the command line is kept as typed), far less than the
+#: 4,300 beyond which Python refuses to read an integer at all
+MAX_DIGITS = 1_000
 
 
 class DocumentError(ValueError):

@@ -222,7 +222,7 @@ def test_huge_integers_are_one_line(tmp_path: Path) -> None:
     board = tmp_path / "board.json"
     board.write_text('{"rows": ' + "9" * 5000 + "}", encoding="utf-8")
     assert fails("perft", str(board)) == (
-        f"naqala: {board}: not JSON: a number of 5000 digits (at most 40)\n"
+        f"naqala: {board}: not JSON: a number of 5000 digits (at most 1000)\n"
     )
 
 
@@ -458,3 +458,11 @@ def test_a_house_rules_content_file_that_is_a_device_stops_the_command(
     result = naqala("simulate", "-n", "1", "--house-rules", str(rule))
     assert result.returncode == 2, result.stderr[-500:]
     assert result.stderr == f"naqala: {device}: cannot read: not a regular file\n"
+
+
+def test_a_state_of_a_long_typed_seed_still_loads() -> None:
+    """The digit bound is far above any number a game holds: a seed of 60 digits typed
+    on the command line is saved and read back as it was."""
+    rules = base_rules()
+    state = rules.new_game(3, 10**59 + 7)
+    assert state_from_json(state_to_json(rules, state))[1] == state
