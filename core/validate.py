@@ -31,7 +31,7 @@ from naqala.core.state import (
     aside_cards,
     aside_meeples,
 )
-from naqala.core.structured import shown as shown  # re-exported: plugins word numbers so
+from naqala.core.structured import shown as shown  # re-exported for the plugins' checks
 
 #: the most coins a player may hold: far beyond any game (a turn earns at most a few
 #: hundred), low enough to refuse absurd numbers typed into a state file
