@@ -15,15 +15,14 @@ from typing import Annotated
 
 import typer
 
-from naqala.cli.common import Expansions, Without, fail, make_rules
+from naqala.cli.common import Expansions, Without, fail, make_rules, read_state
 from naqala.cli.lazy import LazyGroup, SummaryGroup, is_builtin
 from naqala.core.actions import NotationError, parse_typed, resolve_typed, shorten
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules
 from naqala.core.hookspecs import hookimpl
 from naqala.core.plugins import PluginError
-from naqala.core.serialize import StateFormatError, state_from_json, state_to_json
-from naqala.core.state import State
+from naqala.core.serialize import state_to_json
 
 app = typer.Typer(
     name="naqala",
@@ -61,19 +60,6 @@ def _main(
     ] = False,
 ) -> None:
     """A rules engine and rules-variant framework for Five Tribes."""
-
-
-def read_state(source: str) -> tuple[Rules, State]:
-    try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    except OSError as exc:
-        fail(f"{source}: cannot read: {exc.strerror or exc}")
-    except UnicodeDecodeError as exc:
-        fail(f"{source}: not a naqala state: not UTF-8 text ({exc.reason} at byte {exc.start})")
-    try:
-        return state_from_json(text)
-    except StateFormatError as exc:
-        fail(f"{source}: not a naqala state: {exc}")
 
 
 @state_app.command("new")
@@ -136,7 +122,6 @@ def content_check(
     rules named): their shape, then their meaning to those plugins, exactly as when the
     rules are built. Every problem is printed with its file (and plugin); exit code 1 if
     there is any."""
-    from naqala.core.engine import Rules
     from naqala.core.plugins import describe, order_plugins, resolve
 
     try:
@@ -240,16 +225,19 @@ def perft(
     ] = False,
     max_seconds: Annotated[
         float | None,
-        typer.Option("--max-seconds", min=0, help="Give up after this much CPU time."),
+        typer.Option(
+            "--max-seconds", min=0, help="Give up after this much CPU time (default 60 s)."
+        ),
     ] = None,
 ) -> None:
     """Count the legal meeple moves on a board file: {"moves": M, "paths": P}."""
-    from naqala.plugins.base.api import BoardFileError, PerftTimeout
+    from naqala.plugins.base.api import PERFT_MAX_SECONDS, BoardFileError, PerftTimeout
     from naqala.plugins.base.api import perft as count
 
+    limit = PERFT_MAX_SECONDS if max_seconds is None else max_seconds
     try:
         with _progress_bar("Counting") as progress:
-            result = count(board, enumerate_moves, max_seconds, progress)
+            result = count(board, enumerate_moves, limit, progress)
     except BoardFileError as exc:
         fail(str(exc))
     except PerftTimeout as exc:

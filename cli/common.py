@@ -1,6 +1,6 @@
 """What every ``naqala`` command shares: the one way to fail on bad input, the
-``--expansion`` and ``--without`` options, and building the rules from the command line's
-plugins and cards left out."""
+``--expansion`` and ``--without`` options, building the rules from the command line's
+plugins and cards left out, and reading a state file (bounded: ``naqala.core.files``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,16 @@ import typer
 
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
+from naqala.core.files import (
+    STATE_LIMIT,
+    FileRefused,
+    decode_utf8,
+    read_bounded,
+    read_stdin_bounded,
+)
 from naqala.core.plugins import PluginError
+from naqala.core.serialize import StateFormatError, state_from_json
+from naqala.core.state import State
 from naqala.core.without import WithoutError, leave_out
 
 #: ``-x NAME`` / ``--expansion NAME``, repeatable
@@ -50,3 +59,24 @@ def make_rules(
         return leave_out(build_rules(expansions or [], house_rules or []), without or [])
     except (PluginError, ContentError, WithoutError) as exc:
         fail(str(exc))
+
+
+def read_state(source: str) -> tuple[Rules, State]:
+    """The rules and state of the state file ``source`` (``-``: standard input), or
+    ``fail`` in one line naming it: not a regular file, more than ``STATE_LIMIT`` bytes,
+    not UTF-8, not JSON, or not a state these rules can hold."""
+    try:
+        if source == "-":
+            data = read_stdin_bounded(STATE_LIMIT, "state", source)
+        else:
+            data = read_bounded(source, STATE_LIMIT, "state")
+    except FileRefused as exc:
+        fail(str(exc))
+    try:
+        text = decode_utf8(data, source)
+    except FileRefused as exc:
+        fail(f"{source}: not a naqala state: {str(exc).removeprefix(f'{source}: ')}")
+    try:
+        return state_from_json(text)
+    except StateFormatError as exc:
+        fail(f"{source}: not a naqala state: {exc}")

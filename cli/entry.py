@@ -11,7 +11,6 @@ prints the same output and the one clear message on failure.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -30,9 +29,9 @@ def legal_lines(path: str) -> str | None:
     """The legal actions of the state in file ``path``, one per line; None when anything
     goes wrong (the ordinary command then reports it)."""
     try:
-        from naqala.core.serialize import state_from_json
+        from naqala.core.serialize import load_state
 
-        rules, state = state_from_json(Path(path).read_text(encoding="utf-8"))
+        rules, state = load_state(path)
         return "".join(f"{action}\n" for action in rules.legal_actions(state))
     except Exception:
         return None

@@ -26,8 +26,7 @@ def render_command(
     seat: SeatOpt = None,
 ) -> None:
     """Draw a state: the terminal picture, or an SVG document with --svg."""
-    from naqala.cli.app import read_state
-    from naqala.cli.common import fail
+    from naqala.cli.common import fail, read_state
 
     rules, current = read_state(state)
     viewer = None

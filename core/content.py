@@ -13,10 +13,22 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import tomli
 
-from naqala.core.overrides import Located, OverrideSpec, apply_overrides, targets
-from naqala.core.structured import problems, strict_converter
+from naqala.core.documents import DocumentError, parse_toml
+from naqala.core.files import CONTENT_LIMIT, FileRefused, read_text_bounded
+from naqala.core.overrides import (
+    MAX_COPIES,
+    MAX_NUMBER,
+    MAX_POINTS,
+    Located,
+    OverrideSpec,
+    apply_overrides,
+    targets,
+)
+from naqala.core.structured import at_most, numbers_within, problems, strict_converter
+
+#: the most players any content may describe (a number, not a design: games have 1-5)
+MAX_PLAYERS = 100
 
 
 class ContentError(Exception):
@@ -34,7 +46,7 @@ class ColourSpec:
     id: str
     letter: str
     name: str
-    count: int
+    count: int = attrs.field(validator=at_most(MAX_COPIES))
     kept: bool = False  # kept in front of the player, where assassins may kill them
 
 
@@ -44,8 +56,8 @@ class TokenSpec:
 
     id: str
     name: str
-    count: int
-    vp: int
+    count: int = attrs.field(validator=at_most(MAX_COPIES))
+    vp: int = attrs.field(validator=at_most(MAX_POINTS))
     replaces_camel: bool = False  # placed instead of a camel to mark an owned tile (a tent)
 
 
@@ -54,9 +66,9 @@ class TileSpec:
     """Tiles of one kind with one VP value; ``count`` copies, ids ``{kind}-{n}``."""
 
     kind: str
-    vp: int
+    vp: int = attrs.field(validator=at_most(MAX_POINTS))
     value: str = ""  # "blue", "red" or "" (valueless terrain such as the chasm)
-    count: int = 1
+    count: int = attrs.field(default=1, validator=at_most(MAX_COPIES))
     holds_meeples: bool = True
     printed: str = ""  # the value printed on the tile, for displays, if not ``vp`` ("5+")
 
@@ -74,12 +86,12 @@ class CardSpec:
     deck: str
     id: str
     kind: str
-    count: int = 1
-    vp: int = 0
+    count: int = attrs.field(default=1, validator=at_most(MAX_COPIES))
+    vp: int = attrs.field(default=0, validator=at_most(MAX_POINTS))
     cost: str = ""
     name: str = ""
     text: str = ""
-    params: dict[str, int] = attrs.field(factory=dict)
+    params: dict[str, int] = attrs.field(factory=dict, validator=numbers_within(MAX_NUMBER))
     subject: str = ""
     #: a colour, token or tile kind this card belongs with: without it in the game (no
     #: plugin declares it) the card is left out of its deck (the Thieves' purple thief
@@ -96,7 +108,7 @@ class ResourceEntry:
 
     id: str
     kind: str
-    count: int
+    count: int = attrs.field(validator=at_most(MAX_COPIES))
     name: str = ""
 
     def card(self) -> CardSpec:
@@ -111,11 +123,11 @@ class DjinnEntry:
 
     id: str
     name: str
-    vp: int
+    vp: int = attrs.field(validator=at_most(MAX_POINTS))
     kind: str
     cost: str = ""
     text: str = ""
-    params: dict[str, int] = attrs.field(factory=dict)
+    params: dict[str, int] = attrs.field(factory=dict, validator=numbers_within(MAX_NUMBER))
 
     def card(self) -> CardSpec:
         return CardSpec(
@@ -161,7 +173,7 @@ class ExtraMeeplesSpec:
     """More meeples of a colour declared elsewhere (an expansion's extra meeples)."""
 
     colour: str
-    count: int
+    count: int = attrs.field(validator=at_most(MAX_COPIES))
 
 
 def _param(params: Mapping[str, int], owner: str, key: str) -> int:
@@ -181,9 +193,9 @@ PLAYER_COUNTS = "player_counts"
 class PlayerCountSpec:
     """Components each player gets at one player count."""
 
-    players: int
-    camels: int
-    markers: int
+    players: int = attrs.field(validator=at_most(MAX_PLAYERS))
+    camels: int = attrs.field(validator=at_most(MAX_COPIES))
+    markers: int = attrs.field(validator=at_most(MAX_PLAYERS))
 
 
 @attrs.frozen
@@ -200,8 +212,8 @@ class ContentFile:
     override: list[OverrideSpec] = attrs.field(factory=list)
     player_count: list[PlayerCountSpec] = attrs.field(factory=list)
     extra_meeples: list[ExtraMeeplesSpec] = attrs.field(factory=list)
-    settings: dict[str, int] = attrs.field(factory=dict)
-    tables: dict[str, list[int]] = attrs.field(factory=dict)
+    settings: dict[str, int] = attrs.field(factory=dict, validator=numbers_within(MAX_NUMBER))
+    tables: dict[str, list[int]] = attrs.field(factory=dict, validator=numbers_within(MAX_NUMBER))
 
 
 @attrs.frozen
@@ -250,15 +262,13 @@ _CONVERTER = strict_converter()
 def parse_content_file(path: Path, text: str | None = None) -> tuple[ContentFile | None, list[str]]:
     """One file's records, or the list of its problems (each naming the file and path)."""
     try:
-        raw_text = path.read_text(encoding="utf-8") if text is None else text
-    except OSError as exc:
-        return None, [f"{path}: cannot read: {exc.strerror or exc}"]
-    except UnicodeDecodeError as exc:
-        return None, [f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})"]
+        raw_text = read_text_bounded(path, CONTENT_LIMIT, "content file") if text is None else text
+    except FileRefused as exc:
+        return None, [str(exc)]
     try:
-        raw = tomli.loads(raw_text)
-    except tomli.TOMLDecodeError as exc:
-        return None, [f"{path}: not valid TOML: {exc}"]
+        raw = parse_toml(raw_text)
+    except DocumentError as exc:  # not TOML, nested too deep, numbers Python cannot read
+        return None, [f"{path}: {exc}"]
     try:
         return _CONVERTER.structure(raw, ContentFile), []
     except Exception as exc:  # cattrs raises exception groups with every problem inside
@@ -464,6 +474,12 @@ def _add_meeples(
             )
             continue
         counts[more.colour] += more.count
+        if counts[more.colour] > MAX_COPIES:
+            problems.append(
+                f"{path}: $.extra_meeples[{i}].count: makes {counts[more.colour]} meeples of "
+                f"{more.colour!r}, more than {MAX_COPIES}"
+            )
+            counts[more.colour] = MAX_COPIES
     return [attrs.evolve(c, count=counts[c.id]) for c in colours]
 
 

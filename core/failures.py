@@ -39,11 +39,14 @@ def _is_plugin(value: Any) -> bool:
 
 
 def _provider(frames: list[FrameType]) -> dict[str, str]:
-    """Which plugin provides each stage and power, from the rules found in the frames."""
+    """Which plugin provides each stage and power, from the rules found in the frames.
+    Rules that raised while being built may not have that table yet (a plugin's content
+    hook fails before the stages are registered): they give none."""
     for frame in frames:
         for value in (frame.f_locals.get("self"), frame.f_locals.get("rules")):
             if isinstance(value, Rules):
-                return value.providers
+                providers = getattr(value, "providers", None)
+                return providers if isinstance(providers, dict) else {}
     return {}
 
 

@@ -110,6 +110,25 @@ def naqala_check_state(rules: Rules, state: State) -> Iterable[Problem]:
 
 
 @hookspec
+def naqala_flags() -> Iterable[str]:
+    """Names of the flags this plugin sets on a state (``State.with_flag``): the base game's
+    ``last-camel`` and ``no-moves``. A state whose ``flags`` holds a name no plugin
+    declares is refused when loaded (``naqala.core.validate``), and so is a flag given
+    twice. Combined: union.
+    """
+
+
+@hookspec
+def naqala_player_counters() -> Iterable[str]:
+    """Names of the counters this plugin keeps in a player's ``extras`` (the Whims'
+    ``whims.claimed``), besides ``piece.<name>`` (a piece still to place), which every
+    plugin may keep; a name ending in ``*`` stands for every name that begins so (the base
+    game's ``round-used:*``, one counter per card). A state whose ``players[].extras``
+    holds another name is refused when loaded (``naqala.core.validate``). Combined: union.
+    """
+
+
+@hookspec
 def naqala_hidden_decks(rules: Rules) -> Iterable[str]:
     """Names of decks whose cards in a player's hand the other players cannot see.
 

@@ -50,6 +50,10 @@ class Origins:
         self.files = files
         self._parsed: list[tuple[str, Path, ContentFile]] | None = None
 
+    def parsed(self) -> list[tuple[str, Path, ContentFile]]:
+        """Every file that parses, with the plugin that ships it, in content order."""
+        return self._all()
+
     def _all(self) -> list[tuple[str, Path, ContentFile]]:
         if self._parsed is None:
             self._parsed = []
@@ -112,12 +116,45 @@ def check_rules(rules: Rules, files: Sequence[tuple[str, Path]]) -> None:
     every problem, each with its file and plugin (and the plugin that found it)."""
     origins = Origins(files)
     problems = [_located(origins, p, "") for p in core_problems(rules)]
+    problems.extend(unknown_settings(rules, origins))
     for impl in rules.hook.naqala_check_rules.get_hookimpls():
         check = cast(Callable[..., Iterable[str]], impl.function)
         for problem in check(rules=rules):
             problems.append(_located(origins, problem, impl.plugin_name))
     if problems:
         raise ContentError(problems)
+
+
+def _content_only(rules: Rules, plugin: str) -> bool:
+    """Whether ``plugin`` is content alone: its only hook names its content files, so no
+    code of its own reads a setting."""
+    module = rules.pm.get_plugin(plugin)
+    callers = (rules.pm.get_hookcallers(module) or []) if module is not None else []
+    return all(caller.name == "naqala_content_files" for caller in callers)
+
+
+def unknown_settings(rules: Rules, origins: Origins) -> list[str]:
+    """Settings that nothing reads: set by a plugin made of content alone (a house rule of
+    a TOML file, the files of ``naqala content check``) and by no plugin with code. A
+    plugin with code may bring settings of its own; content alone can only set the
+    settings of the plugins in play, or the ``<deck>_row`` of one of their decks."""
+    content_only = {name for name, _path in origins.files if _content_only(rules, name)}
+    if not content_only:
+        return []
+    set_by = [(plugin, path, data.settings) for plugin, path, data in origins.parsed()]
+    known = {
+        key for plugin, _path, values in set_by if plugin not in content_only for key in values
+    }
+    known |= {f"{deck}_row" for deck in rules.deck_names}
+    listed = ", ".join(sorted(known))
+    return [
+        f"{path} (plugin {plugin!r}): settings.{key}: no plugin reads a setting {key!r} "
+        f"(the settings of these rules: {listed})"
+        for plugin, path, values in set_by
+        if plugin in content_only
+        for key in values
+        if key not in known
+    ]
 
 
 def _located(origins: Origins, problem: str, checker: str) -> str:

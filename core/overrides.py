@@ -21,16 +21,28 @@ from typing import Any
 
 import attrs
 
+from naqala.core.structured import at_most, numbers_within
+
+#: the most copies of one thing content may declare (tiles of a kind, cards, meeples of a
+#: colour, tokens): the games hold tens; a hundred million would be laid out for minutes
+MAX_COPIES = 1_000
+#: the most points one entry may be worth (the dearest tile or djinn is worth 15)
+MAX_POINTS = 10_000
+#: the largest number a setting, a table or a card's params may hold, either way (as many
+#: as the most coins a player may hold, ``validate.MAX_COINS``)
+MAX_NUMBER = 1_000_000
+
 
 @attrs.frozen
 class OverrideSpec:
-    """``[[override]]``: new numbers for the entry ``target`` (fields left out keep theirs)."""
+    """``[[override]]``: new numbers for the entry ``target`` (fields left out keep theirs),
+    bounded like the entries' own."""
 
     target: str
-    vp: int | None = None
-    count: int | None = None
+    vp: int | None = attrs.field(default=None, validator=at_most(MAX_POINTS))
+    count: int | None = attrs.field(default=None, validator=at_most(MAX_COPIES))
     cost: str | None = None
-    params: dict[str, int] = attrs.field(factory=dict)
+    params: dict[str, int] = attrs.field(factory=dict, validator=numbers_within(MAX_NUMBER))
 
     def changes(self) -> dict[str, Any]:
         """The plain fields this override sets (``params`` are handled key by key)."""

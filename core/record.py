@@ -33,7 +33,9 @@ from cattrs.gen import make_dict_unstructure_fn, override
 
 from naqala.core.actions import Action, NotationError, format_action, parse_action
 from naqala.core.content import ContentError
+from naqala.core.documents import DocumentError, parse_json
 from naqala.core.engine import IllegalAction, Rules, build_rules
+from naqala.core.files import RECORD_LIMIT, FileRefused, read_text_bounded
 from naqala.core.plugins import BASE, PluginError, installed_entry_points, load_named
 from naqala.core.serialize import pretty_json
 from naqala.core.state import State
@@ -377,24 +379,19 @@ def record_from_json(text: str, source: str = "record") -> GameRecord:
     """The record in a JSON document; ``RecordError`` naming ``source`` and the JSON path
     of the first problem if it is not one."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{source}: not JSON: {exc}") from None
-    except RecursionError:
-        raise RecordError(f"{source}: not JSON: nested too deeply") from None
+        data = parse_json(text)
+    except DocumentError as exc:  # not JSON, nested too deep, a key twice, huge numbers
+        raise RecordError(f"{source}: {exc}") from None
     return record_from_data(data, source)
 
 
 def load_record(path: Path) -> GameRecord:
-    """The record saved in ``path``; ``RecordError`` if it cannot be read or is not one."""
+    """The record saved in ``path``; ``RecordError`` if it cannot be read (not a regular
+    file, or more than ``RECORD_LIMIT`` bytes) or is not one."""
     try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        text = read_text_bounded(path, RECORD_LIMIT, "record")
+    except FileRefused as exc:
+        raise RecordError(str(exc)) from None
     return record_from_json(text, str(path))
 
 

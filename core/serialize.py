@@ -16,13 +16,16 @@ same rules.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, TypeVar
 
 import attrs
 from cattrs.gen import make_dict_unstructure_fn, override
 
 from naqala.core.board import parse_tile
+from naqala.core.documents import DocumentError, parse_json
 from naqala.core.engine import DJINNS, RESOURCES, Rules, rules_for_ruleset
+from naqala.core.files import STATE_LIMIT, read_text_bounded
 from naqala.core.plugins import PluginError
 from naqala.core.rng import Rng
 from naqala.core.state import (
@@ -555,7 +558,14 @@ def check_consistent(rules: Rules, state: State) -> None:
 def state_from_json(text: str, rules: Rules | None = None) -> tuple[Rules, State]:
     """Rules and state from a JSON document; ``StateFormatError`` if it is not one."""
     try:
-        data = json.loads(text)
-    except ValueError as exc:  # JSONDecodeError, or a number of thousands of digits
-        raise StateFormatError(f"not JSON: {exc}") from None
+        data = parse_json(text)
+    except DocumentError as exc:  # not JSON, nested too deep, a key twice, huge numbers
+        raise StateFormatError(str(exc)) from None
     return state_from_data(data, rules)
+
+
+def load_state(path: str | Path, rules: Rules | None = None) -> tuple[Rules, State]:
+    """Rules and state from the file ``path`` (a regular file of at most ``STATE_LIMIT``
+    bytes); ``StateFormatError`` naming nothing but what is wrong (callers name the file),
+    ``FileRefused`` naming the file if it is not read at all."""
+    return state_from_json(read_text_bounded(path, STATE_LIMIT, "state"), rules)

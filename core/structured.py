@@ -31,12 +31,68 @@ _WORDS = {
     "dict": "an object",
     "NoneType": "null",
 }
+#: marks the field of a validator's reason, carried through cattrs's message to the path
+_FIELD = "\x00"
 #: what cattrs says when a mapping or a record was expected and something else was there
 _NOT_A_MAPPING = re.compile(r"^'(\w+)' object has no attribute '(?:keys|items)'$")
 
 
 class ShapeError(TypeError):
     """A value of the wrong JSON type; its message is the reason shown to the user."""
+
+
+class OutOfBounds(ValueError):
+    """A number beyond what its field may hold, raised by an attrs validator (``at_most``,
+    ``numbers_within``): reported at the field's own path (``$.tile[0].count``)."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(reason)
+        self.field = field
+        self.reason = reason
+
+
+def shown(number: int) -> str:
+    """A number from a file for a message: absurdly long ones are not written out (Python
+    refuses to print integers of thousands of digits)."""
+    if abs(number) < 10**15:
+        return str(number)
+    return f"{'-' if number < 0 else ''}a number of about {number.bit_length() * 3 // 10} digits"
+
+
+def _bound_reason(value: int, most: int, least: int | None) -> str | None:
+    if value > most:
+        return f"{shown(value)} is more than {most}"
+    if least is not None and value < least:
+        return f"{shown(value)} is less than {least}"
+    return None
+
+
+def at_most(most: int, least: int | None = None) -> Callable[[Any, Any, Any], None]:
+    """An attrs validator: an integer field (or ``None``) is at most ``most`` and, when
+    given, at least ``least``. Lower bounds that depend on meaning are checked where the
+    meaning is (``core/meaning.py``); this keeps absurd numbers out of the records."""
+
+    def check(_instance: Any, attribute: Any, value: Any) -> None:
+        if isinstance(value, int) and (reason := _bound_reason(value, most, least)):
+            raise OutOfBounds(attribute.name, reason)
+
+    return check
+
+
+def numbers_within(most: int) -> Callable[[Any, Any, Any], None]:
+    """An attrs validator: every number of a table of numbers, or of numbers lists, lies
+    between ``-most`` and ``most``; reported at the key (``$.settings.starting_coins``)."""
+
+    def check(_instance: Any, attribute: Any, value: Any) -> None:
+        for key, entry in value.items():
+            for i, number in enumerate(entry if isinstance(entry, list) else [entry]):
+                if isinstance(number, int) and (reason := _bound_reason(number, most, -most)):
+                    where = f"{attribute.name}.{key}" + (
+                        f"[{i}]" if isinstance(entry, list) else ""
+                    )
+                    raise OutOfBounds(where, reason)
+
+    return check
 
 
 def json_type(value: Any) -> str:
@@ -98,6 +154,8 @@ def _reason(exc: BaseException, type_: type | None) -> str:
     field missing``, ``extra fields found (x)``)."""
     if isinstance(exc, ShapeError):
         return str(exc)
+    if isinstance(exc, OutOfBounds):
+        return f"{_FIELD}{exc.field}{_FIELD}{exc.reason}"
     if isinstance(exc, AttributeError) and (found := _NOT_A_MAPPING.match(str(exc))):
         return f"expected an object, got {_WORDS.get(found.group(1), found.group(1))}"
     return format_exception(exc, type_)
@@ -108,7 +166,12 @@ def problems(exc: Exception, path: str = "$") -> list[tuple[str, str]]:
     found = []
     for message in cattrs.transform_error(exc, path=path, format_exception=_reason):
         reason, sep, where = message.rpartition(" @ ")
-        found.append((where, reason) if sep else (path, message))
+        if not sep:
+            where, reason = path, message
+        if reason.startswith(_FIELD):  # a validator's: the field is below the record
+            field, _, reason = reason[len(_FIELD) :].partition(_FIELD)
+            where = f"{where}.{field}"
+        found.append((where, reason))
     return found
 
 
@@ -127,4 +190,14 @@ def structure(
         raise fail(where, reason) from None
 
 
-__all__ = ["ShapeError", "json_type", "problems", "strict_converter", "structure"]
+__all__ = [
+    "OutOfBounds",
+    "ShapeError",
+    "at_most",
+    "json_type",
+    "numbers_within",
+    "problems",
+    "shown",
+    "strict_converter",
+    "structure",
+]

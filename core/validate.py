@@ -21,18 +21,28 @@ from naqala.core.state import (
     ASIDE,
     ASIDE_CARD,
     ASIDE_MEEPLE,
+    EFFECTS,
     GAME_OVER,
     NOBODY,
     NON_PLAYER,
+    PIECES,
     PlayerState,
     State,
     aside_cards,
     aside_meeples,
 )
+from naqala.core.structured import shown as shown  # re-exported for the plugins' checks
 
 #: the most coins a player may hold: far beyond any game (a turn earns at most a few
 #: hundred), low enough to refuse absurd numbers typed into a state file
 MAX_COINS = 1_000_000
+#: the most a counter of ``extras`` may hold (a game counts effects in the tens)
+MAX_COUNTER = 1_000_000
+#: the most counters a state's or a player's ``extras`` may hold: one per card set aside
+#: and per card's effects is a few hundred at most
+MAX_COUNTERS = 1_000
+#: the longest name of a counter or a flag (``aside.card.<card id>`` is about 30)
+MAX_NAME = 100
 
 
 @attrs.frozen
@@ -52,14 +62,6 @@ class InvalidState(ValueError):
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
         super().__init__("; ".join(str(p) for p in problems))
-
-
-def shown(number: int) -> str:
-    """A number from a state file for a message: absurdly long ones are not written out
-    (Python refuses to print integers of thousands of digits)."""
-    if abs(number) < 10**15:
-        return str(number)
-    return f"{'-' if number < 0 else ''}a number of about {number.bit_length() * 3 // 10} digits"
 
 
 # -- hands: the one place that knows where a player keeps each deck's cards ---------------------
@@ -180,7 +182,8 @@ def _check_terrain(rules: Rules, state: State) -> Iterable[Problem]:
 
 
 def _check_bounds(rules: Rules, state: State) -> Iterable[Problem]:
-    """Nothing negative, coins within ``MAX_COINS``, the round counted from 1."""
+    """Nothing negative, coins within ``MAX_COINS``, counters within ``MAX_COUNTER``, the
+    round counted from 1, counters and flags the rules know."""
     if state.round < 1:
         yield Problem("$.round", f"rounds are counted from 1, not {shown(state.round)}")
     for i, p in enumerate(state.players):
@@ -191,13 +194,10 @@ def _check_bounds(rules: Rules, state: State) -> Iterable[Problem]:
             yield Problem(f"{where}.camels", f"{shown(p.camels)} is negative")
         if min(p.meeples, default=0) < 0:
             yield Problem(f"{where}.meeples", "a count is negative")
-        for key, value in p.extras:
-            if value < 0:
-                yield Problem(f"{where}.extras.{key}", f"{shown(value)} is negative")
+        yield from _check_player_extras(rules, where, p)
+    yield from _check_counters("$.extras", state.extras)
     colours = {colour.id for colour in rules.colours}
-    for key, value in state.extras:
-        if value < 0:
-            yield Problem(f"$.extras.{key}", f"{shown(value)} is negative")
+    for key, _value in state.extras[:MAX_COUNTERS]:
         if key.startswith(ASIDE_MEEPLE) and key[len(ASIDE_MEEPLE) :] not in colours:
             yield Problem(f"$.extras.{key}", f"no colour {key[len(ASIDE_MEEPLE) :]!r}")
         elif key.startswith(ASIDE) and not key.startswith((ASIDE_MEEPLE, ASIDE_CARD)):
@@ -205,6 +205,9 @@ def _check_bounds(rules: Rules, state: State) -> Iterable[Problem]:
                 f"$.extras.{key}",
                 f"set aside are only {ASIDE_MEEPLE}<colour> and {ASIDE_CARD}<card>",
             )
+        elif key.startswith(EFFECTS) and key[len(EFFECTS) :] not in rules.card_specs:
+            yield Problem(f"$.extras.{key}", f"no card {key[len(EFFECTS) :]!r} in these rules")
+    yield from _check_flags(rules, state)
     for i, tile in enumerate(state.board.meeples):
         if min(tile, default=0) < 0:
             yield Problem(f"$.board.tiles[{i}].meeples", "a count is negative")
@@ -223,6 +226,69 @@ def _check_bounds(rules: Rules, state: State) -> Iterable[Problem]:
                 yield Problem(f"$.turn.{name}", f"{shown(getattr(turn, name))} is negative")
         if min(turn.hand, default=0) < 0:
             yield Problem("$.turn.hand", "a count is negative")
+
+
+def declared_names(rules: Rules, hook: str) -> frozenset[str]:
+    """The names the plugins declare through ``hook`` (``naqala_flags``,
+    ``naqala_player_counters``), worked out once per rules (``Rules.memo``)."""
+    key = f"validate.{hook}"
+    found: frozenset[str] | None = rules.memo.get(key)
+    if found is None:
+        answers = getattr(rules.hook, hook)()
+        found = rules.memo[key] = frozenset(name for names in answers for name in names)
+    return found
+
+
+def _check_counters(where: str, extras: tuple[tuple[str, int], ...]) -> Iterable[Problem]:
+    """What every ``extras`` object must be, a state's or a player's: at most
+    ``MAX_COUNTERS`` counters of names of at most ``MAX_NAME`` characters, each from 0 to
+    ``MAX_COUNTER``. Too many counters are one problem, not one per counter."""
+    if len(extras) > MAX_COUNTERS:
+        yield Problem(where, f"{len(extras)} counters; at most {MAX_COUNTERS}")
+        return
+    for key, value in extras:
+        if len(key) > MAX_NAME:
+            yield Problem(f"{where}.{key[:20]}…", f"a name longer than {MAX_NAME} characters")
+        elif not 0 <= value <= MAX_COUNTER:
+            yield Problem(f"{where}.{key}", f"{shown(value)} is not between 0 and {MAX_COUNTER}")
+
+
+def _check_player_extras(rules: Rules, where: str, player: PlayerState) -> Iterable[Problem]:
+    """A player's counters are bounded like the state's, and each is one the rules keep
+    for a player: ``piece.<name>`` (a piece still to place) or a name a plugin declares
+    (hook ``naqala_player_counters``; a declared ``prefix*`` stands for every name that
+    begins so, as ``round-used:*`` for one counter per card)."""
+    problems = list(_check_counters(f"{where}.extras", player.extras))
+    yield from problems
+    if problems:
+        return
+    known = declared_names(rules, "naqala_player_counters")
+    prefixes = (PIECES, *(name[:-1] for name in known if name.endswith("*")))
+    for key, _value in player.extras:
+        if not key.startswith(prefixes) and key not in known:
+            names = ", ".join([f"{PIECES}*", *sorted(known)])
+            yield Problem(f"{where}.extras.{key}", f"no player counter {key!r} ({names})")
+
+
+def _check_flags(rules: Rules, state: State) -> Iterable[Problem]:
+    """The flags are the ones the rules know (hook ``naqala_flags``), each given once; a
+    list longer than the rules' own is one problem, however long it is."""
+    known = declared_names(rules, "naqala_flags")
+    if len(state.flags) > len(known):
+        names = ", ".join(sorted(known)) or "none"
+        yield Problem(
+            "$.flags", f"{len(state.flags)} flags; these rules know {len(known)} ({names})"
+        )
+        return
+    seen: set[str] = set()
+    for i, flag in enumerate(state.flags):
+        if flag not in known:
+            shown_flag = flag if len(flag) <= MAX_NAME else f"{flag[:20]}…"
+            names = ", ".join(sorted(known)) or "none"
+            yield Problem(f"$.flags[{i}]", f"no flag {shown_flag!r} in these rules ({names})")
+        elif flag in seen:
+            yield Problem(f"$.flags[{i}]", f"{flag!r} is given twice")
+        seen.add(flag)
 
 
 def _check_meeples(rules: Rules, state: State) -> Iterable[Problem]:

@@ -563,6 +563,53 @@ def test_naqala_card_powers_and_naqala_adjust_new_game_add_a_deck_and_a_piece() 
     assert "last-camel" not in after.flags
 
 
+def test_naqala_flags_declares_the_flags_a_state_may_hold() -> None:
+    """A flag no plugin declares fails the state checks (and so a plugin's own tests,
+    through the invariants); once a plugin declares it, it is sound."""
+    from naqala.core.validate import check_state
+
+    class Storms:
+        NAME = "storms"
+
+        @hookimpl
+        def naqala_flags(self) -> list[str]:
+            return ["storm"]
+
+    rules = build_rules()
+    assert [str(p) for p in check_state(rules, rules.new_game(3, 1).with_flag("storm"))] == [
+        "$.flags[0]: no flag 'storm' in these rules (last-camel, no-moves)"
+    ]
+    declared = build_rules(extra_plugins=[Storms()])
+    assert check_state(declared, declared.new_game(3, 1).with_flag("storm")) == []
+
+
+def test_naqala_player_counters_declares_names_and_prefixes() -> None:
+    """A player counter is ``piece.*`` or a name a plugin declares; a declared ``x*``
+    stands for every name beginning with ``x``."""
+    from naqala.core.validate import check_state
+
+    class Luck:
+        NAME = "luck"
+
+        @hookimpl
+        def naqala_player_counters(self) -> list[str]:
+            return ["luck", "charm.*"]
+
+    def with_counters(rules: Rules, *keys: str) -> State:
+        state = rules.new_game(3, 1)
+        p = state.players[0]
+        for key in keys:
+            p = attrs.evolve(p, extras=set_extra(p.extras, key, 1))
+        return state.replace_player(0, p)
+
+    rules = build_rules(extra_plugins=[Luck()])
+    assert check_state(rules, with_counters(rules, "luck", "charm.red", "piece.tent")) == []
+    assert [str(p) for p in check_state(rules, with_counters(rules, "lucky"))] == [
+        "$.players[0].extras.lucky: no player counter 'lucky' "
+        "(piece.*, charm.*, luck, round-used:*)"
+    ]
+
+
 def test_naqala_cli_adds_a_subcommand() -> None:
     """A plugin adds a subcommand to the naqala command."""
     from naqala.cli.app import register_plugin_commands

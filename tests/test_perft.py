@@ -538,16 +538,16 @@ def test_fast_count_gives_up_after_its_time() -> None:
 def test_the_time_limit_holds_within_one_target_tile(monkeypatch: Any) -> None:
     """A big board with full tiles spends long on a single target tile, so the limit is
     looked at during each target's count too, not only between targets: with a clock
-    that advances one second per look and a limit of 2.5 s, a 1x2 board of 30 meeples a
-    tile (two targets, so three looks between them) gives up inside the first target."""
+    that advances one second per look and a limit of 2.5 s, a 2x2 board of 30 meeples a
+    tile (walks of 30 steps go round and round it) gives up inside the first target."""
     import naqala.plugins.base.perft as perft_module
 
     ticks = itertools.count()
     monkeypatch.setattr(perft_module.time, "process_time", lambda: float(next(ticks)))
-    geo, meeples = parse_board({"rows": 1, "cols": 2, "meeples": ["W" * 30, "R" * 30]})
+    geo, meeples = parse_board({"rows": 2, "cols": 2, "meeples": ["W" * 30, "R" * 30] * 2})
     with pytest.raises(PerftTimeout) as caught:
         count_moves_fast(geo, meeples, max_seconds=2.5)
-    assert caught.value.done == 0 and caught.value.total == 2
+    assert caught.value.done == 0 and caught.value.total == 4
 
 
 def test_perft_command_both_ways_on_board_files() -> None:
@@ -568,3 +568,37 @@ if __name__ == "__main__":
     results = {path.name: brute_perft(load(path)) for path in board_files()}
     EXPECTED.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(results, indent=2))
+
+
+def test_a_tile_of_a_hundred_thousand_meeples_beside_one_other_answers() -> None:
+    """Where the walks die out, the count stops with them: 100,000 meeples on a tile of a
+    1x2 board (one step, then no way on) answers well within a limit of minutes (today
+    5,000 took 28 s and 100,000 never answered, the time quadratic in the hand)."""
+    for hand in (5_000, 100_000):
+        geo, meeples = parse_board({"rows": 1, "cols": 2, "meeples": ["R" * hand, "R"]})
+        assert count_moves_fast(geo, meeples, max_seconds=120) == (1, 1)
+
+
+def test_a_long_walk_round_a_cycle_is_counted_by_its_visits() -> None:
+    """A 2x2 board walked round and round: 5,001 steps from a1 end on a2 or b1 (one way
+    round each), having stood there 1,250 times before (steps 1, 5, …, 4,997)."""
+    geo, meeples = parse_board({"rows": 2, "cols": 2, "meeples": ["R" * 5_001, "", "", ""]})
+    assert count_moves_fast(geo, meeples, max_seconds=120) == (2, 2)
+    # 4,999 reds and 2 yellows: a last red is always legal (reds were dropped there on
+    # the visits the yellows leave free); a last yellow only with the other yellow
+    # dropped on one of the 1,250 visits
+    hand = "R" * 4_999 + "YY"
+    geo, meeples = parse_board({"rows": 2, "cols": 2, "meeples": [hand, "", "", ""]})
+    assert count_moves_fast(geo, meeples, max_seconds=120) == (2 * (5_000 * 4_999 // 2 + 1_250), 2)
+
+
+def test_perft_has_a_time_limit_by_default(monkeypatch: Any, tmp_path: Path) -> None:
+    """Without ``--max-seconds`` the count still gives up, after ``PERFT_MAX_SECONDS``."""
+    import naqala.plugins.base.api as api
+
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps({"rows": 2, "cols": 2, "meeples": ["R" * 50] * 4}), "utf-8")
+    monkeypatch.setattr(api, "PERFT_MAX_SECONDS", 0.0)
+    result = CliRunner().invoke(app, ["perft", str(path)])
+    assert result.exit_code == 1
+    assert "gave up after 0 s of CPU time (0 of 4 target tiles counted)" in result.stderr

@@ -269,3 +269,24 @@ def test_play_saves_the_game_up_to_the_failure_when_asked(
     record = json.loads(save.read_text(encoding="utf-8"))
     assert record["actions"], "the actions played before the failure are kept"
     assert f"saved to {save}" in captured.out
+
+
+def test_a_plugin_failing_while_the_rules_are_built_is_named() -> None:
+    """A hook that raises before the rules have their table of providers (the content
+    files are asked for first): the failure line names the plugin and the hook, instead
+    of the reporter itself failing (``'Rules' object has no attribute 'providers'``)."""
+    from naqala.core.failures import blame
+    from naqala.core.hookspecs import hookimpl
+
+    class Careless:
+        NAME = "careless"
+
+        @hookimpl
+        def naqala_content_files(self) -> list[Path]:
+            raise OSError("the disk is gone")
+
+    with pytest.raises(OSError) as caught:
+        build_rules(extra_plugins=[Careless()])
+    assert blame(caught.value) == (
+        "plugin 'careless' failed in hook naqala_content_files: OSError: the disk is gone"
+    )

@@ -206,10 +206,13 @@ def test_only_known_components_are_set_aside(key: str, reason: str) -> None:
         ("$.players[0].coins", lambda d: d["players"][0].update(coins=MAX_COINS + 1)),
         ("$.players[1].coins", lambda d: d["players"][1].update(coins=10**5000)),
         (
-            "$.extras.effects.jafaar: -1 is negative",
+            "$.extras.effects.jafaar: -1 is not between 0 and 1000000",
             lambda d: d["extras"].update({"effects.jafaar": -1}),
         ),
-        ("$.players[0].extras.x: -2 is negative", lambda d: d["players"][0]["extras"].update(x=-2)),
+        (
+            "$.players[0].extras.piece.x: -2 is not between 0 and 1000000",
+            lambda d: d["players"][0]["extras"].update({"piece.x": -2}),
+        ),
     ],
 )
 def test_out_of_bounds_numbers_are_refused(where: str, change: Change) -> None:

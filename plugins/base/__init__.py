@@ -144,6 +144,16 @@ def naqala_display(rules: Rules, state: State) -> Display:
 
 
 @hookimpl
+def naqala_flags() -> list[str]:
+    return [flow.LAST_CAMEL, flow.NO_MOVES]
+
+
+@hookimpl
+def naqala_player_counters() -> list[str]:
+    return [f"{cards.ROUND_USED}*"]
+
+
+@hookimpl
 def naqala_hidden_decks(rules: Rules) -> list[str]:
     return [DECK_NAMES[RESOURCES]]  # resource cards are held face down
 

@@ -54,7 +54,7 @@ from naqala.plugins.base.greedy import GreedyAgent
 from naqala.plugins.base.mcts import DEFAULT_BUDGET, Budget, MctsAgent
 from naqala.plugins.base.merchandise import merchandise_types
 from naqala.plugins.base.movement import DropStage, PickStage, count_moves
-from naqala.plugins.base.perft import PerftTimeout
+from naqala.plugins.base.perft import PERFT_MAX_SECONDS, PerftTimeout
 from naqala.plugins.base.placing import place_token_for
 from naqala.plugins.base.setup import board_shape
 from naqala.plugins.base.tiles import SKIP, PlaceToken, final_tile, take_djinn_card
@@ -74,6 +74,7 @@ __all__ = [
     "MEEPLE_DROPPED",
     "PALACE_PLACED",
     "PALM_TREE_PLACED",
+    "PERFT_MAX_SECONDS",
     "SKIP",
     "TILE_TAKEN",
     "Activated",

@@ -7,11 +7,12 @@ per tile (Y W G B R P). Only the movement rule is involved, so no other content 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from naqala.core.board import Geometry, geometry
+from naqala.core.documents import DocumentError, parse_json
+from naqala.core.files import BOARD_LIMIT, FileRefused, decode_utf8, read_bounded
 from naqala.core.state import Counts
 from naqala.plugins.base.movement import count_moves
 from naqala.plugins.base.perft import Progress, count_moves_fast
@@ -75,16 +76,18 @@ def parse_board(data: Any, source: str = "board") -> tuple[Geometry, tuple[Count
 
 
 def load_board(path: Path) -> tuple[Geometry, tuple[Counts, ...]]:
+    """Geometry and meeples of the board file ``path`` (a regular file of at most
+    ``BOARD_LIMIT`` bytes); ``BoardFileError`` naming the file otherwise."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise BoardFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise BoardFileError(f"{path}: not JSON: not UTF-8 text ({exc.reason})") from None
-    except json.JSONDecodeError as exc:
-        raise BoardFileError(f"{path}: not JSON: {exc}") from None
-    except RecursionError:
-        raise BoardFileError(f"{path}: not JSON: nested too deeply") from None
+        raw = read_bounded(path, BOARD_LIMIT, "board file")
+    except FileRefused as exc:
+        raise BoardFileError(str(exc)) from None
+    try:
+        data = parse_json(decode_utf8(raw, str(path)))
+    except FileRefused as exc:
+        raise BoardFileError(f"{path}: not JSON: {str(exc).removeprefix(f'{path}: ')}") from None
+    except DocumentError as exc:
+        raise BoardFileError(f"{path}: {exc}") from None
     return parse_board(data, str(path))
 
 

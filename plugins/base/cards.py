@@ -94,8 +94,12 @@ def round_limited(rules: Rules, state: State, card: CardSpec) -> bool:
     )
 
 
+#: the player counters of the cards used in a round (``round-used:<card id>``: the round)
+ROUND_USED = "round-used:"
+
+
 def _round_key(card: CardSpec) -> str:
-    return f"round-used:{card.id}"
+    return f"{ROUND_USED}{card.id}"
 
 
 def used_this_round(state: State, owner: int, card: CardSpec) -> bool:

@@ -9,7 +9,9 @@ those ``v`` visits. So for each start the walks are grouped by ``(T, v)``, count
 dynamic programming over (tile, previous tile, steps left, visits to ``T`` so far), and
 each group is multiplied by the number of its legal colour sequences — a formula in the
 hand, ``T``'s colours and ``v``. The work is polynomial in the board size and the number
-of meeples on a tile, where listing the moves grows exponentially with the latter.
+of meeples on a tile, where listing the moves grows exponentially with the latter; only
+the walks that still exist are carried from one step to the next, so where they die out
+(a tile of 100,000 meeples beside a single other) the count stops with them.
 
 ``movement.count_moves`` lists the moves and stays as the independent cross-check.
 """
@@ -25,6 +27,10 @@ from naqala.core.state import NOBODY, Counts
 
 #: ``progress(done, total)`` after each target tile
 Progress = Callable[[int, int], None]
+#: the CPU seconds ``naqala perft`` counts for at most unless told otherwise: a count of
+#: any real position takes well under a second, and a board of hundreds of thousands of
+#: meeples on a tile would otherwise run for hours
+PERFT_MAX_SECONDS = 60.0
 
 
 class PerftTimeout(Exception):
@@ -55,63 +61,113 @@ def legal_sequences(hand: Counts, present: Sequence[bool], visits: int) -> int:
     The last colour ``c`` is legal if ``c`` is present, or if one of the earlier drops on
     the tile is ``c``: all orders of the rest, minus those that keep ``c`` off the
     ``visits`` positions."""
-    rest_len = sum(hand) - 1
-    count = 0
-    for colour, n in enumerate(hand):
-        if not n:
-            continue
-        rest = list(hand)
-        rest[colour] -= 1
-        orders = arrangements(rest)
-        if present[colour]:
-            count += orders
-        elif visits:
-            others = rest[:colour] + rest[colour + 1 :]
-            avoiding = math.comb(rest_len - visits, rest[colour]) * arrangements(others)
-            count += orders - avoiding
-    return count
+    return _Sequences(hand, present).legal(visits)
+
+
+class _Sequences:
+    """``legal_sequences`` for one hand and tile at any number of visits: the orders of
+    the rest of the hand after each last colour are worked out once, as a long walk
+    meets its last tile at thousands of different numbers of visits."""
+
+    def __init__(self, hand: Counts, present: Sequence[bool]) -> None:
+        self.rest_len = sum(hand) - 1
+        self.always = 0  # last colours present on the tile: legal whatever the visits
+        self.visited: list[tuple[int, int, int]] = []  # (orders, copies of c left, others)
+        for colour, n in enumerate(hand):
+            if not n:
+                continue
+            rest = list(hand)
+            rest[colour] -= 1
+            if present[colour]:
+                self.always += arrangements(rest)
+            else:
+                others = rest[:colour] + rest[colour + 1 :]
+                self.visited.append((arrangements(rest), rest[colour], arrangements(others)))
+
+    def legal(self, visits: int) -> int:
+        count = self.always
+        if visits:
+            for orders, left, others in self.visited:
+                count += orders - math.comb(self.rest_len - visits, left) * others
+        return count
+
+
+def _shifted(counts: list[int]) -> list[int]:
+    """Counts by visits after one more visit to the target."""
+    return [0, *counts]
+
+
+def _add(total: list[int], counts: list[int]) -> list[int]:
+    """``total + counts`` element-wise (lists of any lengths); ``total`` may be changed."""
+    if len(counts) > len(total):
+        total, counts = list(counts), total
+    for i, n in enumerate(counts):
+        total[i] += n
+    return total
+
+
+def _minus(total: list[int], counts: list[int] | None) -> list[int]:
+    """``total - counts`` element-wise without trailing zeros (``counts`` ≤ ``total``)."""
+    if counts is None:
+        return total
+    result = list(total)
+    for i, n in enumerate(counts):
+        result[i] -= n
+    while result and not result[-1]:
+        result.pop()
+    return result
 
 
 def _walk_counts(
-    geo: Geometry, target: int, steps: int, check_time: Callable[[], None]
-) -> list[dict[int, dict[int, list[int]]]]:
-    """``table[k][here][prev]``: walks of ``k`` steps from ``here`` (arrived from
-    ``prev``) that end on ``target``, as counts by visits to ``target`` before the end.
-    ``check_time`` is called before each step: one target of a big board with full
-    tiles takes long enough for a time limit to matter within it."""
-    width = max(steps, 1)
-    zero = [0] * width
+    geo: Geometry, target: int, lengths: Iterable[int], check_time: Callable[[], None]
+) -> dict[int, dict[int, list[int]]]:
+    """``found[k][start]``: the walks of ``k`` steps from ``start`` (the first step free)
+    that end on ``target``, as counts by visits to ``target`` before the end, for each
+    ``k`` of ``lengths``.
+
+    Walks are counted backwards from the target one step at a time, keeping only the
+    (tile, previous tile) pairs some walk still passes and the visit counts some walk
+    has, so a board where walks soon die out (a corridor, a tile of 100,000 meeples
+    beside one other) answers in a few steps, and memory holds one step at a time.
+    ``check_time`` is called for every tile of every step, so a time limit holds within
+    a small part of one target's count."""
+    wanted = set(lengths)
+    longest = max(wanted, default=0)
     neighbours = geo.neighbours
-    tiles = range(geo.size)
-    arrived = [(here, (*neighbours[here], NOBODY)) for here in tiles]
-    level = {here: dict.fromkeys(prevs, zero) for here, prevs in arrived}
-    level[target] = {prev: [1, *zero[1:]] for prev in level[target]}
-    table = [level]
-    for k in range(1, steps + 1):
-        check_time()
-        before = table[-1]
+    # level[here][prev]: walks of k steps from here, arrived from prev, ending on target
+    level: dict[int, dict[int, list[int]]] = {
+        target: {prev: [1] for prev in (*neighbours[target], NOBODY)}
+    }
+    found: dict[int, dict[int, list[int]]] = {}
+    if 0 in wanted:
+        found[0] = {target: [1]}
+    for k in range(1, longest + 1):
+        # into[here][nxt]: walks of k steps whose first step goes from here to nxt
+        into: dict[int, dict[int, list[int]]] = {}
+        for nxt, by_prev in level.items():
+            for here, counts in by_prev.items():
+                if here != NOBODY:
+                    step = _shifted(counts) if nxt == target and k > 1 else counts
+                    into.setdefault(here, {})[nxt] = step
         level = {}
-        for here, prevs in arrived:
-            # one step to each neighbour; landing on the target short of the end is a visit
-            moves = [(-2, zero)]  # no tile: keeps the sum defined when every move is excluded
-            for nxt in neighbours[here]:
-                counts = before[nxt][here]
-                if nxt == target and k > 1:
-                    counts = [0, *counts[:-1]]
-                moves.append((nxt, counts))
-            level[here] = {prev: _sum(c for n, c in moves if n != prev) for prev in prevs}
-        table.append(level)
-    return table
-
-
-def _sum(polys: Iterable[list[int]]) -> list[int]:
-    """Element-wise sum of count lists of one length (at least one list)."""
-    it = iter(polys)
-    total = list(next(it))
-    for poly in it:
-        for i, n in enumerate(poly):
-            total[i] += n
-    return total
+        for here, steps in into.items():
+            check_time()
+            total: list[int] = []
+            for counts in steps.values():
+                total = _add(total, counts)
+            # never straight back: a walk that arrived from prev may not step to prev
+            by_prev = {
+                prev: left
+                for prev in (*neighbours[here], NOBODY)
+                if (left := _minus(total, steps.get(prev)))
+            }
+            if by_prev:
+                level[here] = by_prev
+        if k in wanted:
+            found[k] = {here: by_prev[NOBODY] for here, by_prev in level.items()}
+        if not level:
+            break  # no walk of k steps ends on the target, so none of more steps does
+    return found
 
 
 def count_moves_fast(
@@ -124,7 +180,7 @@ def count_moves_fast(
     target tile. ``PerftTimeout`` if ``max_seconds`` of CPU time pass first."""
     started = time.process_time()
     starts = [s for s, hand in enumerate(meeples) if any(hand) and s not in geo.impassable]
-    longest = max((sum(meeples[s]) for s in starts), default=0)
+    lengths = {sum(meeples[s]) for s in starts}
     targets = [t for t in range(geo.size) if t not in geo.impassable]
     moves = paths = done = 0
 
@@ -136,19 +192,30 @@ def count_moves_fast(
         progress(0, len(targets))
     for done, target in enumerate(targets):
         check_time()
-        table = _walk_counts(geo, target, longest, check_time)
+        found = _walk_counts(geo, target, lengths, check_time)
         for start in starts:
             hand = meeples[start]
+            walks = found.get(sum(hand), {}).get(start)
+            if not walks:
+                continue
             present = [False] * len(hand) if start == target else [n > 0 for n in meeples[target]]
-            walks = table[sum(hand)][start][NOBODY]
+            sequences = _Sequences(hand, present)
             for visits, n in enumerate(walks):
                 if n:
-                    sequences = legal_sequences(hand, present, visits)
-                    moves += n * sequences
-                    paths += n if sequences else 0
+                    check_time()
+                    legal = sequences.legal(visits)
+                    moves += n * legal
+                    paths += n if legal else 0
         if progress is not None:
             progress(done + 1, len(targets))
     return moves, paths
 
 
-__all__ = ["PerftTimeout", "Progress", "arrangements", "count_moves_fast", "legal_sequences"]
+__all__ = [
+    "PERFT_MAX_SECONDS",
+    "PerftTimeout",
+    "Progress",
+    "arrangements",
+    "count_moves_fast",
+    "legal_sequences",
+]

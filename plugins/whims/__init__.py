@@ -32,6 +32,11 @@ REQUIRES = ("base",)
 
 
 @hookimpl
+def naqala_player_counters() -> list[str]:
+    return [whims.CLAIMED]
+
+
+@hookimpl
 def naqala_content_files() -> Iterable[Path]:
     return [content_path("whims.toml")]
 
