@@ -22,10 +22,11 @@ with warnings.catch_warnings():  # starlette 1.x prefers httpx2 and warns about 
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from naqala.core.plugins import read_house_rule
 from naqala.core.record import record_from_json
 from naqala.core.serialize import state_to_json
 from naqala.web.app import MAX_UPLOAD, create_app, host_name
-from naqala.web.store import Store, house_file
+from naqala.web.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 JSON = {"content-type": "application/json"}
@@ -76,7 +77,7 @@ def decide(client: TestClient, apis: list[str]) -> None:
 
 
 def test_the_lobby_offers_seats_expansions_and_house_rules(folder: Path) -> None:
-    houses = [house_file(NO_LOOPS)]
+    houses = [read_house_rule(NO_LOOPS)]
     with client_for(Store(folder, houses, 5)) as client:
         page = client.get("/")
     assert page.status_code == 200
@@ -289,7 +290,7 @@ def test_an_upload_uses_the_servers_house_rule_files_never_a_path_it_names(
     elsewhere = tmp_path / "uploader" / "villages.py"
     elsewhere.parent.mkdir()
     shutil.copy(NO_LOOPS, elsewhere)
-    with client_for(Store(folder, [house_file(own)], 5)) as server:
+    with client_for(Store(folder, [read_house_rule(own)], 5)) as server:
         (api,) = new_game(server, ["human", "ai"], house_rules=["villages.py"])
         record = json.loads(server.get(api + "/record").text)
     (ref,) = [p for p in record["plugins"] if p["source"] == "house-rule"]
@@ -301,7 +302,7 @@ def test_an_upload_uses_the_servers_house_rule_files_never_a_path_it_names(
         )
         assert refused.status_code == 422
         assert "not one of this server's house-rule files" in refused.json()["error"]
-    with client_for(Store(tmp_path / "third", [house_file(own)], 5)) as server:
+    with client_for(Store(tmp_path / "third", [read_house_rule(own)], 5)) as server:
         loaded = server.post(
             "/api/load", content=upload, headers={"content-type": "application/json"}
         )
