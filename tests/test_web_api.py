@@ -10,6 +10,7 @@ import shutil
 import time
 import warnings
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ with warnings.catch_warnings():  # starlette 1.x prefers httpx2 and warns about 
 from naqala.core.plugins import read_house_rule
 from naqala.core.record import record_from_json
 from naqala.core.serialize import state_to_json
-from naqala.web.app import MAX_UPLOAD, create_app, host_name
+from naqala.web.app import CONTENT_SECURITY_POLICY, MAX_UPLOAD, create_app, host_name
 from naqala.web.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -387,3 +388,84 @@ def test_a_card_kept_from_those_revealed_to_another_player_stays_hidden(folder: 
 )  # fmt: skip
 def test_the_host_header_names_a_host_with_any_port(header: str, name: str) -> None:
     assert host_name(header) == name
+
+
+# -- the Content-Security-Policy ---------------------------------------------------------------
+
+
+class _Scripts(HTMLParser):
+    """The scripts of a page and every attribute that would run code (``on…=``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sources: list[str] = []
+        self.inline: list[str] = []
+        self.handlers: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handlers += [f"{tag} {name}" for name, _ in attrs if name.startswith("on")]
+        if tag == "script":
+            self._in_script = True
+            self.sources += [value or "" for name, value in attrs if name == "src"]
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_script = self._in_script and tag != "script"
+
+    def handle_data(self, data: str) -> None:
+        if self._in_script and data.strip():
+            self.inline.append(data)
+
+
+def test_every_answer_carries_the_content_security_policy(folder: Path) -> None:
+    store = Store(folder, [], 5)
+    with TestClient(create_app(store, ai_delay=0, stream_seconds=0.1)) as client:
+        (api,) = new_game(client, ["human", "ai"])
+        page = "/play/" + api.removeprefix("/api/games/")
+        answers = {
+            "lobby": client.get("/"),
+            "game page": client.get(page),
+            "script": client.get("/static/game.js"),
+            "state": client.get(api),
+            "action": client.post(api + "/act", json={"action": "bid 99"}),
+            "events": client.get(api + "/events"),
+            "unknown page": client.get("/play/0123456789abcdef/nope"),
+            "unknown address": client.get("/nowhere"),
+            "unknown script": client.get("/static/nope.js"),
+            "not json": client.post("/api/games", content=b"x"),
+        }
+    for name, answer in answers.items():
+        assert answer.headers.get("content-security-policy") == CONTENT_SECURITY_POLICY, name
+    policy = dict(part.split(" ", 1) for part in CONTENT_SECURITY_POLICY.split("; "))
+    assert policy["default-src"] == "'none'"
+    assert policy["script-src"] == "'self'"  # no 'unsafe-inline', no 'unsafe-eval'
+    assert policy["frame-ancestors"] == "'none'"
+
+
+def test_the_pages_run_no_inline_script(folder: Path) -> None:
+    """What the policy refuses the pages do not need: their scripts are files of this
+    server, and no element carries an inline handler."""
+    with client_for(Store(folder, [read_house_rule(NO_LOOPS)], 5)) as client:
+        (api,) = new_game(client, ["human", "ai"])
+        pages = [
+            client.get("/").text,
+            client.get("/play/" + api.removeprefix("/api/games/")).text,
+            client.get("/play/0123456789abcdef/nope").text,
+        ]
+        for html in pages:
+            scripts = _Scripts()
+            scripts.feed(html)
+            assert scripts.inline == [] and scripts.handlers == []
+            for source in scripts.sources:
+                assert source.startswith("/static/")
+                answer = client.get(source)
+                assert answer.status_code == 200
+                assert "javascript" in answer.headers["content-type"]
+        assert _sources(pages[0]) == ["/static/lobby.js"]
+        assert _sources(pages[1]) == ["/static/game.js"]
+
+
+def _sources(html: str) -> list[str]:
+    scripts = _Scripts()
+    scripts.feed(html)
+    return scripts.sources

@@ -24,7 +24,8 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import Route
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from naqala.cli.decisions import option_label
@@ -41,9 +42,27 @@ MAX_UPLOAD = 1024 * 1024
 #: seconds between two saves of a game while its AI seats play (a person's change is
 #: saved at once, and so is the game when the AI stops or the server does)
 SAVE_EVERY = 1.0
-#: headers on every answer: the seat's secret is in the address, so it never leaves in a
-#: Referer; no framing by other sites
+#: what a page of this server may load, from what the pages really use: scripts only from
+#: this server's static files (no inline script or handler: nothing injected into a page,
+#: a player's name or a plugin's text, can run), fetch and the event stream to this server,
+#: the data: icon; inline style, which the pages and the SVG pictures use and which runs no
+#: code; nothing else (no plugins, frames, fonts or other sites; forms post here only)
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'none'",
+        "script-src 'self'",
+        "connect-src 'self'",
+        "img-src 'self' data:",
+        "style-src 'self' 'unsafe-inline'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+#: headers on every answer: the content policy; the seat's secret is in the address, so it
+#: never leaves in a Referer; no framing by other sites
 HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
@@ -387,6 +406,7 @@ def create_app(
         Route(api + "/undo", undo, methods=["POST"]),
         Route(api + "/autoplay", autoplay, methods=["POST"]),
         Route(api + "/record", record),
+        Mount("/static", StaticFiles(packages=[("naqala.web", "static")]), name="static"),
     ]
     middleware = [Middleware(_Headers)]
     if allowed_hosts is not None:
