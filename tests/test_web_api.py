@@ -469,3 +469,34 @@ def _sources(html: str) -> list[str]:
     scripts = _Scripts()
     scripts.feed(html)
     return scripts.sources
+
+
+# -- an uploaded record's seed -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("seed", "shown"),
+    [(-5, "-5"), (2**63, str(2**63)), (2**70, str(2**70)), (10**4000, "a number of 13,288 bits")],
+    ids=["negative", "2**63", "2**70", "4001 digits"],
+)
+def test_an_uploaded_record_s_seed_is_checked_like_a_new_game_s(
+    client: TestClient, seed: int, shown: str
+) -> None:
+    (api,) = new_game(client, ["human", "ai:random"], seed=8)
+    data = json.loads(client.get(api + "/record").text)
+    data["seed"] = seed
+    answer = client.post("/api/load", content=json.dumps(data), headers=JSON)
+    assert answer.status_code == 422
+    assert answer.json()["error"] == (
+        f"the uploaded record: $.seed: expected a whole number from 0 to 2**63-1, not {shown}"
+    )
+    assert len(client.app.state.server.store.games) == 1  # type: ignore[attr-defined]
+    refused = client.post("/api/games", json={"seats": ["human", "ai"], "seed": seed})
+    assert refused.status_code == 400
+    assert refused.json()["error"] == "'seed' must be a whole number from 0 to 2**63-1, or null"
+
+
+def test_the_largest_seed_is_a_seed(client: TestClient) -> None:
+    (api,) = new_game(client, ["human", "ai:random"], seed=2**63 - 1)
+    upload = client.post("/api/load", content=client.get(api + "/record").text, headers=JSON)
+    assert upload.status_code == 201, upload.text

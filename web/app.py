@@ -33,7 +33,7 @@ from naqala.core.record import record_to_json
 from naqala.plugins.base.api import AGENTS
 from naqala.web.games import GAME_ID, TOKEN, Game, Refused
 from naqala.web.pages import game_page, lobby_page, message_page
-from naqala.web.store import Store, expansions_offered
+from naqala.web.store import SEED_RULE, Store, expansions_offered, seed_problem
 
 #: the largest JSON request (a new game, an action, a click)
 MAX_REQUEST = 16 * 1024
@@ -251,8 +251,8 @@ def create_app(
         seed = data.get("seed")
         if seed is None:
             seed = secrets.randbelow(1_000_000)
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-            raise _error(400, "'seed' must be a whole number from 0 to 2**63-1, or null")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed_problem(seed):
+            raise _error(400, f"'seed' must be {SEED_RULE}, or null")
         game = store.create(
             seats, _strings(data, "expansions"), _strings(data, "house_rules"), seed
         )
