@@ -62,8 +62,10 @@ def serve_command(
     """Play in the browser: a local web server for games between people and AI players."""
     try:
         import uvicorn
+        from uvicorn.protocols.http.h11_impl import H11Protocol
 
-        from naqala.web.app import create_app
+        from naqala.web.app import HEADERS, create_app
+        from naqala.web.limits import per_client_cap
     except ImportError:
         from naqala.web import INSTALL
 
@@ -115,6 +117,8 @@ def serve_command(
         log_config=None,
         timeout_graceful_shutdown=2,
         limit_concurrency=200,
+        # no one client address may hold more than a few of those 200 (web/limits.py)
+        http=per_client_cap(H11Protocol, headers=HEADERS),
         h11_max_incomplete_event_size=64 * 1024,
     )
     try:

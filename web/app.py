@@ -4,7 +4,8 @@
 Every answer that is not a page is JSON; every refusal is ``{"error": reason}`` with a
 fitting status (400 malformed request, 403 not allowed to this seat, 404 unknown game or
 seat, 409 refused by the rules, 413 too large, 415 not JSON, 422 a request the rules
-cannot take, 503 too many games). Nothing changes on a refusal.
+cannot take, 503 too many games; 429, too many connections of one address, comes from
+web/limits.py). Nothing changes on a refusal.
 """
 
 from __future__ import annotations
