@@ -47,11 +47,11 @@ def refusal(most: int, headers: dict[str, str]) -> bytes:
 
 
 def client_address(transport: asyncio.BaseTransport) -> str | None:
-    """The address a connection comes from (its host, without the port)."""
+    """The address a connection comes from (its host, without the port), if it has one."""
     peer = transport.get_extra_info("peername")
     if isinstance(peer, tuple) and peer:
         return str(peer[0])
-    return None if peer is None else str(peer)
+    return None  # a Unix socket's peer has no address to count
 
 
 def per_client_cap(
