@@ -457,7 +457,7 @@ def match_house_rules(
     if not pool:
         for file in files:
             if file.sha256 not in wanted:
-                raise RecordError(_not_the_record_s(file, houses))
+                raise RecordError(_not_of_the_record(file, houses))
     by_hash = {file.sha256: file for file in files}
     for ref in houses:
         if ref.sha256 not in by_hash:
@@ -465,7 +465,7 @@ def match_house_rules(
     return tuple(by_hash[ref.sha256] for ref in houses)
 
 
-def _not_the_record_s(file: HouseRuleFile, houses: Sequence[PluginRef]) -> str:
+def _not_of_the_record(file: HouseRuleFile, houses: Sequence[PluginRef]) -> str:
     """Why a given file cannot replay the record; a file of a recorded file's name has
     most likely changed since the game."""
     same_name = [ref for ref in houses if _file_hint(ref) == repr(file.name[:80])]
