@@ -14,7 +14,9 @@ never appear.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -328,3 +330,20 @@ def test_old_records_with_whole_paths_still_load(tmp_path: Path, rule: Path) -> 
     assert replay(old, rules_for_record(old, [rule]))[-1].is_over
     with pytest.raises(RecordError, match=r"\(recorded file 'lucky\.py', sha256 "):
         rules_for_record(old)
+
+
+def test_a_record_naming_a_module_of_the_standard_library_imports_nothing(
+    tmp_path: Path, rule: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The case found: a record naming a file of Python's own library, with its sha256,
+    had it imported (``this`` prints the Zen of Python) before the record was refused."""
+    spec = importlib.util.find_spec("this")
+    assert spec is not None and spec.origin is not None
+    stdlib = Path(spec.origin)
+    saved = tmp_path / "game.json"
+    saved.write_text(json.dumps(pointing_at(played(rule), str(stdlib), stdlib)), encoding="utf-8")
+    line = one_line_refusal(run("replay", str(saved), "--verify"))
+    assert "(recorded file 'this.py', sha256 " in line
+    digest = hashlib.sha256(stdlib.read_bytes()).hexdigest()
+    assert f"naqala_house_{digest}" not in sys.modules
+    assert "Zen of Python" not in capfd.readouterr().out
