@@ -43,15 +43,17 @@ MAX_UPLOAD = 1024 * 1024
 #: seconds between two saves of a game while its AI seats play (a person's change is
 #: saved at once, and so is the game when the AI stops or the server does)
 SAVE_EVERY = 1.0
-#: what a page of this server may load, from what the pages really use: scripts only from
-#: this server's static files (no inline script or handler: nothing injected into a page,
-#: a player's name or a plugin's text, can run), fetch and the event stream to this server,
-#: the data: icon; inline style, which the pages and the SVG pictures use and which runs no
-#: code; nothing else (no plugins, frames, fonts or other sites; forms post here only)
+#: what a page of this server may load, from what the pages really use: scripts (and a
+#: worker, to share one event stream between tabs) only from this server's static files
+#: (no inline script or handler: nothing injected into a page, a player's name or a
+#: plugin's text, can run), fetch and the event stream to this server, the data: icon;
+#: inline style, which the pages and the SVG pictures use and which runs no code; nothing
+#: else (no plugins, frames, fonts or other sites; forms post here only)
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'none'",
         "script-src 'self'",
+        "worker-src 'self'",
         "connect-src 'self'",
         "img-src 'self' data:",
         "style-src 'self' 'unsafe-inline'",
