@@ -1,6 +1,7 @@
 """What every ``naqala`` command shares: the one way to fail on bad input, the
-``--expansion`` and ``--without`` options, building the rules from the command line's
-plugins and cards left out, and reading a state file (bounded: ``naqala.core.files``)."""
+``--expansion``, ``--without`` and ``--house-rules`` options, reading house-rule files,
+building the rules from the command line's plugins and cards left out, and reading a state
+file (bounded: ``naqala.core.files``)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from naqala.core.files import (
     read_bounded,
     read_stdin_bounded,
 )
-from naqala.core.plugins import PluginError
+from naqala.core.plugins import HouseRuleFile, PluginError, read_house_rule
 from naqala.core.serialize import StateFormatError, state_from_json
 from naqala.core.state import State
 from naqala.core.without import WithoutError, leave_out
@@ -38,6 +39,18 @@ ExpansionsBothSides = Annotated[
 Without = Annotated[
     list[str] | None,
     typer.Option("--without", help="Leave a card out: djinn:ID or card:ID (repeatable)."),
+]
+
+
+#: ``--house-rules FILE``, repeatable, of a command that replays a record: the only house-rule
+#: code it runs (a record names its house rules by sha256, never code to load)
+RecordHouseRules = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--house-rules",
+        help="A house-rule file the record was played with, matched by its sha256 "
+        "(repeatable, any order).",
+    ),
 ]
 
 
@@ -80,3 +93,12 @@ def read_state(source: str) -> tuple[Rules, State]:
         return state_from_json(text)
     except StateFormatError as exc:
         fail(f"{source}: not a naqala state: {exc}")
+
+
+def read_house_rules(paths: list[Path] | None) -> list[HouseRuleFile]:
+    """Each ``--house-rules`` file read once (what is hashed is what runs), or ``fail``
+    naming the one that cannot be read."""
+    try:
+        return [read_house_rule(path) for path in paths or []]
+    except PluginError as exc:
+        fail(f"--house-rules {exc}")

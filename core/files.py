@@ -21,6 +21,8 @@ STATE_LIMIT = 4 * 1024 * 1024
 RECORD_LIMIT = 4 * 1024 * 1024
 #: the most bytes a content TOML file may have (the base game's is ~10 kB)
 CONTENT_LIMIT = 1024 * 1024
+#: the most bytes a house-rule file may have (the shipped ones are 1–5 kB)
+HOUSE_RULE_LIMIT = 1024 * 1024
 #: the most bytes a board file of ``naqala perft`` may have (26×26 tiles of many meeples)
 BOARD_LIMIT = 4 * 1024 * 1024
 
@@ -94,6 +96,7 @@ def read_text_bounded(path: str | Path, limit: int, what: str) -> str:
 __all__ = [
     "BOARD_LIMIT",
     "CONTENT_LIMIT",
+    "HOUSE_RULE_LIMIT",
     "RECORD_LIMIT",
     "STATE_LIMIT",
     "FileRefused",

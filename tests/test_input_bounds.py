@@ -21,6 +21,7 @@ from naqala.core.documents import MAX_DEPTH, DocumentError, parse_json, parse_to
 from naqala.core.files import (
     BOARD_LIMIT,
     CONTENT_LIMIT,
+    HOUSE_RULE_LIMIT,
     RECORD_LIMIT,
     STATE_LIMIT,
     FileRefused,
@@ -161,6 +162,22 @@ def test_a_content_file_larger_than_its_limit_is_refused(tmp_path: Path) -> None
     data, problems = parse_content_file(path)
     assert data is None
     assert problems == [f"{path}: cannot read: larger than 1 MB, the most a content file may be"]
+
+
+def test_a_house_rule_file_is_bounded_and_a_pipe_named_py_is_no_house_rule(
+    tmp_path: Path,
+) -> None:
+    """A house-rule file is read once, bounded like every other file, before it is hashed
+    or run: a huge ``.py`` and a named pipe called ``rule.py`` are one line each."""
+    big = tmp_path / "big.py"
+    big.write_text(padded("# a house rule\n", HOUSE_RULE_LIMIT), encoding="utf-8")
+    err = fails("simulate", "--games", "1", "--house-rules", str(big))
+    assert err.endswith("larger than 1 MB, the most a house rule may be\n"), err
+    pipe = tmp_path / "rule.py"
+    os.mkfifo(pipe)
+    result = naqala("simulate", "--games", "1", "--house-rules", str(pipe))
+    assert result.returncode == 2, result
+    assert result.stderr.endswith(f"{pipe}: cannot read: not a regular file\n"), result.stderr
 
 
 def test_a_file_that_grows_past_its_size_is_cut_at_the_limit(tmp_path: Path) -> None:
