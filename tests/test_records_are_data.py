@@ -251,7 +251,7 @@ def test_an_unreadable_house_rule_file_is_named(tmp_path: Path, rule: Path) -> N
     save_record(saved, played(rule))
     missing = tmp_path / "nope.py"
     line = one_line_refusal(run("replay", str(saved), "--house-rules", str(missing)))
-    assert line.startswith(f"naqala: --house-rules {missing}: cannot read house rule: ")
+    assert line.startswith(f"naqala: --house-rules {missing}: cannot read: ")
     line = one_line_refusal(run("replay", str(saved), "--house-rules", str(tmp_path)))
     assert line.endswith("not a Python file (a house rule is a .py file)")
 
