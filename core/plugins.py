@@ -24,6 +24,9 @@ import attrs
 
 GROUP = "naqala.plugins"
 BASE = "base"
+#: the entry-point group of installed AI players: modules answering ``naqala_agents``
+#: for every game, whatever its rules (players are not rules: no record lists them)
+AGENT_GROUP = "naqala.agents"
 
 
 class PluginError(Exception):
@@ -173,6 +176,20 @@ def load_named(
     except LOAD_FAILURES as exc:
         raise PluginError(f"plugin {name!r} failed to load: {load_failure(exc)}") from exc
     return describe(module)
+
+
+def installed_players() -> list[tuple[str, Any]]:
+    """The installed player modules (group ``AGENT_GROUP``) by entry-point name, sorted;
+    ``PluginError`` naming one that fails to load."""
+    found = []
+    for point in sorted(entry_points(group=AGENT_GROUP), key=lambda p: (p.name, p.value)):
+        try:
+            found.append((point.name, point.load()))
+        except LOAD_FAILURES as exc:
+            raise PluginError(
+                f"installed AI players {point.name!r} failed to load: {load_failure(exc)}"
+            ) from exc
+    return found
 
 
 def load_house_rule(path: Path) -> PluginInfo:
