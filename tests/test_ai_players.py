@@ -126,6 +126,25 @@ def test_the_example_plays_through_the_web_servers_new_game_api(
         assert refused.json()["error"].startswith("unknown seat 'ai:coiny'; seats are human")
 
 
+def test_the_example_plays_as_a_gymnasium_opponent(coiny: Path) -> None:
+    """The learning environment seats the rules' players as well, a house rule's too."""
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    import numpy as np
+
+    from naqala.envs.gym import NaqalaGym
+
+    env = NaqalaGym(players=2, house_rules=(str(coiny),), opponents=("ai:coiny",))
+    observation, _ = env.reset(seed=2)
+    assert type(env.agents[1]).__name__ == "Coiny"
+    done = False
+    while not done:
+        action = int(np.flatnonzero(observation["action_mask"])[0])
+        observation, _, done, _, _ = env.step(action)
+    with pytest.raises(ValueError, match="no one types at a 'human' seat"):
+        NaqalaGym(players=2, opponents=("human",))
+
+
 # -- seats are input: one resolver, one message, bounded budgets ----------------------------
 
 
