@@ -106,7 +106,7 @@ class Study:
         rules = self.ruleset.build()
         try:
             names = [seat_name(rules, s) for s in self.seats]
-        except ValueError as exc:
+        except (ValueError, PluginError) as exc:  # PluginError: two plugins' players clash
             raise StudyError(str(exc)) from exc
         if tuple(names) != self.seats:
             raise StudyError("seats must be agent names (use seats_of to normalise them)")
@@ -138,7 +138,7 @@ def seats_of(
         return ("random",) * (default if players is None else players)
     try:
         seats = tuple(seat_name(rules, s) for s in text.split(","))
-    except ValueError as exc:
+    except (ValueError, PluginError) as exc:
         raise StudyError(str(exc)) from exc
     if players is not None and players != len(seats):
         raise StudyError(f"--players {players} but --seats names {len(seats)} seats")

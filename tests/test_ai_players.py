@@ -174,6 +174,27 @@ def test_play_simulate_and_compare_refuse_a_bad_seat_with_the_same_message(
     assert repr(seat) in played
 
 
+def test_a_house_rule_whose_player_clashes_is_one_line_in_play_and_simulate(
+    tmp_path: Path,
+) -> None:
+    """A player named like a shipped one is refused naming both, by every command."""
+    house = tmp_path / "clash.py"
+    house.write_text(
+        "from naqala.core.agents import RandomAgent, without_setting\n"
+        "from naqala.core.hookspecs import hookimpl\n"
+        'NAME = "clash"\n'
+        "@hookimpl\n"
+        "def naqala_agents():\n"
+        '    return {"greedy": without_setting(RandomAgent, "impostor")}\n',
+        encoding="utf-8",
+    )
+    played = message_of(run("play", "--house-rules", str(house), "--seats", "human,ai"))
+    simulated = message_of(run("simulate", "--house-rules", str(house), "-n", "2"))
+    assert played == simulated
+    assert "AI player 'ai:greedy' is provided by both" in played
+    assert "'agents'" in played and "'clash'" in played and "REPLACES" in played
+
+
 def test_a_record_seating_a_search_beyond_the_bound_is_refused_by_play_load(
     tmp_path: Path,
 ) -> None:
