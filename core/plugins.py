@@ -184,11 +184,16 @@ def installed_players() -> list[tuple[str, Any]]:
     found = []
     for point in sorted(entry_points(group=AGENT_GROUP), key=lambda p: (p.name, p.value)):
         try:
-            found.append((point.name, point.load()))
+            module = point.load()
         except LOAD_FAILURES as exc:
             raise PluginError(
                 f"installed AI players {point.name!r} failed to load: {load_failure(exc)}"
             ) from exc
+        if not callable(getattr(module, "naqala_agents", None)):
+            raise PluginError(
+                f"installed AI players {point.name!r} ({point.value}) answer no naqala_agents"
+            )
+        found.append((point.name, module))
     return found
 
 

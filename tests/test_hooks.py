@@ -758,6 +758,35 @@ def test_naqala_agents_refuses_a_name_no_seat_could_spell(name: str) -> None:
         build_rules(extra_plugins=[Odd()]).agents  # noqa: B018 - built on first use
 
 
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        ("naqala_no_such_module", "failed to load: ModuleNotFoundError"),
+        ("json", "(json) answer no naqala_agents"),
+    ],
+)
+def test_naqala_agents_of_a_broken_installed_player_package_is_named(
+    monkeypatch: pytest.MonkeyPatch, value: str, words: str
+) -> None:
+    """An installed package in the group ``naqala.agents`` that fails to load or answers
+    no hook is a PluginError naming it, when a seat is first resolved."""
+    from importlib.metadata import EntryPoint
+
+    from naqala.core import plugins
+
+    real = plugins.entry_points
+
+    def points(group: str) -> list[EntryPoint]:
+        if group == plugins.AGENT_GROUP:
+            return [EntryPoint("broken", value, group)]
+        return list(real(group=group))
+
+    monkeypatch.setattr(plugins, "entry_points", points)
+    rules = build_rules()  # the rules themselves do not need the players
+    with pytest.raises(PluginError, match=re.escape(f"installed AI players 'broken' {words}")):
+        rules.agents  # noqa: B018 - built on first use
+
+
 def _hook_names() -> list[str]:
     return sorted(name for name in dir(hookspecs) if name.startswith("naqala_"))
 
