@@ -91,6 +91,23 @@ def test_the_example_plays_through_simulate_in_two_worker_processes(coiny: Path)
     assert set(summary["wins_by_agent"]) == {"coiny", "greedy"}
 
 
+def test_the_example_plays_on_a_dask_cluster_as_in_one_process(coiny: Path) -> None:
+    """Dask workers rebuild the rules from the study's plain data as well (skipped
+    without the ``distributed`` package)."""
+    distributed = pytest.importorskip("distributed")
+    args = ["simulate", "--house-rules", str(coiny), "--seats", "ai:coiny,greedy"]
+    args += ["--games", "2", "--json"]
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster),
+    ):
+        spread = run(*args, "--dask", cluster.scheduler_address)
+    assert spread.exit_code == 0, spread.stderr
+    assert spread.stdout == run(*args, "--jobs", "1").stdout
+
+
 def test_the_example_plays_through_the_web_servers_new_game_api(
     coiny: Path, tmp_path: Path
 ) -> None:
