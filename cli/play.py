@@ -21,6 +21,7 @@ import typer
 from rich.columns import Columns
 from rich.console import Console
 
+from naqala.agents.mcts import MAX_PLAYOUTS, MAX_SECONDS
 from naqala.cli.common import Expansions, Without, fail
 from naqala.cli.decisions import decision_title, djinns_in_play, option_label
 from naqala.cli.hint import hint_lines
@@ -469,7 +470,8 @@ def play_command(
         str | None,
         typer.Option(
             help="Comma-separated seats: human, ai (greedy), ai:greedy, ai:random, "
-            "ai:mcts, ai:mcts:2000 (iterations), ai:mcts:1.5s (CPU seconds) "
+            f"ai:mcts, ai:mcts:2000 (playouts, at most {MAX_PLAYOUTS}), ai:mcts:1.5s (CPU "
+            f"seconds, at most {MAX_SECONDS:g}), or ai:NAME of a player a house rule adds "
             f"[default: {DEFAULT_SEATS}]."
         ),
     ] = None,
