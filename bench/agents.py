@@ -33,11 +33,10 @@ import time
 from collections import defaultdict
 
 from naqala.core.actions import Action
-from naqala.core.agents import Agent
+from naqala.core.agents import Agent, make_agent
 from naqala.core.engine import Rules, build_rules
 from naqala.core.simulate import agent_seed
 from naqala.core.state import State
-from naqala.plugins.base.agents import make_agent
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -121,7 +120,7 @@ def tournament(
                 log: list[str] | None = [] if times_path else None
                 agents = [
                     Timed(
-                        make_agent(kind, agent_seed(game_seed, seat)),
+                        make_agent(rules, kind, agent_seed(game_seed, seat)),
                         times[kind],
                         walls[kind],
                         searched[kind],

@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
+from naqala.core.agents import make_agent
 from naqala.core.engine import Rules, build_rules
 from naqala.core.state import State
-from naqala.plugins.base.agents import make_agent
 from naqala.plugins.whims.whims import Whim
 
 WHIMS = "whims"
@@ -41,7 +41,7 @@ def main() -> None:
     ever: Counter[str] = Counter()
     for seed in range(args.games):
         state = rules.new_game(args.players, seed)
-        agents = [make_agent("greedy", seed * 7 + seat) for seat in range(args.players)]
+        agents = [make_agent(rules, "greedy", seed * 7 + seat) for seat in range(args.players)]
         seen: set[tuple[int, str]] = set()
         while not state.is_over:
             player = state.decision.player

@@ -102,12 +102,13 @@ def compare_command(
         require("scipy.stats", "naqala compare")
     except LabExtraMissing as exc:
         common.fail(str(exc))
-    try:
-        seat_names = seats_of(seats, players)
+    both = list(expansion or [])
+    baseline_rules = Ruleset.of(both, [], without or [])
+    try:  # seats are resolved by the rules (both sides' are checked by check below)
+        seat_names = seats_of(baseline_rules.build(), seats, players)
     except StudyError as exc:
         common.fail(str(exc))
-    both = list(expansion or [])
-    baseline = Study(Ruleset.of(both, [], without or []), seat_names, seed, rotate)
+    baseline = Study(baseline_rules, seat_names, seed, rotate)
     variant = Study(
         Ruleset.of(
             [*both, *(variant_x or [])],

@@ -8,9 +8,10 @@ leaves bids to it), from the best move on the board.
 
 from __future__ import annotations
 
+from naqala.agents.greedy import GreedyAgent
+from naqala.agents.mcts import DEFAULT_BUDGET, Budget, MctsAgent
 from naqala.core.engine import Rules
 from naqala.core.state import State
-from naqala.plugins.base.api import DEFAULT_BUDGET, Budget, GreedyAgent, MctsAgent
 
 #: search playouts behind one hint, within the work cap of ``ai:mcts`` (so a hint takes
 #: no longer than an AI seat's decision)

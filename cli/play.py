@@ -21,6 +21,7 @@ import typer
 from rich.columns import Columns
 from rich.console import Console
 
+from naqala.agents.mcts import MAX_PLAYOUTS, MAX_SECONDS
 from naqala.cli.common import Expansions, Without, fail, read_house_rules
 from naqala.cli.decisions import decision_title, djinns_in_play, option_label
 from naqala.cli.hint import hint_lines
@@ -35,7 +36,7 @@ from naqala.core.actions import (
     resolve_typed,
     shorten,
 )
-from naqala.core.agents import Agent, RandomAgent
+from naqala.core.agents import HUMAN, Agent, RandomAgent, SeatError, canonical_seat, seat_agent
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
 from naqala.core.plugins import HouseRuleFile, PluginError
@@ -54,9 +55,7 @@ from naqala.core.record import (
 from naqala.core.simulate import agent_seed
 from naqala.core.state import State
 from naqala.core.without import leave_out, without_text
-from naqala.plugins.base.api import AGENTS, agent_known, make_agent
 
-HUMAN = "human"
 #: a decision with more options than this lists only the first ``OPTIONS_PREVIEW`` of
 #: them (a sale from a hand of eight kinds of merchandise has 256); ``options`` lists all
 OPTIONS_LISTED = 30
@@ -96,37 +95,11 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
-class SeatError(ValueError):
-    """A --seats value that names no known kind of seat."""
-
-
-def is_seat(seat: str) -> bool:
-    """True for a canonical seat: ``human`` or ``ai:<kind>`` of a known AI."""
-    return seat == HUMAN or (seat.startswith("ai:") and agent_known(seat[3:]))
-
-
-def canonical_seat(raw: str) -> str:
-    """The canonical form of a seat name (``AI`` → ``ai:greedy``); ``SeatError`` if it
-    names no known kind of seat."""
-    seat = raw.strip().lower()
-    if seat == "ai":
-        seat = "ai:greedy"
-    if not is_seat(seat):
-        name, _, setting = seat[3:].partition(":") if seat.startswith("ai:") else ("", "", "")
-        if name in AGENTS:  # a known AI with a setting it refuses: say why
-            try:
-                AGENTS[name](0, setting)
-            except ValueError as exc:
-                raise SeatError(f"seat {shorten(raw.strip())!r}: {exc}") from None
-        known = ", ".join([HUMAN, "ai", *(f"ai:{name}" for name in sorted(AGENTS))])
-        raise SeatError(f"unknown seat {shorten(raw.strip())!r}; seats are {known}")
-    return seat
-
-
-def parse_seats(text: str) -> list[str]:
-    """``human,ai,ai:random`` → canonical seats; ``ai`` alone means the greedy AI. How many
-    seats a game takes is the rules' business (the solo mode takes one)."""
-    return [canonical_seat(raw) for raw in text.split(",")]
+def parse_seats(rules: Rules, text: str) -> list[str]:
+    """``human,ai,ai:random`` → canonical seats of ``rules`` (``naqala.core.agents.
+    canonical_seat``); ``ai`` alone means the greedy AI. How many seats a game takes is
+    the rules' business (the solo mode takes one)."""
+    return [canonical_seat(rules, raw) for raw in text.split(",")]
 
 
 def expand_move(text: str) -> list[Action] | None:
@@ -194,7 +167,7 @@ class Session:
         #: the file name offered when saving at quit (``--save``, if given)
         self.save_as = save_as
         self.agents: list[Agent | None] = [
-            None if seat == HUMAN else make_agent(seat[3:], agent_seed(record.seed, i))
+            seat_agent(rules, seat, agent_seed(record.seed, i))
             for i, seat in enumerate(record.seats)
         ]
         self.history: list[Snapshot] = []
@@ -526,7 +499,7 @@ def default_seats(rules: Rules) -> list[str]:
     """The seats of a new game without ``--seats``: ``DEFAULT_SEATS`` when the rules allow
     that many players, else one person and greedy AIs for the fewest players they allow
     (``human`` alone in the solo mode)."""
-    seats = parse_seats(DEFAULT_SEATS)
+    seats = parse_seats(rules, DEFAULT_SEATS)
     allowed = sorted(count.players for count in rules.content.player_counts)
     if not allowed or len(seats) in allowed:
         return seats
@@ -538,7 +511,8 @@ def play_command(
         str | None,
         typer.Option(
             help="Comma-separated seats: human, ai (greedy), ai:greedy, ai:random, "
-            "ai:mcts, ai:mcts:2000 (iterations), ai:mcts:1.5s (CPU seconds) "
+            f"ai:mcts, ai:mcts:2000 (playouts, at most {MAX_PLAYOUTS}), ai:mcts:1.5s (CPU "
+            f"seconds, at most {MAX_SECONDS:g}), or ai:NAME of a player a house rule adds "
             f"[default: {DEFAULT_SEATS}; human in a solo game]."
         ),
     ] = None,
@@ -641,13 +615,14 @@ def _refuse_unused_options(
         )
 
 
-def with_canonical_seats(record: GameRecord, source: str) -> GameRecord:
-    """``record`` with its seats in canonical form; ``RecordError`` naming ``source`` and
-    the seat's path if one names no known kind of seat."""
+def with_canonical_seats(rules: Rules, record: GameRecord, source: str) -> GameRecord:
+    """``record`` with its seats in canonical form for its ``rules`` (whose plugins may
+    add players); ``RecordError`` naming ``source`` and the seat's path if one names no
+    player of the rules or a setting its player refuses (a budget beyond the bound)."""
     canonical = []
     for index, seat in enumerate(record.seats):
         try:
-            canonical.append(canonical_seat(seat))
+            canonical.append(canonical_seat(rules, seat))
         except SeatError as exc:
             raise RecordError(f"{source}: $.seats[{index}]: {exc}") from None
     return attrs.evolve(record, seats=tuple(canonical))
@@ -657,8 +632,9 @@ def _resume(load: Path, house_rules: list[HouseRuleFile]) -> tuple[GameRecord, R
     """The saved record (seats made canonical), its rules (house rules only from
     ``house_rules``, matched by sha256) and every state it went through."""
     try:
-        record = with_canonical_seats(load_record(load), str(load))
+        record = load_record(load)
         rules = rules_for_record(record, house_rules)
+        record = with_canonical_seats(rules, record, str(load))
         return record, rules, replay(record, rules)
     except (RecordError, PluginError, ContentError, ValueError) as exc:
         message = str(exc)
@@ -675,9 +651,8 @@ def _new_game(
     without: list[str] | None = None,
 ) -> tuple[GameRecord, Rules, State]:
     try:
-        chosen = None if seats is None else parse_seats(seats)
         rules = leave_out(build_rules(expansion or [], house_rules or []), without or [])
-        seat_list = default_seats(rules) if chosen is None else chosen
+        seat_list = default_seats(rules) if seats is None else parse_seats(rules, seats)
         game_seed = secrets.randbelow(1_000_000) if seed is None else seed
         state = rules.new_game(len(seat_list), game_seed)
     except (SeatError, PluginError, ContentError, ValueError) as exc:

@@ -59,8 +59,9 @@ def simulate(
     card effects."""
     try:
         ruleset = Ruleset.of(expansion or [], house_rules or [], without or [])
-        default = default_players(ruleset.build()) if seats is None and players is None else 4
-        study = Study(ruleset, seats_of(seats, players, default), seed, rotate)
+        built = ruleset.build()  # seats are resolved by the rules: a house rule may add one
+        default = default_players(built) if seats is None and players is None else 4
+        study = Study(ruleset, seats_of(built, seats, players, default), seed, rotate)
         rules = study.check()
     except StudyError as exc:
         common.fail(str(exc))

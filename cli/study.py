@@ -20,8 +20,9 @@ Seats = Annotated[
     str | None,
     typer.Option(
         "--seats",
-        help="Agent per seat, comma-separated (random, greedy, greedy-nobid; ai:NAME as in "
-        "naqala play); fixes the player count. Default: random players.",
+        help="Agent per seat, comma-separated (random, greedy, greedy-nobid, mcts:200; "
+        "ai:NAME as in naqala play, a house rule's player too); fixes the player count. "
+        "Default: random players.",
     ),
 ]
 Rotate = Annotated[

@@ -7,9 +7,10 @@ the same state and action always give the same result, and states are never chan
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterable, Sequence
+import re
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import pluggy
 from pluggy import HookImpl
@@ -19,10 +20,20 @@ from naqala.core.actions import SORT_KEY, Action, shorten
 from naqala.core.content import CardSpec, Content, DeckSpec, TileSpec, load_content
 from naqala.core.events import Event, ScoreLine, Verdict
 from naqala.core.meaning import check_rules
-from naqala.core.plugins import HouseRuleFile, PluginError, PluginInfo, order_plugins, resolve
+from naqala.core.plugins import (
+    HouseRuleFile,
+    PluginError,
+    PluginInfo,
+    installed_players,
+    order_plugins,
+    resolve,
+)
 from naqala.core.powers import Power
 from naqala.core.stage import Flow, Stage
 from naqala.core.state import Layout, State, evolve
+
+if TYPE_CHECKING:
+    from naqala.core.agents import AgentFactory
 
 #: deck indices in ``State.decks``
 RESOURCES = 0
@@ -42,6 +53,12 @@ STAGE_HOOKS = (
 #: hooks with a single answer: one plugin provides it (the base game's answers are the
 #: defaults, marked ``trylast``) and any number of plugins wrap it (``wrapper=True``)
 PROVIDER_HOOKS = ("naqala_board_layout", "naqala_flow", "naqala_new_game")
+
+#: what an AI player may be called: a seat names it after ``ai:`` and a setting after a
+#: colon, in any case (``ai:MCTS:200``), so a name is lower case without colons or commas
+AGENT_NAME = re.compile(r"[a-z0-9][a-z0-9_.-]{0,39}")
+#: names a player cannot take: they are seats of their own
+RESERVED_SEATS = ("human", "ai")
 
 
 class IllegalAction(ValueError):
@@ -155,21 +172,31 @@ class Rules:
         """Results of a hook in plugin registration order (pluggy returns them reversed)."""
         return list(reversed(getattr(self.hook, hook_name)(**kwargs)))
 
-    def _registry(self, hook_name: str, prefix: str, what: str) -> dict[str, Any]:
-        """Merge the mappings a hook returns, keys prefixed (``tribe:red``). A key offered
-        by several plugins goes to the one whose ``REPLACES`` names it; without exactly
-        one such plugin it is an error naming them all. Registration order plays no part."""
+    def _registry(
+        self, hook_name: str, prefix: str, what: str, more: Sequence[tuple[str, Any]] = ()
+    ) -> dict[str, Any]:
+        """Merge the mappings a hook returns, keys prefixed (``tribe:red``), with those of
+        ``more`` (named plugin objects outside the rules, answering the same hook). A key
+        offered by several plugins goes to the one whose ``REPLACES`` names it; without
+        exactly one such plugin it is an error naming them all. Registration order plays
+        no part."""
         offers: dict[str, list[tuple[str, Any]]] = {}
-        for impl in getattr(self.hook, hook_name).get_hookimpls():
-            for key, value in impl.function().items():
-                offers.setdefault(prefix + key, []).append((impl.plugin_name, value))
+        answers = [
+            (impl.plugin_name, impl.function)
+            for impl in getattr(self.hook, hook_name).get_hookimpls()
+        ]
+        answers += [(owner, getattr(module, hook_name)) for owner, module in more]
+        outside = dict(more)
+        for owner, answer in answers:
+            for key, value in answer().items():
+                offers.setdefault(prefix + key, []).append((owner, value))
         merged: dict[str, Any] = {}
         for name, candidates in offers.items():
             if len(candidates) == 1:
                 merged[name] = candidates[0][1]
                 self.providers[name] = candidates[0][0]
                 continue
-            replacing = [c for c in candidates if name in self._replaces(c[0])]
+            replacing = [c for c in candidates if name in self._replaces(c[0], outside.get(c[0]))]
             owners = " and ".join(repr(owner) for owner, _ in candidates)
             if len(replacing) != 1:
                 raise PluginError(
@@ -246,9 +273,33 @@ class Rules:
                 )
         return result
 
-    def _replaces(self, plugin_name: str) -> tuple[str, ...]:
-        plugin = self.pm.get_plugin(plugin_name)
+    def _replaces(self, plugin_name: str, plugin: Any = None) -> tuple[str, ...]:
+        plugin = self.pm.get_plugin(plugin_name) if plugin is None else plugin
         return tuple(getattr(plugin, "REPLACES", ()))
+
+    # -- the players -------------------------------------------------------------------
+
+    @property
+    def agents(self) -> Mapping[str, AgentFactory]:
+        """The AI players these rules can seat, by name: the installed players' (group
+        ``naqala.agents``) and this game's plugins' (hook ``naqala_agents``), merged like
+        the stages (a name offered twice is refused naming both, unless one lists
+        ``ai:<name>`` in ``REPLACES``). Built on first use: a command that seats no AI
+        never loads a player."""
+        found: dict[str, AgentFactory] | None = self.memo.get("naqala.agents")
+        if found is None:
+            merged = self._registry("naqala_agents", "ai:", "AI player", installed_players())
+            found = {}
+            for seat, factory in sorted(merged.items()):
+                name = seat.removeprefix("ai:")
+                if not AGENT_NAME.fullmatch(name) or name in RESERVED_SEATS:
+                    raise PluginError(
+                        f"plugin {self.providers[seat]!r}: AI player {shorten(name)!r} must be "
+                        "named in lower case letters, digits and - _ . (not 'human' or 'ai')"
+                    )
+                found[name] = factory
+            self.memo["naqala.agents"] = found
+        return found
 
     # -- identity ----------------------------------------------------------------------
 

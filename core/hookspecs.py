@@ -21,6 +21,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from naqala.core.actions import Action
+    from naqala.core.agents import AgentFactory
     from naqala.core.encoding import ActionKind, ObservationPart
     from naqala.core.engine import Rules
     from naqala.core.events import Event, ScoreLine, Verdict
@@ -336,6 +337,24 @@ def naqala_observation_parts(rules: Rules) -> Iterable[ObservationPart]:
     Called once when an observation encoder is built (``naqala.envs.observation``).
     Combined: concatenated in registration order after the encoder's own parts; two
     parts of the same name are an error naming it.
+    """
+
+
+# -- players ------------------------------------------------------------------------------
+
+
+@hookspec
+def naqala_agents() -> Mapping[str, AgentFactory]:
+    """AI players this plugin offers, by name (``coiny``: seated as ``ai:coiny``), each a
+    ``naqala.core.agents.AgentFactory``: ``factory(seed, setting)`` makes the agent of
+    one seat (``setting`` is what follows a second colon, ``ai:mcts:200``, or ``""``),
+    raising ``ValueError`` with a one-line reason for a setting it refuses.
+
+    Called once per rules build, when a seat is first resolved (``Rules.agents``).
+    Answered by the game's plugins and by the installed players (entry-point group
+    ``naqala.agents``: the shipped ones). Combined: merged into one table; a name offered
+    by two is an error naming both, unless one lists ``ai:<name>`` in ``REPLACES``.
+    Names are lower case letters, digits and ``-_.``; ``human`` and ``ai`` are seats.
     """
 
 

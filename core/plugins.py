@@ -29,6 +29,9 @@ from naqala.core.files import HOUSE_RULE_LIMIT, FileRefused, read_bounded
 
 GROUP = "naqala.plugins"
 BASE = "base"
+#: the entry-point group of installed AI players: modules answering ``naqala_agents``
+#: for every game, whatever its rules (players are not rules: no record lists them)
+AGENT_GROUP = "naqala.agents"
 
 
 class PluginError(Exception):
@@ -178,6 +181,25 @@ def load_named(
     except LOAD_FAILURES as exc:
         raise PluginError(f"plugin {name!r} failed to load: {load_failure(exc)}") from exc
     return describe(module)
+
+
+def installed_players() -> list[tuple[str, Any]]:
+    """The installed player modules (group ``AGENT_GROUP``) by entry-point name, sorted;
+    ``PluginError`` naming one that fails to load."""
+    found = []
+    for point in sorted(entry_points(group=AGENT_GROUP), key=lambda p: (p.name, p.value)):
+        try:
+            module = point.load()
+        except LOAD_FAILURES as exc:
+            raise PluginError(
+                f"installed AI players {point.name!r} failed to load: {load_failure(exc)}"
+            ) from exc
+        if not callable(getattr(module, "naqala_agents", None)):
+            raise PluginError(
+                f"installed AI players {point.name!r} ({point.value}) answer no naqala_agents"
+            )
+        found.append((point.name, module))
+    return found
 
 
 @attrs.frozen

@@ -29,11 +29,10 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         "the Gymnasium environment needs the extra: pip install 'naqala[pettingzoo]'"
     ) from exc
 
-from naqala.core.agents import Agent
+from naqala.core.agents import HUMAN, Agent, canonical_seat, make_agent
 from naqala.core.simulate import agent_seed
 from naqala.core.state import State
 from naqala.envs.pettingzoo import NaqalaAEC
-from naqala.plugins.base.api import make_agent
 
 
 class NaqalaGym(gymnasium.Env[Any, Any]):
@@ -67,9 +66,11 @@ class NaqalaGym(gymnasium.Env[Any, Any]):
                 f"{len(kinds)} opponents for {players - 1} other seats: give one name each, "
                 "or one name for all"
             )
-        for kind in kinds:
-            make_agent(kind, 0)  # a ValueError naming the known players if unknown
-        self.kinds = kinds
+        # the rules' players, as every front end seats them (SeatError, a ValueError,
+        # naming the known seats if one is unknown); ``ai:`` may be left out
+        self.kinds = [canonical_seat(self.game.rules, kind) for kind in kinds]
+        if HUMAN in self.kinds:
+            raise ValueError("opponents are AI players: no one types at a 'human' seat here")
         self.seat = seat
         self.render_mode = render_mode
         self.observation_space = self.game.observation_space(self.game.possible_agents[seat])
@@ -84,7 +85,7 @@ class NaqalaGym(gymnasium.Env[Any, Any]):
         others = [s for s in range(self.game.players) if s != self.seat]
         game_seed = self.game.seed_used
         self.agents = {
-            s: make_agent(kind, agent_seed(game_seed, s))
+            s: make_agent(self.game.rules, kind, agent_seed(game_seed, s))
             for s, kind in zip(others, self.kinds, strict=True)
         }
         self._play_others()

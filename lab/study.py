@@ -101,14 +101,15 @@ class Study:
         return tuple(self.seats[(seat - index) % n] for seat in range(n))
 
     def check(self) -> Rules:
-        """Rules for this study after checking the seats and the player count (StudyError)."""
+        """Rules for this study after checking the seats (by the rules' players) and the
+        player count (StudyError)."""
+        rules = self.ruleset.build()
         try:
-            names = [seat_name(s) for s in self.seats]
-        except ValueError as exc:
+            names = [seat_name(rules, s) for s in self.seats]
+        except (ValueError, PluginError) as exc:  # PluginError: two plugins' players clash
             raise StudyError(str(exc)) from exc
         if tuple(names) != self.seats:
             raise StudyError("seats must be agent names (use seats_of to normalise them)")
-        rules = self.ruleset.build()
         try:
             rules.new_game(self.players, self.seed)
         except ValueError as exc:
@@ -128,16 +129,16 @@ def default_players(rules: Rules) -> int:
 
 
 def seats_of(
-    text: str | None, players: int | None, default: int = DEFAULT_PLAYERS
+    rules: Rules, text: str | None, players: int | None, default: int = DEFAULT_PLAYERS
 ) -> tuple[str, ...]:
-    """The seats of ``--seats a,b,c`` (agent names), or ``players`` random seats when no
-    seats are given (``default`` when neither is); StudyError when both disagree or a
-    name is unknown."""
+    """The seats of ``--seats a,b,c`` (agent names of ``rules``' players), or ``players``
+    random seats when no seats are given (``default`` when neither is); StudyError when
+    both disagree or a name is unknown (with ``naqala play``'s message)."""
     if text is None:
         return ("random",) * (default if players is None else players)
     try:
-        seats = tuple(seat_name(s) for s in text.split(","))
-    except ValueError as exc:
+        seats = tuple(seat_name(rules, s) for s in text.split(","))
+    except (ValueError, PluginError) as exc:
         raise StudyError(str(exc)) from exc
     if players is not None and players != len(seats):
         raise StudyError(f"--players {players} but --seats names {len(seats)} seats")
@@ -153,7 +154,7 @@ def play_task(task: tuple[Study, int]) -> GameResult:
     rules = rules_of(study.ruleset)
     seed = study.seed + index
     names = study.agents_of(index)
-    agents = [study_agent(name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
+    agents = [study_agent(rules, name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
     try:
         first = start_order(rules.new_game(study.players, seed))
         state, actions = play_game(rules, study.players, seed, agents)

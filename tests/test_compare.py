@@ -452,7 +452,7 @@ def test_other_bad_input_exits_2() -> None:
     )
     assert "--games" in fails("--house-rules", rule, "--games", "1")
     assert "--house-rules" in fails("--games", "3")
-    assert "unknown agent 'wizard'" in fails("--house-rules", rule, "--seats", "random,wizard")
+    assert "unknown seat 'wizard'" in fails("--house-rules", rule, "--seats", "random,wizard")
     assert "--players 3 but --seats names 2" in fails(
         "--house-rules", rule, "--seats", "random,random", "-p", "3"
     )

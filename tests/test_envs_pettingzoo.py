@@ -114,7 +114,7 @@ def test_the_gymnasium_wrapper_plays_one_seat_against_naqala_players() -> None:
         assert observation["action_mask"][action] == 1
         observation, last, done, _, _ = again.step(action)
     assert done and last == reward
-    with pytest.raises(ValueError, match="unknown AI 'wizard'"):
+    with pytest.raises(ValueError, match="unknown seat 'wizard'; seats are human, ai, ai:greedy"):
         NaqalaGym(players=2, opponents=("wizard",))
 
 

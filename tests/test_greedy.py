@@ -1,4 +1,4 @@
-"""The fast greedy player (plugins/base/greedy.py) and its move ends (move_ends.py).
+"""The fast greedy player (agents/greedy.py) and its move ends (agents/move_ends.py).
 
 The move ends are exactly the distinct (start, end, colour) ends the exhaustive walk
 finds, each with a legal plan; the player plays whole games of every expansion set and
@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import pytest
 
+from naqala.agents.greedy import GreedyAgent
+from naqala.agents.greedy_full import distinct_moves, follow
+from naqala.agents.move_ends import move_ends
 from naqala.core import build_rules
-from naqala.core.agents import RandomAgent
+from naqala.core.agents import RandomAgent, SeatError, canonical_seat, make_agent
 from naqala.core.engine import Rules
 from naqala.core.simulate import play_game
 from naqala.core.state import State
-from naqala.plugins.base.agents import agent_known, make_agent
-from naqala.plugins.base.greedy import GreedyAgent
-from naqala.plugins.base.greedy_full import distinct_moves, follow
-from naqala.plugins.base.move_ends import move_ends
 
 SETS = [(), ("artisans",), ("djinns",), ("artisans", "djinns"), ("no-loops",)]
 
@@ -75,7 +74,7 @@ def test_greedy_plays_whole_games_of_every_set_and_is_deterministic(
     seen = []
     for _ in range(2):
         actions: list[str] = []
-        agents = [make_agent("greedy", 1), make_agent("random", 2)]
+        agents = [make_agent(rules, "greedy", 1), make_agent(rules, "random", 2)]
         final, _count = play_game(
             rules, 2, 4, agents, on_action=lambda s, a, out=actions: out.append(str(a))
         )
@@ -119,7 +118,11 @@ def test_greedy_finishes_a_move_it_did_not_start() -> None:
 
 def test_greedy_beats_random_players() -> None:
     rules = build_rules([])
-    agents = [make_agent("greedy", 0), make_agent("random", 1), make_agent("random", 2)]
+    agents = [
+        make_agent(rules, "greedy", 0),
+        make_agent(rules, "random", 1),
+        make_agent(rules, "random", 2),
+    ]
     final, _ = play_game(rules, 3, 9, agents)
     assert rules.winners(final) == (0,)
 
@@ -135,7 +138,9 @@ def test_greedy_beats_random_players() -> None:
     ],
 )
 def test_agent_names_are_resolved_in_one_place(name: str, known: bool) -> None:
-    assert agent_known(name) is known
-    if not known:
-        with pytest.raises(ValueError, match="AI"):
-            make_agent(name, 0)
+    rules = build_rules()
+    if known:
+        assert canonical_seat(rules, name) == f"ai:{name}"
+    else:
+        with pytest.raises(SeatError, match=f"seat '{name}'"):
+            make_agent(rules, name, 0)

@@ -724,6 +724,116 @@ def test_naqala_event_clean_up_fires_once_per_round() -> None:
     assert seen == [1, 2]
 
 
+class LastOption:
+    """A player that always takes the last option (``setting`` ``first``: the first)."""
+
+    def __init__(self, seed: int, first: bool = False) -> None:
+        self.first = first
+
+    def choose(self, rules: Rules, state: State, options: list[Action]) -> Action:
+        return options[0] if self.first else options[-1]
+
+
+def last_option(seed: int, setting: str) -> LastOption:
+    if setting not in ("", "first"):
+        raise ValueError(f"setting {setting!r} is not 'first'")
+    return LastOption(seed, setting == "first")
+
+
+def test_naqala_agents_adds_a_player_that_every_seat_resolves() -> None:
+    """A plugin's player is seated by name, with its setting, next to the shipped ones;
+    a setting it refuses is its own one-line reason; without the plugin it is unknown."""
+    from naqala.core.agents import SeatError, canonical_seat, make_agent, seat_agent
+
+    class Players:
+        NAME = "players"
+
+        @hookimpl
+        def naqala_agents(self) -> dict[str, object]:
+            return {"last": last_option}
+
+    rules = build_rules(extra_plugins=[Players()])
+    assert {"last", "greedy", "mcts", "random"} <= set(rules.agents)
+    assert canonical_seat(rules, " AI:Last ") == "ai:last"
+    assert canonical_seat(rules, "last:first") == "ai:last:first"
+    agent = make_agent(rules, "ai:last:first", 1)
+    assert isinstance(agent, LastOption) and agent.first
+    assert seat_agent(rules, "human", 1) is None
+    state = rules.new_game(2, 1)
+    assert (
+        make_agent(rules, "last", 1).choose(rules, state, options(rules, state))
+        == (options(rules, state)[-1])
+    )
+    with pytest.raises(SeatError, match=r"seat 'ai:last:x': setting 'x' is not 'first'"):
+        canonical_seat(rules, "ai:last:x")
+    with pytest.raises(SeatError, match=r"unknown seat 'ai:last'; seats are human, ai, ai:greedy"):
+        canonical_seat(build_rules(), "ai:last")
+
+
+def test_naqala_agents_refuses_a_name_offered_twice_unless_replaced() -> None:
+    """A plugin offering ``greedy`` clashes with the shipped player, naming both; listing
+    ``ai:greedy`` in ``REPLACES`` makes it the greedy player."""
+
+    class Greedier:
+        NAME = "greedier"
+
+        @hookimpl
+        def naqala_agents(self) -> dict[str, object]:
+            return {"greedy": last_option}
+
+    class Replacing(Greedier):
+        NAME = "replacing"
+        REPLACES: ClassVar[list[str]] = ["ai:greedy"]
+
+    with pytest.raises(PluginError, match=r"AI player 'ai:greedy' is provided by both") as caught:
+        build_rules(extra_plugins=[Greedier()]).agents  # noqa: B018 - built on first use
+    message = str(caught.value)
+    assert "'agents'" in message and "'greedier'" in message and "REPLACES" in message
+    assert build_rules(extra_plugins=[Replacing()]).agents["greedy"] is last_option
+
+
+@pytest.mark.parametrize("name", ["Last", "human", "ai", "a:b", "two words", "", "a,b"])
+def test_naqala_agents_refuses_a_name_no_seat_could_spell(name: str) -> None:
+    class Odd:
+        NAME = "odd"
+
+        @hookimpl
+        def naqala_agents(self) -> dict[str, object]:
+            return {name: last_option}
+
+    with pytest.raises(PluginError, match=r"plugin 'odd': AI player .* lower case"):
+        build_rules(extra_plugins=[Odd()]).agents  # noqa: B018 - built on first use
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        ("naqala_no_such_module", "failed to load: ModuleNotFoundError"),
+        ("json", "(json) answer no naqala_agents"),
+    ],
+)
+def test_naqala_agents_of_a_broken_installed_player_package_is_named(
+    monkeypatch: pytest.MonkeyPatch, value: str, words: str
+) -> None:
+    """An installed package in the group ``naqala.agents`` that fails to load or answers
+    no hook is a PluginError naming it, when a seat is first resolved."""
+    from importlib.metadata import EntryPoint
+
+    from naqala.core import plugins
+
+    real = plugins.entry_points
+
+    def points(group: str) -> list[EntryPoint]:
+        if group == plugins.AGENT_GROUP:
+            return [EntryPoint("broken", value, group)]
+        return list(real(group=group))
+
+    monkeypatch.setattr(plugins, "entry_points", points)
+    rules = build_rules()  # the rules themselves do not need the players
+    with pytest.raises(PluginError, match=re.escape(f"installed AI players 'broken' {words}")):
+        rules.agents  # noqa: B018 - built on first use
+
+
 def _hook_names() -> list[str]:
     return sorted(name for name in dir(hookspecs) if name.startswith("naqala_"))
 

@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from naqala.agents.greedy import GreedyAgent
 from naqala.cli.app import app
 from naqala.core.actions import Action
 from naqala.core.agents import RandomAgent
@@ -36,7 +37,6 @@ from naqala.core.rng import Rng
 from naqala.core.simulate import play_game
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, Decision, State, Turn, evolve
-from naqala.plugins.base.agents import GreedyAgent
 
 from scenario import base_rules, board, options, play, player, tokens, turn_of
 

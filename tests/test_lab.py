@@ -19,17 +19,18 @@ from typing import Any, TypeVar
 import pytest
 from typer.testing import CliRunner, Result
 
+from naqala.agents.nobid import NoBidGreedyAgent
 from naqala.cli import study as common
 from naqala.cli.app import app
+from naqala.core.agents import make_agent
 from naqala.core.engine import DJINNS
-from naqala.lab.agents import NoBidGreedyAgent, seat_name
+from naqala.lab.agents import seat_name
 from naqala.lab.compare import compare
 from naqala.lab.executors import DaskExecutor, ProcessExecutor, SerialExecutor
 from naqala.lab.report import COMPARE_FIGURES, SIMULATE_FIGURES
 from naqala.lab.results import GameResult, summarise
 from naqala.lab.runner import Run, run_studies
 from naqala.lab.study import Ruleset, Study, StudyError, leave_out, seats_of
-from naqala.plugins.base.agents import make_agent
 
 from scenario import base_rules
 
@@ -211,14 +212,15 @@ def test_a_real_ctrl_c_stops_cleanly() -> None:
 
 
 def test_seats_name_the_agents_and_fix_the_player_count() -> None:
-    assert seats_of("greedy,ai:random,ai", None) == ("greedy", "random", "greedy")
-    assert seats_of(None, 3) == ("random",) * 3
-    assert seats_of(None, None) == ("random",) * 4
-    with pytest.raises(StudyError, match="unknown agent 'human'"):
-        seats_of("human,random", None)
+    rules = base_rules()
+    assert seats_of(rules, "greedy,ai:random,ai", None) == ("greedy", "random", "greedy")
+    assert seats_of(rules, None, 3) == ("random",) * 3
+    assert seats_of(rules, None, None) == ("random",) * 4
+    with pytest.raises(StudyError, match="seat 'human': a study seats AI players only"):
+        seats_of(rules, "human,random", None)
     with pytest.raises(StudyError, match="--players 2"):
-        seats_of("random,random,random", 2)
-    assert seat_name("greedy-nobid") == "greedy-nobid"
+        seats_of(rules, "random,random,random", 2)
+    assert seat_name(rules, "greedy-nobid") == "greedy-nobid"
 
 
 def test_rotation_seats_every_agent_once_at_every_seat() -> None:
@@ -237,10 +239,10 @@ def test_the_no_bid_greedy_agent_takes_the_cheapest_bid() -> None:
     state = rules.new_game(3, 5)
     assert state.decision.stage == "bid"
     options = rules.legal_actions(state)
-    agent = make_agent("greedy-nobid", 1)
+    agent = make_agent(rules, "greedy-nobid", 1)
     assert isinstance(agent, NoBidGreedyAgent)
     assert str(agent.choose(rules, state, options)) == "bid 0"
-    greedy = make_agent("greedy", 1).choose(rules, state, options)
+    greedy = make_agent(rules, "greedy", 1).choose(rules, state, options)
     assert greedy.kind == "bid"
 
 

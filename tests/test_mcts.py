@@ -1,4 +1,4 @@
-"""The search player (plugins/base/mcts.py, rollout.py) and hints (cli/hint.py).
+"""The search player (agents/mcts.py, rollout.py) and hints (cli/hint.py).
 
 The budget syntax, determinism for a seed and an iteration budget, fair play (two states
 that differ only in what the seat cannot see get the same choice, from the search and
@@ -16,25 +16,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
+from naqala.agents.mcts import (
+    DEFAULT_BUDGET,
+    DEFAULT_WORK,
+    MAX_PLAYOUTS,
+    MAX_SECONDS,
+    Budget,
+    MctsAgent,
+    parse_budget,
+)
+from naqala.agents.meter import Meter
+from naqala.agents.rollout import WIN_BONUS, value_of
 from naqala.cli.hint import hint_lines
 from naqala.cli.play import Session
 from naqala.core import build_rules
-from naqala.core.agents import RandomAgent
+from naqala.core.agents import RandomAgent, make_agent
 from naqala.core.engine import Rules
 from naqala.core.record import new_record
 from naqala.core.simulate import play_game
 from naqala.core.state import State, evolve
 from naqala.core.views import determinize
-from naqala.plugins.base.agents import make_agent
-from naqala.plugins.base.mcts import (
-    DEFAULT_BUDGET,
-    DEFAULT_WORK,
-    Budget,
-    MctsAgent,
-    parse_budget,
-)
-from naqala.plugins.base.meter import Meter
-from naqala.plugins.base.rollout import WIN_BONUS, value_of
 from naqala.testing.scenario import board, player, turn_of
 from naqala.testing.strategies import reached_states, seeds
 
@@ -50,6 +51,19 @@ def test_the_budget_is_iterations_or_cpu_seconds() -> None:
     for bad in ("0", "-3", "fast", "0s", "1.5", "2000x"):
         with pytest.raises(ValueError, match="budget"):
             parse_budget(bad)
+
+
+@pytest.mark.parametrize(
+    "budget", ["999999999", str(MAX_PLAYOUTS + 1), "9" * 5000, "61s", "86400s", "9" * 400 + "s"]
+)
+def test_a_budget_beyond_the_bound_is_refused_saying_the_bound(budget: str) -> None:
+    """From any source (a command line, a record, a lobby: all come through here) a
+    seat cannot ask for a search that would not answer in the lifetime of a game."""
+    with pytest.raises(ValueError, match=r"at most (5000 playouts|60 CPU seconds)") as caught:
+        parse_budget(budget)
+    assert len(str(caught.value)) < 200
+    assert parse_budget(str(MAX_PLAYOUTS)).iterations == MAX_PLAYOUTS
+    assert parse_budget(f"{MAX_SECONDS:g}s").seconds == MAX_SECONDS
 
 
 def test_a_position_is_worth_the_margin_over_the_best_and_the_mean_of_the_others() -> None:
@@ -120,7 +134,7 @@ def test_the_same_game_is_played_again_by_fresh_agents() -> None:
     rules = RULES[()]
     games: list[list[str]] = [[], []]
     for actions in games:
-        agents = [make_agent("mcts:3", 4), make_agent("greedy", 5)]
+        agents = [make_agent(rules, "mcts:3", 4), make_agent(rules, "greedy", 5)]
         state = rules.new_game(2, 9)
         while len(actions) < 60:
             action = agents[state.decision.player].choose(rules, state, rules.legal_actions(state))
@@ -146,7 +160,8 @@ def test_a_choice_does_not_depend_on_what_the_seat_cannot_see(
     assert other != state or len(state.players) == 1
     for kind in ("mcts:4", "greedy"):
         choices = [
-            make_agent(kind, 3).choose(rules, s, rules.legal_actions(s)) for s in (state, other)
+            make_agent(rules, kind, 3).choose(rules, s, rules.legal_actions(s))
+            for s in (state, other)
         ]
         assert choices[0] == choices[1], kind
 
@@ -160,7 +175,7 @@ def test_the_search_plays_whole_games_with_expansions_and_house_rules(
     """Both boxes together (every kind of component) and a house rule that forbids some
     moves; every set's decisions are also searched by the fairness test above."""
     rules = RULES.get(expansions) or build_rules(list(expansions))
-    agents = [make_agent("mcts:3", 1), make_agent("greedy", 2)]
+    agents = [make_agent(rules, "mcts:3", 1), make_agent(rules, "greedy", 2)]
     final, _ = play_game(rules, 2, 5, agents)
     assert final.is_over
 
@@ -243,7 +258,7 @@ def test_it_takes_the_move_that_wins_the_game() -> None:
         tiles={"a1": "oasis-1", "b1": "sacred-place-7"},
     )
     state = player(rules, state, 1, coins=state.players[0].coins + 17)
-    agents = [MctsAgent(1, Budget(iterations=8)), make_agent("greedy", 2)]
+    agents = [MctsAgent(1, Budget(iterations=8)), make_agent(rules, "greedy", 2)]
     choice = agents[0].choose(rules, state, rules.legal_actions(state))
     assert str(choice) == "pick a1"
     while not state.is_over:
@@ -254,5 +269,7 @@ def test_it_takes_the_move_that_wins_the_game() -> None:
 
 def test_it_beats_the_random_player() -> None:
     rules = RULES[()]
-    final, _ = play_game(rules, 2, 11, [make_agent("random", 6), make_agent("mcts:1", 7)])
+    final, _ = play_game(
+        rules, 2, 11, [make_agent(rules, "random", 6), make_agent(rules, "mcts:1", 7)]
+    )
     assert rules.winners(final) == (1,)

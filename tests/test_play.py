@@ -23,15 +23,14 @@ from naqala.cli.app import app
 from naqala.cli.decisions import decision_title
 from naqala.cli.play import (
     HELP,
-    SeatError,
     Session,
     Snapshot,
-    canonical_seat,
     expand_move,
     parse_seats,
 )
 from naqala.cli.scores import winners_line
 from naqala.core.actions import Action, parse_action
+from naqala.core.agents import SeatError, canonical_seat
 from naqala.core.engine import Rules, build_rules
 from naqala.core.record import (
     GameRecord,
@@ -75,12 +74,15 @@ def fails(*args: str) -> str:
 
 # -- seats ------------------------------------------------------------------------------------
 
+#: the rules seats are resolved by in these tests (the base game and the shipped players)
+SEATING = build_rules()
+
 
 def test_parse_seats_makes_seats_canonical() -> None:
     """``ai`` alone is the greedy AI; case and spaces do not matter."""
-    assert parse_seats("human,ai,ai:random") == ["human", "ai:greedy", "ai:random"]
-    assert parse_seats(" Human , AI:Greedy,ai ") == ["human", "ai:greedy", "ai:greedy"]
-    assert parse_seats("ai:random,ai:random,ai:random,ai:random") == ["ai:random"] * 4
+    assert parse_seats(SEATING, "human,ai,ai:random") == ["human", "ai:greedy", "ai:random"]
+    assert parse_seats(SEATING, " Human , AI:Greedy,ai ") == ["human", "ai:greedy", "ai:greedy"]
+    assert parse_seats(SEATING, "ai:random,ai:random,ai:random,ai:random") == ["ai:random"] * 4
 
 
 @pytest.mark.parametrize("text", ["human,robot", "human,ai:genius", "human,", "human,aI:"])
@@ -88,7 +90,7 @@ def test_unknown_seat_names_it_and_lists_the_known_ones(text: str) -> None:
     """A seat that is neither a person nor a known AI: the message quotes it and lists every
     kind of seat."""
     with pytest.raises(SeatError) as caught:
-        parse_seats(text)
+        parse_seats(SEATING, text)
     message = str(caught.value)
     assert repr(text.split(",")[1].strip()) in message
     for known in ("human", "ai", "ai:greedy", "ai:random"):
@@ -102,7 +104,7 @@ def test_a_known_ai_with_a_budget_it_refuses_says_what_is_wrong_with_the_budget(
     """``ai:mcts:0`` is the search player with an impossible budget, not an unknown seat:
     the message quotes the seat and says what a budget may be."""
     with pytest.raises(SeatError) as caught:
-        parse_seats(f"human,{text}")
+        parse_seats(SEATING, f"human,{text}")
     message = str(caught.value)
     assert repr(text) in message and "unknown seat" not in message
     assert "budget" in message and "mcts:2000" in message
@@ -111,7 +113,7 @@ def test_a_known_ai_with_a_budget_it_refuses_says_what_is_wrong_with_the_budget(
 def test_an_absurdly_long_seat_is_quoted_short() -> None:
     """A seat of thousands of characters is quoted cut short, with its length."""
     with pytest.raises(SeatError) as caught:
-        parse_seats("human,ai:mcts:" + "9" * 5000)
+        parse_seats(SEATING, "human,ai:mcts:" + "9" * 5000)
     assert "(5,008 characters)" in str(caught.value) and len(str(caught.value)) < 250
 
 
@@ -119,7 +121,7 @@ def test_an_absurdly_long_seat_is_quoted_short() -> None:
 def test_one_seat_is_parsed_the_rules_decide_if_it_plays(text: str) -> None:
     """One seat is a seat list (the solo mode plays one); the base game refuses it when the
     game is set up (test_bad_arguments_exit_2)."""
-    assert parse_seats(text) == [canonical_seat(text)]
+    assert parse_seats(SEATING, text) == [canonical_seat(SEATING, text)]
 
 
 # -- whole moves ------------------------------------------------------------------------------

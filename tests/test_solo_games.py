@@ -16,13 +16,13 @@ from naqala.cli.app import app
 from naqala.cli.render import render_state
 from naqala.cli.scores import winners_line
 from naqala.core.actions import format_action
+from naqala.core.agents import make_agent
 from naqala.core.engine import Rules, build_rules
 from naqala.core.hookspecs import hookimpl
 from naqala.core.serialize import state_from_json, state_to_json
 from naqala.core.simulate import play_game
 from naqala.core.state import NON_PLAYER, State, get_extra
 from naqala.display.svg import board_svg
-from naqala.plugins.base.api import AGENTS, make_agent
 from naqala.plugins.solo import dice, rounds, sultan
 from naqala.testing.invariants import assert_invariants, checked_playout
 
@@ -57,7 +57,7 @@ def trajectory(rules: Rules, seed: int) -> tuple[list[str], State]:
     def keep(state: State, action: object) -> None:
         actions.append(format_action(action))  # type: ignore[arg-type]
 
-    state, _ = play_game(rules, 1, seed, [make_agent("random", 5)], on_action=keep)
+    state, _ = play_game(rules, 1, seed, [make_agent(rules, "random", 5)], on_action=keep)
     return actions, state
 
 
@@ -71,17 +71,17 @@ def test_the_same_seed_plays_the_same_solo_game() -> None:
 @pytest.mark.parametrize("kind", ["random", "greedy", "greedy-nobid", "mcts:3"])
 def test_every_ai_kind_plays_a_solo_game_to_its_end(kind: str) -> None:
     rules = solo_rules()
-    state, actions = play_game(rules, 1, 5, [make_agent(kind, 1)])
+    state, actions = play_game(rules, 1, 5, [make_agent(rules, kind, 1)])
     assert state.is_over and actions
     assert_invariants(rules, state)
 
 
-@pytest.mark.parametrize("kind", sorted(AGENTS))
+@pytest.mark.parametrize("kind", sorted(build_rules(["solo"]).agents))
 def test_every_ai_kind_decides_at_the_one_seat(kind: str) -> None:
     """Every registered AI, the slow full-width greedy one included, takes the solo
     mode's decisions (the outbid among them) for the first rounds."""
     rules = solo_rules()
-    agent = make_agent(kind if kind != "mcts" else "mcts:3", 2)
+    agent = make_agent(rules, kind if kind != "mcts" else "mcts:3", 2)
     state = rules.new_game(1, 9)
     stages = set()
     for _ in range(8):

@@ -25,9 +25,9 @@ from typing import Any
 
 from naqala.core import build_rules
 from naqala.core.actions import format_action
+from naqala.core.agents import make_agent
 from naqala.core.engine import Rules
 from naqala.core.simulate import agent_seed
-from naqala.plugins.base.agents import make_agent
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
@@ -73,7 +73,7 @@ def digest_options(options: list[str]) -> str:
 
 def play(rules: Rules, players: int, seed: int, seats: list[str]) -> dict[str, Any]:
     """One game played by ``seats`` agents; the golden file's content."""
-    agents = [make_agent(kind, agent_seed(seed, seat)) for seat, kind in enumerate(seats)]
+    agents = [make_agent(rules, kind, agent_seed(seed, seat)) for seat, kind in enumerate(seats)]
     state = rules.new_game(players, seed)
     actions: list[str] = []
     options_digests: list[str] = []

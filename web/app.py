@@ -31,7 +31,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from naqala.cli.decisions import option_label
 from naqala.core.record import record_to_json
-from naqala.plugins.base.api import AGENTS
 from naqala.web.games import GAME_ID, TOKEN, Game, Refused
 from naqala.web.pages import game_page, lobby_page, message_page
 from naqala.web.store import SEED_RULE, Store, expansions_offered, seed_problem
@@ -231,7 +230,7 @@ def create_app(
 
     async def lobby(request: Request) -> Response:
         houses = [house.name for house in store.house_rules]
-        return HTMLResponse(lobby_page(expansions_offered(), houses, sorted(AGENTS)))
+        return HTMLResponse(lobby_page(expansions_offered(), houses, store.players_offered()))
 
     async def play_page(request: Request) -> Response:
         game, number = await seat(request)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from naqala.cli.decisions import decision_title, option_label
-from naqala.cli.play import HUMAN, drew_since
+from naqala.cli.play import drew_since
 from naqala.core.actions import (
     Action,
     NotationError,
@@ -24,7 +24,7 @@ from naqala.core.actions import (
     resolve_typed,
     shorten,
 )
-from naqala.core.agents import Agent, RandomAgent
+from naqala.core.agents import HUMAN, Agent, RandomAgent, make_agent, seat_agent
 from naqala.core.engine import IllegalAction, Rules
 from naqala.core.record import GameRecord, with_action, with_final_scores, without_last
 from naqala.core.simulate import agent_seed
@@ -32,7 +32,6 @@ from naqala.core.state import NOBODY, State
 from naqala.core.views import sees_revealed, view_for
 from naqala.display.html import score_table_html
 from naqala.display.svg import seat_label, svg_parts
-from naqala.plugins.base.api import make_agent
 
 #: the AI that plays a human seat whose person asked for "play for me"
 STAND_IN = "greedy"
@@ -109,7 +108,7 @@ class Game:
         """Fresh agents, made to draw what they drew for the states so far, so a resumed or
         undone game goes on exactly as one that was never interrupted (as ``naqala play``)."""
         self.agents = [
-            None if kind == HUMAN else make_agent(kind[3:], agent_seed(self.record.seed, seat))
+            seat_agent(self.rules, kind, agent_seed(self.record.seed, seat))
             for seat, kind in enumerate(self.record.seats)
         ]
         for past in self.states[:-1]:
@@ -128,7 +127,7 @@ class Game:
         if agent is not None:
             return seat, agent
         if seat in self.autoplay:
-            return seat, make_agent(STAND_IN, agent_seed(self.record.seed, seat))
+            return seat, make_agent(self.rules, STAND_IN, agent_seed(self.record.seed, seat))
         return None
 
     # -- changing the game -------------------------------------------------------------------

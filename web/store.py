@@ -15,7 +15,8 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from naqala.cli.play import HUMAN, SeatError, canonical_seat, with_canonical_seats
+from naqala.cli.play import with_canonical_seats
+from naqala.core.agents import HUMAN, SeatError, canonical_seat
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
 from naqala.core.plugins import BASE, HouseRuleFile, PluginError, installed_entry_points
@@ -72,6 +73,21 @@ class Store:
         self.house_rules = tuple(house_rules)
         self.max_games = max_games
         self.games: dict[str, Game] = {}
+        self._players: list[str] | None = None
+
+    def players_offered(self) -> list[str]:
+        """The AI players a lobby lists: the installed ones and those the server's
+        house-rule files add (each file with the base game; a file that does not build is
+        left out here and reported when a game asks for it). Worked out once."""
+        if self._players is None:
+            names = set(build_rules().agents)
+            for house in self.house_rules:
+                try:
+                    names |= set(build_rules([], [house.path]).agents)
+                except (PluginError, ContentError):
+                    continue
+            self._players = sorted(names)
+        return self._players
 
     # -- making games ----------------------------------------------------------------------
 
@@ -90,12 +106,6 @@ class Store:
         self._room()
         if not 2 <= len(seats) <= MAX_SEATS:
             raise Refused(f"a game needs 2 to {MAX_SEATS} seats, not {len(seats)}", 422)
-        try:
-            kinds = [canonical_seat(seat) for seat in seats]
-        except SeatError as exc:
-            raise Refused(str(exc), 422) from None
-        if HUMAN not in kinds:
-            raise Refused("a game needs at least one human seat", 422)
         offered = expansions_offered()
         for name in expansions:
             if name not in offered:
@@ -111,8 +121,11 @@ class Store:
             paths.append(files[name])
         try:
             rules = build_rules(list(expansions), paths)
+            kinds = [canonical_seat(rules, seat) for seat in seats]  # the rules' players
+            if HUMAN not in kinds:
+                raise Refused("a game needs at least one human seat", 422)
             state = rules.new_game(len(kinds), seed)
-        except (PluginError, ContentError, ValueError) as exc:
+        except (SeatError, PluginError, ContentError, ValueError) as exc:
             raise Refused(str(exc), 422) from None
         record = new_record(rules, seed, len(kinds), kinds)
         return self._add(rules, record, [state])
@@ -123,18 +136,18 @@ class Store:
         self._room()
         try:
             record = record_from_json(text, "the uploaded record")
-            record = self._canonical(record)
             rules = self._rules(record)
+            record = self._canonical(rules, record)
             states = replay(record, rules)
         except (RecordError, PluginError, ContentError, ValueError) as exc:
             raise Refused(str(exc), 422) from None
         return self._add(rules, record, states)
 
-    def _canonical(self, record: GameRecord) -> GameRecord:
+    def _canonical(self, rules: Rules, record: GameRecord) -> GameRecord:
         problem = seed_problem(record.seed)
         if problem is not None:
             raise RecordError(f"the uploaded record: $.seed: {problem}")
-        record = with_canonical_seats(record, "the uploaded record")
+        record = with_canonical_seats(rules, record, "the uploaded record")
         if HUMAN not in record.seats:
             raise RecordError("the uploaded record: $.seats: no human seat to play")
         if not 2 <= len(record.seats) <= MAX_SEATS:
@@ -192,8 +205,9 @@ class Store:
 
     def _resumed(self, game_id: str) -> Game:
         record_path, seats_path = self._paths(game_id)
-        record = self._canonical(record_from_json(record_path.read_text("utf-8"), str(record_path)))
+        record = record_from_json(record_path.read_text("utf-8"), str(record_path))
         rules = self._rules(record)
+        record = self._canonical(rules, record)
         states = replay(record, rules)
         seats = json.loads(seats_path.read_text("utf-8"))
         tokens = [None if t is None else str(t) for t in seats["tokens"]]

@@ -8,7 +8,6 @@ these names are kept (docs/plugin-api.md describes each group). import-linter ch
 
 from __future__ import annotations
 
-from naqala.plugins.base.agents import AGENTS, agent_known, make_agent
 from naqala.plugins.base.bidding import turn_order_costs
 from naqala.plugins.base.boardfile import LETTERS, BoardFileError, parse_board, perft
 from naqala.plugins.base.cards import Activated, own_turn
@@ -50,22 +49,25 @@ from naqala.plugins.base.events import (
 )
 from naqala.plugins.base.events import EVENTS as BASE_EVENTS
 from naqala.plugins.base.flow import BaseFlow
-from naqala.plugins.base.greedy import GreedyAgent
-from naqala.plugins.base.mcts import DEFAULT_BUDGET, Budget, MctsAgent
 from naqala.plugins.base.merchandise import merchandise_types
-from naqala.plugins.base.movement import DropStage, PickStage, count_moves
+from naqala.plugins.base.movement import (
+    DropStage,
+    PickStage,
+    colour_masks,
+    count_moves,
+    legal_drops,
+    legal_starts,
+)
 from naqala.plugins.base.perft import PERFT_MAX_SECONDS, PerftTimeout
 from naqala.plugins.base.placing import place_token_for
 from naqala.plugins.base.setup import board_shape
 from naqala.plugins.base.tiles import SKIP, PlaceToken, final_tile, take_djinn_card
 
 __all__ = [
-    "AGENTS",
     "BASE_EVENTS",
     "BUILDERS_PAID",
     "CLEAN_UP",
     "COST_WORDS",
-    "DEFAULT_BUDGET",
     "DJINN_TAKEN",
     "FAKIR",
     "KILL",
@@ -81,19 +83,16 @@ __all__ = [
     "BaseFlow",
     "BoardFileError",
     "Boaz",
-    "Budget",
     "DropStage",
-    "GreedyAgent",
     "Kandicha",
-    "MctsAgent",
     "PerftTimeout",
     "PickStage",
     "PlaceToken",
     "add_cards",
-    "agent_known",
     "board_shape",
     "card_score_lines",
     "change_kept",
+    "colour_masks",
     "count_moves",
     "current",
     "discard_cards",
@@ -107,7 +106,8 @@ __all__ = [
     "give_cards",
     "keep_meeples",
     "kept",
-    "make_agent",
+    "legal_drops",
+    "legal_starts",
     "merchandise_types",
     "own_turn",
     "owned_tiles",

@@ -43,15 +43,15 @@ import time
 
 import attrs
 
+from naqala.agents.greedy import GreedyAgent
+from naqala.agents.greedy_full import follow, own_score
+from naqala.agents.meter import Meter
+from naqala.agents.rollout import Move, Policy, value_of
 from naqala.core.actions import Action, shorten
 from naqala.core.engine import Rules
 from naqala.core.rng import Rng
 from naqala.core.state import State
 from naqala.core.views import determinize, view_for
-from naqala.plugins.base.greedy import GreedyAgent
-from naqala.plugins.base.greedy_full import follow, own_score
-from naqala.plugins.base.meter import Meter
-from naqala.plugins.base.rollout import Move, Policy, value_of
 
 #: playouts per decision when the seat names no budget
 DEFAULT_ITERATIONS = 64
@@ -89,20 +89,38 @@ class Budget:
 
 #: the budget of ``ai:mcts``
 DEFAULT_BUDGET = Budget(work=DEFAULT_WORK)
+#: the most playouts a seat may ask for a decision (``ai:mcts:5000``): at ~10 ms a
+#: playout, about a minute for the dearest decisions, so a seat from a record, a lobby
+#: or a command line can slow a game down but never stop it
+MAX_PLAYOUTS = 5000
+#: the most CPU seconds a seat may ask for a decision (``ai:mcts:60s``)
+MAX_SECONDS = 60.0
 
 
 def parse_budget(text: str) -> Budget:
-    """``""`` (the default), ``2000`` (iterations) or ``1.5s`` (CPU seconds)."""
+    """``""`` (the default), ``2000`` (playouts, at most ``MAX_PLAYOUTS``) or ``1.5s``
+    (CPU seconds, at most ``MAX_SECONDS``); ``ValueError`` saying which and why not."""
     text = text.strip().lower()
     if not text:
         return DEFAULT_BUDGET
-    if re.fullmatch(r"[1-9]\d{0,8}", text):  # up to 999,999,999 playouts
+    if re.fullmatch(r"[1-9]\d*", text):
+        if len(text) > len(str(MAX_PLAYOUTS)) or int(text) > MAX_PLAYOUTS:
+            raise ValueError(
+                f"budget {shorten(text)!r}: at most {MAX_PLAYOUTS} playouts a decision"
+            )
         return Budget(iterations=int(text))
-    match = re.fullmatch(r"(\d{1,9}(?:\.\d{0,9})?|\.\d{1,9})s", text)
-    if match and float(match.group(1)) > 0:
-        return Budget(seconds=float(match.group(1)))
+    match = re.fullmatch(r"(\d+(?:\.\d*)?|\.\d+)s", text)
+    if match and re.fullmatch(r"0*\.?0*", match.group(1)) is None:
+        number = match.group(1).lstrip("0") or "0"
+        if len(number.partition(".")[0]) > len(str(int(MAX_SECONDS))) or (
+            float(number) > MAX_SECONDS
+        ):
+            raise ValueError(
+                f"budget {shorten(text)!r}: at most {MAX_SECONDS:g} CPU seconds a decision"
+            )
+        return Budget(seconds=float(number))
     raise ValueError(
-        f"budget {shorten(text)!r} is neither iterations (mcts:2000) nor CPU seconds (mcts:1.5s)"
+        f"budget {shorten(text)!r} is neither playouts (mcts:2000) nor CPU seconds (mcts:1.5s)"
     )
 
 

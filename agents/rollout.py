@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from naqala.agents.greedy import GreedyAgent, bid_for_gain
+from naqala.agents.greedy_full import MOVE_STAGES, follow
 from naqala.core.actions import Action
 from naqala.core.engine import Rules
 from naqala.core.state import State
-from naqala.plugins.base.greedy import GreedyAgent, bid_for_gain
-from naqala.plugins.base.greedy_full import MOVE_STAGES, follow
 
 Move = tuple[Action, ...]
 

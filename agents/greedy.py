@@ -11,11 +11,7 @@ that one plan of the board. The slower player that plays every move out is kept 
 
 from __future__ import annotations
 
-from naqala.core.actions import Action
-from naqala.core.engine import RESOURCES, Rules
-from naqala.core.state import NOBODY, Decision, State, Turn, add_at, evolve, pieces_left
-from naqala.core.views import determinize
-from naqala.plugins.base.greedy_full import (
+from naqala.agents.greedy_full import (
     MOVE_STAGES,
     best_option,
     distinct_moves,
@@ -23,7 +19,11 @@ from naqala.plugins.base.greedy_full import (
     own_score,
     settled_score,
 )
-from naqala.plugins.base.move_ends import MoveEnd, move_ends
+from naqala.agents.move_ends import MoveEnd, move_ends
+from naqala.core.actions import Action
+from naqala.core.engine import RESOURCES, Rules
+from naqala.core.state import NOBODY, Decision, State, Turn, add_at, evolve, pieces_left
+from naqala.core.views import determinize
 
 #: at most this many pick and drop options are tried when searching through the rules
 SEARCH_LIMIT = 5_000

@@ -21,9 +21,10 @@ import functools
 from collections.abc import Sequence
 
 from naqala.core.actions import Action
+from naqala.core.actions import action_of as move_action
 from naqala.core.board import Geometry
 from naqala.core.state import NOBODY, Counts
-from naqala.plugins.base.movement import colour_masks, legal_starts, move_action
+from naqala.plugins.base.api import colour_masks, legal_starts
 
 
 class MoveEnd:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from naqala.core.actions import Action
 from naqala.core.engine import Rules
 from naqala.core.state import NOBODY, Counts, Decision, State, Turn, add_at, evolve
-from naqala.plugins.base.movement import legal_drops, legal_starts
+from naqala.plugins.base.api import legal_drops, legal_starts
 
 MOVE_STAGES = ("pick", "drop")
 #: at most this many complete moves are enumerated when planning one meeple move
