@@ -156,7 +156,7 @@ def test_a_game_against_two_ai_seats_is_played_by_clicking_to_its_end(
     assert all("409 (Conflict)" in error for error in console_errors(browser))
 
     # a legal click: a free spot of the turn-order track is a bid
-    cost = click(browser, "#board g.spot.target")
+    cost = click(browser, "#tableau g.spot.target")
     wait_for(browser, lambda: body(browser, "version") != version)
     assert f"bid {cost}" in text(browser, "#log")
 

@@ -33,6 +33,8 @@ from naqala.core.views import sees_revealed, view_for
 from naqala.display.html import score_table_html
 from naqala.display.svg import seat_label, svg_parts
 from naqala.plugins.base.api import make_agent
+from naqala.web.cards import card_catalogue, cards_in_play, own_cards
+from naqala.web.words import option_words
 
 #: the AI that plays a human seat whose person asked for "play for me"
 STAND_IN = "greedy"
@@ -272,6 +274,7 @@ class Game:
             title = state.decision.stage if hidden else decision_title(rules, state)
             prefix = "Your decision" if mine else f"{self.who(decider)} decides"
             status = f"{prefix}: {title}"
+        view = view_for(rules, state, seat)
         return {
             "game": self.id,
             "seat": seat,
@@ -282,9 +285,7 @@ class Game:
             "deciding": None if decider == NOBODY else decider,
             "yours": mine,
             "status": status,
-            "options": [
-                {"action": str(a), "label": option_label(rules, state, a)} for a in options
-            ],
+            "options": [option_entry(rules, state, a) for a in options],
             "targets": targets,
             "autoplay": seat in self.autoplay,
             "seats": [self.who(s) for s in range(len(self.record.seats))],
@@ -295,8 +296,21 @@ class Game:
                 if state.is_over
                 else ""
             ),
-            "view": view_for(rules, state, seat),
+            "view": view,
+            "cards": card_catalogue(rules, state),
+            "mine": own_cards(rules, view, seat),
+            "in_play": cards_in_play(rules, state, view, seat),
         }
+
+
+def option_entry(rules: Rules, state: State, action: Action) -> dict[str, str]:
+    """An option as a page lists it: the notation (``action``), what it does in words
+    (``words``, :mod:`naqala.web.words`) and the terminal's short label (``label``)."""
+    return {
+        "action": str(action),
+        "words": option_words(rules, state, action),
+        "label": option_label(rules, state, action),
+    }
 
 
 def _hides_revealed(state: State, seat: int) -> bool:
