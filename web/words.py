@@ -25,7 +25,7 @@ from naqala.core.engine import Rules
 from naqala.core.state import NOBODY, State
 from naqala.plugins.base.api import COST_WORDS, turn_order_costs
 
-__all__ = ["DESCRIBERS", "card_facts", "describes", "option_words", "payment_words"]
+__all__ = ["DESCRIBERS", "ORDINALS", "card_facts", "describes", "option_words", "payment_words"]
 
 #: words for one kind of option, or None to leave it to the stage's note
 Describer = Callable[[Rules, State, Action], str | None]
