@@ -187,3 +187,231 @@ def test_a_second_person_cannot_see_the_first_persons_coins(server: str, browser
     assert "(you)" in panels[2][1] and "Coins 50" in panels[2][1]
     assert "Coins ?" in panels[2][0] and "Coins ?" in panels[2][2]
     assert console_errors(browser) == []
+
+
+# -- phones, tablets, cards, words, the lobby's contrast, many tabs -------------------------
+
+#: the text colours of a page must keep this contrast with their background (WCAG AA)
+AA_CONTRAST = 4.5
+#: a tile's name must be drawn at least this many CSS pixels high to be read
+READABLE_PX = 10
+
+
+def api_call(url: str, body: dict[str, Any] | None = None) -> Any:
+    import json
+
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def made_game(server: str, seats: list[str], seed: int, **more: Any) -> tuple[str, str]:
+    """A new game through the API: the first person's page and API addresses."""
+    made = api_call(server + "api/games", {"seats": seats, "seed": seed, **more})
+    link = made["seats"][0]["url"]
+    return server.rstrip("/") + link, server.rstrip("/") + "/api" + link.replace(
+        "/play/", "/games/", 1
+    )
+
+
+def until_api(check: Any) -> Any:
+    end = time.monotonic() + PATIENCE
+    while time.monotonic() < end:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError("the game did not get there in time")
+
+
+def as_device(driver: Any, width: int, height: int, touch: bool) -> None:
+    """Make the page ``width``×``height`` CSS pixels, as a phone or tablet shows it
+    (headless Chromium's window cannot be narrower than 500 px), with touch input."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": touch},
+    )
+    driver.execute_cdp_cmd(
+        "Emulation.setTouchEmulationEnabled", {"enabled": touch, "maxTouchPoints": 5}
+    )
+
+
+def tap(driver: Any, element: Any) -> None:
+    """A finger's tap on ``element`` (touch events, not a mouse click)."""
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+    finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+    actions = ActionBuilder(driver, mouse=finger)
+    actions.pointer_action.move_to(element).pointer_down().pause(0.05).pointer_up()
+    actions.perform()
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (768, 1024)])
+def test_the_board_fills_a_phone_or_a_tablet_and_its_tile_names_can_be_read(
+    server: str, width: int, height: int
+) -> None:
+    page, _ = made_game(server, ["human", "ai:greedy", "ai:greedy"], seed=21)
+    with chromium(1000, 1000) as driver:
+        as_device(driver, width, height, touch=True)
+        driver.get(page)
+        wait_for(driver, lambda: body(driver, "yours") == "1")
+        sizes = driver.execute_script(
+            """
+            const board = document.getElementById("board").getBoundingClientRect();
+            const labels = [...document.querySelectorAll("#board g.tile > text")].map(t =>
+              t.getBoundingClientRect().height);
+            const side = document.getElementById("side").getBoundingClientRect();
+            return {viewport: innerWidth, board: board.width, bottom: board.bottom,
+              sideTop: side.top, labels: labels, page: document.documentElement.scrollWidth};
+            """
+        )
+        assert sizes["viewport"] == width
+        assert sizes["board"] >= 0.9 * width
+        assert len(sizes["labels"]) == 30
+        # a text box's height is about 1.15 times its font size
+        assert min(sizes["labels"]) / 1.15 >= READABLE_PX, sizes["labels"][:3]
+        assert sizes["sideTop"] >= sizes["bottom"]  # the panels stack below the board
+        assert sizes["page"] <= width  # only the board scrolls sideways, never the page
+        assert console_errors(driver) == []
+
+
+def test_a_tap_on_a_face_up_djinn_shows_its_power_and_a_hover_too(server: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    from naqala.cli.decisions import djinn_power
+    from naqala.core.engine import rules_for_ruleset
+
+    rules = rules_for_ruleset(("base",))
+    page, _ = made_game(server, ["human", "ai:greedy"], seed=22)
+    with chromium(1000, 1000) as driver:
+        as_device(driver, 390, 844, touch=True)
+        driver.get(page)
+        wait_for(driver, lambda: body(driver, "version") != "")
+        card = driver.find_element(By.CSS_SELECTOR, "#tableau g.card.has-power")
+        djinn = str(card.get_attribute("data-pick"))
+        driver.execute_script("arguments[0].scrollIntoView()", card)
+        tap(driver, card)
+        wait_for(driver, lambda: driver.find_element(By.ID, "card-sheet").is_displayed())
+        spec = rules.card_specs[djinn]
+        assert text(driver, "#card-name") == spec.name
+        facts = text(driver, "#card-facts")
+        assert f"{spec.vp} VP" in facts and rules.power_of(spec).when in facts
+        assert (
+            text(driver, "#card-effect") == djinn_power(rules, djinn, brief=True).split(": ", 1)[1]
+        )
+        tap(driver, driver.find_element(By.ID, "card-close"))
+        wait_for(driver, lambda: not driver.find_element(By.ID, "card-sheet").is_displayed())
+    with chromium(1400, 1000) as driver:
+        driver.get(page)
+        wait_for(driver, lambda: body(driver, "version") != "")
+        chip = driver.find_element(By.CSS_SELECTOR, f'#in-play [data-card="{djinn}"]')
+        ActionChains(driver).move_to_element(chip).perform()
+        wait_for(driver, lambda: driver.find_element(By.ID, "card-sheet").is_displayed())
+        assert text(driver, "#card-name") == rules.card_specs[djinn].name
+        assert console_errors(driver) == []
+
+
+def test_your_own_djinn_shows_its_power_in_your_panel(server: str) -> None:
+    from naqala.cli.decisions import djinn_power
+    from naqala.core.engine import rules_for_ruleset
+
+    rules = rules_for_ruleset(("base",))
+    page, api = made_game(server, ["human", "ai:greedy"], seed=1)
+    api_call(api + "/autoplay", {"on": True})
+    view = until_api(
+        lambda: (lambda v: v if v["players"][0]["hands"].get("djinns") else None)(
+            api_call(api)["view"]
+        )
+    )
+    api_call(api + "/autoplay", {"on": False})
+    djinn = view["players"][0]["hands"]["djinns"][0]
+    with chromium(390, 844) as driver:
+        as_device(driver, 390, 844, touch=True)
+        driver.get(page)
+        wait_for(driver, lambda: body(driver, "version") != "")
+        mine = text(driver, "#mine")
+        assert rules.card_specs[djinn].name in mine
+        assert djinn_power(rules, djinn, brief=True).split(": ", 1)[1] in mine
+
+
+def test_options_say_what_they_do_with_the_notation_below(server: str) -> None:
+    page, _ = made_game(server, ["human", "ai:greedy", "ai:greedy"], seed=23)
+    with chromium(1400, 1000) as driver:
+        driver.get(page)
+        wait_for(driver, lambda: body(driver, "yours") == "1")
+        buttons = driver.execute_script(
+            """return [...document.querySelectorAll("#options button")].map(b => [
+              b.querySelector(".words").textContent, b.querySelector(".notation").textContent,
+              getComputedStyle(b.querySelector(".notation")).fontSize,
+              getComputedStyle(b.querySelector(".words")).fontSize])"""
+        )
+        assert buttons, "no option listed"
+        for words, notation, small, large in buttons:
+            cost = notation.split()[1]
+            assert notation.startswith("bid ") and words.startswith(f"bid {cost}: pay ")
+            assert "turn-order space" in words
+            assert float(small[:-2]) < float(large[:-2])
+
+
+def test_every_text_of_the_lobby_has_aa_contrast(server: str, browser: Any) -> None:
+    browser.get(server)
+    low = browser.execute_script(
+        """
+        function rgba(text) { const v = text.match(/[\\d.]+/g).map(Number);
+          return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; }
+        function over(top, bottom) { const a = top[3];
+          return [0, 1, 2].map(i => top[i] * a + bottom[i] * (1 - a)).concat([1]); }
+        function background(element) {
+          const layers = [];
+          for (let e = element; e; e = e.parentElement) {
+            const colour = rgba(getComputedStyle(e).backgroundColor);
+            if (colour[3] > 0) { layers.push(colour); if (colour[3] === 1) { break; } }
+          }
+          let colour = [255, 255, 255, 1];
+          for (let i = layers.length - 1; i >= 0; i--) { colour = over(layers[i], colour); }
+          return colour;
+        }
+        function luminance(c) { const [r, g, b] = c.slice(0, 3).map(v => { v /= 255;
+          return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b; }
+        const low = [];
+        document.querySelectorAll("body *").forEach(function (e) {
+          const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+          if (!own && !["SELECT", "INPUT", "BUTTON"].includes(e.tagName)) { return; }
+          if (e.tagName === "OPTION" || e.getClientRects().length === 0) { return; }
+          const ink = background(e);
+          const fg = over(rgba(getComputedStyle(e).color), ink);
+          const [a, b] = [luminance(fg), luminance(ink)].sort((x, y) => y - x);
+          const ratio = (a + 0.05) / (b + 0.05);
+          if (ratio < arguments[0]) { low.push(e.tagName + "#" + e.id + "." + e.className + ": " +
+            ratio.toFixed(2)); }
+        });
+        return low;
+        """,
+        AA_CONTRAST,
+    )
+    assert low == []
+
+
+def test_more_tabs_than_a_browser_has_connections_all_load_and_follow(server: str) -> None:
+    """A browser opens at most six connections to one host; with an event stream per tab
+    the seventh tab never loaded. The tabs share one stream: eight load, and all follow a
+    move."""
+    page, api = made_game(server, ["human", "human"], seed=24)
+    with chromium(1000, 800) as driver:
+        driver.get(page)
+        wait_for(driver, lambda: body(driver, "version") != "")
+        for _ in range(7):
+            driver.switch_to.new_window("tab")
+            driver.get(page)
+            wait_for(driver, lambda: body(driver, "version") != "")
+        version = api_call(api)["version"]
+        assert all(body(driver, "stream") == "shared" for _ in [0])
+        option = api_call(api)["options"][0]["action"]
+        api_call(api + "/act", {"action": option})
+        for handle in driver.window_handles:
+            driver.switch_to.window(handle)
+            wait_for(driver, lambda: body(driver, "version") == str(version + 1))

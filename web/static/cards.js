@@ -55,6 +55,9 @@ const cardSheet = {
           self.onChoose(o.action);
         }));
       });
+    // a sheet shown by a hover lets the pointer through: covering the card it
+    // explains, it would end the hover
+    this.sheet.classList.toggle("peek", !this.pinned);
     this.sheet.hidden = false;
   },
 
@@ -81,8 +84,14 @@ const cardSheet = {
   // make ``element`` (a chip, or a card drawn on the board) open the sheet of ``id``
   follow: function (element, id) {
     const self = this;
-    element.addEventListener("mouseenter", function () { self.show(id, false); });
-    element.addEventListener("mouseleave", function () { self.hide(false); });
+    // hover only with a mouse: a finger's tap sends mouse events too, and a sheet shown
+    // by them would cover the card and take the tap
+    element.addEventListener("pointerenter", function (event) {
+      if (event.pointerType === "mouse") { self.show(id, false); }
+    });
+    element.addEventListener("pointerleave", function (event) {
+      if (event.pointerType === "mouse") { self.hide(false); }
+    });
     element.addEventListener("click", function (event) {
       event.stopPropagation();
       self.show(id, true);
