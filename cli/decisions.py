@@ -43,6 +43,20 @@ def djinn_power(rules: Rules, djinn: str, brief: bool = False) -> str:
     return f"{spec.name} ({spec.vp} VP; {cost}; {when}): {effect}"
 
 
+def djinn_offer(rules: Rules, djinn: str) -> str:
+    """``Boaz 6 VP · free · always: Assassins cannot kill…`` — a face-up djinn for the
+    board screen, which shortens it to one line: name and VP, cost and timing first, as
+    the effect is often read from them (``djinns`` gives the whole text)."""
+    spec = rules.card_specs.get(djinn)
+    if spec is None:
+        return djinn
+    power = rules.power_of(spec)
+    effect = power.describe(rules, spec) if power else spec.text
+    when = power.when if power else "never (no power registered)"
+    cost = COST_WORDS.get(spec.cost, spec.cost)
+    return f"{spec.name} {spec.vp} VP · {cost} · {when}: {effect}"
+
+
 def djinns_in_play(rules: Rules, state: State) -> list[str]:
     """Every djinn a player holds (with the seat) and every face-up one, with its power."""
     lines = []
@@ -54,4 +68,4 @@ def djinns_in_play(rules: Rules, state: State) -> list[str]:
     return lines or ["No djinn is held or face up."]
 
 
-__all__ = ["decision_title", "djinn_power", "djinns_in_play", "option_label"]
+__all__ = ["decision_title", "djinn_offer", "djinn_power", "djinns_in_play", "option_label"]

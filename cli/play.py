@@ -26,7 +26,7 @@ from naqala.cli.decisions import decision_title, djinns_in_play, option_label
 from naqala.cli.hint import hint_lines
 from naqala.cli.render import render_state
 from naqala.cli.saving import SavePathError, save_path, shown
-from naqala.cli.scores import score_table, winners_line
+from naqala.cli.scores import score_table, seen_score_table, winners_line
 from naqala.core.actions import (
     Action,
     NotationError,
@@ -61,6 +61,8 @@ HUMAN = "human"
 #: them (a sale from a hand of eight kinds of merchandise has 256); ``options`` lists all
 OPTIONS_LISTED = 30
 OPTIONS_PREVIEW = 6
+#: decisions listed in full however many options they have: every start tile at the pick
+LISTED_IN_FULL = frozenset({"pick"})
 #: the seat number the hint's seed is derived for (no real seat has it)
 HINT_SEAT = 99
 HELP = """\
@@ -68,17 +70,22 @@ Type one of:
   a number            the option with that number
   an action           e.g. "bid 12", "pick c3", "drop d3 W", "kill p2 Y", "end",
                       "claim mystic" (a Sultan's Whim whose condition holds)
+  a tile              at the pick: the start tile alone, e.g. "c3" (for "pick c3")
   a whole move        at the pick: start tile, then each tile and the colour dropped
                       there, e.g. "c3 d3W d4R" (or "c3 d3 W d4 R")
   board               show the board again
   options             list every option of a long decision (also: list)
   djinns              what the djinns held and face up do (also: djinn, help djinns)
+  score               the score now, line by line: yours in full, the others' public
+                      points (their coins and face-down cards are not counted)
   hint                the AI's three best options now, with why (changes nothing)
-  undo                go back to your previous decision (not past a card or meeple draw)
+  undo                go back to your previous decision (not past a card or meeple draw;
+                      after --load, into the loaded part of the game too)
   save FILE           save the game (a record of its actions) to FILE
   quit                stop, offering to save first (Ctrl-D and Ctrl-C too)
 Tiles are named like chess squares: column letter, row number, a1 top left.
-On the board, * marks who decides now; ? hides other players' coins and cards.
+On the board, * marks who decides now; ? hides other players' coins and cards, and
+a score of 31+? is what you can count of theirs (their coins and cards add to it).
 Meeple colours: Y vizier, W elder, G merchant, B builder, R assassin."""
 _TILE = re.compile(r"[a-z]\d+", re.IGNORECASE)
 _STEP = re.compile(r"^([a-z]\d+)([a-z])$", re.IGNORECASE)
@@ -202,6 +209,16 @@ class Session:
             if isinstance(agent, RandomAgent):
                 agent.choose(self.rules, past, self.rules.legal_actions(past))
 
+    def remember(self, history: list[State]) -> None:
+        """After loading: keep every earlier decision of a person in the loaded game (the
+        states ``replay`` went through, one per action), so that ``undo`` goes back into
+        the loaded part of the game as it would have in the uninterrupted one."""
+        done = len(self.record.actions)
+        for index, past in enumerate(history[:done]):
+            player = past.decision.player
+            if not past.is_over and 0 <= player < len(self.agents) and self.agents[player] is None:
+                self.history.append(Snapshot(past, without_last(self.record, done - index)))
+
     # -- the game loop ---------------------------------------------------------------------
 
     def run(self) -> None:
@@ -271,7 +288,8 @@ class Session:
             highlight=False,
             markup=False,
         )
-        shown = options if len(options) <= OPTIONS_LISTED else options[:OPTIONS_PREVIEW]
+        in_full = len(options) <= OPTIONS_LISTED or self.state.decision.stage in LISTED_IN_FULL
+        shown = options if in_full else options[:OPTIONS_PREVIEW]
         self.list_options(shown)
         if len(shown) < len(options):
             self.say(
@@ -280,8 +298,13 @@ class Session:
             )
 
     def list_options(self, options: list[Action]) -> None:
-        """The options numbered from 1, in columns as the width allows."""
-        labels = [option_label(self.rules, self.state, a) for a in options]
+        """The options numbered from 1, in columns as the width allows; at the pick, a
+        start tile by its name alone (``12) c3``: every one of them is listed)."""
+        picking = self.state.decision.stage == "pick"
+        labels = [
+            a.args[0] if picking and a.kind == "pick" else option_label(self.rules, self.state, a)
+            for a in options
+        ]
         self.console.print(
             Columns([f"{i}) {label}" for i, label in enumerate(labels, start=1)], padding=(0, 2)),
             markup=False,
@@ -313,6 +336,10 @@ class Session:
         if word in ("options", "list") and not asked:
             self.list_options(self.rules.legal_actions(self.state))
             return False
+        if word == "score" and not asked:
+            viewer = self.state.decision.player
+            self.console.print(seen_score_table(self.rules, self.state, viewer, self.record.seats))
+            return False
         if word == "hint":
             self.say(self.hint())
             return False
@@ -328,9 +355,12 @@ class Session:
         if typed.isascii() and typed.isdigit():
             return self.numbered(typed, options)
         try:
-            move = expand_move(typed) if self.state.decision.stage == "pick" else None
+            picking = self.state.decision.stage == "pick"
+            move = expand_move(typed) if picking else None
             if move is not None:
                 return self.whole_move(move)
+            if picking and _TILE.fullmatch(typed):  # a start tile by its name alone
+                typed = f"pick {typed}"
             action = resolve_typed(parse_action(typed), options)
         except NotationError as exc:
             self.say(f"illegal: {exc} (type help)")
@@ -488,8 +518,19 @@ class Session:
         self.console.print(winners_line(self.rules, self.state), highlight=False)
 
 
-#: the seats of a new game when --seats is not given
+#: the seats of a new game when --seats is not given, if the rules allow three players
 DEFAULT_SEATS = "human,ai,ai"
+
+
+def default_seats(rules: Rules) -> list[str]:
+    """The seats of a new game without ``--seats``: ``DEFAULT_SEATS`` when the rules allow
+    that many players, else one person and greedy AIs for the fewest players they allow
+    (``human`` alone in the solo mode)."""
+    seats = parse_seats(DEFAULT_SEATS)
+    allowed = sorted(count.players for count in rules.content.player_counts)
+    if not allowed or len(seats) in allowed:
+        return seats
+    return [HUMAN, *["ai:greedy"] * (allowed[0] - 1)]
 
 
 def play_command(
@@ -498,7 +539,7 @@ def play_command(
         typer.Option(
             help="Comma-separated seats: human, ai (greedy), ai:greedy, ai:random, "
             "ai:mcts, ai:mcts:2000 (iterations), ai:mcts:1.5s (CPU seconds) "
-            f"[default: {DEFAULT_SEATS}]."
+            f"[default: {DEFAULT_SEATS}; human in a solo game]."
         ),
     ] = None,
     expansion: Expansions = None,
@@ -532,9 +573,7 @@ def play_command(
             soft_wrap=True,  # the path stays on one line, to be copied
         )
     else:
-        record, rules, state = _new_game(
-            seats or DEFAULT_SEATS, expansion, seed, house_rules, without
-        )
+        record, rules, state = _new_game(seats, expansion, seed, house_rules, without)
         left_out = f" · {without_text(rules.without)}" if rules.without else ""
         console.print(
             f"New game · seed {record.seed} · seats {', '.join(record.seats)} · "
@@ -544,6 +583,7 @@ def play_command(
     errors = Console(stderr=True, highlight=False)
     session = Session(rules, state, record, console, input, errors, save_as)
     session.catch_up(history[:-1])
+    session.remember(history)
     try:
         session.run()
     except Exception:
@@ -623,15 +663,16 @@ def _resume(load: Path, house_rules: list[Path]) -> tuple[GameRecord, Rules, lis
 
 
 def _new_game(
-    seats: str,
+    seats: str | None,
     expansion: list[str] | None,
     seed: int | None,
     house_rules: list[Path] | None,
     without: list[str] | None = None,
 ) -> tuple[GameRecord, Rules, State]:
     try:
-        seat_list = parse_seats(seats)
+        chosen = None if seats is None else parse_seats(seats)
         rules = leave_out(build_rules(expansion or [], house_rules or []), without or [])
+        seat_list = default_seats(rules) if chosen is None else chosen
         game_seed = secrets.randbelow(1_000_000) if seed is None else seed
         state = rules.new_game(len(seat_list), game_seed)
     except (SeatError, PluginError, ContentError, ValueError) as exc:

@@ -35,9 +35,10 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.table import Table
 from rich.text import Text
 
-from naqala.cli.decisions import decision_title, djinn_power
+from naqala.cli.decisions import decision_title, djinn_offer, djinn_power
 from naqala.core.board import edge, tile_name
 from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
+from naqala.core.scoresheet import visible_scores
 from naqala.core.state import NOBODY, NON_PLAYER, Counts, State
 from naqala.display.view import Holding, Seen
 from naqala.plugins.base.api import turn_order_costs
@@ -357,7 +358,20 @@ def _legend(rules: Rules, state: State) -> Group:
     marks = Text(f"{tokens}  #### impassable  ", style="dim")
     marks.append("┃━", style=WALL_STYLE)
     marks.append(" mountain  b/r blue/red value")
-    return Group(tiles, meeples, marks)
+    printed = dict.fromkeys(
+        (spec.printed, spec.kind) for spec in rules.content.tiles if spec.kind in on_board
+    )
+    own_rule = [Text(_printed_value(value, kind), style="dim") for value, kind in printed if value]
+    return Group(tiles, meeples, marks, *own_rule)
+
+
+def _printed_value(value: str, kind: str) -> str:
+    """The legend's line for a value printed on a tile that scores by its own rule (a
+    city's ``5+``)."""
+    name = kind.replace("-", " ")
+    if value.endswith("+"):
+        return f"{value} {name}: worth {value[:-1]} or more, by its own rule (type score)"
+    return f"{value} {name}: scores by its own rule (type score)"
 
 
 def _card_name(rules: Rules, card: str) -> str:
@@ -410,8 +424,17 @@ def _tracks(rules: Rules, state: State, seen: Seen) -> Table:
     pile = seen.piles[DECK_NAMES[RESOURCES]]
     grid.add_row("Resource row", f"{row} (pile: {pile})")
     djinns = state.decks[DJINNS]
-    row = ", ".join(_djinn_name(rules, d) for d in djinns.row) or "—"
-    grid.add_row("Djinn row", f"{row} (pile: {seen.piles[DECK_NAMES[DJINNS]]})")
+    pile = seen.piles[DECK_NAMES[DJINNS]]
+    # each face-up djinn's power on a line of its own, shortened to fit; the labels beside
+    # them say how many are in the pile and where the whole texts are
+    lines = [djinn_offer(rules, d) for d in djinns.row]
+    labels = ["Djinn row", f"pile: {pile}", "help djinn"][: len(lines)]
+    if len(lines) < 2:  # no line of its own for the pile
+        lines = [f"(pile: {pile}) {' '.join(lines) or '—'}"]
+        labels = ["Djinn row"]
+    for index, line in enumerate(lines):
+        label = Text(labels[index] if index < len(labels) else "", style="" if index else "bold")
+        grid.add_row(label, Text(line, no_wrap=True, overflow="ellipsis"))
     bank = ", ".join(
         f"{n} {_plural(spec.name.lower(), n)}"
         for spec, n in zip(rules.tokens, state.pool, strict=True)
@@ -433,7 +456,9 @@ def _djinns_text(rules: Rules, holding: Holding) -> str:
     return ", ".join(_djinn_name(rules, d) for d in holding.djinns) or "—"
 
 
-def _players(rules: Rules, state: State, viewer: int | None, seen: Seen) -> Table:
+def _players(
+    rules: Rules, state: State, viewer: int | None, seen: Seen, reveal: bool = False
+) -> Table:
     shown = [
         i
         for i, spec in enumerate(rules.colours)
@@ -447,7 +472,9 @@ def _players(rules: Rules, state: State, viewer: int | None, seen: Seen) -> Tabl
     table.add_column("Camels", justify="right", no_wrap=True)
     table.add_column("Tiles", justify="right", no_wrap=True)
     table.add_column("Cards", no_wrap=True)
+    table.add_column("Score", justify="right", no_wrap=True)
     table.add_column("Djinns")
+    scores = _score_column(rules, state, viewer, reveal)
     for seat, player in enumerate(state.players):
         name = Text(seat_name(seat), style=_seat_style(seat))
         if seat == viewer:
@@ -462,9 +489,20 @@ def _players(rules: Rules, state: State, viewer: int | None, seen: Seen) -> Tabl
             str(player.camels),
             str(sum(1 for owner in state.board.owners if owner == seat)),
             _cards_text(holding),
+            scores[seat],
             _djinns_text(rules, holding),
         )
     return table
+
+
+def _score_column(rules: Rules, state: State, viewer: int | None, reveal: bool) -> list[str]:
+    """Each player's points as the viewer may count them now (``scoresheet.visible_scores``):
+    the viewer's own in full, the others' public points followed by ``+?`` (their coins and
+    face-down cards are not counted); everybody's in full when revealed."""
+    if reveal:
+        return [str(score) for score in rules.scores(state)]
+    seen = visible_scores(rules, state, NOBODY if viewer is None else viewer)
+    return [f"{score.total}" if score.full else f"{score.total}+?" for score in seen]
 
 
 def _private(
@@ -518,7 +556,7 @@ class _StateView:
         yield _tracks(rules, state, seen)
         for note in rules.public_notes(state):
             yield Text(note)
-        yield _players(rules, state, self.viewer, seen)
+        yield _players(rules, state, self.viewer, seen, self.reveal)
         yield _private(rules, state, self.viewer, seen, self.reveal)
 
 

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from naqala.cli.render import kind_abbreviation, render_state
 from naqala.core.agents import RandomAgent
-from naqala.core.engine import Rules, build_rules
+from naqala.core.engine import DJINNS, Rules, build_rules
 from naqala.core.hookspecs import hookimpl
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, Turn, evolve
@@ -185,17 +185,27 @@ def check_position_facts(text: str, state: State) -> None:
         re.match(r"Resource row +gold fakir papyrus \(pile: \d+\)$", line.rstrip())
         for line in lines
     )
-    assert any(
-        re.match(r"Djinn row +Shamhat, Leta, Utug \(pile: \d+\)$", line.rstrip()) for line in lines
-    )
+    # each face-up djinn on a line of its own, its power shortened to fit; beside them the
+    # pile and where the whole texts are
+    row = next(i for i, line in enumerate(lines) if line.startswith("Djinn row"))
+    offered = [line.split(maxsplit=2) for line in lines[row : row + 3]]
+    assert [words[:2] for words in offered] == [
+        ["Djinn", "row"],
+        ["pile:", str(len(state.decks[DJINNS].draw))],
+        ["help", "djinn"],
+    ]
+    shamhat, leta, utug = (words[2] for words in offered)
+    assert shamhat.startswith("Shamhat 6 VP · free · at final scoring: Each of your elders")
+    assert leta.startswith("Leta 4 VP · ") and utug.startswith("Utug 4 VP · ")
     bag = sum(state.bag)
     assert any(
         re.match(rf"Bank +7 palm trees, 9 palaces; bag {bag} meeples$", line.rstrip())
         for line in lines
     )
-    # players: seat, coins (own only), viziers, elders, camels, tiles, cards, djinns
+    # players: seat, coins (own only), viziers, elders, camels, tiles, cards, score, djinns
+    mine = str(rules.scores(state)[0])  # the viewer's full score, coins and cards included
     assert player_line(text, 0).split() == [
-        *("P1", "(you)", "*", str(COINS[0]), "2", "1", "8", "0", "3", "Jafaar")
+        *("P1", "(you)", "*", str(COINS[0]), "2", "1", "8", "0", "3", mine, "Jafaar")
     ]
     assert player_line(text, 1).split() == [
         "P2",
@@ -206,12 +216,14 @@ def check_position_facts(text: str, state: State) -> None:
         "1",
         "1",
         "?",
+        "26+?",  # oasis 8, two palm trees 6, Ba'al 6 and Boaz 6; not its coins or jewels
         "Ba'al,",
         "Boaz",
     ]
     assert any(re.match(r"P1 \(you\) cards: fakir×2, wheat$", line.rstrip()) for line in lines)
-    assert player_line(text, 2).split() == ["P3", "?", "0", "7", "3", "0", "0", "?", "—"]
-    assert player_line(text, 3).split() == ["P4", "?", "0", "0", "8", "1", "2", "?", "—"]
+    # seven elders 14; a large market 4 and a palace 5
+    assert player_line(text, 2).split() == ["P3", "?", "0", "7", "3", "0", "0", "?", "14+?", "—"]
+    assert player_line(text, 3).split() == ["P4", "?", "0", "0", "8", "1", "2", "?", "9+?", "—"]
     for letter, colour in zip(rules.letters, rules.colours, strict=True):
         assert f"{letter} {colour.name.lower()}" in text  # the legend
     assert "T palm tree" in text

@@ -190,7 +190,8 @@ def test_each_whim_on_a_city_shows_its_condition_and_reward() -> None:
 def test_the_five_player_6x7_screen_fits_about_50_rows() -> None:
     """With both expansions and five players, the whole screen at a decision (board,
     tracks, whims, players, own cards and djinns, title and options) is about 50 rows of
-    80 columns: at most 50 for half the decisions, at most 54 at any pick or drop."""
+    80 columns: at most 50 for half the decisions, at most 56 at any pick or drop (the
+    face-up djinns' powers take a line each, and the legend says what a city's 5+ means)."""
     rules = rules_of("artisans", "djinns")
     heights = []
     for index, state in enumerate(decisions(rules, 5, range(3))):
@@ -201,7 +202,7 @@ def test_the_five_player_6x7_screen_fits_about_50_rows() -> None:
         height = len(text.splitlines())
         heights.append(height)
         if state.decision.stage in ("pick", "drop"):
-            assert height <= 54, text
+            assert height <= 56, text
     assert statistics.median(heights) <= 50
 
 

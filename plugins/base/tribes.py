@@ -236,6 +236,36 @@ class KillStage(Stage):
     def legal(self, rules: Rules, state: State) -> list[Action]:
         return kill_targets(rules, state)
 
+    def explain(self, rules: Rules, state: State, action: Action) -> str | None:
+        """Why a typed ``kill`` is not a target: no such colour, tile or player, the first
+        victim's place binds the next, out of reach (with the distance), nobody of that
+        colour there, or protected in front of its owner."""
+        if action.kind != "kill" or len(action.args) != 2:
+            return None
+        where, letter = action.args[0].lower(), action.args[1].upper()
+        if letter not in rules.letters:
+            return f"{letter!r} is no meeple colour; the colours are {', '.join(rules.letters)}"
+        colour = rules.colours[rules.letters.index(letter)]
+        turn = _turn(state)
+        if turn.target and where != turn.target:
+            return f"the assassins kill again where they killed first: {turn.target}"
+        if where.startswith("p"):
+            return _why_not_in_front(rules, state, where, colour.id)
+        geo = state.geometry
+        try:
+            tile = geo.parse(where)
+        except ValueError as exc:
+            return str(exc)
+        distance = geo.distance(turn.here, tile)
+        if distance > turn.reach:
+            return (
+                f"{where} is out of reach: {distance} steps from {geo.name(turn.here)}, "
+                f"and the assassins reach {turn.reach}"
+            )
+        if not state.board.meeples[tile][rules.colour_index[colour.id]]:
+            return f"nobody there: no {colour.name.lower()} on {where}"
+        return None
+
     def apply(self, rules: Rules, state: State, action: Action) -> State:
         where, letter = action.args
         colour = rules.letters.index(letter)
@@ -260,6 +290,30 @@ class KillStage(Stage):
         if _turn(state).kills > 0 and kill_targets(rules, state):
             return state
         return rules.return_to_caller(state)
+
+
+def _why_not_in_front(rules: Rules, state: State, seat: str, colour_id: str) -> str | None:
+    """Why ``kill p<n> <colour>`` is not a target: no such opponent, a colour not kept in
+    front of players, none of it there, or protected (``rules.protected``)."""
+    players = len(state.players)
+    number = seat[1:]
+    if not (number.isascii() and number.isdigit() and len(number) < 4) or not (
+        1 <= int(number) <= players
+    ):
+        return f"there is no player {seat} (p1 to p{players})"
+    victim = int(number) - 1
+    name = rules.colours[rules.colour_index[colour_id]].name.lower()
+    if victim == current(state):
+        return "the assassins kill another player's meeple, not yours"
+    kept = killable_in_front(rules)
+    if colour_id not in kept:
+        names = " or ".join(rules.colours[rules.colour_index[c]].name.lower() for c in kept)
+        return f"in front of a player only a {names} can be killed, not a {name}"
+    if not state.players[victim].meeples[rules.colour_index[colour_id]]:
+        return f"nobody there: P{victim + 1} has no {name} in front of them"
+    if colour_id in rules.protected(state, victim):
+        return f"P{victim + 1}'s {name}s are protected from the assassins"
+    return None
 
 
 def tribe_actions() -> dict[str, Stage]:
