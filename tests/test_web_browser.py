@@ -425,3 +425,20 @@ def test_more_tabs_than_a_browser_has_connections_all_load_and_follow(server: st
         for handle in driver.window_handles:
             driver.switch_to.window(handle)
             loaded.until(lambda _: body(driver, "version") == str(version + 1))
+
+
+def test_the_score_is_in_sight_and_its_lines_a_tap_away(server: str) -> None:
+    page, _ = made_game(server, ["human", "human"], seed=26)
+    with chromium(1000, 1000) as driver:
+        as_device(driver, 390, 844, touch=True)
+        driver.get(page)
+        wait_for(driver, lambda: body(driver, "version") != "")
+        line = text(driver, "#score-line")
+        assert line.startswith("P1 (you) 50 · P2 ")  # 50 coins are 50 points
+        assert not driver.find_element(By.ID, "score-lines").is_displayed()
+        tap(driver, driver.find_element(By.CSS_SELECTOR, "#score summary"))
+        wait_for(driver, lambda: driver.find_element(By.ID, "score-lines").is_displayed())
+        lines = text(driver, "#score-lines")
+        assert "coins" in lines and "total" in lines
+        assert "P2 + coins" in text(driver, "#score-note")
+        assert console_errors(driver) == []

@@ -180,3 +180,30 @@ def test_an_option_of_a_card_says_so_before_its_kind(tmp_path: Path) -> None:
     assert keep.startswith("Crown: keep it — ")
     thief = option_words(rules, state, Action("thief", ("red-thief", "EE")))
     assert thief.startswith("Red Thief: pay 2 elders, take it (6 VP) — Each opponent")
+
+
+def test_the_score_in_sight_counts_your_coins_and_not_anothers(tmp_path: Path) -> None:
+    """Each page shows every player's score during the game: its own in full (its coins
+    counted), the others' public points only, so the page of P2 is the same whatever P1's
+    coins and hidden cards are."""
+    from naqala.core.scoresheet import visible_scores
+    from naqala.core.state import evolve
+
+    store = Store(tmp_path / "games", [], 5)
+    game = store.create(["human", "human"], ["artisans"], [], 6)
+    chooser = random.Random(6)
+    while game.state.round < 3:
+        game.play(chooser.choice(game.rules.legal_actions(game.state)))
+    state = game.state
+    first, second = game.page(0)["score"], game.page(1)["score"]
+    assert [p["total"] for p in first["players"]] == [
+        s.total for s in visible_scores(game.rules, state, 0)
+    ]
+    assert first["players"][0]["full"] and not first["players"][1]["full"]
+    assert "coins" in first["players"][1]["uncounted"]
+    assert first["rows"] and all(len(points) == 2 for _, points in first["rows"])
+
+    richer = evolve(state.players[0], coins=state.players[0].coins + 40)
+    game.states[-1] = evolve(state, players=(richer, *state.players[1:]))
+    assert game.page(1)["score"] == second  # P1's coins never reach P2's page
+    assert game.page(0)["score"]["players"][0]["total"] == first["players"][0]["total"] + 40

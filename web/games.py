@@ -34,6 +34,7 @@ from naqala.display.html import score_table_html
 from naqala.display.svg import seat_label, svg_parts
 from naqala.plugins.base.api import make_agent
 from naqala.web.cards import card_catalogue, cards_in_play, own_cards
+from naqala.web.score import score_in_sight
 from naqala.web.words import option_words
 
 #: the AI that plays a human seat whose person asked for "play for me"
@@ -258,7 +259,8 @@ class Game:
     def page(self, seat: int) -> dict[str, Any]:
         """Everything ``seat``'s page shows, and nothing another seat may hide from it:
         the picture and the engine's view as this seat sees them, the options when it
-        decides, the score table once the game is over."""
+        decides, the score as this seat may see it during the game and the score table
+        once it is over."""
         rules, state = self.rules, self.state
         mine = not state.is_over and state.decision.player == seat
         options = rules.legal_actions(state) if mine else []
@@ -297,6 +299,7 @@ class Game:
                 else ""
             ),
             "view": view,
+            "score": None if state.is_over else score_in_sight(rules, state, seat),
             "cards": card_catalogue(rules, state),
             "mine": own_cards(rules, view, seat),
             "in_play": cards_in_play(rules, state, view, seat),

@@ -100,6 +100,9 @@ def game_page(game_id: str, token: str, seat: int) -> str:
     api = f"/api/games/{game_id}/{token}"
     body = f"""<header><h1>naqala · game {escape(game_id)} · you are P{seat + 1}</h1>
 <div id="status" aria-live="polite"></div>
+<details id="score"><summary><span class="what">Score</span> <span id="score-line"></span>
+</summary><table class="scores" id="score-lines"></table>
+<p id="score-note"></p></details>
 <div class="controls">
 <button id="undo" type="button">undo</button>
 <button id="autoplay" type="button">play for me</button>

@@ -41,6 +41,45 @@ function showCards(page) {
   fill(inPlay, page.in_play.map(function (held) { return cardSheet.chip(held.card, held.where); }));
   if (page.in_play.length === 0) { fill(inPlay, ["none"]); }
 }
+// the score in sight: each player's points as this seat may see them, the lines a tap
+// away (a <details>, which fingers and keyboards open as well as a mouse)
+function showScore(score) {
+  const box = document.getElementById("score");
+  box.hidden = score === null;
+  if (score === null) { return; }
+  document.getElementById("score-line").textContent = score.players.map(function (p) {
+    return p.label + (p.you ? " (you) " : " ") + p.total + (p.full ? "" : "+");
+  }).join(" · ");
+  const table = document.getElementById("score-lines");
+  table.innerHTML = "";
+  const head = table.createTHead().insertRow();
+  head.appendChild(document.createElement("th"));
+  score.players.forEach(function (p) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = p.label + (p.you ? " (you)" : "");
+    head.appendChild(th);
+  });
+  const lines = table.createTBody();
+  score.rows.forEach(function (row) {
+    const tr = lines.insertRow();
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = row[0];
+    tr.appendChild(th);
+    row[1].forEach(function (points) { tr.insertCell().textContent = String(points); });
+  });
+  const foot = table.createTFoot().insertRow();
+  const total = document.createElement("th");
+  total.scope = "row";
+  total.textContent = "total";
+  foot.appendChild(total);
+  score.players.forEach(function (p) { foot.insertCell().textContent = String(p.total); });
+  document.getElementById("score-note").textContent = score.players
+    .filter(function (p) { return !p.full; })
+    .map(function (p) { return p.label + " + " + p.uncounted.join(", ") + " (not shown to you)"; })
+    .join("; ");
+}
 function render(page) {
   version = page.version;
   drawPicture(page.svg, board, document.getElementById("tableau"),
@@ -67,6 +106,7 @@ function render(page) {
   fill(log, page.log);
   log.scrollTop = log.scrollHeight;
   document.getElementById("scores").innerHTML = page.scores;
+  showScore(page.score);
   document.getElementById("undo").disabled = !page.yours;
   const auto = document.getElementById("autoplay");
   auto.textContent = page.autoplay ? "stop playing for me" : "play for me";
