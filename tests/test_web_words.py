@@ -207,3 +207,42 @@ def test_the_score_in_sight_counts_your_coins_and_not_anothers(tmp_path: Path) -
     game.states[-1] = evolve(state, players=(richer, *state.players[1:]))
     assert game.page(1)["score"] == second  # P1's coins never reach P2's page
     assert game.page(0)["score"]["players"][0]["total"] == first["players"][0]["total"] + 40
+
+
+def test_sultan_yazid_is_explained_beside_the_board(tmp_path: Path) -> None:
+    """In the solo mode the page explains the Sultan's state: his camels, how near he is
+    to winning and this round's dice, as one entry of the cards in play."""
+    store = Store(tmp_path / "games", [], 5)
+    game = store.create(["human"], ["solo"], [], 2)
+    page = game.page(0)
+    sultan = page["cards"]["aside"]
+    assert sultan["name"] == "Sultan Yazid"
+    assert "Camels left" in sultan["effect"] and "you lose at either" in sultan["effect"]
+    assert {"where": "beside the board", "card": "aside"} in page["in_play"]
+
+
+def test_another_seats_hidden_cards_never_change_a_page(tmp_path: Path) -> None:
+    """P1's hidden cards (its items and resources) reach neither P2's score nor its
+    lists of cards."""
+    from naqala.core.hands import with_hand
+    from naqala.core.state import evolve
+
+    store = Store(tmp_path / "games", [], 5)
+    game = store.create(["human", "human"], ["artisans"], [], 7)
+    chooser = random.Random(7)
+    while game.state.round < 2:
+        game.play(chooser.choice(game.rules.legal_actions(game.state)))
+    state = game.state
+    before = game.page(1)
+    items = game.rules.deck_index["items"]
+    hidden = with_hand(game.rules, state.players[0], items, ("crown", "treasure"))
+    game.states[-1] = evolve(state, players=(hidden, *state.players[1:]))
+    after = game.page(1)
+    for part in ("in_play", "mine"):
+        assert after[part] == before[part], part
+    # how many cards P1 hides is public (its panel says so); what they are is not
+    assert after["score"]["rows"] == before["score"]["rows"]
+    assert [p["total"] for p in after["score"]["players"]] == [
+        p["total"] for p in before["score"]["players"]
+    ]
+    assert {"crown", "treasure"} <= set(game.page(0)["mine"])

@@ -52,7 +52,7 @@ def lobby_page(expansions: Sequence[str], houses: Sequence[str], agents: Sequenc
     kinds = ["human", *(f"ai:{name}" for name in agents)]
     seats = []
     for number, chosen in enumerate(LOBBY_SEATS, start=1):
-        choices = [("", "nobody")] if number > 2 else []
+        choices = [("", "nobody")] if number > 1 else []
         choices += [(kind, kind) for kind in kinds]
         options = "".join(
             f'<option value="{escape(value)}"{" selected" if value == chosen else ""}>'
