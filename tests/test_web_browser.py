@@ -442,3 +442,37 @@ def test_the_score_is_in_sight_and_its_lines_a_tap_away(server: str) -> None:
         assert "coins" in lines and "total" in lines
         assert "P2 + coins" in text(driver, "#score-note")
         assert console_errors(driver) == []
+
+
+@pytest.mark.parametrize(
+    ("expansions", "deck"),
+    [(["djinns"], "whims"), (["thieves"], "thieves"), (["solo"], "")],
+)
+def test_a_tap_explains_whims_thieves_and_sultan_yazid(
+    server: str, expansions: list[str], deck: str
+) -> None:
+    """The whims on the cities, the thief on offer and, in the solo mode, Sultan Yazid's
+    state open their sheet on a tap, with the rules' own words."""
+    from naqala.core.engine import rules_for_ruleset
+
+    seats = ["human"] if expansions == ["solo"] else ["human", "ai:greedy"]
+    page, api = made_game(server, seats, seed=27, expansions=expansions)
+    data = api_call(api)
+    card = next(
+        held["card"] for held in data["in_play"] if data["cards"][held["card"]]["deck"] == deck
+    )
+    with chromium(1000, 1000) as driver:
+        as_device(driver, 390, 844, touch=True)
+        driver.get(page)
+        wait_for(driver, lambda: body(driver, "version") != "")
+        chip = driver.find_element(By.CSS_SELECTOR, f'#in-play [data-card="{card}"]')
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", chip)
+        tap(driver, chip)
+        wait_for(driver, lambda: driver.find_element(By.ID, "card-sheet").is_displayed())
+        effect = text(driver, "#card-effect")
+    if deck:
+        rules = rules_for_ruleset(("base", *expansions))
+        spec = rules.card_specs[card]
+        assert effect == rules.power_of(spec).describe(rules, spec)
+    else:
+        assert "Camels left" in effect and "you lose at either" in effect
