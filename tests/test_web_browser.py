@@ -476,3 +476,10 @@ def test_a_tap_explains_whims_thieves_and_sultan_yazid(
         assert effect == rules.power_of(spec).describe(rules, spec)
     else:
         assert "Camels left" in effect and "you lose at either" in effect
+        # his panel beside the players' explains him too
+        with chromium(1400, 1000) as driver:
+            driver.get(page)
+            wait_for(driver, lambda: body(driver, "version") != "")
+            click(driver, "#players g.aside")
+            wait_for(driver, lambda: driver.find_element(By.ID, "card-sheet").is_displayed())
+            assert text(driver, "#card-name") == "Sultan Yazid"

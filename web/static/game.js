@@ -96,6 +96,13 @@ function render(page) {
       cardSheet.follow(g, pick);
     }
   });
+  // the area beside the board (the solo mode's Sultan Yazid) explains itself as well
+  document.querySelectorAll("#players g.aside").forEach(function (g) {
+    if (Object.prototype.hasOwnProperty.call(page.cards, "aside")) {
+      g.classList.add("has-power");
+      cardSheet.follow(g, "aside");
+    }
+  });
   cardSheet.update(page.cards, page.options);
   document.getElementById("status").textContent = "Round " + page.round + " · " + page.status;
   fill(document.getElementById("options"),
