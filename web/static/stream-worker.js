@@ -35,9 +35,8 @@ self.onconnect = function (event) {
   ports.set(port, new Set());
   port.onmessage = function (message) {
     const apis = ports.get(port);
-    if (!apis) { return; }
     if (message.data.follow) { apis.add(message.data.follow); }
-    if (message.data.leave) { ports.delete(port); }
+    if (message.data.leave) { apis.delete(message.data.leave); }
     reopen();
   };
   port.start();

@@ -17,6 +17,9 @@ function followGame(api, onVersion, onGone) {
       window.addEventListener("pagehide", function () {
         worker.port.postMessage({leave: api});
       });
+      window.addEventListener("pageshow", function (event) {
+        if (event.persisted) { worker.port.postMessage({follow: api}); }  // back from the cache
+      });
       document.body.dataset.stream = "shared";
       return;
     } catch (error) {
