@@ -8,6 +8,7 @@ Skipped, with the reason, only when no browser can be found (see naqala.testing.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -201,8 +202,6 @@ READABLE_PX = 10
 
 
 def api_call(url: str, body: dict[str, Any] | None = None) -> Any:
-    import json
-
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=30) as answer:
@@ -483,3 +482,53 @@ def test_a_tap_explains_whims_thieves_and_sultan_yazid(
             click(driver, "#players g.aside")
             wait_for(driver, lambda: driver.find_element(By.ID, "card-sheet").is_displayed())
             assert text(driver, "#card-name") == "Sultan Yazid"
+
+
+def test_a_cards_sheet_offers_the_options_that_name_it(server: str, tmp_path: Any) -> None:
+    """At a sacred place, a face-up djinn's sheet offers taking it, and the sheet of the
+    seat's own Enki offers its power: a tap on that button plays it."""
+    from naqala.core.record import record_to_json
+    from naqala.web.store import Store
+
+    game = Store(tmp_path / "games", [], 5).create(["human", "ai:greedy"], [], [], 7)
+    game.set_autoplay(0, True)
+    while not (
+        game.state.decision.player == 0
+        and game.state.decision.stage == "tile:sacred-place"
+        and any(a.kind == "enki" for a in game.rules.legal_actions(game.state))
+    ):
+        assert not game.state.is_over
+        deciding = game.next_player()
+        assert deciding is not None
+        options = game.rules.legal_actions(game.state)
+        game.play(deciding[1].choose(game.rules, game.state, options))
+    request = urllib.request.Request(
+        server + "api/load",
+        data=record_to_json(game.record).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        link = json.loads(answer.read())["seats"][0]["url"]
+    with chromium(1000, 1000) as driver:
+        as_device(driver, 390, 844, touch=True)
+        driver.get(server.rstrip("/") + link)
+        wait_for(driver, lambda: body(driver, "yours") == "1")
+        version = body(driver, "version")
+        offered = driver.find_element(By.CSS_SELECTOR, "#tableau g.card.has-power")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", offered)
+        tap(driver, offered)
+        wait_for(driver, lambda: driver.find_element(By.ID, "card-sheet").is_displayed())
+        takes = text(driver, "#card-options")
+        assert "take it" in takes and f"djinn {offered.get_attribute('data-pick')}" in takes
+        tap(driver, driver.find_element(By.ID, "card-close"))
+        chip = driver.find_element(By.CSS_SELECTOR, '#mine [data-card="enki"]')
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", chip)
+        tap(driver, chip)
+        wait_for(driver, lambda: "Enki on " in text(driver, "#card-options"))
+        use = driver.find_element(By.CSS_SELECTOR, "#card-options button")
+        action = str(use.get_attribute("data-action"))
+        assert action.startswith("enki ")
+        tap(driver, use)
+        wait_for(driver, lambda: body(driver, "version") != version)
+        assert action in text(driver, "#log")
+        assert console_errors(driver) == []
