@@ -337,6 +337,23 @@ def test_your_own_djinn_shows_its_power_in_your_panel(server: str) -> None:
         mine = text(driver, "#mine")
         assert rules.card_specs[djinn].name in mine
         assert djinn_power(rules, djinn, brief=True).split(": ", 1)[1] in mine
+        # a tap on your panel of the picture lists your cards; a tap on one explains it
+        panel = driver.find_element(By.CSS_SELECTOR, "#players g#player-1")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", panel)
+        tap(driver, panel)
+        wait_for(driver, lambda: text(driver, "#card-name") == "Your cards")
+        tap(driver, driver.find_element(By.CSS_SELECTOR, f'#card-options [data-card="{djinn}"]'))
+        wait_for(driver, lambda: text(driver, "#card-name") == rules.card_specs[djinn].name)
+        # the other player's panel shows only what of theirs may be seen
+        tap(driver, driver.find_element(By.ID, "card-close"))
+        other = driver.find_element(By.CSS_SELECTOR, "#players g#player-2")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", other)
+        tap(driver, other)
+        wait_for(driver, lambda: text(driver, "#card-name") == "P2's cards")
+        theirs = api_call(api)["view"]["players"][1]["hands"].get("djinns", [])
+        chips = driver.find_elements(By.CSS_SELECTOR, "#card-options [data-card]")
+        assert sorted(str(c.get_attribute("data-card")) for c in chips) == sorted(theirs)
+        assert console_errors(driver) == []
 
 
 def test_options_say_what_they_do_with_the_notation_below(server: str) -> None:

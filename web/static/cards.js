@@ -21,7 +21,7 @@ const cardSheet = {
   update: function (catalogue, options) {
     this.catalogue = catalogue;
     this.options = options;
-    if (!this.sheet.hidden && this.sheet.dataset.card) {
+    if (!this.sheet.hidden && this.sheet.dataset.card && this.known(this.sheet.dataset.card)) {
       this.show(this.sheet.dataset.card, this.pinned);
     }
   },
@@ -58,6 +58,22 @@ const cardSheet = {
     // a sheet shown by a hover lets the pointer through: covering the card it
     // explains, it would end the hover
     this.sheet.classList.toggle("peek", !this.pinned);
+    this.sheet.hidden = false;
+  },
+
+  // a player's panel: the cards of theirs this seat may see, each opening its own sheet
+  showHand: function (title, ids) {
+    this.pinned = true;
+    this.sheet.dataset.card = "";
+    document.getElementById("card-name").textContent = title;
+    document.getElementById("card-facts").textContent = ids.length ?
+      "tap a card for what it does" : "no card with a power that you may see";
+    document.getElementById("card-effect").textContent = "";
+    const box = document.getElementById("card-options");
+    box.innerHTML = "";
+    const self = this;
+    ids.forEach(function (id) { box.appendChild(self.chip(id, "")); });
+    this.sheet.classList.remove("peek");
     this.sheet.hidden = false;
   },
 

@@ -103,6 +103,18 @@ function render(page) {
       cardSheet.follow(g, "aside");
     }
   });
+  // a player's panel lists, on a tap, the cards of theirs this seat may see
+  document.querySelectorAll("#players g.player").forEach(function (g) {
+    const label = "P" + g.id.slice(7);
+    const ids = label === page.you ? page.mine : page.in_play
+      .filter(function (held) { return held.where === label; })
+      .map(function (held) { return held.card; });
+    g.classList.add("has-power");
+    g.addEventListener("click", function (event) {
+      event.stopPropagation();
+      cardSheet.showHand((label === page.you ? "Your" : label + "'s") + " cards", ids);
+    });
+  });
   cardSheet.update(page.cards, page.options);
   document.getElementById("status").textContent = "Round " + page.round + " · " + page.status;
   fill(document.getElementById("options"),
