@@ -90,6 +90,10 @@ def test_moves_kills_and_tiles_are_worded() -> None:
         "assassinate a Vizier in front of P2"
     )
     assert option_words(rules, state, parse_action("end")) == "end your turn"
+    held = sum(state.board.meeples[0])  # a1, the first tile
+    assert option_words(rules, state, parse_action("pick a1")) == (
+        f"start at a1: take its {held} meeples in hand"
+    )
     assert payment_words("EF") == "1 elder and 1 Fakir" and payment_words("c3") is None
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from naqala.core.actions import Action
-from naqala.core.board import tile_name
+from naqala.core.board import parse_tile
 from naqala.core.content import CardSpec
 from naqala.core.engine import Rules
 from naqala.core.state import NOBODY, State
@@ -139,6 +139,8 @@ def _a(noun: str) -> str:
 
 
 def _lower_first(text: str) -> str:
+    """``Pick an empty tile`` → ``pick an empty tile`` after a comma; a word in capitals
+    (an acronym, a lone ``A``) is left as it is."""
     return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
 
 
@@ -147,12 +149,13 @@ def _colour_name(rules: Rules, letter: str) -> str:
     return rules.colours[index].name if index >= 0 and len(letter) == 1 else letter
 
 
-def _meeples_on(rules: Rules, state: State, square: str) -> int | None:
+def _meeples_on(state: State, square: str) -> int | None:
     geometry = state.geometry
-    for index in range(geometry.size):
-        if tile_name(index, geometry.cols) == square:
-            return sum(state.board.meeples[index])
-    return None
+    try:
+        index = parse_tile(square, geometry.rows, geometry.cols)
+    except ValueError:
+        return None
+    return sum(state.board.meeples[index])
 
 
 # -- the base game's options ----------------------------------------------------------------
@@ -179,7 +182,7 @@ def _pick(rules: Rules, state: State, action: Action) -> str | None:
     if len(action.args) != 1:
         return None
     square = action.args[0]
-    count = _meeples_on(rules, state, square)
+    count = _meeples_on(state, square)
     meeples = f"its {count} meeple{'s' if count != 1 else ''}" if count else "its meeples"
     return f"start at {square}: take {meeples} in hand"
 
