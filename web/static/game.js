@@ -11,7 +11,16 @@ function say(text, bad) {
   message.className = text ? (bad ? "refused" : "ok") : "";
 }
 function button(option, cls) {
-  return optionButton(option, cls, function () { act(option.action); });
+  const b = optionButton(option, cls, function () { act(option.action); });
+  // an option about a card: its whole text on a hover (the words give its first sentence)
+  const card = Array.from(optionNames(option.action)).find(function (name) {
+    return cardSheet.known(name);
+  });
+  if (card) {
+    const facts = cardSheet.catalogue[card];
+    b.title = facts.name + " (" + cardSheet.facts(facts) + "): " + facts.effect;
+  }
+  return b;
 }
 function fill(list, lines) {
   list.innerHTML = "";
