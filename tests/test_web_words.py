@@ -250,3 +250,11 @@ def test_another_seats_hidden_cards_never_change_a_page(tmp_path: Path) -> None:
         p["total"] for p in before["score"]["players"]
     ]
     assert {"crown", "treasure"} <= set(game.page(0)["mine"])
+
+
+def test_a_card_named_by_a_power_is_named_by_its_name() -> None:
+    """The Fabulous Lamp takes a face-up djinn: the option names the djinn, not its id."""
+    rules = rules_for_ruleset(EVERYTHING)
+    state = rules.new_game(4, 1)
+    words = option_words(rules, state, Action("fabulous-lamp", ("hagis",)))
+    assert words.startswith("Fabulous Lamp (Hagis): take one face-up djinn")

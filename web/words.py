@@ -106,20 +106,27 @@ def _card_named(rules: Rules, action: Action) -> CardSpec | None:
 
 
 def _card_option(rules: Rules, state: State, action: Action, card: CardSpec) -> str:
+    """``Enki on b1: pay 1 elder, place a palm tree…`` (a power used), ``Fabulous Lamp
+    (Hagis): …`` (a card it names), ``Boaz: pay 2 elders, take it (6 VP) — …`` (a card
+    taken: the verb is the deck's noun), ``Mystic: claim it — …`` (any other verb)."""
     facts = card_facts(rules, card)
     args = list(action.args if action.kind == card.id else action.args[1:])
     paid = payment_words(args[-1]) if args else None
     if paid is not None:
         args.pop()
-    where = f" on {', '.join(args)}" if args else ""
+    named = [rules.card_specs[a].name or a for a in args if a in rules.card_specs]
+    places = [a for a in args if a not in rules.card_specs]
+    what = facts["name"] + (f" on {', '.join(places)}" if places else "")
+    what += f" ({', '.join(named)})" if named else ""
+    pay = f"pay {paid}, " if paid else ""
     effect = _first_sentence(facts["effect"])
     if action.kind == card.id:  # the power of a card held: use it
-        pay = f"pay {paid}, " if paid else ""
-        return f"{facts['name']}{where}: {pay}{_lower_first(effect)}"
-    take = f"take it ({facts['vp']} VP)" if facts["vp"] else "take it"
-    verb = {"claim": "claim it", "keep": "keep it"}.get(action.kind, take)
-    pay = f"pay {paid}, " if paid else ""
-    return f"{facts['name']}: {pay}{verb} — {effect}"
+        return f"{what}: {pay}{_lower_first(effect)}"
+    if action.kind == facts["noun"]:  # ``djinn boaz EE``, ``thief red-thief EE``
+        verb = f"take it ({facts['vp']} VP)" if facts["vp"] else "take it"
+    else:  # ``claim mystic``, ``keep crown``
+        verb = f"{action.kind} it"
+    return f"{what}: {pay}{verb} — {effect}"
 
 
 #: the longest card text an option repeats whole; a longer one is cut after its first
