@@ -22,6 +22,7 @@ LAZY_COMMANDS = {
     "play": "naqala.cli.play",
     "compare": "naqala.cli.compare",
     "simulate": "naqala.cli.simulate",
+    "skill": "naqala.cli.skill",
     "codec": "naqala.cli.codec",
     "serve": "naqala.cli.serve",
 }
