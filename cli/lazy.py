@@ -23,6 +23,7 @@ LAZY_COMMANDS = {
     "compare": "naqala.cli.compare",
     "simulate": "naqala.cli.simulate",
     "skill": "naqala.cli.skill",
+    "balance": "naqala.cli.balance",
     "codec": "naqala.cli.codec",
     "serve": "naqala.cli.serve",
 }
