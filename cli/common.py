@@ -1,6 +1,6 @@
 """What every ``naqala`` command shares: the one way to fail on bad input, the
-``--expansion`` and ``--without`` options, and building the rules from the command line's
-plugins and cards left out."""
+``--expansion``, ``--without`` and ``--house-rules`` options, reading house-rule files, and
+building the rules from the command line's plugins and cards left out."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import typer
 
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
-from naqala.core.plugins import PluginError
+from naqala.core.plugins import HouseRuleFile, PluginError, read_house_rule
 from naqala.core.without import WithoutError, leave_out
 
 #: ``-x NAME`` / ``--expansion NAME``, repeatable
@@ -29,6 +29,18 @@ ExpansionsBothSides = Annotated[
 Without = Annotated[
     list[str] | None,
     typer.Option("--without", help="Leave a card out: djinn:ID or card:ID (repeatable)."),
+]
+
+
+#: ``--house-rules FILE``, repeatable, of a command that replays a record: the only house-rule
+#: code it runs (a record names its house rules by sha256, never code to load)
+RecordHouseRules = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--house-rules",
+        help="A house-rule file the record was played with, matched by its sha256 "
+        "(repeatable, any order).",
+    ),
 ]
 
 
@@ -50,3 +62,12 @@ def make_rules(
         return leave_out(build_rules(expansions or [], house_rules or []), without or [])
     except (PluginError, ContentError, WithoutError) as exc:
         fail(str(exc))
+
+
+def read_house_rules(paths: list[Path] | None) -> list[HouseRuleFile]:
+    """Each ``--house-rules`` file read once (what is hashed is what runs), or ``fail``
+    naming the one that cannot be read."""
+    try:
+        return [read_house_rule(path) for path in paths or []]
+    except PluginError as exc:
+        fail(f"--house-rules {exc}")

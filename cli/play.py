@@ -22,7 +22,7 @@ from rich.columns import Columns
 from rich.console import Console
 
 from naqala.agents.mcts import MAX_PLAYOUTS, MAX_SECONDS
-from naqala.cli.common import Expansions, Without, fail
+from naqala.cli.common import Expansions, Without, fail, read_house_rules
 from naqala.cli.decisions import decision_title, djinns_in_play, option_label
 from naqala.cli.hint import hint_lines
 from naqala.cli.render import render_state
@@ -39,7 +39,7 @@ from naqala.core.actions import (
 from naqala.core.agents import Agent, RandomAgent, SeatError, canonical_seat, seat_agent
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
-from naqala.core.plugins import PluginError
+from naqala.core.plugins import HouseRuleFile, PluginError
 from naqala.core.record import (
     GameRecord,
     RecordError,
@@ -482,7 +482,11 @@ def play_command(
     ] = None,
     house_rules: Annotated[
         list[Path] | None,
-        typer.Option("--house-rules", help="A house-rule Python file (repeatable)."),
+        typer.Option(
+            "--house-rules",
+            help="A house-rule Python file (repeatable); with --load, the files the saved "
+            "game was played with (matched by sha256).",
+        ),
     ] = None,
     load: Annotated[Path | None, typer.Option(help="Resume a saved game.")] = None,
     save: Annotated[
@@ -497,7 +501,7 @@ def play_command(
     if load is not None:
         _refuse_unused_options(seats, expansion, seed, without)
         load = _home_expanded(load)
-        record, rules, history = _resume(load, house_rules or [])
+        record, rules, history = _resume(load, read_house_rules(house_rules))
         state = history[-1]
         left_out = f", {without_text(record.without)}" if record.without else ""
         console.print(
@@ -584,8 +588,9 @@ def with_canonical_seats(rules: Rules, record: GameRecord, source: str) -> GameR
     return attrs.evolve(record, seats=tuple(canonical))
 
 
-def _resume(load: Path, house_rules: list[Path]) -> tuple[GameRecord, Rules, list[State]]:
-    """The saved record (seats made canonical), its rules and every state it went through."""
+def _resume(load: Path, house_rules: list[HouseRuleFile]) -> tuple[GameRecord, Rules, list[State]]:
+    """The saved record (seats made canonical), its rules (house rules only from
+    ``house_rules``, matched by sha256) and every state it went through."""
     try:
         record = load_record(load)
         rules = rules_for_record(record, house_rules)

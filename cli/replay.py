@@ -20,7 +20,7 @@ from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from naqala.cli.common import fail
+from naqala.cli.common import RecordHouseRules, fail, read_house_rules
 from naqala.cli.scores import score_table, winners_line
 from naqala.core.engine import Rules
 from naqala.core.record import GameRecord, RecordError, load_record, replay, rules_for_record
@@ -42,13 +42,6 @@ HtmlOpt = Annotated[
         dir_okay=False,
     ),
 ]
-HouseRulesOpt = Annotated[
-    list[Path] | None,
-    typer.Option(
-        "--house-rules",
-        help="House-rule file of the record, if it moved (repeatable, in the record's order).",
-    ),
-]
 
 
 def _scores_text(scores: Sequence[int]) -> str:
@@ -59,13 +52,14 @@ def replay_command(
     record: RecordArg,
     verify: VerifyOpt = False,
     html: HtmlOpt = None,
-    house_rules: HouseRulesOpt = None,
+    house_rules: RecordHouseRules = None,
 ) -> None:
     """Replay a game record turn by turn, check it with --verify, or write it as an HTML
     page with --html."""
+    files = read_house_rules(house_rules)
     try:
         game = load_record(record)
-        rules = rules_for_record(game, house_rules or ())
+        rules = rules_for_record(game, files)
         states = replay(game, rules)
     except RecordError as exc:
         message = str(exc)

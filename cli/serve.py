@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from naqala.cli.common import fail
+from naqala.cli.common import fail, read_house_rules
 
 #: the hosts that only this machine can reach
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -62,8 +62,10 @@ def serve_command(
     """Play in the browser: a local web server for games between people and AI players."""
     try:
         import uvicorn
+        from uvicorn.protocols.http.h11_impl import H11Protocol
 
-        from naqala.web.app import create_app
+        from naqala.web.app import HEADERS, create_app
+        from naqala.web.limits import per_client_cap
     except ImportError:
         from naqala.web import INSTALL
 
@@ -71,17 +73,14 @@ def serve_command(
     from naqala.core.content import ContentError
     from naqala.core.engine import build_rules
     from naqala.core.plugins import PluginError
-    from naqala.web.store import Store, house_file
+    from naqala.web.store import Store
 
-    houses = []
-    for path in house_rules or []:
+    houses = read_house_rules(house_rules)
+    for house in houses:
         try:
-            build_rules([], [path])
-            houses.append(house_file(path))
-        except OSError as exc:
-            fail(f"--house-rules {path}: cannot read: {exc.strerror or exc}")
+            build_rules([], [house])
         except (PluginError, ContentError) as exc:
-            fail(f"--house-rules {path}: {exc}")
+            fail(f"--house-rules {house.path}: {exc}")
     folder = (data_dir or default_data_dir()).expanduser()
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -118,6 +117,8 @@ def serve_command(
         log_config=None,
         timeout_graceful_shutdown=2,
         limit_concurrency=200,
+        # no one client address may hold more than a few of those 200 (web/limits.py)
+        http=per_client_cap(H11Protocol, headers=HEADERS),
         h11_max_incomplete_event_size=64 * 1024,
     )
     try:

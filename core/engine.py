@@ -21,6 +21,7 @@ from naqala.core.content import CardSpec, Content, DeckSpec, TileSpec, load_cont
 from naqala.core.events import Event, ScoreLine, Verdict
 from naqala.core.meaning import check_rules
 from naqala.core.plugins import (
+    HouseRuleFile,
     PluginError,
     PluginInfo,
     installed_players,
@@ -593,11 +594,12 @@ def _tile_table(specs: Sequence[TileSpec]) -> dict[str, TileSpec]:
 
 def build_rules(
     expansions: Sequence[str] = (),
-    house_rules: Sequence[Path] = (),
+    house_rules: Sequence[Path | HouseRuleFile] = (),
     extra_plugins: Sequence[Any] = (),
 ) -> Rules:
-    """Rules for a game with the base game, ``expansions`` (names), house-rule files and
-    plugin objects, registered in the deterministic order of ``plugins.order_plugins``."""
+    """Rules for a game with the base game, ``expansions`` (names), house-rule files (paths
+    or files already read: ``plugins.read_house_rule``) and plugin objects, registered in
+    the deterministic order of ``plugins.order_plugins``."""
     return Rules(resolve(expansions, house_rules, extra_plugins))
 
 

@@ -4,14 +4,17 @@ Plugins are found through the entry-point group ``naqala.plugins``; a plugin is 
 any object) with hook implementations and a few attributes: ``NAME``, ``VERSION``,
 ``DESCRIPTION``, and optionally ``REQUIRES`` (names it builds on), ``ALIASES`` and
 ``REPLACES`` (stages, ``tribe:``/``tile:`` actions or ``djinn:`` kinds it replaces). House
-rules are single Python files loaded by path. Order is deterministic: base, then expansions
-by dependency (ties in the order given), then house rules in the order given.
+rules are single Python files named by the user (``--house-rules FILE``): each is read once
+(:func:`read_house_rule`) and the very bytes that were hashed are compiled and run, so a
+file swapped after its sha256 was checked cannot run. Order is deterministic: base, then
+expansions by dependency (ties in the order given), then house rules in the order given.
 """
 
 from __future__ import annotations
 
 import difflib
 import hashlib
+import importlib.machinery
 import importlib.util
 import sys
 from collections.abc import Sequence
@@ -197,28 +200,62 @@ def installed_players() -> list[tuple[str, Any]]:
     return found
 
 
-def load_house_rule(path: Path) -> PluginInfo:
-    """Load a house-rule file; its module name and record hash come from its contents."""
+@attrs.frozen
+class HouseRuleFile:
+    """A house-rule file as it was read: its contents and their sha256. The contents are
+    what :func:`load_house_rule` runs, so what was hashed (and matched against a record)
+    is exactly what executes, whatever happens to the file on disk afterwards."""
+
+    path: Path
+    data: bytes = attrs.field(repr=False, eq=False)
+    sha256: str
+
+    @property
+    def name(self) -> str:
+        """The file's name (how the web server offers it, how a record hints at it)."""
+        return self.path.name
+
+
+def read_house_rule(path: Path) -> HouseRuleFile:
+    """Read a house-rule file once; ``PluginError`` naming it if it cannot be read or is
+    not a Python source file (a ``.so`` or ``.pyc`` would run code nobody can read)."""
+    path = Path(path)
+    if path.suffix != ".py":
+        raise PluginError(f"{path}: not a Python file (a house rule is a .py file)")
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise PluginError(f"{path}: cannot read house rule: {exc.strerror or exc}") from exc
-    digest = hashlib.sha256(data).hexdigest()
-    module_name = f"naqala_house_{digest[:16]}"
+    return HouseRuleFile(path.resolve(), data, hashlib.sha256(data).hexdigest())
+
+
+def load_house_rule(source: Path | HouseRuleFile) -> PluginInfo:
+    """Run a house-rule file (read now if given as a path) as a module of its own, named
+    after its whole sha256: the same contents are one module for the whole process."""
+    file = source if isinstance(source, HouseRuleFile) else read_house_rule(source)
+    module_name = f"naqala_house_{file.sha256}"
     module: ModuleType | None = sys.modules.get(module_name)
     if module is None:
-        spec = importlib.util.spec_from_file_location(module_name, path)
-        if spec is None or spec.loader is None:
-            raise PluginError(f"{path}: not a Python file")
-        module = importlib.util.module_from_spec(spec)
-        try:
-            spec.loader.exec_module(module)
-        except LOAD_FAILURES as exc:
-            raise PluginError(f"{path}: house rule failed to load: {load_failure(exc)}") from exc
-        sys.modules[module_name] = module
+        module = _run_house_rule(file, module_name)
     if not hasattr(module, "NAME"):
-        setattr(module, "NAME", path.stem)  # noqa: B010 - a module attribute set at run time
-    return describe(module, source="house-rule", sha256=digest, path=str(path.resolve()))
+        setattr(module, "NAME", file.path.stem)  # noqa: B010 - a module attribute set at run time
+    return describe(module, source="house-rule", sha256=file.sha256, path=str(file.path))
+
+
+def _run_house_rule(file: HouseRuleFile, module_name: str) -> ModuleType:
+    """Compile and run ``file.data`` (never the file on disk) as the module ``module_name``,
+    registered while it runs as an import would (attrs and dataclasses look it up)."""
+    spec = importlib.machinery.ModuleSpec(module_name, None, origin=str(file.path))
+    spec.has_location = True
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        code = compile(file.data, str(file.path), "exec", dont_inherit=True)
+        exec(code, module.__dict__)  # a file the user named, checked by sha256 where it must be
+    except LOAD_FAILURES as exc:
+        del sys.modules[module_name]
+        raise PluginError(f"{file.path}: house rule failed to load: {load_failure(exc)}") from exc
+    return module
 
 
 def source_of(info: PluginInfo) -> str:
@@ -282,14 +319,14 @@ def order_plugins(plugins: Sequence[PluginInfo]) -> list[PluginInfo]:
 
 def resolve(
     expansions: Sequence[str] = (),
-    house_rules: Sequence[Path] = (),
+    house_rules: Sequence[Path | HouseRuleFile] = (),
     extra: Sequence[Any] = (),
 ) -> list[PluginInfo]:
-    """The ordered plugins of a game: base, the named expansions, house-rule files, and
-    any plugin objects passed directly (tests do that)."""
+    """The ordered plugins of a game: base, the named expansions, house-rule files (paths,
+    or files already read), and any plugin objects passed directly (tests do that)."""
     points, clashes = installed_entry_points(), installed_clashes()
     infos = [load_named(BASE, points, clashes)]
     infos += [load_named(name, points, clashes) for name in expansions]
     infos += [describe(obj, source="object") for obj in extra]
-    house = [load_house_rule(Path(p)) for p in house_rules]
+    house = [load_house_rule(p if isinstance(p, HouseRuleFile) else Path(p)) for p in house_rules]
     return order_plugins(infos + house)

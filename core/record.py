@@ -17,7 +17,6 @@ records (without ``without``) are still read.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import re
@@ -34,7 +33,14 @@ from cattrs.gen import make_dict_unstructure_fn, override
 from naqala.core.actions import Action, NotationError, format_action, parse_action
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
-from naqala.core.plugins import BASE, PluginError, installed_entry_points, load_named
+from naqala.core.plugins import (
+    BASE,
+    HouseRuleFile,
+    PluginError,
+    installed_entry_points,
+    load_named,
+    read_house_rule,
+)
 from naqala.core.serialize import pretty_json
 from naqala.core.state import State
 from naqala.core.structured import json_type, strict_converter, structure
@@ -107,13 +113,16 @@ class GameRecord:
 
 
 def plugin_refs(rules: Rules) -> tuple[PluginRef, ...]:
-    """The plugins of ``rules`` in registration order, as a record names them."""
+    """The plugins of ``rules`` in registration order, as a record names them. A house
+    rule keeps only its file's name, as a hint for the person replaying: the file itself
+    is never looked for there (see :func:`match_house_rules`), and a shared record need
+    not tell the folders of the machine it was played on."""
     refs = []
     for info in rules.plugins:
         path = None
         if info.source == HOUSE_RULE:
             location = info.path or getattr(info.module, "__file__", None)
-            path = os.path.abspath(location) if isinstance(location, (str, Path)) else None
+            path = Path(location).name if isinstance(location, (str, Path)) else None
         refs.append(PluginRef(info.name, info.version, info.source, info.sha256, path))
     return tuple(refs)
 
@@ -321,7 +330,7 @@ class _Reader:
                     f"{path}.sha256", "a house rule needs its sha256 (64 lowercase hex digits)"
                 )
             if entry.path is None:
-                raise self.fail(f"{path}.path", "a house rule needs the path it was loaded from")
+                raise self.fail(f"{path}.path", "a house rule needs the name of its file")
         return PluginRef(entry.name, entry.version, entry.source, entry.sha256, entry.path)
 
     def record(self, doc: RecordDoc) -> GameRecord:
@@ -407,48 +416,87 @@ def _describe(ref: PluginRef) -> str:
     return f"{ref.name} {ref.version}"
 
 
-def _house_rule_path(ref: PluginRef, given: Path | None) -> Path:
-    """The house-rule file for ``ref``, checked against its recorded sha256 before it is
-    ever executed."""
-    if given is None:
-        if ref.path is None or not Path(ref.path).is_file():
-            raise RecordError(
-                f"house rule {ref.name!r}: the recorded file {ref.path} does not exist; "
-                "give the file again (--house-rules)"
-            )
-        path = Path(ref.path)
-    else:
-        path = Path(given)
+#: how a command asks for a house-rule file a record needs
+GIVE_HOUSE_RULE = "pass the file with --house-rules PATH"
+
+
+def _file_hint(ref: PluginRef) -> str:
+    """The recorded file name of a house rule, quoted (the record's author wrote it: it is
+    shown, never opened). Old records hold a whole path; only its last part is shown."""
+    recorded = re.split(r"[\\/]", ref.path or "")[-1] or "?"
+    return repr(recorded[:80])
+
+
+def _house_rule_words(ref: PluginRef) -> str:
+    return (
+        f"house rule {ref.name[:80]!r} (recorded file {_file_hint(ref)}, sha256 {ref.sha256[:12]}…)"
+    )
+
+
+def match_house_rules(
+    record: GameRecord,
+    given: Sequence[Path | HouseRuleFile],
+    ask: str = GIVE_HOUSE_RULE,
+    pool: bool = False,
+) -> tuple[HouseRuleFile, ...]:
+    """The files of ``given`` that are the record's house rules, in the record's order,
+    each matched by sha256 to the bytes that will run. This is the one place where a
+    record and house-rule code meet: every command and the web server use it, and the
+    path a record names is never read. Paths in ``given`` are read once here.
+
+    ``RecordError`` if a house rule of the record is not among ``given`` (the message
+    names the rule, its recorded file name and ends with ``ask``, how to give it), or, unless
+    ``given`` is a ``pool`` to choose from (the web server's files), if a given file is not
+    one of the record's house rules (changed since the game, or another file)."""
     try:
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError as exc:
-        raise RecordError(
-            f"house rule {ref.name!r}: cannot read {path}: {exc.strerror or exc}"
-        ) from None
-    if digest != ref.sha256:
-        raise RecordError(
-            f"house rule {ref.name!r} is mismatched: {path} has sha256 {digest[:12]}…, but "
-            f"the record was made with sha256 {ref.sha256[:12]}… (the file has changed)"
-        )
-    return path
-
-
-def rules_for_record(record: GameRecord, house_rules: Sequence[Path] = ()) -> Rules:
-    """Rebuild the rules a record was played with: installed plugins by name, house-rule
-    files from ``house_rules`` (matched to the record's house rules in order) or else from
-    the recorded paths, without the cards the record left out. ``RecordError`` if a
-    plugin is missing, has another version, a house-rule file's sha256 differs from the
-    recorded one, or a card left out is not in the rebuilt rules."""
+        files = [f if isinstance(f, HouseRuleFile) else read_house_rule(f) for f in given]
+    except PluginError as exc:
+        raise RecordError(str(exc)) from None
     houses = [ref for ref in record.plugins if ref.source == HOUSE_RULE]
-    if house_rules and len(house_rules) != len(houses):
-        recorded = ", ".join(repr(ref.name) for ref in houses) or "none"
-        raise RecordError(
-            f"{len(house_rules)} house-rule files given, but the record has "
-            f"{len(houses)} house rules ({recorded})"
+    wanted = {ref.sha256 for ref in houses}
+    if not pool:
+        for file in files:
+            if file.sha256 not in wanted:
+                raise RecordError(_not_of_the_record(file, houses))
+    by_hash = {file.sha256: file for file in files}
+    for ref in houses:
+        if ref.sha256 not in by_hash:
+            raise RecordError(f"the record needs the {_house_rule_words(ref)}; {ask}")
+    return tuple(by_hash[ref.sha256] for ref in houses)
+
+
+def _not_of_the_record(file: HouseRuleFile, houses: Sequence[PluginRef]) -> str:
+    """Why a given file cannot replay the record; a file of a recorded file's name has
+    most likely changed since the game."""
+    same_name = [ref for ref in houses if _file_hint(ref) == repr(file.name[:80])]
+    if same_name:
+        return (
+            f"--house-rules {file.path} is not the {_house_rule_words(same_name[0])} the "
+            f"record was made with: its sha256 is {file.sha256[:12]}… (the file has changed)"
         )
+    if not houses:
+        return f"--house-rules {file.path}: the record has no house rules"
+    known = "; ".join(_house_rule_words(ref) for ref in houses)
+    return (
+        f"--house-rules {file.path} (sha256 {file.sha256[:12]}…) is none of the record's "
+        f"house rules: {known}"
+    )
+
+
+def rules_for_record(
+    record: GameRecord,
+    house_rules: Sequence[Path | HouseRuleFile] = (),
+    ask: str = GIVE_HOUSE_RULE,
+    pool: bool = False,
+) -> Rules:
+    """Rebuild the rules a record was played with: installed plugins by name, house rules
+    from the files ``house_rules`` matched by sha256 (:func:`match_house_rules`, before any
+    plugin is loaded), without the cards the record left out. ``RecordError`` if a house
+    rule is not given, a plugin is missing or has another version, or a card left out is
+    not in the rebuilt rules."""
+    files = match_house_rules(record, house_rules, ask, pool)
     points = installed_entry_points()
     expansions: list[str] = []
-    paths: list[Path] = []
     for ref in record.plugins:
         if ref.source == ENTRY_POINT:
             try:
@@ -465,16 +513,13 @@ def rules_for_record(record: GameRecord, house_rules: Sequence[Path] = ()) -> Ru
                 )
             if ref.name != BASE:
                 expansions.append(ref.name)
-        elif ref.source == HOUSE_RULE:
-            given = Path(house_rules[len(paths)]) if house_rules else None
-            paths.append(_house_rule_path(ref, given))
-        else:
+        elif ref.source != HOUSE_RULE:
             raise RecordError(
                 f"plugin {ref.name!r} was passed to the game as a {ref.source!r} plugin, "
                 "which a record cannot rebuild"
             )
     try:
-        rules = build_rules(expansions, paths)
+        rules = build_rules(expansions, files)
     except (PluginError, ContentError) as exc:
         raise RecordError(f"the record's plugins cannot be combined: {exc}") from None
     rebuilt = plugin_refs(rules)

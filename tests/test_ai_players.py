@@ -119,10 +119,11 @@ def test_the_example_plays_through_the_web_servers_new_game_api(
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
 
+    from naqala.core.plugins import read_house_rule
     from naqala.web.app import create_app
-    from naqala.web.store import Store, house_file
+    from naqala.web.store import Store
 
-    store = Store(tmp_path / "games", [house_file(coiny)], 5)
+    store = Store(tmp_path / "games", [read_house_rule(coiny)], 5)
     with TestClient(create_app(store, ai_delay=0)) as client:
         assert "ai:coiny" in client.get("/").text
         body = {"seats": ["ai:coiny", "human"], "seed": 5, "house_rules": ["coiny.py"]}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 from pathlib import Path
 
 import tomli
@@ -42,3 +43,14 @@ def test_toml_files_of_packages_are_package_data() -> None:
             relative = toml.parent.relative_to(ROOT / folder)
             owner = ".".join([package, *relative.parts])
             assert "*.toml" in data.get(owner, []), f"{toml} is not package data of {owner}"
+
+
+def test_the_web_servers_static_files_are_package_data() -> None:
+    """The pages' scripts are files the server serves (its content policy runs no inline
+    script): a wheel without them would serve pages that do nothing."""
+    patterns = CONFIG["tool"]["setuptools"]["package-data"].get("naqala.web", [])
+    files = sorted((ROOT / "web" / "static").iterdir())
+    assert files
+    for path in files:
+        name = f"static/{path.name}"
+        assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), name

@@ -245,7 +245,7 @@ BAD_DOCUMENTS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ("no plugin key", _set(["plugins", 0], {"name": "base"}), "$.plugins[0].version: required"),
     ("twice", lambda d: d | {"plugins": d["plugins"] * 2}, "$.plugins[1].name: plugin 'base'"),
     ("house sha", _house_plugin(sha256="abc"), "$.plugins[1].sha256: a house rule needs"),
-    ("house path", _house_plugin(path=...), "$.plugins[1].path: a house rule needs the path"),
+    ("house path", _house_plugin(path=...), "$.plugins[1].path: a house rule needs the name"),
     ("house path null", _house_plugin(path=None), "$.plugins[1].path: a house rule needs"),
     ("actions type", _set(["actions"], "bid 1"), "$.actions: expected an array, got a"),
     ("action type", _set(["actions", 4], ["pick", "c3"]), "$.actions[4]: expected a string"),
@@ -488,7 +488,7 @@ def house_rule(tmp_path: Path) -> Path:
     return path
 
 
-def test_house_rules_are_recorded_with_path_and_hash(house_rule: Path) -> None:
+def test_house_rules_are_recorded_with_file_name_and_hash(house_rule: Path) -> None:
     import hashlib
 
     rules = build_rules(house_rules=[house_rule])
@@ -500,7 +500,7 @@ def test_house_rules_are_recorded_with_path_and_hash(house_rule: Path) -> None:
             "1.0",
             "house-rule",
             hashlib.sha256(house_rule.read_bytes()).hexdigest(),
-            os.path.abspath(house_rule),
+            "lucky.py",
         ),
     )
     data = json.loads(record_to_json(record))
@@ -509,18 +509,33 @@ def test_house_rules_are_recorded_with_path_and_hash(house_rule: Path) -> None:
         "version": "1.0",
         "source": "house-rule",
         "sha256": record.plugins[1].sha256,
-        "path": os.path.abspath(house_rule),
+        "path": "lucky.py",
     }
     assert record_from_json(record_to_json(record)) == record
 
 
-def test_house_rules_are_loaded_again_from_the_recorded_path(house_rule: Path) -> None:
+def test_house_rules_are_loaded_from_the_files_given(house_rule: Path) -> None:
     record, _, final = played(build_rules(house_rules=[house_rule]), 2, 8)
-    rules = rules_for_record(record)
+    rules = rules_for_record(record, [house_rule])
     assert rules.ruleset == ("base", "lucky-seven")
     states = replay(record, rules)
     assert states[-1] == final
     assert rules.scores(states[-1]) == record.final_scores
+
+
+def test_a_house_rule_is_never_looked_for_where_the_record_says(
+    house_rule: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file is still where it was, with the same bytes: it is not given, so it is not
+    loaded."""
+    record = new_record(build_rules(house_rules=[house_rule]), 2, 2, ["human", "human"])
+    monkeypatch.chdir(house_rule.parent)
+    with pytest.raises(RecordError) as caught:
+        rules_for_record(record)
+    assert str(caught.value) == (
+        f"the record needs the house rule 'lucky-seven' (recorded file 'lucky.py', sha256 "
+        f"{record.plugins[1].sha256[:12]}…); pass the file with --house-rules PATH"
+    )
 
 
 def test_a_changed_house_rule_is_refused_before_it_runs(house_rule: Path) -> None:
@@ -528,30 +543,30 @@ def test_a_changed_house_rule_is_refused_before_it_runs(house_rule: Path) -> Non
     changed = house_rule.read_text(encoding="utf-8").replace("7,", "8,") + "raise SystemExit\n"
     house_rule.write_text(changed, encoding="utf-8")
     with pytest.raises(RecordError) as caught:
-        rules_for_record(record)
+        rules_for_record(record, [house_rule])
     message = str(caught.value)
     assert message.startswith(
-        f"house rule 'lucky-seven' is mismatched: {os.path.abspath(house_rule)}"
+        f"--house-rules {house_rule.resolve()} is not the house rule 'lucky-seven' "
+        f"(recorded file 'lucky.py', sha256 {record.plugins[1].sha256[:12]}…) the record "
+        "was made with: its sha256 is "
     )
-    assert f"the record was made with sha256 {record.plugins[1].sha256[:12]}" in message
-    assert "the file has changed" in message
+    assert message.endswith("(the file has changed)")
 
 
 def test_a_moved_house_rule_is_given_again(house_rule: Path, tmp_path: Path) -> None:
     record = new_record(build_rules(house_rules=[house_rule]), 2, 2, ["human", "human"])
     moved = tmp_path / "elsewhere.py"
     house_rule.rename(moved)
-    with pytest.raises(RecordError, match=r"the recorded file .*lucky\.py does not exist; give"):
+    with pytest.raises(RecordError, match=r"recorded file 'lucky\.py', sha256 .*--house-rules"):
         rules_for_record(record)
     assert rules_for_record(record, [moved]).ruleset == ("base", "lucky-seven")
-    with pytest.raises(RecordError, match="2 house-rule files given, but the record has 1"):
-        rules_for_record(record, [moved, moved])
+    assert rules_for_record(record, [moved, moved]).ruleset == ("base", "lucky-seven")
     other = tmp_path / "other.py"
     other.write_text(HOUSE_RULE + "\n", encoding="utf-8")
-    with pytest.raises(RecordError, match=f"'lucky-seven' is mismatched: {other} has sha256"):
+    with pytest.raises(RecordError, match=f"{other} .* is none of the record's house rules"):
         rules_for_record(record, [other])
     with pytest.raises(RecordError, match="cannot read"):
-        rules_for_record(record, [tmp_path])
+        rules_for_record(record, [tmp_path / "gone.py"])
 
 
 # -- replaying --------------------------------------------------------------------------------
@@ -710,7 +725,7 @@ def test_replay_takes_moved_house_rules(house_rule: Path, tmp_path: Path) -> Non
     save_record(path, record)
     moved = tmp_path / "moved.py"
     house_rule.rename(moved)
-    assert "give the file again (--house-rules)" in fails(str(path), "--verify")
+    assert "pass the file with --house-rules PATH" in fails(str(path), "--verify")
     result = run(str(path), "--verify", "--house-rules", str(moved))
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("verified: scores")

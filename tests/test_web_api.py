@@ -10,6 +10,7 @@ import shutil
 import time
 import warnings
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,11 @@ with warnings.catch_warnings():  # starlette 1.x prefers httpx2 and warns about 
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from naqala.core.plugins import read_house_rule
 from naqala.core.record import record_from_json
 from naqala.core.serialize import state_to_json
-from naqala.web.app import MAX_UPLOAD, create_app, host_name
-from naqala.web.store import Store, house_file
+from naqala.web.app import CONTENT_SECURITY_POLICY, MAX_UPLOAD, create_app, host_name
+from naqala.web.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 JSON = {"content-type": "application/json"}
@@ -76,7 +78,7 @@ def decide(client: TestClient, apis: list[str]) -> None:
 
 
 def test_the_lobby_offers_seats_expansions_and_house_rules(folder: Path) -> None:
-    houses = [house_file(NO_LOOPS)]
+    houses = [read_house_rule(NO_LOOPS)]
     with client_for(Store(folder, houses, 5)) as client:
         page = client.get("/")
     assert page.status_code == 200
@@ -289,7 +291,7 @@ def test_an_upload_uses_the_servers_house_rule_files_never_a_path_it_names(
     elsewhere = tmp_path / "uploader" / "villages.py"
     elsewhere.parent.mkdir()
     shutil.copy(NO_LOOPS, elsewhere)
-    with client_for(Store(folder, [house_file(own)], 5)) as server:
+    with client_for(Store(folder, [read_house_rule(own)], 5)) as server:
         (api,) = new_game(server, ["human", "ai"], house_rules=["villages.py"])
         record = json.loads(server.get(api + "/record").text)
     (ref,) = [p for p in record["plugins"] if p["source"] == "house-rule"]
@@ -301,7 +303,7 @@ def test_an_upload_uses_the_servers_house_rule_files_never_a_path_it_names(
         )
         assert refused.status_code == 422
         assert "not one of this server's house-rule files" in refused.json()["error"]
-    with client_for(Store(tmp_path / "third", [house_file(own)], 5)) as server:
+    with client_for(Store(tmp_path / "third", [read_house_rule(own)], 5)) as server:
         loaded = server.post(
             "/api/load", content=upload, headers={"content-type": "application/json"}
         )
@@ -386,3 +388,115 @@ def test_a_card_kept_from_those_revealed_to_another_player_stays_hidden(folder: 
 )  # fmt: skip
 def test_the_host_header_names_a_host_with_any_port(header: str, name: str) -> None:
     assert host_name(header) == name
+
+
+# -- the Content-Security-Policy ---------------------------------------------------------------
+
+
+class _Scripts(HTMLParser):
+    """The scripts of a page and every attribute that would run code (``on…=``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sources: list[str] = []
+        self.inline: list[str] = []
+        self.handlers: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handlers += [f"{tag} {name}" for name, _ in attrs if name.startswith("on")]
+        if tag == "script":
+            self._in_script = True
+            self.sources += [value or "" for name, value in attrs if name == "src"]
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_script = self._in_script and tag != "script"
+
+    def handle_data(self, data: str) -> None:
+        if self._in_script and data.strip():
+            self.inline.append(data)
+
+
+def test_every_answer_carries_the_content_security_policy(folder: Path) -> None:
+    store = Store(folder, [], 5)
+    with TestClient(create_app(store, ai_delay=0, stream_seconds=0.1)) as client:
+        (api,) = new_game(client, ["human", "ai"])
+        page = "/play/" + api.removeprefix("/api/games/")
+        answers = {
+            "lobby": client.get("/"),
+            "game page": client.get(page),
+            "script": client.get("/static/game.js"),
+            "state": client.get(api),
+            "action": client.post(api + "/act", json={"action": "bid 99"}),
+            "events": client.get(api + "/events"),
+            "unknown page": client.get("/play/0123456789abcdef/nope"),
+            "unknown address": client.get("/nowhere"),
+            "unknown script": client.get("/static/nope.js"),
+            "not json": client.post("/api/games", content=b"x"),
+        }
+    for name, answer in answers.items():
+        assert answer.headers.get("content-security-policy") == CONTENT_SECURITY_POLICY, name
+    policy = dict(part.split(" ", 1) for part in CONTENT_SECURITY_POLICY.split("; "))
+    assert policy["default-src"] == "'none'"
+    assert policy["script-src"] == "'self'"  # no 'unsafe-inline', no 'unsafe-eval'
+    assert policy["frame-ancestors"] == "'none'"
+
+
+def test_the_pages_run_no_inline_script(folder: Path) -> None:
+    """What the policy refuses the pages do not need: their scripts are files of this
+    server, and no element carries an inline handler."""
+    with client_for(Store(folder, [read_house_rule(NO_LOOPS)], 5)) as client:
+        (api,) = new_game(client, ["human", "ai"])
+        pages = [
+            client.get("/").text,
+            client.get("/play/" + api.removeprefix("/api/games/")).text,
+            client.get("/play/0123456789abcdef/nope").text,
+        ]
+        for html in pages:
+            scripts = _Scripts()
+            scripts.feed(html)
+            assert scripts.inline == [] and scripts.handlers == []
+            for source in scripts.sources:
+                assert source.startswith("/static/")
+                answer = client.get(source)
+                assert answer.status_code == 200
+                assert "javascript" in answer.headers["content-type"]
+        assert "/static/lobby.js" in _sources(pages[0])
+        assert "/static/game.js" in _sources(pages[1])
+
+
+def _sources(html: str) -> list[str]:
+    scripts = _Scripts()
+    scripts.feed(html)
+    return scripts.sources
+
+
+# -- an uploaded record's seed -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("seed", "shown"),
+    [(-5, "-5"), (2**63, str(2**63)), (2**70, str(2**70)), (10**4000, "a number of 13,288 bits")],
+    ids=["negative", "2**63", "2**70", "4001 digits"],
+)
+def test_an_uploaded_record_s_seed_is_checked_like_a_new_game_s(
+    client: TestClient, seed: int, shown: str
+) -> None:
+    (api,) = new_game(client, ["human", "ai:random"], seed=8)
+    data = json.loads(client.get(api + "/record").text)
+    data["seed"] = seed
+    answer = client.post("/api/load", content=json.dumps(data), headers=JSON)
+    assert answer.status_code == 422
+    assert answer.json()["error"] == (
+        f"the uploaded record: $.seed: expected a whole number from 0 to 2**63-1, not {shown}"
+    )
+    assert len(client.app.state.server.store.games) == 1  # type: ignore[attr-defined]
+    refused = client.post("/api/games", json={"seats": ["human", "ai"], "seed": seed})
+    assert refused.status_code == 400
+    assert refused.json()["error"] == "'seed' must be a whole number from 0 to 2**63-1, or null"
+
+
+def test_the_largest_seed_is_a_seed(client: TestClient) -> None:
+    (api,) = new_game(client, ["human", "ai:random"], seed=2**63 - 1)
+    upload = client.post("/api/load", content=client.get(api + "/record").text, headers=JSON)
+    assert upload.status_code == 201, upload.text

@@ -187,3 +187,25 @@ def test_a_second_person_cannot_see_the_first_persons_coins(server: str, browser
     assert "(you)" in panels[2][1] and "Coins 50" in panels[2][1]
     assert "Coins ?" in panels[2][0] and "Coins ?" in panels[2][2]
     assert console_errors(browser) == []
+
+
+def test_the_content_security_policy_holds_in_the_browser(server: str, browser: Any) -> None:
+    """The pages work under the policy (the tests above show no console error), and the
+    browser enforces it: markup that reaches a page (as a player's text might) runs no
+    inline handler and no inline script."""
+    start(browser, server, ["human", "ai:random"], seed=13)
+    wait_for(browser, lambda: body(browser, "version") != "")
+    console_errors(browser)  # forget what came before
+    browser.execute_script(
+        """
+        document.getElementById("message").insertAdjacentHTML("beforeend",
+          '<img id="probe" src="data:," onload="document.body.dataset.ran = 1">');
+        const script = document.createElement("script");
+        script.textContent = "document.body.dataset.ran = 2";
+        document.body.appendChild(script);
+        """
+    )
+    refusals: list[str] = []  # reading the console empties it: keep what was read
+    wait_for(browser, lambda: len(refusals.__iadd__(console_errors(browser))) >= 2)
+    assert body(browser, "ran") == ""
+    assert all("Content Security Policy" in error for error in refusals), refusals

@@ -4,7 +4,8 @@
 Every answer that is not a page is JSON; every refusal is ``{"error": reason}`` with a
 fitting status (400 malformed request, 403 not allowed to this seat, 404 unknown game or
 seat, 409 refused by the rules, 413 too large, 415 not JSON, 422 a request the rules
-cannot take, 503 too many games). Nothing changes on a refusal.
+cannot take, 503 too many games; 429, too many connections of one address, comes from
+web/limits.py). Nothing changes on a refusal.
 """
 
 from __future__ import annotations
@@ -24,14 +25,15 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import Route
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from naqala.cli.decisions import option_label
 from naqala.core.record import record_to_json
 from naqala.web.games import GAME_ID, TOKEN, Game, Refused
 from naqala.web.pages import game_page, lobby_page, message_page
-from naqala.web.store import Store, expansions_offered
+from naqala.web.store import SEED_RULE, Store, expansions_offered, seed_problem
 
 #: the largest JSON request (a new game, an action, a click)
 MAX_REQUEST = 16 * 1024
@@ -40,9 +42,29 @@ MAX_UPLOAD = 1024 * 1024
 #: seconds between two saves of a game while its AI seats play (a person's change is
 #: saved at once, and so is the game when the AI stops or the server does)
 SAVE_EVERY = 1.0
-#: headers on every answer: the seat's secret is in the address, so it never leaves in a
-#: Referer; no framing by other sites
+#: what a page of this server may load, from what the pages really use: scripts (and a
+#: worker, to share one event stream between tabs) only from this server's static files
+#: (no inline script or handler: nothing injected into a page, a player's name or a
+#: plugin's text, can run), fetch and the event stream to this server, the data: icon;
+#: inline style, which the pages and the SVG pictures use and which runs no code; nothing
+#: else (no plugins, frames, fonts or other sites; forms post here only)
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'none'",
+        "script-src 'self'",
+        "worker-src 'self'",
+        "connect-src 'self'",
+        "img-src 'self' data:",
+        "style-src 'self' 'unsafe-inline'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+#: headers on every answer: the content policy; the seat's secret is in the address, so it
+#: never leaves in a Referer; no framing by other sites
 HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
@@ -231,8 +253,8 @@ def create_app(
         seed = data.get("seed")
         if seed is None:
             seed = secrets.randbelow(1_000_000)
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-            raise _error(400, "'seed' must be a whole number from 0 to 2**63-1, or null")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed_problem(seed):
+            raise _error(400, f"'seed' must be {SEED_RULE}, or null")
         game = store.create(
             seats, _strings(data, "expansions"), _strings(data, "house_rules"), seed
         )
@@ -386,6 +408,7 @@ def create_app(
         Route(api + "/undo", undo, methods=["POST"]),
         Route(api + "/autoplay", autoplay, methods=["POST"]),
         Route(api + "/record", record),
+        Mount("/static", StaticFiles(packages=[("naqala.web", "static")]), name="static"),
     ]
     middleware = [Middleware(_Headers)]
     if allowed_hosts is not None:

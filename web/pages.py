@@ -1,12 +1,13 @@
 """The server's HTML pages: the lobby (a new game, or a saved one loaded) and a seat's
-game page. Each is one self-contained document (inline style and script, nothing from
-the network); the game page asks the JSON API for what it shows and listens to the
-game's event stream to show each change without a reload.
+game page. Each is one document with its style inline and its script in a static file of
+this server (``web/static/``, served at ``/static/``): the Content-Security-Policy of
+``web/app.py`` runs no inline script, so nothing injected into a page could run. The game
+page asks the JSON API for what it shows and listens to the game's event stream to show
+each change without a reload.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from html import escape
 
@@ -40,13 +41,16 @@ table.scores tfoot { font-weight: bold; }
 """
 
 
-def _page(title: str, body: str, script: str = "", style: str = "") -> str:
+def _page(title: str, body: str, script: str = "", style: str = "", data: str = "") -> str:
+    """A page; ``script`` names its file in ``web/static/`` and ``data`` is the body's
+    attributes that the script reads (its only input from the page)."""
+    loads = f'<script src="/static/{escape(script)}"></script>\n' if script else ""
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<link rel="icon" href="data:,">\n'
         f"<title>{escape(title)}</title>\n<style>{_STYLE}{style}</style>\n</head>\n"
-        f'<body>\n{body}\n<script>\n"use strict";\n{script}</script>\n</body>\n</html>\n'
+        f"<body{data}>\n{body}\n{loads}</body>\n</html>\n"
     )
 
 
@@ -103,58 +107,7 @@ def lobby_page(expansions: Sequence[str], houses: Sequence[str], agents: Sequenc
 <div id="message" role="alert"></div>
 <div id="links"></div>
 </div></main>"""
-    return _page("naqala · new game", body, _LOBBY_SCRIPT)
-
-
-_LOBBY_SCRIPT = """
-const message = document.getElementById("message");
-function say(text, bad) {
-  message.textContent = text;
-  message.className = bad ? "refused" : "ok";
-}
-function opened(data) {
-  if (data.seats.length === 1) { window.location.href = data.seats[0].url; return; }
-  const links = document.getElementById("links");
-  links.innerHTML = "<p>Each person opens their own link (keep it secret: it shows that " +
-    "seat's coins and cards):</p>";
-  const list = document.createElement("ul");
-  data.seats.forEach(function (seat) {
-    const item = document.createElement("li");
-    const link = document.createElement("a");
-    link.href = seat.url;
-    link.className = "seat-link";
-    link.textContent = seat.label + ": " + window.location.origin + seat.url;
-    item.appendChild(link);
-    list.appendChild(item);
-  });
-  links.appendChild(list);
-  say("The game is ready.", false);
-}
-async function send(path, body) {
-  const answer = await fetch(path, {method: "POST",
-    headers: {"Content-Type": "application/json"}, body: body});
-  const data = await answer.json().catch(function () { return {error: answer.statusText}; });
-  if (!answer.ok) { say(data.error || ("refused: " + answer.status), true); return; }
-  opened(data);
-}
-document.getElementById("new-game").addEventListener("submit", function (event) {
-  event.preventDefault();
-  const seats = Array.from(document.querySelectorAll("select.seat"))
-    .map(function (s) { return s.value; }).filter(function (v) { return v !== ""; });
-  const checked = function (cls) {
-    return Array.from(document.querySelectorAll("input." + cls + ":checked"))
-      .map(function (c) { return c.value; });
-  };
-  const seed = document.getElementById("seed").value;
-  send("/api/games", JSON.stringify({seats: seats, expansions: checked("expansion"),
-    house_rules: checked("house"), seed: seed === "" ? null : Number(seed)}));
-});
-document.getElementById("load").addEventListener("click", async function () {
-  const file = document.getElementById("record-file").files[0];
-  if (!file) { say("choose a record file first", true); return; }
-  send("/api/load", await file.text());
-});
-"""
+    return _page("naqala · new game", body, "lobby.js")
 
 
 def game_page(game_id: str, token: str, seat: int) -> str:
@@ -182,8 +135,8 @@ def game_page(game_id: str, token: str, seat: int) -> str:
 <h2>Latest moves</h2><ul id="log"></ul>
 </aside>
 </main>"""
-    script = f"const API = {json.dumps(api)};\n" + _GAME_SCRIPT
-    return _page(f"naqala · P{seat + 1}", body, script, _GAME_STYLE)
+    data = f' data-api="{escape(api)}"'
+    return _page(f"naqala · P{seat + 1}", body, "game.js", _GAME_STYLE, data)
 
 
 _GAME_STYLE = """
@@ -201,138 +154,4 @@ aside h2 { font-size: 15px; margin: 12px 0 4px; }
 #log { max-height: 25vh; overflow-y: auto; font-size: 12px; padding-left: 0; margin: 0;
   list-style: none; }
 .controls { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
-"""
-
-_GAME_SCRIPT = """
-const board = document.getElementById("board");
-const message = document.getElementById("message");
-const choices = document.getElementById("choices");
-let version = -1;
-function say(text, bad) {
-  message.textContent = text;
-  message.className = text ? (bad ? "refused" : "ok") : "";
-}
-function button(option, cls) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = cls;
-  b.dataset.action = option.action;
-  b.textContent = option.label;
-  b.addEventListener("click", function () { act(option.action); });
-  return b;
-}
-function fill(list, lines) {
-  list.innerHTML = "";
-  lines.forEach(function (line) {
-    const item = document.createElement("li");
-    if (typeof line === "string") { item.textContent = line; } else { item.appendChild(line); }
-    list.appendChild(item);
-  });
-}
-function render(page) {
-  version = page.version;
-  board.innerHTML = page.svg;
-  const targets = new Set(page.targets);
-  board.querySelectorAll("g.tile").forEach(function (g) {
-    g.classList.toggle("target", targets.has(g.id.slice(5)));
-  });
-  board.querySelectorAll("g[data-pick]").forEach(function (g) {
-    g.classList.toggle("target", targets.has(g.dataset.pick.toLowerCase()));
-  });
-  document.getElementById("status").textContent = "Round " + page.round + " · " + page.status;
-  fill(document.getElementById("options"),
-    page.options.map(function (o) { return button(o, "option"); }));
-  fill(document.getElementById("seats"), page.seats);
-  const log = document.getElementById("log");
-  fill(log, page.log);
-  log.scrollTop = log.scrollHeight;
-  document.getElementById("scores").innerHTML = page.scores;
-  document.getElementById("undo").disabled = !page.yours;
-  const auto = document.getElementById("autoplay");
-  auto.textContent = page.autoplay ? "stop playing for me" : "play for me";
-  auto.dataset.on = page.autoplay ? "1" : "";
-  auto.disabled = page.over;
-  if (!page.yours) { choices.innerHTML = ""; }
-  document.body.dataset.version = String(page.version);
-  document.body.dataset.yours = page.yours ? "1" : "";
-  document.body.dataset.over = page.over ? "1" : "";
-}
-let loading = false;
-let pending = null;
-async function refresh(announced) {
-  // one request at a time: while one is out, only the latest announcement waits
-  if (loading) { pending = announced; return; }
-  loading = true;
-  try { await load(announced); } finally { loading = false; }
-  if (pending !== null) { const next = pending; pending = null; refresh(next); }
-}
-async function load(announced) {
-  const answer = await fetch(API);
-  if (answer.ok) {
-    const page = await answer.json();
-    // answers may arrive out of order: show only a newer page, or the one the stream
-    // announced (a restarted server counts its versions anew)
-    const wanted = page.version > version || page.version === announced;
-    if (wanted && page.version !== version) { render(page); }
-    return;
-  }
-  const data = await answer.json().catch(function () { return {}; });
-  say(data.error || ("the game cannot be shown: " + answer.status), true);
-}
-async function call(path, body) {
-  const answer = await fetch(API + path, {method: "POST",
-    headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
-  const data = await answer.json().catch(function () { return {error: answer.statusText}; });
-  if (!answer.ok) { say("refused: " + (data.error || answer.status), true); return null; }
-  if (data.page && data.page.version > version) { render(data.page); }
-  return data;
-}
-async function act(action) {
-  choices.innerHTML = "";
-  const data = await call("/act", {action: action});
-  if (data) { say("played " + data.played.join(", "), false); }
-}
-async function click(target) {
-  choices.innerHTML = "";
-  const data = await call("/click", {target: target});
-  if (!data) { return; }
-  if (data.choices) {
-    say("", false);
-    const title = document.createElement("p");
-    title.textContent = target + ": choose one";
-    choices.appendChild(title);
-    data.choices.forEach(function (o) {
-      choices.appendChild(button(o, "choice"));
-      choices.appendChild(document.createElement("br"));
-    });
-  } else {
-    say("played " + data.played.join(", "), false);
-  }
-}
-board.addEventListener("click", function (event) {
-  const g = event.target.closest("g.tile, g[data-pick]");
-  if (!g) { return; }
-  click(g.classList.contains("tile") ? g.id.slice(5) : g.dataset.pick);
-});
-document.getElementById("undo").addEventListener("click", async function () {
-  if (await call("/undo", {})) { say("undone: back to your previous decision", false); }
-});
-document.getElementById("autoplay").addEventListener("click", function () {
-  call("/autoplay", {on: !this.dataset.on});
-});
-document.getElementById("typed").addEventListener("submit", function (event) {
-  event.preventDefault();
-  const field = document.getElementById("action");
-  if (field.value.trim()) { act(field.value.trim()); field.value = ""; }
-});
-const stream = new EventSource(API + "/events");
-stream.onmessage = function (event) {
-  const announced = Number(event.data);
-  if (announced !== version) { refresh(announced); }
-};
-stream.addEventListener("gone", function () {
-  stream.close();
-  say("this game was deleted", true);
-});
-refresh(-1);
 """

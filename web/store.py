@@ -4,25 +4,23 @@ when the server starts again.
 
 An uploaded record may use only the installed plugins and the house-rule files the
 server was started with: a house rule of the record is matched to one of the server's
-files by its sha256, never looked for at the path the record names.
+files by its sha256 (``naqala.core.record.match_house_rules``, as every command does),
+never looked for at the path the record names. The server reads each file once, at start,
+and runs those bytes for every game.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
-
-import attrs
 
 from naqala.cli.play import with_canonical_seats
 from naqala.core.agents import HUMAN, SeatError, canonical_seat
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
-from naqala.core.plugins import BASE, PluginError, installed_entry_points
+from naqala.core.plugins import BASE, HouseRuleFile, PluginError, installed_entry_points
 from naqala.core.record import (
-    HOUSE_RULE,
     GameRecord,
     RecordError,
     new_record,
@@ -40,21 +38,24 @@ from naqala.web.games import GAME_ID, Game, Refused, new_game_id, new_token
 MAX_SEATS = 6
 
 
-@attrs.frozen
-class HouseFile:
-    """A house-rule file the server was started with (``--house-rules``)."""
-
-    path: Path
-    sha256: str
-
-    @property
-    def name(self) -> str:
-        return self.path.name
+#: a game's seed, new or uploaded: what ``naqala play --seed`` and the lobby's field take
+#: (a 64-bit generator's seed; a record with a seed outside is no game this server made)
+SEEDS = range(2**63)
+#: how a seed outside :data:`SEEDS` is refused
+SEED_RULE = "a whole number from 0 to 2**63-1"
 
 
-def house_file(path: Path) -> HouseFile:
-    """A ``--house-rules`` file, read once to know its sha256 (``OSError`` if unreadable)."""
-    return HouseFile(path.resolve(), hashlib.sha256(path.read_bytes()).hexdigest())
+def seed_problem(seed: int) -> str | None:
+    """Why ``seed`` is no seed of a game here (``None`` if it is one); a huge number is
+    told by its size, not written out."""
+    if seed in SEEDS:
+        return None
+    shown = str(seed) if abs(seed) < 10**24 else f"a number of {seed.bit_length():,} bits"
+    return f"expected {SEED_RULE}, not {shown}"
+
+
+#: how a server is given a house-rule file an uploaded record needs
+ASK_THE_SERVER = "it is not one of this server's house-rule files (naqala serve --house-rules PATH)"
 
 
 def expansions_offered() -> list[str]:
@@ -65,7 +66,7 @@ def expansions_offered() -> list[str]:
 class Store:
     """Every game on the server, by id, and the folder they are saved in."""
 
-    def __init__(self, folder: Path, house_rules: Sequence[HouseFile], max_games: int) -> None:
+    def __init__(self, folder: Path, house_rules: Sequence[HouseRuleFile], max_games: int) -> None:
         self.folder = folder
         # the seats' files hold their secrets: a new folder is readable by its owner only
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -117,7 +118,7 @@ class Store:
             if name not in files:
                 known = ", ".join(files) or "none (naqala serve --house-rules FILE)"
                 raise Refused(f"unknown house-rule file {name!r}; this server has {known}", 422)
-            paths.append(files[name].path)
+            paths.append(files[name])
         try:
             rules = build_rules(list(expansions), paths)
             kinds = [canonical_seat(rules, seat) for seat in seats]  # the rules' players
@@ -143,6 +144,9 @@ class Store:
         return self._add(rules, record, states)
 
     def _canonical(self, rules: Rules, record: GameRecord) -> GameRecord:
+        problem = seed_problem(record.seed)
+        if problem is not None:
+            raise RecordError(f"the uploaded record: $.seed: {problem}")
         record = with_canonical_seats(rules, record, "the uploaded record")
         if HUMAN not in record.seats:
             raise RecordError("the uploaded record: $.seats: no human seat to play")
@@ -153,18 +157,7 @@ class Store:
     def _rules(self, record: GameRecord) -> Rules:
         """The record's rules from installed plugins and the server's own house-rule files,
         matched by sha256 (the paths in the record are never read)."""
-        by_hash = {house.sha256: house.path for house in self.house_rules}
-        paths = []
-        for ref in record.plugins:
-            if ref.source != HOUSE_RULE:
-                continue
-            if ref.sha256 not in by_hash:
-                raise RecordError(
-                    f"the record's house rule {ref.name!r} (sha256 {ref.sha256[:12]}…) is not "
-                    "one of this server's house-rule files (naqala serve --house-rules FILE)"
-                )
-            paths.append(by_hash[ref.sha256])
-        return rules_for_record(record, paths)
+        return rules_for_record(record, self.house_rules, ASK_THE_SERVER, pool=True)
 
     def _add(self, rules: Rules, record: GameRecord, states: list[State]) -> Game:
         game_id = new_game_id()

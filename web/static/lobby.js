@@ -1,0 +1,49 @@
+"use strict";
+// The lobby (web/pages.py lobby_page): a new game, or a record loaded.
+const message = document.getElementById("message");
+function say(text, bad) {
+  message.textContent = text;
+  message.className = bad ? "refused" : "ok";
+}
+function opened(data) {
+  if (data.seats.length === 1) { window.location.href = data.seats[0].url; return; }
+  const links = document.getElementById("links");
+  links.innerHTML = "<p>Each person opens their own link (keep it secret: it shows that " +
+    "seat's coins and cards):</p>";
+  const list = document.createElement("ul");
+  data.seats.forEach(function (seat) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = seat.url;
+    link.className = "seat-link";
+    link.textContent = seat.label + ": " + window.location.origin + seat.url;
+    item.appendChild(link);
+    list.appendChild(item);
+  });
+  links.appendChild(list);
+  say("The game is ready.", false);
+}
+async function send(path, body) {
+  const answer = await fetch(path, {method: "POST",
+    headers: {"Content-Type": "application/json"}, body: body});
+  const data = await answer.json().catch(function () { return {error: answer.statusText}; });
+  if (!answer.ok) { say(data.error || ("refused: " + answer.status), true); return; }
+  opened(data);
+}
+document.getElementById("new-game").addEventListener("submit", function (event) {
+  event.preventDefault();
+  const seats = Array.from(document.querySelectorAll("select.seat"))
+    .map(function (s) { return s.value; }).filter(function (v) { return v !== ""; });
+  const checked = function (cls) {
+    return Array.from(document.querySelectorAll("input." + cls + ":checked"))
+      .map(function (c) { return c.value; });
+  };
+  const seed = document.getElementById("seed").value;
+  send("/api/games", JSON.stringify({seats: seats, expansions: checked("expansion"),
+    house_rules: checked("house"), seed: seed === "" ? null : Number(seed)}));
+});
+document.getElementById("load").addEventListener("click", async function () {
+  const file = document.getElementById("record-file").files[0];
+  if (!file) { say("choose a record file first", true); return; }
+  send("/api/load", await file.text());
+});
