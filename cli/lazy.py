@@ -24,6 +24,7 @@ LAZY_COMMANDS = {
     "simulate": "naqala.cli.simulate",
     "skill": "naqala.cli.skill",
     "balance": "naqala.cli.balance",
+    "tune": "naqala.cli.tune",
     "codec": "naqala.cli.codec",
     "serve": "naqala.cli.serve",
 }

@@ -340,7 +340,8 @@ def _simulate_tables(summary: Mapping[str, Any]) -> list[str]:
     return tables
 
 
-def _compare_tables(report: Mapping[str, Any]) -> list[str]:
+def compare_tables(report: Mapping[str, Any]) -> list[str]:
+    """The paired table of a comparison report (``naqala compare``, ``naqala tune``)."""
     headers = [
         "metric",
         "baseline",
@@ -430,7 +431,7 @@ def html_report(
     if tables is not None:
         parts += tables
     elif "baseline_plugins" in data:
-        parts += _compare_tables(data)
+        parts += compare_tables(data)
     else:
         parts += _simulate_tables(data)
     for name, figure in figures.items():
