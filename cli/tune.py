@@ -19,9 +19,11 @@ import typer
 from naqala.cli import study as common
 from naqala.cli.common import Expansions
 from naqala.lab import LabExtraMissing, require
+from naqala.lab.executors import Executor
 from naqala.lab.objectives import ObjectiveError, parse_objective
 from naqala.lab.space import SpaceError, house_rule, load_space
 from naqala.lab.study import Ruleset, Study, StudyError, seats_of
+from naqala.lab.tune import Plan, TuneInterrupted, importances, play_rules, run_trials
 
 SpacePath = Annotated[Path, typer.Argument(help="The knobs to tune (docs/formats.md).")]
 ObjectiveOption = Annotated[
@@ -74,8 +76,6 @@ def tune(
     """Search the knobs of SPACE.toml for the rules that minimise the objective, every
     trial on the same seeds, clearly worse trials stopped early; write the best as a
     house rule and compare it with the original rules."""
-    from naqala.lab.tune import Plan, TuneInterrupted, importances, play_rules, run_trials
-
     try:
         require("optuna", "naqala tune")
         require("scipy.stats", "naqala tune")
@@ -125,10 +125,10 @@ def tune(
         except OSError as exc:
             executor.close()
             common.fail(f"cannot write {out}: {exc.strerror or exc}")
-        data = _summary(plan, study, best, objective, out, storage_path, interrupted)
+        data = _summary(plan, study, best, objective, out, storage_path)
         if not interrupted:
             try:
-                data.update(_against_original(plan, out, executor, play_rules))
+                data.update(_against_original(plan, out, executor))
             except TuneInterrupted:
                 interrupted = True
     executor.close()
@@ -161,7 +161,7 @@ def tune(
         raise typer.Exit(130)
 
 
-def check_candidate(plan: Any, folder: Path, space_path: Path) -> None:
+def check_candidate(plan: Plan, folder: Path, space_path: Path) -> None:
     """Refuse a space whose knobs name no entry of the rules, before any game."""
     point = {knob.name: knob.choices[0] for knob in plan.space.knob}
     path = folder / "check.toml"
@@ -178,7 +178,7 @@ def check_candidate(plan: Any, folder: Path, space_path: Path) -> None:
         common.fail(message)
 
 
-def _load(plan: Any, storage_path: Path) -> Any:
+def _load(plan: Plan, storage_path: Path) -> Any:
     optuna = require("optuna", "naqala tune")
     return optuna.load_study(study_name=plan.study_name(), storage=f"sqlite:///{storage_path}")
 
@@ -190,8 +190,9 @@ def _best(study: Any) -> Any:
 
 
 def _summary(
-    plan: Any, study: Any, best: Any, objective: str, out: Path, storage: Path, partial: bool
+    plan: Plan, study: Any, best: Any, objective: str, out: Path, storage: Path
 ) -> dict[str, Any]:
+    """The JSON of a tune: every trial, the best, where the answer and storage are."""
     trials = []
     for t in study.trials:
         terms = {k: v for k, v in t.user_attrs.items() if k != "pseudo"}
@@ -229,7 +230,7 @@ def _summary(
     }
 
 
-def _against_original(plan: Any, out: Path, executor: Any, play_rules: Any) -> dict[str, Any]:
+def _against_original(plan: Plan, out: Path, executor: Executor) -> dict[str, Any]:
     """The original rules' loss on the same games, and the paired comparison of the best
     candidate against them (``naqala compare``'s report)."""
     from naqala.lab.compare import compare
