@@ -129,3 +129,16 @@ def test_a_record_made_with_it_resumes_with_play_load(rule: Path, tmp_path: Path
     got = run("play", "--load", str(saved), "--house-rules", str(rule))
     assert got.exit_code == 0, got.stderr
     assert "wins" in got.stdout
+
+
+def test_the_web_server_offers_it_and_resumes_its_games(rule: Path, tmp_path: Path) -> None:
+    from naqala.web.store import Store
+
+    store = Store(tmp_path / "games", [read_house_rule(rule)], 5)
+    game = store.create(["human", "ai:random"], [], ["huge.toml"], 3)
+    assert game.record.plugins[-1].name == "huge-viziers"
+    store.save(game)
+    again = Store(tmp_path / "games", [read_house_rule(rule)], 5)
+    assert again.resume() == [] and len(again.games) == 1
+    (warning,) = Store(tmp_path / "games", [], 5).resume()
+    assert "huge-viziers" in warning
