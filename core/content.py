@@ -256,6 +256,10 @@ class Content:
         return self.decks.get(deck) or DeckSpec(id=deck)
 
 
+#: the table of a content-only house rule (``naqala.core.content_rule``), which the
+#: content itself does not hold
+HOUSE_RULE_TABLE = "house-rule"
+
 _CONVERTER = strict_converter()
 
 
@@ -269,6 +273,7 @@ def parse_content_file(path: Path, text: str | None = None) -> tuple[ContentFile
         raw = parse_toml(raw_text)
     except DocumentError as exc:  # not TOML, nested too deep, numbers Python cannot read
         return None, [f"{path}: {exc}"]
+    raw.pop(HOUSE_RULE_TABLE, None)  # a content-only house rule's name: not content
     try:
         return _CONVERTER.structure(raw, ContentFile), []
     except Exception as exc:  # cattrs raises exception groups with every problem inside
@@ -483,13 +488,19 @@ def _add_meeples(
     return [attrs.evolve(c, count=counts[c.id]) for c in colours]
 
 
-def load_content(paths: Iterable[Path], owners: Mapping[Path, str] | None = None) -> Content:
+def load_content(
+    paths: Iterable[Path],
+    owners: Mapping[Path, str] | None = None,
+    texts: Mapping[Path, str] | None = None,
+) -> Content:
     """Parse and merge ``paths`` in order; raise one ``ContentError`` listing every problem.
-    ``owners`` names the plugin shipping each file, for messages."""
+    ``owners`` names the plugin shipping each file, for messages; ``texts`` holds the text
+    of files already read (a content-only house rule, parsed from the bytes it was
+    hashed from)."""
     parsed: list[tuple[Path, ContentFile]] = []
     problems: list[str] = []
     for path in paths:
-        data, errors = parse_content_file(path)
+        data, errors = parse_content_file(path, (texts or {}).get(path))
         problems.extend(errors)
         if data is not None:
             parsed.append((path, data))

@@ -16,11 +16,13 @@ from pathlib import Path
 import attrs
 
 from naqala.core import without
+from naqala.core.actions import Action
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
 from naqala.core.failures import PluginFailed, blame
 from naqala.core.plugins import PluginError
 from naqala.core.simulate import agent_seed, play_game
+from naqala.core.state import State
 from naqala.lab.agents import seat_name, study_agent
 from naqala.lab.results import GameResult, result_of, start_order
 
@@ -155,9 +157,16 @@ def play_task(task: tuple[Study, int]) -> GameResult:
     seed = study.seed + index
     names = study.agents_of(index)
     agents = [study_agent(rules, name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
+    rounds: list[tuple[int, ...]] = []
+
+    def round_ends(state: State, action: Action) -> None:
+        """The first decision of round k + 1 records the scores at the end of round k."""
+        if state.round > len(rounds) + 1:
+            rounds.append(rules.scores(state))
+
     try:
         first = start_order(rules.new_game(study.players, seed))
-        state, actions = play_game(rules, study.players, seed, agents)
-        return result_of(rules, state, seed, actions, names, first)
+        state, actions = play_game(rules, study.players, seed, agents, round_ends)
+        return result_of(rules, state, seed, actions, names, first, rounds)
     except Exception as exc:
         raise PluginFailed(f"{blame(exc)} (game seed {seed})") from exc
