@@ -60,8 +60,8 @@ def balance(
     """The balance card of a rule set: seat and bidding-position advantage, the skill
     matrix, length and score distributions, lead changes and comebacks, margins, each
     djinn's take rate and holders' win rate, and each tile kind's points."""
-    ruleset = Ruleset.of(expansion or [], house_rules or [], without or [])
     try:
+        ruleset = Ruleset.of(expansion or [], house_rules or [], without or [])
         built = ruleset.build()
         if seats is None:
             seat_names = ("greedy",) * (4 if players is None else players)

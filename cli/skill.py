@@ -73,16 +73,16 @@ def skill(
     """Play every kind of player alone against a field of every other kind: the win-rate
     matrix with intervals, the skill gradient and the first bidder's advantage; with a
     --variant-… option, the same for both rule sets and their paired differences."""
-    baseline = Ruleset.of(expansion or [], house_rules or [], without or [])
-    variant = None
-    if variant_x or variant_house_rules or variant_without:
-        variant = Ruleset.of(
-            [*(expansion or []), *(variant_x or [])],
-            [*(house_rules or []), *(variant_house_rules or [])],
-            [*(without or []), *(variant_without or [])],
-        )
-    rulesets = [baseline] if variant is None else [baseline, variant]
     try:
+        baseline = Ruleset.of(expansion or [], house_rules or [], without or [])
+        variant = None
+        if variant_x or variant_house_rules or variant_without:
+            variant = Ruleset.of(
+                [*(expansion or []), *(variant_x or [])],
+                [*(house_rules or []), *(variant_house_rules or [])],
+                [*(without or []), *(variant_without or [])],
+            )
+        rulesets = [baseline] if variant is None else [baseline, variant]
         kinds = seats_of(baseline.build(), seats, None)
         ladder = Ladder(kinds, players, games, seed)
         checked = [ladder.studies(r)[0].check() for r in rulesets]

@@ -166,13 +166,8 @@ def check_candidate(plan: Plan, folder: Path, space_path: Path) -> None:
     point = {knob.name: knob.choices[0] for knob in plan.space.knob}
     path = folder / "check.toml"
     path.write_text(house_rule(plan.space, point, "check", ""), encoding="utf-8")
-    ruleset = Ruleset.of(
-        plan.baseline.expansions,
-        [*map(Path, plan.baseline.house_rules), path],
-        plan.baseline.without,
-    )
     try:
-        ruleset.build()
+        plan.baseline.with_house_rule(path).build()
     except StudyError as exc:
         message = str(exc).replace(str(path), f"{space_path} (as content)")
         common.fail(message)
@@ -238,11 +233,7 @@ def _against_original(plan: Plan, out: Path, executor: Executor) -> dict[str, An
     original, _ = play_rules(plan, plan.baseline, executor)
     base = Study(plan.baseline, plan.seats, plan.seed, rotate=True)
     tuned = Study(
-        Ruleset.of(
-            plan.baseline.expansions,
-            [*map(Path, plan.baseline.house_rules), out],
-            plan.baseline.without,
-        ),
+        plan.baseline.with_house_rule(out),
         plan.seats,
         plan.seed,
         rotate=True,

@@ -71,7 +71,7 @@ class Plan:
             [
                 attrs.asdict(self.space),
                 attrs.asdict(self.objective),
-                attrs.asdict(self.baseline),
+                self.baseline.identity(),
                 self.seats,
                 self.games,
                 self.seed,
@@ -212,7 +212,7 @@ def run_trials(
             house_rule(plan.space, point, f"trial-{trial.number}", "a naqala tune trial"),
             encoding="utf-8",
         )
-        ruleset = attrs.evolve(plan.baseline, house_rules=(*plan.baseline.house_rules, str(path)))
+        ruleset = plan.baseline.with_house_rule(path)
         evaluation, pruned = play_rules(
             plan,
             ruleset,
