@@ -16,7 +16,7 @@ import typer
 from naqala.cli import study as common
 from naqala.cli.common import Expansions
 from naqala.lab import LabExtraMissing
-from naqala.lab.results import summarise
+from naqala.lab.results import split_wins, start_position_wins, summarise
 from naqala.lab.runner import run_studies
 from naqala.lab.study import Ruleset, Study, StudyError, default_players, seats_of
 
@@ -27,7 +27,8 @@ HouseRules = Annotated[
 
 
 def seat_test(wins: list[float], games: int) -> dict[str, Any] | None:
-    """The chi-square test of equal win rates by seat, or None without scipy."""
+    """The chi-square test of equal win rates by seat, or None without scipy. ``wins``
+    are exact split wins, not the summary's rounded ones."""
     try:
         from naqala.lab.stats import seat_balance
 
@@ -91,11 +92,13 @@ def simulate(
             "seats": list(study.seats),
             "rotate": rotate,
             "without": list(study.ruleset.without),
-            "seat_test": seat_test([float(w) for w in summary["wins_by_seat"]], len(results)),
+            "seat_test": seat_test(split_wins(results, study.players), len(results)),
         }
     )
     if "wins_by_start_position" in summary:
-        summary["start_position_test"] = seat_test(summary["wins_by_start_position"], len(results))
+        summary["start_position_test"] = seat_test(
+            start_position_wins(results, study.players), len(results)
+        )
     if report is not None or plots is not None:
         from naqala.lab.report import SIMULATE_FIGURES, simulate_figures
 
