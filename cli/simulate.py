@@ -58,60 +58,61 @@ def simulate(
     """Play complete games (random players unless --seats says otherwise) and summarise
     them: wins and win rate by seat with intervals, scores, categories, game length,
     card effects."""
-    try:
-        ruleset = Ruleset.of(expansion or [], house_rules or [], without or [])
-        default = default_players(ruleset.build()) if seats is None and players is None else 4
-        study = Study(ruleset, seats_of(seats, players, default), seed, rotate)
-        rules = study.check()
-    except StudyError as exc:
-        common.fail(str(exc))
-    common.need_figures(report, plots)
-    executor = common.executor_for(jobs, dask, games)
-    show = not as_json and sys.stderr.isatty()
-    try:
-        with common.progress_bar(show, games, "Simulating") as advance:
-            run = run_studies([study], games, executor, advance)
-    finally:
-        executor.close()
-    results = list(run.sides[0])
-    if not results:
-        typer.echo("naqala: interrupted before any game finished", err=True)
-        raise typer.Exit(130)
-    summary = summarise(
-        results,
-        study.players,
-        seed,
-        rules.ruleset,
-        tuple(c.id for c in rules.content.deck("djinns")),
-        tuple(c.id for c in rules.content.cards if c.deck not in ("djinns", "resources")),
-    )
-    summary.update(
-        {
-            "requested": games,
-            "partial": run.interrupted,
-            "seats": list(study.seats),
-            "rotate": rotate,
-            "without": list(study.ruleset.without),
-            "seat_test": seat_test(split_wins(results, study.players), len(results)),
-        }
-    )
-    if "wins_by_start_position" in summary:
-        summary["start_position_test"] = seat_test(
-            start_position_wins(results, study.players), len(results)
+    with common.ctrl_c_ends_cleanly():
+        try:
+            ruleset = Ruleset.of(expansion or [], house_rules or [], without or [])
+            default = default_players(ruleset.build()) if seats is None and players is None else 4
+            study = Study(ruleset, seats_of(seats, players, default), seed, rotate)
+            rules = study.check()
+        except StudyError as exc:
+            common.fail(str(exc))
+        common.need_figures(report, plots)
+        executor = common.executor_for(jobs, dask, games)
+        show = not as_json and sys.stderr.isatty()
+        try:
+            with common.progress_bar(show, games, "Simulating") as advance:
+                run = run_studies([study], games, executor, advance)
+        finally:
+            executor.close()
+        results = list(run.sides[0])
+        if not results:
+            typer.echo("naqala: interrupted before any game finished", err=True)
+            raise typer.Exit(130)
+        summary = summarise(
+            results,
+            study.players,
+            seed,
+            rules.ruleset,
+            tuple(c.id for c in rules.content.deck("djinns")),
+            tuple(c.id for c in rules.content.cards if c.deck not in ("djinns", "resources")),
         )
-    if report is not None or plots is not None:
-        from naqala.lab.report import SIMULATE_FIGURES, simulate_figures
+        summary.update(
+            {
+                "requested": games,
+                "partial": run.interrupted,
+                "seats": list(study.seats),
+                "rotate": rotate,
+                "without": list(study.ruleset.without),
+                "seat_test": seat_test(split_wins(results, study.players), len(results)),
+            }
+        )
+        if "wins_by_start_position" in summary:
+            summary["start_position_test"] = seat_test(
+                start_position_wins(results, study.players), len(results)
+            )
+        if report is not None or plots is not None:
+            from naqala.lab.report import SIMULATE_FIGURES, simulate_figures
 
-        figures = simulate_figures(results, study.players)
-        title = f"naqala simulate: {' + '.join(rules.ruleset)}"
-        common.write_outputs(report, plots, figures, title, summary, SIMULATE_FIGURES)
-    if as_json:
-        typer.echo(json.dumps(summary, indent=2))
-    else:
-        print_summary(summary)
-    if run.interrupted:
-        common.interrupted_note(len(results), games)
-        raise typer.Exit(130)
+            figures = simulate_figures(results, study.players)
+            title = f"naqala simulate: {' + '.join(rules.ruleset)}"
+            common.write_outputs(report, plots, figures, title, summary, SIMULATE_FIGURES)
+        if as_json:
+            typer.echo(json.dumps(summary, indent=2))
+        else:
+            print_summary(summary)
+        if run.interrupted:
+            common.interrupted_note(len(results), games)
+            raise typer.Exit(130)
 
 
 def print_summary(summary: dict[str, Any]) -> None:

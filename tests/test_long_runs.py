@@ -5,12 +5,21 @@ says how long it will take; Ctrl-C at any moment ends with a note, never a trace
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from subprocess import PIPE, Popen
 
 import pytest
 from typer.testing import CliRunner
 
 from naqala.cli.app import app
+from naqala.cli.study import Estimate, duration_text
 from naqala.lab.compare import report
 from naqala.lab.results import GameResult, split_wins, summarise
 from naqala.lab.stats import seat_balance
@@ -69,3 +78,102 @@ def test_every_statistic_holds_with_shared_wins(games: int, players: int) -> Non
 def test_no_win_at_all_has_no_seat_test() -> None:
     """Solo-like runs where nobody won: nothing to compare the seats by."""
     assert seat_balance([0.0, 0.0, 0.0], 5) is None
+
+
+def test_a_long_run_without_a_bar_says_how_long_it_will_take() -> None:
+    """The estimate is made on the first two seconds of games and said once, only for a
+    run that will take more than a minute."""
+    now = [0.0]
+    said: list[str] = []
+    estimate = Estimate(1_000_000_000, "simulating", lambda: now[0], said.append)
+    for _ in range(50):
+        now[0] += 0.01
+        estimate()
+    assert said == []  # half a second: too early to tell
+    for _ in range(200):
+        now[0] += 0.01
+        estimate()
+    assert said == [
+        "naqala: simulating 200 of 1,000,000,000 games took 2 s; the rest will take about 3 "
+        "years at this pace (Ctrl-C stops and reports the games finished)"
+    ]
+    short: list[str] = []
+    estimate = Estimate(300, "simulating", lambda: now[0], short.append)
+    for _ in range(300):
+        now[0] += 0.01
+        estimate()
+    assert short == []
+    assert duration_text(90) == "about 90 seconds" and duration_text(7200) == "about 2 hours"
+
+
+def run_until(args: list[str], ready: Callable[[Popen[str], list[str]], bool]) -> Popen[str]:
+    """``naqala ARGS`` in its own process group (a terminal's foreground job), once
+    ``ready(process, stderr lines so far)`` holds (at most a minute); its stderr lines
+    keep arriving in ``process.lines``."""
+    code = "from naqala.cli.app import main; main()"
+    process = Popen(
+        [sys.executable, "-c", code, *args],
+        stdout=PIPE,
+        stderr=PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    lines: list[str] = []
+    assert process.stderr is not None
+    stream = process.stderr
+    threading.Thread(target=lambda: lines.extend(stream), daemon=True).start()
+    deadline = time.monotonic() + 60
+    while not ready(process, lines):
+        assert time.monotonic() < deadline, "the command never got ready"
+        assert process.poll() is None, "".join(lines)
+        time.sleep(0.02)
+    process.lines = lines  # type: ignore[attr-defined]
+    return process
+
+
+def interrupt(process: Popen[str]) -> tuple[str, str]:
+    """Ctrl-C: SIGINT to every process of the group, then what it wrote."""
+    os.killpg(process.pid, signal.SIGINT)
+    out = process.stdout.read() if process.stdout else ""
+    process.wait(timeout=120)
+    time.sleep(0.2)  # the reader thread takes the last lines
+    return out, "".join(process.lines)  # type: ignore[attr-defined]
+
+
+def children(process: Popen[str]) -> list[str]:
+    path = Path(f"/proc/{process.pid}/task/{process.pid}/children")
+    return path.read_text().split() if path.exists() else []
+
+
+def test_a_billion_games_start_at_once_and_stop_on_ctrl_c() -> None:
+    """``simulate --games 1000000000`` plays at once (no list of a billion tasks first),
+    says how long it would take, and Ctrl-C reports the games finished, marked partial,
+    with no traceback and no leaked semaphore."""
+    process = run_until(
+        ["simulate", "-n", "1000000000", "-p", "2", "-j", "2", "--json"],
+        lambda _, lines: any("the rest will take" in line for line in lines),
+    )
+    out, err = interrupt(process)
+    assert process.returncode == 130, err
+    assert "days" in err or "years" in err
+    for word in ("Traceback", "leaked", "internal error", "Aborted"):
+        assert word not in err
+    data = json.loads(out)
+    assert data["partial"] and data["requested"] == 1_000_000_000 and data["games"] > 0
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.15, 0.3])
+def test_ctrl_c_while_the_workers_start_ends_cleanly(delay: float) -> None:
+    """A Ctrl-C as the worker processes are starting (it reaches the fork server and the
+    workers too): exit code 130 and one line, not a broken pool, a traceback or leaked
+    semaphores."""
+    process = run_until(
+        ["simulate", "-n", "1000", "-p", "2", "-j", "2", "--json"],
+        lambda p, _: bool(children(p)),
+    )
+    time.sleep(delay)
+    out, err = interrupt(process)
+    assert process.returncode == 130, err
+    for word in ("Traceback", "leaked", "internal error", "Aborted", "BrokenProcessPool"):
+        assert word not in err
+    assert out == "" or json.loads(out)["partial"]
