@@ -4,6 +4,7 @@ says how long it will take; Ctrl-C at any moment ends with a note, never a trace
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import random
@@ -14,6 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from subprocess import PIPE, Popen
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -23,6 +25,8 @@ from naqala.cli.study import Estimate, duration_text
 from naqala.lab.compare import report
 from naqala.lab.results import GameResult, split_wins, summarise
 from naqala.lab.stats import seat_balance
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def made_up(seed: int, games: int, players: int) -> list[GameResult]:
@@ -177,3 +181,33 @@ def test_ctrl_c_while_the_workers_start_ends_cleanly(delay: float) -> None:
     for word in ("Traceback", "leaked", "internal error", "Aborted", "BrokenProcessPool"):
         assert word not in err
     assert out == "" or json.loads(out)["partial"]
+
+
+def bench_long_runs() -> Any:
+    """``bench/long_runs.py``, whose cases and checks this test samples."""
+    spec = importlib.util.spec_from_file_location("long_runs", ROOT / "bench" / "long_runs.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["long_runs"] = module  # attrs resolves the module of its classes
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_bench_covers_every_player_kind_and_expansion_set() -> None:
+    from naqala.plugins.base.api import AGENTS
+
+    bench = bench_long_runs()
+    every = bench.cases()
+    assert {c.kind.partition(":")[0] for c in every} == set(AGENTS)
+    assert {x for c in every for x in c.expansions} == {"artisans", "djinns", "thieves", "solo"}
+    assert len(every) == 9 * len(AGENTS)
+
+
+@pytest.mark.parametrize(
+    ("expansions", "kind"), [(("artisans", "djinns", "thieves"), "random"), (("solo",), "greedy")]
+)
+def test_a_sample_of_the_long_runs(tmp_path: Path, expansions: tuple[str, ...], kind: str) -> None:
+    """The bench's check of ``simulate``, ``compare`` and both reports, on a sample of its
+    cases with a few games (the whole matrix at scale is ``python bench/long_runs.py``)."""
+    bench = bench_long_runs()
+    bench.check_case(bench.Case(expansions, kind), 4, tmp_path, seed=38, jobs=1)
