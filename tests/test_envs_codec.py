@@ -9,6 +9,7 @@ import itertools
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -178,3 +179,17 @@ def test_observation_values_read_back_a_hand_counted_position() -> None:
     assert second["seat +1 resources hidden count"] == 3
     # 16 yellow, 20 white, 18 green, 18 blue and 18 red in the base game, less those out
     assert [first[f"bag {c}"] for c in "YWGBR"] == [15, 19, 16, 18, 16]
+
+
+def test_the_sizes_in_docs_ai_md_are_the_codes() -> None:
+    """Every row of the table of sizes in docs/ai.md (``| ruleset | actions |
+    observation |``) is what the codec and the encoder of that ruleset give."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "ai.md").read_text("utf-8")
+    table = text[text.index("| ruleset | actions | observation |") :].split("\n\n")[0]
+    rows = [line.strip("|").split("|") for line in table.splitlines()[2:]]
+    assert len(rows) >= 5
+    for name, actions, observation in rows:
+        names = [] if name.strip() == "base" else [n.strip() for n in name.split("+")]
+        rules = build_rules(names)
+        written = (int(actions), int(observation))
+        assert written == (codec_for(rules).size, ObservationEncoder(rules).size), name
