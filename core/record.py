@@ -34,7 +34,13 @@ from cattrs.gen import make_dict_unstructure_fn, override
 from naqala.core.actions import Action, NotationError, format_action, parse_action
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
-from naqala.core.plugins import BASE, PluginError, installed_entry_points, load_named
+from naqala.core.plugins import (
+    BASE,
+    PluginError,
+    installed_entry_points,
+    load_named,
+    load_version,
+)
 from naqala.core.serialize import pretty_json
 from naqala.core.state import State
 from naqala.core.structured import json_type, strict_converter, structure
@@ -449,20 +455,21 @@ def rules_for_record(record: GameRecord, house_rules: Sequence[Path] = ()) -> Ru
     points = installed_entry_points()
     expansions: list[str] = []
     paths: list[Path] = []
+    versions: dict[str, str] = {}
     for ref in record.plugins:
         if ref.source == ENTRY_POINT:
             try:
-                info = load_named(ref.name, points)
+                load_named(ref.name, points)
             except PluginError as exc:
                 raise RecordError(
                     f"the record needs plugin {ref.name!r} version {ref.version}, which is "
                     f"not available: {exc}"
                 ) from None
-            if info.version != ref.version:
-                raise RecordError(
-                    f"plugin {ref.name!r} is mismatched: the record was made with version "
-                    f"{ref.version}, but version {info.version} is installed"
-                )
+            try:  # the version it names: today's, or an older one the plugin keeps
+                load_version(ref.name, ref.version, points)
+            except PluginError as exc:
+                raise RecordError(str(exc).replace("the game was", "the record was")) from None
+            versions[ref.name] = ref.version
             if ref.name != BASE:
                 expansions.append(ref.name)
         elif ref.source == HOUSE_RULE:
@@ -474,7 +481,7 @@ def rules_for_record(record: GameRecord, house_rules: Sequence[Path] = ()) -> Ru
                 "which a record cannot rebuild"
             )
     try:
-        rules = build_rules(expansions, paths)
+        rules = build_rules(expansions, paths, versions=versions)
     except (PluginError, ContentError) as exc:
         raise RecordError(f"the record's plugins cannot be combined: {exc}") from None
     rebuilt = plugin_refs(rules)
