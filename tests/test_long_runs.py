@@ -86,28 +86,30 @@ def test_no_win_at_all_has_no_seat_test() -> None:
 
 def test_a_long_run_without_a_bar_says_how_long_it_will_take() -> None:
     """The estimate is made on the first two seconds of games and said once, only for a
-    run that will take more than a minute."""
+    run that will take more than a minute (a game every 1/64 s on a made-up clock)."""
     now = [0.0]
     said: list[str] = []
     estimate = Estimate(1_000_000_000, "simulating", lambda: now[0], said.append)
-    for _ in range(50):
-        now[0] += 0.01
+    for _ in range(32):
+        now[0] += 1 / 64
         estimate()
     assert said == []  # half a second: too early to tell
     for _ in range(200):
-        now[0] += 0.01
+        now[0] += 1 / 64
         estimate()
+    # 128 games in 2 s: the other 999,999,872 take 15,624,998 s
     assert said == [
-        "naqala: simulating 200 of 1,000,000,000 games took 2 s; the rest will take about 3 "
-        "years at this pace (Ctrl-C stops and reports the games finished)"
+        "naqala: simulating 128 of 1,000,000,000 games took 2 s; the rest will take about "
+        "181 days at this pace (Ctrl-C stops and reports the games finished)"
     ]
     short: list[str] = []
     estimate = Estimate(300, "simulating", lambda: now[0], short.append)
     for _ in range(300):
-        now[0] += 0.01
+        now[0] += 1 / 64
         estimate()
     assert short == []
     assert duration_text(90) == "about 90 seconds" and duration_text(7200) == "about 2 hours"
+    assert duration_text(3 * 365.25 * 86400) == "about 3 years"
 
 
 def run_until(args: list[str], ready: Callable[[Popen[str], list[str]], bool]) -> Popen[str]:
