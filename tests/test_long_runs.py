@@ -213,3 +213,27 @@ def test_a_sample_of_the_long_runs(tmp_path: Path, expansions: tuple[str, ...], 
     cases with a few games (the whole matrix at scale is ``python bench/long_runs.py``)."""
     bench = bench_long_runs()
     bench.check_case(bench.Case(expansions, kind), 4, tmp_path, seed=38, jobs=1)
+
+
+def test_on_a_terminal_a_billion_games_show_progress_at_once() -> None:
+    """In a terminal, ``simulate --games 1000000000`` shows its progress bar with the time
+    left within seconds (a list of a billion tasks was built first), and Ctrl-C ends it
+    with the partial summary, exit code 130."""
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(
+        str(Path(sys.executable).with_name("naqala")),
+        ["simulate", "-n", "1000000000", "-p", "2", "-j", "1"],
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(40, 160),
+        env={**os.environ, "TERM": "xterm-256color", "COLUMNS": "160"},
+    )
+    try:
+        child.expect(r"Simulating")
+        child.expect(r"\d+:\d\d:\d\d")  # the time left, from the games played already
+        child.sendintr()
+        child.expect("PARTIAL")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 130
