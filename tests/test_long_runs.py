@@ -129,19 +129,34 @@ def run_until(args: list[str], ready: Callable[[Popen[str], list[str]], bool]) -
     stream = process.stderr
     threading.Thread(target=lambda: lines.extend(stream), daemon=True).start()
     deadline = time.monotonic() + 60
-    while not ready(process, lines):
-        assert time.monotonic() < deadline, "the command never got ready"
-        assert process.poll() is None, "".join(lines)
-        time.sleep(0.02)
+    try:
+        while not ready(process, lines):
+            assert time.monotonic() < deadline, "the command never got ready"
+            assert process.poll() is None, "".join(lines)
+            time.sleep(0.02)
+    except BaseException:
+        stop(process)
+        raise
     process.lines = lines  # type: ignore[attr-defined]
     return process
 
 
+def stop(process: Popen[str]) -> None:
+    """End the command's whole process group if it still runs (a failed test leaves no
+    process behind: it runs in a session of its own)."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+
+
 def interrupt(process: Popen[str]) -> tuple[str, str]:
     """Ctrl-C: SIGINT to every process of the group, then what it wrote."""
-    os.killpg(process.pid, signal.SIGINT)
-    out = process.stdout.read() if process.stdout else ""
-    process.wait(timeout=120)
+    try:
+        os.killpg(process.pid, signal.SIGINT)
+        process.wait(timeout=120)  # its JSON (a few kB) fits in the pipe meanwhile
+        out = process.stdout.read() if process.stdout else ""
+    finally:
+        stop(process)
     time.sleep(0.2)  # the reader thread takes the last lines
     return out, "".join(process.lines)  # type: ignore[attr-defined]
 
