@@ -132,6 +132,16 @@ def split_wins(results: Sequence[GameResult], players: int) -> list[float]:
     return wins
 
 
+def start_position_wins(results: Sequence[GameResult], players: int) -> list[float]:
+    """Wins by first-round bidding position (first, second, …); shared wins split."""
+    wins = [0.0] * players
+    for r in results:
+        for position, who in enumerate(r.start_order):
+            if who in r.winners:
+                wins[position] += 1 / len(r.winners)
+    return wins
+
+
 def wilson(successes: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
     """The Wilson score interval of ``successes / n`` (successes may be fractional: split
     wins). The normal quantile comes from ``statistics.NormalDist``."""
@@ -239,11 +249,7 @@ def summarise(
     if any(r.agents for r in results):
         summary["wins_by_agent"] = wins_by_agent(results)
     if n and all(len(r.start_order) == players for r in results):
-        by_position = [0.0] * players
-        for r in results:
-            for position, who in enumerate(r.start_order):
-                if who in r.winners:
-                    by_position[position] += 1 / len(r.winners)
+        by_position = start_position_wins(results, players)
         summary["wins_by_start_position"] = [round(w, 3) for w in by_position]
         summary["win_rate_by_start_position"] = [
             {"rate": round(w / n, 4), "ci": [round(x, 4) for x in wilson(w, n)]}

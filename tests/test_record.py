@@ -461,7 +461,7 @@ def test_another_plugin_version_is_refused() -> None:
         rules_for_record(record)
     assert str(caught.value) == (
         "plugin 'base' is mismatched: the record was made with version 0.0.9, "
-        "but version 0.1.0 is installed"
+        "but version 0.1.0 is installed (it plays versions 0.1.0)"
     )
 
 
