@@ -23,9 +23,8 @@ from rich.console import Console
 
 from naqala.agents.mcts import MAX_PLAYOUTS, MAX_SECONDS
 from naqala.cli.common import Expansions, Without, fail, read_house_rules
-from naqala.cli.decisions import decision_title, djinns_in_play, option_label
+from naqala.cli.decisions import djinns_in_play
 from naqala.cli.hint import hint_lines
-from naqala.cli.render import render_state
 from naqala.cli.saving import SavePathError, save_path, shown
 from naqala.cli.scores import score_table, seen_score_table, winners_line
 from naqala.core.actions import (
@@ -62,6 +61,8 @@ from naqala.core.session import (
 from naqala.core.simulate import agent_seed
 from naqala.core.state import State
 from naqala.core.without import leave_out, without_text
+from naqala.display.decisions import decision_title, option_label
+from naqala.display.text import render_state
 
 #: a decision with more options than this lists only the first ``OPTIONS_PREVIEW`` of
 #: them (a sale from a hand of eight kinds of merchandise has 256); ``options`` lists all

@@ -14,7 +14,6 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from naqala.cli.decisions import decision_title, option_label
 from naqala.core.actions import (
     Action,
     NotationError,
@@ -30,6 +29,7 @@ from naqala.core.session import UndoRefused, replay_draws, seat_agents, undo_poi
 from naqala.core.simulate import agent_seed
 from naqala.core.state import NOBODY, State
 from naqala.core.views import sees_revealed, view_for
+from naqala.display.decisions import decision_title, option_label
 from naqala.display.html import score_table_html
 from naqala.display.svg import seat_label, svg_parts
 from naqala.web.cards import card_catalogue, cards_in_play, own_cards
