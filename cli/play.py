@@ -53,6 +53,7 @@ from naqala.core.record import (
 )
 from naqala.core.session import (
     UndoRefused,
+    ai_move,
     replay_draws,
     seat_agents,
     undo_point,
@@ -216,7 +217,7 @@ class Session:
     def ai_decision(self, agent: Agent) -> None:
         player = self.state.decision.player
         before = (self.state.round, self.state.turn is None, player)
-        action = agent.choose(self.rules, self.state, self.rules.legal_actions(self.state))
+        action = ai_move(self.rules, self.state, agent)
         self.play(action)
         self.pending_ai.append(str(action))
         after = (self.state.round, self.state.turn is None, self.state.decision.player)

@@ -13,6 +13,7 @@ from collections.abc import Collection, Sequence
 
 import attrs
 
+from naqala.core.actions import Action
 from naqala.core.agents import Agent, RandomAgent, SeatError, canonical_seat, seat_agent
 from naqala.core.engine import Rules
 from naqala.core.record import GameRecord, RecordError
@@ -21,6 +22,7 @@ from naqala.core.state import State
 
 __all__ = [
     "UndoRefused",
+    "ai_move",
     "drew_since",
     "replay_draws",
     "seat_agents",
@@ -59,6 +61,12 @@ def replay_draws(rules: Rules, agents: Sequence[Agent | None], history: Sequence
         agent = None if past.is_over else agents[past.decision.player]
         if isinstance(agent, RandomAgent):
             agent.choose(rules, past, rules.legal_actions(past))
+
+
+def ai_move(rules: Rules, state: State, agent: Agent) -> Action:
+    """An AI's turn: what ``agent`` chooses among the legal options of ``state`` (the
+    front end applies it, and may run this away from its event loop: it can search)."""
+    return agent.choose(rules, state, rules.legal_actions(state))
 
 
 def drew_since(before: State, after: State) -> bool:

@@ -12,6 +12,7 @@ from naqala.core.engine import Rules, build_rules
 from naqala.core.record import RecordError, new_record
 from naqala.core.session import (
     UndoRefused,
+    ai_move,
     drew_since,
     replay_draws,
     seat_agents,
@@ -68,6 +69,18 @@ def test_random_players_draw_again_what_they_drew() -> None:
         again = resumed[state.decision.player]
         assert expected is not None and again is not None
         assert again.choose(rules(), state, options) == expected.choose(rules(), state, options)
+
+
+def test_an_ai_move_is_one_of_the_legal_options_its_player_chooses() -> None:
+    record = new_record(rules(), 2, 2, ["ai:random", "ai:random"])
+    (first, _), (again, _) = seat_agents(rules(), record), seat_agents(rules(), record)
+    assert first is not None and again is not None
+    state = rules().new_game(2, 2)
+    for _ in range(20):
+        action = ai_move(rules(), state, first)
+        assert action in rules().legal_actions(state)
+        assert action == again.choose(rules(), state, rules().legal_actions(state))
+        state = rules().apply(state, action)
 
 
 def test_undo_goes_back_to_the_seats_previous_decision() -> None:

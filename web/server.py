@@ -10,6 +10,7 @@ import sys
 
 import anyio.to_thread
 
+from naqala.core.session import ai_move
 from naqala.web.games import Game
 from naqala.web.store import Store
 
@@ -74,11 +75,7 @@ class Server:
                     if nxt is None or game.id not in self.store.games:
                         return
                     _, agent = nxt
-                    state = game.state
-                    options = game.rules.legal_actions(state)
-                    action = await anyio.to_thread.run_sync(
-                        agent.choose, game.rules, state, options
-                    )
+                    action = await anyio.to_thread.run_sync(ai_move, game.rules, game.state, agent)
                     game.play(action)
                 due = loop.time() - saved >= SAVE_EVERY
                 if due:
