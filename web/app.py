@@ -1,5 +1,7 @@
-"""The web server's HTTP side (starlette): pages, the JSON API, the stream of changes
-(server-sent events) and the task that lets AI seats move by themselves.
+"""The web server's HTTP side (starlette), put together: the routes of the pages, the
+JSON API and the streams of changes (``naqala.web.endpoints``, ``naqala.web.streams``),
+the headers every answer carries, and the server that runs the games' AI
+(``naqala.web.server``).
 
 Every answer that is not a page is JSON; every refusal is ``{"error": reason}`` with a
 fitting status (400 malformed request, 403 not allowed to this seat, 404 unknown game or

@@ -1,10 +1,11 @@
 """One game played through the web server: its rules, states and record, the seats with
 their secret tokens, and what a seat may do and see.
 
-Everything here is synchronous and knows nothing of HTTP: the server (``naqala.web.app``)
-calls these methods one at a time per game (under the game's lock) and turns the
-exceptions into HTTP answers. A refused action raises :class:`Refused` and changes
-nothing.
+Everything here is synchronous and knows nothing of HTTP: the server's handlers
+(``naqala.web.endpoints``) call these methods one at a time per game (under the game's
+lock) and turn the exceptions into HTTP answers. The seats' AI players and the undo
+policy are those of ``naqala play`` (``naqala.core.session``). A refused action raises
+:class:`Refused` and changes nothing.
 """
 
 from __future__ import annotations
