@@ -1,5 +1,6 @@
 """How the base game's components look in a picture (hook ``naqala_display``): tile
-kinds, value badges, the five tribes, palm trees and palaces, the turn-order costs."""
+kinds, value badges, the five tribes, palm trees and palaces, the turn-order costs, the
+words of the djinns' cost codes."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from naqala.core.engine import Rules
 from naqala.core.state import State
 from naqala.display.hints import Display, Look
 from naqala.plugins.base.bidding import costs_in_play
+from naqala.plugins.base.djinns.reference import COST_WORDS
 
 DARK = "#222222"
 LIGHT = "#ffffff"
@@ -42,4 +44,5 @@ def display(rules: Rules, state: State) -> Display:
         meeples=MEEPLES,
         tokens=TOKENS,
         turn_spots=tuple(str(cost) for cost in costs_in_play(rules, state)),
+        costs=COST_WORDS,
     )
