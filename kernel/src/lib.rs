@@ -6,7 +6,11 @@
 //! without the `python` feature) are tested with `cargo test`; `python.rs` is the thin
 //! PyO3 layer that `naqala.kernel` imports as `naqala.kernel._native`.
 
+pub mod content;
+pub mod names;
 pub mod rng;
+pub mod state;
+pub mod statejson;
 
 #[cfg(feature = "python")]
 mod python;

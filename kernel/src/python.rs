@@ -3,21 +3,80 @@
 
 #[pyo3::pymodule]
 mod _native {
+    use std::sync::Arc;
+
+    use pyo3::exceptions::PyValueError;
     use pyo3::prelude::*;
 
+    use crate::content::Content;
     use crate::rng::Rng;
+    use crate::state::State;
+    use crate::statejson::{state_from_json, state_to_json};
 
     /// The crate's version, so Python can say which kernel it loaded.
     #[pymodule_export]
     const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+    /// The rules' merged content, read once per `Rules`; it reads and makes native states.
+    #[pyclass(frozen, module = "naqala.kernel._native")]
+    struct Kernel {
+        content: Arc<Content>,
+    }
+
+    #[pymethods]
+    impl Kernel {
+        #[new]
+        fn new(content_json: &str) -> PyResult<Self> {
+            let content = Content::from_json(content_json).map_err(PyValueError::new_err)?;
+            Ok(Kernel {
+                content: Arc::new(content),
+            })
+        }
+
+        /// A native state from state JSON text; ValueError naming the JSON path if the
+        /// kernel cannot hold it.
+        fn state(&self, text: &str) -> PyResult<NativeState> {
+            let state = state_from_json(&self.content, text).map_err(PyValueError::new_err)?;
+            Ok(NativeState {
+                content: Arc::clone(&self.content),
+                state,
+            })
+        }
+
+        /// Every name the kernel knows (stages, marks, flags, counters), sorted.
+        fn names(&self) -> Vec<String> {
+            let names = &self.content.names;
+            (0..names.len())
+                .map(|i| names.name(crate::names::Sym(i as u16)).to_owned())
+                .collect()
+        }
+    }
+
+    /// A native game state, with the content that names its parts.
+    #[pyclass(frozen, module = "naqala.kernel._native")]
+    struct NativeState {
+        content: Arc<Content>,
+        state: State,
+    }
+
+    #[pymethods]
+    impl NativeState {
+        /// The state as state JSON text (compact), as the Python engine writes it.
+        fn to_json(&self) -> String {
+            state_to_json(&self.content, &self.state)
+        }
+
+        /// The bytes the state takes (the value and what it owns; the layout is shared).
+        fn size_bytes(&self) -> usize {
+            self.state.size_bytes()
+        }
+    }
+
     /// `Rng(seed, counter).below(n)`: the value and the new counter.
     #[pyfunction]
     fn rng_below(seed: u64, counter: u64, n: u64) -> PyResult<(u64, u64)> {
         if n == 0 {
-            return Err(pyo3::exceptions::PyValueError::new_err(
-                "below() needs n >= 1, got 0",
-            ));
+            return Err(PyValueError::new_err("below() needs n >= 1, got 0"));
         }
         let mut rng = Rng { seed, counter };
         let value = rng.below(n);
@@ -37,9 +96,7 @@ mod _native {
     #[pyfunction]
     fn rng_choice_weighted(seed: u64, counter: u64, counts: Vec<u64>) -> PyResult<(usize, u64)> {
         if counts.iter().sum::<u64>() == 0 {
-            return Err(pyo3::exceptions::PyValueError::new_err(
-                "below() needs n >= 1, got 0",
-            ));
+            return Err(PyValueError::new_err("below() needs n >= 1, got 0"));
         }
         let mut rng = Rng { seed, counter };
         let index = rng.choice_weighted(&counts);
