@@ -6,9 +6,12 @@
 //! without the `python` feature) are tested with `cargo test`; `python.rs` is the thin
 //! PyO3 layer that `naqala.kernel` imports as `naqala.kernel._native`.
 
+pub mod actions;
 pub mod content;
+pub mod geometry;
 pub mod names;
 pub mod rng;
+pub mod rules;
 pub mod state;
 pub mod statejson;
 

@@ -5,11 +5,13 @@
 mod _native {
     use std::sync::Arc;
 
-    use pyo3::exceptions::PyValueError;
+    use pyo3::exceptions::{PyNotImplementedError, PyValueError};
     use pyo3::prelude::*;
 
+    use crate::actions::Action;
     use crate::content::Content;
     use crate::rng::Rng;
+    use crate::rules::{Rules, Unported};
     use crate::state::State;
     use crate::statejson::{state_from_json, state_to_json};
 
@@ -43,6 +45,11 @@ mod _native {
             })
         }
 
+        /// What of this content the kernel's rules cannot play yet (card kinds by deck).
+        fn unported_content(&self) -> Vec<String> {
+            Rules::new(&self.content).unported_content()
+        }
+
         /// Every name the kernel knows (stages, marks, flags, counters), sorted.
         fn names(&self) -> Vec<String> {
             let names = &self.content.names;
@@ -70,6 +77,51 @@ mod _native {
         fn size_bytes(&self) -> usize {
             self.state.size_bytes()
         }
+
+        /// The legal actions' notations in canonical order; NotImplementedError naming
+        /// the stage when the kernel has not ported the pending decision.
+        fn legal_actions(&self) -> PyResult<Vec<String>> {
+            let cols = usize::from(self.state.layout.cols);
+            Ok(self
+                .legal()?
+                .iter()
+                .map(|a| a.notation(&self.content, cols))
+                .collect())
+        }
+
+        /// The state after the action written `notation`: ValueError if it is not legal,
+        /// NotImplementedError naming what the kernel has not ported on the way.
+        fn apply(&self, notation: &str) -> PyResult<NativeState> {
+            let cols = usize::from(self.state.layout.cols);
+            let legal = self.legal()?;
+            let Some(action) = legal
+                .iter()
+                .find(|a| a.notation(&self.content, cols) == notation)
+            else {
+                return Err(PyValueError::new_err(format!(
+                    "'{notation}' is not one of the legal options"
+                )));
+            };
+            let state = Rules::new(&self.content)
+                .apply(&self.state, action)
+                .map_err(unported)?;
+            Ok(NativeState {
+                content: Arc::clone(&self.content),
+                state,
+            })
+        }
+    }
+
+    impl NativeState {
+        fn legal(&self) -> PyResult<Vec<Action>> {
+            Rules::new(&self.content)
+                .legal_actions(&self.state)
+                .map_err(unported)
+        }
+    }
+
+    fn unported(error: Unported) -> PyErr {
+        PyNotImplementedError::new_err(format!("the kernel has not ported {}", error.0))
     }
 
     /// `Rng(seed, counter).below(n)`: the value and the new counter.

@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use crate::content::{MAX_COLOURS, MAX_TOKENS};
+use crate::geometry::Geometry;
 use crate::names::Sym;
 use crate::rng::Rng;
 
@@ -26,8 +27,9 @@ pub type TokenCounts = [u8; MAX_TOKENS];
 pub const MAX_DECKS: usize = 4;
 pub const MAX_TRACK: usize = 16;
 
-/// What never changes during a game: the grid, which tile lies where, blocked terrain.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What never changes during a game: the grid, which tile lies where, blocked terrain,
+/// and the geometry derived from them (computed once per game).
+#[derive(Clone, Debug)]
 pub struct Layout {
     pub rows: u8,
     pub cols: u8,
@@ -37,13 +39,42 @@ pub struct Layout {
     pub blocked: u64,
     /// blocked edges, as sorted pairs, sorted
     pub walls: Box<[(u8, u8)]>,
+    pub geometry: Geometry,
 }
 
 impl Layout {
+    pub fn new(rows: u8, cols: u8, tiles: Box<[u8]>, blocked: u64, walls: Box<[(u8, u8)]>) -> Self {
+        let geometry = Geometry::new(rows, cols, blocked, &walls);
+        Layout {
+            rows,
+            cols,
+            tiles,
+            blocked,
+            walls,
+            geometry,
+        }
+    }
+
     pub fn size(&self) -> usize {
         self.tiles.len()
     }
 }
+
+impl PartialEq for Layout {
+    /// The geometry follows from the other fields.
+    fn eq(&self, other: &Self) -> bool {
+        (self.rows, self.cols, &self.tiles, self.blocked, &self.walls)
+            == (
+                other.rows,
+                other.cols,
+                &other.tiles,
+                other.blocked,
+                &other.walls,
+            )
+    }
+}
+
+impl Eq for Layout {}
 
 /// What lies on the tiles, in one buffer: the meeples of every tile (`colours` counts
 /// each), then every tile's owner, then every tile's tokens (`tokens` counts each).

@@ -372,13 +372,13 @@ impl Reader<'_> {
         }
         walls.sort_unstable();
         walls.dedup();
-        Ok(Layout {
-            rows: self.rows as u8,
-            cols: self.cols as u8,
-            tiles: tiles.into_boxed_slice(),
+        Ok(Layout::new(
+            self.rows as u8,
+            self.cols as u8,
+            tiles.into_boxed_slice(),
             blocked,
-            walls: walls.into_boxed_slice(),
-        })
+            walls.into_boxed_slice(),
+        ))
     }
 }
 

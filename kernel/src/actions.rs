@@ -1,0 +1,100 @@
+//! Actions as the kernel lists them, in the notation and the canonical order of
+//! `core/actions.py`: by kind, then arguments with numbers compared as numbers.
+
+use crate::content::Content;
+use crate::state::tile_name;
+
+/// One option of a pending decision (the kinds the ported stages offer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// `bid <cost>`: take the free turn-order spot of that cost
+    Bid(u32),
+    /// `pick <tile>`: take every meeple of a tile
+    Pick(u8),
+    /// `drop <tile> <colour letter>`: drop the next meeple
+    Drop(u8, u8),
+    /// `fakirs <n>`: discard that many Fakirs for the tribe action
+    Fakirs(u8),
+}
+
+impl Action {
+    /// The action's notation (`drop c3 W`).
+    pub fn notation(&self, content: &Content, cols: usize) -> String {
+        match *self {
+            Action::Bid(cost) => format!("bid {cost}"),
+            Action::Pick(tile) => format!("pick {}", tile_name(usize::from(tile), cols)),
+            Action::Drop(tile, colour) => format!(
+                "drop {} {}",
+                tile_name(usize::from(tile), cols),
+                content.letters[usize::from(colour)]
+            ),
+            Action::Fakirs(n) => format!("fakirs {n}"),
+        }
+    }
+}
+
+/// The canonical sort key of an action's notation, the very string `_sort_key` builds:
+/// the kind, then each argument's parts (a number as `\x01`, its digit count and its
+/// digits; text as `\x02` and the text), each argument closed by `\x00`.
+pub fn sort_key(notation: &str) -> String {
+    let mut tokens = notation.split(' ');
+    let mut out = String::with_capacity(notation.len() + 8);
+    out.push_str(tokens.next().unwrap_or(""));
+    out.push('\0');
+    for arg in tokens {
+        let bytes = arg.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let digit = bytes[i].is_ascii_digit();
+            let start = i;
+            while i < bytes.len() && bytes[i].is_ascii_digit() == digit {
+                i += 1;
+            }
+            let part = &arg[start..i];
+            if digit {
+                let trimmed = part.trim_start_matches('0');
+                let digits = if trimmed.is_empty() { "0" } else { trimmed };
+                out.push('\x01');
+                out.push(char::from(0x20 + digits.len() as u8));
+                out.push_str(digits);
+            } else {
+                out.push('\x02');
+                out.push_str(part);
+            }
+        }
+        out.push('\0');
+    }
+    out
+}
+
+/// Notations in canonical order, duplicates removed.
+pub fn sorted_notations(mut notations: Vec<String>) -> Vec<String> {
+    notations.sort_by_cached_key(|n| sort_key(n));
+    notations.dedup();
+    notations
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_sort_as_numbers() {
+        let sorted = sorted_notations(vec![
+            "bid 12".to_owned(),
+            "bid 3".to_owned(),
+            "bid 0".to_owned(),
+            "pick a10".to_owned(),
+            "pick a2".to_owned(),
+            "bid 3".to_owned(),
+        ]);
+        assert_eq!(sorted, ["bid 0", "bid 3", "bid 12", "pick a2", "pick a10"]);
+    }
+
+    #[test]
+    fn keys_are_the_python_keys() {
+        // _sort_key("drop", ("c3", "W")) in core/actions.py
+        assert_eq!(sort_key("drop c3 W"), "drop\0\x02c\x01!3\0\x02W\0");
+        assert_eq!(sort_key("bid 012"), "bid\0\x01\"12\0");
+    }
+}
