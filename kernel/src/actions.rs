@@ -4,6 +4,42 @@
 use crate::content::Content;
 use crate::state::tile_name;
 
+/// The most cards one action names (a purchase, a suit sold).
+pub const MAX_ACTION_CARDS: usize = 12;
+
+/// Cards an action names, by card index, in the order of their ids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Cards {
+    items: [u8; MAX_ACTION_CARDS],
+    len: u8,
+}
+
+impl Cards {
+    /// None when there are more than the kernel's actions hold.
+    pub fn new(cards: &[u8]) -> Option<Cards> {
+        if cards.len() > MAX_ACTION_CARDS {
+            return None;
+        }
+        let mut items = [0; MAX_ACTION_CARDS];
+        items[..cards.len()].copy_from_slice(cards);
+        Some(Cards {
+            items,
+            len: cards.len() as u8,
+        })
+    }
+
+    pub fn as_slice(&self) -> &[u8] {
+        &self.items[..usize::from(self.len)]
+    }
+}
+
+/// Where the assassins kill: a tile, or in front of a player (by index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Victim {
+    Tile(u8),
+    Player(u8),
+}
+
 /// One option of a pending decision (the kinds the ported stages offer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
@@ -15,20 +51,46 @@ pub enum Action {
     Drop(u8, u8),
     /// `fakirs <n>`: discard that many Fakirs for the tribe action
     Fakirs(u8),
+    /// `kill <tile|p<seat>> <colour letter>`
+    Kill(Victim, u8),
+    /// `place <tile>`: the token goes on that tile
+    Place(u8),
+    /// `buy <card>+<card>`: at a market
+    Buy(Cards),
+    /// `sell <card>+<card>…`: one suit of different merchandise
+    Sell(Cards),
+    /// `skip`: an optional tile action not taken
+    Skip,
+    /// `end`: the turn ends
+    End,
+}
+
+fn joined(content: &Content, cards: &Cards) -> String {
+    let ids: Vec<&str> = cards
+        .as_slice()
+        .iter()
+        .map(|&c| content.doc.cards[usize::from(c)].id.as_str())
+        .collect();
+    ids.join("+")
 }
 
 impl Action {
     /// The action's notation (`drop c3 W`).
     pub fn notation(&self, content: &Content, cols: usize) -> String {
-        match *self {
+        let tile = |t: u8| tile_name(usize::from(t), cols);
+        let letter = |c: u8| content.letters[usize::from(c)];
+        match self {
             Action::Bid(cost) => format!("bid {cost}"),
-            Action::Pick(tile) => format!("pick {}", tile_name(usize::from(tile), cols)),
-            Action::Drop(tile, colour) => format!(
-                "drop {} {}",
-                tile_name(usize::from(tile), cols),
-                content.letters[usize::from(colour)]
-            ),
+            Action::Pick(t) => format!("pick {}", tile(*t)),
+            Action::Drop(t, c) => format!("drop {} {}", tile(*t), letter(*c)),
             Action::Fakirs(n) => format!("fakirs {n}"),
+            Action::Kill(Victim::Tile(t), c) => format!("kill {} {}", tile(*t), letter(*c)),
+            Action::Kill(Victim::Player(p), c) => format!("kill p{} {}", p + 1, letter(*c)),
+            Action::Place(t) => format!("place {}", tile(*t)),
+            Action::Buy(cards) => format!("buy {}", joined(content, cards)),
+            Action::Sell(cards) => format!("sell {}", joined(content, cards)),
+            Action::Skip => "skip".to_owned(),
+            Action::End => "end".to_owned(),
         }
     }
 }

@@ -7,10 +7,10 @@
 //! nothing here: the kernel plays only content whose cards react to no event
 //! (`unported_content`), and the places where Python fires an event are marked.
 
-use crate::actions::Action;
+use crate::actions::{Action, Cards, Victim};
 use crate::content::Content;
 use crate::names::Sym;
-use crate::state::{Decision, State, Turn, NOBODY};
+use crate::state::{Decision, Deck, State, Target, Turn, NOBODY};
 
 /// A rule the kernel does not implement yet, by the name of the stage or power.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,16 +18,41 @@ pub struct Unported(pub String);
 
 pub type Step = Result<State, Unported>;
 
+/// What a stage does, found from its name once per content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Bid,
+    Pick,
+    Drop,
+    Kill,
+    Sell,
+    Over,
+    /// viziers and elders: kept in front of the player
+    Keep,
+    Merchants,
+    Builders,
+    Assassins,
+    /// a village or an oasis: this token (by index) on the final tile
+    PlaceToken(usize),
+    /// a market: cost, reach, take (content settings `<size>_market_*`)
+    Market(i64, usize, usize),
+    SacredPlace,
+    /// a stage the kernel has not ported
+    Unported,
+}
+
 /// The stages and flags the ported rules name, resolved once per content.
 #[derive(Clone, Debug)]
 struct Known {
     bid: Sym,
     pick: Sym,
     drop: Sym,
+    kill: Sym,
     sell: Sym,
     over: Sym,
     empty: Sym,
     no_moves: Sym,
+    last_camel: Sym,
 }
 
 /// The base game's rules over one content.
@@ -39,10 +64,13 @@ pub struct Rules<'c> {
     tribes: Vec<Option<Sym>>,
     /// the token index of each `piece.<token>` counter, by its symbol
     pieces: Vec<(Sym, Option<usize>)>,
+    /// what each stage does, by symbol
+    kinds: Vec<Kind>,
 }
 
-/// The resources deck's index: every game has it first (`core/engine.py`).
+/// The decks every game has, by index (`core/engine.py`).
 const RESOURCES: usize = 0;
+const DJINNS: usize = 1;
 
 impl<'c> Rules<'c> {
     pub fn new(content: &'c Content) -> Rules<'c> {
@@ -51,10 +79,12 @@ impl<'c> Rules<'c> {
             bid: names.known("bid"),
             pick: names.known("pick"),
             drop: names.known("drop"),
+            kill: names.known("kill"),
             sell: names.known("sell"),
             over: names.known("over"),
             empty: names.known(""),
             no_moves: names.known("no-moves"),
+            last_camel: names.known("last-camel"),
         };
         let tribes = content
             .doc
@@ -69,12 +99,20 @@ impl<'c> Rules<'c> {
             .enumerate()
             .map(|(i, t)| (names.known(&format!("piece.{}", t.id)), Some(i)))
             .collect();
+        let kinds = (0..names.len())
+            .map(|i| kind_of(content, names.name(Sym(i as u16))))
+            .collect();
         Rules {
             content,
             known,
             tribes,
             pieces,
+            kinds,
         }
+    }
+
+    fn kind(&self, stage: Sym) -> Kind {
+        self.kinds[usize::from(stage.0)]
     }
 
     fn stage_name(&self, sym: Sym) -> &str {
@@ -86,19 +124,17 @@ impl<'c> Rules<'c> {
     /// The options of the pending decision in canonical order (`Rules.legal_actions`).
     pub fn legal_actions(&self, state: &State) -> Result<Vec<Action>, Unported> {
         let stage = state.decision.stage;
-        let k = &self.known;
-        let mut options = if stage == k.over {
-            Vec::new()
-        } else if stage == k.bid {
-            self.bid_options(state)
-        } else if stage == k.pick {
-            self.pick_options(state)
-        } else if stage == k.drop {
-            self.drop_options(state)
-        } else if Some(stage) == self.tribe_stage_of(state, "blue") {
-            self.builder_options(state)
-        } else {
-            return Err(Unported(self.stage_name(stage).to_owned()));
+        let mut options = match self.kind(stage) {
+            Kind::Over => Vec::new(),
+            Kind::Bid => self.bid_options(state),
+            Kind::Pick => self.pick_options(state),
+            Kind::Drop => self.drop_options(state),
+            Kind::Builders => self.builder_options(state),
+            Kind::Assassins => self.assassin_options(state),
+            Kind::Kill => self.kill_targets(state),
+            Kind::Market(_, reach, take) => self.market_options(state, reach, take)?,
+            Kind::Sell => self.sell_options(state)?,
+            _ => return Err(Unported(self.stage_name(stage).to_owned())),
         };
         // the engine sorts every decision's options canonically
         let cols = usize::from(state.layout.cols);
@@ -111,33 +147,30 @@ impl<'c> Rules<'c> {
         Ok(keyed.into_iter().map(|(_, a)| a).collect())
     }
 
-    /// The pending stage, when it is the tribe action of the colour `colour_id`.
-    fn tribe_stage_of(&self, _state: &State, colour_id: &str) -> Option<Sym> {
-        let colour = self
-            .content
-            .doc
-            .colours
-            .iter()
-            .position(|c| c.id == colour_id)?;
-        self.tribes[colour]
-    }
-
     /// The state after `action`, which must be one of the legal actions.
     pub fn apply(&self, state: &State, action: &Action) -> Step {
         let k = &self.known;
         let stage = state.decision.stage;
-        match *action {
-            Action::Bid(cost) if stage == k.bid => {
+        match (self.kind(stage), action) {
+            (Kind::Bid, &Action::Bid(cost)) => {
                 let placed = self.place_bid(state, cost, cost);
                 self.proceed(placed, k.bid)
             }
-            Action::Pick(tile) if stage == k.pick => Ok(self.pick(state, usize::from(tile))),
-            Action::Drop(tile, colour) if stage == k.drop => {
+            (Kind::Pick, &Action::Pick(tile)) => Ok(self.pick(state, usize::from(tile))),
+            (Kind::Drop, &Action::Drop(tile, colour)) => {
                 self.drop(state, usize::from(tile), usize::from(colour))
             }
-            Action::Fakirs(n) if Some(stage) == self.tribe_stage_of(state, "blue") => {
-                self.pay_builders(state, n)
+            (Kind::Builders, &Action::Fakirs(n)) => self.builders_paid(state.clone(), stage, n),
+            (Kind::Assassins, &Action::Fakirs(n)) => self.to_kill(state.clone(), stage, n),
+            (Kind::Kill, &Action::Kill(victim, colour)) => {
+                self.kill(state.clone(), victim, usize::from(colour))
             }
+            (Kind::Market(..), Action::Skip) => self.proceed(state.clone(), stage),
+            (Kind::Market(cost, reach, _), Action::Buy(cards)) => {
+                self.buy(state.clone(), stage, cost, reach, cards)
+            }
+            (Kind::Sell, Action::Sell(suit)) => Ok(self.sell(state.clone(), suit)),
+            (Kind::Sell, Action::End) => self.end_turn(state.clone()),
             _ => Err(Unported(format!(
                 "{} at {}",
                 action.notation(self.content, usize::from(state.layout.cols)),
@@ -160,37 +193,54 @@ impl<'c> Rules<'c> {
                 .ok_or_else(|| Unported(format!("tribe of colour {colour}")))?;
             return self.enter(state, tribe);
         }
-        let name = self.stage_name(finished);
-        if name.starts_with("tribe:") {
-            let turn = state.turn.as_ref().expect("a tribe action is in a turn");
-            let here = turn_here(turn);
-            let tile = usize::from(state.layout.tiles[here]);
-            let kind = &self.content.doc.tiles[tile].kind;
-            return match self.content.names.sym(&format!("tile:{kind}")) {
-                Some(stage) => self.enter(state, stage),
-                None => self.enter(state, k.sell),
-            };
+        match self.kind(finished) {
+            Kind::Keep | Kind::Merchants | Kind::Builders | Kind::Assassins => {
+                let turn = state.turn.as_ref().expect("a tribe action is in a turn");
+                let here = turn_here(turn);
+                let tile = usize::from(state.layout.tiles[here]);
+                let kind = &self.content.doc.tiles[tile].kind;
+                match self.content.names.sym(&format!("tile:{kind}")) {
+                    Some(stage) => self.enter(state, stage),
+                    None => self.enter(state, k.sell),
+                }
+            }
+            Kind::PlaceToken(_) | Kind::Market(..) | Kind::SacredPlace => self.enter(state, k.sell),
+            Kind::Sell => self.end_turn(state),
+            _ => Err(Unported(format!(
+                "what follows {}",
+                self.stage_name(finished)
+            ))),
         }
-        Err(Unported(format!("what follows {name}")))
     }
 
     /// `Rules.enter`: a stage does its automatic work, then waits or hands on.
     fn enter(&self, state: State, stage: Sym) -> Step {
-        let k = &self.known;
-        if stage == k.pick || stage == k.drop || stage == k.bid {
-            return Ok(wait_at(state, stage));
+        match self.kind(stage) {
+            Kind::Bid | Kind::Pick | Kind::Drop | Kind::Kill | Kind::Sell => {
+                Ok(wait_at(state, stage))
+            }
+            Kind::Keep => self.keep_tribe(state, stage),
+            Kind::Merchants => self.merchants(state, stage),
+            Kind::Builders => self.builders(state, stage),
+            Kind::Assassins => self.assassins(state, stage),
+            Kind::PlaceToken(token) => self.place_token_tile(state, stage, token),
+            Kind::Market(cost, ..) => {
+                let player = state.decision.player as usize;
+                let coins = i64::from(state.players[player].coins);
+                if coins < cost || state.decks[RESOURCES].row().is_empty() {
+                    return self.proceed(state, stage);
+                }
+                Ok(wait_at(state, stage))
+            }
+            Kind::SacredPlace => {
+                let djinns = state.decks.get(DJINNS).map_or(0, |d| d.row().len());
+                if djinns == 0 || self.djinn_payments(&state).is_empty() {
+                    return self.proceed(state, stage);
+                }
+                Err(Unported("tile:sacred-place with djinns to take".to_owned()))
+            }
+            Kind::Over | Kind::Unported => Err(Unported(self.stage_name(stage).to_owned())),
         }
-        let colour = self.tribes.iter().position(|&t| t == Some(stage));
-        if let Some(colour) = colour {
-            let id = self.content.doc.colours[colour].id.as_str();
-            return match id {
-                "yellow" | "white" => self.keep_tribe(state, stage),
-                "green" => self.merchants(state, stage),
-                "blue" => self.builders(state, stage),
-                _ => Err(Unported(self.stage_name(stage).to_owned())),
-            };
-        }
-        Err(Unported(self.stage_name(stage).to_owned()))
     }
 
     /// `BaseFlow._next_bid`: the next marker on the bid track bids, or the turns begin.
@@ -216,7 +266,7 @@ impl<'c> Rules<'c> {
             .iter()
             .position(|&m| m != NOBODY);
         let Some(spot) = spot else {
-            return Err(Unported("clean-up".to_owned()));
+            return self.end_round(state);
         };
         let marker = state.turn_track.as_slice()[spot];
         let free = state
@@ -602,11 +652,6 @@ impl<'c> Rules<'c> {
         (0..=held).map(|n| Action::Fakirs(n as u8)).collect()
     }
 
-    fn pay_builders(&self, state: &State, fakirs: u8) -> Step {
-        let stage = state.decision.stage;
-        self.builders_paid(state.clone(), stage, fakirs)
-    }
-
     /// `Builders._pay`: (builders + Fakirs discarded) × blue tiles around.
     fn builders_paid(&self, mut state: State, stage: Sym, fakirs: u8) -> Step {
         let player = state.decision.player as usize;
@@ -638,6 +683,326 @@ impl<'c> Rules<'c> {
         discard.extend_from_slice(cards);
         state.decks[RESOURCES] = crate::state::Deck::new(deck.draw(), deck.row(), &discard);
         state
+    }
+
+    /// `Assassins.enter`: ask for Fakirs when more range could matter.
+    fn assassins(&self, state: State, stage: Sym) -> Step {
+        let state = Self::return_to_bag(state);
+        let player = state.decision.player as usize;
+        if self.fakirs_held(&state, player) > 0 && self.useful_fakirs(&state) > 0 {
+            return Ok(wait_at(state, stage));
+        }
+        self.to_kill(state, stage, 0)
+    }
+
+    /// `_useful_fakirs`: Fakirs beyond this many cannot reach any further tile.
+    fn useful_fakirs(&self, state: &State) -> usize {
+        let turn = state.turn.as_ref().expect("in a turn");
+        let geo = &state.layout.geometry;
+        let here = turn_here(turn);
+        let farthest = (0..geo.size)
+            .map(|t| geo.distance(here, t))
+            .max()
+            .unwrap_or(0);
+        farthest.saturating_sub(usize::from(turn.taken))
+    }
+
+    fn assassin_options(&self, state: &State) -> Vec<Action> {
+        let held = self.fakirs_held(state, state.decision.player as usize);
+        let top = held.min(self.useful_fakirs(state));
+        (0..=top).map(|n| Action::Fakirs(n as u8)).collect()
+    }
+
+    /// `Assassins._to_kill`: the range is the assassins plus the Fakirs discarded; the
+    /// kill is a step of the tribe action (`rules.call`).
+    fn to_kill(&self, mut state: State, stage: Sym, fakirs: u8) -> Step {
+        let player = state.decision.player as usize;
+        if fakirs > 0 {
+            let fakir = self.fakir().expect("Fakirs are in the content");
+            state = self.discard_cards(state, player, &vec![fakir; usize::from(fakirs)]);
+        }
+        let turn = state.turn.as_mut().expect("in a turn");
+        turn.reach = turn.taken + fakirs;
+        // Python's report_protection fires `kill-prevented` for protected opponents: no
+        // card the kernel plays protects anything
+        if self.kill_targets(&state).is_empty() {
+            return self.proceed(state, stage);
+        }
+        let turn = state.turn.as_mut().expect("in a turn");
+        let mut callers = turn.callers.to_vec();
+        callers.push(stage);
+        turn.callers = callers.into_boxed_slice();
+        self.enter(state, self.known.kill)
+    }
+
+    /// `kill_targets`: meeples on tiles in range, and kept meeples in front of opponents;
+    /// after a first kill of several, only the same tile or the same opponent.
+    fn kill_targets(&self, state: &State) -> Vec<Action> {
+        let turn = state.turn.as_ref().expect("in a turn");
+        let geo = &state.layout.geometry;
+        let here = turn_here(turn);
+        let reach = usize::from(turn.reach);
+        let tiles: Vec<usize> = match turn.target {
+            Target::Player(_) => Vec::new(),
+            Target::Tile(t) => {
+                let t = usize::from(t);
+                if geo.distance(here, t) <= reach {
+                    vec![t]
+                } else {
+                    Vec::new()
+                }
+            }
+            Target::None => (0..geo.size)
+                .filter(|&t| geo.distance(here, t) <= reach)
+                .collect(),
+        };
+        let mut options = Vec::new();
+        for tile in tiles {
+            for (colour, &n) in state.board.meeples(tile).iter().enumerate() {
+                if n != 0 {
+                    options.push(Action::Kill(Victim::Tile(tile as u8), colour as u8));
+                }
+            }
+        }
+        let player = state.decision.player as usize;
+        for (other, holdings) in state.players.iter().enumerate() {
+            let elsewhere = match turn.target {
+                Target::None => false,
+                Target::Player(p) => usize::from(p) != other,
+                Target::Tile(_) => true,
+            };
+            if other == player || elsewhere {
+                continue;
+            }
+            for (colour, spec) in self.content.doc.colours.iter().enumerate() {
+                if spec.kept && holdings.meeples[colour] != 0 {
+                    options.push(Action::Kill(Victim::Player(other as u8), colour as u8));
+                }
+            }
+        }
+        options
+    }
+
+    /// `KillStage.apply`: the victim goes to the bag; an emptied unowned tile is taken.
+    fn kill(&self, mut state: State, victim: Victim, colour: usize) -> Step {
+        let player = state.decision.player as usize;
+        match victim {
+            Victim::Player(p) => {
+                state.players[usize::from(p)].meeples[colour] -= 1;
+                state.bag[colour] += 1;
+            }
+            Victim::Tile(t) => {
+                let tile = usize::from(t);
+                state.board.meeples_mut(tile)[colour] -= 1;
+                state.bag[colour] += 1;
+                if state.board.meeples(tile).iter().all(|&n| n == 0) {
+                    state = self.take_tile(state, player, tile);
+                }
+            }
+        }
+        // Python fires `kill` here: no card the kernel plays reacts to it
+        let turn = state.turn.as_mut().expect("in a turn");
+        turn.kills -= 1;
+        turn.target = match victim {
+            Victim::Player(p) => Target::Player(p),
+            Victim::Tile(t) => Target::Tile(t),
+        };
+        if state.turn.as_ref().is_some_and(|t| t.kills > 0) && !self.kill_targets(&state).is_empty()
+        {
+            return Ok(state);
+        }
+        self.return_to_caller(state)
+    }
+
+    /// `Rules.return_to_caller`: the stage that entered this step has finished.
+    fn return_to_caller(&self, mut state: State) -> Step {
+        let turn = state.turn.as_mut().expect("in a turn");
+        let mut callers = turn.callers.to_vec();
+        let caller = callers.pop().expect("a step was entered by a stage");
+        turn.callers = callers.into_boxed_slice();
+        self.proceed(state, caller)
+    }
+
+    // -- tile actions (plugins/base/tiles.py) -----------------------------------------
+
+    /// `PlaceToken.enter`: a palace or a palm tree on the final tile, at once (no card
+    /// the kernel plays offers to put it elsewhere); nothing when the bank has none.
+    fn place_token_tile(&self, mut state: State, stage: Sym, token: usize) -> Step {
+        if state.pool[token] > 0 {
+            let turn = state.turn.as_ref().expect("in a turn");
+            let here = turn_here(turn);
+            state = wait_at(state, stage);
+            state.board.tokens_mut(here)[token] += 1;
+            state.pool[token] -= 1;
+            // Python fires `token-placed:<token>` here: no card the kernel plays reacts
+        }
+        self.proceed(state, stage)
+    }
+
+    /// `Market.legal`: skip, or each distinct choice of `take` among the first `reach`.
+    fn market_options(
+        &self,
+        state: &State,
+        reach: usize,
+        take: usize,
+    ) -> Result<Vec<Action>, Unported> {
+        let row = state.decks[RESOURCES].row();
+        let visible = &row[..reach.min(row.len())];
+        let count = take.min(visible.len());
+        let mut options = vec![Action::Skip];
+        for combination in combinations(visible.len(), count) {
+            let mut cards: Vec<u8> = combination.iter().map(|&i| visible[i]).collect();
+            self.sort_hand(&mut cards);
+            let cards = Cards::new(&cards)
+                .ok_or_else(|| Unported("a purchase of many cards".to_owned()))?;
+            options.push(Action::Buy(cards));
+        }
+        Ok(options)
+    }
+
+    /// `Market.apply`: pay, then take each card from the front `reach` of the row.
+    fn buy(&self, mut state: State, stage: Sym, cost: i64, reach: usize, cards: &Cards) -> Step {
+        let player = state.decision.player as usize;
+        state.players[player].coins -= cost as i32;
+        let mut bought = Vec::new();
+        for &card in cards.as_slice() {
+            let deck = &state.decks[RESOURCES];
+            let row = deck.row();
+            let position = row[..reach.min(row.len())]
+                .iter()
+                .position(|&c| c == card)
+                .expect("the card bought is in reach");
+            let mut left = row.to_vec();
+            bought.push(left.remove(position));
+            state.decks[RESOURCES] = Deck::new(deck.draw(), &left, deck.discard());
+        }
+        state = self.add_cards(state, player, &bought);
+        self.proceed(state, stage)
+    }
+
+    /// `djinn_payments`: 2 elders, or an elder and a Fakir.
+    fn djinn_payments(&self, state: &State) -> Vec<&'static str> {
+        let player = state.decision.player as usize;
+        let elder = self
+            .content
+            .doc
+            .colours
+            .iter()
+            .position(|c| c.id == "white");
+        let elders = elder.map_or(0, |e| i64::from(state.players[player].meeples[e]));
+        let mut payments = Vec::new();
+        if elders
+            >= self
+                .content
+                .setting("sacred_place_elders")
+                .unwrap_or(i64::MAX)
+        {
+            payments.push("EE");
+        }
+        if elders >= 1 && self.fakirs_held(state, player) >= 1 {
+            payments.push("EF");
+        }
+        payments
+    }
+
+    // -- the sale (plugins/base/merchandise.py) ---------------------------------------
+
+    /// `SellStage.legal`: end, or one suit of the different merchandise held.
+    fn sell_options(&self, state: &State) -> Result<Vec<Action>, Unported> {
+        let cards = &self.content.doc.cards;
+        let resources = &self.content.doc.decks[RESOURCES].id;
+        let player = state.decision.player as usize;
+        let mut held: Vec<u8> = state.players[player]
+            .hands
+            .hand(RESOURCES)
+            .iter()
+            .copied()
+            .filter(|&c| {
+                let spec = &cards[usize::from(c)];
+                spec.kind == "merchandise" && &spec.deck == resources
+            })
+            .collect();
+        self.sort_hand(&mut held);
+        held.dedup();
+        let mut options = vec![Action::End];
+        for size in 1..=held.len() {
+            for combination in combinations(held.len(), size) {
+                let suit: Vec<u8> = combination.iter().map(|&i| held[i]).collect();
+                let suit =
+                    Cards::new(&suit).ok_or_else(|| Unported("a suit of many cards".to_owned()))?;
+                options.push(Action::Sell(suit));
+            }
+        }
+        Ok(options)
+    }
+
+    /// `SellStage.apply`: the suit is discarded for its value in coins; the sale goes on.
+    fn sell(&self, state: State, suit: &Cards) -> State {
+        let player = state.decision.player as usize;
+        let mut state = self.discard_cards(state, player, suit.as_slice());
+        let values = self.content.table("suit_values").unwrap_or(&[]);
+        let size = suit.as_slice().len();
+        let value = if size == 0 { 0 } else { values[size - 1] };
+        state.players[player].coins += value as i32;
+        state
+    }
+
+    /// `add_cards`: resource cards into a player's hand, kept sorted.
+    fn add_cards(&self, mut state: State, player: usize, cards: &[u8]) -> State {
+        let hands = &state.players[player].hands;
+        let mut hand = hands.hand(RESOURCES).to_vec();
+        hand.extend_from_slice(cards);
+        self.sort_hand(&mut hand);
+        state.players[player].hands = hands.with_hand(RESOURCES, &hand);
+        state
+    }
+
+    // -- the end of a turn, clean-up and the end (plugins/base/flow.py) ---------------
+
+    /// `BaseFlow._end_turn`: a player with no piece left to place triggers the end.
+    fn end_turn(&self, mut state: State) -> Step {
+        let player = state.decision.player as usize;
+        let p = &state.players[player];
+        let pieces: i64 = i64::from(p.camels)
+            + p.extras
+                .iter()
+                .filter(|&&(k, _)| self.pieces.iter().any(|&(piece, _)| piece == k))
+                .map(|&(_, v)| v)
+                .sum::<i64>();
+        if pieces == 0 {
+            state = with_flag(state, self.known.last_camel);
+        }
+        state.turn = None;
+        self.start_turn(state)
+    }
+
+    /// `BaseFlow._end_round`: refill the rows; the game ends after the round in which an
+    /// end trigger fired, else the next round's bids.
+    fn end_round(&self, mut state: State) -> Step {
+        let rows = [
+            (RESOURCES, self.content.setting("resource_row")),
+            (DJINNS, self.content.setting("djinn_row")),
+        ];
+        for (deck, size) in rows {
+            let size = size.ok_or_else(|| Unported("a row without its size".to_owned()))?;
+            state.decks[deck] = refill(&state.decks[deck], size as usize, &mut state.rng);
+        }
+        state.turn = None;
+        // Python fires `clean-up` here: no card the kernel plays reacts to it
+        let k = &self.known;
+        if has_flag(&state, k.last_camel) || has_flag(&state, k.no_moves) {
+            state.decision = Decision {
+                stage: k.over,
+                player: NOBODY,
+            };
+            return Ok(state);
+        }
+        state.round += 1;
+        state.decision = Decision {
+            stage: k.bid,
+            player: NOBODY,
+        };
+        self.next_bid(state)
     }
 
     /// What the kernel cannot play of this content yet: cards whose powers are not
@@ -712,4 +1077,93 @@ fn with_flag(mut state: State, flag: Sym) -> State {
         state.flags = flags.into_boxed_slice();
     }
     state
+}
+
+/// What the stage called `name` does (`tile_actions`, `tribe_actions` and the base
+/// plugin's stages), reading the numbers it needs from the content.
+fn kind_of(content: &Content, name: &str) -> Kind {
+    match name {
+        "bid" => return Kind::Bid,
+        "pick" => return Kind::Pick,
+        "drop" => return Kind::Drop,
+        "kill" => return Kind::Kill,
+        "sell" => return Kind::Sell,
+        "over" => return Kind::Over,
+        _ => {}
+    }
+    if let Some(colour) = name.strip_prefix("tribe:") {
+        return match colour {
+            "yellow" | "white" => Kind::Keep,
+            "green" => Kind::Merchants,
+            "blue" => Kind::Builders,
+            "red" => Kind::Assassins,
+            _ => Kind::Unported,
+        };
+    }
+    let token = |id: &str| {
+        content
+            .doc
+            .tokens
+            .iter()
+            .position(|t| t.id == id)
+            .map_or(Kind::Unported, Kind::PlaceToken)
+    };
+    let market = |size: &str| {
+        let setting = |what: &str| content.setting(&format!("{size}_market_{what}"));
+        match (setting("cost"), setting("reach"), setting("take")) {
+            (Some(cost), Some(reach), Some(take)) => {
+                Kind::Market(cost, reach.max(0) as usize, take.max(0) as usize)
+            }
+            _ => Kind::Unported,
+        }
+    };
+    match name {
+        "tile:village" => token("palace"),
+        "tile:oasis" => token("palm-tree"),
+        "tile:small-market" => market("small"),
+        "tile:large-market" => market("large"),
+        "tile:sacred-place" => Kind::SacredPlace,
+        _ => Kind::Unported,
+    }
+}
+
+/// The index combinations of `k` of `n` items, in `itertools.combinations` order.
+fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    if k > n {
+        return out;
+    }
+    let mut indices: Vec<usize> = (0..k).collect();
+    loop {
+        out.push(indices.clone());
+        let Some(i) = (0..k).rev().find(|&i| indices[i] != i + n - k) else {
+            return out;
+        };
+        indices[i] += 1;
+        for j in i + 1..k {
+            indices[j] = indices[j - 1] + 1;
+        }
+    }
+}
+
+/// `refill`: slide the row to the front and fill it to `size` from the draw pile,
+/// reshuffling the discards when the pile runs out; stop when both are empty.
+fn refill(deck: &Deck, size: usize, rng: &mut crate::rng::Rng) -> Deck {
+    let mut row = deck.row().to_vec();
+    let mut draw = deck.draw().to_vec();
+    let mut discard = deck.discard().to_vec();
+    let mut next = 0;
+    while row.len() < size {
+        if next == draw.len() {
+            if discard.is_empty() {
+                break;
+            }
+            rng.shuffle(&mut discard);
+            draw = std::mem::take(&mut discard);
+            next = 0;
+        }
+        row.push(draw[next]);
+        next += 1;
+    }
+    Deck::new(&draw[next..], &row, &discard)
 }
