@@ -95,6 +95,60 @@ impl Action {
     }
 }
 
+/// The canonical order of one decision's options as one number, without writing their
+/// notation: the kind (ranked as its name sorts), then the arguments as the natural key
+/// orders them (a tile `c3` by its column letter, then its row as a number; a colour by
+/// its letter; a number as a number; each under 2²⁰). None for the kinds whose
+/// arguments are card names, which are ordered by `sort_key` of their notation instead.
+pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> {
+    // the kinds' ranks follow their names' order: bid buy drop end fakirs kill pick
+    // place sell skip
+    let tile = |t: u8| {
+        let t = usize::from(t);
+        (u64::from(b'a') + (t % cols) as u64, (t / cols + 1) as u64)
+    };
+    let letter = |c: u8| u64::from(u32::from(content.letters[usize::from(c)]));
+    let key = |rank: u64, a: u64, b: u64, c: u64| rank << 60 | a << 40 | b << 20 | c;
+    Some(match *action {
+        Action::Bid(cost) => key(0, u64::from(cost), 0, 0),
+        Action::Drop(t, c) => {
+            let (col, row) = tile(t);
+            key(2, col, row, letter(c))
+        }
+        Action::End => key(3, 0, 0, 0),
+        Action::Fakirs(n) => key(4, u64::from(n), 0, 0),
+        Action::Kill(Victim::Tile(t), c) => {
+            let (col, row) = tile(t);
+            key(5, col, row, letter(c))
+        }
+        Action::Kill(Victim::Player(p), c) => key(5, u64::from(b'p'), u64::from(p) + 1, letter(c)),
+        Action::Pick(t) => {
+            let (col, row) = tile(t);
+            key(6, col, row, 0)
+        }
+        Action::Place(t) => {
+            let (col, row) = tile(t);
+            key(7, col, row, 0)
+        }
+        Action::Skip => key(9, 0, 0, 0),
+        Action::Buy(_) | Action::Sell(_) => return None,
+    })
+}
+
+/// One decision's options in canonical order, duplicates removed (`Rules.legal_actions`
+/// sorts by `SORT_KEY`).
+pub fn sort_options(options: &mut Vec<Action>, content: &Content, cols: usize) {
+    if options.len() < 2 {
+        return;
+    }
+    if options.iter().all(|a| fast_key(a, content, cols).is_some()) {
+        options.sort_unstable_by_key(|a| fast_key(a, content, cols));
+    } else {
+        options.sort_by_cached_key(|a| sort_key(&a.notation(content, cols)));
+    }
+    options.dedup();
+}
+
 /// The canonical sort key of an action's notation, the very string `_sort_key` builds:
 /// the kind, then each argument's parts (a number as `\x01`, its digit count and its
 /// digits; text as `\x02` and the text), each argument closed by `\x00`.

@@ -10,6 +10,7 @@ mod _native {
 
     use crate::actions::Action;
     use crate::content::Content;
+    use crate::playout::random_playout;
     use crate::rng::Rng;
     use crate::rules::{Rules, Unported};
     use crate::state::State;
@@ -89,6 +90,28 @@ mod _native {
                 .collect())
         }
 
+        /// The game played to its end by random players seeded `agent_seeds` (one per
+        /// seat, as `RandomAgent(agent_seed(seed, seat))`): the final state and the
+        /// number of actions. The work runs without the GIL.
+        fn random_playout(
+            &self,
+            py: Python<'_>,
+            agent_seeds: Vec<u64>,
+        ) -> PyResult<(NativeState, u64)> {
+            let content = Arc::clone(&self.content);
+            let state = &self.state;
+            let (state, count) = py
+                .detach(|| random_playout(&Rules::new(&content), state, &agent_seeds))
+                .map_err(unported)?;
+            Ok((
+                NativeState {
+                    content: Arc::clone(&self.content),
+                    state,
+                },
+                count,
+            ))
+        }
+
         /// The state after the action written `notation`: ValueError if it is not legal,
         /// NotImplementedError naming what the kernel has not ported on the way.
         fn apply(&self, notation: &str) -> PyResult<NativeState> {
@@ -103,7 +126,7 @@ mod _native {
                 )));
             };
             let state = Rules::new(&self.content)
-                .apply(&self.state, action)
+                .apply(self.state.clone(), action)
                 .map_err(unported)?;
             Ok(NativeState {
                 content: Arc::clone(&self.content),

@@ -8,7 +8,7 @@
 //! (`unported_content`), and the places where Python fires an event are marked.
 
 use crate::actions::{Action, Cards, Victim};
-use crate::content::Content;
+use crate::content::{Content, MAX_COLOURS};
 use crate::names::Sym;
 use crate::state::{Decision, Deck, State, Target, Turn, NOBODY};
 
@@ -66,6 +66,10 @@ pub struct Rules<'c> {
     pieces: Vec<(Sym, Option<usize>)>,
     /// what each stage does, by symbol
     kinds: Vec<Kind>,
+    /// the tile action's stage of each tile of the tile table (`tile:<kind>`), if any
+    tile_stages: Vec<Option<Sym>>,
+    /// the turn-order costs by player count (index = players)
+    costs: Vec<Vec<i64>>,
 }
 
 /// The decks every game has, by index (`core/engine.py`).
@@ -102,12 +106,31 @@ impl<'c> Rules<'c> {
         let kinds = (0..names.len())
             .map(|i| kind_of(content, names.name(Sym(i as u16))))
             .collect();
+        let tile_stages = content
+            .doc
+            .tiles
+            .iter()
+            .map(|tile| names.sym(&format!("tile:{}", tile.kind)))
+            .collect();
+        let tables = &content.doc.tables;
+        let costs = (0..=crate::content::MAX_PLAYERS)
+            .map(|players| {
+                tables
+                    .get(&format!("turn_order_costs_{players}"))
+                    .filter(|t| !t.is_empty())
+                    .or_else(|| tables.get("turn_order_costs"))
+                    .cloned()
+                    .unwrap_or_default()
+            })
+            .collect();
         Rules {
             content,
             known,
             tribes,
             pieces,
             kinds,
+            tile_stages,
+            costs,
         }
     }
 
@@ -137,18 +160,13 @@ impl<'c> Rules<'c> {
             _ => return Err(Unported(self.stage_name(stage).to_owned())),
         };
         // the engine sorts every decision's options canonically
-        let cols = usize::from(state.layout.cols);
-        let mut keyed: Vec<(String, Action)> = options
-            .drain(..)
-            .map(|a| (crate::actions::sort_key(&a.notation(self.content, cols)), a))
-            .collect();
-        keyed.sort_by(|a, b| a.0.cmp(&b.0));
-        keyed.dedup_by(|a, b| a.0 == b.0);
-        Ok(keyed.into_iter().map(|(_, a)| a).collect())
+        crate::actions::sort_options(&mut options, self.content, usize::from(state.layout.cols));
+        Ok(options)
     }
 
-    /// The state after `action`, which must be one of the legal actions.
-    pub fn apply(&self, state: &State, action: &Action) -> Step {
+    /// The state after `action`, which must be one of the legal actions (the state is
+    /// consumed: a playout steps one value, a caller keeping the old state clones it).
+    pub fn apply(&self, state: State, action: &Action) -> Step {
         let k = &self.known;
         let stage = state.decision.stage;
         match (self.kind(stage), action) {
@@ -160,17 +178,17 @@ impl<'c> Rules<'c> {
             (Kind::Drop, &Action::Drop(tile, colour)) => {
                 self.drop(state, usize::from(tile), usize::from(colour))
             }
-            (Kind::Builders, &Action::Fakirs(n)) => self.builders_paid(state.clone(), stage, n),
-            (Kind::Assassins, &Action::Fakirs(n)) => self.to_kill(state.clone(), stage, n),
+            (Kind::Builders, &Action::Fakirs(n)) => self.builders_paid(state, stage, n),
+            (Kind::Assassins, &Action::Fakirs(n)) => self.to_kill(state, stage, n),
             (Kind::Kill, &Action::Kill(victim, colour)) => {
-                self.kill(state.clone(), victim, usize::from(colour))
+                self.kill(state, victim, usize::from(colour))
             }
-            (Kind::Market(..), Action::Skip) => self.proceed(state.clone(), stage),
+            (Kind::Market(..), Action::Skip) => self.proceed(state, stage),
             (Kind::Market(cost, reach, _), Action::Buy(cards)) => {
-                self.buy(state.clone(), stage, cost, reach, cards)
+                self.buy(state, stage, cost, reach, cards)
             }
-            (Kind::Sell, Action::Sell(suit)) => Ok(self.sell(state.clone(), suit)),
-            (Kind::Sell, Action::End) => self.end_turn(state.clone()),
+            (Kind::Sell, Action::Sell(suit)) => Ok(self.sell(state, suit)),
+            (Kind::Sell, Action::End) => self.end_turn(state),
             _ => Err(Unported(format!(
                 "{} at {}",
                 action.notation(self.content, usize::from(state.layout.cols)),
@@ -198,8 +216,7 @@ impl<'c> Rules<'c> {
                 let turn = state.turn.as_ref().expect("a tribe action is in a turn");
                 let here = turn_here(turn);
                 let tile = usize::from(state.layout.tiles[here]);
-                let kind = &self.content.doc.tiles[tile].kind;
-                match self.content.names.sym(&format!("tile:{kind}")) {
+                match self.tile_stages[tile] {
                     Some(stage) => self.enter(state, stage),
                     None => self.enter(state, k.sell),
                 }
@@ -284,7 +301,7 @@ impl<'c> Rules<'c> {
             player,
         };
         let no_moves = self.known.no_moves;
-        if !has_flag(&state, no_moves) && self.pick_options(&state).is_empty() {
+        if !has_flag(&state, no_moves) && self.starts(&state, true).is_empty() {
             state = with_flag(state, no_moves);
         }
         if has_flag(&state, no_moves) {
@@ -298,12 +315,7 @@ impl<'c> Rules<'c> {
     /// The turn-order costs in play: `turn_order_costs_<players>` if the content has
     /// one, else `turn_order_costs`.
     fn costs(&self, state: &State) -> &[i64] {
-        let tables = &self.content.doc.tables;
-        tables
-            .get(&format!("turn_order_costs_{}", state.players.len()))
-            .filter(|t| !t.is_empty())
-            .or_else(|| tables.get("turn_order_costs"))
-            .map_or(&[], Vec::as_slice)
+        &self.costs[state.players.len()]
     }
 
     /// The spots of each distinct cost, dearest cost first (`_cost_groups`).
@@ -355,9 +367,9 @@ impl<'c> Rules<'c> {
 
     /// `place_bid`: the bidding marker takes the front spot of `cost`, pushing markers
     /// already on spots of that cost back; its owner pays `price` (all coins if less).
-    fn place_bid(&self, state: &State, cost: u32, price: u32) -> State {
-        let costs = self.costs(state);
-        let mut state = state.clone();
+    fn place_bid(&self, state: State, cost: u32, price: u32) -> State {
+        let costs = self.costs(&state).to_vec();
+        let mut state = state;
         let marker = *state
             .bid_track
             .as_slice()
@@ -388,13 +400,13 @@ impl<'c> Rules<'c> {
     // -- movement (plugins/base/movement.py) ------------------------------------------
 
     /// For each colour, a mask of the tiles holding at least one meeple of it.
-    fn colour_masks(&self, state: &State) -> Vec<u64> {
-        let colours = self.content.colours();
-        let mut masks = vec![0u64; colours];
+    fn colour_masks(&self, state: &State) -> [u64; MAX_COLOURS] {
+        let mut masks = [0u64; MAX_COLOURS];
         for tile in 0..state.layout.size() {
-            for (colour, &n) in state.board.meeples(tile).iter().enumerate() {
+            let bit = 1u64 << tile;
+            for (mask, &n) in masks.iter_mut().zip(state.board.meeples(tile)) {
                 if n != 0 {
-                    masks[colour] |= 1 << tile;
+                    *mask |= bit;
                 }
             }
         }
@@ -403,6 +415,11 @@ impl<'c> Rules<'c> {
 
     /// `legal_starts`: tiles from which some legal move exists.
     fn pick_options(&self, state: &State) -> Vec<Action> {
+        self.starts(state, false)
+    }
+
+    /// The legal starts; only the first when `first` (is there any move at all?).
+    fn starts(&self, state: &State, first: bool) -> Vec<Action> {
         let geo = &state.layout.geometry;
         let masks = self.colour_masks(state);
         let mut out = Vec::new();
@@ -420,6 +437,9 @@ impl<'c> Rules<'c> {
             let max = hand.iter().copied().max().unwrap_or(0);
             if direct || (max >= 2 && geo.loop_ends(tile, NOBODY, k) != 0) {
                 out.push(Action::Pick(tile as u8));
+                if first {
+                    break;
+                }
             }
         }
         out
@@ -440,7 +460,15 @@ impl<'c> Rules<'c> {
             .map(|&n| usize::from(n))
             .sum::<usize>()
             - 1;
-        let held: Vec<usize> = (0..colours).filter(|&c| hand[c] != 0).collect();
+        let mut held = [0usize; MAX_COLOURS];
+        let mut held_count = 0;
+        for (c, &n) in hand[..colours].iter().enumerate() {
+            if n != 0 {
+                held[held_count] = c;
+                held_count += 1;
+            }
+        }
+        let held = &held[..held_count];
         let mut out = Vec::new();
         for &nxt in &geo.neighbours[here] {
             let nxt_tile = usize::from(nxt);
@@ -449,7 +477,7 @@ impl<'c> Rules<'c> {
             }
             if k == 0 {
                 let counts = state.board.meeples(nxt_tile);
-                for &colour in &held {
+                for &colour in held {
                     if counts[colour] != 0 {
                         out.push(Action::Drop(nxt, colour as u8));
                     }
@@ -457,17 +485,19 @@ impl<'c> Rules<'c> {
                 continue;
             }
             let ends = geo.reach(nxt_tile, here as i8, k);
-            let hits: Vec<usize> = held
-                .iter()
-                .copied()
-                .filter(|&c| ends & masks[c] != 0)
-                .collect();
+            // colours of the hand some k-step walk can end on, as a bit set
+            let mut hits = 0u32;
+            for &c in held {
+                if ends & masks[c] != 0 {
+                    hits |= 1 << c;
+                }
+            }
             let back = ends >> nxt_tile & 1 == 1;
             let mut loops: Option<u64> = None;
-            for &colour in &held {
+            for &colour in held {
                 let two = hand[colour] >= 2;
-                let in_hits = hits.contains(&colour);
-                if hits.len() > usize::from(in_hits) || (two && (back || in_hits)) {
+                let in_hits = hits >> colour & 1 == 1;
+                if hits.count_ones() > u32::from(in_hits) || (two && (back || in_hits)) {
                     out.push(Action::Drop(nxt, colour as u8));
                     continue;
                 }
@@ -484,8 +514,8 @@ impl<'c> Rules<'c> {
     }
 
     /// `PickStage.apply`: every meeple of the tile goes into the hand.
-    fn pick(&self, state: &State, tile: usize) -> State {
-        let mut state = state.clone();
+    fn pick(&self, state: State, tile: usize) -> State {
+        let mut state = state;
         let mut hand = [0u8; crate::content::MAX_COLOURS];
         let meeples = state.board.meeples_mut(tile);
         hand[..meeples.len()].copy_from_slice(meeples);
@@ -498,8 +528,8 @@ impl<'c> Rules<'c> {
 
     /// `DropStage.apply`: one meeple from the hand onto the next tile; the last one
     /// ends the move with the control check.
-    fn drop(&self, state: &State, tile: usize, colour: usize) -> Step {
-        let mut state = state.clone();
+    fn drop(&self, state: State, tile: usize, colour: usize) -> Step {
+        let mut state = state;
         state.board.meeples_mut(tile)[colour] += 1;
         let turn = state.turn.as_mut().expect("a drop is in a turn");
         turn.path = append(&turn.path, tile as u8);
