@@ -1,9 +1,10 @@
 """The differential harness: the same games on both engines, compared after every action.
 
 The Python engine plays a game; at every decision the state is handed to the kernel, and
-the kernel's legal actions (same list, same order) and the state after the chosen action
-(state JSON equal) are compared with the Python engine's. What the kernel has not ported
-yet answers ``NotImplementedError`` and is counted by name, apart from the differences:
+the kernel's legal actions (same list, same order), every player's score, and the state
+after the chosen action (state JSON equal) are compared with the Python engine's. What
+the kernel has not ported yet answers ``NotImplementedError`` and is counted by name,
+apart from the differences:
 a port is done when its count is zero, and the only acceptable number of differences is
 zero. The kernel plays only cards it has ported, so the games leave the others out
 (``--without``), as ``naqala.core.without`` does for any command.
@@ -23,6 +24,7 @@ from naqala.core.simulate import agent_seed
 from naqala.core.state import State
 from naqala.core.without import leave_out
 from naqala.kernel.bridge import NativeRules
+from naqala.kernel.support import code_plugins
 from naqala.plugins.base.api import make_agent
 
 
@@ -46,6 +48,7 @@ class Report:
     actions: int = 0
     legal_compared: int = 0
     applied_compared: int = 0
+    scores_compared: int = 0
     unported: collections.Counter[str] = attrs.field(factory=collections.Counter)
     differences: list[Difference] = attrs.field(factory=list)
 
@@ -54,14 +57,23 @@ class Report:
         self.actions += other.actions
         self.legal_compared += other.legal_compared
         self.applied_compared += other.applied_compared
+        self.scores_compared += other.scores_compared
         self.unported.update(other.unported)
         self.differences.extend(other.differences)
 
 
+class NotPorted(ValueError):
+    """Rules with a plugin whose code the kernel does not implement."""
+
+
 def ported_rules(expansions: Sequence[str] = ()) -> tuple[Rules, NativeRules]:
-    """Rules of the base game (and ``expansions``) without the cards the kernel has not
-    ported, and the kernel for them."""
+    """Rules of the base game (and ``expansions``: content-only house rules) without the
+    cards the kernel has not ported, and the kernel for them; ``NotPorted`` naming the
+    plugin when one has code the kernel does not implement."""
     rules = build_rules(expansions)
+    reasons = code_plugins(rules)
+    if reasons:
+        raise NotPorted("; ".join(reasons))
     unported = NativeRules(rules).kernel.unported_content()
     kinds = {entry.partition(":")[2] for entry in unported if entry.startswith("djinns:")}
     djinns = [c.id for c in rules.content.deck("djinns") if c.kind in kinds]
@@ -102,6 +114,12 @@ def compare_state(
     if found:
         report.differences.append(Difference(game, index, f"state read back: {found}"))
         return
+    scores = native.scores()
+    if scores != list(rules.scores(state)):
+        report.differences.append(
+            Difference(game, index, f"scores: Python {list(rules.scores(state))}, native {scores}")
+        )
+    report.scores_compared += 1
     try:
         legal = native.legal_actions()
     except NotImplementedError:
@@ -159,6 +177,7 @@ def verify_game(
         after = rules.apply(state, action)
         compare_step(rules, bridge, state, after, str(action), report, game, index)
         state, index = after, index + 1
+    compare_state(rules, bridge, state, report, game, index)  # the end: scores, no options
     report.actions = index
     return report
 

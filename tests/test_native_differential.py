@@ -4,7 +4,10 @@ difference; what the kernel has not ported yet is counted, never compared loosel
 
 from __future__ import annotations
 
+import importlib.util
 import json
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 from native_kit import require_native
@@ -36,7 +39,9 @@ def test_games_on_both_engines_do_not_differ(ported: tuple[Rules, NativeRules]) 
         total.add(verify_game(rules, bridge, players, seed, agent))
     assert total.differences == []
     assert total.unported == {}
-    assert total.legal_compared == total.applied_compared == total.actions > 4000
+    # every decision and the final state (its options: none; its scores)
+    assert total.legal_compared == total.scores_compared == total.actions + total.games
+    assert total.applied_compared == total.actions > 4000
 
 
 def test_whole_games_run_on_the_kernel(ported: tuple[Rules, NativeRules]) -> None:
@@ -50,7 +55,8 @@ def test_whole_games_run_on_the_kernel(ported: tuple[Rules, NativeRules]) -> Non
         report.add(verify_game(rules, bridge, 3, seed))
     assert report.differences == []
     assert report.unported == {}
-    assert report.legal_compared == report.applied_compared == report.actions
+    assert report.legal_compared == report.actions + report.games
+    assert report.applied_compared == report.actions
 
 
 def test_a_rule_changed_in_python_only_is_caught(
@@ -129,3 +135,60 @@ def test_native_random_playouts_end_as_the_python_games(
         assert native_count == count
         assert bridge.data(native) == state_to_data(rules, final)
         assert bridge.to_python(native).is_over
+
+
+def test_content_only_house_rules_play_equal() -> None:
+    """big-viziers changes a number only: it reaches the kernel as data and the games,
+    scores included, are equal."""
+    require_native()
+    from naqala.kernel.differential import Report, ported_rules, verify_game
+
+    rules, bridge = ported_rules(["big-viziers"])
+    assert rules.content.setting("vizier_bonus") == 15
+    report = Report()
+    for seed in range(3):
+        report.add(verify_game(rules, bridge, 3, seed))
+    assert report.differences == []
+    assert report.scores_compared > 300
+
+
+def test_a_plugin_with_code_keeps_the_game_in_python() -> None:
+    require_native()
+    from naqala.kernel.differential import NotPorted, ported_rules
+
+    with pytest.raises(NotPorted, match=r"'no-loops' has code hooks \(naqala_stages\)"):
+        ported_rules(["no-loops"])
+
+
+def _bench() -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "bench" / "native.py"
+    spec = importlib.util.spec_from_file_location("bench_native", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_verify_reports_zero_differences() -> None:
+    require_native()
+    lines: list[str] = []
+    assert _bench().main(["--verify", "3"], out=lines.append) == 0
+    assert lines[-1] == "0 differences"
+    assert "3 games" in lines[-2]
+
+
+def test_bench_measures_both_engines() -> None:
+    require_native()
+    lines: list[str] = []
+    assert _bench().main(["--players", "2", "--rounds", "1", "--slice", "0.05"], lines.append) == 0
+    assert "native/Python" in lines[0]
+    assert "µs/action" in lines[0]
+
+
+def test_bench_says_when_the_native_engine_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from naqala import kernel
+
+    monkeypatch.setattr(kernel, "available", lambda: False)
+    lines: list[str] = []
+    assert _bench().main(["--verify", "1"], out=lines.append) == 2
+    assert lines[0].startswith("the native engine is not available")

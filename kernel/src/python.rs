@@ -90,6 +90,16 @@ mod _native {
                 .collect())
         }
 
+        /// Every player's score (the base game's score lines, summed), as `rules.scores`.
+        fn scores(&self) -> Vec<i64> {
+            Rules::new(&self.content).scores(&self.state)
+        }
+
+        /// Whether the game is over.
+        fn is_over(&self) -> bool {
+            self.content.names.name(self.state.decision.stage) == "over"
+        }
+
         /// The game played to its end by random players seeded `agent_seeds` (one per
         /// seat, as `RandomAgent(agent_seed(seed, seat))`): the final state and the
         /// number of actions. The work runs without the GIL.

@@ -1035,6 +1035,79 @@ impl<'c> Rules<'c> {
         self.next_bid(state)
     }
 
+    // -- scoring (plugins/base/scoring.py) --------------------------------------------
+
+    /// Every player's final score: the base game's score lines summed (no card the
+    /// kernel plays adjusts them).
+    pub fn scores(&self, state: &State) -> Vec<i64> {
+        (0..state.players.len())
+            .map(|p| self.score(state, p))
+            .collect()
+    }
+
+    fn score(&self, state: &State, player: usize) -> i64 {
+        let doc = &self.content.doc;
+        let setting = |key: &str| self.content.setting(key).unwrap_or(0);
+        let colour = |id: &str| doc.colours.iter().position(|c| c.id == id);
+        let me = &state.players[player];
+        let mut total = i64::from(me.coins);
+        if let Some(vizier) = colour("yellow") {
+            let viziers = me.meeples[vizier];
+            let beaten = state
+                .players
+                .iter()
+                .enumerate()
+                .filter(|&(other, p)| other != player && p.meeples[vizier] < viziers)
+                .count() as i64;
+            total += i64::from(viziers) * setting("vizier_vp") + beaten * setting("vizier_bonus");
+        }
+        if let Some(elder) = colour("white") {
+            total += i64::from(me.meeples[elder]) * setting("elder_vp");
+        }
+        total += me
+            .hands
+            .hand(DJINNS)
+            .iter()
+            .map(|&d| doc.cards[usize::from(d)].vp)
+            .sum::<i64>();
+        let owned: Vec<usize> = (0..state.layout.size())
+            .filter(|&t| state.board.owner(t) == player as i8)
+            .collect();
+        for (index, token) in doc.tokens.iter().enumerate() {
+            let count: i64 = owned
+                .iter()
+                .map(|&t| i64::from(state.board.tokens(t)[index]))
+                .sum();
+            total += count * token.vp;
+        }
+        total += owned
+            .iter()
+            .map(|&t| doc.tiles[usize::from(state.layout.tiles[t])].vp)
+            .sum::<i64>();
+        let values = self.content.table("suit_values").unwrap_or(&[]);
+        let mut left: Vec<(u8, usize)> = Vec::new();
+        for &card in me.hands.hand(RESOURCES) {
+            let spec = &doc.cards[usize::from(card)];
+            if spec.kind != "merchandise" || spec.deck != doc.decks[RESOURCES].id {
+                continue;
+            }
+            match left.iter_mut().find(|(c, _)| *c == card) {
+                Some((_, n)) => *n += 1,
+                None => left.push((card, 1)),
+            }
+        }
+        // best_suits: one of every type held, again and again
+        while !left.is_empty() {
+            total += values[left.len() - 1];
+            left = left
+                .into_iter()
+                .filter(|&(_, n)| n > 1)
+                .map(|(c, n)| (c, n - 1))
+                .collect();
+        }
+        total
+    }
+
     /// What the kernel cannot play of this content yet: cards whose powers are not
     /// ported and decks beyond the base game's (the harness leaves such cards out).
     pub fn unported_content(&self) -> Vec<String> {
