@@ -40,6 +40,22 @@ pub enum Victim {
     Player(u8),
 }
 
+/// How a djinn is paid for at a sacred place: two elders, or an elder and a Fakir.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Payment {
+    ElderElder,
+    ElderFakir,
+}
+
+impl Payment {
+    pub fn code(self) -> &'static str {
+        match self {
+            Payment::ElderElder => "EE",
+            Payment::ElderFakir => "EF",
+        }
+    }
+}
+
 /// One option of a pending decision (the kinds the ported stages offer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
@@ -59,6 +75,8 @@ pub enum Action {
     Buy(Cards),
     /// `sell <card>+<card>…`: one suit of different merchandise
     Sell(Cards),
+    /// `djinn <id> <EE|EF>`: take a face-up djinn at a sacred place, paying so
+    Djinn(u8, Payment),
     /// `skip`: an optional tile action not taken
     Skip,
     /// `end`: the turn ends
@@ -89,6 +107,11 @@ impl Action {
             Action::Place(t) => format!("place {}", tile(*t)),
             Action::Buy(cards) => format!("buy {}", joined(content, cards)),
             Action::Sell(cards) => format!("sell {}", joined(content, cards)),
+            Action::Djinn(card, pay) => format!(
+                "djinn {} {}",
+                content.doc.cards[usize::from(*card)].id,
+                pay.code()
+            ),
             Action::Skip => "skip".to_owned(),
             Action::End => "end".to_owned(),
         }
@@ -131,7 +154,7 @@ pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> 
             key(7, col, row, 0)
         }
         Action::Skip => key(9, 0, 0, 0),
-        Action::Buy(_) | Action::Sell(_) => return None,
+        Action::Buy(_) | Action::Sell(_) | Action::Djinn(..) => return None,
     })
 }
 

@@ -7,7 +7,7 @@
 //! nothing here: the kernel plays only content whose cards react to no event
 //! (`unported_content`), and the places where Python fires an event are marked.
 
-use crate::actions::{Action, Cards, Victim};
+use crate::actions::{Action, Cards, Payment, Victim};
 use crate::content::{Content, MAX_COLOURS};
 use crate::names::Sym;
 use crate::state::{Decision, Deck, State, Target, Turn, NOBODY};
@@ -39,6 +39,22 @@ enum Kind {
     SacredPlace,
     /// a stage the kernel has not ported
     Unported,
+}
+
+/// The djinns the kernel has ported, by kind: each changes final scoring only (Python's
+/// `BetterCount`: one kind of holding is worth `param` VP a piece instead of its base).
+const PORTED_DJINNS: &[(&str, Holding, &str)] = &[
+    ("haurvatat", Holding::PalmTrees, "palm_tree_vp"),
+    ("jafaar", Holding::Viziers, "vizier_vp"),
+    ("shamhat", Holding::Elders, "elder_vp"),
+];
+
+/// What a scoring djinn counts (`BetterCount.category`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Holding {
+    PalmTrees,
+    Viziers,
+    Elders,
 }
 
 /// The stages and flags the ported rules name, resolved once per content.
@@ -157,6 +173,7 @@ impl<'c> Rules<'c> {
             Kind::Kill => self.kill_targets(state),
             Kind::Market(_, reach, take) => self.market_options(state, reach, take)?,
             Kind::Sell => self.sell_options(state)?,
+            Kind::SacredPlace => self.sacred_place_options(state),
             _ => return Err(Unported(self.stage_name(stage).to_owned())),
         };
         // the engine sorts every decision's options canonically
@@ -186,6 +203,10 @@ impl<'c> Rules<'c> {
             (Kind::Market(..), Action::Skip) => self.proceed(state, stage),
             (Kind::Market(cost, reach, _), Action::Buy(cards)) => {
                 self.buy(state, stage, cost, reach, cards)
+            }
+            (Kind::SacredPlace, Action::Skip) => self.proceed(state, stage),
+            (Kind::SacredPlace, &Action::Djinn(djinn, payment)) => {
+                self.take_djinn(state, stage, djinn, payment)
             }
             (Kind::Sell, Action::Sell(suit)) => Ok(self.sell(state, suit)),
             (Kind::Sell, Action::End) => self.end_turn(state),
@@ -254,7 +275,7 @@ impl<'c> Rules<'c> {
                 if djinns == 0 || self.djinn_payments(&state).is_empty() {
                     return self.proceed(state, stage);
                 }
-                Err(Unported("tile:sacred-place with djinns to take".to_owned()))
+                Ok(wait_at(state, stage))
             }
             Kind::Over | Kind::Unported => Err(Unported(self.stage_name(stage).to_owned())),
         }
@@ -911,7 +932,7 @@ impl<'c> Rules<'c> {
     }
 
     /// `djinn_payments`: 2 elders, or an elder and a Fakir.
-    fn djinn_payments(&self, state: &State) -> Vec<&'static str> {
+    fn djinn_payments(&self, state: &State) -> Vec<Payment> {
         let player = state.decision.player as usize;
         let elder = self
             .content
@@ -927,12 +948,64 @@ impl<'c> Rules<'c> {
                 .setting("sacred_place_elders")
                 .unwrap_or(i64::MAX)
         {
-            payments.push("EE");
+            payments.push(Payment::ElderElder);
         }
         if elders >= 1 && self.fakirs_held(state, player) >= 1 {
-            payments.push("EF");
+            payments.push(Payment::ElderFakir);
         }
         payments
+    }
+
+    /// `SacredPlace.legal`: skip, or each face-up djinn with each payment possible.
+    fn sacred_place_options(&self, state: &State) -> Vec<Action> {
+        let payments = self.djinn_payments(state);
+        let mut options = vec![Action::Skip];
+        for &djinn in state.decks[DJINNS].row() {
+            for &pay in &payments {
+                options.push(Action::Djinn(djinn, pay));
+            }
+        }
+        options
+    }
+
+    /// `SacredPlace.apply`: pay the elders (to the bag) and Fakirs (discarded), take the
+    /// djinn from the row into the hand, in the order taken.
+    fn take_djinn(&self, mut state: State, stage: Sym, djinn: u8, payment: Payment) -> Step {
+        let player = state.decision.player as usize;
+        let elder = self
+            .content
+            .doc
+            .colours
+            .iter()
+            .position(|c| c.id == "white")
+            .expect("a sacred place is paid in elders");
+        let elders = match payment {
+            Payment::ElderElder => 2,
+            Payment::ElderFakir => 1,
+        };
+        state.players[player].meeples[elder] -= elders;
+        state.bag[elder] += elders;
+        if payment == Payment::ElderFakir {
+            let fakir = self.fakir().expect("Fakirs are in the content");
+            state = self.discard_cards(state, player, &[fakir]);
+        }
+        let deck = &state.decks[DJINNS];
+        let mut row = deck.row().to_vec();
+        let at = row
+            .iter()
+            .position(|&c| c == djinn)
+            .expect("the djinn is face up");
+        row.remove(at);
+        state.decks[DJINNS] = Deck::new(deck.draw(), &row, deck.discard());
+        let hands = &state.players[player].hands;
+        let mut hand = hands.hand(DJINNS).to_vec();
+        hand.push(djinn);
+        if self.content.doc.decks[DJINNS].order == "sorted" {
+            self.sort_hand(&mut hand);
+        }
+        state.players[player].hands = hands.with_hand(DJINNS, &hand);
+        // Python fires `djinn-taken` here: no djinn the kernel plays reacts to it
+        self.proceed(state, stage)
     }
 
     // -- the sale (plugins/base/merchandise.py) ---------------------------------------
@@ -1105,6 +1178,44 @@ impl<'c> Rules<'c> {
                 .map(|(c, n)| (c, n - 1))
                 .collect();
         }
+        total + self.djinn_score(state, player, &owned)
+    }
+
+    /// The score lines of the djinns held (`BetterCount.score_lines`): each counted
+    /// piece is worth the card's parameter instead of its base value.
+    fn djinn_score(&self, state: &State, player: usize, owned: &[usize]) -> i64 {
+        let doc = &self.content.doc;
+        let me = &state.players[player];
+        let colour = |id: &str| doc.colours.iter().position(|c| c.id == id);
+        let mut total = 0;
+        for &card in me.hands.hand(DJINNS) {
+            let spec = &doc.cards[usize::from(card)];
+            let Some(&(_, holding, param)) = PORTED_DJINNS.iter().find(|d| d.0 == spec.kind) else {
+                continue;
+            };
+            let value = spec.params.get(param).copied().unwrap_or(0);
+            let (count, base) = match holding {
+                Holding::PalmTrees => {
+                    let palm = doc.tokens.iter().position(|t| t.id == "palm-tree");
+                    let count = palm.map_or(0, |k| {
+                        owned
+                            .iter()
+                            .map(|&t| i64::from(state.board.tokens(t)[k]))
+                            .sum()
+                    });
+                    (count, palm.map_or(0, |k| doc.tokens[k].vp))
+                }
+                Holding::Viziers => (
+                    colour("yellow").map_or(0, |c| i64::from(me.meeples[c])),
+                    self.content.setting("vizier_vp").unwrap_or(0),
+                ),
+                Holding::Elders => (
+                    colour("white").map_or(0, |c| i64::from(me.meeples[c])),
+                    self.content.setting("elder_vp").unwrap_or(0),
+                ),
+            };
+            total += count * (value - base);
+        }
         total
     }
 
@@ -1112,8 +1223,12 @@ impl<'c> Rules<'c> {
     /// ported and decks beyond the base game's (the harness leaves such cards out).
     pub fn unported_content(&self) -> Vec<String> {
         let mut out = Vec::new();
+        let decks = &self.content.doc.decks;
         for card in &self.content.doc.cards {
-            if card.deck != self.content.doc.decks[RESOURCES].id {
+            let ported = card.deck == decks[RESOURCES].id
+                || (card.deck == decks[DJINNS].id
+                    && PORTED_DJINNS.iter().any(|d| d.0 == card.kind));
+            if !ported {
                 out.push(format!("{}:{}", card.deck, card.kind));
             }
         }
