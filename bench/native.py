@@ -100,7 +100,7 @@ def measure(players: int, rounds: int, seconds: float, out: Callable[[str], None
             totals[i] += value
     py_actions, py_spent, nat_actions, nat_spent = totals
     out(
-        f"base without djinns {players}p  native/Python {spread(ratios)} over {rounds} rounds\n"
+        f"base, ported djinns {players}p  native/Python {spread(ratios)} over {rounds} rounds\n"
         f"{'':<22} Python {py_spent / py_actions * 1e6:6.2f} µs/action, "
         f"native {nat_spent / nat_actions * 1e6:6.2f} µs/action; "
         f"a new game into a native state: {convert * 1e6:.0f} µs (not counted)"
