@@ -9,7 +9,10 @@ import json
 from pathlib import Path
 from types import ModuleType
 
+import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from native_kit import require_native
 
 from naqala.core.actions import Action
@@ -96,17 +99,51 @@ def test_an_illegal_action_is_refused_by_the_kernel(ported: tuple[Rules, NativeR
 
 
 def test_the_cards_not_ported_are_named(ported: tuple[Rules, NativeRules]) -> None:
-    """19 djinns are not ported yet: the kernel names their kinds, and the harness plays
-    without them; the three scoring djinns (Haurvatat, Jafaar, Shamhat) are played."""
+    """18 djinns are not ported yet: the kernel names their kinds, and the harness plays
+    without them; the four scoring djinns (Al-Amin, Haurvatat, Jafaar, Shamhat) are played."""
     from naqala.kernel.bridge import NativeRules as Bridge
 
+    scoring = {"al-amin", "haurvatat", "jafaar", "shamhat"}
     rules, _ = ported
     full = Bridge(build_rules()).kernel.unported_content()
     djinns = {kind.removeprefix("djinns:") for kind in full if kind.startswith("djinns:")}
-    assert len(djinns) == 19
-    assert not {"haurvatat", "jafaar", "shamhat"} & djinns
-    assert len(rules.without) == 19
-    assert {c.id for c in rules.content.deck("djinns")} == {"haurvatat", "jafaar", "shamhat"}
+    assert len(djinns) == 18
+    assert not scoring & djinns
+    assert len(rules.without) == 18
+    assert {c.id for c in rules.content.deck("djinns")} == scoring
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["ivory", "jewels", "gold", "papyrus", "silk", "spice", "fish", "fakir"]),
+        max_size=24,
+    ),
+    st.lists(st.sampled_from(["al-amin", "haurvatat", "jafaar", "shamhat"]), unique=True),
+)
+def test_scoring_djinns_score_as_in_python(cards: list[str], djinns: list[str]) -> None:
+    """Any hand of merchandise and Fakirs with any of the scoring djinns (Al-Amin's wild
+    Fakirs by dynamic programming) scores the same on both engines."""
+    require_native()
+    from naqala.core.state import DJINN_HAND, RESOURCE_HAND
+
+    rules, bridge = _ported_once()
+    state = rules.new_game(2, 1)
+    player = state.players[0].with_hand(RESOURCE_HAND, tuple(sorted(cards)))
+    player = player.with_hand(DJINN_HAND, tuple(djinns))
+    state = attrs.evolve(state, players=(player, *state.players[1:]))
+    assert bridge.to_native(state).scores() == list(rules.scores(state))
+
+
+_PORTED: list[tuple[Rules, NativeRules]] = []
+
+
+def _ported_once() -> tuple[Rules, NativeRules]:
+    from naqala.kernel.differential import ported_rules
+
+    if not _PORTED:
+        _PORTED.append(ported_rules())
+    return _PORTED[0]
 
 
 def test_djinns_are_taken_and_scored_in_the_games(ported: tuple[Rules, NativeRules]) -> None:

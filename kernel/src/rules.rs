@@ -49,6 +49,15 @@ const PORTED_DJINNS: &[(&str, Holding, &str)] = &[
     ("shamhat", Holding::Elders, "elder_vp"),
 ];
 
+/// The other djinns the kernel has ported: Al-Amin (Fakirs as wild merchandise at final
+/// scoring, `AlAmin`).
+const AL_AMIN: &str = "al-amin";
+
+/// Whether the kernel plays the djinns of kind `kind`.
+fn djinn_ported(kind: &str) -> bool {
+    kind == AL_AMIN || PORTED_DJINNS.iter().any(|d| d.0 == kind)
+}
+
 /// What a scoring djinn counts (`BetterCount.category`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Holding {
@@ -1157,32 +1166,102 @@ impl<'c> Rules<'c> {
             .iter()
             .map(|&t| doc.tiles[usize::from(state.layout.tiles[t])].vp)
             .sum::<i64>();
-        let values = self.content.table("suit_values").unwrap_or(&[]);
-        let mut left: Vec<(u8, usize)> = Vec::new();
-        for &card in me.hands.hand(RESOURCES) {
+        total += self
+            .best_suits(state, player)
+            .iter()
+            .map(|&n| self.suit_value(n))
+            .sum::<i64>();
+        total + self.djinn_score(state, player, &owned)
+    }
+
+    fn suit_value(&self, size: usize) -> i64 {
+        if size == 0 {
+            return 0;
+        }
+        self.content.table("suit_values").map_or(0, |v| v[size - 1])
+    }
+
+    /// The merchandise cards of the resources deck: (card index, copies held).
+    fn goods(&self, state: &State, player: usize) -> Vec<(u8, usize)> {
+        let doc = &self.content.doc;
+        let mut held: Vec<(u8, usize)> = Vec::new();
+        for &card in state.players[player].hands.hand(RESOURCES) {
             let spec = &doc.cards[usize::from(card)];
             if spec.kind != "merchandise" || spec.deck != doc.decks[RESOURCES].id {
                 continue;
             }
-            match left.iter_mut().find(|(c, _)| *c == card) {
+            match held.iter_mut().find(|(c, _)| *c == card) {
                 Some((_, n)) => *n += 1,
-                None => left.push((card, 1)),
+                None => held.push((card, 1)),
             }
         }
-        // best_suits: one of every type held, again and again
+        held
+    }
+
+    /// `best_suits`: the sizes of the suits that score most, one of every type held
+    /// again and again.
+    fn best_suits(&self, state: &State, player: usize) -> Vec<usize> {
+        let mut left = self.goods(state, player);
+        let mut sizes = Vec::new();
         while !left.is_empty() {
-            total += values[left.len() - 1];
+            sizes.push(left.len());
             left = left
                 .into_iter()
                 .filter(|&(_, n)| n > 1)
                 .map(|(c, n)| (c, n - 1))
                 .collect();
         }
-        total + self.djinn_score(state, player, &owned)
+        sizes
     }
 
-    /// The score lines of the djinns held (`BetterCount.score_lines`): each counted
-    /// piece is worth the card's parameter instead of its base value.
+    /// `best_with_wilds`: the best merchandise score when `wilds` jokers may stand for
+    /// any merchandise, by the same dynamic programme as the Python.
+    fn best_with_wilds(&self, suits: &[usize], wilds: usize) -> i64 {
+        let doc = &self.content.doc;
+        let mut kinds: Vec<&str> = doc
+            .cards
+            .iter()
+            .filter(|c| c.deck == doc.decks[RESOURCES].id && c.kind == "merchandise")
+            .map(|c| c.id.as_str())
+            .collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        let types = kinds.len();
+        let mut alone = vec![0i64; wilds + 1];
+        for n in 1..=wilds {
+            alone[n] = (1..=n.min(types))
+                .map(|k| self.suit_value(k) + alone[n - k])
+                .max()
+                .unwrap_or(0);
+        }
+        let mut best: Vec<i64> = vec![-1; wilds + 1];
+        best[0] = 0;
+        for &size in suits {
+            let mut next = vec![-1i64; wilds + 1];
+            for (used, &score) in best.iter().enumerate() {
+                if score < 0 {
+                    continue;
+                }
+                for extra in 0..=types.saturating_sub(size).min(wilds - used) {
+                    let total = score + self.suit_value(size + extra);
+                    if total > next[used + extra] {
+                        next[used + extra] = total;
+                    }
+                }
+            }
+            best = next;
+        }
+        best.iter()
+            .enumerate()
+            .filter(|&(_, &score)| score >= 0)
+            .map(|(used, &score)| score + alone[wilds - used])
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The score lines of the djinns held (`BetterCount.score_lines`: each counted
+    /// piece is worth the card's parameter instead of its base value; `AlAmin`: the
+    /// Fakirs held as wild merchandise).
     fn djinn_score(&self, state: &State, player: usize, owned: &[usize]) -> i64 {
         let doc = &self.content.doc;
         let me = &state.players[player];
@@ -1190,6 +1269,18 @@ impl<'c> Rules<'c> {
         let mut total = 0;
         for &card in me.hands.hand(DJINNS) {
             let spec = &doc.cards[usize::from(card)];
+            if spec.kind == AL_AMIN {
+                let per_wild = spec.params.get("fakirs_per_wild").copied().unwrap_or(0);
+                let wilds = if per_wild > 0 {
+                    self.fakirs_held(state, player) / per_wild as usize
+                } else {
+                    0
+                };
+                let suits = self.best_suits(state, player);
+                let plain: i64 = suits.iter().map(|&n| self.suit_value(n)).sum();
+                total += self.best_with_wilds(&suits, wilds) - plain;
+                continue;
+            }
             let Some(&(_, holding, param)) = PORTED_DJINNS.iter().find(|d| d.0 == spec.kind) else {
                 continue;
             };
@@ -1226,8 +1317,7 @@ impl<'c> Rules<'c> {
         let decks = &self.content.doc.decks;
         for card in &self.content.doc.cards {
             let ported = card.deck == decks[RESOURCES].id
-                || (card.deck == decks[DJINNS].id
-                    && PORTED_DJINNS.iter().any(|d| d.0 == card.kind));
+                || (card.deck == decks[DJINNS].id && djinn_ported(&card.kind));
             if !ported {
                 out.push(format!("{}:{}", card.deck, card.kind));
             }
