@@ -33,6 +33,11 @@ class NativeRules:
         kernel cannot hold."""
         return self.kernel.state(json.dumps(state_to_data(self.rules, state)))
 
+    def new_game(self, players: int, seed: int) -> NativeState:
+        """A new game set up natively, as ``rules.new_game(players, seed)``;
+        ``NotImplementedError`` where the kernel cannot set it up (a board with terrain)."""
+        return self.kernel.new_game(players, seed)
+
     def data(self, state: NativeState) -> dict[str, Any]:
         """The native state's state JSON, as plain data."""
         data: dict[str, Any] = json.loads(state.to_json())

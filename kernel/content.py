@@ -34,4 +34,6 @@ def content_data(rules: Rules) -> dict[str, Any]:
         "settings": dict(content.settings),
         "tables": {key: list(values) for key, values in content.tables.items()},
         "stages": sorted(rules.stages),
+        # the cards in play: ``rules.card_specs`` keeps those left out (``--without``)
+        "in_play": [card.id for card in content.cards],
     }

@@ -247,3 +247,39 @@ def test_bench_says_when_the_native_engine_is_missing(monkeypatch: pytest.Monkey
     lines: list[str] = []
     assert _bench().main(["--verify", "1"], out=lines.append) == 2
     assert lines[0].startswith("the native engine is not available")
+
+
+@pytest.mark.parametrize("expansions", [(), ("big-viziers",)])
+def test_a_native_setup_is_the_python_setup(expansions: tuple[str, ...]) -> None:
+    """The kernel lays the board, fills it from the bag and shuffles the decks with the
+    generator's draws in the Python order, for every player count (the full base game's
+    22 djinns included: setting up needs no power)."""
+    require_native()
+    from naqala.core.engine import build_rules
+    from naqala.kernel.bridge import NativeRules as Bridge
+
+    rules = build_rules(list(expansions))
+    bridge = Bridge(rules)
+    for players in (2, 3, 4):
+        for seed in (0, 1, 7, 123456789, (1 << 62) + 5):
+            native = bridge.new_game(players, seed)
+            assert bridge.data(native) == state_to_data(rules, rules.new_game(players, seed))
+
+
+def test_whole_native_games_are_the_python_games(ported: tuple[Rules, NativeRules]) -> None:
+    """Set up and played to the end natively: the final state of ``play_game``."""
+    from naqala.core.simulate import agent_seed, play_game
+
+    rules, bridge = ported
+    for seed in range(12):
+        players = 2 + seed % 3
+        final, count = play_game(rules, players, seed)
+        seeds = [agent_seed(seed, seat) for seat in range(players)]
+        native, native_count = bridge.new_game(players, seed).random_playout(seeds)
+        assert (bridge.data(native), native_count) == (state_to_data(rules, final), count)
+
+
+def test_an_unsupported_player_count_is_refused_natively(ported: tuple[Rules, NativeRules]) -> None:
+    _, bridge = ported
+    with pytest.raises(NotImplementedError, match="a game of 7 players"):
+        bridge.new_game(7, 1)

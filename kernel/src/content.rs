@@ -9,6 +9,9 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use std::sync::{Arc, Mutex};
+
+use crate::geometry::Geometry;
 use crate::names::Names;
 
 /// The most of each component a native state can hold (fixed arrays keep a state
@@ -107,16 +110,25 @@ pub struct ContentDoc {
     pub settings: BTreeMap<String, i64>,
     pub tables: BTreeMap<String, Vec<i64>>,
     pub stages: Vec<String>,
+    /// the ids of the cards in play, in content order (the cards left out with
+    /// `--without` are in `cards`, so that states naming them can be read, but not here)
+    pub in_play: Vec<String>,
 }
 
 /// The content with its lookups built once: what every rule and conversion reads.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Content {
     pub doc: ContentDoc,
     /// the colour letters, in colour order (`YWGBR`)
     pub letters: Vec<char>,
     pub names: Names,
+    /// the geometry of each board shape met, shared by its games (`core/board.py`
+    /// caches it per shape too): its walk tables take longer to build than a game
+    geometries: Mutex<Vec<(GeometryKey, Arc<Geometry>)>>,
 }
+
+/// A board shape: rows, columns, impassable tiles, walls.
+type GeometryKey = (u8, u8, u64, Box<[(u8, u8)]>);
 
 impl Content {
     /// The content from its JSON document; an error names what does not fit the kernel.
@@ -168,7 +180,22 @@ impl Content {
             doc,
             letters,
             names,
+            geometries: Mutex::new(Vec::new()),
         })
+    }
+
+    /// The geometry of a board shape, built once per content.
+    pub fn geometry(&self, rows: u8, cols: u8, blocked: u64, walls: &[(u8, u8)]) -> Arc<Geometry> {
+        let mut known = self.geometries.lock().unwrap_or_else(|e| e.into_inner());
+        let found = known.iter().find(|(key, _)| {
+            key.0 == rows && key.1 == cols && key.2 == blocked && *key.3 == *walls
+        });
+        if let Some((_, geometry)) = found {
+            return Arc::clone(geometry);
+        }
+        let geometry = Arc::new(Geometry::new(rows, cols, blocked, walls));
+        known.push(((rows, cols, blocked, walls.into()), Arc::clone(&geometry)));
+        geometry
     }
 
     pub fn colours(&self) -> usize {

@@ -16,6 +16,7 @@ pub struct Sym(pub u16);
 /// plugins/artisans/board_items.py), besides those made from content ids below.
 const FIXED: &[&str] = &[
     "",
+    "setup",
     "over",
     "last-camel",
     "no-moves",

@@ -51,6 +51,17 @@ mod _native {
             Rules::new(&self.content).unported_content()
         }
 
+        /// A new game of `players` players from `seed`, set up natively as
+        /// `rules.new_game` sets it up, waiting for the first bid.
+        fn new_game(&self, players: usize, seed: u64) -> PyResult<NativeState> {
+            let state = crate::setup::new_game(&Rules::new(&self.content), players, seed)
+                .map_err(unported)?;
+            Ok(NativeState {
+                content: Arc::clone(&self.content),
+                state,
+            })
+        }
+
         /// Every name the kernel knows (stages, marks, flags, counters), sorted.
         fn names(&self) -> Vec<String> {
             let names = &self.content.names;

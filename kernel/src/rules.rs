@@ -345,7 +345,17 @@ impl<'c> Rules<'c> {
     /// The turn-order costs in play: `turn_order_costs_<players>` if the content has
     /// one, else `turn_order_costs`.
     fn costs(&self, state: &State) -> &[i64] {
-        &self.costs[state.players.len()]
+        self.turn_order_costs(state.players.len())
+    }
+
+    /// The turn-order costs for `players` players (`turn_order_costs`).
+    pub fn turn_order_costs(&self, players: usize) -> &[i64] {
+        &self.costs[players]
+    }
+
+    /// `BaseFlow.start`: the first decision of a freshly set-up game.
+    pub fn start(&self, state: State) -> Step {
+        self.next_bid(state)
     }
 
     /// The spots of each distinct cost, dearest cost first (`_cost_groups`).
@@ -1310,12 +1320,19 @@ impl<'c> Rules<'c> {
         total
     }
 
-    /// What the kernel cannot play of this content yet: cards whose powers are not
-    /// ported and decks beyond the base game's (the harness leaves such cards out).
+    /// What the kernel cannot play of this content yet: cards in play whose powers are
+    /// not ported and decks beyond the base game's (the harness leaves such cards out).
     pub fn unported_content(&self) -> Vec<String> {
         let mut out = Vec::new();
         let decks = &self.content.doc.decks;
-        for card in &self.content.doc.cards {
+        let in_play = &self.content.doc.in_play;
+        for card in self
+            .content
+            .doc
+            .cards
+            .iter()
+            .filter(|c| in_play.contains(&c.id))
+        {
             let ported = card.deck == decks[RESOURCES].id
                 || (card.deck == decks[DJINNS].id && djinn_ported(&card.kind));
             if !ported {

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use crate::content::{MAX_COLOURS, MAX_TOKENS};
+use crate::content::{Content, MAX_COLOURS, MAX_TOKENS};
 use crate::geometry::Geometry;
 use crate::names::Sym;
 use crate::rng::Rng;
@@ -39,12 +39,20 @@ pub struct Layout {
     pub blocked: u64,
     /// blocked edges, as sorted pairs, sorted
     pub walls: Box<[(u8, u8)]>,
-    pub geometry: Geometry,
+    pub geometry: Arc<Geometry>,
 }
 
 impl Layout {
-    pub fn new(rows: u8, cols: u8, tiles: Box<[u8]>, blocked: u64, walls: Box<[(u8, u8)]>) -> Self {
-        let geometry = Geometry::new(rows, cols, blocked, &walls);
+    /// A layout with the geometry of its shape (`Content::geometry`, built once).
+    pub fn new(
+        content: &Content,
+        rows: u8,
+        cols: u8,
+        tiles: Box<[u8]>,
+        blocked: u64,
+        walls: Box<[(u8, u8)]>,
+    ) -> Self {
+        let geometry = content.geometry(rows, cols, blocked, &walls);
         Layout {
             rows,
             cols,

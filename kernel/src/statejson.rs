@@ -373,6 +373,7 @@ impl Reader<'_> {
         walls.sort_unstable();
         walls.dedup();
         Ok(Layout::new(
+            self.content,
             self.rows as u8,
             self.cols as u8,
             tiles.into_boxed_slice(),
