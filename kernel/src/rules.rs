@@ -55,7 +55,25 @@ const AL_AMIN: &str = "al-amin";
 
 /// Whether the kernel plays the djinns of kind `kind`.
 fn djinn_ported(kind: &str) -> bool {
-    kind == AL_AMIN || PORTED_DJINNS.iter().any(|d| d.0 == kind)
+    kind == AL_AMIN || PORTED_DJINNS.iter().any(|d| d.0 == kind) || PAYING_DJINNS.contains(&kind)
+}
+
+/// The djinns that react to events by paying their owner (`pays_self_or_opponent`):
+/// `params.self` coins when the owner caused the event, `params.opponent` otherwise.
+const PAYING_DJINNS: &[&str] = &["baal", "marid", "monkir", "nekir"];
+
+/// What happened, for the djinns that react (`core/events.py`'s `Event`, the fields the
+/// ported reactions read).
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    /// `meeple-dropped`: the mover, the tile dropped on
+    MeepleDropped { player: usize, tile: usize },
+    /// `kill`: the assassins' owner
+    Kill { player: usize },
+    /// `palace-placed`: who placed it
+    PalacePlaced { player: usize },
+    /// `djinn-taken`: who took which djinn
+    DjinnTaken { player: usize, djinn: u8 },
 }
 
 /// What a scoring djinn counts (`BetterCount.category`).
@@ -576,7 +594,8 @@ impl<'c> Rules<'c> {
         let hand = turn.hand.as_mut().expect("a drop has meeples in hand");
         hand[colour] -= 1;
         let empty = hand.iter().all(|&n| n == 0);
-        // Python fires `meeple-dropped` here: no card the kernel plays reacts to it
+        let player = state.decision.player as usize;
+        let state = self.fire(state, Event::MeepleDropped { player, tile });
         if !empty {
             return Ok(state);
         }
@@ -860,17 +879,18 @@ impl<'c> Rules<'c> {
             Victim::Player(p) => {
                 state.players[usize::from(p)].meeples[colour] -= 1;
                 state.bag[colour] += 1;
+                state = self.fire(state, Event::Kill { player });
             }
             Victim::Tile(t) => {
                 let tile = usize::from(t);
                 state.board.meeples_mut(tile)[colour] -= 1;
                 state.bag[colour] += 1;
+                state = self.fire(state, Event::Kill { player });
                 if state.board.meeples(tile).iter().all(|&n| n == 0) {
                     state = self.take_tile(state, player, tile);
                 }
             }
         }
-        // Python fires `kill` here: no card the kernel plays reacts to it
         let turn = state.turn.as_mut().expect("in a turn");
         turn.kills -= 1;
         turn.target = match victim {
@@ -904,7 +924,11 @@ impl<'c> Rules<'c> {
             state = wait_at(state, stage);
             state.board.tokens_mut(here)[token] += 1;
             state.pool[token] -= 1;
-            // Python fires `token-placed:<token>` here: no card the kernel plays reacts
+            if self.content.doc.tokens[token].id == "palace" {
+                let player = state.decision.player as usize;
+                state = self.fire(state, Event::PalacePlaced { player });
+            }
+            // `palm-tree-placed` too: no card the kernel plays reacts to it
         }
         self.proceed(state, stage)
     }
@@ -1023,7 +1047,7 @@ impl<'c> Rules<'c> {
             self.sort_hand(&mut hand);
         }
         state.players[player].hands = hands.with_hand(DJINNS, &hand);
-        // Python fires `djinn-taken` here: no djinn the kernel plays reacts to it
+        let state = self.fire(state, Event::DjinnTaken { player, djinn });
         self.proceed(state, stage)
     }
 
@@ -1125,6 +1149,69 @@ impl<'c> Rules<'c> {
             player: NOBODY,
         };
         self.next_bid(state)
+    }
+
+    // -- events (plugins/base/cards.py's on_event, djinns/triggered.py) --------------
+
+    /// `Rules.fire`: every card held that reacts to events reacts, players in seat order,
+    /// each player's hands deck by deck in hand order, as the state is at its turn.
+    fn fire(&self, mut state: State, event: Event) -> State {
+        let doc = &self.content.doc;
+        for owner in 0..state.players.len() {
+            let reacting: Vec<u8> = (0..self.content.decks())
+                .flat_map(|deck| state.players[owner].hands.hand(deck).to_vec())
+                .filter(|&c| PAYING_DJINNS.contains(&doc.cards[usize::from(c)].kind.as_str()))
+                .collect();
+            for card in reacting {
+                if let Some(changed) = self.react(&state, owner, card, event) {
+                    state = changed;
+                }
+            }
+        }
+        state
+    }
+
+    /// One card's reaction (`Baal`, `Marid`, `Monkir`, `Nekir`), or None.
+    fn react(&self, state: &State, owner: usize, card: u8, event: Event) -> Option<State> {
+        let spec = &self.content.doc.cards[usize::from(card)];
+        let actor = match (spec.kind.as_str(), event) {
+            ("baal", Event::DjinnTaken { player, djinn }) if djinn != card => player,
+            ("marid", Event::MeepleDropped { player, tile })
+                if state.board.owner(tile) == owner as i8 =>
+            {
+                player
+            }
+            ("monkir", Event::PalacePlaced { player }) => player,
+            ("nekir", Event::Kill { player }) => {
+                let later = state
+                    .turn
+                    .as_ref()
+                    .is_some_and(|t| t.target != Target::None);
+                if later && spec.params.get("per_assassination").copied().unwrap_or(0) != 0 {
+                    return None;
+                }
+                player
+            }
+            _ => return None,
+        };
+        let key = if actor == owner { "self" } else { "opponent" };
+        let amount = spec.params.get(key).copied().unwrap_or(0);
+        let mut state = state.clone();
+        state.players[owner].coins += amount as i32;
+        Some(self.count_effect(state, card))
+    }
+
+    /// `count_effect`: the state counter `effects.<card>` goes up by one.
+    fn count_effect(&self, mut state: State, card: u8) -> State {
+        let id = &self.content.doc.cards[usize::from(card)].id;
+        let key = self.content.names.known(&format!("effects.{id}"));
+        let mut extras = state.extras.to_vec();
+        match extras.binary_search_by(|&(k, _)| k.cmp(&key)) {
+            Ok(at) => extras[at].1 += 1,
+            Err(at) => extras.insert(at, (key, 1)),
+        }
+        state.extras = extras.into_boxed_slice();
+        state
     }
 
     // -- scoring (plugins/base/scoring.py) --------------------------------------------
