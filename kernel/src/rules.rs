@@ -55,12 +55,23 @@ const AL_AMIN: &str = "al-amin";
 
 /// Whether the kernel plays the djinns of kind `kind`.
 fn djinn_ported(kind: &str) -> bool {
-    kind == AL_AMIN || PORTED_DJINNS.iter().any(|d| d.0 == kind) || PAYING_DJINNS.contains(&kind)
+    kind == AL_AMIN
+        || PORTED_DJINNS.iter().any(|d| d.0 == kind)
+        || PAYING_DJINNS.contains(&kind)
+        || REACTING_DJINNS.contains(&kind)
 }
 
 /// The djinns that react to events by paying their owner (`pays_self_or_opponent`):
 /// `params.self` coins when the owner caused the event, `params.opponent` otherwise.
 const PAYING_DJINNS: &[&str] = &["baal", "marid", "monkir", "nekir"];
+
+/// The djinns that react to events in their own way: Kandicha (what the owner's
+/// assassins kill), Boaz (its protection counted when it hides a target).
+const REACTING_DJINNS: &[&str] = &["kandicha", "boaz"];
+
+/// Boaz: assassins cannot kill the viziers and elders in front of its owner.
+const BOAZ: &str = "boaz";
+const BOAZ_PROTECTS: &[&str] = &["yellow", "white"];
 
 /// What happened, for the djinns that react (`core/events.py`'s `Event`, the fields the
 /// ported reactions read).
@@ -68,8 +79,15 @@ const PAYING_DJINNS: &[&str] = &["baal", "marid", "monkir", "nekir"];
 enum Event {
     /// `meeple-dropped`: the mover, the tile dropped on
     MeepleDropped { player: usize, tile: usize },
-    /// `kill`: the assassins' owner
-    Kill { player: usize },
+    /// `kill`: the assassins' owner, the colour killed, the tile (None: in front of a
+    /// player)
+    Kill {
+        player: usize,
+        colour: usize,
+        tile: Option<usize>,
+    },
+    /// `kill-prevented`: a protection hid the meeples in front of `victim`
+    KillPrevented { victim: usize },
     /// `palace-placed`: who placed it
     PalacePlaced { player: usize },
     /// `djinn-taken`: who took which djinn
@@ -713,11 +731,16 @@ impl<'c> Rules<'c> {
             .count()
     }
 
-    /// `blue_tiles_around`: blue-valued tiles in the 3×3 block around the final tile.
+    /// Blue-valued tiles in the 3×3 block around the final tile.
     fn blue_around(&self, state: &State) -> usize {
         let turn = state.turn.as_ref().expect("in a turn");
+        self.blue_tiles_around(state, turn_here(turn))
+    }
+
+    /// `blue_tiles_around`: blue-valued tiles in the 3×3 block around `tile`.
+    fn blue_tiles_around(&self, state: &State, tile: usize) -> usize {
         let geo = &state.layout.geometry;
-        geo.area[turn_here(turn)]
+        geo.area[tile]
             .iter()
             .filter(|&&t| {
                 let tile = usize::from(state.layout.tiles[usize::from(t)]);
@@ -812,8 +835,7 @@ impl<'c> Rules<'c> {
         }
         let turn = state.turn.as_mut().expect("in a turn");
         turn.reach = turn.taken + fakirs;
-        // Python's report_protection fires `kill-prevented` for protected opponents: no
-        // card the kernel plays protects anything
+        state = self.report_protection(state);
         if self.kill_targets(&state).is_empty() {
             return self.proceed(state, stage);
         }
@@ -863,8 +885,10 @@ impl<'c> Rules<'c> {
             if other == player || elsewhere {
                 continue;
             }
+            let protected = self.protected(state, other);
             for (colour, spec) in self.content.doc.colours.iter().enumerate() {
-                if spec.kept && holdings.meeples[colour] != 0 {
+                let safe = protected && BOAZ_PROTECTS.contains(&spec.id.as_str());
+                if spec.kept && !safe && holdings.meeples[colour] != 0 {
                     options.push(Action::Kill(Victim::Player(other as u8), colour as u8));
                 }
             }
@@ -879,13 +903,23 @@ impl<'c> Rules<'c> {
             Victim::Player(p) => {
                 state.players[usize::from(p)].meeples[colour] -= 1;
                 state.bag[colour] += 1;
-                state = self.fire(state, Event::Kill { player });
+                let event = Event::Kill {
+                    player,
+                    colour,
+                    tile: None,
+                };
+                state = self.fire(state, event);
             }
             Victim::Tile(t) => {
                 let tile = usize::from(t);
                 state.board.meeples_mut(tile)[colour] -= 1;
                 state.bag[colour] += 1;
-                state = self.fire(state, Event::Kill { player });
+                let event = Event::Kill {
+                    player,
+                    colour,
+                    tile: Some(tile),
+                };
+                state = self.fire(state, event);
                 if state.board.meeples(tile).iter().all(|&n| n == 0) {
                     state = self.take_tile(state, player, tile);
                 }
@@ -1160,7 +1194,10 @@ impl<'c> Rules<'c> {
         for owner in 0..state.players.len() {
             let reacting: Vec<u8> = (0..self.content.decks())
                 .flat_map(|deck| state.players[owner].hands.hand(deck).to_vec())
-                .filter(|&c| PAYING_DJINNS.contains(&doc.cards[usize::from(c)].kind.as_str()))
+                .filter(|&c| {
+                    let kind = doc.cards[usize::from(c)].kind.as_str();
+                    PAYING_DJINNS.contains(&kind) || REACTING_DJINNS.contains(&kind)
+                })
                 .collect();
             for card in reacting {
                 if let Some(changed) = self.react(&state, owner, card, event) {
@@ -1171,9 +1208,24 @@ impl<'c> Rules<'c> {
         state
     }
 
-    /// One card's reaction (`Baal`, `Marid`, `Monkir`, `Nekir`), or None.
+    /// One card's reaction (`Baal`, `Marid`, `Monkir`, `Nekir`, `Kandicha`, `Boaz`),
+    /// or None.
     fn react(&self, state: &State, owner: usize, card: u8, event: Event) -> Option<State> {
         let spec = &self.content.doc.cards[usize::from(card)];
+        match (spec.kind.as_str(), event) {
+            (
+                "kandicha",
+                Event::Kill {
+                    player,
+                    colour,
+                    tile,
+                },
+            ) if player == owner => return self.kandicha(state, owner, card, colour, tile),
+            ("boaz", Event::KillPrevented { victim }) if victim == owner => {
+                return Some(self.count_effect(state.clone(), card));
+            }
+            _ => {}
+        }
         let actor = match (spec.kind.as_str(), event) {
             ("baal", Event::DjinnTaken { player, djinn }) if djinn != card => player,
             ("marid", Event::MeepleDropped { player, tile })
@@ -1182,7 +1234,7 @@ impl<'c> Rules<'c> {
                 player
             }
             ("monkir", Event::PalacePlaced { player }) => player,
-            ("nekir", Event::Kill { player }) => {
+            ("nekir", Event::Kill { player, .. }) => {
                 let later = state
                     .turn
                     .as_ref()
@@ -1199,6 +1251,99 @@ impl<'c> Rules<'c> {
         let mut state = state.clone();
         state.players[owner].coins += amount as i32;
         Some(self.count_effect(state, card))
+    }
+
+    /// `Kandicha.on_event`: the owner's assassins killed a merchant (the top resource
+    /// card), a builder on a tile (its coins), a vizier or an elder (kept, out of the bag).
+    fn kandicha(
+        &self,
+        state: &State,
+        owner: usize,
+        card: u8,
+        colour: usize,
+        tile: Option<usize>,
+    ) -> Option<State> {
+        let spec = &self.content.doc.cards[usize::from(card)];
+        let mut state = state.clone();
+        match self.content.doc.colours[colour].id.as_str() {
+            "green" => {
+                let (drawn, after) = self.draw_resource(state);
+                state = after?;
+                state = self.add_cards(state, owner, &[drawn]);
+            }
+            "blue" => {
+                let tile = tile?;
+                let per_tile = spec.params.get("coins_per_blue_tile").copied().unwrap_or(0);
+                let coins = per_tile * self.blue_tiles_around(&state, tile) as i64;
+                if coins == 0 {
+                    return None;
+                }
+                state.players[owner].coins += coins as i32;
+            }
+            "yellow" | "white" => {
+                state.players[owner].meeples[colour] += 1;
+                state.bag[colour] -= 1;
+            }
+            _ => return None,
+        }
+        Some(self.count_effect(state, card))
+    }
+
+    /// `draw_cards(state, RESOURCES, 1)`: the top card of the pile, reshuffling the
+    /// discards when the pile is empty; None when there is no card at all.
+    fn draw_resource(&self, mut state: State) -> (u8, Option<State>) {
+        let deck = &state.decks[RESOURCES];
+        let mut draw = deck.draw().to_vec();
+        let mut discard = deck.discard().to_vec();
+        if draw.is_empty() && !discard.is_empty() {
+            state.rng.shuffle(&mut discard);
+            draw = std::mem::take(&mut discard);
+        }
+        if draw.is_empty() {
+            return (0, None);
+        }
+        let top = draw.remove(0);
+        let row = state.decks[RESOURCES].row().to_vec();
+        state.decks[RESOURCES] = Deck::new(&draw, &row, &discard);
+        (top, Some(state))
+    }
+
+    /// The colours in front of `player` that assassins may not kill (`rules.protected`:
+    /// Boaz protects viziers and elders).
+    fn protected(&self, state: &State, player: usize) -> bool {
+        let doc = &self.content.doc;
+        (0..self.content.decks()).any(|deck| {
+            state.players[player]
+                .hands
+                .hand(deck)
+                .iter()
+                .any(|&c| doc.cards[usize::from(c)].kind == BOAZ)
+        })
+    }
+
+    /// `report_protection`: `kill-prevented` for each opponent whose protection hides a
+    /// target now, in seat order.
+    fn report_protection(&self, mut state: State) -> State {
+        let turn = state.turn.as_ref().expect("in a turn");
+        if turn.target != Target::None {
+            return state;
+        }
+        let player = state.decision.player as usize;
+        let doc = &self.content.doc;
+        let hidden: Vec<usize> = (0..state.players.len())
+            .filter(|&other| other != player && self.protected(&state, other))
+            .filter(|&other| {
+                doc.colours.iter().enumerate().any(|(c, spec)| {
+                    spec.kept
+                        && BOAZ_PROTECTS.contains(&spec.id.as_str())
+                        && state.players[other].meeples[c] != 0
+                })
+            })
+            .collect();
+        for victim in hidden {
+            state = self.fire(state, Event::KillPrevented { victim });
+        }
+        state
     }
 
     /// `count_effect`: the state counter `effects.<card>` goes up by one.
