@@ -100,21 +100,22 @@ def test_an_illegal_action_is_refused_by_the_kernel(ported: tuple[Rules, NativeR
 
 
 def test_the_cards_not_ported_are_named(ported: tuple[Rules, NativeRules]) -> None:
-    """12 djinns (the activated ones) are not ported yet: the kernel names their kinds, and
-    the harness plays without them; the four scoring djinns (Al-Amin, Haurvatat, Jafaar,
-    Shamhat) and the six that react to events (Ba'al, Boaz, Kandicha, Marid, Monkir,
-    Nekir) are played."""
+    """8 djinns are not ported yet: the kernel names their kinds, and the harness plays
+    without them; the four scoring djinns (Al-Amin, Haurvatat, Jafaar, Shamhat), the six
+    that react to events (Ba'al, Boaz, Kandicha, Marid, Monkir, Nekir) and four used in the
+    owner's turn (Bouraq, Enki, Leta, Utug) are played."""
     from naqala.kernel.bridge import NativeRules as Bridge
 
     scoring = {"al-amin", "haurvatat", "jafaar", "shamhat"}
     paying = {"baal", "boaz", "kandicha", "marid", "monkir", "nekir"}
+    activated = {"bouraq", "enki", "leta", "utug"}
     rules, _ = ported
     full = Bridge(build_rules()).kernel.unported_content()
     djinns = {kind.removeprefix("djinns:") for kind in full if kind.startswith("djinns:")}
-    assert len(djinns) == 12
-    assert not (scoring | paying) & djinns
-    assert len(rules.without) == 12
-    assert {c.id for c in rules.content.deck("djinns")} == scoring | paying
+    assert len(djinns) == 8
+    assert not (scoring | paying | activated) & djinns
+    assert len(rules.without) == 8
+    assert {c.id for c in rules.content.deck("djinns")} == scoring | paying | activated
     assert bridge_of(rules).kernel.unported_content() == []
 
 
@@ -169,7 +170,8 @@ def test_djinns_are_taken_and_react_in_the_games(ported: tuple[Rules, NativeRule
         effects.update(effect_counts(final))
         assert bridge.to_native(final).scores() == list(rules.scores(final))
     assert held > 0
-    assert {"baal", "boaz", "kandicha", "marid", "monkir", "nekir"} <= set(effects)
+    reacting = {"baal", "boaz", "kandicha", "marid", "monkir", "nekir"}
+    assert reacting | {"bouraq", "enki", "leta", "utug"} <= set(effects)
 
 
 def test_first_difference_names_the_json_path() -> None:
@@ -205,7 +207,12 @@ def test_native_random_playouts_end_as_the_python_games(
 
 @pytest.mark.parametrize(
     ("house_rule", "changed"),
-    [("big-viziers", "the vizier majority's bonus"), ("generous-jafaar", "Jafaar's parameter")],
+    [
+        ("big-viziers", "the vizier majority's bonus"),
+        ("generous-jafaar", "Jafaar's parameter"),
+        ("djinns-once-per-round", "a paid djinn once a round at 2 players"),
+        ("nekir-per-assassination", "Nekir's parameter"),
+    ],
 )
 def test_content_only_house_rules_play_equal(house_rule: str, changed: str) -> None:
     """A house rule that changes a number only reaches the kernel as data: the games,
@@ -216,9 +223,9 @@ def test_content_only_house_rules_play_equal(house_rule: str, changed: str) -> N
     rules, bridge = ported_rules([house_rule])
     report = Report()
     for seed in range(3):
-        report.add(verify_game(rules, bridge, 3, seed))
+        report.add(verify_game(rules, bridge, 2 + seed % 2, seed))
     assert report.differences == [], changed
-    assert report.scores_compared > 300
+    assert report.scores_compared > 200
 
 
 def test_a_plugin_with_code_keeps_the_game_in_python() -> None:

@@ -56,6 +56,52 @@ impl Payment {
     }
 }
 
+/// How a card's cost is paid (`COST_PAYMENTS` in plugins/base/cards.py): nothing, or
+/// elders (`E`) and Fakirs (`F`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pay {
+    Free,
+    E,
+    F,
+    EE,
+    EF,
+}
+
+impl Pay {
+    pub fn code(self) -> &'static str {
+        match self {
+            Pay::Free => "",
+            Pay::E => "E",
+            Pay::F => "F",
+            Pay::EE => "EE",
+            Pay::EF => "EF",
+        }
+    }
+
+    /// (elders, Fakirs) the payment takes.
+    pub fn counts(self) -> (u8, usize) {
+        match self {
+            Pay::Free => (0, 0),
+            Pay::E => (1, 0),
+            Pay::F => (0, 1),
+            Pay::EE => (2, 0),
+            Pay::EF => (1, 1),
+        }
+    }
+
+    /// The payments a cost code allows, in the order offered; None for a code the
+    /// kernel does not know.
+    pub fn ways(cost: &str) -> Option<&'static [Pay]> {
+        Some(match cost {
+            "" => &[Pay::Free],
+            "E/F" => &[Pay::E, Pay::F],
+            "E+(E/F)" => &[Pay::EE, Pay::EF],
+            "F" => &[Pay::F],
+            _ => return None,
+        })
+    }
+}
+
 /// One option of a pending decision (the kinds the ported stages offer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
@@ -77,6 +123,8 @@ pub enum Action {
     Sell(Cards),
     /// `djinn <id> <EE|EF>`: take a face-up djinn at a sacred place, paying so
     Djinn(u8, Payment),
+    /// `<card> [tile] [payment]`: a card used in its owner's turn (`Activated`)
+    Card(u8, Option<u8>, Pay),
     /// `skip`: an optional tile action not taken
     Skip,
     /// `end`: the turn ends
@@ -112,6 +160,18 @@ impl Action {
                 content.doc.cards[usize::from(*card)].id,
                 pay.code()
             ),
+            Action::Card(card, target, pay) => {
+                let mut text = content.doc.cards[usize::from(*card)].id.clone();
+                if let Some(t) = target {
+                    text.push(' ');
+                    text.push_str(&tile(*t));
+                }
+                if *pay != Pay::Free {
+                    text.push(' ');
+                    text.push_str(pay.code());
+                }
+                text
+            }
             Action::Skip => "skip".to_owned(),
             Action::End => "end".to_owned(),
         }
@@ -154,7 +214,7 @@ pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> 
             key(7, col, row, 0)
         }
         Action::Skip => key(9, 0, 0, 0),
-        Action::Buy(_) | Action::Sell(_) | Action::Djinn(..) => return None,
+        Action::Buy(_) | Action::Sell(_) | Action::Djinn(..) | Action::Card(..) => return None,
     })
 }
 

@@ -7,7 +7,7 @@
 //! nothing here: the kernel plays only content whose cards react to no event
 //! (`unported_content`), and the places where Python fires an event are marked.
 
-use crate::actions::{Action, Cards, Payment, Victim};
+use crate::actions::{Action, Cards, Pay, Payment, Victim};
 use crate::content::{Content, MAX_COLOURS};
 use crate::names::Sym;
 use crate::state::{Decision, Deck, State, Target, Turn, NOBODY};
@@ -59,6 +59,7 @@ fn djinn_ported(kind: &str) -> bool {
         || PORTED_DJINNS.iter().any(|d| d.0 == kind)
         || PAYING_DJINNS.contains(&kind)
         || REACTING_DJINNS.contains(&kind)
+        || ACTIVATED_DJINNS.contains(&kind)
 }
 
 /// The djinns that react to events by paying their owner (`pays_self_or_opponent`):
@@ -68,6 +69,11 @@ const PAYING_DJINNS: &[&str] = &["baal", "marid", "monkir", "nekir"];
 /// The djinns that react to events in their own way: Kandicha (what the owner's
 /// assassins kill), Boaz (its protection counted when it hides a target).
 const REACTING_DJINNS: &[&str] = &["kandicha", "boaz"];
+
+/// The activated djinns the kernel has ported (`Activated` powers used in the owner's
+/// turn): Leta and Utug take a tile (`TakeTile`), Bouraq and Enki place a token on a tile
+/// of a kind (`PlaceOnKind`).
+const ACTIVATED_DJINNS: &[&str] = &["leta", "utug", "bouraq", "enki"];
 
 /// Boaz: assassins cannot kill the viziers and elders in front of its owner.
 const BOAZ: &str = "boaz";
@@ -219,8 +225,20 @@ impl<'c> Rules<'c> {
             Kind::Market(_, reach, take) => self.market_options(state, reach, take)?,
             Kind::Sell => self.sell_options(state)?,
             Kind::SacredPlace => self.sacred_place_options(state),
+            Kind::PlaceToken(_) => {
+                let turn = state.turn.as_ref().expect("in a turn");
+                vec![Action::Place(turn_here(turn) as u8)]
+            }
             _ => return Err(Unported(self.stage_name(stage).to_owned())),
         };
+        // what the deciding player's cards offer (`naqala_extra_options`)
+        if self.kind(stage) != Kind::Over {
+            for option in self.card_options(state) {
+                if !options.contains(&option) {
+                    options.push(option);
+                }
+            }
+        }
         // the engine sorts every decision's options canonically
         crate::actions::sort_options(&mut options, self.content, usize::from(state.layout.cols));
         Ok(options)
@@ -248,6 +266,12 @@ impl<'c> Rules<'c> {
             (Kind::Market(..), Action::Skip) => self.proceed(state, stage),
             (Kind::Market(cost, reach, _), Action::Buy(cards)) => {
                 self.buy(state, stage, cost, reach, cards)
+            }
+            (_, &Action::Card(card, target, pay)) => self.use_card(state, card, target, pay),
+            (Kind::PlaceToken(token), Action::Place(_)) => {
+                let player = state.decision.player as usize;
+                let state = self.place_token(state, player, token);
+                self.proceed(state, stage)
             }
             (Kind::SacredPlace, Action::Skip) => self.proceed(state, stage),
             (Kind::SacredPlace, &Action::Djinn(djinn, payment)) => {
@@ -951,20 +975,255 @@ impl<'c> Rules<'c> {
 
     /// `PlaceToken.enter`: a palace or a palm tree on the final tile, at once (no card
     /// the kernel plays offers to put it elsewhere); nothing when the bank has none.
-    fn place_token_tile(&self, mut state: State, stage: Sym, token: usize) -> Step {
-        if state.pool[token] > 0 {
-            let turn = state.turn.as_ref().expect("in a turn");
-            let here = turn_here(turn);
-            state = wait_at(state, stage);
-            state.board.tokens_mut(here)[token] += 1;
-            state.pool[token] -= 1;
-            if self.content.doc.tokens[token].id == "palace" {
-                let player = state.decision.player as usize;
-                state = self.fire(state, Event::PalacePlaced { player });
-            }
-            // `palm-tree-placed` too: no card the kernel plays reacts to it
+    fn place_token_tile(&self, state: State, stage: Sym, token: usize) -> Step {
+        if state.pool[token] == 0 {
+            return self.proceed(state, stage);
         }
+        let waiting = wait_at(state, stage);
+        if !self.card_options(&waiting).is_empty() {
+            return Ok(waiting); // `place <tile>`, or a card first
+        }
+        let player = waiting.decision.player as usize;
+        let state = self.place_token(waiting, player, token);
         self.proceed(state, stage)
+    }
+
+    /// `place_token`: a token from the bank on the final tile (nothing if none is left).
+    fn place_token(&self, state: State, player: usize, token: usize) -> State {
+        let turn = state.turn.as_ref().expect("in a turn");
+        let here = turn_here(turn);
+        self.place_token_on(state, player, token, here)
+    }
+
+    fn place_token_on(&self, mut state: State, player: usize, token: usize, tile: usize) -> State {
+        if state.pool[token] == 0 {
+            return state;
+        }
+        state.board.tokens_mut(tile)[token] += 1;
+        state.pool[token] -= 1;
+        if self.content.doc.tokens[token].id == "palace" {
+            state = self.fire(state, Event::PalacePlaced { player });
+        }
+        // `palm-tree-placed` too: no card the kernel plays reacts to it
+        state
+    }
+
+    // -- cards used in the owner's turn (plugins/base/cards.py, djinns/activated.py) ---
+
+    /// `own_turn`: the deciding player's own turn, outside any power's own decision.
+    fn own_turn(&self, state: &State, player: usize) -> bool {
+        match state.turn.as_ref() {
+            None => false,
+            Some(turn) => {
+                turn.resume == self.known.empty
+                    && turn.revealed.is_empty()
+                    && state.decision.player == player as i8
+                    && state.markers.as_slice()[usize::from(turn.marker)] == player as i8
+            }
+        }
+    }
+
+    /// The `Turn.used` mark of a use of `card`: the card, its deck, or none (the deck's
+    /// `limit`).
+    fn use_mark(&self, card: u8) -> Option<Sym> {
+        let spec = &self.content.doc.cards[usize::from(card)];
+        let deck = self.content.deck_index(&spec.deck)?;
+        let names = &self.content.names;
+        match self.content.doc.decks[deck].limit.as_str() {
+            "card" => names.sym(&spec.id),
+            "deck" => names.sym(&spec.deck),
+            _ => None,
+        }
+    }
+
+    /// `round_limited`: a paid djinn at two players under `djinn_limit_round_2p`.
+    fn round_limited(&self, state: &State, card: u8) -> bool {
+        let spec = &self.content.doc.cards[usize::from(card)];
+        state.players.len() == 2
+            && !spec.cost.is_empty()
+            && self.content.deck_index(&spec.deck) == Some(DJINNS)
+            && self.content.setting("djinn_limit_round_2p").unwrap_or(0) != 0
+    }
+
+    fn round_key(&self, card: u8) -> Sym {
+        let id = &self.content.doc.cards[usize::from(card)].id;
+        self.content.names.known(&format!("round-used:{id}"))
+    }
+
+    /// `cards.options`: what the deciding player's activated cards offer, each distinct
+    /// card once, deck by deck in hand order.
+    fn card_options(&self, state: &State) -> Vec<Action> {
+        let player = state.decision.player;
+        if player < 0 || !self.own_turn(state, player as usize) {
+            return Vec::new();
+        }
+        let player = player as usize;
+        let doc = &self.content.doc;
+        let mut seen: Vec<u8> = Vec::new();
+        let mut options = Vec::new();
+        for deck in 0..self.content.decks() {
+            for &card in state.players[player].hands.hand(deck) {
+                let spec = &doc.cards[usize::from(card)];
+                if !ACTIVATED_DJINNS.contains(&spec.kind.as_str()) || seen.contains(&card) {
+                    continue;
+                }
+                seen.push(card);
+                options.extend(self.activated_options(state, player, card));
+            }
+        }
+        options
+    }
+
+    /// `Activated.options`: not when used already (this turn, or this round when round
+    /// limited), each target with each payment the owner can make.
+    fn activated_options(&self, state: &State, player: usize, card: u8) -> Vec<Action> {
+        let turn = state.turn.as_ref().expect("in a turn");
+        if let Some(mark) = self.use_mark(card) {
+            if turn.used.contains(&mark) {
+                return Vec::new();
+            }
+        }
+        if self.round_limited(state, card) {
+            let key = self.round_key(card);
+            let round = i64::from(state.round);
+            if state.players[player]
+                .extras
+                .iter()
+                .any(|&(k, v)| k == key && v == round)
+            {
+                return Vec::new();
+            }
+        }
+        let spec = &self.content.doc.cards[usize::from(card)];
+        let Some(ways) = Pay::ways(&spec.cost) else {
+            return Vec::new();
+        };
+        let elders = self.elders(state, player);
+        let fakirs = self.fakirs_held(state, player);
+        let ways: Vec<Pay> = ways
+            .iter()
+            .copied()
+            .filter(|w| {
+                let (e, f) = w.counts();
+                elders >= e && fakirs >= f
+            })
+            .collect();
+        let mut options = Vec::new();
+        for target in self.card_targets(state, player, card) {
+            for &way in &ways {
+                options.push(Action::Card(card, Some(target), way));
+            }
+        }
+        options
+    }
+
+    fn elders(&self, state: &State, player: usize) -> u8 {
+        let elder = self
+            .content
+            .doc
+            .colours
+            .iter()
+            .position(|c| c.id == "white");
+        elder.map_or(0, |e| state.players[player].meeples[e])
+    }
+
+    /// The tiles a ported activated djinn can act on (`TakeTile.targets`,
+    /// `PlaceOnKind.targets`).
+    fn card_targets(&self, state: &State, player: usize, card: u8) -> Vec<u8> {
+        let doc = &self.content.doc;
+        let kind = doc.cards[usize::from(card)].kind.as_str();
+        let geo = &state.layout.geometry;
+        match kind {
+            "leta" | "utug" => {
+                if state.players[player].camels == 0 {
+                    return Vec::new();
+                }
+                let with_meeples = kind == "utug";
+                (0..geo.size)
+                    .filter(|&t| {
+                        !geo.is_impassable(t)
+                            && state.board.owner(t) == NOBODY
+                            && state.board.tokens(t).iter().all(|&n| n == 0)
+                            && state.board.meeples(t).iter().any(|&n| n != 0) == with_meeples
+                    })
+                    .map(|t| t as u8)
+                    .collect()
+            }
+            "bouraq" | "enki" => {
+                let Some((token, tile_kind)) = self.place_on_kind(kind) else {
+                    return Vec::new();
+                };
+                if state.pool[token] == 0 {
+                    return Vec::new();
+                }
+                (0..geo.size)
+                    .filter(|&t| doc.tiles[usize::from(state.layout.tiles[t])].kind == tile_kind)
+                    .map(|t| t as u8)
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Bouraq: a palace on a village; Enki: a palm tree on an oasis.
+    fn place_on_kind(&self, kind: &str) -> Option<(usize, &'static str)> {
+        let (token, tile_kind) = match kind {
+            "bouraq" => ("palace", "village"),
+            "enki" => ("palm-tree", "oasis"),
+            _ => return None,
+        };
+        let index = self.content.doc.tokens.iter().position(|t| t.id == token)?;
+        Some((index, tile_kind))
+    }
+
+    /// `Activated.apply`: pay, mark the use, count the effect, then act.
+    fn use_card(&self, mut state: State, card: u8, target: Option<u8>, pay: Pay) -> Step {
+        let player = state.decision.player as usize;
+        let (elders, fakirs) = pay.counts();
+        if elders > 0 {
+            let elder = self
+                .content
+                .doc
+                .colours
+                .iter()
+                .position(|c| c.id == "white")
+                .expect("elders pay");
+            state.players[player].meeples[elder] -= elders;
+            state.bag[elder] += elders;
+        }
+        if fakirs > 0 {
+            let fakir = self.fakir().expect("Fakirs are in the content");
+            state = self.discard_cards(state, player, &vec![fakir; fakirs]);
+        }
+        if let Some(mark) = self.use_mark(card) {
+            let turn = state.turn.as_mut().expect("in a turn");
+            let mut used = turn.used.to_vec();
+            used.push(mark);
+            used.sort();
+            turn.used = used.into_boxed_slice();
+        }
+        if self.round_limited(&state, card) {
+            let key = self.round_key(card);
+            let round = i64::from(state.round);
+            let mut extras = state.players[player].extras.to_vec();
+            match extras.binary_search_by(|&(k, _)| k.cmp(&key)) {
+                Ok(at) => extras[at].1 = round,
+                Err(at) => extras.insert(at, (key, round)),
+            }
+            state.players[player].extras = extras.into_boxed_slice();
+        }
+        state = self.count_effect(state, card);
+        let kind = self.content.doc.cards[usize::from(card)].kind.as_str();
+        let tile = usize::from(target.expect("these djinns act on a tile"));
+        Ok(match kind {
+            "leta" | "utug" => self.take_tile(state, player, tile),
+            "bouraq" | "enki" => {
+                let (token, _) = self.place_on_kind(kind).expect("a token to place");
+                // place_token_for: no card the kernel plays puts it elsewhere (Hagis, Lamia)
+                self.place_token_on(state, player, token, tile)
+            }
+            _ => return Err(Unported(format!("djinns:{kind}"))),
+        })
     }
 
     /// `Market.legal`: skip, or each distinct choice of `take` among the first `reach`.
