@@ -68,12 +68,16 @@ const PAYING_DJINNS: &[&str] = &["baal", "marid", "monkir", "nekir"];
 
 /// The djinns that react to events in their own way: Kandicha (what the owner's
 /// assassins kill), Boaz (its protection counted when it hides a target).
-const REACTING_DJINNS: &[&str] = &["kandicha", "boaz"];
+const REACTING_DJINNS: &[&str] = &["kandicha", "boaz", "echidna"];
 
 /// The activated djinns the kernel has ported (`Activated` powers used in the owner's
 /// turn): Leta and Utug take a tile (`TakeTile`), Bouraq and Enki place a token on a tile
-/// of a kind (`PlaceOnKind`).
-const ACTIVATED_DJINNS: &[&str] = &["leta", "utug", "bouraq", "enki"];
+/// of a kind (`PlaceOnKind`), Anun-Nak fills an empty tile from the bag, Sloar draws
+/// resource cards, Echidna multiplies the builders' pay (with its `builders-paid`
+/// reaction).
+const ACTIVATED_DJINNS: &[&str] = &[
+    "leta", "utug", "bouraq", "enki", "anun-nak", "sloar", "echidna",
+];
 
 /// Boaz: assassins cannot kill the viziers and elders in front of its owner.
 const BOAZ: &str = "boaz";
@@ -94,6 +98,8 @@ enum Event {
     },
     /// `kill-prevented`: a protection hid the meeples in front of `victim`
     KillPrevented { victim: usize },
+    /// `builders-paid`: who, and how many coins
+    BuildersPaid { player: usize, count: i64 },
     /// `palace-placed`: who placed it
     PalacePlaced { player: usize },
     /// `djinn-taken`: who took which djinn
@@ -798,7 +804,13 @@ impl<'c> Rules<'c> {
         let taken = state.turn.as_ref().expect("in a turn").taken;
         let amount = (usize::from(taken) + usize::from(fakirs)) * self.blue_around(&state);
         state.players[player].coins += amount as i32;
-        // Python fires `builders-paid` here: no card the kernel plays reacts to it
+        let state = self.fire(
+            state,
+            Event::BuildersPaid {
+                player,
+                count: amount as i64,
+            },
+        );
         self.proceed(state, stage)
     }
 
@@ -1078,6 +1090,14 @@ impl<'c> Rules<'c> {
     /// limited), each target with each payment the owner can make.
     fn activated_options(&self, state: &State, player: usize, card: u8) -> Vec<Action> {
         let turn = state.turn.as_ref().expect("in a turn");
+        let kind = self.content.doc.cards[usize::from(card)].kind.as_str();
+        if kind == "echidna" {
+            // `Echidna.stages`: before the builders are paid
+            let stage = self.stage_name(state.decision.stage);
+            if !["pick", "drop", "tribe:blue"].contains(&stage) {
+                return Vec::new();
+            }
+        }
         if let Some(mark) = self.use_mark(card) {
             if turn.used.contains(&mark) {
                 return Vec::new();
@@ -1108,10 +1128,27 @@ impl<'c> Rules<'c> {
                 elders >= e && fakirs >= f
             })
             .collect();
+        let targets: Vec<Option<u8>> = match kind {
+            // `_if_cards_left`: one use without a target while the pile or discards hold one
+            "sloar" => {
+                let deck = &state.decks[RESOURCES];
+                if deck.draw().is_empty() && deck.discard().is_empty() {
+                    Vec::new()
+                } else {
+                    vec![None]
+                }
+            }
+            "echidna" => vec![None],
+            _ => self
+                .card_targets(state, player, card)
+                .into_iter()
+                .map(Some)
+                .collect(),
+        };
         let mut options = Vec::new();
-        for target in self.card_targets(state, player, card) {
+        for target in targets {
             for &way in &ways {
-                options.push(Action::Card(card, Some(target), way));
+                options.push(Action::Card(card, target, way));
             }
         }
         options
@@ -1145,6 +1182,21 @@ impl<'c> Rules<'c> {
                             && state.board.owner(t) == NOBODY
                             && state.board.tokens(t).iter().all(|&n| n == 0)
                             && state.board.meeples(t).iter().any(|&n| n != 0) == with_meeples
+                    })
+                    .map(|t| t as u8)
+                    .collect()
+            }
+            "anun-nak" => {
+                if state.bag.iter().all(|&n| n == 0) {
+                    return Vec::new();
+                }
+                (0..geo.size)
+                    .filter(|&t| {
+                        !geo.is_impassable(t)
+                            && state.board.owner(t) == NOBODY
+                            && state.board.meeples(t).iter().all(|&n| n == 0)
+                            && state.board.tokens(t).iter().all(|&n| n == 0)
+                            && doc.tiles[usize::from(state.layout.tiles[t])].holds_meeples
                     })
                     .map(|t| t as u8)
                     .collect()
@@ -1213,9 +1265,37 @@ impl<'c> Rules<'c> {
             state.players[player].extras = extras.into_boxed_slice();
         }
         state = self.count_effect(state, card);
-        let kind = self.content.doc.cards[usize::from(card)].kind.as_str();
+        let spec = &self.content.doc.cards[usize::from(card)];
+        let kind = spec.kind.as_str();
+        match kind {
+            // marked used: its builders-paid reaction pays the rest
+            "echidna" => return Ok(state),
+            "sloar" => {
+                for _ in 0..spec.params.get("cards").copied().unwrap_or(0) {
+                    let (drawn, after) = self.draw_resource(state.clone());
+                    if let Some(after) = after {
+                        state = self.add_cards(after, player, &[drawn]);
+                    }
+                }
+                return Ok(state);
+            }
+            _ => {}
+        }
         let tile = usize::from(target.expect("these djinns act on a tile"));
         Ok(match kind {
+            "anun-nak" => {
+                let total: usize = state.bag.iter().map(|&n| usize::from(n)).sum();
+                let meeples = spec.params.get("meeples").copied().unwrap_or(0).max(0) as usize;
+                let colours = self.content.colours();
+                for _ in 0..meeples.min(total) {
+                    let weights: Vec<u64> =
+                        state.bag[..colours].iter().map(|&n| u64::from(n)).collect();
+                    let colour = state.rng.choice_weighted(&weights);
+                    state.bag[colour] -= 1;
+                    state.board.meeples_mut(tile)[colour] += 1;
+                }
+                state
+            }
             "leta" | "utug" => self.take_tile(state, player, tile),
             "bouraq" | "enki" => {
                 let (token, _) = self.place_on_kind(kind).expect("a token to place");
@@ -1482,6 +1562,22 @@ impl<'c> Rules<'c> {
             ) if player == owner => return self.kandicha(state, owner, card, colour, tile),
             ("boaz", Event::KillPrevented { victim }) if victim == owner => {
                 return Some(self.count_effect(state.clone(), card));
+            }
+            ("echidna", Event::BuildersPaid { player, count }) if player == owner => {
+                let used = state.turn.as_ref().is_some_and(|t| {
+                    self.content
+                        .names
+                        .sym(&spec.id)
+                        .is_some_and(|s| t.used.contains(&s))
+                });
+                let multiplier = spec.params.get("multiplier").copied().unwrap_or(1);
+                let extra = count * (multiplier - 1);
+                if !used || extra == 0 {
+                    return None;
+                }
+                let mut state = state.clone();
+                state.players[owner].coins += extra as i32;
+                return Some(state);
             }
             _ => {}
         }
