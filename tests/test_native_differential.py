@@ -164,7 +164,7 @@ def test_djinns_are_taken_and_react_in_the_games(ported: tuple[Rules, NativeRule
     rules, bridge = ported
     held = 0
     effects: collections.Counter[str] = collections.Counter()
-    for seed in range(24):
+    for seed in range(40):
         final, _ = play_game(rules, 2 + seed % 3, seed)
         held += sum(len(p.djinns) for p in final.players)
         effects.update(effect_counts(final))
