@@ -125,6 +125,10 @@ pub enum Action {
     Djinn(u8, Payment),
     /// `<card> [tile] [payment]`: a card used in its owner's turn (`Activated`)
     Card(u8, Option<u8>, Pay),
+    /// `<kumarbi> <cost> <F…>`: a bid for the spot of that cost, Fakirs discarded
+    Discounted(u8, u32, u8),
+    /// `keep <djinn>`: the djinn kept of those drawn (Sibittis)
+    Keep(u8),
     /// `skip`: an optional tile action not taken
     Skip,
     /// `end`: the turn ends
@@ -172,6 +176,12 @@ impl Action {
                 }
                 text
             }
+            Action::Discounted(card, cost, fakirs) => format!(
+                "{} {cost} {}",
+                content.doc.cards[usize::from(*card)].id,
+                "F".repeat(usize::from(*fakirs))
+            ),
+            Action::Keep(card) => format!("keep {}", content.doc.cards[usize::from(*card)].id),
             Action::Skip => "skip".to_owned(),
             Action::End => "end".to_owned(),
         }
@@ -214,7 +224,12 @@ pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> 
             key(7, col, row, 0)
         }
         Action::Skip => key(9, 0, 0, 0),
-        Action::Buy(_) | Action::Sell(_) | Action::Djinn(..) | Action::Card(..) => return None,
+        Action::Buy(_)
+        | Action::Sell(_)
+        | Action::Djinn(..)
+        | Action::Card(..)
+        | Action::Discounted(..)
+        | Action::Keep(_) => return None,
     })
 }
 

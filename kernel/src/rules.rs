@@ -37,6 +37,8 @@ enum Kind {
     /// a market: cost, reach, take (content settings `<size>_market_*`)
     Market(i64, usize, usize),
     SacredPlace,
+    /// Sibittis's decision: keep one of the djinns drawn
+    KeepDjinn,
     /// a stage the kernel has not ported
     Unported,
 }
@@ -60,6 +62,7 @@ fn djinn_ported(kind: &str) -> bool {
         || PAYING_DJINNS.contains(&kind)
         || REACTING_DJINNS.contains(&kind)
         || ACTIVATED_DJINNS.contains(&kind)
+        || kind == KUMARBI
 }
 
 /// The djinns that react to events by paying their owner (`pays_self_or_opponent`):
@@ -76,8 +79,11 @@ const REACTING_DJINNS: &[&str] = &["kandicha", "boaz", "echidna"];
 /// resource cards, Echidna multiplies the builders' pay (with its `builders-paid`
 /// reaction).
 const ACTIVATED_DJINNS: &[&str] = &[
-    "leta", "utug", "bouraq", "enki", "anun-nak", "sloar", "echidna",
+    "leta", "utug", "bouraq", "enki", "anun-nak", "sloar", "echidna", "iblis", "sibittis",
 ];
+
+/// Kumarbi: a discount on the bid, paid in Fakirs (offered while its owner bids).
+const KUMARBI: &str = "kumarbi";
 
 /// Boaz: assassins cannot kill the viziers and elders in front of its owner.
 const BOAZ: &str = "boaz";
@@ -231,6 +237,10 @@ impl<'c> Rules<'c> {
             Kind::Market(_, reach, take) => self.market_options(state, reach, take)?,
             Kind::Sell => self.sell_options(state)?,
             Kind::SacredPlace => self.sacred_place_options(state),
+            Kind::KeepDjinn => {
+                let turn = state.turn.as_ref().expect("in a turn");
+                turn.revealed.iter().map(|&c| Action::Keep(c)).collect()
+            }
             Kind::PlaceToken(_) => {
                 let turn = state.turn.as_ref().expect("in a turn");
                 vec![Action::Place(turn_here(turn) as u8)]
@@ -274,6 +284,10 @@ impl<'c> Rules<'c> {
                 self.buy(state, stage, cost, reach, cards)
             }
             (_, &Action::Card(card, target, pay)) => self.use_card(state, card, target, pay),
+            (Kind::Bid, &Action::Discounted(card, cost, fakirs)) => {
+                self.kumarbi(state, card, cost, fakirs)
+            }
+            (Kind::KeepDjinn, &Action::Keep(djinn)) => self.keep_djinn(state, djinn),
             (Kind::PlaceToken(token), Action::Place(_)) => {
                 let player = state.decision.player as usize;
                 let state = self.place_token(state, player, token);
@@ -352,7 +366,9 @@ impl<'c> Rules<'c> {
                 }
                 Ok(wait_at(state, stage))
             }
-            Kind::Over | Kind::Unported => Err(Unported(self.stage_name(stage).to_owned())),
+            Kind::Over | Kind::KeepDjinn | Kind::Unported => {
+                Err(Unported(self.stage_name(stage).to_owned()))
+            }
         }
     }
 
@@ -1066,6 +1082,9 @@ impl<'c> Rules<'c> {
     /// card once, deck by deck in hand order.
     fn card_options(&self, state: &State) -> Vec<Action> {
         let player = state.decision.player;
+        if player >= 0 && self.kind(state.decision.stage) == Kind::Bid {
+            return self.kumarbi_options(state, player as usize);
+        }
         if player < 0 || !self.own_turn(state, player as usize) {
             return Vec::new();
         }
@@ -1091,12 +1110,17 @@ impl<'c> Rules<'c> {
     fn activated_options(&self, state: &State, player: usize, card: u8) -> Vec<Action> {
         let turn = state.turn.as_ref().expect("in a turn");
         let kind = self.content.doc.cards[usize::from(card)].kind.as_str();
-        if kind == "echidna" {
-            // `Echidna.stages`: before the builders are paid
-            let stage = self.stage_name(state.decision.stage);
-            if !["pick", "drop", "tribe:blue"].contains(&stage) {
-                return Vec::new();
-            }
+        let stage = self.stage_name(state.decision.stage);
+        // `Echidna.stages`: before the builders are paid
+        if kind == "echidna" && !["pick", "drop", "tribe:blue"].contains(&stage) {
+            return Vec::new();
+        }
+        // `Iblis.stages` and `usable`: before the assassins' first kill
+        if kind == "iblis"
+            && (!["pick", "drop", "tribe:red", "kill"].contains(&stage)
+                || turn.target != Target::None)
+        {
+            return Vec::new();
         }
         if let Some(mark) = self.use_mark(card) {
             if turn.used.contains(&mark) {
@@ -1138,7 +1162,15 @@ impl<'c> Rules<'c> {
                     vec![None]
                 }
             }
-            "echidna" => vec![None],
+            "echidna" | "iblis" => vec![None],
+            "sibittis" => {
+                let deck = &state.decks[DJINNS];
+                if deck.draw().is_empty() && deck.discard().is_empty() {
+                    Vec::new()
+                } else {
+                    vec![None]
+                }
+            }
             _ => self
                 .card_targets(state, player, card)
                 .into_iter()
@@ -1217,6 +1249,139 @@ impl<'c> Rules<'c> {
         }
     }
 
+    /// `draw_cards`: the top `n` cards of a deck's pile, reshuffling its discards when
+    /// the pile runs out; fewer when both run out.
+    fn draw_cards(&self, mut state: State, deck: usize, n: usize) -> (State, Vec<u8>) {
+        let pile = &state.decks[deck];
+        let mut draw = pile.draw().to_vec();
+        let row = pile.row().to_vec();
+        let mut discard = pile.discard().to_vec();
+        let mut drawn = Vec::new();
+        for _ in 0..n {
+            if draw.is_empty() && !discard.is_empty() {
+                state.rng.shuffle(&mut discard);
+                draw = std::mem::take(&mut discard);
+            }
+            if draw.is_empty() {
+                break;
+            }
+            drawn.push(draw.remove(0));
+        }
+        state.decks[deck] = Deck::new(&draw, &row, &discard);
+        (state, drawn)
+    }
+
+    /// `KeepDjinn.apply`: the djinn kept joins the hand, the others go to the discards,
+    /// and the interrupted decision goes on.
+    fn keep_djinn(&self, mut state: State, djinn: u8) -> Step {
+        let player = state.decision.player as usize;
+        let turn = state.turn.as_mut().expect("in a turn");
+        let mut others = turn.revealed.to_vec();
+        let at = others
+            .iter()
+            .position(|&c| c == djinn)
+            .expect("a djinn drawn");
+        others.remove(at);
+        let resume = turn.resume;
+        turn.revealed = Box::new([]);
+        turn.resume = self.known.empty;
+        let deck = &state.decks[DJINNS];
+        let mut discard = deck.discard().to_vec();
+        discard.extend_from_slice(&others);
+        state.decks[DJINNS] = Deck::new(deck.draw(), deck.row(), &discard);
+        state.decision = Decision {
+            stage: resume,
+            player: player as i8,
+        };
+        Ok(self.give_djinn(state, player, djinn))
+    }
+
+    /// `take_djinn_card`: the djinn joins the hand as its deck orders it; fires
+    /// `djinn-taken`.
+    fn give_djinn(&self, mut state: State, player: usize, djinn: u8) -> State {
+        let hands = &state.players[player].hands;
+        let mut hand = hands.hand(DJINNS).to_vec();
+        hand.push(djinn);
+        if self.content.doc.decks[DJINNS].order == "sorted" {
+            self.sort_hand(&mut hand);
+        }
+        state.players[player].hands = hands.with_hand(DJINNS, &hand);
+        self.fire(state, Event::DjinnTaken { player, djinn })
+    }
+
+    /// `discounted`: the price of the spot costing `cost` with `fakirs` discarded, each
+    /// a step down the distinct costs (never below the cheapest).
+    fn discounted(costs: &[i64], cost: i64, fakirs: usize) -> i64 {
+        let mut steps = costs.to_vec();
+        steps.sort_unstable_by(|a, b| b.cmp(a));
+        steps.dedup();
+        let at = steps.iter().position(|&c| c == cost).unwrap_or(0);
+        steps[(at + fakirs).min(steps.len() - 1)]
+    }
+
+    /// `Kumarbi.options`: while its owner bids, each free spot that costs something
+    /// with one Fakir, two… as long as the discounted price is affordable.
+    fn kumarbi_options(&self, state: &State, player: usize) -> Vec<Action> {
+        let doc = &self.content.doc;
+        let mut seen: Vec<u8> = Vec::new();
+        let mut options = Vec::new();
+        for deck in 0..self.content.decks() {
+            for &card in state.players[player].hands.hand(deck) {
+                if doc.cards[usize::from(card)].kind != KUMARBI || seen.contains(&card) {
+                    continue;
+                }
+                seen.push(card);
+                if self.round_limited(state, card) {
+                    let key = self.round_key(card);
+                    let round = i64::from(state.round);
+                    let extras = &state.players[player].extras;
+                    if extras.iter().any(|&(k, v)| k == key && v == round) {
+                        continue;
+                    }
+                }
+                let fakirs = self.fakirs_held(state, player);
+                let costs = self.costs(state);
+                let coins = i64::from(state.players[player].coins);
+                for spot in self.free_spots(state) {
+                    if costs[spot] == 0 {
+                        continue;
+                    }
+                    for used in 1..=fakirs {
+                        let price = Self::discounted(costs, costs[spot], used);
+                        if price <= coins {
+                            options.push(Action::Discounted(card, costs[spot] as u32, used as u8));
+                        }
+                        if price == 0 {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        options
+    }
+
+    /// `Kumarbi.apply`: discard the Fakirs, bid at the discounted price.
+    fn kumarbi(&self, state: State, card: u8, cost: u32, fakirs: u8) -> Step {
+        let player = state.decision.player as usize;
+        let price = Self::discounted(self.costs(&state), i64::from(cost), usize::from(fakirs));
+        let fakir = self.fakir().expect("Fakirs are in the content");
+        let mut state = self.discard_cards(state, player, &vec![fakir; usize::from(fakirs)]);
+        if self.round_limited(&state, card) {
+            let key = self.round_key(card);
+            let round = i64::from(state.round);
+            let mut extras = state.players[player].extras.to_vec();
+            match extras.binary_search_by(|&(k, _)| k.cmp(&key)) {
+                Ok(at) => extras[at].1 = round,
+                Err(at) => extras.insert(at, (key, round)),
+            }
+            state.players[player].extras = extras.into_boxed_slice();
+        }
+        let state = self.place_bid(state, cost, price as u32);
+        let state = self.count_effect(state, card);
+        self.proceed(state, self.known.bid)
+    }
+
     /// Bouraq: a palace on a village; Enki: a palm tree on an oasis.
     fn place_on_kind(&self, kind: &str) -> Option<(usize, &'static str)> {
         let (token, tile_kind) = match kind {
@@ -1270,6 +1435,25 @@ impl<'c> Rules<'c> {
         match kind {
             // marked used: its builders-paid reaction pays the rest
             "echidna" => return Ok(state),
+            "iblis" => {
+                let extra = spec.params.get("kills").copied().unwrap_or(1) - 1;
+                let turn = state.turn.as_mut().expect("in a turn");
+                turn.kills = (i64::from(turn.kills) + extra) as u8;
+                return Ok(state);
+            }
+            "sibittis" => {
+                let draw = spec.params.get("draw").copied().unwrap_or(0).max(0) as usize;
+                let (mut state, drawn) = self.draw_cards(state, DJINNS, draw);
+                let stage = state.decision.stage;
+                let turn = state.turn.as_mut().expect("in a turn");
+                turn.revealed = drawn.into_boxed_slice();
+                turn.resume = stage;
+                state.decision = Decision {
+                    stage: self.content.names.known("keep-djinn"),
+                    player: player as i8,
+                };
+                return Ok(state);
+            }
             "sloar" => {
                 for _ in 0..spec.params.get("cards").copied().unwrap_or(0) {
                     let (drawn, after) = self.draw_resource(state.clone());
@@ -1413,14 +1597,7 @@ impl<'c> Rules<'c> {
             .expect("the djinn is face up");
         row.remove(at);
         state.decks[DJINNS] = Deck::new(deck.draw(), &row, deck.discard());
-        let hands = &state.players[player].hands;
-        let mut hand = hands.hand(DJINNS).to_vec();
-        hand.push(djinn);
-        if self.content.doc.decks[DJINNS].order == "sorted" {
-            self.sort_hand(&mut hand);
-        }
-        state.players[player].hands = hands.with_hand(DJINNS, &hand);
-        let state = self.fire(state, Event::DjinnTaken { player, djinn });
+        let state = self.give_djinn(state, player, djinn);
         self.proceed(state, stage)
     }
 
@@ -2001,6 +2178,7 @@ fn kind_of(content: &Content, name: &str) -> Kind {
         "kill" => return Kind::Kill,
         "sell" => return Kind::Sell,
         "over" => return Kind::Over,
+        "keep-djinn" => return Kind::KeepDjinn,
         _ => {}
     }
     if let Some(colour) = name.strip_prefix("tribe:") {
