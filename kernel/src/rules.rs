@@ -39,6 +39,9 @@ enum Kind {
     SacredPlace,
     /// Sibittis's decision: keep one of the djinns drawn
     KeepDjinn,
+    /// `placing:<token>`: a token an effect placed, which a card of the player may put
+    /// elsewhere (the token, by index)
+    Placing(usize),
     /// a stage the kernel has not ported
     Unported,
 }
@@ -79,7 +82,8 @@ const REACTING_DJINNS: &[&str] = &["kandicha", "boaz", "echidna"];
 /// resource cards, Echidna multiplies the builders' pay (with its `builders-paid`
 /// reaction).
 const ACTIVATED_DJINNS: &[&str] = &[
-    "leta", "utug", "bouraq", "enki", "anun-nak", "sloar", "echidna", "iblis", "sibittis",
+    "leta", "utug", "bouraq", "enki", "anun-nak", "sloar", "echidna", "iblis", "sibittis", "hagis",
+    "lamia",
 ];
 
 /// Kumarbi: a discount on the bid, paid in Fakirs (offered while its owner bids).
@@ -241,6 +245,7 @@ impl<'c> Rules<'c> {
                 let turn = state.turn.as_ref().expect("in a turn");
                 turn.revealed.iter().map(|&c| Action::Keep(c)).collect()
             }
+            Kind::Placing(token) => vec![Action::Place(self.pending_tile(state, token) as u8)],
             Kind::PlaceToken(_) => {
                 let turn = state.turn.as_ref().expect("in a turn");
                 vec![Action::Place(turn_here(turn) as u8)]
@@ -288,6 +293,9 @@ impl<'c> Rules<'c> {
                 self.kumarbi(state, card, cost, fakirs)
             }
             (Kind::KeepDjinn, &Action::Keep(djinn)) => self.keep_djinn(state, djinn),
+            (Kind::Placing(token), &Action::Place(tile)) => {
+                Ok(self.placed(state, token, usize::from(tile)))
+            }
             (Kind::PlaceToken(token), Action::Place(_)) => {
                 let player = state.decision.player as usize;
                 let state = self.place_token(state, player, token);
@@ -366,7 +374,7 @@ impl<'c> Rules<'c> {
                 }
                 Ok(wait_at(state, stage))
             }
-            Kind::Over | Kind::KeepDjinn | Kind::Unported => {
+            Kind::Over | Kind::KeepDjinn | Kind::Placing(_) | Kind::Unported => {
                 Err(Unported(self.stage_name(stage).to_owned()))
             }
         }
@@ -1115,6 +1123,13 @@ impl<'c> Rules<'c> {
         if kind == "echidna" && !["pick", "drop", "tribe:blue"].contains(&stage) {
             return Vec::new();
         }
+        // `PlaceNearby.stages`: the village's (oasis's) placement, or an effect's
+        if let Some((token, tile_kind)) = self.place_nearby(kind) {
+            let placing = format!("placing:{}", self.content.doc.tokens[token].id);
+            if stage != format!("tile:{tile_kind}") && stage != placing {
+                return Vec::new();
+            }
+        }
         // `Iblis.stages` and `usable`: before the assassins' first kill
         if kind == "iblis"
             && (!["pick", "drop", "tribe:red", "kill"].contains(&stage)
@@ -1231,6 +1246,20 @@ impl<'c> Rules<'c> {
                             && doc.tiles[usize::from(state.layout.tiles[t])].holds_meeples
                     })
                     .map(|t| t as u8)
+                    .collect()
+            }
+            "hagis" | "lamia" => {
+                let Some((token, _)) = self.place_nearby(kind) else {
+                    return Vec::new();
+                };
+                if state.pool[token] == 0 {
+                    return Vec::new();
+                }
+                let here = self.origin(state, token);
+                geo.area[here]
+                    .iter()
+                    .copied()
+                    .filter(|&t| usize::from(t) != here && !geo.is_impassable(usize::from(t)))
                     .collect()
             }
             "bouraq" | "enki" => {
@@ -1382,6 +1411,109 @@ impl<'c> Rules<'c> {
         self.proceed(state, self.known.bid)
     }
 
+    /// Hagis: a palace placed goes to a neighbour of a village; Lamia: a palm tree, of an
+    /// oasis (`PlaceNearby`).
+    fn place_nearby(&self, kind: &str) -> Option<(usize, &'static str)> {
+        let (token, tile_kind) = match kind {
+            "hagis" => ("palace", "village"),
+            "lamia" => ("palm-tree", "oasis"),
+            _ => return None,
+        };
+        let index = self.content.doc.tokens.iter().position(|t| t.id == token)?;
+        Some((index, tile_kind))
+    }
+
+    fn placing_key(&self, token: usize) -> Sym {
+        let id = &self.content.doc.tokens[token].id;
+        self.content.names.known(&format!("placing:{id}"))
+    }
+
+    /// `pending_tile`: where a token waiting at its `placing:<token>` decision would go.
+    fn pending_tile(&self, state: &State, token: usize) -> usize {
+        let key = self.placing_key(token);
+        let found = state.extras.iter().find(|&&(k, _)| k == key);
+        found.map_or(0, |&(_, v)| v.max(0) as usize)
+    }
+
+    /// `PlaceNearby._origin`: the effect's tile, or the village's (oasis's) action's.
+    fn origin(&self, state: &State, token: usize) -> usize {
+        if self.kind(state.decision.stage) == Kind::Placing(token) {
+            return self.pending_tile(state, token);
+        }
+        turn_here(state.turn.as_ref().expect("in a turn"))
+    }
+
+    /// `place_token_for`: a token an effect places; when a card of the player may put it
+    /// elsewhere, the player decides first (the `placing:<token>` step).
+    fn place_token_for(&self, state: State, player: usize, token: usize, tile: usize) -> State {
+        if state.pool[token] == 0 || state.turn.is_none() {
+            return self.place_token_on(state, player, token, tile);
+        }
+        let caller = state.decision.stage;
+        let mut waiting = state.clone();
+        let key = self.placing_key(token);
+        let mut extras = waiting.extras.to_vec();
+        match extras.binary_search_by(|&(k, _)| k.cmp(&key)) {
+            Ok(at) => extras[at].1 = tile as i64,
+            Err(at) => extras.insert(at, (key, tile as i64)),
+        }
+        waiting.extras = extras.into_boxed_slice();
+        let turn = waiting.turn.as_mut().expect("in a turn");
+        let mut callers = turn.callers.to_vec();
+        callers.push(caller);
+        turn.callers = callers.into_boxed_slice();
+        waiting.decision = Decision {
+            stage: self
+                .content
+                .names
+                .known(&format!("placing:{}", self.content.doc.tokens[token].id)),
+            player: player as i8,
+        };
+        if self.redirects(&waiting, player, token) {
+            return waiting;
+        }
+        self.place_token_on(state, player, token, tile)
+    }
+
+    /// `redirect_options`: whether a card of the player that redirects this token offers
+    /// something at the pending decision.
+    fn redirects(&self, state: &State, player: usize, token: usize) -> bool {
+        let doc = &self.content.doc;
+        if !self.own_turn(state, player) {
+            return false;
+        }
+        (0..self.content.decks()).any(|deck| {
+            state.players[player].hands.hand(deck).iter().any(|&card| {
+                let kind = doc.cards[usize::from(card)].kind.as_str();
+                self.place_nearby(kind).is_some_and(|(t, _)| t == token)
+                    && !self.activated_options(state, player, card).is_empty()
+            })
+        })
+    }
+
+    /// `placed`: end the `placing:<token>` step with the token on `tile`; play returns to
+    /// the decision the effect was used at.
+    fn placed(&self, mut state: State, token: usize, tile: usize) -> State {
+        let player = state.decision.player as usize;
+        let key = self.placing_key(token);
+        state.extras = state
+            .extras
+            .iter()
+            .copied()
+            .filter(|&(k, _)| k != key)
+            .collect::<Vec<_>>()
+            .into_boxed_slice();
+        let turn = state.turn.as_mut().expect("in a turn");
+        let mut callers = turn.callers.to_vec();
+        let caller = callers.pop().expect("a placing step has a caller");
+        turn.callers = callers.into_boxed_slice();
+        state.decision = Decision {
+            stage: caller,
+            player: player as i8,
+        };
+        self.place_token_on(state, player, token, tile)
+    }
+
     /// Bouraq: a palace on a village; Enki: a palm tree on an oasis.
     fn place_on_kind(&self, kind: &str) -> Option<(usize, &'static str)> {
         let (token, tile_kind) = match kind {
@@ -1483,8 +1615,17 @@ impl<'c> Rules<'c> {
             "leta" | "utug" => self.take_tile(state, player, tile),
             "bouraq" | "enki" => {
                 let (token, _) = self.place_on_kind(kind).expect("a token to place");
-                // place_token_for: no card the kernel plays puts it elsewhere (Hagis, Lamia)
-                self.place_token_on(state, player, token, tile)
+                self.place_token_for(state, player, token, tile)
+            }
+            "hagis" | "lamia" => {
+                let (token, _) = self.place_nearby(kind).expect("a token to place");
+                if self.kind(state.decision.stage) == Kind::Placing(token) {
+                    self.placed(state, token, tile)
+                } else {
+                    let state = self.place_token_on(state, player, token, tile);
+                    let stage = state.decision.stage;
+                    return self.proceed(state, stage);
+                }
             }
             _ => return Err(Unported(format!("djinns:{kind}"))),
         })
@@ -2207,6 +2348,12 @@ fn kind_of(content: &Content, name: &str) -> Kind {
             _ => Kind::Unported,
         }
     };
+    if let Some(id) = name.strip_prefix("placing:") {
+        return match token(id) {
+            Kind::PlaceToken(index) => Kind::Placing(index),
+            other => other,
+        };
+    }
     match name {
         "tile:village" => token("palace"),
         "tile:oasis" => token("palm-tree"),
