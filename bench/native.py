@@ -89,7 +89,7 @@ def measure(players: int, rounds: int, seconds: float, out: Callable[[str], None
             totals[i] += value
     py_actions, py_spent, nat_actions, nat_spent = totals
     out(
-        f"base, ported djinns {players}p  native/Python {spread(ratios)} over {rounds} rounds\n"
+        f"base game {players}p  native/Python {spread(ratios)} over {rounds} rounds\n"
         f"{'':<22} Python {py_spent / py_actions * 1e6:6.2f} µs/action, "
         f"native {nat_spent / nat_actions * 1e6:6.2f} µs/action "
         "(whole games: setup included)"

@@ -189,47 +189,75 @@ impl Action {
 }
 
 /// The canonical order of one decision's options as one number, without writing their
-/// notation: the kind (ranked as its name sorts), then the arguments as the natural key
-/// orders them (a tile `c3` by its column letter, then its row as a number; a colour by
-/// its letter; a number as a number; each under 2²⁰). None for the kinds whose
-/// arguments are card names, which are ordered by `sort_key` of their notation instead.
+/// notation: the kind (ranked as its name sorts among every kind, card ids included),
+/// then the arguments as the natural key orders them (a tile `c3` by its column letter,
+/// then its row as a number; a colour by its letter; a number as a number; a card id by
+/// where it sorts among card ids; a payment as its code sorts). None for purchases and
+/// sales, whose argument joins card ids, which are ordered by `sort_key` instead.
 pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> {
-    // the kinds' ranks follow their names' order: bid buy drop end fakirs kill pick
-    // place sell skip
+    let ranks = &content.kind_ranks;
+    if !ranks.usable {
+        return None;
+    }
+    // FIXED_KINDS: bid buy djinn drop end fakirs keep kill pick place sell skip
+    let fixed = |i: usize| ranks.fixed[i];
     let tile = |t: u8| {
         let t = usize::from(t);
         (u64::from(b'a') + (t % cols) as u64, (t / cols + 1) as u64)
     };
     let letter = |c: u8| u64::from(u32::from(content.letters[usize::from(c)]));
-    let key = |rank: u64, a: u64, b: u64, c: u64| rank << 60 | a << 40 | b << 20 | c;
+    // a payment's code as text: "" < "E" < "EE" < "EF" < "F"
+    let pay = |p: Pay| match p {
+        Pay::Free => 0,
+        Pay::E => 1,
+        Pay::EE => 2,
+        Pay::EF => 3,
+        Pay::F => 4,
+    };
+    let card_kind = |c: u8| ranks.card_kind[usize::from(c)];
+    let card_id = |c: u8| ranks.card_id[usize::from(c)];
+    let key = |rank: u64, a: u64, b: u64, c: u64| rank << 56 | a << 38 | b << 20 | c;
     Some(match *action {
-        Action::Bid(cost) => key(0, u64::from(cost), 0, 0),
+        Action::Bid(cost) => key(fixed(0), u64::from(cost), 0, 0),
+        Action::Djinn(card, p) => {
+            let p = match p {
+                Payment::ElderElder => Pay::EE,
+                Payment::ElderFakir => Pay::EF,
+            };
+            key(fixed(2), card_id(card), pay(p), 0)
+        }
         Action::Drop(t, c) => {
             let (col, row) = tile(t);
-            key(2, col, row, letter(c))
+            key(fixed(3), col, row, letter(c))
         }
-        Action::End => key(3, 0, 0, 0),
-        Action::Fakirs(n) => key(4, u64::from(n), 0, 0),
+        Action::End => key(fixed(4), 0, 0, 0),
+        Action::Fakirs(n) => key(fixed(5), u64::from(n), 0, 0),
+        Action::Keep(card) => key(fixed(6), card_id(card), 0, 0),
         Action::Kill(Victim::Tile(t), c) => {
             let (col, row) = tile(t);
-            key(5, col, row, letter(c))
+            key(fixed(7), col, row, letter(c))
         }
-        Action::Kill(Victim::Player(p), c) => key(5, u64::from(b'p'), u64::from(p) + 1, letter(c)),
+        Action::Kill(Victim::Player(p), c) => {
+            key(fixed(7), u64::from(b'p'), u64::from(p) + 1, letter(c))
+        }
         Action::Pick(t) => {
             let (col, row) = tile(t);
-            key(6, col, row, 0)
+            key(fixed(8), col, row, 0)
         }
         Action::Place(t) => {
             let (col, row) = tile(t);
-            key(7, col, row, 0)
+            key(fixed(9), col, row, 0)
         }
-        Action::Skip => key(9, 0, 0, 0),
-        Action::Buy(_)
-        | Action::Sell(_)
-        | Action::Djinn(..)
-        | Action::Card(..)
-        | Action::Discounted(..)
-        | Action::Keep(_) => return None,
+        Action::Skip => key(fixed(11), 0, 0, 0),
+        Action::Card(card, Some(t), p) => {
+            let (col, row) = tile(t);
+            key(card_kind(card), col, row, pay(p))
+        }
+        Action::Card(card, None, p) => key(card_kind(card), pay(p), 0, 0),
+        Action::Discounted(card, cost, fakirs) => {
+            key(card_kind(card), u64::from(cost), u64::from(fakirs), 0)
+        }
+        Action::Buy(_) | Action::Sell(_) => return None,
     })
 }
 
@@ -239,12 +267,22 @@ pub fn sort_options(options: &mut Vec<Action>, content: &Content, cols: usize) {
     if options.len() < 2 {
         return;
     }
-    if options.iter().all(|a| fast_key(a, content, cols).is_some()) {
-        options.sort_unstable_by_key(|a| fast_key(a, content, cols));
-    } else {
-        options.sort_by_cached_key(|a| sort_key(&a.notation(content, cols)));
+    let keys: Option<Vec<(u64, Action)>> = options
+        .iter()
+        .map(|a| fast_key(a, content, cols).map(|k| (k, *a)))
+        .collect();
+    match keys {
+        Some(mut keyed) => {
+            keyed.sort_unstable_by_key(|&(k, _)| k);
+            keyed.dedup_by_key(|&mut (k, _)| k);
+            options.clear();
+            options.extend(keyed.into_iter().map(|(_, a)| a));
+        }
+        None => {
+            options.sort_by_cached_key(|a| sort_key(&a.notation(content, cols)));
+            options.dedup();
+        }
     }
-    options.dedup();
 }
 
 /// The canonical sort key of an action's notation, the very string `_sort_key` builds:

@@ -125,6 +125,57 @@ pub struct Content {
     /// the geometry of each board shape met, shared by its games (`core/board.py`
     /// caches it per shape too): its walk tables take longer to build than a game
     geometries: Mutex<Vec<(GeometryKey, Arc<Geometry>)>>,
+    /// where each action kind's name sorts among every kind an action can have (the
+    /// stages' kinds and the card ids, which name a card's own actions)
+    pub kind_ranks: KindRanks,
+}
+
+/// The order of action kinds' names, and of card ids, as numbers: the canonical order of
+/// actions compares kinds, and card ids as arguments, as strings.
+#[derive(Debug, Clone)]
+pub struct KindRanks {
+    /// the rank of each fixed kind, in `FIXED_KINDS` order
+    pub fixed: Vec<u64>,
+    /// the rank of each card id (by card index) as an action's kind
+    pub card_kind: Vec<u64>,
+    /// the rank of each card id (by card index) among card ids, as an argument
+    pub card_id: Vec<u64>,
+    /// whether the ranks fit a sort key (fewer than 256 kinds) and card ids as arguments
+    /// sort as plain strings (no digits, which the natural order reads as numbers)
+    pub usable: bool,
+}
+
+/// The kinds of the stages' actions (`actions.rs`): their ranks are in this order in
+/// `KindRanks::fixed`.
+pub const FIXED_KINDS: &[&str] = &[
+    "bid", "buy", "djinn", "drop", "end", "fakirs", "keep", "kill", "pick", "place", "sell", "skip",
+];
+
+impl KindRanks {
+    fn new(doc: &ContentDoc) -> KindRanks {
+        let mut kinds: Vec<&str> = FIXED_KINDS.to_vec();
+        kinds.extend(doc.cards.iter().map(|c| c.id.as_str()));
+        kinds.sort_unstable();
+        kinds.dedup();
+        let rank = |name: &str| kinds.binary_search(&name).map_or(0, |i| i as u64);
+        let mut ids: Vec<&str> = doc.cards.iter().map(|c| c.id.as_str()).collect();
+        ids.sort_unstable();
+        let usable = kinds.len() < 256
+            && doc
+                .cards
+                .iter()
+                .all(|c| !c.id.bytes().any(|b| b.is_ascii_digit()));
+        KindRanks {
+            usable,
+            fixed: FIXED_KINDS.iter().map(|k| rank(k)).collect(),
+            card_kind: doc.cards.iter().map(|c| rank(&c.id)).collect(),
+            card_id: doc
+                .cards
+                .iter()
+                .map(|c| ids.binary_search(&c.id.as_str()).map_or(0, |i| i as u64))
+                .collect(),
+        }
+    }
 }
 
 /// A board shape: rows, columns, impassable tiles, walls.
@@ -176,11 +227,13 @@ impl Content {
             }
         }
         let names = Names::new(&doc);
+        let kind_ranks = KindRanks::new(&doc);
         Ok(Content {
             doc,
             letters,
             names,
             geometries: Mutex::new(Vec::new()),
+            kind_ranks,
         })
     }
 
