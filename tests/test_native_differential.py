@@ -22,7 +22,7 @@ from naqala.core.serialize import state_to_data
 from naqala.core.state import State
 from naqala.kernel.bridge import NativeRules
 
-#: games per run: 2-4 players, random and greedy players (kernel/differential.py)
+#: games per run: 2-4 players, random and greedy players (kernel/python/differential.py)
 GAMES = 24
 
 
