@@ -153,6 +153,10 @@ pub struct Rules<'c> {
     tile_stages: Vec<Option<Sym>>,
     /// the turn-order costs by player count (index = players)
     costs: Vec<Vec<i64>>,
+    /// by card index: whether the card reacts to events, and whether it is used in its
+    /// owner's turn (found from its kind once, not at every event and decision)
+    reacts: Vec<bool>,
+    activated: Vec<bool>,
 }
 
 /// The decks every game has, by index (`core/engine.py`).
@@ -214,6 +218,21 @@ impl<'c> Rules<'c> {
             kinds,
             tile_stages,
             costs,
+            reacts: content
+                .doc
+                .cards
+                .iter()
+                .map(|c| {
+                    PAYING_DJINNS.contains(&c.kind.as_str())
+                        || REACTING_DJINNS.contains(&c.kind.as_str())
+                })
+                .collect(),
+            activated: content
+                .doc
+                .cards
+                .iter()
+                .map(|c| ACTIVATED_DJINNS.contains(&c.kind.as_str()))
+                .collect(),
         }
     }
 
@@ -1097,13 +1116,11 @@ impl<'c> Rules<'c> {
             return Vec::new();
         }
         let player = player as usize;
-        let doc = &self.content.doc;
         let mut seen: Vec<u8> = Vec::new();
         let mut options = Vec::new();
         for deck in 0..self.content.decks() {
             for &card in state.players[player].hands.hand(deck) {
-                let spec = &doc.cards[usize::from(card)];
-                if !ACTIVATED_DJINNS.contains(&spec.kind.as_str()) || seen.contains(&card) {
+                if !self.activated[usize::from(card)] || seen.contains(&card) {
                     continue;
                 }
                 seen.push(card);
@@ -1847,14 +1864,19 @@ impl<'c> Rules<'c> {
     /// `Rules.fire`: every card held that reacts to events reacts, players in seat order,
     /// each player's hands deck by deck in hand order, as the state is at its turn.
     fn fire(&self, mut state: State, event: Event) -> State {
-        let doc = &self.content.doc;
         for owner in 0..state.players.len() {
+            let hands = &state.players[owner].hands;
+            if !(0..self.content.decks()).any(|deck| {
+                hands
+                    .hand(deck)
+                    .iter()
+                    .any(|&c| self.reacts[usize::from(c)])
+            }) {
+                continue;
+            }
             let reacting: Vec<u8> = (0..self.content.decks())
-                .flat_map(|deck| state.players[owner].hands.hand(deck).to_vec())
-                .filter(|&c| {
-                    let kind = doc.cards[usize::from(c)].kind.as_str();
-                    PAYING_DJINNS.contains(&kind) || REACTING_DJINNS.contains(&kind)
-                })
+                .flat_map(|deck| hands.hand(deck).to_vec())
+                .filter(|&c| self.reacts[usize::from(c)])
                 .collect();
             for card in reacting {
                 if let Some(changed) = self.react(&state, owner, card, event) {
