@@ -46,7 +46,10 @@ def _print_version(value: bool) -> None:
     if value:
         from importlib.metadata import version
 
+        from naqala import kernel
+
         typer.echo(f"naqala {version('naqala')}")
+        typer.echo(kernel.engine_line())
         raise typer.Exit()
 
 
