@@ -25,6 +25,7 @@ LAZY_COMMANDS = {
     "skill": "naqala.cli.skill",
     "balance": "naqala.cli.balance",
     "tune": "naqala.cli.tune",
+    "interactions": "naqala.cli.interactions",
     "codec": "naqala.cli.codec",
     "serve": "naqala.cli.serve",
 }
