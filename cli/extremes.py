@@ -8,6 +8,7 @@ one line on stderr and exit 2.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 from typing import Annotated, Any
@@ -55,6 +56,8 @@ def extremes_command(
 ) -> None:
     """Search for the turn or game that pushes a metric furthest: the best value found, a
     witness record, and the same search without the house rules for scale."""
+    if importlib.util.find_spec("hypothesis") is None:
+        fail("naqala extremes needs hypothesis, from the test extra: pip install 'naqala[test]'")
     try:
         chosen = metric_named(metric)
         limit = Budget.parse(budget)
