@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -71,11 +71,12 @@ def extremes_command(
         plain = Ruleset.of(expansion or [], []).build()
         found, candidates = search(rules, count, chosen, limit.share(2 / 3), seed)
         scale, _ = search(plain, count, chosen, limit.share(1 / 3), seed)
-        baseline: dict[str, Any] = {"without_house_rules": scale.value}
+        baseline, scale_of = scale.value, "without_house_rules"
     else:
         found, candidates = search(rules, count, chosen, limit, seed)
-        baseline = {"plain_game": plain_value(rules, count, chosen, seed)}
+        baseline, scale_of = plain_value(rules, count, chosen, seed), "plain_game"
     data = summary(chosen, found, candidates, baseline)
+    data["baseline_of"] = scale_of
     data["witness"] = None
     if out is not None:
         name = f"extreme-{chosen.name}.json"
@@ -95,7 +96,7 @@ def extremes_command(
         f"{chosen.description}: {found.value} (reached after action {found.reached_at} of a "
         f"game of seed {found.candidate.seed}; {candidates} candidate games)"
     )
-    typer.echo(f"for scale: {json.dumps(baseline)}")
+    typer.echo(f"for scale: {baseline} ({scale_of.replace('_', ' ')})")
     if data["witness"]:
         typer.echo(f"witness: {data['witness']} (naqala replay --verify)")
 

@@ -292,7 +292,7 @@ def plain_value(rules: Rules, players: int, metric: Metric, seed: int) -> int:
     return play_candidate(rules, players, metric, Candidate(seed, seed, 1.0, 0)).value
 
 
-def summary(metric: Metric, found: Found, candidates: int, baseline: Any) -> dict[str, Any]:
+def summary(metric: Metric, found: Found, candidates: int, baseline: int) -> dict[str, Any]:
     """The JSON of a search (without the witness's path, which the caller writes)."""
     c = found.candidate
     return {
