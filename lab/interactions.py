@@ -266,6 +266,11 @@ def design_of(
 ) -> Design:
     """The design of a command line, checked (InteractionError or StudyError)."""
     design = Design(base, parse_components(components, base.build()), seats, seed, games)
+    left_out = [c.text for c in design.components if c.ref in base.without]
+    if left_out:
+        raise InteractionError(
+            f"{', '.join(left_out)} is left out of every arm by --without: it cannot vary"
+        )
     try:
         design.check()
     except StudyError as exc:

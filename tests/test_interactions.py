@@ -149,6 +149,12 @@ def test_bad_components_are_one_line(text: str, message: str) -> None:
     assert result.stdout == ""
 
 
+def test_a_card_left_out_everywhere_cannot_vary() -> None:
+    base = Ruleset.of([], [], ["djinn:enki"])
+    with pytest.raises(InteractionError, match="djinn:enki is left out of every arm"):
+        design_of(base, "djinn:jafaar,djinn:enki", ("random",) * 2, 0, 2)
+
+
 def test_the_command_prints_json_and_a_report(rules: dict[str, Path], tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     page = tmp_path / "matrix.html"
