@@ -67,13 +67,15 @@ def extremes_command(
         rules.new_game(count, seed)
     except (ExtremesError, StudyError, ValueError) as exc:
         fail(str(exc))
+    from naqala.testing.strategies import seeds
+
     if house_rules:
         plain = Ruleset.of(expansion or [], []).build()
-        found, candidates = search(rules, count, chosen, limit.share(2 / 3), seed)
-        scale, _ = search(plain, count, chosen, limit.share(1 / 3), seed)
+        found, candidates = search(rules, count, chosen, limit.share(2 / 3), seed, seeds())
+        scale, _ = search(plain, count, chosen, limit.share(1 / 3), seed, seeds())
         baseline, scale_of = scale.value, "without_house_rules"
     else:
-        found, candidates = search(rules, count, chosen, limit, seed)
+        found, candidates = search(rules, count, chosen, limit, seed, seeds())
         baseline, scale_of = plain_value(rules, count, chosen, seed), "plain_game"
     data = summary(chosen, found, candidates, baseline)
     data["baseline_of"] = scale_of

@@ -9,7 +9,8 @@ The search plays candidate games, each a pure function of its ``Candidate`` (gam
 agent seed, how much of it is random): a prefix of random actions, then a player that
 takes, at each decision, the option with the largest immediate gain of the metric
 (``MetricGreedy``), with a seeded share of random moves. Candidates come first from a
-plain sweep of seeds, then from hypothesis (``naqala.testing.strategies.seeds``) with
+plain sweep of seeds, then from hypothesis (the seeds drawn by a strategy the caller
+gives: ``naqala extremes`` passes ``naqala.testing.strategies.seeds()``) with
 ``hypothesis.target`` on the value, whose targeted phase mutates the candidates that went
 furthest. Everything stops at the budget: a wall-clock time, or a number of candidate
 games (``Budget``), the latter the same result on every machine.
@@ -220,14 +221,13 @@ def _hypothesis_search(
     seed: int,
     clock: _Clock,
     keep: Callable[[Found], None],
+    seeds: Any,
 ) -> None:
     """Candidates drawn by hypothesis, steered by ``target`` towards larger values, until
     the budget is spent."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
     from hypothesis import seed as hypothesis_seed
     from hypothesis import strategies as st
-
-    from naqala.testing.strategies import seeds
 
     @hypothesis_seed(seed)
     @settings(
@@ -239,8 +239,8 @@ def _hypothesis_search(
         suppress_health_check=list(HealthCheck),
     )
     @given(
-        seeds(),
-        seeds(),
+        seeds,
+        seeds,
         st.sampled_from(EPSILONS),
         st.integers(min_value=0, max_value=MAX_PREFIX),
     )
@@ -259,11 +259,18 @@ def _hypothesis_search(
 
 
 def search(
-    rules: Rules, players: int, metric: Metric, budget: Budget, seed: int = 0
+    rules: Rules,
+    players: int,
+    metric: Metric,
+    budget: Budget,
+    seed: int = 0,
+    seeds: Any = None,
 ) -> tuple[Found, int]:
     """The best candidate found within ``budget`` (a higher value, then a shorter
     witness) and how many candidates were played. A quarter of the budget is a plain sweep
-    of seeds with the greedy player, the rest hypothesis' targeted exploration."""
+    of seeds with the greedy player, the rest hypothesis' targeted exploration, drawing
+    game and agent seeds from ``seeds`` (a hypothesis strategy: the command passes the
+    testing kit's ``seeds()``, which the lab may not import; by default any 32-bit seed)."""
     best: list[Found] = []
 
     def keep(found: Found) -> None:
@@ -282,7 +289,11 @@ def search(
         sweep.played += 1
         index += 1
     rest = _Clock(budget.share(0.75))
-    _hypothesis_search(rules, players, metric, seed, rest, keep)
+    if seeds is None:
+        from hypothesis import strategies as st
+
+        seeds = st.integers(min_value=0, max_value=2**32 - 1)
+    _hypothesis_search(rules, players, metric, seed, rest, keep, seeds)
     return best[0], sweep.played + rest.played
 
 

@@ -29,6 +29,7 @@ from typing import Any
 import attrs
 
 from naqala.core.engine import Rules
+from naqala.core.plugins import HouseRuleFile, PluginError, read_house_rule
 from naqala.lab import stats
 from naqala.lab.executors import Executor
 from naqala.lab.results import GameResult
@@ -54,6 +55,8 @@ class Component:
     text: str
     kind: str  # "card" or "rule"
     ref: str
+    #: a house rule's file as it was read, once: every arm runs these bytes
+    rule: HouseRuleFile | None = attrs.field(default=None, eq=False)
 
     @property
     def djinn(self) -> str | None:
@@ -87,7 +90,11 @@ def parse_components(text: str, rules: Rules) -> tuple[Component, ...]:
             path = Path(name)
             if not path.is_file():
                 raise InteractionError(f"--components {word}: no such file {name}")
-            components.append(Component(word, "rule", str(path.resolve())))
+            try:
+                read = read_house_rule(path)
+            except PluginError as exc:
+                raise InteractionError(f"--components {word}: {exc}") from exc
+            components.append(Component(word, "rule", str(path.resolve()), read))
         else:
             raise InteractionError(
                 f"--components {word!r}: write djinn:ID, item:ID, rule:FILE or {ALL_DJINNS}"
@@ -104,7 +111,7 @@ def parse_components(text: str, rules: Rules) -> tuple[Component, ...]:
 def arm(base: Ruleset, components: Sequence[Component], present: frozenset[int]) -> Ruleset:
     """``base`` with the components of ``present`` in and the others out: a card is left
     out when absent, a house rule added when present."""
-    rules = [c.ref for i, c in enumerate(components) if c.kind == "rule" and i in present]
+    rules = [c.rule for i, c in enumerate(components) if c.rule is not None and i in present]
     cards = [c.ref for i, c in enumerate(components) if c.kind == "card" and i not in present]
     return Ruleset(
         base.expansions,
