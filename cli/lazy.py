@@ -25,6 +25,8 @@ LAZY_COMMANDS = {
     "skill": "naqala.cli.skill",
     "balance": "naqala.cli.balance",
     "tune": "naqala.cli.tune",
+    "interactions": "naqala.cli.interactions",
+    "extremes": "naqala.cli.extremes",
     "codec": "naqala.cli.codec",
     "serve": "naqala.cli.serve",
 }
