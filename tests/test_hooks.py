@@ -31,8 +31,7 @@ from naqala.core.views import determinize, hidden_decks, view_for
 from naqala.plugins.base import setup
 from naqala.plugins.base.common import current, gain_coins
 from naqala.plugins.base.flow import BaseFlow
-
-from scenario import board, options, play, player, turn_of
+from naqala.testing.scenario import board, options, play, player, turn_of
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"

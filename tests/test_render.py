@@ -18,8 +18,7 @@ from naqala.core.hookspecs import hookimpl
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, Turn, evolve
 from naqala.core.views import determinize, view_for
-
-from scenario import base_rules, board, counts, deck, player, tokens, turn_of
+from naqala.testing.scenario import base_rules, board, counts, deck, player, tokens, turn_of
 
 DATA = Path(__file__).resolve().parent / "data"
 ANSI = re.compile(r"\x1b\[([0-9;]*)m")
