@@ -76,6 +76,16 @@ def test_an_unknown_cost_code_is_refused(tmp_path: Path) -> None:
     assert "unknown cost 'FF'" in problem and "(checked by plugin 'base')" in problem
 
 
+def test_a_resource_of_an_unknown_kind_is_refused_by_the_base_game(tmp_path: Path) -> None:
+    """Merchandise and Fakirs are the base game's words: the core loads any kind, and the
+    base plugin refuses one it cannot sell or spend, naming the file and itself."""
+    text = '[[resource]]\nid = "gems"\nkind = "treasure"\ncount = 1\n'
+    [problem] = refused(tmp_path, text)
+    assert problem.startswith(f"{tmp_path / 'house.toml'} (plugin 'house'): resource 'gems': ")
+    assert "kind 'treasure' is not merchandise or fakir" in problem
+    assert "(checked by plugin 'base')" in problem
+
+
 @pytest.mark.parametrize(
     ("table", "reason"),
     [

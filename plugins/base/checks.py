@@ -16,6 +16,7 @@ from naqala.core.state import NOBODY, State
 from naqala.core.validate import Problem
 from naqala.plugins.base.bidding import turn_order_costs
 from naqala.plugins.base.cards import COST_PAYMENTS
+from naqala.plugins.base.common import RESOURCE_KINDS
 from naqala.plugins.base.setup import board_shape
 
 #: cost codes a djinn may name: the payments of ``COST_PAYMENTS`` and Kumarbi's ``F*``
@@ -50,6 +51,10 @@ def rules_problems(rules: Rules) -> list[str]:
             problems.append(f"settings.{key}: not set (the base game needs it)")
         elif value < least:
             problems.append(f"settings.{key}: {value} is less than {least}")
+    for spec in content.deck("resources"):
+        if spec.kind not in RESOURCE_KINDS:
+            kinds = " or ".join(RESOURCE_KINDS)
+            problems.append(f"resource {spec.id!r}: kind {spec.kind!r} is not {kinds}")
     for spec in content.deck("djinns"):
         if spec.cost not in COST_CODES:
             known = ", ".join(repr(c) for c in sorted(COST_CODES))
