@@ -11,7 +11,7 @@ from __future__ import annotations
 from naqala.core.actions import Action
 from naqala.core.engine import DJINNS, Rules
 from naqala.core.state import State
-from naqala.plugins.base.api import COST_WORDS
+from naqala.plugins.base.api import cost_words
 
 
 def decision_title(rules: Rules, state: State) -> str:
@@ -39,7 +39,7 @@ def djinn_power(rules: Rules, djinn: str, brief: bool = False) -> str:
     when = power.when if power else "never (no power registered)"
     if brief:
         return f"{spec.name}: {effect}"
-    cost = COST_WORDS.get(spec.cost, spec.cost)
+    cost = cost_words(rules, spec.cost)
     return f"{spec.name} ({spec.vp} VP; {cost}; {when}): {effect}"
 
 
@@ -53,7 +53,7 @@ def djinn_offer(rules: Rules, djinn: str) -> str:
     power = rules.power_of(spec)
     effect = power.describe(rules, spec) if power else spec.text
     when = power.when if power else "never (no power registered)"
-    cost = COST_WORDS.get(spec.cost, spec.cost)
+    cost = cost_words(rules, spec.cost)
     return f"{spec.name} {spec.vp} VP · {cost} · {when}: {effect}"
 
 

@@ -18,6 +18,7 @@ from pluggy import HookImpl
 from naqala.core import hookspecs
 from naqala.core.actions import SORT_KEY, Action, shorten
 from naqala.core.content import CardSpec, Content, DeckSpec, TileSpec, load_content
+from naqala.core.costs import CostCode
 from naqala.core.events import Event, ScoreLine, Verdict
 from naqala.core.meaning import check_rules
 from naqala.core.plugins import (
@@ -330,6 +331,20 @@ class Rules:
                     )
                 found[name] = factory
             self.memo["naqala.agents"] = found
+        return found
+
+    # -- cost codes --------------------------------------------------------------------
+
+    @property
+    def cost_codes(self) -> Mapping[str, CostCode]:
+        """Every cost code a card may name, by code: the plugins' answers to
+        ``naqala_cost_codes`` merged like the stages (a code offered twice is refused
+        naming both, unless one lists ``cost:<code>`` in ``REPLACES``)."""
+        found: dict[str, CostCode] | None = self.memo.get("naqala.cost_codes")
+        if found is None:
+            merged = self._registry("naqala_cost_codes", "cost:", "cost code")
+            found = {key.removeprefix("cost:"): code for key, code in merged.items()}
+            self.memo["naqala.cost_codes"] = found
         return found
 
     # -- identity ----------------------------------------------------------------------

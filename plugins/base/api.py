@@ -32,8 +32,9 @@ from naqala.plugins.base.common import (
     take_from_row,
     take_tile,
 )
+from naqala.plugins.base.costs import PAYMENT_UNITS, cost_payments, cost_words, payment_words
 from naqala.plugins.base.djinns.common import draw_resource
-from naqala.plugins.base.djinns.reference import COST_WORDS, djinn_rows, render_markdown
+from naqala.plugins.base.djinns.reference import djinn_rows, render_markdown
 from naqala.plugins.base.djinns.triggered import Boaz, Kandicha
 from naqala.plugins.base.events import (
     BUILDERS_PAID,
@@ -67,7 +68,6 @@ __all__ = [
     "BASE_EVENTS",
     "BUILDERS_PAID",
     "CLEAN_UP",
-    "COST_WORDS",
     "DJINN_TAKEN",
     "FAKIR",
     "KILL",
@@ -76,6 +76,7 @@ __all__ = [
     "MEEPLE_DROPPED",
     "PALACE_PLACED",
     "PALM_TREE_PLACED",
+    "PAYMENT_UNITS",
     "PERFT_MAX_SECONDS",
     "SKIP",
     "TILE_TAKEN",
@@ -93,6 +94,8 @@ __all__ = [
     "card_score_lines",
     "change_kept",
     "colour_masks",
+    "cost_payments",
+    "cost_words",
     "count_moves",
     "current",
     "discard_cards",
@@ -112,6 +115,7 @@ __all__ = [
     "own_turn",
     "owned_tiles",
     "parse_board",
+    "payment_words",
     "perft",
     "place_token",
     "place_token_for",

@@ -6,14 +6,7 @@ from __future__ import annotations
 from naqala.core.content import DJINNS
 from naqala.core.engine import Rules
 from naqala.plugins.base.cards import card_rows
-
-COST_WORDS = {
-    "": "free",
-    "E/F": "1 elder or 1 Fakir",
-    "E+(E/F)": "1 elder, plus 1 elder or 1 Fakir",
-    "F": "1 Fakir",
-    "F*": "1 or more Fakirs",
-}
+from naqala.plugins.base.costs import cost_words
 
 
 def djinn_rows(rules: Rules) -> list[dict[str, str]]:
@@ -25,7 +18,7 @@ def djinn_rows(rules: Rules) -> list[dict[str, str]]:
                 "id": spec.id,
                 "name": spec.name,
                 "vp": str(spec.vp),
-                "cost": COST_WORDS.get(spec.cost, spec.cost),
+                "cost": cost_words(rules, spec.cost),
                 "when": power.when if power else "never (no power registered)",
                 "effect": power.describe(rules, spec) if power else spec.text,
             }
