@@ -438,7 +438,8 @@ class TwoElders:
 def test_naqala_cost_codes_adds_a_cost_offered_checked_and_worded(tmp_path: Path) -> None:
     """A new cost code is one entry: the djinn naming it is offered with its payment only
     when the owner can pay it, paid when used, and described in the reference's words."""
-    from naqala.plugins.base.api import cost_words, djinn_rows
+    from naqala.cli.djinns import djinn_rows
+    from naqala.plugins.base.api import cost_words
 
     rules = build_rules(extra_plugins=[TwoElders(tmp_path / "dear.toml")])
     assert rules.cost_codes["2E"] == CostCode(("EE",), "2 elders")

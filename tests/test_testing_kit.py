@@ -26,10 +26,10 @@ from naqala.core.engine import DJINNS, RESOURCES, Rules, build_rules
 from naqala.core.plugins import PluginError, installed_entry_points
 from naqala.core.rng import Rng
 from naqala.core.state import Decision, State
-from naqala.plugins.base.boardfile import BoardFileError, perft
 from naqala.plugins.base.common import refill
 from naqala.testing import scenario as kit_scenario
 from naqala.testing import strategies
+from naqala.testing.boardfile import BoardFileError, perft
 from naqala.testing.chance import ChanceError, fill_bag, next_draws, reseed, stack_deck
 from naqala.testing.moves import board_file, count_moves
 from naqala.testing.pytest_plugin import Play, RulesFactory

@@ -347,8 +347,3 @@ def protected(rules: Rules, state: State, player: int) -> set[str]:
     for card, power in held_by(rules, state, player):
         found.update(power.protects(rules, state, player, card))
     return found
-
-
-def card_rows(rules: Rules, deck: str) -> list[tuple[CardSpec, Power | None]]:
-    """Every card of ``deck`` in content order with its power (for references)."""
-    return [(card, rules.power_of(card)) for card in rules.content.deck(deck)]

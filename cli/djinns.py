@@ -1,18 +1,20 @@
 """The djinn reference (docs/djinns.md and ``naqala djinns``), generated from the content
-and the powers' own descriptions so that it cannot drift from what the game does."""
+and the powers' own descriptions so that it cannot drift from what the game does.
+
+A command's output, so it lives with the command line: no rule of the game reads it."""
 
 from __future__ import annotations
 
 from naqala.core.content import DJINNS
 from naqala.core.engine import Rules
-from naqala.plugins.base.cards import card_rows
-from naqala.plugins.base.costs import cost_words
+from naqala.plugins.base.api import cost_words
 
 
 def djinn_rows(rules: Rules) -> list[dict[str, str]]:
     """One row per djinn in the rules' content, in content order."""
     rows = []
-    for spec, power in card_rows(rules, DJINNS):
+    for spec in rules.content.deck(DJINNS):
+        power = rules.power_of(spec)
         rows.append(
             {
                 "id": spec.id,
