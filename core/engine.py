@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 import pluggy
 from pluggy import HookImpl
 
-from naqala.core import hookspecs
+from naqala.core import content, hookspecs
 from naqala.core.actions import SORT_KEY, Action, shorten
 from naqala.core.content import CardSpec, Content, DeckSpec, TileSpec, load_content
 from naqala.core.costs import CostCode
@@ -31,16 +31,18 @@ from naqala.core.plugins import (
 )
 from naqala.core.powers import Power
 from naqala.core.stage import Flow, Stage
-from naqala.core.state import Layout, State, evolve
+from naqala.core.state import DJINN_HAND, RESOURCE_HAND, Layout, State, evolve
 
 if TYPE_CHECKING:
     from naqala.core.agents import AgentFactory
 
-#: deck indices in ``State.decks``
-RESOURCES = 0
-DJINNS = 1
-#: the decks every game has; plugins add more through ``[[card]]`` content (``rules.deck_names``)
-DECK_NAMES = ("resources", "djinns")
+#: the positions in ``State.decks`` (and in each player's hands) of the two decks every
+#: game has: one definition, ``naqala.core.state``'s, under the deck's own name
+RESOURCES = RESOURCE_HAND
+DJINNS = DJINN_HAND
+#: the decks every game has, by name (``naqala.core.content``), at those positions;
+#: plugins add more through ``[[card]]`` content (``rules.deck_names``)
+DECK_NAMES = (content.RESOURCES, content.DJINNS)
 
 
 #: hooks that provide stages, and the prefix of their stage names
