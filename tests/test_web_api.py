@@ -99,14 +99,15 @@ def test_a_new_game_gives_a_secret_link_to_each_human_seat_only(client: TestClie
 @pytest.mark.parametrize(
     ("body", "status", "words"),
     [
-        ({"seats": ["human"]}, 422, "2 to 6 seats"),
+        ({"seats": ["human"]}, 422, "1 player is not supported with these rules"),
+        ({"seats": []}, 422, "1 to 6 seats"),
         ({"seats": ["ai", "ai"]}, 422, "at least one human seat"),
         ({"seats": ["human", "robot"]}, 422, "unknown seat 'robot'"),
         ({"seats": ["human", "ai"], "expansions": ["nope"]}, 422, "unknown expansion 'nope'"),
         ({"seats": ["human", "ai"], "house_rules": ["x.py"]}, 422, "unknown house-rule file"),
         ({"seats": ["human", "ai"], "seed": "one"}, 400, "'seed' must be"),
         ({"seats": "human,ai"}, 400, "'seats' must be list"),
-        ({"seats": ["human"] * 7}, 422, "2 to 6 seats"),
+        ({"seats": ["human"] * 7}, 422, "1 to 6 seats"),
     ],
 )
 def test_a_bad_new_game_is_refused_with_the_reason(
@@ -504,3 +505,39 @@ def test_the_largest_seed_is_a_seed(client: TestClient) -> None:
     (api,) = new_game(client, ["human", "ai:random"], seed=2**63 - 1)
     upload = client.post("/api/load", content=client.get(api + "/record").text, headers=JSON)
     assert upload.status_code == 201, upload.text
+
+
+def test_the_pages_have_no_inline_script_and_their_static_files_are_served(
+    client: TestClient,
+) -> None:
+    """A page's style and scripts are static files (a Content-Security-Policy can then
+    forbid inline scripts), each served with its type, and installed as package data."""
+    import re
+    import tomllib
+
+    api = new_game(client, ["human", "ai:greedy"])[0]
+    pages = [client.get("/").text, client.get(api.replace("/api/games/", "/play/", 1)).text]
+    names = set()
+    for html in pages:
+        assert "<script>" not in html and "<style>" not in html
+        assert not re.search(r"\son[a-z]+=", html)  # no inline event handlers
+        names.update(re.findall(r'(?:src|href)="/static/([^"]+)"', html))
+    assert {"naqala.css", "lobby.js", "game.js", "stream.js"} <= names
+    for name in names:
+        answer = client.get(f"/static/{name}")
+        assert answer.status_code == 200, name
+        kind = "text/css" if name.endswith(".css") else "javascript"
+        assert kind in answer.headers["content-type"]
+    assert client.get("/static/stream-worker.js").status_code == 200
+    assert client.get("/static/../app.py").status_code == 404
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "static/*" in data["tool"]["setuptools"]["package-data"]["naqala.web"]
+
+
+def test_one_person_plays_the_solo_mode_against_sultan_yazid(client: TestClient) -> None:
+    """One seat is a game of the solo mode (the rules decide which counts they allow):
+    before, the server refused every game of fewer than two seats."""
+    (api,) = new_game(client, ["human"], expansions=["solo"])
+    page = wait(client, api)
+    assert page["seats"] == ["P1 (person)"] and page["options"]
+    assert page["cards"]["aside"]["name"] == "Sultan Yazid"

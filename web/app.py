@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import secrets
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -29,9 +30,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from naqala.cli.decisions import option_label
 from naqala.core.record import record_to_json
-from naqala.web.games import GAME_ID, TOKEN, Game, Refused
+from naqala.web.games import GAME_ID, TOKEN, Game, Refused, option_entry
 from naqala.web.pages import game_page, lobby_page, message_page
 from naqala.web.store import SEED_RULE, Store, expansions_offered, seed_problem
 
@@ -39,6 +39,10 @@ from naqala.web.store import SEED_RULE, Store, expansions_offered, seed_problem
 MAX_REQUEST = 16 * 1024
 #: the largest uploaded record (a long game with every expansion is ~20 KB)
 MAX_UPLOAD = 1024 * 1024
+#: the most game pages one shared event stream follows (a browser's tabs)
+MAX_FOLLOWED = 64
+#: a game page's API address, as a shared stream names it: the game and the seat's secret
+FOLLOWED = re.compile(r"^/api/games/([0-9a-f]{16})/([A-Za-z0-9_-]{22})$")
 #: seconds between two saves of a game while its AI seats play (a person's change is
 #: saved at once, and so is the game when the AI stops or the server does)
 SAVE_EVERY = 1.0
@@ -307,11 +311,7 @@ def create_app(
             if len(named) == 1:
                 return {"played": [str(named[0])]}
             state = game.state
-            return {
-                "choices": [
-                    {"action": str(a), "label": option_label(game.rules, state, a)} for a in named
-                ]
-            }
+            return {"choices": [option_entry(game.rules, state, a) for a in named]}
 
         return await changing(request, change)
 
@@ -378,6 +378,63 @@ def create_app(
 
         return StreamingResponse(stream(), media_type="text/event-stream")
 
+    async def followed_events(request: Request) -> Response:
+        """One stream for every game page a browser shows (``?follow=`` their API
+        addresses, comma-separated): a browser opens at most six connections to a host,
+        so its tabs share this one (``static/stream-worker.js``) instead of a stream
+        each. Each message is ``{"api": address, "version": n}``, or ``"gone": true``
+        for a game deleted or unknown."""
+        names = [name for name in request.query_params.get("follow", "").split(",") if name]
+        if not 0 < len(names) <= MAX_FOLLOWED:
+            raise _error(400, f"'follow' must name 1 to {MAX_FOLLOWED} game pages")
+        followed: dict[str, Game] = {}
+        gone: list[str] = []
+        for name in names:
+            found = FOLLOWED.match(name)
+            if found is None:
+                raise _error(400, f"'follow' names {name[:60]!r}, not a game page's address")
+            game = store.games.get(found[1])
+            if game is None or game.seat_of(found[2]) is None:
+                gone.append(name)
+            else:
+                followed[name] = game
+
+        def news(api: str, **fields: Any) -> str:
+            return f"data: {json.dumps({'api': api, **fields})}\n\n"
+
+        async def stream() -> AsyncIterator[str]:
+            loop = asyncio.get_running_loop()
+            end = loop.time() + server.stream_seconds
+            sent = dict.fromkeys(followed, -1)
+            yield "retry: 1000\n\n"
+            for api in gone:
+                yield news(api, gone=True)
+            while followed and loop.time() < end:
+                # the events are taken before the versions are read: no change is missed
+                events = {server.event(game) for game in followed.values()}
+                changed = False
+                for api, game in list(followed.items()):
+                    if game.id not in store.games:
+                        del followed[api]
+                        changed = True
+                        yield news(api, gone=True)
+                    elif game.version != sent[api]:
+                        sent[api] = game.version
+                        changed = True
+                        yield news(api, version=game.version)
+                if changed:
+                    continue
+                waits = [asyncio.ensure_future(event.wait()) for event in events]
+                done, pending = await asyncio.wait(
+                    waits, timeout=min(15.0, end - loop.time()), return_when="FIRST_COMPLETED"
+                )
+                for wait in pending:
+                    wait.cancel()
+                if not done:
+                    yield ": still here\n\n"
+
+        return StreamingResponse(stream(), media_type="text/event-stream")
+
     async def http_error(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
         reason = exc.detail if isinstance(exc, HTTPException) else "internal error"
@@ -400,6 +457,7 @@ def create_app(
         Route("/play/{game}/{token}", play_page),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/load", load_game, methods=["POST"]),
+        Route("/api/events", followed_events),
         Route(api, state),
         Route(api, delete, methods=["DELETE"]),
         Route(api + "/events", events),

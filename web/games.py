@@ -32,6 +32,9 @@ from naqala.core.state import NOBODY, State
 from naqala.core.views import sees_revealed, view_for
 from naqala.display.html import score_table_html
 from naqala.display.svg import seat_label, svg_parts
+from naqala.web.cards import card_catalogue, cards_in_play, own_cards
+from naqala.web.score import score_in_sight
+from naqala.web.words import option_words
 
 #: the AI that plays a human seat whose person asked for "play for me"
 STAND_IN = "greedy"
@@ -255,7 +258,8 @@ class Game:
     def page(self, seat: int) -> dict[str, Any]:
         """Everything ``seat``'s page shows, and nothing another seat may hide from it:
         the picture and the engine's view as this seat sees them, the options when it
-        decides, the score table once the game is over."""
+        decides, the score as this seat may see it during the game and the score table
+        once it is over."""
         rules, state = self.rules, self.state
         mine = not state.is_over and state.decision.player == seat
         options = rules.legal_actions(state) if mine else []
@@ -271,6 +275,7 @@ class Game:
             title = state.decision.stage if hidden else decision_title(rules, state)
             prefix = "Your decision" if mine else f"{self.who(decider)} decides"
             status = f"{prefix}: {title}"
+        view = view_for(rules, state, seat)
         return {
             "game": self.id,
             "seat": seat,
@@ -281,9 +286,7 @@ class Game:
             "deciding": None if decider == NOBODY else decider,
             "yours": mine,
             "status": status,
-            "options": [
-                {"action": str(a), "label": option_label(rules, state, a)} for a in options
-            ],
+            "options": [option_entry(rules, state, a) for a in options],
             "targets": targets,
             "autoplay": seat in self.autoplay,
             "seats": [self.who(s) for s in range(len(self.record.seats))],
@@ -294,8 +297,22 @@ class Game:
                 if state.is_over
                 else ""
             ),
-            "view": view_for(rules, state, seat),
+            "view": view,
+            "score": None if state.is_over else score_in_sight(rules, state, seat),
+            "cards": card_catalogue(rules, state),
+            "mine": own_cards(rules, view, seat),
+            "in_play": cards_in_play(rules, state, view, seat),
         }
+
+
+def option_entry(rules: Rules, state: State, action: Action) -> dict[str, str]:
+    """An option as a page lists it: the notation (``action``), what it does in words
+    (``words``, :mod:`naqala.web.words`) and the terminal's short label (``label``)."""
+    return {
+        "action": str(action),
+        "words": option_words(rules, state, action),
+        "label": option_label(rules, state, action),
+    }
 
 
 def _hides_revealed(state: State, seat: int) -> bool:

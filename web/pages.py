@@ -1,56 +1,40 @@
 """The server's HTML pages: the lobby (a new game, or a saved one loaded) and a seat's
-game page. Each is one document with its style inline and its script in a static file of
-this server (``web/static/``, served at ``/static/``): the Content-Security-Policy of
-``web/app.py`` runs no inline script, so nothing injected into a page could run. The game
-page asks the JSON API for what it shows and listens to the game's event stream to show
-each change without a reload.
+game page. A page is markup only: its style and scripts are static files
+(``web/static``, served under ``/static/``), never inline, so that a
+Content-Security-Policy can forbid inline scripts; nothing comes from the network. The
+game page asks the JSON API for what it shows and listens to the game's event stream
+(one per browser, shared by its tabs) to show each change without a reload.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
+from pathlib import Path
 
-__all__ = ["game_page", "lobby_page", "message_page"]
+__all__ = ["STATIC", "game_page", "lobby_page", "message_page"]
+
+#: the pages' style sheet and scripts, served as they are under ``/static/``
+STATIC = Path(__file__).resolve().parent / "static"
 
 #: the seats of the lobby's form, and what each holds at first
 LOBBY_SEATS = ("human", "ai:greedy", "ai:greedy", "", "")
 
-_STYLE = """
-body { margin: 0; font: 14px/1.4 "DejaVu Sans", Verdana, Arial, sans-serif;
-  background: #f3eee3; color: #2b2b2b; }
-header { padding: 10px 16px; background: #3b2f23; color: #fbf7ef; }
-header h1 { font-size: 18px; margin: 0 0 6px; }
-header a { color: #ffd8a8; }
-main { display: flex; gap: 16px; padding: 12px 16px; align-items: flex-start; }
-button, select, input { font: inherit; }
-button { padding: 3px 10px; border-radius: 4px; border: 1px solid #8f846f;
-  background: #fbf7ef; color: #2b2b2b; cursor: pointer; }
-button:disabled { color: #9a917f; cursor: default; }
-fieldset { border: 1px solid #c9bfa9; border-radius: 4px; margin: 0 0 12px; background: #fbf7ef; }
-#message { min-height: 1.4em; padding: 4px 8px; border-radius: 4px; }
-#message.refused { background: #f9d6cf; color: #7a1d0c; font-weight: bold; }
-#message.ok { background: #e0efd4; }
-table.scores { border-collapse: collapse; margin: 12px 0; background: #fbf7ef; }
-table.scores caption { text-align: left; font-weight: bold; padding: 4px 0; color: #8a3b12; }
-table.scores th, table.scores td { border: 1px solid #c9bfa9; padding: 2px 8px; }
-table.scores td { text-align: right; min-width: 4em; }
-table.scores tbody th { text-align: left; font-weight: normal; }
-table.scores tfoot { font-weight: bold; }
-.seat { color: #fff; border-radius: 3px; padding: 0 4px; font-weight: bold; font-size: 12px; }
-"""
 
-
-def _page(title: str, body: str, script: str = "", style: str = "", data: str = "") -> str:
-    """A page; ``script`` names its file in ``web/static/`` and ``data`` is the body's
-    attributes that the script reads (its only input from the page)."""
-    loads = f'<script src="/static/{escape(script)}"></script>\n' if script else ""
+def _page(
+    title: str, body: str, scripts: Sequence[str] = (), data: dict[str, str] | None = None
+) -> str:
+    """A whole document: ``scripts`` are static files, ``data`` the body's ``data-*``
+    attributes (how a page tells its script what it needs, such as its API address)."""
+    attributes = "".join(f' data-{name}="{escape(value)}"' for name, value in (data or {}).items())
+    tags = "".join(f'<script src="/static/{escape(name)}" defer></script>\n' for name in scripts)
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<link rel="icon" href="data:,">\n'
-        f"<title>{escape(title)}</title>\n<style>{_STYLE}{style}</style>\n</head>\n"
-        f"<body{data}>\n{body}\n{loads}</body>\n</html>\n"
+        f"<title>{escape(title)}</title>\n"
+        '<link rel="stylesheet" href="/static/naqala.css">\n'
+        f"{tags}</head>\n<body{attributes}>\n{body}\n</body>\n</html>\n"
     )
 
 
@@ -68,7 +52,7 @@ def lobby_page(expansions: Sequence[str], houses: Sequence[str], agents: Sequenc
     kinds = ["human", *(f"ai:{name}" for name in agents)]
     seats = []
     for number, chosen in enumerate(LOBBY_SEATS, start=1):
-        choices = [("", "nobody")] if number > 2 else []
+        choices = [("", "nobody")] if number > 1 else []
         choices += [(kind, kind) for kind in kinds]
         options = "".join(
             f'<option value="{escape(value)}"{" selected" if value == chosen else ""}>'
@@ -76,7 +60,8 @@ def lobby_page(expansions: Sequence[str], houses: Sequence[str], agents: Sequenc
             for value, text in choices
         )
         seats.append(
-            f'<label>P{number} <select class="seat" id="seat-{number}">{options}</select></label> '
+            f'<label>P{number} <select class="seat-kind" id="seat-{number}">'
+            f"{options}</select></label> "
         )
     boxes = "".join(
         f'<label><input type="checkbox" class="expansion" value="{escape(name)}"> '
@@ -107,7 +92,7 @@ def lobby_page(expansions: Sequence[str], houses: Sequence[str], agents: Sequenc
 <div id="message" role="alert"></div>
 <div id="links"></div>
 </div></main>"""
-    return _page("naqala · new game", body, "lobby.js")
+    return _page("naqala · new game", body, ("lobby.js",))
 
 
 def game_page(game_id: str, token: str, seat: int) -> str:
@@ -115,15 +100,23 @@ def game_page(game_id: str, token: str, seat: int) -> str:
     api = f"/api/games/{game_id}/{token}"
     body = f"""<header><h1>naqala · game {escape(game_id)} · you are P{seat + 1}</h1>
 <div id="status" aria-live="polite"></div>
+<details id="score"><summary><span class="what">Score</span> <span id="score-line"></span>
+</summary><table class="scores" id="score-lines"></table>
+<p id="score-note"></p></details>
 <div class="controls">
 <button id="undo" type="button">undo</button>
 <button id="autoplay" type="button">play for me</button>
 <a id="save" href="{escape(api)}/record" download>save (download the record)</a> ·
 <a href="/">new game</a>
 </div></header>
-<main>
-<div id="picture"><div id="board"></div><div id="scores"></div></div>
-<aside>
+<main class="game">
+<section id="table">
+<div id="board" class="scroller"></div>
+<div id="tableau"></div>
+<div id="players"></div>
+<div id="scores"></div>
+</section>
+<aside id="side">
 <div id="message" role="alert"></div>
 <div id="choices"></div>
 <h2>Your options</h2>
@@ -131,27 +124,16 @@ def game_page(game_id: str, token: str, seat: int) -> str:
 <form id="typed"><label>or type an action
 <input id="action" autocomplete="off" placeholder="e.g. pick c3"></label>
 <button type="submit">play</button></form>
+<h2>Your cards</h2><ul id="mine" class="cards"></ul>
+<h2>Cards in play</h2><ul id="in-play" class="cards"></ul>
 <h2>Seats</h2><ul id="seats"></ul>
 <h2>Latest moves</h2><ul id="log"></ul>
 </aside>
-</main>"""
-    data = f' data-api="{escape(api)}"'
-    return _page(f"naqala · P{seat + 1}", body, "game.js", _GAME_STYLE, data)
-
-
-_GAME_STYLE = """
-#picture { flex: 1; min-width: 0; }
-#board svg { width: 100%; height: auto; display: block; box-shadow: 0 1px 4px #0003; }
-#board g.tile, #board g.spot, #board g.card { cursor: pointer; }
-#board g.target > rect:first-of-type { stroke: #ff8c1a; stroke-width: 4; }
-#board g.tile:hover > rect:first-of-type { stroke: #3b2f23; stroke-width: 4; }
-aside { width: 340px; flex-shrink: 0; }
-aside h2 { font-size: 15px; margin: 12px 0 4px; }
-#options { max-height: 40vh; overflow-y: auto; padding-left: 2.4em; margin: 0; }
-#options button, #choices button { margin: 1px 0; text-align: left; }
-#choices:not(:empty) { padding: 6px; border: 2px solid #ff8c1a; border-radius: 4px;
-  background: #fff4e5; margin: 6px 0; }
-#log { max-height: 25vh; overflow-y: auto; font-size: 12px; padding-left: 0; margin: 0;
-  list-style: none; }
-.controls { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
-"""
+</main>
+<div id="card-sheet" role="dialog" aria-modal="false" aria-labelledby="card-name" hidden>
+<button id="card-close" type="button" aria-label="close">×</button>
+<h3 id="card-name"></h3><p id="card-facts"></p><p id="card-effect"></p>
+<div id="card-options"></div>
+</div>"""
+    scripts = ("stream.js", "cards.js", "board.js", "game.js")
+    return _page(f"naqala · P{seat + 1}", body, scripts, {"api": api})

@@ -104,8 +104,8 @@ class Store:
     ) -> Game:
         """A new game; ``Refused`` (422) naming what is wrong with the request."""
         self._room()
-        if not 2 <= len(seats) <= MAX_SEATS:
-            raise Refused(f"a game needs 2 to {MAX_SEATS} seats, not {len(seats)}", 422)
+        if not 1 <= len(seats) <= MAX_SEATS:  # the rules say which counts they allow
+            raise Refused(f"a game needs 1 to {MAX_SEATS} seats, not {len(seats)}", 422)
         offered = expansions_offered()
         for name in expansions:
             if name not in offered:
@@ -150,8 +150,8 @@ class Store:
         record = with_canonical_seats(rules, record, "the uploaded record")
         if HUMAN not in record.seats:
             raise RecordError("the uploaded record: $.seats: no human seat to play")
-        if not 2 <= len(record.seats) <= MAX_SEATS:
-            raise RecordError(f"the uploaded record: $.seats: 2 to {MAX_SEATS} seats, please")
+        if not 1 <= len(record.seats) <= MAX_SEATS:
+            raise RecordError(f"the uploaded record: $.seats: 1 to {MAX_SEATS} seats, please")
         return record
 
     def _rules(self, record: GameRecord) -> Rules:

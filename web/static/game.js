@@ -1,5 +1,6 @@
 "use strict";
-// A seat's page (web/pages.py game_page); the seat's API address is the body's data-api.
+// A seat's game page: shows what the API sends for this seat, plays what is clicked,
+// tapped or typed, and follows the game's changes (stream.js).
 const API = document.body.dataset.api;
 const board = document.getElementById("board");
 const message = document.getElementById("message");
@@ -10,12 +11,15 @@ function say(text, bad) {
   message.className = text ? (bad ? "refused" : "ok") : "";
 }
 function button(option, cls) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = cls;
-  b.dataset.action = option.action;
-  b.textContent = option.label;
-  b.addEventListener("click", function () { act(option.action); });
+  const b = optionButton(option, cls, function () { act(option.action); });
+  // an option about a card: its whole text on a hover (the words give its first sentence)
+  const card = Array.from(optionNames(option.action)).find(function (name) {
+    return cardSheet.known(name);
+  });
+  if (card) {
+    const facts = cardSheet.catalogue[card];
+    b.title = facts.name + " (" + cardSheet.facts(facts) + "): " + facts.effect;
+  }
   return b;
 }
 function fill(list, lines) {
@@ -26,24 +30,111 @@ function fill(list, lines) {
     list.appendChild(item);
   });
 }
+function showCards(page) {
+  const mine = document.getElementById("mine");
+  mine.innerHTML = "";
+  page.mine.forEach(function (id) {
+    const card = page.cards[id];
+    const item = document.createElement("li");
+    item.appendChild(cardSheet.chip(id, ""));
+    if (card) {
+      const power = document.createElement("p");
+      power.className = "power";
+      power.textContent = cardSheet.facts(card) + ": " + card.effect;
+      item.appendChild(power);
+    }
+    mine.appendChild(item);
+  });
+  if (page.mine.length === 0) { fill(mine, ["none yet"]); }
+  const inPlay = document.getElementById("in-play");
+  fill(inPlay, page.in_play.map(function (held) { return cardSheet.chip(held.card, held.where); }));
+  if (page.in_play.length === 0) { fill(inPlay, ["none"]); }
+}
+// the score in sight: each player's points as this seat may see them, the lines a tap
+// away (a <details>, which fingers and keyboards open as well as a mouse)
+function showScore(score) {
+  const box = document.getElementById("score");
+  box.hidden = score === null;
+  if (score === null) { return; }
+  document.getElementById("score-line").textContent = score.players.map(function (p) {
+    return p.label + (p.you ? " (you) " : " ") + p.total + (p.full ? "" : "+");
+  }).join(" · ");
+  const table = document.getElementById("score-lines");
+  table.innerHTML = "";
+  const head = table.createTHead().insertRow();
+  head.appendChild(document.createElement("th"));
+  score.players.forEach(function (p) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = p.label + (p.you ? " (you)" : "");
+    head.appendChild(th);
+  });
+  const lines = table.createTBody();
+  score.rows.forEach(function (row) {
+    const tr = lines.insertRow();
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = row[0];
+    tr.appendChild(th);
+    row[1].forEach(function (points) { tr.insertCell().textContent = String(points); });
+  });
+  const foot = table.createTFoot().insertRow();
+  const total = document.createElement("th");
+  total.scope = "row";
+  total.textContent = "total";
+  foot.appendChild(total);
+  score.players.forEach(function (p) { foot.insertCell().textContent = String(p.total); });
+  document.getElementById("score-note").textContent = score.players
+    .filter(function (p) { return !p.full; })
+    .map(function (p) { return p.label + " + " + p.uncounted.join(", ") + " (not shown to you)"; })
+    .join("; ");
+}
 function render(page) {
   version = page.version;
-  board.innerHTML = page.svg;
+  drawPicture(page.svg, board, document.getElementById("tableau"),
+    document.getElementById("players"));
   const targets = new Set(page.targets);
-  board.querySelectorAll("g.tile").forEach(function (g) {
+  document.querySelectorAll("#board g.tile").forEach(function (g) {
     g.classList.toggle("target", targets.has(g.id.slice(5)));
   });
-  board.querySelectorAll("g[data-pick]").forEach(function (g) {
-    g.classList.toggle("target", targets.has(g.dataset.pick.toLowerCase()));
+  document.querySelectorAll("#table g[data-pick]").forEach(function (g) {
+    const pick = g.dataset.pick.toLowerCase();
+    g.classList.toggle("target", targets.has(pick));
+    if (Object.prototype.hasOwnProperty.call(page.cards, pick)) {
+      g.classList.add("has-power");
+      cardSheet.follow(g, pick);
+    }
   });
+  // the area beside the board (the solo mode's Sultan Yazid) explains itself as well
+  document.querySelectorAll("#players g.aside").forEach(function (g) {
+    if (Object.prototype.hasOwnProperty.call(page.cards, "aside")) {
+      g.classList.add("has-power");
+      cardSheet.follow(g, "aside");
+    }
+  });
+  // a player's panel lists, on a tap, the cards of theirs this seat may see
+  document.querySelectorAll("#players g.player").forEach(function (g) {
+    const label = "P" + g.id.slice(7);
+    const ids = label === page.you ? page.mine : page.in_play
+      .filter(function (held) { return held.where === label; })
+      .map(function (held) { return held.card; });
+    g.classList.add("has-power");
+    g.addEventListener("click", function (event) {
+      event.stopPropagation();
+      cardSheet.showHand((label === page.you ? "Your" : label + "'s") + " cards", ids);
+    });
+  });
+  cardSheet.update(page.cards, page.options);
   document.getElementById("status").textContent = "Round " + page.round + " · " + page.status;
   fill(document.getElementById("options"),
     page.options.map(function (o) { return button(o, "option"); }));
+  showCards(page);
   fill(document.getElementById("seats"), page.seats);
   const log = document.getElementById("log");
   fill(log, page.log);
   log.scrollTop = log.scrollHeight;
   document.getElementById("scores").innerHTML = page.scores;
+  showScore(page.score);
   document.getElementById("undo").disabled = !page.yours;
   const auto = document.getElementById("autoplay");
   auto.textContent = page.autoplay ? "stop playing for me" : "play for me";
@@ -98,17 +189,14 @@ async function click(target) {
     const title = document.createElement("p");
     title.textContent = target + ": choose one";
     choices.appendChild(title);
-    data.choices.forEach(function (o) {
-      choices.appendChild(button(o, "choice"));
-      choices.appendChild(document.createElement("br"));
-    });
+    data.choices.forEach(function (o) { choices.appendChild(button(o, "choice")); });
   } else {
     say("played " + data.played.join(", "), false);
   }
 }
-board.addEventListener("click", function (event) {
+document.getElementById("table").addEventListener("click", function (event) {
   const g = event.target.closest("g.tile, g[data-pick]");
-  if (!g) { return; }
+  if (!g || g.classList.contains("has-power")) { return; }  // a card opens its sheet
   click(g.classList.contains("tile") ? g.id.slice(5) : g.dataset.pick);
 });
 document.getElementById("undo").addEventListener("click", async function () {
@@ -122,13 +210,8 @@ document.getElementById("typed").addEventListener("submit", function (event) {
   const field = document.getElementById("action");
   if (field.value.trim()) { act(field.value.trim()); field.value = ""; }
 });
-const stream = new EventSource(API + "/events");
-stream.onmessage = function (event) {
-  const announced = Number(event.data);
+cardSheet.start(act);
+followGame(API, function (announced) {
   if (announced !== version) { refresh(announced); }
-};
-stream.addEventListener("gone", function () {
-  stream.close();
-  say("this game was deleted", true);
-});
+}, function () { say("this game was deleted", true); });
 refresh(-1);

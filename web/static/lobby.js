@@ -1,5 +1,5 @@
 "use strict";
-// The lobby (web/pages.py lobby_page): a new game, or a record loaded.
+// The lobby: a new game from the form, or a saved one loaded from a record file.
 const message = document.getElementById("message");
 function say(text, bad) {
   message.textContent = text;
@@ -32,7 +32,7 @@ async function send(path, body) {
 }
 document.getElementById("new-game").addEventListener("submit", function (event) {
   event.preventDefault();
-  const seats = Array.from(document.querySelectorAll("select.seat"))
+  const seats = Array.from(document.querySelectorAll("select.seat-kind"))
     .map(function (s) { return s.value; }).filter(function (v) { return v !== ""; });
   const checked = function (cls) {
     return Array.from(document.querySelectorAll("input." + cls + ":checked"))
