@@ -40,17 +40,18 @@ def cost_words(rules: Rules, code: str) -> str:
     return known.words if known else code
 
 
-def payment_words(payment: str) -> str:
-    """``EF`` → ``1 elder + 1 Fakir``: one payment in words, units in ``PAYMENT_UNITS``
-    order (a letter it does not know is left as it is)."""
+def payment_words(payment: str, joiner: str = " + ") -> str | None:
+    """``EF`` → ``1 elder + 1 Fakir`` (``joiner`` between the units, in ``PAYMENT_UNITS``
+    order): one payment in words, or None when ``payment`` is not one (empty, or a letter
+    that is no unit: an option's other argument)."""
+    if not payment or any(letter not in PAYMENT_UNITS for letter in payment):
+        return None
     counts = Counter(payment)
-    parts = [
+    return joiner.join(
         f"{counts[letter]} {one if counts[letter] == 1 else more}"
         for letter, (one, more) in PAYMENT_UNITS.items()
         if counts[letter]
-    ]
-    unknown = "".join(letter for letter in payment if letter not in PAYMENT_UNITS)
-    return " + ".join(parts + ([unknown] if unknown else [])) or "nothing"
+    )
 
 
 def cost_problems(rules: Rules) -> list[str]:

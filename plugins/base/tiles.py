@@ -180,7 +180,7 @@ class SacredPlace(Stage):
         if action.kind != "djinn":
             return None
         spec = rules.card_specs.get(action.args[0])
-        pay = payment_words(action.args[1])
+        pay = payment_words(action.args[1]) or action.args[1]
         return f"{spec.name}, {pay}" if spec else pay
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
