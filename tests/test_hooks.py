@@ -463,6 +463,11 @@ def test_naqala_cost_codes_are_refused_twice_or_unpayable(tmp_path: Path) -> Non
 
     with pytest.raises(PluginError, match=r"cost code 'cost:E/F'.*'base' and 'two-elders'"):
         build_rules(extra_plugins=[TwoElders(tmp_path / "a.toml", "E/F", ("EE",))])
+    replacing = TwoElders(tmp_path / "c.toml", "E/F", ("EE",))
+    replacing.REPLACES = ("cost:E/F",)  # type: ignore[attr-defined]
+    rules = build_rules(extra_plugins=[replacing])
+    assert rules.cost_codes["E/F"].payments == ("EE",)
+    assert rules.providers["cost:E/F"] == "two-elders"
     unpayable = r"cost code '2G' \(plugin 'two-elders'\): payment 'GG' uses 'G'"
     with pytest.raises(ContentError, match=unpayable):
         build_rules(extra_plugins=[TwoElders(tmp_path / "b.toml", "2G", ("GG",))])
