@@ -89,6 +89,11 @@ class Budget:
 
 #: the budget of ``ai:mcts``
 DEFAULT_BUDGET = Budget(work=DEFAULT_WORK)
+#: ``ai:mcts:strong``, the upper rung of the skill ladder (``naqala skill``): four times
+#: the default playouts and work, still bounded by work, so still a function of the seed
+STRONG_BUDGET = Budget(iterations=4 * DEFAULT_ITERATIONS, work=4 * DEFAULT_WORK)
+#: the named budgets a seat may give instead of a number
+NAMED_BUDGETS = {"strong": STRONG_BUDGET}
 #: the most playouts a seat may ask for a decision (``ai:mcts:5000``): at ~10 ms a
 #: playout, about a minute for the dearest decisions, so a seat from a record, a lobby
 #: or a command line can slow a game down but never stop it
@@ -98,11 +103,14 @@ MAX_SECONDS = 60.0
 
 
 def parse_budget(text: str) -> Budget:
-    """``""`` (the default), ``2000`` (playouts, at most ``MAX_PLAYOUTS``) or ``1.5s``
-    (CPU seconds, at most ``MAX_SECONDS``); ``ValueError`` saying which and why not."""
+    """``""`` (the default), a name of ``NAMED_BUDGETS`` (``strong``), ``2000``
+    (playouts, at most ``MAX_PLAYOUTS``) or ``1.5s`` (CPU seconds, at most
+    ``MAX_SECONDS``); ``ValueError`` saying which and why not."""
     text = text.strip().lower()
     if not text:
         return DEFAULT_BUDGET
+    if text in NAMED_BUDGETS:
+        return NAMED_BUDGETS[text]
     if re.fullmatch(r"[1-9]\d*", text):
         if len(text) > len(str(MAX_PLAYOUTS)) or int(text) > MAX_PLAYOUTS:
             raise ValueError(
@@ -120,7 +128,8 @@ def parse_budget(text: str) -> Budget:
             )
         return Budget(seconds=float(number))
     raise ValueError(
-        f"budget {shorten(text)!r} is neither playouts (mcts:2000) nor CPU seconds (mcts:1.5s)"
+        f"budget {shorten(text)!r} is neither playouts (mcts:2000), CPU seconds (mcts:1.5s) "
+        "nor strong"
     )
 
 

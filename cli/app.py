@@ -115,7 +115,7 @@ def content_check(
     expansion: Expansions = None,
     house_rules: Annotated[
         list[Path] | None,
-        typer.Option("--house-rules", help="A house-rule Python file (repeatable)."),
+        typer.Option("--house-rules", help="A house-rule file, .py or .toml content (repeatable)."),
     ] = None,
 ) -> None:
     """Check content TOML files together with the base game (and the expansions and house

@@ -13,7 +13,7 @@ from naqala.cli.common import Expansions, make_rules
 
 HouseRules = Annotated[
     list[Path] | None,
-    typer.Option("--house-rules", help="A house-rule Python file (repeatable)."),
+    typer.Option("--house-rules", help="A house-rule file, .py or .toml content (repeatable)."),
 ]
 
 

@@ -109,16 +109,15 @@ def compare_command(
     except StudyError as exc:
         common.fail(str(exc))
     baseline = Study(baseline_rules, seat_names, seed, rotate)
-    variant = Study(
-        Ruleset.of(
+    try:  # the variant's house-rule files are read here, once
+        variant_rules = Ruleset.of(
             [*both, *(variant_x or [])],
             house_rules or [],
             [*(without or []), *(variant_without or [])],
-        ),
-        seat_names,
-        seed,
-        rotate,
-    )
+        )
+    except StudyError as exc:
+        common.fail(str(exc))
+    variant = Study(variant_rules, seat_names, seed, rotate)
     if not (house_rules or variant_x or variant_without):
         common.fail("give the variant: --house-rules FILE, --variant-x NAME or --variant-without")
     try:

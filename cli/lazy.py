@@ -22,6 +22,9 @@ LAZY_COMMANDS = {
     "play": "naqala.cli.play",
     "compare": "naqala.cli.compare",
     "simulate": "naqala.cli.simulate",
+    "skill": "naqala.cli.skill",
+    "balance": "naqala.cli.balance",
+    "tune": "naqala.cli.tune",
     "codec": "naqala.cli.codec",
     "serve": "naqala.cli.serve",
 }

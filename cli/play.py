@@ -525,8 +525,8 @@ def play_command(
         list[Path] | None,
         typer.Option(
             "--house-rules",
-            help="A house-rule Python file (repeatable); with --load, the files the saved "
-            "game was played with (matched by sha256).",
+            help="A house-rule file, .py or .toml content (repeatable); with --load, the "
+            "files the saved game was played with (matched by sha256).",
         ),
     ] = None,
     load: Annotated[Path | None, typer.Option(help="Resume a saved game.")] = None,

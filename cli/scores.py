@@ -10,6 +10,7 @@ from rich.text import Text
 
 from naqala.core.engine import Rules
 from naqala.core.scoresheet import (
+    Row,
     SeenScore,
     result_line,
     row_label,
@@ -55,12 +56,20 @@ def seen_score_table(rules: Rules, state: State, viewer: int, seats: Sequence[st
         you = " (you)" if score.full else ""
         table.add_column(Text(f"P{score.player + 1}{you}\n{seat}"), justify="right")
     for row in rows:
-        table.add_row(row_label(row), *(str(p.get(row, 0)) for p in points))
+        table.add_row(
+            row_label(row),
+            *(_cell(score, mine, row) for score, mine in zip(seen, points, strict=True)),
+        )
     table.add_section()
     table.add_row("total", *(str(s.total) if s.full else f"{s.total}+?" for s in seen))
     notes = [_hidden_note(score) for score in seen if not score.full]
     table.caption = " ".join(notes) if notes else None
     return table
+
+
+def _cell(score: SeenScore, points: dict[Row, int], row: Row) -> str:
+    """A player's points in a row, or ``?`` where they follow what the viewer cannot see."""
+    return "?" if row[0] in score.unknown else str(points.get(row, 0))
 
 
 def _hidden_note(score: SeenScore) -> str:

@@ -43,7 +43,8 @@ def serve_command(
         list[Path] | None,
         typer.Option(
             "--house-rules",
-            help="A house-rule Python file offered to new games and loaded records (repeatable).",
+            help="A house-rule file (.py or .toml) offered to new games and loaded records "
+            "(repeatable).",
         ),
     ] = None,
     data_dir: Annotated[

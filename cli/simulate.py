@@ -22,7 +22,7 @@ from naqala.lab.study import Ruleset, Study, StudyError, default_players, seats_
 
 HouseRules = Annotated[
     list[Path] | None,
-    typer.Option("--house-rules", help="A house-rule Python file (repeatable)."),
+    typer.Option("--house-rules", help="A house-rule file, .py or .toml content (repeatable)."),
 ]
 
 

@@ -289,6 +289,10 @@ class Content:
         return self.decks.get(deck) or DeckSpec(id=deck)
 
 
+#: the table of a content-only house rule (``naqala.core.content_rule``), which the
+#: content itself does not hold
+HOUSE_RULE_TABLE = "house-rule"
+
 _CONVERTER = strict_converter()
 #: each section of a content file and its type (``list[TileSpec]``)
 _FIELD_TYPES = typing.get_type_hints(ContentFile)
@@ -309,9 +313,11 @@ def _read_toml(path: Path, text: str | None) -> tuple[Any, list[str]]:
     except FileRefused as exc:
         return None, [str(exc)]
     try:
-        return parse_toml(raw_text), []
+        raw = parse_toml(raw_text)
     except DocumentError as exc:  # not TOML, nested too deep, numbers Python cannot read
         return None, [f"{path}: {exc}"]
+    raw.pop(HOUSE_RULE_TABLE, None)  # a content-only house rule's name: not content
+    return raw, []
 
 
 def _structured(path: Path, raw: Any) -> tuple[ContentFile | None, list[str]]:
@@ -575,13 +581,19 @@ def _add_meeples(
     return [attrs.evolve(c, count=counts[c.id]) for c in colours]
 
 
-def load_content(paths: Iterable[Path], owners: Mapping[Path, str] | None = None) -> Content:
+def load_content(
+    paths: Iterable[Path],
+    owners: Mapping[Path, str] | None = None,
+    texts: Mapping[Path, str] | None = None,
+) -> Content:
     """Parse and merge ``paths`` in order; raise one ``ContentError`` listing every problem.
-    ``owners`` names the plugin shipping each file, for messages."""
+    ``owners`` names the plugin shipping each file, for messages; ``texts`` holds the text
+    of files already read (a content-only house rule, parsed from the bytes it was
+    hashed from)."""
     parsed: list[tuple[Path, ContentFile]] = []
     problems: list[str] = []
     for path in paths:
-        raw, errors = _read_toml(path, None)
+        raw, errors = _read_toml(path, (texts or {}).get(path))
         data = None
         if raw is not None:
             data, errors = _structured(path, raw)

@@ -128,8 +128,13 @@ class Rules:
             if info.name in providers
             for path in providers[info.name]()
         ]
+        texts = {  # content-only house rules: their content as hashed (core/content_rule.py)
+            Path(path): text
+            for info in self.plugins
+            for path, text in getattr(info.module, "CONTENT_TEXTS", {}).items()
+        }
         self.content: Content = load_content(
-            [path for _, path in files], {path: name for name, path in files}
+            [path for _, path in files], {path: name for name, path in files}, texts
         )
         #: the cards left out of the content (``djinn:ID``…: ``naqala.core.without``)
         self.without: tuple[str, ...] = ()

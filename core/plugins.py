@@ -6,8 +6,10 @@ any object) with hook implementations and a few attributes: ``NAME``, ``VERSION`
 ``REPLACES`` (stages, ``tribe:``/``tile:`` actions or ``djinn:`` kinds it replaces). House
 rules are single Python files named by the user (``--house-rules FILE``): each is read once
 (:func:`read_house_rule`) and the very bytes that were hashed are compiled and run, so a
-file swapped after its sha256 was checked cannot run. Order is deterministic: base, then
-expansions by dependency (ties in the order given), then house rules in the order given.
+file swapped after its sha256 was checked cannot run. A ``.toml`` house rule is content
+alone (``naqala.core.content_rule``): its bytes are parsed as content, and nothing runs.
+Order is deterministic: base, then expansions by dependency (ties in the order given),
+then house rules in the order given.
 """
 
 from __future__ import annotations
@@ -218,12 +220,20 @@ class HouseRuleFile:
         return self.path.name
 
 
+#: what a house-rule file may be: Python source, or content alone (``core.content_rule``)
+HOUSE_RULE_SUFFIXES = (".py", ".toml")
+
+
 def read_house_rule(path: Path) -> HouseRuleFile:
     """Read a house-rule file once; ``PluginError`` naming it if it cannot be read or is
-    not a Python source file (a ``.so`` or ``.pyc`` would run code nobody can read)."""
+    neither Python source nor a ``.toml`` content file (a ``.so`` or ``.pyc`` would run
+    code nobody can read)."""
     path = Path(path)
-    if path.suffix != ".py":
-        raise PluginError(f"{path}: not a Python file (a house rule is a .py file)")
+    if path.suffix not in HOUSE_RULE_SUFFIXES:
+        raise PluginError(
+            f"{path}: not a house-rule file (a .py file, or a .toml content file with a "
+            "[house-rule] table)"
+        )
     try:
         data = read_bounded(path, HOUSE_RULE_LIMIT, "house rule")
     except FileRefused as exc:
@@ -237,11 +247,26 @@ def load_house_rule(source: Path | HouseRuleFile) -> PluginInfo:
     file = source if isinstance(source, HouseRuleFile) else read_house_rule(source)
     module_name = f"naqala_house_{file.sha256}"
     module: ModuleType | None = sys.modules.get(module_name)
-    if module is None:
+    if module is None and file.path.suffix == ".toml":
+        module = _content_house_rule(file, module_name)
+    elif module is None:
         module = _run_house_rule(file, module_name)
     if not hasattr(module, "NAME"):
         setattr(module, "NAME", file.path.stem)  # noqa: B010 - a module attribute set at run time
     return describe(module, source="house-rule", sha256=file.sha256, path=str(file.path))
+
+
+def _content_house_rule(file: HouseRuleFile, module_name: str) -> ModuleType:
+    """The plugin of a content-only house rule, kept under ``module_name`` like a Python
+    one (the same bytes are one plugin for the whole process); nothing of it runs."""
+    from naqala.core.content_rule import HouseRuleTableError, content_module
+
+    try:
+        module = content_module(file.path, file.data, module_name)
+    except HouseRuleTableError as exc:
+        raise PluginError(str(exc)) from None
+    sys.modules[module_name] = module
+    return module
 
 
 def _run_house_rule(file: HouseRuleFile, module_name: str) -> ModuleType:

@@ -82,13 +82,16 @@ class SeenScore:
     itself (its coins and hidden cards counted), the public ones for everybody else.
     ``public`` is the player's public total (what every other seat sees of it), and
     ``hidden`` how many cards of each hidden deck are not counted in ``lines`` (the
-    player's coins are not counted either when ``full`` is False)."""
+    player's coins are not counted either when ``full`` is False). ``unknown`` names the
+    score categories whose points the seat cannot know (they follow the player's hidden
+    coins), so a table shows ``?`` there rather than a 0 that only means "not counted"."""
 
     player: int
     lines: tuple[ScoreLine, ...]
     public: int
     full: bool
     hidden: tuple[tuple[str, int], ...] = ()
+    unknown: frozenset[str] = frozenset()
 
     @property
     def total(self) -> int:
@@ -96,16 +99,17 @@ class SeenScore:
         return sum(line.points for line in self.lines)
 
 
-def public_part(rules: Rules, state: State, keep: int = NOBODY) -> State:
-    """``state`` without the secrets of every player but ``keep``: their coins are 0 and
-    their hands of hidden decks empty. Scored through the hooks, it gives the points of
-    theirs anyone may count, since no line can read what is no longer there."""
+def public_part(rules: Rules, state: State, keep: int = NOBODY, coins: int = 0) -> State:
+    """``state`` without the secrets of every player but ``keep``: their coins are
+    ``coins`` (0: nothing) and their hands of hidden decks empty. Scored through the hooks,
+    it gives the points of theirs anyone may count, since no line can read what is no
+    longer there."""
     decks = hidden_decks(rules)
     players = list(state.players)
     for index, player in enumerate(players):
         if index == keep:
             continue
-        player = evolve(player, coins=0)
+        player = evolve(player, coins=coins)
         for deck in decks:
             player = with_hand(rules, player, deck, ())
         players[index] = player
@@ -119,6 +123,8 @@ def visible_scores(rules: Rules, state: State, seat: int) -> tuple[SeenScore, ..
     coins, its hidden cards, and what the other lines could derive from them) can change
     what ``seat`` is shown."""
     public = public_part(rules, state)
+    # the same with one coin each: a category whose points move follows the hidden coins
+    probe = public_part(rules, state, coins=1)
     seen = public_part(rules, state, keep=seat) if 0 <= seat < len(state.players) else public
     decks = sorted(hidden_decks(rules))
     scores = []
@@ -139,6 +145,19 @@ def visible_scores(rules: Rules, state: State, seat: int) -> tuple[SeenScore, ..
                 public=sum(line.points for line in public_lines),
                 full=mine,
                 hidden=hidden,
+                unknown=frozenset()
+                if mine
+                else _moved(public_lines, rules.score_lines(probe, player)),
             )
         )
     return tuple(scores)
+
+
+def _moved(lines: Iterable[ScoreLine], probed: Iterable[ScoreLine]) -> frozenset[str]:
+    """The categories whose points differ between two scorings of one player."""
+    totals: dict[str, int] = {}
+    for line in lines:
+        totals[line.category] = totals.get(line.category, 0) + line.points
+    for line in probed:
+        totals[line.category] = totals.get(line.category, 0) - line.points
+    return frozenset(category for category, points in totals.items() if points)

@@ -117,8 +117,10 @@ class ProcessExecutor:
 
 class DaskExecutor:
     """A Dask distributed cluster (``--dask tcp://host:8786``): the scheduler hands the
-    games to its workers, which need naqala installed (and the house-rule files at the
-    same paths). ``client`` may be given instead of an address (tests pass their own)."""
+    games to its workers, which need naqala installed (a house-rule file travels with the
+    study as its bytes, so they need no copy of it; a Python house rule's own content
+    files, which it names by path, must be at the same paths). ``client`` may be given
+    instead of an address (tests pass their own)."""
 
     def __init__(self, address: str | None = None, client: Any = None) -> None:
         distributed = require("distributed", "--dask")

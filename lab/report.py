@@ -41,7 +41,8 @@ SALT = "naqala"
 COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3")
 
 
-def _figure(width: float = 6.4, height: float = 3.6) -> Any:
+def figure(width: float = 6.4, height: float = 3.6) -> Any:
+    """A new matplotlib figure, without pyplot's global state."""
     figure_module = require("matplotlib.figure", "the report and plots")
     return figure_module.Figure(figsize=(width, height), layout="constrained")
 
@@ -203,19 +204,19 @@ def _differences(axes: Any, report: Mapping[str, Any]) -> None:
 
 def _draw(name: str, runs: Sequence[tuple[str, Sequence[GameResult]]], players: int) -> Any:
     if name == "length":
-        figure = _figure(6.4, 3.0)
-        _length(figure.subplots(1, 2), runs)
-        return figure
+        fig = figure(6.4, 3.0)
+        _length(fig.subplots(1, 2), runs)
+        return fig
     tall = name == "effects"
-    figure = _figure(6.4, 5.5 if tall else 3.6)
-    ax = figure.subplots()
+    fig = figure(6.4, 5.5 if tall else 3.6)
+    ax = fig.subplots()
     {
         "win-rate": lambda: _win_rates(ax, runs, players),
         "scores": lambda: _scores(ax, runs, players),
         "categories": lambda: _categories(ax, runs, players),
         "effects": lambda: _effects(ax, runs),
     }[name]()
-    return figure
+    return fig
 
 
 def simulate_figures(results: Sequence[GameResult], players: int) -> dict[str, Any]:
@@ -233,9 +234,9 @@ def compare_figures(
     figures: dict[str, Any] = {}
     for name in COMPARE_FIGURES:
         if name == "differences":
-            figure = _figure(6.4, 4.8)
-            _differences(figure.subplots(1, 2, width_ratios=(2, 1)), report)
-            figures[name] = figure
+            fig = figure(6.4, 4.8)
+            _differences(fig.subplots(1, 2, width_ratios=(2, 1)), report)
+            figures[name] = fig
         else:
             figures[name] = _draw(name, runs, players)
     return figures
@@ -278,7 +279,8 @@ def _cell(value: Any) -> str:
     return html.escape(str(value))
 
 
-def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], css_id: str) -> str:
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], css_id: str) -> str:
+    """An HTML table of ``rows`` under ``headers`` (cells escaped), for a report page."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in row) + "</tr>" for row in rows)
     return f'<table id="{css_id}"><tr>{head}</tr>{body}</table>'
@@ -297,8 +299,8 @@ def _simulate_tables(summary: Mapping[str, Any]) -> list[str]:
         )
     ]
     tables = [
-        _table(["seat", "wins", "win rate", "95% CI", "mean score"], seats, "table-seats"),
-        _table(
+        table(["seat", "wins", "win rate", "95% CI", "mean score"], seats, "table-seats"),
+        table(
             ["category", "mean points per player"],
             list(summary["mean_score_by_category"].items()),
             "table-categories",
@@ -310,7 +312,7 @@ def _simulate_tables(summary: Mapping[str, Any]) -> list[str]:
             for name, e in summary["wins_by_agent"].items()
         ]
         tables.append(
-            _table(["agent", "seats played", "wins", "win rate", "95% CI"], agents, "table-agents")
+            table(["agent", "seats played", "wins", "win rate", "95% CI"], agents, "table-agents")
         )
     if "win_rate_by_start_position" in summary:
         positions = [
@@ -324,12 +326,12 @@ def _simulate_tables(summary: Mapping[str, Any]) -> list[str]:
             )
         ]
         tables.append(
-            _table(["first-round position", "wins", "win rate", "95% CI"], positions, "table-start")
+            table(["first-round position", "wins", "win rate", "95% CI"], positions, "table-start")
         )
     if summary.get("seat_test"):
         test = summary["seat_test"]
         tables.append(
-            _table(
+            table(
                 ["test", "chi2", "df", "p"],
                 [[test["test"], test["chi2"], test["df"], test["p_value"]]],
                 "table-seat-test",
@@ -338,7 +340,8 @@ def _simulate_tables(summary: Mapping[str, Any]) -> list[str]:
     return tables
 
 
-def _compare_tables(report: Mapping[str, Any]) -> list[str]:
+def compare_tables(report: Mapping[str, Any]) -> list[str]:
+    """The paired table of a comparison report (``naqala compare``, ``naqala tune``)."""
     headers = [
         "metric",
         "baseline",
@@ -383,7 +386,7 @@ def _compare_tables(report: Mapping[str, Any]) -> list[str]:
                 "yes" if entry["significant"] else "no",
             ]
         )
-    return [_table(headers, rows, "table-paired")]
+    return [table(headers, rows, "table-paired")]
 
 
 def _describe(data: Mapping[str, Any]) -> str:
@@ -406,23 +409,31 @@ def html_report(
     data: Mapping[str, Any],
     figures: Mapping[str, Any],
     captions: Mapping[str, str],
+    tables: Sequence[str] | None = None,
+    description: str | None = None,
 ) -> str:
     """One self-contained HTML page: the command, a partial-run warning if any, the
-    tables of ``data``, every figure inline as SVG, and ``data`` itself as JSON."""
+    tables of ``data``, every figure inline as SVG, and ``data`` itself as JSON. A
+    command with a page of its own (``naqala skill``, ``naqala balance``) passes its
+    ``tables`` (HTML, from ``table``) and its one-line ``description``."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
-        f"<p>{html.escape(_describe(data))}</p>",
+        f"<p>{html.escape(description or _describe(data))}</p>",
     ]
     if data.get("partial"):
         parts.append(
             f'<p class="partial">PARTIAL: stopped after {data["games"]} of '
             f"{data['requested']} games.</p>"
         )
-    is_compare = "baseline_plugins" in data
-    parts += _compare_tables(data) if is_compare else _simulate_tables(data)
+    if tables is not None:
+        parts += tables
+    elif "baseline_plugins" in data:
+        parts += compare_tables(data)
+    else:
+        parts += _simulate_tables(data)
     for name, figure in figures.items():
         parts.append(
             f'<figure id="fig-{name}"><figcaption>{html.escape(captions[name])}</figcaption>'

@@ -35,6 +35,31 @@ class GameResult:
     #: the kind of outcome, when a plugin decides who won (the solo mode: ``won``,
     #: ``assassins``…); empty for the highest score
     verdict: str = ""
+    #: the scores by seat at the end of each round, the last the final scores (lead
+    #: changes and comebacks are read from them)
+    round_scores: tuple[tuple[int, ...], ...] = ()
+    #: the djinns each seat holds at the end
+    djinns: tuple[tuple[str, ...], ...] = ()
+    #: the points each seat's tiles are worth at the end, by tile kind
+    tile_points: tuple[dict[str, int], ...] = ()
+
+
+def tile_points(rules: Rules, state: State) -> tuple[dict[str, int], ...]:
+    """The value of the tiles each seat controls, by tile kind."""
+    per_seat: list[Counter[str]] = [Counter() for _ in state.players]
+    for tile, owner in enumerate(state.board.owners):
+        if 0 <= owner < len(per_seat):
+            spec = rules.tile(state.layout.tiles[tile])
+            per_seat[owner][spec.kind] += spec.vp
+    return tuple(dict(sorted(c.items())) for c in per_seat)
+
+
+def djinns_held(rules: Rules, state: State) -> tuple[tuple[str, ...], ...]:
+    """The djinn cards in each seat's hand (none when the rules have no djinn deck)."""
+    if "djinns" not in rules.deck_names:
+        return tuple(() for _ in state.players)
+    deck = rules.deck_names.index("djinns")
+    return tuple(tuple(sorted(player.hand(deck))) for player in state.players)
 
 
 def start_order(state: State) -> tuple[int, ...]:
@@ -54,8 +79,11 @@ def result_of(
     actions: int,
     agents: Sequence[str] = (),
     first_order: Sequence[int] = (),
+    round_scores: Sequence[tuple[int, ...]] = (),
 ) -> GameResult:
-    """The result of the finished game ``state`` (game seed ``seed``, ``actions`` taken)."""
+    """The result of the finished game ``state`` (game seed ``seed``, ``actions`` taken;
+    ``round_scores`` the scores at the end of every round but the last, whose scores are
+    the final ones and are added here)."""
     categories = []
     effects: Counter[str] = Counter(effect_counts(state))
     plugins = set(rules.ruleset)
@@ -66,11 +94,12 @@ def result_of(
             if line.source not in plugins and line.points:
                 effects[line.source] += 1  # a card that changed a score line
         categories.append(dict(totals))
+    final = rules.scores(state)
     return GameResult(
         seed=seed,
         rounds=state.round,
         actions=actions,
-        scores=rules.scores(state),
+        scores=final,
         winners=rules.winners(state),
         categories=tuple(categories),
         flags=state.flags,
@@ -78,6 +107,9 @@ def result_of(
         agents=tuple(agents),
         start_order=tuple(first_order),
         verdict=rules.verdict(state).kind,
+        round_scores=(*round_scores, final),
+        djinns=djinns_held(rules, state),
+        tile_points=tile_points(rules, state),
     )
 
 

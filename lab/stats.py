@@ -187,10 +187,12 @@ def holm(pvalues: Sequence[float]) -> list[float]:
 
 def seat_balance(wins: Sequence[float], games: int) -> dict[str, Any] | None:
     """The chi-square test that every seat wins equally often (split wins), or None with
-    fewer than 2 games. With ties the counts are fractional and the test approximate."""
-    stats = _scipy_stats()
+    fewer than 2 games. With ties the counts are fractional and the test approximate.
+    scipy is imported only when there is a test to compute: a one-game run should not
+    pay its 1.2 s import."""
     if games < 2 or len(wins) < 2:
         return None
+    stats = _scipy_stats()
     expected = [games / len(wins)] * len(wins)
     test = stats.chisquare(list(wins), expected)
     return {

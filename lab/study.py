@@ -2,7 +2,9 @@
 
 ``Ruleset`` says how to build the rules (expansion names, house-rule files, cards left
 out) instead of carrying them, so a worker process or a Dask worker rebuilds them itself
-and nothing unpicklable crosses processes. ``play_task((study, index))`` plays game
+and nothing unpicklable crosses processes. A house-rule file travels as the bytes read
+once on the command line (``HouseRuleFile``): every worker runs exactly what was hashed,
+and a worker on another machine needs no copy of the file. ``play_task((study, index))`` plays game
 ``index`` of a study: game seed ``study.seed + index``, agents seeded from the game seed
 (``agent_seed``), agents seated in the given order or rotated by one seat per game.
 """
@@ -16,11 +18,13 @@ from pathlib import Path
 import attrs
 
 from naqala.core import without
+from naqala.core.actions import Action
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
 from naqala.core.failures import PluginFailed, blame
-from naqala.core.plugins import PluginError
+from naqala.core.plugins import HouseRuleFile, PluginError, read_house_rule
 from naqala.core.simulate import agent_seed, play_game
+from naqala.core.state import State
 from naqala.lab.agents import seat_name, study_agent
 from naqala.lab.results import GameResult, result_of, start_order
 
@@ -39,27 +43,44 @@ def leave_out(rules: Rules, refs: Sequence[str]) -> Rules:
 
 @attrs.frozen
 class Ruleset:
-    """How to build a study's rules: expansions by name, house-rule files (absolute paths,
-    so a worker elsewhere finds the same files) and cards left out."""
+    """How to build a study's rules: expansions by name, house-rule files as they were read
+    (their bytes and sha256, so a worker anywhere runs the same code) and cards left out."""
 
     expansions: tuple[str, ...] = ()
-    house_rules: tuple[str, ...] = ()
+    house_rules: tuple[HouseRuleFile, ...] = ()
     without: tuple[str, ...] = ()
 
     @classmethod
     def of(
-        cls, expansions: Sequence[str], house_rules: Sequence[Path], without: Sequence[str] = ()
+        cls,
+        expansions: Sequence[str],
+        house_rules: Sequence[Path | HouseRuleFile],
+        without: Sequence[str] = (),
     ) -> Ruleset:
-        return cls(
-            tuple(expansions),
-            tuple(str(Path(p).resolve()) for p in house_rules),
-            tuple(sorted(set(without))),
-        )
+        """A ruleset; each house-rule path is read now, once (StudyError if it cannot be)."""
+        try:
+            files = tuple(
+                rule if isinstance(rule, HouseRuleFile) else read_house_rule(Path(rule))
+                for rule in house_rules
+            )
+        except PluginError as exc:
+            raise StudyError(str(exc)) from exc
+        return cls(tuple(expansions), files, tuple(sorted(set(without))))
+
+    def with_house_rule(self, path: Path) -> Ruleset:
+        """This ruleset with one more house-rule file, read now."""
+        return Ruleset.of(self.expansions, [*self.house_rules, path], self.without)
+
+    def identity(self) -> list[object]:
+        """The ruleset as plain JSON data: expansions, each house rule's file name and
+        sha256, cards left out (what makes two rulesets the same study)."""
+        houses = [[rule.name, rule.sha256] for rule in self.house_rules]
+        return [list(self.expansions), houses, list(self.without)]
 
     def build(self) -> Rules:
         """Fresh rules (StudyError if a plugin, a content file or a card is wrong)."""
         try:
-            rules = build_rules(self.expansions, [Path(p) for p in self.house_rules])
+            rules = build_rules(self.expansions, list(self.house_rules))
         except (PluginError, ContentError) as exc:
             raise StudyError(str(exc)) from exc
         return leave_out(rules, self.without)
@@ -155,9 +176,16 @@ def play_task(task: tuple[Study, int]) -> GameResult:
     seed = study.seed + index
     names = study.agents_of(index)
     agents = [study_agent(rules, name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
+    rounds: list[tuple[int, ...]] = []
+
+    def round_ends(state: State, action: Action) -> None:
+        """The first decision of round k + 1 records the scores at the end of round k."""
+        if state.round > len(rounds) + 1:
+            rounds.append(rules.scores(state))
+
     try:
         first = start_order(rules.new_game(study.players, seed))
-        state, actions = play_game(rules, study.players, seed, agents)
-        return result_of(rules, state, seed, actions, names, first)
+        state, actions = play_game(rules, study.players, seed, agents, round_ends)
+        return result_of(rules, state, seed, actions, names, first, rounds)
     except Exception as exc:
         raise PluginFailed(f"{blame(exc)} (game seed {seed})") from exc

@@ -436,7 +436,9 @@ def test_unreadable_house_rules_exit_2(tmp_path: Path) -> None:
         "--house-rules", str(missing)
     )
     assert str(tmp_path) in fails("--house-rules", str(tmp_path))
-    assert "not a Python file" in fails("--house-rules", str(HOUSE / "big_viziers.toml"))
+    assert "not a house-rule file" in fails("--house-rules", str(tmp_path / "rule.pyc"))
+    # a content file of a Python house rule is not a house rule by itself: it has no name
+    assert "$.house-rule: missing" in fails("--house-rules", str(HOUSE / "big_viziers.toml"))
     broken = tmp_path / "broken.py"
     broken.write_text("raise RuntimeError('boom')\n", encoding="utf-8")
     assert "failed to load" in fails("--house-rules", str(broken))

@@ -501,3 +501,36 @@ def test_simulate_works_without_the_lab_extra(monkeypatch: pytest.MonkeyPatch) -
     got = CliRunner().invoke(app, ["compare", "--house-rules", str(BIG_VIZIERS), "-n", "2"])
     assert got.exit_code == 2 and got.stdout == ""
     assert "naqala compare needs scipy, from the lab extra: pip install 'naqala[lab]'" in got.stderr
+
+
+def test_a_studys_house_rule_travels_as_the_bytes_read_on_the_command_line(
+    tmp_path: Path,
+) -> None:
+    """A worker runs the house rule as it was read once, not whatever is at its path when
+    the worker starts: the file gone, or changed, after the study was made changes nothing
+    (and a Dask worker on another machine needs no copy of it)."""
+    copy = tmp_path / "big_viziers.py"
+    copy.write_bytes(BIG_VIZIERS.read_bytes())
+    # its numbers are content beside it, which it names by its own path
+    (tmp_path / "big_viziers.toml").write_bytes(BIG_VIZIERS.with_suffix(".toml").read_bytes())
+    study = Study(Ruleset.of([], [copy]), ("random",) * 3, 11)
+    copy.write_text("raise SystemExit('the changed file ran')\n", encoding="utf-8")
+    executor = ProcessExecutor(2)
+    try:
+        results = run_studies([study], 2, executor).sides
+    finally:
+        executor.close()
+    assert results == run_studies([VARIANT], 2, SerialExecutor()).sides
+    assert study.ruleset.identity() == VARIANT.ruleset.identity()[:1] + [
+        [["big_viziers.py", VARIANT.ruleset.house_rules[0].sha256]],
+        [],
+    ]
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "skill", "balance"])
+def test_an_unreadable_house_rule_is_one_line_for_every_study(command: str, tmp_path: Path) -> None:
+    missing = tmp_path / "nope.py"
+    result = CliRunner().invoke(app, [command, "--games", "2", "--house-rules", str(missing)])
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip() == f"naqala: {missing}: cannot read: No such file or directory"

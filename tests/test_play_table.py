@@ -93,7 +93,7 @@ def test_score_shows_the_seat_its_own_lines_and_the_others_public_points() -> No
     assert row[viewer] == str(state.players[viewer].coins)
     for other in range(len(state.players)):
         if other != viewer:
-            assert row[other] == "0"  # not their coins: those are not shown
+            assert row[other] == "?"  # their coins are not shown, nor a 0 in their place
             assert f"P{other + 1}: coins" in " ".join(table.split())
     # and the running score column of the players' table says the same
     header = next(line for line in out.splitlines() if line.startswith("Player "))

@@ -253,7 +253,9 @@ def test_an_unreadable_house_rule_file_is_named(tmp_path: Path, rule: Path) -> N
     line = one_line_refusal(run("replay", str(saved), "--house-rules", str(missing)))
     assert line.startswith(f"naqala: --house-rules {missing}: cannot read: ")
     line = one_line_refusal(run("replay", str(saved), "--house-rules", str(tmp_path)))
-    assert line.endswith("not a Python file (a house rule is a .py file)")
+    assert line.endswith(
+        "not a house-rule file (a .py file, or a .toml content file with a [house-rule] table)"
+    )
 
 
 # -- the one place where records and house-rule files meet ----------------------------------------

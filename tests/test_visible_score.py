@@ -89,3 +89,17 @@ def test_every_box_counts_through_the_score_hooks() -> None:
     sources = {line.source for line in visible_scores(rules, state, 0)[1].lines}
     assert {line.source for line in rules.score_lines(state, 1)} == sources
     assert {"artisans", "djinns"} <= sources
+
+
+def test_the_categories_that_follow_hidden_coins_are_unknown_to_the_others() -> None:
+    """Another player's coins line is not 0 points but unknown: a table shows ``?`` there.
+    The seat's own score has nothing unknown, and public categories stay known."""
+    rules = RULES[()]
+    state = rules.new_game(3, 5)
+    seen = visible_scores(rules, state, 0)
+    assert seen[0].unknown == frozenset()
+    for other in seen[1:]:
+        assert "coins" in other.unknown
+        assert all(line.category not in other.unknown or line.points == 0 for line in other.lines)
+    rich = with_player(state, 1, coins=500)
+    assert visible_scores(rules, rich, 0) == seen  # which categories are unknown is public too

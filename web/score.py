@@ -20,7 +20,8 @@ __all__ = ["score_in_sight"]
 def score_in_sight(rules: Rules, state: State, seat: int) -> dict[str, Any]:
     """``players``: one entry per player (``label``, ``total`` the points ``seat`` may
     see, ``full`` whether that is the whole score, ``uncounted`` what is not in it);
-    ``rows``: the breakdown, a label and each player's points per row."""
+    ``rows``: the breakdown, a label and each player's points per row (``"?"`` where the
+    seat cannot know them)."""
     seen = visible_scores(rules, state, seat)
     rows, points = sheet_of(rules, [score.lines for score in seen])
     players = []
@@ -39,5 +40,15 @@ def score_in_sight(rules: Rules, state: State, seat: int) -> dict[str, Any]:
         )
     return {
         "players": players,
-        "rows": [[row_label(row), [mine.get(row, 0) for mine in points]] for row in rows],
+        # a row's points, or "?" where they follow what the seat cannot see (their coins)
+        "rows": [
+            [
+                row_label(row),
+                [
+                    "?" if row[0] in score.unknown else mine.get(row, 0)
+                    for score, mine in zip(seen, points, strict=True)
+                ],
+            ]
+            for row in rows
+        ],
     }

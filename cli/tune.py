@@ -1,0 +1,283 @@
+"""``naqala tune``: search a space of house rules (SPACE.toml) for the best by an
+objective and write it as a ready content house rule (``naqala.lab.tune``).
+
+Added to the ``naqala`` command by ``register(app)``. Bad input (the space, the
+objective, the seats) is one line on stderr and exit 2; Ctrl-C keeps the finished trials
+in the storage, writes the best so far and exits 130.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from naqala.cli import study as common
+from naqala.cli.common import Expansions
+from naqala.lab import LabExtraMissing, require
+from naqala.lab.executors import Executor
+from naqala.lab.objectives import ObjectiveError, parse_objective
+from naqala.lab.space import SpaceError, house_rule, load_space
+from naqala.lab.study import Ruleset, Study, StudyError, seats_of
+from naqala.lab.tune import Plan, TuneInterrupted, importances, play_rules, run_trials
+
+SpacePath = Annotated[Path, typer.Argument(help="The knobs to tune (docs/formats.md).")]
+ObjectiveOption = Annotated[
+    str,
+    typer.Option(
+        "--objective",
+        help="seat-fairness, skill, length, spread, or a weighted sum: "
+        "seat-fairness=1,spread=0.01 (docs/lab.md).",
+    ),
+]
+Out = Annotated[Path, typer.Option("--out", help="Write the best rules here (a .toml house rule).")]
+Storage = Annotated[
+    Path | None,
+    typer.Option("--storage", help="optuna's SQLite file, to resume (default: OUT.optuna.db)."),
+]
+
+
+def tune(
+    space_path: SpacePath,
+    out: Out,
+    objective: ObjectiveOption = "seat-fairness",
+    trials: Annotated[int, typer.Option("--trials", min=1, help="Trials in all.")] = 20,
+    games: Annotated[int, typer.Option("--games", "-n", min=2, help="Games a trial.")] = 20,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Players per game (default 4).")
+    ] = None,
+    seats: Annotated[
+        str | None,
+        typer.Option("--seats", help="Agent per seat, rotated (default greedy at every seat)."),
+    ] = None,
+    ladder: Annotated[
+        str, typer.Option("--ladder", help="The skill objective's kinds, weakest first.")
+    ] = "random,greedy",
+    target_rounds: Annotated[
+        float | None, typer.Option("--target-rounds", help="The length objective's target.")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game.")] = 0,
+    expansion: Expansions = None,
+    house_rules: Annotated[
+        list[Path] | None,
+        typer.Option("--house-rules", help="A house rule of the rules tuned (repeatable)."),
+    ] = None,
+    without: common.Without = None,
+    storage: Storage = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    jobs: common.Jobs = None,
+    dask: common.Dask = None,
+    report: common.ReportPath = None,
+) -> None:
+    """Search the knobs of SPACE.toml for the rules that minimise the objective, every
+    trial on the same seeds, clearly worse trials stopped early; write the best as a
+    house rule and compare it with the original rules."""
+    try:
+        require("optuna", "naqala tune")
+        require("scipy.stats", "naqala tune")
+        space = load_space(space_path)
+        goal = parse_objective(objective, target_rounds)
+        baseline = Ruleset.of(expansion or [], house_rules or [], without or [])
+        built = baseline.build()
+        if seats is None:
+            seat_names = ("greedy",) * (4 if players is None else players)
+        else:
+            seat_names = seats_of(built, seats, players)
+        kinds = seats_of(built, ladder, None) if goal.needs_skill else ()
+        plan = Plan(space, goal, baseline, seat_names, games, seed, kinds)
+        Study(baseline, seat_names, seed, rotate=True).check()
+    except (LabExtraMissing, SpaceError, ObjectiveError, StudyError, ValueError) as exc:
+        common.fail(str(exc))
+    common.need_figures(report, None)
+    if out.suffix != ".toml":
+        common.fail(f"--out {out}: a house rule written by tune is a .toml file")
+    storage_path = storage or out.with_name(out.name + ".optuna.db")
+    executor = common.executor_for(jobs, dask, games)
+    show = not as_json and sys.stderr.isatty()
+    interrupted = False
+    with tempfile.TemporaryDirectory(prefix="naqala-tune-") as folder:
+        check_candidate(plan, Path(folder), space_path)
+        try:
+            with common.progress_bar(show, trials * games, "Tuning") as advance:
+                study = run_trials(
+                    plan, trials, f"sqlite:///{storage_path}", Path(folder), executor, advance
+                )
+        except TuneInterrupted:
+            interrupted = True
+            study = _load(plan, storage_path)
+        best = _best(study)
+        if best is None:
+            executor.close()
+            common.fail("no trial finished: nothing to write", 130 if interrupted else 2)
+        text = house_rule(
+            space,
+            best.params,
+            "1",
+            f"naqala tune: {objective} {best.value:.4g} (trial {best.number} of "
+            f"{len(study.trials)}, {games} games a trial from seed {seed})",
+        )
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            executor.close()
+            common.fail(f"cannot write {out}: {exc.strerror or exc}")
+        data = _summary(plan, study, best, objective, out, storage_path)
+        if not interrupted:
+            try:
+                data.update(_against_original(plan, out, executor))
+            except TuneInterrupted:
+                interrupted = True
+    executor.close()
+    data["partial"] = interrupted
+    data["importances"] = importances(study)
+    if report is not None:
+        from naqala.lab.report import html_report
+        from naqala.lab.tune_report import TUNE_FIGURES, describe, tune_figures, tune_tables
+
+        page = html_report(
+            f"naqala tune: {space_path.name}",
+            data,
+            tune_figures(data),
+            TUNE_FIGURES,
+            tune_tables(data),
+            describe(data),
+        )
+        try:
+            report.write_text(page, encoding="utf-8")
+        except OSError as exc:
+            common.fail(f"cannot write the report: {exc.strerror or exc}")
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+    else:
+        print_tune(data)
+    if interrupted:
+        typer.echo(
+            "naqala: interrupted: the finished trials are kept; run again to resume", err=True
+        )
+        raise typer.Exit(130)
+
+
+def check_candidate(plan: Plan, folder: Path, space_path: Path) -> None:
+    """Refuse a space whose knobs name no entry of the rules, before any game."""
+    point = {knob.name: knob.choices[0] for knob in plan.space.knob}
+    path = folder / "check.toml"
+    path.write_text(house_rule(plan.space, point, "check", ""), encoding="utf-8")
+    try:
+        plan.baseline.with_house_rule(path).build()
+    except StudyError as exc:
+        message = str(exc).replace(str(path), f"{space_path} (as content)")
+        common.fail(message)
+
+
+def _load(plan: Plan, storage_path: Path) -> Any:
+    optuna = require("optuna", "naqala tune")
+    return optuna.load_study(study_name=plan.study_name(), storage=f"sqlite:///{storage_path}")
+
+
+def _best(study: Any) -> Any:
+    optuna = require("optuna", "naqala tune")
+    complete = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    return min(complete, key=lambda t: (t.value, t.number)) if complete else None
+
+
+def _summary(
+    plan: Plan, study: Any, best: Any, objective: str, out: Path, storage: Path
+) -> dict[str, Any]:
+    """The JSON of a tune: every trial, the best, where the answer and storage are."""
+    trials = []
+    for t in study.trials:
+        terms = {k: v for k, v in t.user_attrs.items() if k != "pseudo"}
+        trials.append(
+            {
+                "number": t.number,
+                "state": t.state.name.lower(),
+                "params": dict(t.params),
+                "loss": t.value,
+                "terms": terms,
+                "looks": {
+                    str(step): value for step, value in sorted(t.intermediate_values.items())
+                },
+            }
+        )
+    return {
+        "objective": objective,
+        "weights": dict(plan.objective.weights),
+        "target_rounds": plan.objective.target_rounds,
+        "games": plan.games,
+        "players": len(plan.seats),
+        "seed": plan.seed,
+        "seats": list(plan.seats),
+        "knobs": [knob.name for knob in plan.space.knob],
+        "trials": trials,
+        "best": {
+            "number": best.number,
+            "params": dict(best.params),
+            "loss": best.value,
+            "terms": {k: v for k, v in best.user_attrs.items() if k != "pseudo"},
+        },
+        "out": str(out),
+        "storage": str(storage),
+        "study": plan.study_name(),
+    }
+
+
+def _against_original(plan: Plan, out: Path, executor: Executor) -> dict[str, Any]:
+    """The original rules' loss on the same games, and the paired comparison of the best
+    candidate against them (``naqala compare``'s report)."""
+    from naqala.lab.compare import compare
+
+    original, _ = play_rules(plan, plan.baseline, executor)
+    base = Study(plan.baseline, plan.seats, plan.seed, rotate=True)
+    tuned = Study(
+        plan.baseline.with_house_rule(out),
+        plan.seats,
+        plan.seed,
+        rotate=True,
+    )
+    comparison, _ = compare(base, tuned, plan.games, executor)
+    return {
+        "original": {"loss": original.loss, "terms": original.terms},
+        "comparison": comparison,
+    }
+
+
+def print_tune(data: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    table = Table(title=f"Trials ({data['objective']}; lower is better)")
+    for column in ("trial", "state", *data["knobs"], "loss"):
+        table.add_column(column, justify="right")
+    for t in data["trials"]:
+        loss = "–" if t["loss"] is None else f"{t['loss']:.4g}"
+        table.add_row(
+            str(t["number"]),
+            t["state"],
+            *(str(t["params"].get(k, "")) for k in data["knobs"]),
+            loss,
+        )
+    console.print(table)
+    best = data["best"]
+    console.print(
+        f"best: trial {best['number']}, loss {best['loss']:.4g}, "
+        + ", ".join(f"{k} = {v}" for k, v in best["params"].items()),
+        markup=False,
+    )
+    if "original" in data:
+        console.print(f"original rules: loss {data['original']['loss']:.4g}", markup=False)
+    if data["importances"]:
+        console.print(
+            "importance: " + ", ".join(f"{k} {v:.2f}" for k, v in data["importances"].items()),
+            markup=False,
+        )
+    console.print(f"written: {data['out']} (resume with the same command: {data['storage']})")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``tune`` command to ``app``."""
+    app.command("tune")(tune)

@@ -1,0 +1,88 @@
+"""Content-only house rules: a ``.toml`` content file that is a house rule by itself.
+
+A house rule that only changes numbers (``[settings]``, ``[[override]]``, new cards)
+needs no Python wrapper: its ``[house-rule]`` table gives the name, version and
+description a Python house rule keeps in ``NAME``, ``VERSION`` and ``DESCRIPTION``, and
+the rest of the file is content like any plugin's. Its identity, in records as for a
+Python file, is the sha256 of its bytes; the content is parsed from those very bytes
+(``CONTENT_TEXTS``), never read again from the disk, and no code of it ever runs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from naqala.core.content import HOUSE_RULE_TABLE
+from naqala.core.documents import DocumentError, parse_toml
+from naqala.core.hookspecs import hookimpl
+
+#: the table naming a content-only house rule (skipped by the content loader)
+TABLE = HOUSE_RULE_TABLE
+#: the keys of the table, all text; ``name`` is required
+KEYS = ("name", "version", "description")
+#: what a house rule's name may look like (as an expansion's: lower case, digits, dashes)
+NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+class HouseRuleTableError(ValueError):
+    """A ``.toml`` house rule whose ``[house-rule]`` table is missing or wrong."""
+
+
+def header(path: Path, data: bytes) -> dict[str, str]:
+    """The ``[house-rule]`` table of ``data`` (the file's bytes): name, version (default
+    ``"1"``) and description (default empty); ``HouseRuleTableError`` saying where and
+    what is wrong, for every problem at once."""
+    try:
+        raw = parse_toml(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise HouseRuleTableError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    except DocumentError as exc:  # not TOML, nested too deep, numbers Python cannot read
+        raise HouseRuleTableError(f"{path}: {exc}") from None
+    table = raw.get(TABLE)
+    if not isinstance(table, dict):
+        raise HouseRuleTableError(
+            f"{path}: $.{TABLE}: missing: a .toml house rule names itself in a [{TABLE}] "
+            "table (name, version, description)"
+        )
+    problems = [f"$.{TABLE}.{key}: unknown key" for key in sorted(set(table) - set(KEYS))]
+    for key in KEYS:
+        if key in table and not isinstance(table[key], str):
+            problems.append(f"$.{TABLE}.{key}: must be text, not {type(table[key]).__name__}")
+    name = table.get("name")
+    if "name" not in table:
+        problems.append(f"$.{TABLE}.name: missing")
+    elif isinstance(name, str) and NAME.fullmatch(name) is None:
+        problems.append(f"$.{TABLE}.name: {name!r} is not lower-case letters, digits and dashes")
+    if problems:
+        raise HouseRuleTableError(f"{path}: " + "; ".join(problems))
+    return {
+        "name": str(name),
+        "version": str(table.get("version", "1")),
+        "description": str(table.get("description", "")),
+    }
+
+
+def content_module(path: Path, data: bytes, module_name: str) -> ModuleType:
+    """The plugin of a content-only house rule: its header as the plugin's attributes,
+    and its bytes as the content it ships."""
+    found = header(path, data)
+    module = ModuleType(module_name, found["description"])
+    attributes: dict[str, Any] = {
+        "NAME": found["name"],
+        "VERSION": found["version"],
+        "DESCRIPTION": found["description"],
+        # the content of this path, as hashed: the loader parses it instead of the file
+        "CONTENT_TEXTS": {path: data.decode("utf-8")},
+    }
+
+    @hookimpl
+    def naqala_content_files() -> Iterable[Path]:
+        return [path]
+
+    attributes["naqala_content_files"] = naqala_content_files
+    module.__dict__.update(attributes)
+    return module

@@ -1,0 +1,153 @@
+"""The search space of ``naqala tune`` (SPACE.toml) and the house rule of one point of it.
+
+A knob names a number in the ``[[override]]`` vocabulary house rules already use:
+``target`` as in ``[[override]]`` (``djinn:jafaar``, ``tile:oasis``…) with ``field`` (a
+top-level field such as ``vp``) or ``param`` (a key of its ``params``), or ``target =
+"settings"`` with ``field`` a setting (``vizier_bonus``). Its values are a list or the
+integers ``low … high``. A point of the space is written as a content-only house rule
+(``naqala.core.content_rule``): ``[settings]`` for the settings, one ``[[override]]`` per
+other target. The format is documented in docs/formats.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+import tomli
+
+from naqala.core.structured import problems, strict_converter
+
+#: the target of a knob that is a setting
+SETTINGS = "settings"
+
+
+class SpaceError(ValueError):
+    """A SPACE.toml that cannot be read or declares a knob wrongly (one line)."""
+
+
+@attrs.frozen
+class Knob:
+    """One number to tune: where it lives and the values it may take."""
+
+    target: str
+    field: str = ""
+    param: str = ""
+    values: list[int] | None = None
+    low: int | None = None
+    high: int | None = None
+
+    @property
+    def name(self) -> str:
+        """How the knob is called in the search and its report: ``target.field``."""
+        return f"{self.target}.{self.field or self.param}"
+
+    @property
+    def choices(self) -> list[int]:
+        """Every value the knob may take, in order."""
+        if self.values is not None:
+            return list(self.values)
+        assert self.low is not None and self.high is not None
+        return list(range(self.low, self.high + 1))
+
+    def problem(self) -> str | None:
+        """What is wrong with this knob, or None."""
+        if bool(self.field) == bool(self.param):
+            return "give either field or param"
+        if self.target == SETTINGS and self.param:
+            return "a setting is a field (field = NAME), it has no params"
+        if (self.values is None) == (self.low is None and self.high is None):
+            return "give either values = [...] or low and high"
+        if self.values is not None:
+            if not self.values:
+                return "values is empty"
+            if len(set(self.values)) != len(self.values):
+                return "values repeats a value"
+        elif self.low is None or self.high is None:
+            return "give both low and high"
+        elif self.low > self.high:
+            return f"low {self.low} is above high {self.high}"
+        return None
+
+
+@attrs.frozen
+class TuneTable:
+    """``[tune]``: the name and description of the house rule ``tune`` writes."""
+
+    name: str = "tuned"
+    description: str = ""
+
+
+@attrs.frozen
+class Space:
+    """Every knob of a SPACE.toml, and the name of the rule it makes."""
+
+    knob: list[Knob]
+    tune: TuneTable = TuneTable()
+
+
+_CONVERTER = strict_converter()
+
+
+def load_space(path: Path) -> Space:
+    """Read and check SPACE.toml; ``SpaceError`` with the file and path of each problem."""
+    try:
+        raw = tomli.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SpaceError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise SpaceError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    except tomli.TOMLDecodeError as exc:
+        raise SpaceError(f"{path}: not valid TOML: {exc}") from None
+    try:
+        space = _CONVERTER.structure(raw, Space)
+    except Exception as exc:  # cattrs' exception groups, with every problem inside
+        listed = "; ".join(f"{where}: {reason}" for where, reason in problems(exc))
+        raise SpaceError(f"{path}: {listed}") from None
+    found = [
+        f"$.knob[{i}]: {problem}"
+        for i, knob in enumerate(space.knob)
+        if (problem := knob.problem()) is not None
+    ]
+    names = [knob.name for knob in space.knob]
+    found += [
+        f"$.knob: {name!r} is declared twice"
+        for name in sorted(set(names))
+        if names.count(name) > 1
+    ]
+    if not space.knob:
+        found.append("$.knob: no knob to tune")
+    if found:
+        raise SpaceError(f"{path}: " + "; ".join(found))
+    return space
+
+
+def house_rule(space: Space, point: Mapping[str, int], version: str, description: str) -> str:
+    """The content-only house rule setting every knob to ``point[knob.name]``."""
+    import tomli_w
+
+    settings: dict[str, int] = {}
+    overrides: dict[str, dict[str, Any]] = {}
+    for knob in space.knob:
+        value = point[knob.name]
+        if knob.target == SETTINGS:
+            settings[knob.field] = value
+        elif knob.field:
+            overrides.setdefault(knob.target, {"target": knob.target})[knob.field] = value
+        else:
+            entry = overrides.setdefault(knob.target, {"target": knob.target})
+            entry.setdefault("params", {})[knob.param] = value
+    document: dict[str, Any] = {
+        "house-rule": {
+            "name": space.tune.name,
+            "version": version,
+            "description": description,
+        }
+    }
+    if settings:
+        document["settings"] = settings
+    if overrides:
+        document["override"] = list(overrides.values())
+    return tomli_w.dumps(document)

@@ -1,0 +1,260 @@
+"""Searching a space of house rules for the best by an objective (``naqala tune``).
+
+Every trial is a point of the space (``naqala.lab.space``), written as a content-only
+house rule and played like any study: the same seeds for every trial (games ``0 … G −
+1`` from ``seed``, the same seats, rotated), so two trials differ by their rules, never
+by their deals. Its loss is the objective's (``naqala.lab.objectives``).
+
+**The sampler** is optuna's TPE (``TPESampler(multivariate=True)``, seeded). Knobs here
+are integers in small ranges or short lists: TPE models each as it is — an integer
+distribution or a categorical one — with no rounding of a continuous proposal (which
+CMA-ES and Gaussian processes need, and which wastes trials on points already seen);
+it works from few trials, tolerates the noise of a game-based loss, and the multivariate
+form follows knobs that act together. Seeded, its proposals depend only on the losses
+before, so a tune is a pure function of its arguments.
+
+**Early stop**: a trial plays its games in looks (``naqala.lab.sequential``'s schedule
+and alpha spending). At each look its per-game pseudo-values are paired with the best
+finished trial's on the same seeds, and the one-sided paired t-test asks whether it is
+worse; below the look's level the trial is pruned (``optuna.TrialPruned``), its games
+saved for other trials.
+
+**Resume**: trials live in optuna's SQLite storage (``--storage``); a run asks for the
+trials still missing, so an interrupted tune run again carries on. A study's name is a
+digest of everything that decides its trials.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from naqala.lab import require, sequential, stats
+from naqala.lab.executors import Executor
+from naqala.lab.objectives import Objective, evaluate
+from naqala.lab.results import GameResult
+from naqala.lab.runner import Advance, play_indices
+from naqala.lab.skill import Ladder, step_values
+from naqala.lab.space import Space, house_rule
+from naqala.lab.study import Ruleset, Study
+
+#: looks a trial's games are played in (early stop)
+LOOKS = 3
+
+
+class TuneInterrupted(Exception):
+    """Ctrl-C during a trial: the trial is not counted (optuna marks it failed)."""
+
+
+@attrs.frozen
+class Plan:
+    """Everything that decides a tune's trials."""
+
+    space: Space
+    objective: Objective
+    baseline: Ruleset
+    seats: tuple[str, ...]
+    games: int
+    seed: int = 0
+    ladder: tuple[str, ...] = ()
+
+    def study_name(self) -> str:
+        """A digest of the plan: the same plan resumes, another never mixes in."""
+        text = json.dumps(
+            [
+                attrs.asdict(self.space),
+                attrs.asdict(self.objective),
+                self.baseline.identity(),
+                self.seats,
+                self.games,
+                self.seed,
+                self.ladder,
+            ],
+            sort_keys=True,
+        )
+        return "naqala-tune-" + hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@attrs.frozen
+class Evaluation:
+    """A rule set's games and loss."""
+
+    terms: dict[str, float]
+    loss: float
+    pseudo: tuple[float, ...]
+    games: tuple[GameResult, ...]
+
+
+def _studies(plan: Plan, ruleset: Ruleset) -> list[Study]:
+    studies = [Study(ruleset, plan.seats, plan.seed, rotate=True)]
+    if plan.objective.needs_skill:
+        ladder = _ladder(plan)
+        cells = ladder.studies(ruleset)
+        index = {pair: k for k, pair in enumerate(ladder.cells)}
+        for weaker, stronger in zip(ladder.kinds, ladder.kinds[1:], strict=False):
+            studies.append(cells[index[(stronger, weaker)]])
+    return studies
+
+
+def _ladder(plan: Plan) -> Ladder:
+    return Ladder(plan.ladder, len(plan.seats), plan.games, plan.seed)
+
+
+def _evaluate(plan: Plan, sides: Sequence[Sequence[GameResult]]) -> Evaluation:
+    games = sides[0]
+    shares: list[float] = []
+    if plan.objective.needs_skill:
+        ladder = _ladder(plan)
+        steps = list(zip(ladder.kinds, ladder.kinds[1:], strict=False))
+        # step_values reads the rungs' cells in ladder.cells order; give it just those
+        cells: list[Sequence[GameResult]] = [() for _ in ladder.cells]
+        index = {pair: k for k, pair in enumerate(ladder.cells)}
+        for (weaker, stronger), results in zip(steps, sides[1:], strict=True):
+            cells[index[(stronger, weaker)]] = results
+        shares = step_values(ladder, cells)
+    terms, loss, pseudo = evaluate(plan.objective, games, len(plan.seats), shares)
+    return Evaluation(terms, loss, tuple(pseudo), tuple(games))
+
+
+def play_rules(
+    plan: Plan,
+    ruleset: Ruleset,
+    executor: Executor,
+    advance: Advance | None = None,
+    worse_than: Evaluation | None = None,
+    on_look: Callable[[int, float], None] | None = None,
+) -> tuple[Evaluation, bool]:
+    """Play ``ruleset``'s games in looks; at each look, stop if it is clearly worse than
+    ``worse_than`` (returns pruned = True). ``TuneInterrupted`` on Ctrl-C."""
+    studies = _studies(plan, ruleset)
+    counts = sequential.schedule(plan.games, LOOKS) if worse_than is not None else [plan.games]
+    levels = sequential.levels(counts, stats.ALPHA)
+    sides: list[list[GameResult]] = [[] for _ in studies]
+    evaluation = None
+    for count, level in zip(counts, levels, strict=True):
+        more, interrupted = play_indices(studies, range(len(sides[0]), count), executor, advance)
+        if interrupted:
+            raise TuneInterrupted
+        for side, new in zip(sides, more, strict=True):
+            side.extend(new)
+        evaluation = _evaluate(plan, sides)
+        if on_look is not None:
+            on_look(count, evaluation.loss)
+        if (
+            worse_than is not None
+            and count < plan.games
+            and clearly_worse(evaluation.pseudo, worse_than.pseudo[:count], level)
+        ):
+            return evaluation, True
+    assert evaluation is not None
+    return evaluation, False
+
+
+def clearly_worse(trial: Sequence[float], best: Sequence[float], level: float) -> bool:
+    """The one-sided paired t-test that ``trial``'s loss is above ``best``'s, at ``level``."""
+    differences = [t - b for t, b in zip(trial, best, strict=True)]
+    if len(differences) < 2:
+        return False
+    if len(set(differences)) == 1:  # no variance: worse in every game, or not at all
+        return differences[0] > 0
+    scipy_stats = require("scipy.stats", "naqala tune's early stop")
+    test = scipy_stats.ttest_1samp(differences, 0.0, alternative="greater")
+    p = float(test.pvalue)
+    return math.isfinite(p) and p < level
+
+
+def candidate_path(folder: Path, number: int) -> Path:
+    return folder / f"trial-{number}.toml"
+
+
+def run_trials(
+    plan: Plan,
+    trials: int,
+    storage: str | None,
+    folder: Path,
+    executor: Executor,
+    advance: Advance | None = None,
+) -> Any:
+    """Run the trials still missing from the study in ``storage`` (in memory if None),
+    writing each candidate in ``folder``; the optuna study. ``TuneInterrupted`` on
+    Ctrl-C (the finished trials are kept in the storage)."""
+    optuna = require("optuna", "naqala tune")
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    sampler = optuna.samplers.TPESampler(
+        seed=plan.seed, multivariate=True, n_startup_trials=min(10, max(2, trials // 3))
+    )
+    study = optuna.create_study(
+        study_name=plan.study_name(),
+        storage=storage,
+        sampler=sampler,
+        direction="minimize",
+        load_if_exists=True,
+    )
+    done_states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+    best: list[Evaluation] = []
+
+    def objective(trial: Any) -> float:
+        point = {
+            knob.name: trial.suggest_categorical(knob.name, knob.choices)
+            if knob.values is not None
+            else trial.suggest_int(knob.name, knob.low, knob.high)
+            for knob in plan.space.knob
+        }
+        path = candidate_path(folder, trial.number)
+        path.write_text(
+            house_rule(plan.space, point, f"trial-{trial.number}", "a naqala tune trial"),
+            encoding="utf-8",
+        )
+        ruleset = plan.baseline.with_house_rule(path)
+        evaluation, pruned = play_rules(
+            plan,
+            ruleset,
+            executor,
+            advance,
+            best[0] if best else None,
+            lambda count, loss: trial.report(loss, count),
+        )
+        for name, value in evaluation.terms.items():
+            trial.set_user_attr(name, value)
+        trial.set_user_attr("pseudo", list(evaluation.pseudo))
+        if pruned:
+            raise optuna.TrialPruned()
+        if not best or evaluation.loss < best[0].loss:
+            best[:] = [evaluation]
+        return evaluation.loss
+
+    finished = [t for t in study.trials if t.state in done_states]
+    complete = [t for t in finished if t.state == optuna.trial.TrialState.COMPLETE]
+    if complete:  # a resumed study: the best so far is the early stop's reference
+        top = min(complete, key=lambda t: t.value)
+        pseudo = tuple(top.user_attrs.get("pseudo", ()))
+        if len(pseudo) == plan.games:
+            best.append(Evaluation({}, float(top.value), pseudo, ()))
+    missing = trials - len(finished)
+    if missing > 0:
+        study.optimize(objective, n_trials=missing, catch=())
+    return study
+
+
+def importances(study: Any) -> dict[str, float]:
+    """Each knob's importance to the loss (optuna's default evaluator, PED-ANOVA since
+    optuna 4), or {} when it cannot tell: fewer than two complete trials, or trials that
+    all lost the same (no knob explains anything)."""
+    optuna = require("optuna", "naqala tune")
+    complete = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    if len(complete) < 2 or len({t.value for t in complete}) < 2:
+        return {}
+    try:
+        with warnings.catch_warnings():  # its notes on small samples are not for the user
+            warnings.simplefilter("ignore")
+            found = optuna.importance.get_param_importances(study)
+    except (RuntimeError, ValueError, ZeroDivisionError):
+        return {}
+    return {name: round(float(value), 4) for name, value in found.items()}
