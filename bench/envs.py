@@ -1,6 +1,7 @@
 """Steps per second through the standard AI interfaces against naqala's own random
 playouts: the overhead of the PettingZoo environment (with and without building
-observations) and of the OpenSpiel game, as ratios measured in one run.
+observations) and of the OpenSpiel game (with and without reading the mover's
+observation tensor each step), as ratios measured in one run.
 
 Every side plays whole random games (uniform over the legal actions) of the same rules
 and counts actions, in slices taken in turn so that a change in the machine's load
@@ -79,7 +80,9 @@ def pettingzoo_game(players: int, expansions: list[str], observe: bool) -> Calla
     return play
 
 
-def openspiel_game(players: int, expansions: list[str]) -> Callable[[int], int]:
+def openspiel_game(
+    players: int, expansions: list[str], observe: bool = False
+) -> Callable[[int], int]:
     import numpy as np
     import pyspiel
 
@@ -94,6 +97,8 @@ def openspiel_game(players: int, expansions: list[str]) -> Callable[[int], int]:
         state = game.new_initial_state()
         steps = 0
         while not state.is_terminal():
+            if observe and not state.is_chance_node():
+                state.observation_tensor(state.current_player())
             state.apply_action(int(rng.choice(state.legal_actions())))
             steps += 1
         return steps
@@ -116,6 +121,7 @@ def main() -> None:
             Side("PettingZoo, mask only", pettingzoo_game(args.players, args.expansion, False)),
             Side("PettingZoo, observations", pettingzoo_game(args.players, args.expansion, True)),
             Side("OpenSpiel", openspiel_game(args.players, args.expansion)),
+            Side("OpenSpiel, observations", openspiel_game(args.players, args.expansion, True)),
         ]
     except ImportError as exc:
         sys.exit(f"{exc}: pip install -e '.[openspiel,pettingzoo]'")

@@ -98,58 +98,61 @@ def compare_command(
     """Play the same games under the baseline and a variant and compare them pair by
     pair: win rate by seat, scores, score by category and game length, with effect sizes,
     95% intervals and Holm-adjusted significance."""
-    try:
-        require("scipy.stats", "naqala compare")
-    except LabExtraMissing as exc:
-        common.fail(str(exc))
-    both = list(expansion or [])
-    baseline_rules = Ruleset.of(both, [], without or [])
-    try:  # seats are resolved by the rules (both sides' are checked by check below)
-        seat_names = seats_of(baseline_rules.build(), seats, players)
-    except StudyError as exc:
-        common.fail(str(exc))
-    baseline = Study(baseline_rules, seat_names, seed, rotate)
-    try:  # the variant's house-rule files are read here, once
-        variant_rules = Ruleset.of(
-            [*both, *(variant_x or [])],
-            house_rules or [],
-            [*(without or []), *(variant_without or [])],
-        )
-    except StudyError as exc:
-        common.fail(str(exc))
-    variant = Study(variant_rules, seat_names, seed, rotate)
-    if not (house_rules or variant_x or variant_without):
-        common.fail("give the variant: --house-rules FILE, --variant-x NAME or --variant-without")
-    try:
-        check(baseline, variant, games)
-    except CompareError as exc:
-        common.fail(str(exc))
-    plan = Sequential(metric, looks) if until_significant else None
-    common.need_figures(report, plots)
-    executor = common.executor_for(jobs, dask, games * 2)
-    show = wants_progress(as_json, sys.stdout, sys.stderr)
-    try:
-        with common.progress_bar(show, games * 2, "Comparing") as advance:
-            result, run = compare(
-                baseline, variant, games, executor, advance=advance, until_significant=plan
+    with common.ctrl_c_ends_cleanly():
+        try:
+            require("scipy.stats", "naqala compare")
+        except LabExtraMissing as exc:
+            common.fail(str(exc))
+        both = list(expansion or [])
+        baseline_rules = Ruleset.of(both, [], without or [])
+        try:  # seats are resolved by the rules (both sides' are checked by check below)
+            seat_names = seats_of(baseline_rules.build(), seats, players)
+        except StudyError as exc:
+            common.fail(str(exc))
+        baseline = Study(baseline_rules, seat_names, seed, rotate)
+        try:  # the variant's house-rule files are read here, once
+            variant_rules = Ruleset.of(
+                [*both, *(variant_x or [])],
+                house_rules or [],
+                [*(without or []), *(variant_without or [])],
             )
-    except CompareError as exc:
-        common.fail(str(exc))
-    finally:
-        executor.close()
-    if report is not None or plots is not None:
-        from naqala.lab.report import COMPARE_FIGURES, compare_figures
+        except StudyError as exc:
+            common.fail(str(exc))
+        variant = Study(variant_rules, seat_names, seed, rotate)
+        if not (house_rules or variant_x or variant_without):
+            common.fail(
+                "give the variant: --house-rules FILE, --variant-x NAME or --variant-without"
+            )
+        try:
+            check(baseline, variant, games)
+        except CompareError as exc:
+            common.fail(str(exc))
+        plan = Sequential(metric, looks) if until_significant else None
+        common.need_figures(report, plots)
+        executor = common.executor_for(jobs, dask, games * 2)
+        show = wants_progress(as_json, sys.stdout, sys.stderr)
+        try:
+            with common.progress_bar(show, games * 2, "Comparing") as advance:
+                result, run = compare(
+                    baseline, variant, games, executor, advance=advance, until_significant=plan
+                )
+        except CompareError as exc:
+            common.fail(str(exc))
+        finally:
+            executor.close()
+        if report is not None or plots is not None:
+            from naqala.lab.report import COMPARE_FIGURES, compare_figures
 
-        figures = compare_figures(run.sides[0], run.sides[1], result)
-        title = "naqala compare: " + " + ".join(result["variant_plugins"])
-        common.write_outputs(report, plots, figures, title, result, COMPARE_FIGURES)
-    if as_json:
-        typer.echo(json.dumps(result, indent=2))
-    else:
-        print_report(result)
-    if result["partial"]:
-        common.interrupted_note(result["games"], games)
-        raise typer.Exit(130)
+            figures = compare_figures(run.sides[0], run.sides[1], result)
+            title = "naqala compare: " + " + ".join(result["variant_plugins"])
+            common.write_outputs(report, plots, figures, title, result, COMPARE_FIGURES)
+        if as_json:
+            typer.echo(json.dumps(result, indent=2))
+        else:
+            print_report(result)
+        if result["partial"]:
+            common.interrupted_note(result["games"], games)
+            raise typer.Exit(130)
 
 
 # -- the terminal report -------------------------------------------------------------------

@@ -41,7 +41,7 @@ def render_command(
         return
     from rich.console import Console
 
-    from naqala.cli.render import render_state
+    from naqala.display.text import render_state
 
     Console(highlight=False).print(render_state(rules, current, viewer, reveal=current.is_over))
 

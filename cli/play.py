@@ -23,9 +23,8 @@ from rich.console import Console
 
 from naqala.agents.mcts import MAX_PLAYOUTS, MAX_SECONDS
 from naqala.cli.common import Expansions, Without, fail, read_house_rules
-from naqala.cli.decisions import decision_title, djinns_in_play, option_label
+from naqala.cli.decisions import djinns_in_play
 from naqala.cli.hint import hint_lines
-from naqala.cli.render import render_state
 from naqala.cli.saving import SavePathError, save_path, shown
 from naqala.cli.scores import score_table, seen_score_table, winners_line
 from naqala.core.actions import (
@@ -36,7 +35,7 @@ from naqala.core.actions import (
     resolve_typed,
     shorten,
 )
-from naqala.core.agents import HUMAN, Agent, RandomAgent, SeatError, canonical_seat, seat_agent
+from naqala.core.agents import HUMAN, Agent, SeatError, canonical_seat
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
 from naqala.core.plugins import HouseRuleFile, PluginError
@@ -52,9 +51,19 @@ from naqala.core.record import (
     with_final_scores,
     without_last,
 )
+from naqala.core.session import (
+    UndoRefused,
+    ai_move,
+    replay_draws,
+    seat_agents,
+    undo_point,
+    with_canonical_seats,
+)
 from naqala.core.simulate import agent_seed
 from naqala.core.state import State
 from naqala.core.without import leave_out, without_text
+from naqala.display.decisions import decision_title, option_label
+from naqala.display.text import render_state
 
 #: a decision with more options than this lists only the first ``OPTIONS_PREVIEW`` of
 #: them (a sale from a hand of eight kinds of merchandise has 256); ``options`` lists all
@@ -123,15 +132,6 @@ def expand_move(text: str) -> list[Action] | None:
     return steps
 
 
-def drew_since(before: State, after: State) -> bool:
-    """True if chance revealed something between two states: the generator advanced (a
-    shuffle, meeples drawn from the bag) or a card left a draw pile (the piles are shuffled
-    at setup, so drawing from them does not advance the generator)."""
-    return before.rng != after.rng or any(
-        old.draw != new.draw for old, new in zip(before.decks, after.decks, strict=True)
-    )
-
-
 @attrs.define
 class Snapshot:
     """A human decision point to come back to with ``undo``."""
@@ -166,10 +166,7 @@ class Session:
         self.errors = errors or console
         #: the file name offered when saving at quit (``--save``, if given)
         self.save_as = save_as
-        self.agents: list[Agent | None] = [
-            seat_agent(rules, seat, agent_seed(record.seed, i))
-            for i, seat in enumerate(record.seats)
-        ]
+        self.agents: list[Agent | None] = seat_agents(rules, record)
         self.history: list[Snapshot] = []
         self.pending_ai: list[str] = []
 
@@ -177,10 +174,7 @@ class Session:
         """After loading, let each random AI make the draws it made before, so a resumed
         game goes on exactly as the uninterrupted one would have (the greedy AI has no
         chance in it and needs nothing)."""
-        for past in history:
-            agent = self.agents[past.decision.player] if not past.is_over else None
-            if isinstance(agent, RandomAgent):
-                agent.choose(self.rules, past, self.rules.legal_actions(past))
+        replay_draws(self.rules, self.agents, history)
 
     def remember(self, history: list[State]) -> None:
         """After loading: keep every earlier decision of a person in the loaded game (the
@@ -223,7 +217,7 @@ class Session:
     def ai_decision(self, agent: Agent) -> None:
         player = self.state.decision.player
         before = (self.state.round, self.state.turn is None, player)
-        action = agent.choose(self.rules, self.state, self.rules.legal_actions(self.state))
+        action = ai_move(self.rules, self.state, agent)
         self.play(action)
         self.pending_ai.append(str(action))
         after = (self.state.round, self.state.turn is None, self.state.decision.player)
@@ -381,19 +375,17 @@ class Session:
         return True
 
     def undo(self) -> bool:
-        """Back to this seat's previous decision, unless chance revealed something since."""
-        player = self.state.decision.player
-        earlier = [
-            i for i, snap in enumerate(self.history[:-1]) if snap.state.decision.player == player
-        ]
-        if not earlier:
-            self.say("nothing to undo: this is your first decision")
+        """Back to this seat's previous decision, unless chance revealed something since
+        (``naqala.core.session.undo_point``; people at one terminal share it, so another
+        person's decision since does not stand in the way)."""
+        earlier = [snap.state for snap in self.history[:-1]]
+        try:
+            index = undo_point(earlier, self.state, self.state.decision.player)
+        except UndoRefused as exc:
+            self.say(exc.reason)
             return False
-        target = self.history[earlier[-1]]
-        if drew_since(target.state, self.state):
-            self.say("cannot undo: cards or meeples were drawn since your previous decision")
-            return False
-        self.history = self.history[: earlier[-1]]
+        target = self.history[index]
+        self.history = self.history[:index]
         self.record = without_last(
             self.record, len(self.record.actions) - len(target.record.actions)
         )
@@ -613,19 +605,6 @@ def _refuse_unused_options(
             f"--load resumes a saved game with its own seats, expansions, cards left out "
             f"and seed; leave out {', '.join(given)}"
         )
-
-
-def with_canonical_seats(rules: Rules, record: GameRecord, source: str) -> GameRecord:
-    """``record`` with its seats in canonical form for its ``rules`` (whose plugins may
-    add players); ``RecordError`` naming ``source`` and the seat's path if one names no
-    player of the rules or a setting its player refuses (a budget beyond the bound)."""
-    canonical = []
-    for index, seat in enumerate(record.seats):
-        try:
-            canonical.append(canonical_seat(rules, seat))
-        except SeatError as exc:
-            raise RecordError(f"{source}: $.seats[{index}]: {exc}") from None
-    return attrs.evolve(record, seats=tuple(canonical))
 
 
 def _resume(load: Path, house_rules: list[HouseRuleFile]) -> tuple[GameRecord, Rules, list[State]]:

@@ -142,9 +142,9 @@ def write_text_atomically(path: Path, text: str) -> None:
 
 
 def _board_renderer() -> Callable[[Rules, State], RenderableType]:
-    """``naqala.cli.render.render_state`` when it is available, else a one-line summary."""
+    """``naqala.display.text.render_state`` when it is available, else a one-line summary."""
     try:
-        module = importlib.import_module("naqala.cli.render")
+        module = importlib.import_module("naqala.display.text")
         render = module.render_state
     except (ImportError, AttributeError):
         return _summary

@@ -16,7 +16,7 @@ import typer
 from naqala.cli import study as common
 from naqala.cli.common import Expansions
 from naqala.lab import LabExtraMissing
-from naqala.lab.results import summarise
+from naqala.lab.results import split_wins, start_position_wins, summarise
 from naqala.lab.runner import run_studies
 from naqala.lab.study import Ruleset, Study, StudyError, default_players, seats_of
 
@@ -27,7 +27,8 @@ HouseRules = Annotated[
 
 
 def seat_test(wins: list[float], games: int) -> dict[str, Any] | None:
-    """The chi-square test of equal win rates by seat, or None without scipy."""
+    """The chi-square test of equal win rates by seat, or None without scipy. ``wins``
+    are exact split wins, not the summary's rounded ones."""
     try:
         from naqala.lab.stats import seat_balance
 
@@ -57,59 +58,62 @@ def simulate(
     """Play complete games (random players unless --seats says otherwise) and summarise
     them: wins and win rate by seat with intervals, scores, categories, game length,
     card effects."""
-    try:
-        ruleset = Ruleset.of(expansion or [], house_rules or [], without or [])
-        built = ruleset.build()  # seats are resolved by the rules: a house rule may add one
-        default = default_players(built) if seats is None and players is None else 4
-        study = Study(ruleset, seats_of(built, seats, players, default), seed, rotate)
-        rules = study.check()
-    except StudyError as exc:
-        common.fail(str(exc))
-    common.need_figures(report, plots)
-    executor = common.executor_for(jobs, dask, games)
-    show = not as_json and sys.stderr.isatty()
-    try:
-        with common.progress_bar(show, games, "Simulating") as advance:
-            run = run_studies([study], games, executor, advance)
-    finally:
-        executor.close()
-    results = list(run.sides[0])
-    if not results:
-        typer.echo("naqala: interrupted before any game finished", err=True)
-        raise typer.Exit(130)
-    summary = summarise(
-        results,
-        study.players,
-        seed,
-        rules.ruleset,
-        tuple(c.id for c in rules.content.deck("djinns")),
-        tuple(c.id for c in rules.content.cards if c.deck not in ("djinns", "resources")),
-    )
-    summary.update(
-        {
-            "requested": games,
-            "partial": run.interrupted,
-            "seats": list(study.seats),
-            "rotate": rotate,
-            "without": list(study.ruleset.without),
-            "seat_test": seat_test([float(w) for w in summary["wins_by_seat"]], len(results)),
-        }
-    )
-    if "wins_by_start_position" in summary:
-        summary["start_position_test"] = seat_test(summary["wins_by_start_position"], len(results))
-    if report is not None or plots is not None:
-        from naqala.lab.report import SIMULATE_FIGURES, simulate_figures
+    with common.ctrl_c_ends_cleanly():
+        try:
+            ruleset = Ruleset.of(expansion or [], house_rules or [], without or [])
+            built = ruleset.build()  # seats are resolved by the rules: a house rule may add one
+            default = default_players(built) if seats is None and players is None else 4
+            study = Study(ruleset, seats_of(built, seats, players, default), seed, rotate)
+            rules = study.check()
+        except StudyError as exc:
+            common.fail(str(exc))
+        common.need_figures(report, plots)
+        executor = common.executor_for(jobs, dask, games)
+        show = not as_json and sys.stderr.isatty()
+        try:
+            with common.progress_bar(show, games, "Simulating") as advance:
+                run = run_studies([study], games, executor, advance)
+        finally:
+            executor.close()
+        results = list(run.sides[0])
+        if not results:
+            typer.echo("naqala: interrupted before any game finished", err=True)
+            raise typer.Exit(130)
+        summary = summarise(
+            results,
+            study.players,
+            seed,
+            rules.ruleset,
+            tuple(c.id for c in rules.content.deck("djinns")),
+            tuple(c.id for c in rules.content.cards if c.deck not in ("djinns", "resources")),
+        )
+        summary.update(
+            {
+                "requested": games,
+                "partial": run.interrupted,
+                "seats": list(study.seats),
+                "rotate": rotate,
+                "without": list(study.ruleset.without),
+                "seat_test": seat_test(split_wins(results, study.players), len(results)),
+            }
+        )
+        if "wins_by_start_position" in summary:
+            summary["start_position_test"] = seat_test(
+                start_position_wins(results, study.players), len(results)
+            )
+        if report is not None or plots is not None:
+            from naqala.lab.report import SIMULATE_FIGURES, simulate_figures
 
-        figures = simulate_figures(results, study.players)
-        title = f"naqala simulate: {' + '.join(rules.ruleset)}"
-        common.write_outputs(report, plots, figures, title, summary, SIMULATE_FIGURES)
-    if as_json:
-        typer.echo(json.dumps(summary, indent=2))
-    else:
-        print_summary(summary)
-    if run.interrupted:
-        common.interrupted_note(len(results), games)
-        raise typer.Exit(130)
+            figures = simulate_figures(results, study.players)
+            title = f"naqala simulate: {' + '.join(rules.ruleset)}"
+            common.write_outputs(report, plots, figures, title, summary, SIMULATE_FIGURES)
+        if as_json:
+            typer.echo(json.dumps(summary, indent=2))
+        else:
+            print_summary(summary)
+        if run.interrupted:
+            common.interrupted_note(len(results), games)
+            raise typer.Exit(130)
 
 
 def print_summary(summary: dict[str, Any]) -> None:

@@ -4,7 +4,8 @@ executor, the progress bar, Ctrl-C, and writing the report and plots."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -66,11 +67,59 @@ def executor_for(jobs: int | None, dask: str | None, games: int) -> Executor:
         fail(f"--dask {dask}: cannot reach the scheduler: {exc}")
 
 
+#: a run whose rest is expected to take longer than this (seconds) says so on stderr
+LONG_RUN = 60.0
+#: how long the first games are timed before the estimate is made (seconds)
+FIRST_LOOK = 2.0
+
+
+def duration_text(seconds: float) -> str:
+    """``about 3 minutes``, ``about 5 hours``, ``about 12 days``, ``about 31 years``."""
+    for unit, size in (("year", 365.25 * 86400), ("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= 2 * size:
+            return f"about {seconds / size:,.0f} {unit}s"
+    return f"about {seconds:.0f} seconds"
+
+
+class Estimate:
+    """Without a progress bar (``--json``, output piped), a long run says once, on stderr,
+    how long it will take, measured on the games of its first ``FIRST_LOOK`` seconds, so
+    that ``--games 1000000000`` does not look like a hang. A run that will end within
+    ``LONG_RUN`` seconds says nothing."""
+
+    def __init__(
+        self,
+        total: int,
+        label: str,
+        clock: Callable[[], float] = time.monotonic,
+        say: Callable[[str], None] = lambda text: typer.echo(text, err=True),
+    ) -> None:
+        self.total, self.label, self.clock, self.say = total, label, clock, say
+        self.start = clock()
+        self.done = 0
+        self.said = False
+
+    def __call__(self) -> None:
+        self.done += 1
+        elapsed = self.clock() - self.start
+        if self.said or elapsed < FIRST_LOOK:
+            return
+        self.said = True
+        rest = (self.total - self.done) * elapsed / self.done
+        if rest > LONG_RUN:
+            self.say(
+                f"naqala: {self.label} {self.done:,} of {self.total:,} games took "
+                f"{elapsed:.0f} s; the rest will take {duration_text(rest)} at this pace "
+                "(Ctrl-C stops and reports the games finished)"
+            )
+
+
 @contextlib.contextmanager
 def progress_bar(show: bool, total: int, label: str) -> Iterator[Advance | None]:
-    """A rich progress bar over games on stderr (when ``show``), advanced by the callback."""
+    """A rich progress bar over games on stderr (when ``show``, with the time left),
+    advanced by the callback; otherwise the one-line estimate of a long run."""
     if not show:
-        yield None
+        yield Estimate(total, label.lower())
         return
     from rich.console import Console
     from rich.progress import Progress
@@ -78,6 +127,18 @@ def progress_bar(show: bool, total: int, label: str) -> Iterator[Advance | None]
     with Progress(console=Console(stderr=True), transient=False) as progress:
         task = progress.add_task(label, total=total)
         yield lambda: progress.advance(task)
+
+
+@contextlib.contextmanager
+def ctrl_c_ends_cleanly() -> Iterator[None]:
+    """A Ctrl-C outside the games (building the rules, starting the workers, writing the
+    report), where the study's own handler does not reach, ends the command with one
+    line and exit code 130, not click's ``Aborted.`` and exit code 1."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        typer.echo("naqala: interrupted", err=True)
+        raise typer.Exit(130) from None
 
 
 def interrupted_note(done: int, requested: int) -> None:

@@ -649,16 +649,19 @@ def build_rules(
     expansions: Sequence[str] = (),
     house_rules: Sequence[Path | HouseRuleFile] = (),
     extra_plugins: Sequence[Any] = (),
+    versions: Mapping[str, str] | None = None,
 ) -> Rules:
     """Rules for a game with the base game, ``expansions`` (names), house-rule files (paths
     or files already read: ``plugins.read_house_rule``) and plugin objects, registered in
-    the deterministic order of ``plugins.order_plugins``."""
-    return Rules(resolve(expansions, house_rules, extra_plugins))
+    the deterministic order of ``plugins.order_plugins``; ``versions`` plays named plugins
+    at the older versions a saved game was made with."""
+    return Rules(resolve(expansions, house_rules, extra_plugins, versions))
 
 
-def rules_for_ruleset(ruleset: Sequence[str]) -> Rules:
-    """Rules for the plugin names recorded in a state or a record (installed plugins)."""
-    rules = build_rules([n for n in ruleset if n != "base"])
+def rules_for_ruleset(ruleset: Sequence[str], versions: Mapping[str, str] | None = None) -> Rules:
+    """Rules for the plugin names recorded in a state or a record (installed plugins, at
+    ``versions`` where the game names older ones)."""
+    rules = build_rules([n for n in ruleset if n != "base"], versions=versions)
     if rules.ruleset != tuple(ruleset):
         raise PluginError(
             f"plugins {list(ruleset)} give the rules {list(rules.ruleset)}; is one missing?"

@@ -3,7 +3,9 @@
 Plugins are found through the entry-point group ``naqala.plugins``; a plugin is a module (or
 any object) with hook implementations and a few attributes: ``NAME``, ``VERSION``,
 ``DESCRIPTION``, and optionally ``REQUIRES`` (names it builds on), ``ALIASES`` and
-``REPLACES`` (stages, ``tribe:``/``tile:`` actions or ``djinn:`` kinds it replaces). House
+``REPLACES`` (stages, ``tribe:``/``tile:`` actions or ``djinn:`` kinds it replaces) and
+``EDITIONS`` (released versions it still plays: version → the module of a plugin of that
+version, marked ``EDITION = True``, so a game saved with it replays as it was played). House
 rules are single Python files named by the user (``--house-rules FILE``): each is read once
 (:func:`read_house_rule`) and the very bytes that were hashed are compiled and run, so a
 file swapped after its sha256 was checked cannot run. A ``.toml`` house rule is content
@@ -19,7 +21,7 @@ import hashlib
 import importlib.machinery
 import importlib.util
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import ModuleType
@@ -185,6 +187,42 @@ def load_named(
     return describe(module)
 
 
+def load_version(
+    name: str,
+    version: str,
+    points: dict[str, EntryPoint] | None = None,
+    clashes: dict[str, str] | None = None,
+) -> PluginInfo:
+    """The installed plugin ``name`` at ``version``: itself, or the edition of that version
+    it keeps (``EDITIONS``); a PluginError saying which versions it plays otherwise."""
+    info = load_named(name, points, clashes)
+    if info.version == version:
+        return info
+    editions: Mapping[str, str] = getattr(info.module, "EDITIONS", {})
+    if version not in editions:
+        plays = ", ".join(sorted({info.version, *editions}))
+        raise PluginError(
+            f"plugin {name!r} is mismatched: the game was made with version {version}, but "
+            f"version {info.version} is installed (it plays versions {plays})"
+        )
+    try:
+        edition = describe(importlib.import_module(editions[version]))
+    except LOAD_FAILURES as exc:
+        raise PluginError(
+            f"plugin {name!r} version {version} failed to load: {load_failure(exc)}"
+        ) from exc
+    if (edition.name, edition.version) != (info.name, version):
+        raise PluginError(
+            f"plugin {name!r}: its edition {version} is {edition.name!r} {edition.version}"
+        )
+    return edition
+
+
+def is_edition(info: PluginInfo) -> bool:
+    """Whether ``info`` is a kept edition of an older version, not the installed one."""
+    return bool(getattr(info.module, "EDITION", False))
+
+
 def installed_players() -> list[tuple[str, Any]]:
     """The installed player modules (group ``AGENT_GROUP``) by entry-point name, sorted;
     ``PluginError`` naming one that fails to load."""
@@ -348,12 +386,22 @@ def resolve(
     expansions: Sequence[str] = (),
     house_rules: Sequence[Path | HouseRuleFile] = (),
     extra: Sequence[Any] = (),
+    versions: Mapping[str, str] | None = None,
 ) -> list[PluginInfo]:
     """The ordered plugins of a game: base, the named expansions, house-rule files (paths,
-    or files already read), and any plugin objects passed directly (tests do that)."""
+    or files already read), and any plugin objects passed directly (tests do that).
+    ``versions`` asks for plugins at the versions a saved game names (``load_version``);
+    the others are today's."""
     points, clashes = installed_entry_points(), installed_clashes()
-    infos = [load_named(BASE, points, clashes)]
-    infos += [load_named(name, points, clashes) for name in expansions]
+    wanted = dict(versions or {})
+
+    def load(name: str) -> PluginInfo:
+        if name in wanted:
+            return load_version(name, wanted[name], points, clashes)
+        return load_named(name, points, clashes)
+
+    infos = [load(BASE)]
+    infos += [load(name) for name in expansions]
     infos += [describe(obj, source="object") for obj in extra]
     house = [load_house_rule(p if isinstance(p, HouseRuleFile) else Path(p)) for p in house_rules]
     return order_plugins(infos + house)

@@ -41,6 +41,7 @@ from naqala.core.plugins import (
     PluginError,
     installed_entry_points,
     load_named,
+    load_version,
     read_house_rule,
 )
 from naqala.core.serialize import pretty_json
@@ -494,20 +495,21 @@ def rules_for_record(
     files = match_house_rules(record, house_rules, ask, pool)
     points = installed_entry_points()
     expansions: list[str] = []
+    versions: dict[str, str] = {}
     for ref in record.plugins:
         if ref.source == ENTRY_POINT:
             try:
-                info = load_named(ref.name, points)
+                load_named(ref.name, points)
             except PluginError as exc:
                 raise RecordError(
                     f"the record needs plugin {ref.name!r} version {ref.version}, which is "
                     f"not available: {exc}"
                 ) from None
-            if info.version != ref.version:
-                raise RecordError(
-                    f"plugin {ref.name!r} is mismatched: the record was made with version "
-                    f"{ref.version}, but version {info.version} is installed"
-                )
+            try:  # the version it names: today's, or an older one the plugin keeps
+                load_version(ref.name, ref.version, points)
+            except PluginError as exc:
+                raise RecordError(str(exc).replace("the game was", "the record was")) from None
+            versions[ref.name] = ref.version
             if ref.name != BASE:
                 expansions.append(ref.name)
         elif ref.source != HOUSE_RULE:
@@ -516,7 +518,7 @@ def rules_for_record(
                 "which a record cannot rebuild"
             )
     try:
-        rules = build_rules(expansions, files)
+        rules = build_rules(expansions, files, versions=versions)
     except (PluginError, ContentError) as exc:
         raise RecordError(f"the record's plugins cannot be combined: {exc}") from None
     rebuilt = plugin_refs(rules)

@@ -16,6 +16,7 @@ same rules.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,7 +27,7 @@ from naqala.core.board import parse_tile
 from naqala.core.documents import DocumentError, parse_json
 from naqala.core.engine import DJINNS, RESOURCES, Rules, rules_for_ruleset
 from naqala.core.files import STATE_LIMIT, read_text_bounded
-from naqala.core.plugins import PluginError
+from naqala.core.plugins import LOAD_FAILURES, PluginError, installed_entry_points, is_edition
 from naqala.core.rng import Rng
 from naqala.core.state import (
     NOBODY,
@@ -160,12 +161,20 @@ class StateDoc:
     rng: RngDoc
     #: the cards left out of the rules (``naqala.core.without``); absent when none are
     without: list[str] = attrs.Factory(list)
+    #: plugins played at an older version they keep (an edition), by name; absent when
+    #: every plugin is today's
+    versions: dict[str, str] = attrs.Factory(dict)
 
 
 _CONVERTER = strict_converter()
 _CONVERTER.register_unstructure_hook(
     StateDoc,
-    make_dict_unstructure_fn(StateDoc, _CONVERTER, without=override(omit_if_default=True)),
+    make_dict_unstructure_fn(
+        StateDoc,
+        _CONVERTER,
+        without=override(omit_if_default=True),
+        versions=override(omit_if_default=True),
+    ),
 )
 
 
@@ -256,6 +265,7 @@ def state_to_doc(rules: Rules, state: State) -> StateDoc:
         extras=dict(state.extras),
         rng=RngDoc(state.rng.seed, state.rng.counter),
         without=list(rules.without),
+        versions={p.name: p.version for p in rules.plugins if is_edition(p)},
     )
 
 
@@ -357,16 +367,41 @@ def _upgrade_v1(data: dict[str, Any], rules: Rules) -> dict[str, Any]:
     return upgraded
 
 
-def _rules_for(data: dict[str, Any], rules: Rules | None) -> Rules:
-    """The rules the document names: its plugins (``ruleset``), without the cards it left
-    out (``without``); rebuilt unless ``rules`` are given, which must then match."""
+#: the release that wrote state version 1: a version-1 document whose plugins keep an
+#: edition of this version is read with those editions first
+V1_RELEASE = "0.1.0"
+
+
+def _v1_versions(ruleset: Sequence[str]) -> dict[str, str]:
+    """The plugins of ``ruleset`` that keep an edition of ``V1_RELEASE``, at that version."""
+    points = installed_entry_points()
+    versions = {}
+    for name in ruleset:
+        point = points.get(name)
+        try:
+            module = point.load() if point is not None else None
+        except LOAD_FAILURES:  # a broken plugin is reported when the rules are built
+            continue
+        if V1_RELEASE in getattr(module, "EDITIONS", {}):
+            versions[name] = V1_RELEASE
+    return versions
+
+
+def _rules_for(
+    data: dict[str, Any], rules: Rules | None, versions: dict[str, str] | None = None
+) -> Rules:
+    """The rules the document names: its plugins (``ruleset``) at the versions it names
+    (``versions``, or those given), without the cards it left out (``without``); rebuilt
+    unless ``rules`` are given, which must then match."""
     ruleset = tuple(_structure(data.get("ruleset"), list[str], "$.ruleset"))
     without = tuple(_structure(data.get("without", []), list[str], "$.without"))
+    if versions is None:
+        versions = _structure(data.get("versions", {}), dict[str, str], "$.versions")
     if rules is None:
         try:
-            rules = rules_for_ruleset(ruleset)
+            rules = rules_for_ruleset(ruleset, versions)
         except PluginError as exc:
-            raise _fail("$.ruleset", str(exc)) from exc
+            raise _fail("$.versions" if versions else "$.ruleset", str(exc)) from exc
         try:
             leave_out(rules, without)
         except WithoutError as exc:
@@ -380,9 +415,24 @@ def _rules_for(data: dict[str, Any], rules: Rules | None) -> Rules:
 
 def state_from_data(data: Any, rules: Rules | None = None) -> tuple[Rules, State]:
     """Rules and state from a parsed document (rules are rebuilt from ``ruleset`` if not
-    given). Raises ``StateFormatError`` naming the JSON path of the first problem."""
+    given). Raises ``StateFormatError`` naming the JSON path of the first problem.
+
+    A version-1 document was written by naqala 0.1: rebuilt, it is read with the 0.1
+    editions of its plugins (``V1_RELEASE``) and, if it does not fit them, with today's
+    plugins (a document whose items were brought up to date by hand)."""
     version = _version(data)
-    rules = _rules_for(data, rules)
+    if version == 1 and rules is None and isinstance(data, dict):
+        ruleset = _structure(data.get("ruleset"), list[str], "$.ruleset")
+        old = _v1_versions(ruleset)
+        if old:
+            try:
+                return _read(data, version, _rules_for(data, None, old))
+            except StateFormatError:
+                pass  # then as today's plugins, whose error is the one to report
+    return _read(data, version, _rules_for(data, rules))
+
+
+def _read(data: Any, version: int, rules: Rules) -> tuple[Rules, State]:
     if version == 1:
         data = _upgrade_v1(data, rules)
     doc = _structure(data, StateDoc)

@@ -45,7 +45,7 @@ def view_for(rules: Rules, state: State, seat: int) -> dict[str, Any]:
     the other players' ``coins`` null and their hidden cards replaced by ``hidden``
     counts per deck, each draw pile a count, ``turn.revealed`` a count unless it is the
     seat's turn, and no generator. ``seat`` ``NOBODY`` is a spectator, who sees no
-    player's secrets. The terminal picture (``naqala.cli.render``) is drawn from it."""
+    player's secrets. The terminal picture (``naqala.display.text``) is drawn from it."""
     data = state_to_data(rules, state)
     data["format"] = FORMAT
     data["seat"] = seat

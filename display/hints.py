@@ -47,6 +47,8 @@ class Display:
     - ``tiles``: looks by tile kind; ``values``: value badges by value colour
       (``blue``…); ``meeples``: looks by colour id; ``tokens``: looks by token id.
     - ``turn_spots``: the label under each spot of the turn-order track (its cost).
+    - ``costs``: the words of each cost code a card may carry (``E/F``: ``1 elder or 1
+      Fakir``), by code; a code without words is written as it is.
     - ``tile_notes``: text written on a tile in this position, by board index (the whim
       lying on a city).
     - ``rows``: labelled lines of public information for the side panel. A plugin that
@@ -64,6 +66,7 @@ class Display:
     meeples: Mapping[str, Look] = attrs.field(factory=dict)
     tokens: Mapping[str, Look] = attrs.field(factory=dict)
     turn_spots: tuple[str, ...] = ()
+    costs: Mapping[str, str] = attrs.field(factory=dict)
     tile_notes: Mapping[int, str] = attrs.field(factory=dict)
     rows: tuple[tuple[str, str], ...] = ()
     offers: tuple[str, ...] = ()
@@ -72,7 +75,7 @@ class Display:
 
 
 def collect(rules: Rules, state: State) -> Display:
-    """The answers of every plugin merged in registration order: looks and notes by key
+    """The answers of every plugin merged in registration order: looks, notes and cost words by key
     (a later plugin restyles an earlier one's component), the last non-empty turn-order
     labels and area title, the rows, offers and area lines one after another."""
     tiles: dict[str, Look] = {}
@@ -81,6 +84,7 @@ def collect(rules: Rules, state: State) -> Display:
     tokens: dict[str, Look] = {}
     notes: dict[int, str] = {}
     spots: tuple[str, ...] = ()
+    costs: dict[str, str] = {}
     rows: list[tuple[str, str]] = []
     offers: list[str] = []
     aside_title = ""
@@ -95,6 +99,7 @@ def collect(rules: Rules, state: State) -> Display:
         tokens.update(answer.tokens)
         notes.update(answer.tile_notes)
         spots = answer.turn_spots or spots
+        costs.update(answer.costs)
         rows.extend(answer.rows)
         offers.extend(deck for deck in answer.offers if deck not in offers)
         aside_title = answer.aside_title or aside_title
@@ -105,6 +110,7 @@ def collect(rules: Rules, state: State) -> Display:
         meeples,
         tokens,
         spots,
+        costs,
         notes,
         tuple(rows),
         tuple(offers),

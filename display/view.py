@@ -1,6 +1,6 @@
 """What a picture of a position may show of the players' secrets, read from the engine's
 view for the seat looking (``naqala.core.views.view_for``): the one definition of what a
-seat may see, shared by the SVG picture and the terminal picture (``naqala.cli.render``).
+seat may see, shared by the SVG picture and the terminal picture (``naqala.display.text``).
 
 A seat sees its own coins and cards; of the others, what the rules hold face down
 (``naqala_hidden_decks``: resources, items, whims in hand…) only as counts, their coins

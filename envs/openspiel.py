@@ -5,21 +5,26 @@
     game = pyspiel.load_game("python_naqala", {"players": 2, "expansions": "artisans"})
 
 Parameters: ``players`` (2 by default), ``expansions`` and ``house_rules`` (comma-separated
-names; a house rule may also be a file path), ``seed`` (0) and ``reward`` (``win``: the
-winners share 1; ``margin``: own score minus the best other score).
+names; a house rule may also be a file path), ``seed`` (0), ``deals`` (1000) and
+``reward`` (``win``: the winners share 1; ``margin``: own score minus the best other
+score).
 
-The game type is sequential, *sampled stochastic* (naqala keeps chance inside the state:
-its generator draws the meeples, shuffles and deals, so there are no chance nodes),
-imperfect information, general-sum, with rewards only at the end. Chance stays
-deterministic: the game object deals its n-th game (counted when a state is first used)
-from the seed ``seed + n``, and every draw after that comes from the state's generator.
-Actions are the indices of the ruleset's action codec (``naqala.envs.codec``); the
+The game type is sequential, *explicit stochastic*, imperfect information, general-sum,
+with rewards only at the end. Its one chance node is the deal, the first move of every
+game: outcome ``k`` (of ``deals``, equally likely) deals the game of seed ``seed + k``;
+every draw after that comes from the naqala state's own generator, so the same deal and
+actions give the same game, and nothing else (reading observations, cloning) touches
+any random stream. That also makes a state serializable (``serialize`` and
+``deserialize_state``: the naqala state JSON), which a sampled-stochastic Python game
+cannot be (OpenSpiel asks the game for its generator's state, which a Python game cannot
+give). Actions are the indices of the ruleset's action codec (``naqala.envs.codec``); the
 information state and the observation of a player are both that seat's view
 (``naqala.core.views.view_for``): as a string its canonical JSON, as a tensor the
-observation encoder's numbers (``naqala.envs.observation``). The view holds the whole
-public position, so it is a Markov information state rather than a perfect-recall one.
-``resample_from_infostate`` returns a determinization of the state for the player
-(``naqala.core.views.determinize``), which is all OpenSpiel's ISMCTS bot needs.
+observation encoder's numbers (``naqala.envs.observation``); before the deal, zeros and
+an empty view. The view holds the whole public position, so it is a Markov information
+state rather than a perfect-recall one. ``resample_from_infostate`` returns a
+determinization of the state for the player (``naqala.core.views.determinize``), which
+is all OpenSpiel's ISMCTS bot needs.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 from naqala.core.agents import RandomAgent
 from naqala.core.engine import Rules
+from naqala.core.serialize import StateFormatError, state_from_json, state_to_json
 from naqala.core.state import State
 from naqala.core.views import determinize
 from naqala.envs.codec import ActionCodec, codec_for
@@ -43,8 +49,10 @@ from naqala.envs.common import REWARDS, final_rewards, rules_from, split_names
 from naqala.envs.observation import ObservationEncoder
 
 GAME_NAME = "python_naqala"
-#: more actions than any game takes (random games take 200 to 450)
+#: more actions than any game takes (random games take 200 to 450), the deal included
 MAX_GAME_LENGTH = 2000
+#: how many deals the chance node chooses from unless told (seeds ``seed … seed + 999``)
+DEALS = 1000
 #: loose bounds of the ``margin`` reward, in victory points
 MARGIN_BOUND = 1000.0
 _DEFAULTS: dict[str, Any] = {
@@ -52,6 +60,7 @@ _DEFAULTS: dict[str, Any] = {
     "expansions": "",
     "house_rules": "",
     "seed": 0,
+    "deals": DEALS,
     "reward": "win",
 }
 
@@ -59,7 +68,7 @@ GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
     long_name="Five Tribes (naqala)",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.GENERAL_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -75,13 +84,40 @@ GAME_TYPE = pyspiel.GameType(
 
 class _Shared:
     """What every state of a game shares and never changes: copied by reference when
-    OpenSpiel clones a state (it deep-copies a Python state's attributes)."""
+    OpenSpiel clones a state (it deep-copies a Python state's attributes). OpenSpiel
+    serializes a Python state by pickling its attributes: the game is pickled as its
+    name and parameters and loaded again from them."""
 
     def __init__(self, value: Any) -> None:
         self.value = value
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _loaded_game, (str(self.value),)
+
+
+class _Position(_Shared):
+    """A naqala state inside an OpenSpiel state, pickled as its state JSON (with the
+    game's name and parameters to read it with), so a serialized state holds data only
+    and comes back exactly, its generator included."""
+
+    def __init__(self, value: State, game: NaqalaGame) -> None:
+        super().__init__(value)
+        self.game = game
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _position, (str(self.game), state_to_json(self.game.rules, self.value))
+
+
+def _loaded_game(text: str) -> _Shared:
+    return _Shared(pyspiel.load_game(text))
+
+
+def _position(game_text: str, state_json: str) -> _Position:
+    game = pyspiel.load_game(game_text)
+    return _Position(state_from_json(state_json, game.rules)[1], game)
 
 
 class NaqalaGame(pyspiel.Game):  # type: ignore[misc]
@@ -102,14 +138,16 @@ class NaqalaGame(pyspiel.Game):  # type: ignore[misc]
         if self.reward not in REWARDS:
             raise ValueError(f"reward={self.reward!r}: choose one of {', '.join(REWARDS)}")
         self.seed = int(params["seed"])
-        self.dealt = 0
+        self.deals = int(params["deals"])
+        if self.deals < 1:
+            raise ValueError(f"deals={self.deals}: give at least 1")
         self.samples = 0
         self.codec: ActionCodec = codec_for(self.rules)
         self.encoder = ObservationEncoder(self.rules)
         bound = 1.0 if self.reward == "win" else MARGIN_BOUND
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.size,
-            max_chance_outcomes=0,
+            max_chance_outcomes=self.deals,
             num_players=self.players,
             min_utility=0.0 if self.reward == "win" else -bound,
             max_utility=bound,
@@ -126,26 +164,41 @@ class NaqalaGame(pyspiel.Game):  # type: ignore[misc]
     ) -> NaqalaObserver:
         return NaqalaObserver(self, iig_obs_type, params)
 
-    def deal(self) -> State:
-        """The next game this object deals: seed ``seed + n`` for the n-th."""
-        state = self.rules.new_game(self.players, self.seed + self.dealt)
-        self.dealt += 1
+    def deal(self, outcome: int) -> State:
+        """The game of chance outcome ``outcome``: seed ``seed + outcome``."""
+        if not 0 <= outcome < self.deals:
+            raise ValueError(f"deal {outcome}: the deals are 0 to {self.deals - 1}")
+        return self.rules.new_game(self.players, self.seed + outcome)
+
+    def deserialize_state(self, text: str) -> NaqalaState:
+        """A state from ``NaqalaState.serialize``: the deal to come (an empty string) or
+        naqala's state JSON, checked against these rules like any state file."""
+        state = NaqalaState(self)
+        if text:
+            try:
+                state._state = _Position(state_from_json(text, self.rules)[1], self)
+            except StateFormatError as exc:
+                raise ValueError(f"not a naqala state of this game: {exc}") from exc
         return state
 
 
 class NaqalaState(pyspiel.State):  # type: ignore[misc]
-    """One position of a game; the naqala state is dealt when first used."""
+    """One position of a game: the deal to come (the chance node), then a naqala state."""
 
     def __init__(self, game: NaqalaGame) -> None:
         super().__init__(game)
         self._game = _Shared(game)
-        self._state: _Shared | None = None
+        self._state: _Position | None = None
+
+    @property
+    def dealt(self) -> bool:
+        return self._state is not None
 
     @property
     def game_state(self) -> State:
-        """The naqala state of this position."""
+        """The naqala state of this position (ValueError before the deal)."""
         if self._state is None:
-            self._state = _Shared(self._game.value.deal())
+            raise ValueError("not dealt yet: the first move is the deal (a chance outcome)")
         state: State = self._state.value
         return state
 
@@ -155,8 +208,14 @@ class NaqalaState(pyspiel.State):  # type: ignore[misc]
         return game
 
     def current_player(self) -> int:
+        if self._state is None:
+            return int(pyspiel.PlayerId.CHANCE)
         state = self.game_state
         return int(pyspiel.PlayerId.TERMINAL) if state.is_over else state.decision.player
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        deals = self._owner.deals
+        return [(outcome, 1.0 / deals) for outcome in range(deals)] if not self.dealt else []
 
     def _legal_actions(self, player: int) -> list[int]:
         owner = self._owner
@@ -164,19 +223,30 @@ class NaqalaState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         owner = self._owner
-        self._state = _Shared(owner.rules.apply(self.game_state, owner.codec.decode(action)))
+        if self._state is None:
+            self._state = _Position(owner.deal(action), owner)
+            return
+        state = owner.rules.apply(self.game_state, owner.codec.decode(action))
+        self._state = _Position(state, owner)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {action} (seed {self._owner.seed + action})"
         return str(self._owner.codec.decode(action))
 
     def is_terminal(self) -> bool:
-        return self.game_state.is_over
+        return self.dealt and self.game_state.is_over
 
     def returns(self) -> list[float]:
-        state = self.game_state
-        if not state.is_over:
-            return [0.0] * len(state.players)
-        return final_rewards(self._owner.rules, state, self._owner.reward)
+        owner = self._owner
+        if not self.is_terminal():
+            return [0.0] * owner.players
+        return final_rewards(owner.rules, self.game_state, owner.reward)
+
+    def serialize(self) -> str:
+        """The naqala state JSON (empty before the deal): everything the position is,
+        its generator included, so ``deserialize_state`` gives it back exactly."""
+        return state_to_json(self._owner.rules, self.game_state) if self.dealt else ""
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> NaqalaState:
         """A state ``player_id`` cannot tell from this one, its hidden parts dealt again
@@ -186,10 +256,12 @@ class NaqalaState(pyspiel.State):  # type: ignore[misc]
         owner.samples += 1
         seed = int(float(probability_sampler()) * (1 << 52)) ^ (owner.samples * 0x9E3779B1)
         sample = self.clone()
-        sample._state = _Shared(determinize(owner.rules, self.game_state, player_id, seed))
+        sample._state = _Position(determinize(owner.rules, self.game_state, player_id, seed), owner)
         return sample  # type: ignore[no-any-return]
 
     def __str__(self) -> str:
+        if not self.dealt:
+            return f"the deal (one of {self._owner.deals})"
         state = self.game_state
         return (
             f"round {state.round}, {state.decision.stage} (player {state.decision.player}), "
@@ -265,10 +337,15 @@ class NaqalaObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: NaqalaState, player: int) -> None:
-        self.tensor[:] = self.encoder.observe(state.game_state, player)
+        """The seat's numbers; zeros before the deal (OpenSpiel reads a new state's to
+        learn the size), so reading an observation never deals a game."""
+        if state.dealt:
+            self.tensor[:] = self.encoder.observe(state.game_state, player)
+        else:
+            self.tensor.fill(0.0)
 
     def string_from(self, state: NaqalaState, player: int) -> str:
-        return self.encoder.text(state.game_state, player)
+        return self.encoder.text(state.game_state, player) if state.dealt else "{}"
 
 
 pyspiel.register_game(GAME_TYPE, NaqalaGame)

@@ -176,7 +176,7 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
             return board_svg(self.rules, state, reveal=True)
         from rich.console import Console
 
-        from naqala.cli.render import render_state
+        from naqala.display.text import render_state
 
         out = io.StringIO()
         Console(file=out, width=100, color_system=None).print(

@@ -2,7 +2,9 @@
 Dask distributed cluster, all behind one interface.
 
 An executor maps a picklable function over picklable items and yields ``(position,
-result)`` pairs as results arrive, in whatever order they finish. The runner puts them
+result)`` pairs as results arrive, in whatever order they finish. Items are taken from
+their iterable only as workers can start them, so a billion games start at once and hold
+no more than a few tasks in memory. The runner puts them
 back in order, so every executor gives the same study the same results. ``stop`` is
 polled while waiting: once it says so, what has not started is cancelled and the
 iteration ends (the runner's Ctrl-C handler sets it, so no KeyboardInterrupt ever lands
@@ -12,11 +14,14 @@ inside the pool's or Dask's own machinery).
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import signal
+import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from multiprocessing import resource_tracker
 from typing import Any, Protocol, TypeVar
 
 from naqala.lab import require
@@ -39,7 +44,7 @@ class Executor(Protocol):
     description: str
 
     def imap(
-        self, fn: Callable[[T], R], items: Sequence[T], stop: Stop = never
+        self, fn: Callable[[T], R], items: Iterable[T], stop: Stop = never
     ) -> Iterator[tuple[int, R]]:
         """``(position, fn(item))`` for every item, in the order they finish, until
         ``stop()`` says otherwise."""
@@ -56,7 +61,7 @@ class SerialExecutor:
     description = "serial"
 
     def imap(
-        self, fn: Callable[[T], R], items: Sequence[T], stop: Stop = never
+        self, fn: Callable[[T], R], items: Iterable[T], stop: Stop = never
     ) -> Iterator[tuple[int, R]]:
         for position, item in enumerate(items):
             if stop():
@@ -72,6 +77,28 @@ def _ignore_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _start_forkserver() -> None:
+    """Start the fork server (if it is not running) with SIGINT ignored, which a new
+    process inherits (a blocked mask does not survive its start): a Ctrl-C on the terminal
+    reaches the whole process group, and one that landed while the server or a worker
+    forked from it was still starting (before their own handlers) killed it and broke the
+    pool. Meanwhile SIGINT is also blocked here, so a Ctrl-C meant for this process stays
+    pending (Linux never discards a blocked signal) and arrives once its handler is back.
+    The resource tracker is started first, as it unblocks SIGINT when it has started
+    (it protects itself the same way)."""
+    resource_tracker.ensure_running()
+    if threading.current_thread() is not threading.main_thread():
+        multiprocessing.forkserver.ensure_running()
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 class ProcessExecutor:
     """``jobs`` worker processes on this machine (``--jobs N``). Workers start from a
     fork server, so they inherit no threads (the progress bar's) and no locks."""
@@ -81,6 +108,7 @@ class ProcessExecutor:
             raise ValueError(f"jobs must be at least 1, not {jobs}")
         self.description = f"{jobs} processes"
         self.jobs = jobs
+        _start_forkserver()
         self.pool = ProcessPoolExecutor(
             max_workers=jobs,
             mp_context=multiprocessing.get_context("forkserver"),
@@ -88,7 +116,7 @@ class ProcessExecutor:
         )
 
     def imap(
-        self, fn: Callable[[T], R], items: Sequence[T], stop: Stop = never
+        self, fn: Callable[[T], R], items: Iterable[T], stop: Stop = never
     ) -> Iterator[tuple[int, R]]:
         """At most ``2 × jobs`` items in flight, so a long study queues no more than the
         workers can start soon and stopping cancels little."""
@@ -112,7 +140,14 @@ class ProcessExecutor:
                 future.cancel()
 
     def close(self) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        """Wait for the games in progress; a Ctrl-C while waiting ends the workers at
+        once (they block SIGINT, so only this process can stop them)."""
+        try:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+        except KeyboardInterrupt:
+            for worker in multiprocessing.active_children():
+                worker.terminate()
+            self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 class DaskExecutor:
@@ -130,20 +165,37 @@ class DaskExecutor:
         self.description = f"dask {self.client.scheduler.address}"
 
     def imap(
-        self, fn: Callable[[T], R], items: Sequence[T], stop: Stop = never
+        self, fn: Callable[[T], R], items: Iterable[T], stop: Stop = never
     ) -> Iterator[tuple[int, R]]:
-        futures = self.client.map(fn, list(items), pure=False)
-        positions = {future.key: position for position, future in enumerate(futures)}
-        finished = self._distributed.as_completed(futures)
+        window = 2 * max(1, sum(self.client.nthreads().values()))
+        waiting = iter(enumerate(items))
+        positions: dict[str, int] = {}
+        finished = self._distributed.as_completed()
+        running: list[Any] = []
+
+        def submit() -> None:
+            while len(positions) < window and not stop():
+                nxt = next(waiting, None)
+                if nxt is None:
+                    return
+                future = self.client.submit(fn, nxt[1], pure=False)
+                positions[future.key] = nxt[0]
+                running.append(future)
+                finished.add(future)
+
         try:
-            while not finished.is_empty() and not stop():
+            submit()
+            while positions and not stop():
                 batch = finished.next_batch(block=False)
                 if not batch:
                     time.sleep(POLL)
                 for future in sorted(batch, key=lambda f: positions[f.key]):
-                    yield positions[future.key], future.result()
+                    position = positions.pop(future.key)
+                    running.remove(future)
+                    yield position, future.result()
+                submit()
         finally:
-            self.client.cancel(futures)
+            self.client.cancel(running)
 
     def close(self) -> None:
         if self._own_client:

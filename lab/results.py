@@ -132,6 +132,16 @@ def split_wins(results: Sequence[GameResult], players: int) -> list[float]:
     return wins
 
 
+def start_position_wins(results: Sequence[GameResult], players: int) -> list[float]:
+    """Wins by first-round bidding position (first, second, …); shared wins split."""
+    wins = [0.0] * players
+    for r in results:
+        for position, who in enumerate(r.start_order):
+            if who in r.winners:
+                wins[position] += 1 / len(r.winners)
+    return wins
+
+
 def wilson(successes: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
     """The Wilson score interval of ``successes / n`` (successes may be fractional: split
     wins). The normal quantile comes from ``statistics.NormalDist``."""
@@ -269,11 +279,7 @@ def _by_start_position(results: list[GameResult], players: int) -> dict[str, Any
     n = len(results)
     if not n or not all(len(r.start_order) == players for r in results):
         return {}
-    by_position = [0.0] * players
-    for r in results:
-        for position, who in enumerate(r.start_order):
-            if who in r.winners:
-                by_position[position] += 1 / len(r.winners)
+    by_position = start_position_wins(results, players)
     return {
         "wins_by_start_position": [round(w, 3) for w in by_position],
         "win_rate_by_start_position": _rates_of(by_position, n),

@@ -78,7 +78,7 @@ def play_indices(
     """Games ``indices`` of every study (interleaved, so an interrupted comparison has
     both sides of most games): the complete games by side, in ``indices`` order, and
     whether Ctrl-C stopped the run. A game missing on any side is dropped on all."""
-    tasks = [(study, index) for index in indices for study in studies]
+    tasks = ((study, index) for index in indices for study in studies)  # taken as played
     done: dict[int, GameResult] = {}
     interrupted = False
     with CtrlC() as ctrl_c:
@@ -97,7 +97,7 @@ def play_indices(
         interrupted = interrupted or ctrl_c.pressed()
     width = len(studies)
     sides: list[list[GameResult]] = [[] for _ in studies]
-    for row in range(len(indices)):
+    for row in sorted({position // width for position in done}):  # not every index
         positions = range(row * width, row * width + width)
         if all(p in done for p in positions):
             for side, p in enumerate(positions):

@@ -186,14 +186,19 @@ def holm(pvalues: Sequence[float]) -> list[float]:
 
 
 def seat_balance(wins: Sequence[float], games: int) -> dict[str, Any] | None:
-    """The chi-square test that every seat wins equally often (split wins), or None with
-    fewer than 2 games. With ties the counts are fractional and the test approximate.
-    scipy is imported only when there is a test to compute: a one-game run should not
-    pay its 1.2 s import."""
-    if games < 2 or len(wins) < 2:
+    """The chi-square test that every seat wins equally often, or None with fewer than 2
+    games or seats, or no win at all. ``wins`` are the exact split wins (a shared win is a
+    fraction for each winner), never rounded ones: the test needs them to add up to the
+    expected counts, which are equal shares of the wins there were (a game nobody won, a
+    solo loss, expects nothing). With ties the counts are fractional and the test is
+    approximate (conservative: a split win varies less than a whole one). scipy is
+    imported only when there is a test to compute: a one-game run should not pay its
+    1.2 s import."""
+    total = math.fsum(wins)
+    if games < 2 or len(wins) < 2 or total <= 0:
         return None
     stats = _scipy_stats()
-    expected = [games / len(wins)] * len(wins)
+    expected = [total / len(wins)] * len(wins)
     test = stats.chisquare(list(wins), expected)
     return {
         "test": "chi-square, equal win rates",

@@ -143,6 +143,18 @@ def test_negative_counts_and_points_are_refused(tmp_path: Path) -> None:
     assert any("tile 'village': vp -3 is negative" in p for p in problems)
 
 
+@pytest.mark.parametrize("count", [0, -1])
+def test_a_resource_card_without_copies_is_refused(tmp_path: Path, count: int) -> None:
+    """A ``[[resource]]`` of 0 or fewer copies is refused by name (the only check of it is
+    in core/meaning.py: a mutant accepting 0 passed the whole suite)."""
+    text = f'[[resource]]\nid = "saffron"\nkind = "fakir"\ncount = {count}\n'
+    problems = refused(tmp_path, text)
+    assert problems == [
+        f"{tmp_path / 'house.toml'} (plugin 'house'): resource 'saffron': count must be at least 1"
+    ]
+    built(tmp_path, text.replace(f"count = {count}", "count = 1"))  # one copy is fine
+
+
 def test_a_negative_number_set_by_an_override_names_the_overriding_file(tmp_path: Path) -> None:
     """The djinn is declared by the base game, but the bad number is the house rule's."""
     problems = refused(tmp_path, '[[override]]\ntarget = "djinn:jafaar"\nvp = -5\n')

@@ -9,6 +9,7 @@ import itertools
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -21,6 +22,7 @@ from naqala.core.state import State
 from naqala.core.views import determinize, view_for
 from naqala.envs.codec import ActionCodec, CodecError, codec_for
 from naqala.envs.observation import ObservationEncoder
+from naqala.testing.scenario import board, player
 
 RULESETS = [
     (),
@@ -146,3 +148,47 @@ def test_the_codec_command_prints_the_sizes() -> None:
     assert "workshop/1" in result.output
     bad = CliRunner().invoke(app, ["codec", "-x", "nope"])
     assert bad.exit_code == 2 and "unknown expansion 'nope'" in bad.output
+
+
+def test_observation_values_read_back_a_hand_counted_position() -> None:
+    """A base 2-player position set by hand: two red and a yellow on b3 (owned by the
+    second player), a white on c3, nothing else on the board; the first player has 17
+    coins, two greens and fish, fish, gold. Each number is read back by its label, from
+    both seats (the owner is ``seat +1`` from the first, ``seat +0`` from the second)."""
+    rules = build_rules([])
+    encoder = ObservationEncoder(rules)
+    labels = [label for _, _, _, part in encoder.layout() for label in part]
+    state = rules.new_game(2, 11)
+    state = board(rules, state, {"b3": "RRY", "c3": "W"}, clear=True, owners={"b3": 1})
+    state = player(rules, state, 0, coins=17, meeples="GG", cards=["fish", "gold", "fish"])
+    state = player(rules, state, 1, coins=9, meeples="", cards=[])
+    first = dict(zip(labels, encoder.observe(state, 0), strict=True))
+    second = dict(zip(labels, encoder.observe(state, 1), strict=True))
+    assert [first[f"b3 meeples {c}"] for c in "YWGBR"] == [1, 0, 0, 0, 2]
+    assert [first[f"c3 meeples {c}"] for c in "YWGBR"] == [0, 1, 0, 0, 0]
+    on_board = [k for k, v in first.items() if " meeples " in k and v]
+    assert sorted(on_board) == ["b3 meeples R", "b3 meeples Y", "c3 meeples W"]
+    assert (first["b3 owner seat +0"], first["b3 owner seat +1"]) == (0, 1)
+    assert (second["b3 owner seat +0"], second["b3 owner seat +1"]) == (1, 0)
+    assert (first["seat +0 coins"], first["seat +0 coins known"]) == (17, 1)
+    assert (second["seat +1 coins"], second["seat +1 coins known"]) == (0, 0)  # face down
+    assert first["seat +0 kept G"] == 2 and first["seat +0 kept R"] == 0
+    assert (first["seat +0 resources fish"], first["seat +0 resources gold"]) == (2, 1)
+    assert second["seat +1 resources fish"] == 0  # another's resources are hidden
+    assert second["seat +1 resources hidden count"] == 3
+    # 16 yellow, 20 white, 18 green, 18 blue and 18 red in the base game, less those out
+    assert [first[f"bag {c}"] for c in "YWGBR"] == [15, 19, 16, 18, 16]
+
+
+def test_the_sizes_in_docs_ai_md_are_the_codes() -> None:
+    """Every row of the table of sizes in docs/ai.md (``| ruleset | actions |
+    observation |``) is what the codec and the encoder of that ruleset give."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "ai.md").read_text("utf-8")
+    table = text[text.index("| ruleset | actions | observation |") :].split("\n\n")[0]
+    rows = [line.strip("|").split("|") for line in table.splitlines()[2:]]
+    assert len(rows) >= 5
+    for name, actions, observation in rows:
+        names = [] if name.strip() == "base" else [n.strip() for n in name.split("+")]
+        rules = build_rules(names)
+        written = (int(actions), int(observation))
+        assert written == (codec_for(rules).size, ObservationEncoder(rules).size), name

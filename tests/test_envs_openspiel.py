@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -18,13 +20,18 @@ from naqala.envs.codec import codec_for  # noqa: E402
 def test_the_game_is_registered_with_its_type_and_sizes() -> None:
     game = pyspiel.load_game("python_naqala", {"players": 3, "expansions": "artisans,djinns"})
     kind = game.get_type()
-    assert kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
     assert game.num_players() == 3
     assert game.num_distinct_actions() == codec_for(game.rules).size
+    assert game.max_chance_outcomes() == openspiel.DEALS
     state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == openspiel.DEALS
+    assert state.observation_tensor(0) == [0.0] * game.encoder.size  # nothing dealt yet
+    state.apply_action(7)
+    assert state.game_state == game.rules.new_game(3, 7)
     assert len(state.information_state_tensor(0)) == game.encoder.size
     assert len(state.observation_tensor(2)) == game.encoder.size
     assert state.information_state_string(1) == state.observation_string(1)
@@ -37,6 +44,8 @@ def test_bad_parameters_say_what_is_allowed() -> None:
         openspiel.NaqalaGame({"players": 7})
     with pytest.raises(ValueError, match="reward='gold'"):
         openspiel.NaqalaGame({"reward": "gold"})
+    with pytest.raises(ValueError, match="deals=0: give at least 1"):
+        openspiel.NaqalaGame({"deals": 0})
 
 
 def test_ismcts_plays_complete_games_against_random_bots() -> None:
@@ -55,6 +64,7 @@ def test_ismcts_plays_complete_games_against_random_bots() -> None:
             1 - seat: uniform_random.UniformRandomBot(1 - seat, np.random.RandomState(9)),
         }
         state = game.new_initial_state()
+        state.apply_action(seat)  # the deal
         while not state.is_terminal():
             action = bots[state.current_player()].step(state)
             assert action in state.legal_actions()
@@ -65,10 +75,11 @@ def test_ismcts_plays_complete_games_against_random_bots() -> None:
 def test_information_states_equal_when_only_hidden_parts_differ() -> None:
     game = pyspiel.load_game("python_naqala", {"players": 3, "expansions": "artisans"})
     state = game.new_initial_state()
+    state.apply_action(0)
     for action in range(60):
         state.apply_action(state.legal_actions()[action % len(state.legal_actions())])
     other = state.clone()
-    other._state = openspiel._Shared(determinize(game.rules, state.game_state, 0, 5))
+    other._state = openspiel._Position(determinize(game.rules, state.game_state, 0, 5), game)
     assert other.game_state != state.game_state
     assert other.information_state_string(0) == state.information_state_string(0)
     assert other.information_state_tensor(0) == state.information_state_tensor(0)
@@ -85,18 +96,75 @@ def test_information_states_equal_when_only_hidden_parts_differ() -> None:
 
 
 def test_same_seed_same_game_in_openspiel() -> None:
-    """The n-th state a game deals is the game of seed ``seed + n``; clones do not count."""
+    """Deal ``k`` is the game of seed ``seed + k``; the same deal and actions give the same
+    game in two game objects."""
     first = pyspiel.load_game("python_naqala", {"players": 2, "seed": 11})
     second = pyspiel.load_game("python_naqala", {"players": 2, "seed": 11})
     a, b = first.new_initial_state(), second.new_initial_state()
     a.clone()
+    a.apply_action(4)
+    b.apply_action(4)
     for step in range(40):
         assert a.legal_actions() == b.legal_actions()
         choice = a.legal_actions()[step % len(a.legal_actions())]
         a.apply_action(choice)
         b.apply_action(choice)
     assert a.game_state == b.game_state
-    assert first.new_initial_state().game_state == first.rules.new_game(2, 12)
+    dealt = first.new_initial_state()
+    dealt.apply_action(1)
+    assert dealt.game_state == first.rules.new_game(2, 12)
+
+
+def seeded_games(game: Any, games: int, read: bool) -> list[list[int]]:
+    """The histories of ``games`` games of random play (numpy, seed 7), every deal and
+    action drawn by that generator; with ``read``, every observation and information
+    state of every seat is read at every step, as a learner would."""
+    draw = np.random.RandomState(7)
+    histories = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if read:
+                for seat in range(game.num_players()):
+                    state.observation_tensor(seat)
+                    state.information_state_tensor(seat)
+                    state.observation_string(seat)
+            state.apply_action(int(draw.choice(state.legal_actions())))
+        histories.append(state.history())
+    return histories
+
+
+def test_reading_observations_changes_no_game() -> None:
+    """The same seeded run gives the same games whether it reads observations or not
+    (OpenSpiel makes a new state to size every tensor it is asked for: that once dealt a
+    game and moved the next deal on)."""
+    params = {"players": 2, "seed": 3}
+    quiet = seeded_games(pyspiel.load_game("python_naqala", params), 2, read=False)
+    reading = seeded_games(pyspiel.load_game("python_naqala", params), 2, read=True)
+    assert reading == quiet
+
+
+def test_states_serialize_and_openspiels_random_sim_test_passes() -> None:
+    """A state comes back exactly from its serialization (OpenSpiel's, and our own
+    state JSON), and OpenSpiel's random simulation test passes with serialization on."""
+    game = pyspiel.load_game("python_naqala", {"players": 3, "expansions": "djinns"})
+    state = game.new_initial_state()
+    assert game.deserialize_state(state.serialize()).is_chance_node()
+    state.apply_action(2)
+    for step in range(50):
+        state.apply_action(state.legal_actions()[step % len(state.legal_actions())])
+    again, back = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert back.game_state == state.game_state and back.history() == state.history()
+    assert str(again) == str(game)
+    assert game.deserialize_state(state.serialize()).game_state == state.game_state
+    with pytest.raises(ValueError, match="not a naqala state of this game"):
+        game.deserialize_state('{"version": 2}')
+    pyspiel.random_sim_test(
+        pyspiel.load_game("python_naqala", {"players": 2}),
+        num_sims=2,
+        serialize=True,
+        verbose=False,
+    )
 
 
 def test_the_evaluators_give_rewards_from_naqala() -> None:
@@ -104,6 +172,7 @@ def test_the_evaluators_give_rewards_from_naqala() -> None:
     ``CurrentScores`` gives the rewards as the scores stand."""
     game = pyspiel.load_game("python_naqala", {"players": 2, "seed": 5})
     state = game.new_initial_state()
+    state.apply_action(0)
     values = openspiel.RandomPlayouts(2, seed=4).evaluate(state)
     assert values.sum() == pytest.approx(1.0) and len(values) == 2
     assert list(openspiel.RandomPlayouts(2, seed=4).evaluate(state)) == list(values)

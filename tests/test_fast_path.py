@@ -4,6 +4,8 @@ and ``evolve`` keeps a derived cache only while its source is unchanged."""
 
 from __future__ import annotations
 
+import pytest
+
 from naqala.core.actions import Action
 from naqala.core.engine import Rules, build_rules
 from naqala.core.hookspecs import hookimpl
@@ -78,3 +80,25 @@ def test_evolve_keeps_the_masks_only_while_the_meeples_stay() -> None:
     assert evolve(board, meeples=board.meeples)._masks is None
     emptied = board.with_meeples_at(0, (0,) * len(board.meeples[0]))
     assert emptied.colour_masks == Board(emptied.meeples, board.owners, board.tokens).colour_masks
+
+
+def test_a_broken_mask_update_fails_the_property_checks_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ``with_meeples_at`` that forgets to update the masks (it keeps the old ones) is
+    caught by ``assert_invariants`` at the first action that moves a meeple off its last
+    place on a tile, not by a wrong move minutes of shrinking later."""
+    from naqala.testing.invariants import checked_playout
+
+    right = Board.with_meeples_at
+
+    def forgetful(self: Board, tile: int, counts: tuple[int, ...]) -> Board:
+        board = right(self, tile, counts)
+        object.__setattr__(board, "_masks", self._masks)
+        return board
+
+    rules = build_rules([])
+    checked_playout(rules, 2, 5, max_actions=30)  # the real update passes
+    monkeypatch.setattr(Board, "with_meeples_at", forgetful)
+    with pytest.raises(AssertionError, match=r"\$\.board\.meeples: colour \d: kept mask"):
+        checked_playout(rules, 2, 5, max_actions=30)

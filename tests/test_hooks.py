@@ -709,7 +709,7 @@ def test_naqala_public_notes_appear_under_the_board_picture() -> None:
     """A plugin's public notes are listed by the rules and drawn in the picture."""
     from rich.console import Console
 
-    from naqala.cli.render import render_state
+    from naqala.display.text import render_state
 
     class Almanac:
         NAME = "almanac"

@@ -20,7 +20,6 @@ from rich.console import Console
 from typer.testing import CliRunner, Result
 
 from naqala.cli.app import app
-from naqala.cli.decisions import decision_title
 from naqala.cli.play import (
     HELP,
     Session,
@@ -44,6 +43,7 @@ from naqala.core.record import (
     with_action,
 )
 from naqala.core.state import State
+from naqala.display.decisions import decision_title
 
 runner = CliRunner()
 

@@ -223,7 +223,7 @@ def test_after_load_undo_goes_back_into_the_loaded_game(tmp_path: Path) -> None:
 def test_after_load_undo_says_why_it_cannot_when_chance_revealed_something(
     tmp_path: Path,
 ) -> None:
-    from naqala.cli.play import drew_since
+    from naqala.core.session import drew_since
 
     rules = rules_of()
     states = list(played(rules, 2, 3))

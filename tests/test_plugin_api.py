@@ -75,7 +75,23 @@ def test_the_api_exports_what_the_expansions_and_tools_use() -> None:
 def test_import_linter_contracts_are_declared_and_run_in_ci() -> None:
     config = tomli.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     contracts = config["tool"]["importlinter"]["contracts"]
-    assert {c["type"] for c in contracts} == {"forbidden", "protected", "independence"}
+    assert {c["type"] for c in contracts} == {"forbidden", "protected", "independence", "layers"}
     assert any("import-linter" in dep for dep in config["project"]["optional-dependencies"]["dev"])
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert ci.index("ruff format --check") < ci.index("lint-imports")
+
+
+def test_one_layers_contract_places_every_top_level_package_and_ignores_nothing() -> None:
+    """Every package the project installs is in one layer, front ends on top and the
+    core (and its content) at the bottom; only type-checking imports are left out, for
+    every contract, and the layers ignore no import of their own."""
+    config = tomli.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    linter = config["tool"]["importlinter"]
+    assert linter["exclude_type_checking_imports"] is True
+    (layers,) = [c for c in linter["contracts"] if c["type"] == "layers"]
+    assert "ignore_imports" not in layers
+    placed = [name.strip() for layer in layers["layers"] for name in layer.split("|")]
+    installed = set(config["tool"]["setuptools"]["package-dir"])
+    assert sorted(placed) == sorted(installed) == sorted(linter["root_packages"])
+    assert placed[:2] == ["naqala.cli", "naqala.web"]
+    assert placed[-3:] == ["naqala.display", "naqala.core", "naqala.content"]

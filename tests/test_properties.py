@@ -23,7 +23,7 @@ from naqala.core.actions import Action, parse_action
 from naqala.core.agents import RandomAgent
 from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
 from naqala.core.state import NOBODY, NON_PLAYER, State, aside_cards, aside_meeples, pieces_left
-from naqala.testing.invariants import assert_invariants, checked_playout
+from naqala.testing.invariants import assert_invariants, checked_playout, mask_problems
 from naqala.testing.scenario import base_rules
 from naqala.testing.strategies import player_counts, rulesets
 
@@ -175,6 +175,7 @@ def check_state(rules: Rules, state: State, want: Expected) -> list[Action]:
     check_conservation(rules, state, want)
     check_not_negative(state)
     check_scores(rules, state)
+    assert not mask_problems(state), f"{mask_problems(state)} {_where(state)}"
     return check_options(rules, state)
 
 
@@ -184,6 +185,7 @@ def check_no_dead_ends(rules: Rules, state: State, options: list[Action], want: 
         child = rules.apply(state, action)
         check_conservation(rules, child, want)
         check_not_negative(child)
+        assert not mask_problems(child), f"{action}: {mask_problems(child)} {_where(state)}"
         assert child.is_over or rules.legal_actions(child), (
             f"{action} leads to a dead end {_where(state)}"
         )

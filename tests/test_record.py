@@ -460,7 +460,7 @@ def test_another_plugin_version_is_refused() -> None:
         rules_for_record(record)
     assert str(caught.value) == (
         "plugin 'base' is mismatched: the record was made with version 0.0.9, "
-        "but version 0.1.0 is installed"
+        "but version 0.1.0 is installed (it plays versions 0.1.0)"
     )
 
 
@@ -731,8 +731,8 @@ def test_replay_takes_moved_house_rules(house_rule: Path, tmp_path: Path) -> Non
 
 
 def _hide_render(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make ``naqala.cli.render`` unimportable, as before it is written."""
-    monkeypatch.setitem(sys.modules, "naqala.cli.render", None)
+    """Make ``naqala.display.text`` unimportable, as before it is written."""
+    monkeypatch.setitem(sys.modules, "naqala.display.text", None)
 
 
 def test_replay_shows_each_turn_and_the_scores(
@@ -763,14 +763,14 @@ def test_replay_uses_the_board_renderer_when_there_is_one(
     record_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[tuple[Rules, State]] = []
-    fake = types.ModuleType("naqala.cli.render")
+    fake = types.ModuleType("naqala.display.text")
 
     def render_state(rules: Rules, state: State, viewer: int | None = None) -> str:
         calls.append((rules, state))
         return f"<board of round {state.round}>"
 
     fake.render_state = render_state  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "naqala.cli.render", fake)
+    monkeypatch.setitem(sys.modules, "naqala.display.text", fake)
     result = run(str(record_file))
     assert result.exit_code == 0, result.stderr
     assert "<board of round 1>" in result.stdout

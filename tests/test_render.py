@@ -1,4 +1,4 @@
-"""The terminal picture of a position (naqala.cli.render): it fits 80 columns, reads
+"""The terminal picture of a position (naqala.display.text): it fits 80 columns, reads
 without colour, hides other players' coins and cards, and shows every board fact."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ import attrs
 import pytest
 from rich.console import Console
 
-from naqala.cli.render import kind_abbreviation, render_state
 from naqala.core.agents import RandomAgent
 from naqala.core.engine import DJINNS, Rules, build_rules
 from naqala.core.hookspecs import hookimpl
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, Turn, evolve
 from naqala.core.views import determinize, view_for
+from naqala.display.text import kind_abbreviation, render_state
 from naqala.testing.scenario import base_rules, board, counts, deck, player, tokens, turn_of
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -508,3 +508,28 @@ def test_the_picture_for_a_seat_shows_nothing_its_view_hides(
         assert text_of(rules, other, viewer=seat) == text
         assert all(str(4000 + 111 * i) not in text for i in range(players) if i != seat)
         assert str(4000 + 111 * seat) in text
+
+
+def test_the_plugins_say_what_the_turn_spots_and_cost_codes_read() -> None:
+    """The terminal picture knows no rule: the turn-order spots and a face-up djinn's
+    cost are written as the plugins' ``naqala_display`` words them, like the SVG's."""
+    from naqala.display.hints import Display
+
+    class Wording:
+        NAME = "render-wording"
+
+        @hookimpl
+        def naqala_display(self, rules: Rules, state: State) -> Display:
+            spots = tuple(f"£{index}" for index in range(len(state.turn_track)))
+            codes = {spec.cost: f"cost {spec.cost or 'nil'}!" for spec in rules.card_specs.values()}
+            return Display(turn_spots=spots, costs=codes)
+
+    rules = build_rules(extra_plugins=[Wording()])
+    state = rules.new_game(3, 4)
+    console = Console(width=200, record=True, color_system=None)
+    console.print(render_state(rules, state))
+    text = console.export_text()
+    assert "£0:" in text and f"£{len(state.turn_track) - 1}:" in text
+    for djinn in state.decks[DJINNS].row:
+        spec = rules.card_specs[djinn]
+        assert f"{spec.name} {spec.vp} VP · cost {spec.cost or 'nil'}! · " in text

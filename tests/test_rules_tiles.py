@@ -174,6 +174,22 @@ def test_market_needs_enough_coins() -> None:
     assert after.players[0].cards == ()
 
 
+def test_exactly_the_price_is_enough_at_either_market() -> None:
+    """A player with exactly the price (3 coins at a small market, 6 at a large one) is
+    offered the purchase and ends with no coins; one coin less is not enough."""
+    for final, price, bought in (("small-market-1", 3, "fish"), ("large-market-1", 6, "fish+silk")):
+        rules, s = position(final)
+        asked = move(rules, player(rules, s, 0, coins=price))
+        assert asked.decision.stage == f"tile:{final[:-2]}"
+        assert f"buy {bought}" in options(rules, asked)
+        after = play(rules, asked, f"buy {bought}")
+        assert after.players[0].coins == 0
+        assert after.players[0].cards == tuple(bought.split("+"))
+        short = move(rules, player(rules, s, 0, coins=price - 1))
+        assert short.decision.stage == "sell"
+        assert short.players[0].coins == price - 1
+
+
 def test_large_market_offers_two_of_the_first_six_cards() -> None:
     """Large market: optionally pay 6 coins to take 2 cards of your choice among the first
     6 face-up cards (any 2 of the 6, not the 7th)."""

@@ -13,7 +13,6 @@ from test_solo_rules import rolled
 from typer.testing import CliRunner
 
 from naqala.cli.app import app
-from naqala.cli.render import render_state
 from naqala.cli.scores import winners_line
 from naqala.core.actions import format_action
 from naqala.core.agents import make_agent
@@ -23,6 +22,7 @@ from naqala.core.serialize import state_from_json, state_to_json
 from naqala.core.simulate import play_game
 from naqala.core.state import NON_PLAYER, State, get_extra
 from naqala.display.svg import board_svg
+from naqala.display.text import render_state
 from naqala.plugins.solo import dice, rounds, sultan
 from naqala.testing.invariants import assert_invariants, checked_playout
 from naqala.testing.scenario import board, on_tile, play

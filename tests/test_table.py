@@ -10,15 +10,16 @@ from collections.abc import Iterator
 
 from rich.console import Console
 
-from naqala.cli.decisions import decision_title, djinn_power, option_label
+from naqala.cli.decisions import djinn_power
 from naqala.cli.play import Session
-from naqala.cli.render import render_state
 from naqala.core.actions import Action
 from naqala.core.agents import RandomAgent
 from naqala.core.engine import Rules, build_rules
 from naqala.core.record import new_record
 from naqala.core.stage import Stage
 from naqala.core.state import State
+from naqala.display.decisions import decision_title, option_label
+from naqala.display.text import render_state
 from naqala.testing.scenario import out_of_deck, player, turn_of
 
 EXPANSION_SETS = ([], ["artisans"], ["djinns"], ["artisans", "djinns"])

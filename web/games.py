@@ -1,10 +1,11 @@
 """One game played through the web server: its rules, states and record, the seats with
 their secret tokens, and what a seat may do and see.
 
-Everything here is synchronous and knows nothing of HTTP: the server (``naqala.web.app``)
-calls these methods one at a time per game (under the game's lock) and turns the
-exceptions into HTTP answers. A refused action raises :class:`Refused` and changes
-nothing.
+Everything here is synchronous and knows nothing of HTTP: the server's handlers
+(``naqala.web.endpoints``) call these methods one at a time per game (under the game's
+lock) and turn the exceptions into HTTP answers. The seats' AI players and the undo
+policy are those of ``naqala play`` (``naqala.core.session``). A refused action raises
+:class:`Refused` and changes nothing.
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from naqala.cli.decisions import decision_title, option_label
-from naqala.cli.play import drew_since
 from naqala.core.actions import (
     Action,
     NotationError,
@@ -24,12 +23,14 @@ from naqala.core.actions import (
     resolve_typed,
     shorten,
 )
-from naqala.core.agents import HUMAN, Agent, RandomAgent, make_agent, seat_agent
+from naqala.core.agents import HUMAN, Agent, make_agent
 from naqala.core.engine import IllegalAction, Rules
 from naqala.core.record import GameRecord, with_action, with_final_scores, without_last
+from naqala.core.session import UndoRefused, replay_draws, seat_agents, undo_point
 from naqala.core.simulate import agent_seed
 from naqala.core.state import NOBODY, State
 from naqala.core.views import sees_revealed, view_for
+from naqala.display.decisions import decision_title, option_label
 from naqala.display.html import score_table_html
 from naqala.display.svg import seat_label, svg_parts
 from naqala.web.cards import card_catalogue, cards_in_play, own_cards
@@ -110,14 +111,8 @@ class Game:
     def _reset_agents(self) -> None:
         """Fresh agents, made to draw what they drew for the states so far, so a resumed or
         undone game goes on exactly as one that was never interrupted (as ``naqala play``)."""
-        self.agents = [
-            seat_agent(self.rules, kind, agent_seed(self.record.seed, seat))
-            for seat, kind in enumerate(self.record.seats)
-        ]
-        for past in self.states[:-1]:
-            agent = None if past.is_over else self.agents[past.decision.player]
-            if isinstance(agent, RandomAgent):
-                agent.choose(self.rules, past, self.rules.legal_actions(past))
+        self.agents = seat_agents(self.rules, self.record)
+        replay_draws(self.rules, self.agents, self.states[:-1])
 
     def next_player(self) -> tuple[int, Agent] | None:
         """The seat and agent that must decide now without a person: an AI seat, or a human
@@ -205,20 +200,15 @@ class Game:
         return f"{shorten(target)!r} is not part of any option of this decision ({title})"
 
     def undo(self, seat: int) -> None:
-        """Back to this seat's previous decision, as ``naqala play`` allows: not past a
-        card or meeple draw, and (with two people at the table) not past another person's
-        decision."""
+        """Back to this seat's previous decision by the policy of ``naqala play``
+        (``naqala.core.session.undo_point``): not past a card or meeple draw, and, as
+        each person has a browser of their own, not past another person's decision."""
         self._check_turn(seat)
         now = len(self.states) - 1
-        earlier = [i for i in range(now) if self.states[i].decision.player == seat]
-        if not earlier:
-            raise Refused("nothing to undo: this is your first decision")
-        target = earlier[-1]
-        if drew_since(self.states[target], self.state):
-            raise Refused("cannot undo: cards or meeples were drawn since your previous decision")
-        people = set(self.human_seats()) - {seat}
-        if any(self.states[i].decision.player in people for i in range(target + 1, now)):
-            raise Refused("cannot undo: another person has decided since your previous decision")
+        try:
+            target = undo_point(self.states[:-1], self.state, seat, self.human_seats())
+        except UndoRefused as exc:
+            raise Refused(exc.reason) from None
         self.record = without_last(self.record, now - target)
         self.states = self.states[: target + 1]
         self._reset_agents()

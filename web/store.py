@@ -15,7 +15,6 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from naqala.cli.play import with_canonical_seats
 from naqala.core.agents import HUMAN, SeatError, canonical_seat
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
@@ -31,6 +30,7 @@ from naqala.core.record import (
     save_record,
     write_atomically,
 )
+from naqala.core.session import with_canonical_seats
 from naqala.core.state import State
 from naqala.web.games import GAME_ID, Game, Refused, new_game_id, new_token
 

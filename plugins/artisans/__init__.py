@@ -31,8 +31,12 @@ from naqala.plugins.artisans import (
 )
 
 NAME = "artisans"
-#: 0.2.0: the real items (7 magic, precious 5/7/9): records of 0.1.0 games do not replay
+#: 0.2.0: the real items (7 magic, precious 5/7/9); games of 0.1.0 replay with that
+#: version's items (``EDITIONS``)
 VERSION = "0.2.0"
+#: the released versions this plugin still plays, each as the module of a plugin of that
+#: version (a record or state of such a game is rebuilt with it)
+EDITIONS = {"0.1.0": "naqala.plugins.artisans.edition_0_1"}
 DESCRIPTION = (
     "The Artisans of Naqala: artisans, items, workshops, specialized markets, tents, "
     "mountains, the chasm, 6x6 board"
@@ -43,7 +47,8 @@ REPLACES = ("djinns:boaz", "djinns:kandicha", "naqala_board_layout")
 
 @hookimpl
 def naqala_content_files() -> Iterable[Path]:
-    return [content_path("artisans.toml")]
+    # the items first: the cards keep the order they had in one file (items, then djinns)
+    return [content_path("artisans-items.toml"), content_path("artisans.toml")]
 
 
 @hookimpl

@@ -1,5 +1,6 @@
 """How the base game's components look in a picture (hook ``naqala_display``): tile
-kinds, value badges, the five tribes, palm trees and palaces, the turn-order costs."""
+kinds, value badges, the five tribes, palm trees and palaces, the turn-order costs, the
+words of the djinns' cost codes."""
 
 from __future__ import annotations
 
@@ -42,4 +43,5 @@ def display(rules: Rules, state: State) -> Display:
         meeples=MEEPLES,
         tokens=TOKENS,
         turn_spots=tuple(str(cost) for cost in costs_in_play(rules, state)),
+        costs={code: entry.words for code, entry in rules.cost_codes.items()},
     )

@@ -35,13 +35,13 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.table import Table
 from rich.text import Text
 
-from naqala.cli.decisions import decision_title, djinn_offer, djinn_power
 from naqala.core.board import edge, tile_name
 from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
 from naqala.core.scoresheet import visible_scores
 from naqala.core.state import NOBODY, NON_PLAYER, Counts, State
+from naqala.display.decisions import decision_title, djinn_brief, djinn_offer
+from naqala.display.hints import Display, collect
 from naqala.display.view import Holding, Seen
-from naqala.plugins.base.api import turn_order_costs
 
 __all__ = ["KIND_ABBREVIATIONS", "TOKEN_LETTERS", "render_state"]
 
@@ -403,14 +403,14 @@ def _marker(state: State, marker: int) -> Text:
     return Text(seat_name(player), style=_seat_style(player))
 
 
-def _tracks(rules: Rules, state: State, seen: Seen) -> Table:
+def _tracks(rules: Rules, state: State, seen: Seen, hints: Display) -> Table:
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
 
     bid = Text(" ").join(_marker(state, m) for m in state.bid_track)
     grid.add_row("Bid order", bid)
-    costs = turn_order_costs(rules, len(state.players))
+    costs = hints.turn_spots  # each spot's cost, as the plugins label it
     spots: list[Text] = []
     for index, marker in enumerate(state.turn_track):
         cost = costs[index] if index < len(costs) else "?"
@@ -427,7 +427,7 @@ def _tracks(rules: Rules, state: State, seen: Seen) -> Table:
     pile = seen.piles[DECK_NAMES[DJINNS]]
     # each face-up djinn's power on a line of its own, shortened to fit; the labels beside
     # them say how many are in the pile and where the whole texts are
-    lines = [djinn_offer(rules, d) for d in djinns.row]
+    lines = [djinn_offer(rules, d, hints.costs) for d in djinns.row]
     labels = ["Djinn row", f"pile: {pile}", "help djinn"][: len(lines)]
     if len(lines) < 2:  # no line of its own for the pile
         lines = [f"(pile: {pile}) {' '.join(lines) or '—'}"]
@@ -529,7 +529,7 @@ def _private(
             grid.add_row(
                 "",
                 Text(
-                    djinn_power(rules, djinn, brief=True),
+                    djinn_brief(rules, djinn),
                     style="dim",
                     no_wrap=True,
                     overflow="ellipsis",
@@ -553,7 +553,7 @@ class _StateView:
         yield _header(rules, state)
         yield _board(rules, state, options.max_width)
         yield _legend(rules, state)
-        yield _tracks(rules, state, seen)
+        yield _tracks(rules, state, seen, collect(rules, state))
         for note in rules.public_notes(state):
             yield Text(note)
         yield _players(rules, state, self.viewer, seen, self.reveal)
