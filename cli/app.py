@@ -46,7 +46,10 @@ def _print_version(value: bool) -> None:
     if value:
         from importlib.metadata import version
 
+        from naqala import kernel
+
         typer.echo(f"naqala {version('naqala')}")
+        typer.echo(kernel.engine_line())
         raise typer.Exit()
 
 
@@ -122,8 +125,14 @@ def content_check(
     rules named): their shape, then their meaning to those plugins, exactly as when the
     rules are built. Every problem is printed with its file (and plugin); exit code 1 if
     there is any."""
+    from naqala.core.files import CONTENT_LIMIT, FileRefused, refuse_unreadable_kind
     from naqala.core.plugins import describe, order_plugins, resolve
 
+    try:  # a device or a huge file is no content file: bad input, before anything is read
+        for path in paths:
+            refuse_unreadable_kind(path, CONTENT_LIMIT, "content file")
+    except FileRefused as exc:
+        fail(str(exc))
     try:
         plugins = resolve(expansion or [], house_rules or [])
     except PluginError as exc:

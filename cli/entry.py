@@ -14,15 +14,22 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Run the command; a Ctrl-C at any moment — even while the modules are still being
+    imported, before a command has a handler of its own — ends it with exit code 130 and
+    no traceback."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) == 2 and args[0] == "actions" and not args[1].startswith("-"):
-        listed = legal_lines(args[1])
-        if listed is not None:
-            sys.stdout.write(listed)
-            return
-    from naqala.cli.app import main as full
+    try:
+        if len(args) == 2 and args[0] == "actions" and not args[1].startswith("-"):
+            listed = legal_lines(args[1])
+            if listed is not None:
+                sys.stdout.write(listed)
+                return
+        from naqala.cli.app import main as full
 
-    full(args)
+        full(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("naqala: interrupted\n")
+        raise SystemExit(130) from None
 
 
 def legal_lines(path: str) -> str | None:

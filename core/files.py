@@ -71,6 +71,20 @@ def read_bounded(path: str | Path, limit: int, what: str) -> bytes:
         os.close(fd)
 
 
+def refuse_unreadable_kind(path: str | Path, limit: int, what: str) -> None:
+    """``FileRefused`` if ``path`` exists but is no file of this kind at all: a device, a
+    pipe or a directory, or larger than ``limit``. A missing file passes (a checker reports
+    it among its problems); nothing is opened or read."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return
+    if not stat.S_ISREG(info.st_mode):
+        raise FileRefused(f"{path}: cannot read: not a regular file")
+    if info.st_size > limit:
+        raise _too_large(str(path), limit, what)
+
+
 def read_stdin_bounded(limit: int, what: str, source: str = "-") -> bytes:
     """Standard input, if it holds at most ``limit`` bytes (``naqala render -``); messages
     name it ``source``, as the command line did."""
@@ -104,4 +118,5 @@ __all__ = [
     "read_bounded",
     "read_stdin_bounded",
     "read_text_bounded",
+    "refuse_unreadable_kind",
 ]

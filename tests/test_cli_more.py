@@ -337,3 +337,24 @@ def test_simulate_takes_house_rule_files() -> None:
     )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["plugins"] == ["base", "big-viziers"]
+
+
+def test_ctrl_c_before_a_command_has_its_handler_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Ctrl-C while the command line's modules are still being imported (no command's
+    own handler is in place yet) ends with exit code 130 and one line, no traceback."""
+    import types
+
+    from naqala.cli import entry
+
+    def interrupted_import(args: list[str]) -> None:
+        raise KeyboardInterrupt
+
+    stand_in = types.ModuleType("naqala.cli.app")
+    stand_in.main = interrupted_import  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "naqala.cli.app", stand_in)
+    with pytest.raises(SystemExit) as stopped:
+        entry.main(["simulate", "--games", "1"])
+    assert stopped.value.code == 130
+    assert capsys.readouterr().err == "naqala: interrupted\n"

@@ -109,6 +109,16 @@ def test_a_device_is_no_content_file(device: str) -> None:
     assert result.stdout == f"['{device}: cannot read: not a regular file']\n", result.stderr
 
 
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_content_check_of_a_device_is_bad_input(device: str) -> None:
+    """``content check`` lists a content file's problems (exit 1); a device is no content
+    file at all: one line, exit 2, at once."""
+    result = naqala("content", "check", device)
+    assert result.returncode == 2, result
+    assert result.stderr == f"naqala: {device}: cannot read: not a regular file\n"
+    assert result.stdout == ""
+
+
 def test_a_named_pipe_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
     """Opening a pipe for reading waits for a writer; the reader never opens one."""
     pipe = tmp_path / "state.json"

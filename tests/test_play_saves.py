@@ -329,4 +329,6 @@ def test_load_accepts_every_seat_name_that_seats_accepts(tmp_path: Path) -> None
 def test_version() -> None:
     result = run("--version")
     assert result.exit_code == 0
-    assert result.stdout == f"naqala {version('naqala')}\n"
+    first, engine = result.stdout.splitlines()
+    assert first == f"naqala {version('naqala')}"
+    assert engine.startswith("native engine: ")

@@ -1,0 +1,159 @@
+"""The native engine against the Python engine: speed, and proof that they play one game.
+
+Speed: whole random games on both engines, interleaved in short CPU-time slices in one
+process (``time.process_time``), as ``bench/playouts.py`` does. Each round plays Python
+games for one slice (``play_game``: the setup, then ``legal_actions``, a ``RandomAgent``
+choice and ``apply`` to the end, what ``naqala simulate`` does) and then native games for
+one slice (``Kernel.new_game`` and ``NativeState.random_playout``: the same seeds, the
+same choices, the same final state), and gives the ratio of actions per CPU-second. The
+median of the rounds and their spread are printed.
+
+The kernel plays only the cards it has ported, so both engines play the base game with
+the cards it has not (for now every djinn) left out, as ``--without`` does.
+
+Verify: ``--verify N`` plays N games on the Python engine (2-4 players, random and
+greedy players) and compares the kernel after every action: legal actions (same list,
+same order) and the state JSON after the action chosen. It prints what it compared, what
+the kernel has not ported yet, and every difference; the only acceptable count is 0, and
+the exit status is 1 otherwise.
+
+    python bench/native.py                  # 4 players, 7 rounds of 0.5 CPU-s a side
+    python bench/native.py --players 2 --rounds 9
+    python bench/native.py --verify 300
+    python bench/native.py --verify 100 -x big-viziers
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+
+from naqala import kernel
+from naqala.core.engine import Rules
+from naqala.core.simulate import agent_seed, play_game
+from naqala.kernel.bridge import NativeRules
+
+
+def python_games(rules: Rules, players: int) -> Iterator[int]:
+    """Whole random games on the Python engine (``play_game``: the setup, then every seat
+    a ``RandomAgent``), seeds 0, 1, 2…, forever."""
+    seed = 0
+    while True:
+        _, count = play_game(rules, players, seed)
+        seed += 1
+        yield count
+
+
+def native_games(bridge: NativeRules, players: int) -> Iterator[int]:
+    """The same games on the kernel: a native setup, then one native call to the end."""
+    seed = 0
+    while True:
+        seeds = [agent_seed(seed, seat) for seat in range(players)]
+        _, count = bridge.new_game(players, seed).random_playout(seeds)
+        seed += 1
+        yield count
+
+
+def run_slice(games: Iterator[int], seconds: float) -> tuple[int, float]:
+    """Whole games until ``seconds`` of CPU time have passed: (actions, CPU seconds)."""
+    start = time.process_time()
+    actions = 0
+    while True:
+        actions += next(games)
+        spent = time.process_time() - start
+        if spent >= seconds:
+            return actions, spent
+
+
+def spread(values: list[float]) -> str:
+    ordered = sorted(values)
+    return f"{statistics.median(ordered):.1f}× (range {ordered[0]:.1f}–{ordered[-1]:.1f})"
+
+
+def measure(players: int, rounds: int, seconds: float, out: Callable[[str], None]) -> float:
+    from naqala.kernel.differential import ported_rules
+
+    rules, bridge = ported_rules()
+    ours, theirs = native_games(bridge, players), python_games(rules, players)
+    next(ours), next(theirs)  # warm the caches outside the slices
+    ratios: list[float] = []
+    totals = [0, 0.0, 0, 0.0]
+    for _ in range(rounds):
+        py_actions, py_spent = run_slice(theirs, seconds)
+        nat_actions, nat_spent = run_slice(ours, seconds)
+        ratios.append((nat_actions / nat_spent) / (py_actions / py_spent))
+        for i, value in enumerate((py_actions, py_spent, nat_actions, nat_spent)):
+            totals[i] += value
+    py_actions, py_spent, nat_actions, nat_spent = totals
+    out(
+        f"base game {players}p  native/Python {spread(ratios)} over {rounds} rounds\n"
+        f"{'':<22} Python {py_spent / py_actions * 1e6:6.2f} µs/action, "
+        f"native {nat_spent / nat_actions * 1e6:6.2f} µs/action "
+        "(whole games: setup included)"
+    )
+    return statistics.median(ratios)
+
+
+def verify(count: int, expansions: list[str], out: Callable[[str], None]) -> int:
+    from naqala.kernel.differential import NotPorted, Report, games, ported_rules, verify_game
+
+    try:
+        rules, bridge = ported_rules(expansions)
+    except NotPorted as exc:
+        out(f"these rules stay on the Python engine: {exc}")
+        return 2
+    out(f"rules: {', '.join(rules.ruleset)}")
+    out(f"leaving out what the kernel has not ported: {', '.join(rules.without) or 'nothing'}")
+    total = Report()
+    started = time.process_time()
+    for players, seed, agent in games(count):
+        total.add(verify_game(rules, bridge, players, seed, agent))
+    spent = time.process_time() - started
+    out(
+        f"{total.games} games, {total.actions} actions in {spent:.1f} CPU-s: "
+        f"{total.legal_compared} legal lists, {total.scores_compared} score sheets and "
+        f"{total.applied_compared} states after an action compared"
+    )
+    for name, times in total.unported.most_common():
+        out(f"  not ported yet: {name} ({times}×)")
+    for difference in total.differences[:20]:
+        out(f"  DIFFERENCE {difference}")
+    out(f"{len(total.differences)} differences")
+    return 1 if total.differences else 0
+
+
+def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    parser.add_argument("--rounds", type=int, default=7, help="slices per side (default 7)")
+    parser.add_argument("--slice", type=float, default=0.5, help="CPU s per slice (0.5)")
+    parser.add_argument("--verify", type=int, metavar="N", help="compare N games instead")
+    parser.add_argument(
+        "-x",
+        "--expansion",
+        action="append",
+        default=[],
+        metavar="PLUGIN",
+        help="a content-only house rule to add (repeatable), e.g. -x big-viziers",
+    )
+    args = parser.parse_args(argv)
+    if not kernel.available():
+        out(f"the native engine is not available: {kernel.unavailable_reason()}")
+        return 2
+    if args.verify is not None:
+        if args.verify < 1:
+            parser.error("--verify needs at least one game")
+        return verify(args.verify, args.expansion, out)
+    if args.rounds < 1 or args.slice <= 0:
+        parser.error("--rounds must be at least 1 and --slice positive")
+    measure(args.players, args.rounds, args.slice, out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,48 @@
+"""Python states to native states and back, through state JSON.
+
+A ``NativeRules`` is the kernel built from one ``Rules``' content. ``to_native`` hands a
+Python ``State`` over as its state JSON; ``to_python`` reads the kernel's state JSON back
+with ``core/serialize.py`` (which checks what it means), so a native state becomes a
+Python one only through the one document both engines must write identically.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from naqala.core.engine import Rules
+from naqala.core.serialize import state_from_data, state_to_data
+from naqala.core.state import State
+from naqala.kernel import native
+from naqala.kernel.content import content_data
+
+if TYPE_CHECKING:  # the extension is optional: its types are only named here
+    from naqala.kernel._native import Kernel, NativeState
+
+
+class NativeRules:
+    """The kernel for one ``Rules``: it reads that content once."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.kernel: Kernel = native().Kernel(json.dumps(content_data(rules)))
+
+    def to_native(self, state: State) -> NativeState:
+        """The native state of ``state``; ``ValueError`` naming the JSON path of what the
+        kernel cannot hold."""
+        return self.kernel.state(json.dumps(state_to_data(self.rules, state)))
+
+    def new_game(self, players: int, seed: int) -> NativeState:
+        """A new game set up natively, as ``rules.new_game(players, seed)``;
+        ``NotImplementedError`` where the kernel cannot set it up (a board with terrain)."""
+        return self.kernel.new_game(players, seed)
+
+    def data(self, state: NativeState) -> dict[str, Any]:
+        """The native state's state JSON, as plain data."""
+        data: dict[str, Any] = json.loads(state.to_json())
+        return data
+
+    def to_python(self, state: NativeState) -> State:
+        """The Python ``State`` of a native state (checked as any state file is)."""
+        return state_from_data(self.data(state), self.rules)[1]

@@ -1,0 +1,39 @@
+"""The merged content of a ``Rules``, as the data the kernel reads (``kernel/src/content.rs``).
+
+The kernel hard-codes no number of the game: every setting, table, tile, token, deck and
+card parameter comes from here, after the plugins' files and ``[[override]]`` entries were
+merged, so a content-only house rule runs native unchanged. Records are written with every
+field of their class; the kernel refuses a field it does not know, so a field added in
+Python is noticed there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from naqala.core.engine import Rules
+
+
+def content_data(rules: Rules) -> dict[str, Any]:
+    """The rules' content as plain JSON data for ``Kernel(json)``."""
+    content = rules.content
+    return {
+        "ruleset": list(rules.ruleset),
+        "without": list(rules.without),
+        "colours": [attrs.asdict(c) for c in rules.colours],
+        "tokens": [attrs.asdict(t) for t in rules.tokens],
+        # the tile table by tile id (``oasis-3``), in the order the rules number them
+        "tiles": [
+            {"id": tile_id, **attrs.asdict(spec)} for tile_id, spec in rules.tile_specs.items()
+        ],
+        "cards": [attrs.asdict(card) for card in rules.card_specs.values()],
+        "decks": [attrs.asdict(spec) for spec in rules.deck_specs],
+        "player_counts": [attrs.asdict(p) for p in content.player_counts],
+        "settings": dict(content.settings),
+        "tables": {key: list(values) for key, values in content.tables.items()},
+        "stages": sorted(rules.stages),
+        # the cards in play: ``rules.card_specs`` keeps those left out (``--without``)
+        "in_play": [card.id for card in content.cards],
+    }

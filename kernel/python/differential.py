@@ -1,0 +1,189 @@
+"""The differential harness: the same games on both engines, compared after every action.
+
+The Python engine plays a game; at every decision the state is handed to the kernel, and
+the kernel's legal actions (same list, same order), every player's score, and the state
+after the chosen action (state JSON equal) are compared with the Python engine's. What
+the kernel has not ported yet answers ``NotImplementedError`` and is counted by name,
+apart from the differences:
+a port is done when its count is zero, and the only acceptable number of differences is
+zero. The kernel plays only cards it has ported, so the games leave the others out
+(``--without``), as ``naqala.core.without`` does for any command.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import attrs
+
+from naqala.core.agents import make_agent
+from naqala.core.engine import Rules, build_rules
+from naqala.core.serialize import state_to_data
+from naqala.core.simulate import agent_seed
+from naqala.core.state import State
+from naqala.core.without import leave_out
+from naqala.kernel.bridge import NativeRules
+from naqala.kernel.support import code_plugins
+
+
+@attrs.frozen
+class Difference:
+    """One place where the engines disagree: which game, which action, what differs."""
+
+    game: str
+    action: int
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.game}, action {self.action}: {self.what}"
+
+
+@attrs.define
+class Report:
+    """What a run of the harness compared, what it could not yet, what differed."""
+
+    games: int = 0
+    actions: int = 0
+    legal_compared: int = 0
+    applied_compared: int = 0
+    scores_compared: int = 0
+    unported: collections.Counter[str] = attrs.field(factory=collections.Counter)
+    differences: list[Difference] = attrs.field(factory=list)
+
+    def add(self, other: Report) -> None:
+        self.games += other.games
+        self.actions += other.actions
+        self.legal_compared += other.legal_compared
+        self.applied_compared += other.applied_compared
+        self.scores_compared += other.scores_compared
+        self.unported.update(other.unported)
+        self.differences.extend(other.differences)
+
+
+class NotPorted(ValueError):
+    """Rules with a plugin whose code the kernel does not implement."""
+
+
+def ported_rules(expansions: Sequence[str] = ()) -> tuple[Rules, NativeRules]:
+    """Rules of the base game (and ``expansions``: content-only house rules) without the
+    cards the kernel has not ported, and the kernel for them; ``NotPorted`` naming the
+    plugin when one has code the kernel does not implement."""
+    rules = build_rules(expansions)
+    reasons = code_plugins(rules)
+    if reasons:
+        raise NotPorted("; ".join(reasons))
+    unported = NativeRules(rules).kernel.unported_content()
+    kinds = {entry.partition(":")[2] for entry in unported if entry.startswith("djinns:")}
+    djinns = [c.id for c in rules.content.deck("djinns") if c.kind in kinds]
+    leave_out(rules, [f"djinn:{card}" for card in djinns])
+    return rules, NativeRules(rules)
+
+
+def first_difference(left: Any, right: Any, path: str = "$") -> str | None:
+    """The JSON path of the first place two documents differ, with both values there."""
+    if isinstance(left, dict) and isinstance(right, dict):
+        for key in [*left, *(k for k in right if k not in left)]:
+            if key not in left or key not in right:
+                return f"{path}.{key}: present on one engine only"
+            found = first_difference(left[key], right[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(left, list) and isinstance(right, list):
+        for i, (a, b) in enumerate(zip(left, right, strict=False)):
+            found = first_difference(a, b, f"{path}[{i}]")
+            if found:
+                return found
+        if len(left) != len(right):
+            return f"{path}: {len(left)} items in Python, {len(right)} native"
+        return None
+    if left != right or type(left) is not type(right):
+        return f"{path}: {left!r} in Python, {right!r} native"
+    return None
+
+
+def compare_state(
+    rules: Rules, bridge: NativeRules, state: State, report: Report, game: str, index: int
+) -> None:
+    """Hand ``state`` to the kernel; compare its legal actions with the Python engine's."""
+    native = bridge.to_native(state)
+    expected = state_to_data(rules, state)
+    found = first_difference(expected, bridge.data(native))
+    if found:
+        report.differences.append(Difference(game, index, f"state read back: {found}"))
+        return
+    scores = native.scores()
+    if scores != list(rules.scores(state)):
+        report.differences.append(
+            Difference(game, index, f"scores: Python {list(rules.scores(state))}, native {scores}")
+        )
+    report.scores_compared += 1
+    try:
+        legal = native.legal_actions()
+    except NotImplementedError:
+        report.unported[f"legal actions at {state.decision.stage}"] += 1
+        return
+    python = [str(a) for a in rules.legal_actions(state)]
+    report.legal_compared += 1
+    if legal != python:
+        report.differences.append(
+            Difference(game, index, f"legal actions: Python {python}, native {legal}")
+        )
+
+
+def compare_step(
+    rules: Rules,
+    bridge: NativeRules,
+    state: State,
+    after: State,
+    action: str,
+    report: Report,
+    game: str,
+    index: int,
+) -> None:
+    """Apply ``action`` to ``state`` on the kernel; compare with the Python engine's
+    ``after``."""
+    native = bridge.to_native(state)
+    try:
+        stepped = native.apply(action)
+    except NotImplementedError as exc:
+        report.unported[str(exc).removeprefix("the kernel has not ported ")] += 1
+        return
+    except ValueError as exc:  # the kernel refuses what the Python engine played
+        report.differences.append(Difference(game, index, f"'{action}': native {exc}"))
+        return
+    report.applied_compared += 1
+    found = first_difference(state_to_data(rules, after), bridge.data(stepped))
+    if found:
+        report.differences.append(Difference(game, index, f"after '{action}': {found}"))
+
+
+def verify_game(
+    rules: Rules, bridge: NativeRules, players: int, seed: int, agent: str = "random"
+) -> Report:
+    """One game played by the Python engine (every seat ``agent``), compared after every
+    action."""
+    report = Report(games=1)
+    game = f"{agent} {players}p seed {seed}"
+    agents = [make_agent(rules, agent, agent_seed(seed, seat)) for seat in range(players)]
+    state = rules.new_game(players, seed)
+    index = 0
+    while not state.is_over:
+        compare_state(rules, bridge, state, report, game, index)
+        options = rules.legal_actions(state)
+        action = agents[state.decision.player].choose(rules, state, options)
+        after = rules.apply(state, action)
+        compare_step(rules, bridge, state, after, str(action), report, game, index)
+        state, index = after, index + 1
+    compare_state(rules, bridge, state, report, game, index)  # the end: scores, no options
+    report.actions = index
+    return report
+
+
+def games(count: int, first_seed: int = 0) -> Iterator[tuple[int, int, str]]:
+    """(players, seed, agent) for ``count`` games spread over 2-4 players and the random
+    and greedy players (one greedy game in four: they cost more)."""
+    for i in range(count):
+        yield 2 + i % 3, first_seed + i, "greedy" if i % 4 == 3 else "random"

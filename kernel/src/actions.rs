@@ -1,0 +1,352 @@
+//! Actions as the kernel lists them, in the notation and the canonical order of
+//! `core/actions.py`: by kind, then arguments with numbers compared as numbers.
+
+use crate::content::Content;
+use crate::state::tile_name;
+
+/// The most cards one action names (a purchase, a suit sold).
+pub const MAX_ACTION_CARDS: usize = 12;
+
+/// Cards an action names, by card index, in the order of their ids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Cards {
+    items: [u8; MAX_ACTION_CARDS],
+    len: u8,
+}
+
+impl Cards {
+    /// None when there are more than the kernel's actions hold.
+    pub fn new(cards: &[u8]) -> Option<Cards> {
+        if cards.len() > MAX_ACTION_CARDS {
+            return None;
+        }
+        let mut items = [0; MAX_ACTION_CARDS];
+        items[..cards.len()].copy_from_slice(cards);
+        Some(Cards {
+            items,
+            len: cards.len() as u8,
+        })
+    }
+
+    pub fn as_slice(&self) -> &[u8] {
+        &self.items[..usize::from(self.len)]
+    }
+}
+
+/// Where the assassins kill: a tile, or in front of a player (by index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Victim {
+    Tile(u8),
+    Player(u8),
+}
+
+/// How a djinn is paid for at a sacred place: two elders, or an elder and a Fakir.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Payment {
+    ElderElder,
+    ElderFakir,
+}
+
+impl Payment {
+    pub fn code(self) -> &'static str {
+        match self {
+            Payment::ElderElder => "EE",
+            Payment::ElderFakir => "EF",
+        }
+    }
+}
+
+/// How a card's cost is paid (`COST_PAYMENTS` in plugins/base/cards.py): nothing, or
+/// elders (`E`) and Fakirs (`F`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pay {
+    Free,
+    E,
+    F,
+    EE,
+    EF,
+}
+
+impl Pay {
+    pub fn code(self) -> &'static str {
+        match self {
+            Pay::Free => "",
+            Pay::E => "E",
+            Pay::F => "F",
+            Pay::EE => "EE",
+            Pay::EF => "EF",
+        }
+    }
+
+    /// (elders, Fakirs) the payment takes.
+    pub fn counts(self) -> (u8, usize) {
+        match self {
+            Pay::Free => (0, 0),
+            Pay::E => (1, 0),
+            Pay::F => (0, 1),
+            Pay::EE => (2, 0),
+            Pay::EF => (1, 1),
+        }
+    }
+
+    /// The payments a cost code allows, in the order offered; None for a code the
+    /// kernel does not know.
+    pub fn ways(cost: &str) -> Option<&'static [Pay]> {
+        Some(match cost {
+            "" => &[Pay::Free],
+            "E/F" => &[Pay::E, Pay::F],
+            "E+(E/F)" => &[Pay::EE, Pay::EF],
+            "F" => &[Pay::F],
+            _ => return None,
+        })
+    }
+}
+
+/// One option of a pending decision (the kinds the ported stages offer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// `bid <cost>`: take the free turn-order spot of that cost
+    Bid(u32),
+    /// `pick <tile>`: take every meeple of a tile
+    Pick(u8),
+    /// `drop <tile> <colour letter>`: drop the next meeple
+    Drop(u8, u8),
+    /// `fakirs <n>`: discard that many Fakirs for the tribe action
+    Fakirs(u8),
+    /// `kill <tile|p<seat>> <colour letter>`
+    Kill(Victim, u8),
+    /// `place <tile>`: the token goes on that tile
+    Place(u8),
+    /// `buy <card>+<card>`: at a market
+    Buy(Cards),
+    /// `sell <card>+<card>…`: one suit of different merchandise
+    Sell(Cards),
+    /// `djinn <id> <EE|EF>`: take a face-up djinn at a sacred place, paying so
+    Djinn(u8, Payment),
+    /// `<card> [tile] [payment]`: a card used in its owner's turn (`Activated`)
+    Card(u8, Option<u8>, Pay),
+    /// `<kumarbi> <cost> <F…>`: a bid for the spot of that cost, Fakirs discarded
+    Discounted(u8, u32, u8),
+    /// `keep <djinn>`: the djinn kept of those drawn (Sibittis)
+    Keep(u8),
+    /// `skip`: an optional tile action not taken
+    Skip,
+    /// `end`: the turn ends
+    End,
+}
+
+fn joined(content: &Content, cards: &Cards) -> String {
+    let ids: Vec<&str> = cards
+        .as_slice()
+        .iter()
+        .map(|&c| content.doc.cards[usize::from(c)].id.as_str())
+        .collect();
+    ids.join("+")
+}
+
+impl Action {
+    /// The action's notation (`drop c3 W`).
+    pub fn notation(&self, content: &Content, cols: usize) -> String {
+        let tile = |t: u8| tile_name(usize::from(t), cols);
+        let letter = |c: u8| content.letters[usize::from(c)];
+        match self {
+            Action::Bid(cost) => format!("bid {cost}"),
+            Action::Pick(t) => format!("pick {}", tile(*t)),
+            Action::Drop(t, c) => format!("drop {} {}", tile(*t), letter(*c)),
+            Action::Fakirs(n) => format!("fakirs {n}"),
+            Action::Kill(Victim::Tile(t), c) => format!("kill {} {}", tile(*t), letter(*c)),
+            Action::Kill(Victim::Player(p), c) => format!("kill p{} {}", p + 1, letter(*c)),
+            Action::Place(t) => format!("place {}", tile(*t)),
+            Action::Buy(cards) => format!("buy {}", joined(content, cards)),
+            Action::Sell(cards) => format!("sell {}", joined(content, cards)),
+            Action::Djinn(card, pay) => format!(
+                "djinn {} {}",
+                content.doc.cards[usize::from(*card)].id,
+                pay.code()
+            ),
+            Action::Card(card, target, pay) => {
+                let mut text = content.doc.cards[usize::from(*card)].id.clone();
+                if let Some(t) = target {
+                    text.push(' ');
+                    text.push_str(&tile(*t));
+                }
+                if *pay != Pay::Free {
+                    text.push(' ');
+                    text.push_str(pay.code());
+                }
+                text
+            }
+            Action::Discounted(card, cost, fakirs) => format!(
+                "{} {cost} {}",
+                content.doc.cards[usize::from(*card)].id,
+                "F".repeat(usize::from(*fakirs))
+            ),
+            Action::Keep(card) => format!("keep {}", content.doc.cards[usize::from(*card)].id),
+            Action::Skip => "skip".to_owned(),
+            Action::End => "end".to_owned(),
+        }
+    }
+}
+
+/// The canonical order of one decision's options as one number, without writing their
+/// notation: the kind (ranked as its name sorts among every kind, card ids included),
+/// then the arguments as the natural key orders them (a tile `c3` by its column letter,
+/// then its row as a number; a colour by its letter; a number as a number; a card id by
+/// where it sorts among card ids; a payment as its code sorts). None for purchases and
+/// sales, whose argument joins card ids, which are ordered by `sort_key` instead.
+pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> {
+    let ranks = &content.kind_ranks;
+    if !ranks.usable {
+        return None;
+    }
+    // FIXED_KINDS: bid buy djinn drop end fakirs keep kill pick place sell skip
+    let fixed = |i: usize| ranks.fixed[i];
+    let tile = |t: u8| {
+        let t = usize::from(t);
+        (u64::from(b'a') + (t % cols) as u64, (t / cols + 1) as u64)
+    };
+    let letter = |c: u8| u64::from(u32::from(content.letters[usize::from(c)]));
+    // a payment's code as text: "" < "E" < "EE" < "EF" < "F"
+    let pay = |p: Pay| match p {
+        Pay::Free => 0,
+        Pay::E => 1,
+        Pay::EE => 2,
+        Pay::EF => 3,
+        Pay::F => 4,
+    };
+    let card_kind = |c: u8| ranks.card_kind[usize::from(c)];
+    let card_id = |c: u8| ranks.card_id[usize::from(c)];
+    let key = |rank: u64, a: u64, b: u64, c: u64| rank << 56 | a << 38 | b << 20 | c;
+    Some(match *action {
+        Action::Bid(cost) => key(fixed(0), u64::from(cost), 0, 0),
+        Action::Djinn(card, p) => {
+            let p = match p {
+                Payment::ElderElder => Pay::EE,
+                Payment::ElderFakir => Pay::EF,
+            };
+            key(fixed(2), card_id(card), pay(p), 0)
+        }
+        Action::Drop(t, c) => {
+            let (col, row) = tile(t);
+            key(fixed(3), col, row, letter(c))
+        }
+        Action::End => key(fixed(4), 0, 0, 0),
+        Action::Fakirs(n) => key(fixed(5), u64::from(n), 0, 0),
+        Action::Keep(card) => key(fixed(6), card_id(card), 0, 0),
+        Action::Kill(Victim::Tile(t), c) => {
+            let (col, row) = tile(t);
+            key(fixed(7), col, row, letter(c))
+        }
+        Action::Kill(Victim::Player(p), c) => {
+            key(fixed(7), u64::from(b'p'), u64::from(p) + 1, letter(c))
+        }
+        Action::Pick(t) => {
+            let (col, row) = tile(t);
+            key(fixed(8), col, row, 0)
+        }
+        Action::Place(t) => {
+            let (col, row) = tile(t);
+            key(fixed(9), col, row, 0)
+        }
+        Action::Skip => key(fixed(11), 0, 0, 0),
+        Action::Card(card, Some(t), p) => {
+            let (col, row) = tile(t);
+            key(card_kind(card), col, row, pay(p))
+        }
+        Action::Card(card, None, p) => key(card_kind(card), pay(p), 0, 0),
+        Action::Discounted(card, cost, fakirs) => {
+            key(card_kind(card), u64::from(cost), u64::from(fakirs), 0)
+        }
+        Action::Buy(_) | Action::Sell(_) => return None,
+    })
+}
+
+/// One decision's options in canonical order, duplicates removed (`Rules.legal_actions`
+/// sorts by `SORT_KEY`).
+pub fn sort_options(options: &mut Vec<Action>, content: &Content, cols: usize) {
+    if options.len() < 2 {
+        return;
+    }
+    let keys: Option<Vec<(u64, Action)>> = options
+        .iter()
+        .map(|a| fast_key(a, content, cols).map(|k| (k, *a)))
+        .collect();
+    match keys {
+        Some(mut keyed) => {
+            keyed.sort_unstable_by_key(|&(k, _)| k);
+            keyed.dedup_by_key(|&mut (k, _)| k);
+            options.clear();
+            options.extend(keyed.into_iter().map(|(_, a)| a));
+        }
+        None => {
+            options.sort_by_cached_key(|a| sort_key(&a.notation(content, cols)));
+            options.dedup();
+        }
+    }
+}
+
+/// The canonical sort key of an action's notation, the very string `_sort_key` builds:
+/// the kind, then each argument's parts (a number as `\x01`, its digit count and its
+/// digits; text as `\x02` and the text), each argument closed by `\x00`.
+pub fn sort_key(notation: &str) -> String {
+    let mut tokens = notation.split(' ');
+    let mut out = String::with_capacity(notation.len() + 8);
+    out.push_str(tokens.next().unwrap_or(""));
+    out.push('\0');
+    for arg in tokens {
+        let bytes = arg.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let digit = bytes[i].is_ascii_digit();
+            let start = i;
+            while i < bytes.len() && bytes[i].is_ascii_digit() == digit {
+                i += 1;
+            }
+            let part = &arg[start..i];
+            if digit {
+                let trimmed = part.trim_start_matches('0');
+                let digits = if trimmed.is_empty() { "0" } else { trimmed };
+                out.push('\x01');
+                out.push(char::from(0x20 + digits.len() as u8));
+                out.push_str(digits);
+            } else {
+                out.push('\x02');
+                out.push_str(part);
+            }
+        }
+        out.push('\0');
+    }
+    out
+}
+
+/// Notations in canonical order, duplicates removed.
+pub fn sorted_notations(mut notations: Vec<String>) -> Vec<String> {
+    notations.sort_by_cached_key(|n| sort_key(n));
+    notations.dedup();
+    notations
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_sort_as_numbers() {
+        let sorted = sorted_notations(vec![
+            "bid 12".to_owned(),
+            "bid 3".to_owned(),
+            "bid 0".to_owned(),
+            "pick a10".to_owned(),
+            "pick a2".to_owned(),
+            "bid 3".to_owned(),
+        ]);
+        assert_eq!(sorted, ["bid 0", "bid 3", "bid 12", "pick a2", "pick a10"]);
+    }
+
+    #[test]
+    fn keys_are_the_python_keys() {
+        // _sort_key("drop", ("c3", "W")) in core/actions.py
+        assert_eq!(sort_key("drop c3 W"), "drop\0\x02c\x01!3\0\x02W\0");
+        assert_eq!(sort_key("bid 012"), "bid\0\x01\"12\0");
+    }
+}

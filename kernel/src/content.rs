@@ -1,0 +1,295 @@
+//! The content the Python `Rules` merged, handed to the kernel as data.
+//!
+//! Every number, tile kind, deck and card parameter the kernel uses is read from here,
+//! never written into the Rust code, so a content-only house rule (`[[override]]`,
+//! `big-viziers`, `generous-jafaar`) runs native without a change to the kernel. The
+//! document is made by `naqala.kernel.content.content_data` from a `Rules`.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use std::sync::{Arc, Mutex};
+
+use crate::geometry::Geometry;
+use crate::names::Names;
+
+/// The most of each component a native state can hold (fixed arrays keep a state
+/// small and its copies free of allocations).
+/// (tiles are bits of a `u64` mask)
+pub const MAX_TILES: usize = 64;
+pub const MAX_COLOURS: usize = 6;
+pub const MAX_TOKENS: usize = 3;
+pub const MAX_PLAYERS: usize = 5;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColourSpec {
+    pub id: String,
+    pub letter: String,
+    pub name: String,
+    pub count: u32,
+    pub kept: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenSpec {
+    pub id: String,
+    pub name: String,
+    pub count: u32,
+    pub vp: i64,
+    pub replaces_camel: bool,
+}
+
+/// One tile of the tile table (`rules.tile_specs`): its id (`oasis-3`) and its spec.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TileSpec {
+    pub id: String,
+    pub kind: String,
+    pub vp: i64,
+    pub value: String,
+    /// how many tiles of this spec the content has (the table lists each once)
+    pub count: u32,
+    pub holds_meeples: bool,
+    /// the value printed on the tile, for pictures
+    pub printed: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardSpec {
+    pub deck: String,
+    pub id: String,
+    pub kind: String,
+    pub count: u32,
+    pub vp: i64,
+    pub cost: String,
+    pub name: String,
+    pub text: String,
+    pub params: BTreeMap<String, i64>,
+    pub subject: String,
+    pub needs: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeckSpec {
+    pub id: String,
+    pub noun: String,
+    pub order: String,
+    pub limit: String,
+    pub verb: String,
+    pub discard: bool,
+    pub scored: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerCountSpec {
+    pub players: u32,
+    pub camels: u32,
+    pub markers: u32,
+}
+
+/// The content document, as `content_data` writes it. Every record has every field
+/// of its Python class (unknown fields are refused), so a field added to the content in
+/// Python cannot be ignored here unnoticed; display-only fields are read and unused.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContentDoc {
+    pub ruleset: Vec<String>,
+    pub without: Vec<String>,
+    pub colours: Vec<ColourSpec>,
+    pub tokens: Vec<TokenSpec>,
+    pub tiles: Vec<TileSpec>,
+    pub cards: Vec<CardSpec>,
+    pub decks: Vec<DeckSpec>,
+    pub player_counts: Vec<PlayerCountSpec>,
+    pub settings: BTreeMap<String, i64>,
+    pub tables: BTreeMap<String, Vec<i64>>,
+    pub stages: Vec<String>,
+    /// the ids of the cards in play, in content order (the cards left out with
+    /// `--without` are in `cards`, so that states naming them can be read, but not here)
+    pub in_play: Vec<String>,
+}
+
+/// The content with its lookups built once: what every rule and conversion reads.
+#[derive(Debug)]
+pub struct Content {
+    pub doc: ContentDoc,
+    /// the colour letters, in colour order (`YWGBR`)
+    pub letters: Vec<char>,
+    pub names: Names,
+    /// the geometry of each board shape met, shared by its games (`core/board.py`
+    /// caches it per shape too): its walk tables take longer to build than a game
+    geometries: Mutex<Vec<(GeometryKey, Arc<Geometry>)>>,
+    /// where each action kind's name sorts among every kind an action can have (the
+    /// stages' kinds and the card ids, which name a card's own actions)
+    pub kind_ranks: KindRanks,
+}
+
+/// The order of action kinds' names, and of card ids, as numbers: the canonical order of
+/// actions compares kinds, and card ids as arguments, as strings.
+#[derive(Debug, Clone)]
+pub struct KindRanks {
+    /// the rank of each fixed kind, in `FIXED_KINDS` order
+    pub fixed: Vec<u64>,
+    /// the rank of each card id (by card index) as an action's kind
+    pub card_kind: Vec<u64>,
+    /// the rank of each card id (by card index) among card ids, as an argument
+    pub card_id: Vec<u64>,
+    /// whether the ranks fit a sort key (fewer than 256 kinds) and card ids as arguments
+    /// sort as plain strings (no digits, which the natural order reads as numbers)
+    pub usable: bool,
+}
+
+/// The kinds of the stages' actions (`actions.rs`): their ranks are in this order in
+/// `KindRanks::fixed`.
+pub const FIXED_KINDS: &[&str] = &[
+    "bid", "buy", "djinn", "drop", "end", "fakirs", "keep", "kill", "pick", "place", "sell", "skip",
+];
+
+impl KindRanks {
+    fn new(doc: &ContentDoc) -> KindRanks {
+        let mut kinds: Vec<&str> = FIXED_KINDS.to_vec();
+        kinds.extend(doc.cards.iter().map(|c| c.id.as_str()));
+        kinds.sort_unstable();
+        kinds.dedup();
+        let rank = |name: &str| kinds.binary_search(&name).map_or(0, |i| i as u64);
+        let mut ids: Vec<&str> = doc.cards.iter().map(|c| c.id.as_str()).collect();
+        ids.sort_unstable();
+        let usable = kinds.len() < 256
+            && doc
+                .cards
+                .iter()
+                .all(|c| !c.id.bytes().any(|b| b.is_ascii_digit()));
+        KindRanks {
+            usable,
+            fixed: FIXED_KINDS.iter().map(|k| rank(k)).collect(),
+            card_kind: doc.cards.iter().map(|c| rank(&c.id)).collect(),
+            card_id: doc
+                .cards
+                .iter()
+                .map(|c| ids.binary_search(&c.id.as_str()).map_or(0, |i| i as u64))
+                .collect(),
+        }
+    }
+}
+
+/// A board shape: rows, columns, impassable tiles, walls.
+type GeometryKey = (u8, u8, u64, Box<[(u8, u8)]>);
+
+impl Content {
+    /// The content from its JSON document; an error names what does not fit the kernel.
+    pub fn from_json(text: &str) -> Result<Content, String> {
+        let doc: ContentDoc =
+            serde_json::from_str(text).map_err(|e| format!("kernel content: {e}"))?;
+        Content::new(doc)
+    }
+
+    pub fn new(doc: ContentDoc) -> Result<Content, String> {
+        let limits = [
+            ("colours", doc.colours.len(), MAX_COLOURS),
+            ("token kinds", doc.tokens.len(), MAX_TOKENS),
+        ];
+        for (what, found, most) in limits {
+            if found > most {
+                return Err(format!(
+                    "kernel content: {found} {what}, the kernel holds at most {most}"
+                ));
+            }
+        }
+        if doc.cards.len() >= usize::from(u8::MAX) {
+            return Err(format!(
+                "kernel content: {} cards, the kernel holds at most 254",
+                doc.cards.len()
+            ));
+        }
+        if doc.tiles.len() >= usize::from(u8::MAX) {
+            return Err(format!(
+                "kernel content: {} tile ids, the kernel holds at most 254",
+                doc.tiles.len()
+            ));
+        }
+        let mut letters = Vec::with_capacity(doc.colours.len());
+        for colour in &doc.colours {
+            let mut chars = colour.letter.chars();
+            match (chars.next(), chars.next()) {
+                (Some(letter), None) => letters.push(letter),
+                _ => {
+                    return Err(format!(
+                        "kernel content: colour {} has the letter {:?}, not one character",
+                        colour.id, colour.letter
+                    ))
+                }
+            }
+        }
+        let names = Names::new(&doc);
+        let kind_ranks = KindRanks::new(&doc);
+        Ok(Content {
+            doc,
+            letters,
+            names,
+            geometries: Mutex::new(Vec::new()),
+            kind_ranks,
+        })
+    }
+
+    /// The geometry of a board shape, built once per content.
+    pub fn geometry(&self, rows: u8, cols: u8, blocked: u64, walls: &[(u8, u8)]) -> Arc<Geometry> {
+        let mut known = self.geometries.lock().unwrap_or_else(|e| e.into_inner());
+        let found = known.iter().find(|(key, _)| {
+            key.0 == rows && key.1 == cols && key.2 == blocked && *key.3 == *walls
+        });
+        if let Some((_, geometry)) = found {
+            return Arc::clone(geometry);
+        }
+        let geometry = Arc::new(Geometry::new(rows, cols, blocked, walls));
+        known.push(((rows, cols, blocked, walls.into()), Arc::clone(&geometry)));
+        geometry
+    }
+
+    pub fn colours(&self) -> usize {
+        self.doc.colours.len()
+    }
+
+    pub fn tokens(&self) -> usize {
+        self.doc.tokens.len()
+    }
+
+    pub fn decks(&self) -> usize {
+        self.doc.decks.len()
+    }
+
+    /// The index of card `id` in the card table.
+    pub fn card_index(&self, id: &str) -> Option<u8> {
+        self.doc
+            .cards
+            .iter()
+            .position(|c| c.id == id)
+            .map(|i| i as u8)
+    }
+
+    /// The index of tile id `id` (`oasis-3`) in the tile table.
+    pub fn tile_index(&self, id: &str) -> Option<u8> {
+        self.doc
+            .tiles
+            .iter()
+            .position(|t| t.id == id)
+            .map(|i| i as u8)
+    }
+
+    pub fn deck_index(&self, name: &str) -> Option<usize> {
+        self.doc.decks.iter().position(|d| d.id == name)
+    }
+
+    pub fn setting(&self, key: &str) -> Option<i64> {
+        self.doc.settings.get(key).copied()
+    }
+
+    pub fn table(&self, key: &str) -> Option<&[i64]> {
+        self.doc.tables.get(key).map(Vec::as_slice)
+    }
+}

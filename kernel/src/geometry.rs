@@ -1,0 +1,233 @@
+//! Board geometry (`core/board.py`): neighbours without impassable tiles and walls, 3×3
+//! areas, and the two walk tables as bit masks, computed once per layout.
+//!
+//! A walk is a sequence of steps between neighbouring tiles that never steps straight back
+//! to the tile it just came from. `reach(here, prev, k)` is the mask of tiles where a walk
+//! of exactly `k` steps can end; `loop_ends(here, prev, k)` the tiles where such a walk can
+//! end having stood there before. `prev` is `NOBODY` at the start of a walk.
+
+use crate::state::NOBODY;
+
+/// The longest walk the tables hold; a longer one is computed by recursion.
+const TABLE_STEPS: usize = 24;
+/// `prev` as a slot: a neighbour's position in `neighbours[here]`, or this for none.
+const NO_PREV: usize = 4;
+
+#[derive(Clone, Debug)]
+pub struct Geometry {
+    pub rows: usize,
+    pub cols: usize,
+    pub size: usize,
+    pub impassable: u64,
+    /// orthogonal neighbours regardless of terrain (assassins' range, scoring areas)
+    pub orthogonal: Vec<Vec<u8>>,
+    /// neighbours a meeple may step to
+    pub neighbours: Vec<Vec<u8>>,
+    /// the 3×3 block centred on each tile, the tile included
+    pub area: Vec<Vec<u8>>,
+    reach: Vec<u64>,
+    loops: Vec<u64>,
+}
+
+impl Geometry {
+    pub fn new(rows: u8, cols: u8, impassable: u64, walls: &[(u8, u8)]) -> Geometry {
+        let (rows, cols) = (usize::from(rows), usize::from(cols));
+        let size = rows * cols;
+        let orthogonal: Vec<Vec<u8>> = (0..size)
+            .map(|i| {
+                let (row, col) = (i / cols, i % cols);
+                let mut out = Vec::new();
+                if row > 0 {
+                    out.push((i - cols) as u8);
+                }
+                if col > 0 {
+                    out.push((i - 1) as u8);
+                }
+                if col + 1 < cols {
+                    out.push((i + 1) as u8);
+                }
+                if row + 1 < rows {
+                    out.push((i + cols) as u8);
+                }
+                out
+            })
+            .collect();
+        let blocked = |t: usize| impassable >> t & 1 == 1;
+        let neighbours: Vec<Vec<u8>> = (0..size)
+            .map(|i| {
+                if blocked(i) {
+                    return Vec::new();
+                }
+                orthogonal[i]
+                    .iter()
+                    .copied()
+                    .filter(|&j| {
+                        let edge = ((i as u8).min(j), (i as u8).max(j));
+                        !blocked(usize::from(j)) && !walls.contains(&edge)
+                    })
+                    .collect()
+            })
+            .collect();
+        let area = (0..size)
+            .map(|i| {
+                let (row, col) = (i / cols, i % cols);
+                let mut out = Vec::new();
+                for r in row.saturating_sub(1)..(row + 2).min(rows) {
+                    for c in col.saturating_sub(1)..(col + 2).min(cols) {
+                        out.push((r * cols + c) as u8);
+                    }
+                }
+                out
+            })
+            .collect();
+        let mut geo = Geometry {
+            rows,
+            cols,
+            size,
+            impassable,
+            orthogonal,
+            neighbours,
+            area,
+            reach: Vec::new(),
+            loops: Vec::new(),
+        };
+        geo.fill_tables();
+        geo
+    }
+
+    fn slot(&self, here: usize, prev: i8) -> usize {
+        if prev == NOBODY {
+            return NO_PREV;
+        }
+        self.neighbours[here]
+            .iter()
+            .position(|&n| i16::from(n) == i16::from(prev))
+            .unwrap_or(NO_PREV + 1)
+    }
+
+    fn index(&self, here: usize, slot: usize, steps: usize) -> usize {
+        (here * (NO_PREV + 2) + slot) * (TABLE_STEPS + 1) + steps
+    }
+
+    /// Both tables for walks of up to `TABLE_STEPS` steps, shortest first.
+    fn fill_tables(&mut self) {
+        let cells = self.size * (NO_PREV + 2) * (TABLE_STEPS + 1);
+        self.reach = vec![0; cells];
+        self.loops = vec![0; cells];
+        for steps in 0..=TABLE_STEPS {
+            for here in 0..self.size {
+                for slot in 0..NO_PREV + 2 {
+                    let prev = self.prev_of(here, slot);
+                    let (reach, loops) = self.step(here, prev, steps);
+                    let at = self.index(here, slot, steps);
+                    self.reach[at] = reach;
+                    self.loops[at] = loops;
+                }
+            }
+        }
+    }
+
+    /// The tile a slot stands for: a neighbour, none (`NOBODY`), or a tile that is not
+    /// a neighbour (a walk may start after a jump; it then excludes nothing).
+    fn prev_of(&self, here: usize, slot: usize) -> i8 {
+        match self.neighbours[here].get(slot) {
+            Some(&n) => n as i8,
+            None if slot == NO_PREV => NOBODY,
+            None => -3,
+        }
+    }
+
+    fn step(&self, here: usize, prev: i8, steps: usize) -> (u64, u64) {
+        if steps == 0 {
+            return (1 << here, 0);
+        }
+        let (mut reach, mut loops) = (0u64, 0u64);
+        for &nxt in &self.neighbours[here] {
+            if i16::from(nxt) == i16::from(prev) {
+                continue;
+            }
+            let nxt_reach = self.reach(usize::from(nxt), here as i8, steps - 1);
+            reach |= nxt_reach;
+            if steps >= 2 {
+                loops |= self.loop_ends(usize::from(nxt), here as i8, steps - 1);
+                if nxt_reach >> nxt & 1 == 1 {
+                    loops |= 1 << nxt;
+                }
+            }
+        }
+        (reach, loops)
+    }
+
+    /// Tiles where a walk of exactly `steps` steps from `here` (arrived from `prev`) ends.
+    pub fn reach(&self, here: usize, prev: i8, steps: usize) -> u64 {
+        if steps <= TABLE_STEPS && !self.reach.is_empty() {
+            return self.reach[self.index(here, self.slot(here, prev), steps)];
+        }
+        self.step(here, prev, steps).0
+    }
+
+    /// Tiles T where some walk of `steps` steps ends on T having stood on T after at least
+    /// one and fewer than `steps` steps.
+    pub fn loop_ends(&self, here: usize, prev: i8, steps: usize) -> u64 {
+        if steps <= TABLE_STEPS && !self.loops.is_empty() {
+            return self.loops[self.index(here, self.slot(here, prev), steps)];
+        }
+        self.step(here, prev, steps).1
+    }
+
+    /// Orthogonal (Manhattan) distance, ignoring terrain.
+    pub fn distance(&self, a: usize, b: usize) -> usize {
+        let (ra, ca) = (a / self.cols, a % self.cols);
+        let (rb, cb) = (b / self.cols, b % self.cols);
+        ra.abs_diff(rb) + ca.abs_diff(cb)
+    }
+
+    pub fn is_impassable(&self, tile: usize) -> bool {
+        self.impassable >> tile & 1 == 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open_board(rows: u8, cols: u8) -> Geometry {
+        Geometry::new(rows, cols, 0, &[])
+    }
+
+    #[test]
+    fn neighbours_and_areas() {
+        let geo = open_board(5, 6);
+        assert_eq!(geo.neighbours[0], vec![1, 6]);
+        assert_eq!(geo.neighbours[7], vec![1, 6, 8, 13]);
+        assert_eq!(geo.area[0], vec![0, 1, 6, 7]);
+        assert_eq!(geo.area[7].len(), 9);
+        assert_eq!(geo.distance(0, 29), 9);
+    }
+
+    #[test]
+    fn walks_never_step_straight_back() {
+        let geo = open_board(5, 6);
+        // one step from a1: b1 or a2; two steps: never back to a1
+        assert_eq!(geo.reach(0, NOBODY, 1), 1 << 1 | 1 << 6);
+        assert_eq!(geo.reach(0, NOBODY, 2) & 1, 0);
+        // four steps round the square a1 b1 b2 a2 come back to a1
+        assert_eq!(geo.reach(0, NOBODY, 4) & 1, 1);
+        // values printed by core/board.py's Geometry for the same board
+        assert_eq!(geo.reach(0, NOBODY, 4), 17_322_645);
+        assert_eq!(geo.loop_ends(0, NOBODY, 4), 0);
+        assert_eq!(geo.loop_ends(0, NOBODY, 5), 66);
+        assert_eq!(geo.reach(7, 1, 3), 34_907_466);
+        assert_eq!(geo.loop_ends(7, 1, 6), 545_285);
+        // the tables agree with the recursion
+        assert_eq!(geo.reach(7, 1, 3), geo.step(7, 1, 3).0);
+    }
+
+    #[test]
+    fn walls_and_impassable_tiles_cut_neighbours() {
+        let geo = Geometry::new(2, 2, 1 << 3, &[(0, 1)]);
+        assert_eq!(geo.neighbours[0], vec![2]);
+        assert!(geo.neighbours[3].is_empty());
+        assert_eq!(geo.orthogonal[0], vec![1, 2]);
+    }
+}

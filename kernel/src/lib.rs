@@ -1,0 +1,21 @@
+//! naqala's native engine: the shipped rules of Five Tribes in Rust, driven from Python.
+//!
+//! The Python engine is the reference. Everything here is proven equal to it by the
+//! differential harness (`tests/test_native*.py`, `bench/native.py --verify`): same draws,
+//! same state JSON, same legal actions in the same order. The pure parts (this crate
+//! without the `python` feature) are tested with `cargo test`; `python.rs` is the thin
+//! PyO3 layer that `naqala.kernel` imports as `naqala.kernel._native`.
+
+pub mod actions;
+pub mod content;
+pub mod geometry;
+pub mod names;
+pub mod playout;
+pub mod rng;
+pub mod rules;
+pub mod setup;
+pub mod state;
+pub mod statejson;
+
+#[cfg(feature = "python")]
+mod python;

@@ -1,0 +1,201 @@
+//! The PyO3 bindings: the module `naqala.kernel._native`. Only conversions live here;
+//! every rule is in the pure modules, so `cargo test` covers them without Python.
+
+#[pyo3::pymodule]
+mod _native {
+    use std::sync::Arc;
+
+    use pyo3::exceptions::{PyNotImplementedError, PyValueError};
+    use pyo3::prelude::*;
+
+    use crate::actions::Action;
+    use crate::content::Content;
+    use crate::playout::random_playout;
+    use crate::rng::Rng;
+    use crate::rules::{Rules, Unported};
+    use crate::state::State;
+    use crate::statejson::{state_from_json, state_to_json};
+
+    /// The crate's version, so Python can say which kernel it loaded.
+    #[pymodule_export]
+    const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+    /// The rules' merged content, read once per `Rules`; it reads and makes native states.
+    #[pyclass(frozen, module = "naqala.kernel._native")]
+    struct Kernel {
+        content: Arc<Content>,
+    }
+
+    #[pymethods]
+    impl Kernel {
+        #[new]
+        fn new(content_json: &str) -> PyResult<Self> {
+            let content = Content::from_json(content_json).map_err(PyValueError::new_err)?;
+            Ok(Kernel {
+                content: Arc::new(content),
+            })
+        }
+
+        /// A native state from state JSON text; ValueError naming the JSON path if the
+        /// kernel cannot hold it.
+        fn state(&self, text: &str) -> PyResult<NativeState> {
+            let state = state_from_json(&self.content, text).map_err(PyValueError::new_err)?;
+            Ok(NativeState {
+                content: Arc::clone(&self.content),
+                state,
+            })
+        }
+
+        /// What of this content the kernel's rules cannot play yet (card kinds by deck).
+        fn unported_content(&self) -> Vec<String> {
+            Rules::new(&self.content).unported_content()
+        }
+
+        /// A new game of `players` players from `seed`, set up natively as
+        /// `rules.new_game` sets it up, waiting for the first bid.
+        fn new_game(&self, players: usize, seed: u64) -> PyResult<NativeState> {
+            let state = crate::setup::new_game(&Rules::new(&self.content), players, seed)
+                .map_err(unported)?;
+            Ok(NativeState {
+                content: Arc::clone(&self.content),
+                state,
+            })
+        }
+
+        /// Every name the kernel knows (stages, marks, flags, counters), sorted.
+        fn names(&self) -> Vec<String> {
+            let names = &self.content.names;
+            (0..names.len())
+                .map(|i| names.name(crate::names::Sym(i as u16)).to_owned())
+                .collect()
+        }
+    }
+
+    /// A native game state, with the content that names its parts.
+    #[pyclass(frozen, module = "naqala.kernel._native")]
+    struct NativeState {
+        content: Arc<Content>,
+        state: State,
+    }
+
+    #[pymethods]
+    impl NativeState {
+        /// The state as state JSON text (compact), as the Python engine writes it.
+        fn to_json(&self) -> String {
+            state_to_json(&self.content, &self.state)
+        }
+
+        /// The bytes the state takes (the value and what it owns; the layout is shared).
+        fn size_bytes(&self) -> usize {
+            self.state.size_bytes()
+        }
+
+        /// The legal actions' notations in canonical order; NotImplementedError naming
+        /// the stage when the kernel has not ported the pending decision.
+        fn legal_actions(&self) -> PyResult<Vec<String>> {
+            let cols = usize::from(self.state.layout.cols);
+            Ok(self
+                .legal()?
+                .iter()
+                .map(|a| a.notation(&self.content, cols))
+                .collect())
+        }
+
+        /// Every player's score (the base game's score lines, summed), as `rules.scores`.
+        fn scores(&self) -> Vec<i64> {
+            Rules::new(&self.content).scores(&self.state)
+        }
+
+        /// Whether the game is over.
+        fn is_over(&self) -> bool {
+            self.content.names.name(self.state.decision.stage) == "over"
+        }
+
+        /// The game played to its end by random players seeded `agent_seeds` (one per
+        /// seat, as `RandomAgent(agent_seed(seed, seat))`): the final state and the
+        /// number of actions. The work runs without the GIL.
+        fn random_playout(
+            &self,
+            py: Python<'_>,
+            agent_seeds: Vec<u64>,
+        ) -> PyResult<(NativeState, u64)> {
+            let content = Arc::clone(&self.content);
+            let state = &self.state;
+            let (state, count) = py
+                .detach(|| random_playout(&Rules::new(&content), state, &agent_seeds))
+                .map_err(unported)?;
+            Ok((
+                NativeState {
+                    content: Arc::clone(&self.content),
+                    state,
+                },
+                count,
+            ))
+        }
+
+        /// The state after the action written `notation`: ValueError if it is not legal,
+        /// NotImplementedError naming what the kernel has not ported on the way.
+        fn apply(&self, notation: &str) -> PyResult<NativeState> {
+            let cols = usize::from(self.state.layout.cols);
+            let legal = self.legal()?;
+            let Some(action) = legal
+                .iter()
+                .find(|a| a.notation(&self.content, cols) == notation)
+            else {
+                return Err(PyValueError::new_err(format!(
+                    "'{notation}' is not one of the legal options"
+                )));
+            };
+            let state = Rules::new(&self.content)
+                .apply(self.state.clone(), action)
+                .map_err(unported)?;
+            Ok(NativeState {
+                content: Arc::clone(&self.content),
+                state,
+            })
+        }
+    }
+
+    impl NativeState {
+        fn legal(&self) -> PyResult<Vec<Action>> {
+            Rules::new(&self.content)
+                .legal_actions(&self.state)
+                .map_err(unported)
+        }
+    }
+
+    fn unported(error: Unported) -> PyErr {
+        PyNotImplementedError::new_err(format!("the kernel has not ported {}", error.0))
+    }
+
+    /// `Rng(seed, counter).below(n)`: the value and the new counter.
+    #[pyfunction]
+    fn rng_below(seed: u64, counter: u64, n: u64) -> PyResult<(u64, u64)> {
+        if n == 0 {
+            return Err(PyValueError::new_err("below() needs n >= 1, got 0"));
+        }
+        let mut rng = Rng { seed, counter };
+        let value = rng.below(n);
+        Ok((value, rng.counter))
+    }
+
+    /// `Rng(seed, counter).shuffled(range(n))`: the permutation and the new counter.
+    #[pyfunction]
+    fn rng_shuffled(seed: u64, counter: u64, n: usize) -> (Vec<usize>, u64) {
+        let mut rng = Rng { seed, counter };
+        let mut items: Vec<usize> = (0..n).collect();
+        rng.shuffle(&mut items);
+        (items, rng.counter)
+    }
+
+    /// `Rng(seed, counter).choice_weighted(counts)`: the index and the new counter.
+    #[pyfunction]
+    fn rng_choice_weighted(seed: u64, counter: u64, counts: Vec<u64>) -> PyResult<(usize, u64)> {
+        if counts.iter().sum::<u64>() == 0 {
+            return Err(PyValueError::new_err("below() needs n >= 1, got 0"));
+        }
+        let mut rng = Rng { seed, counter };
+        let index = rng.choice_weighted(&counts);
+        Ok((index, rng.counter))
+    }
+}

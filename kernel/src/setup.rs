@@ -1,0 +1,148 @@
+//! Setting up a new base game (`plugins/base/setup.py`): the board, meeples, decks,
+//! coins, camels and turn markers, drawn from the seed's generator in the Python order.
+//!
+//! The kernel sets up only boards without terrain (no plugin adds impassable tiles or
+//! walls to content-only rules), which are always connected: one layout is laid.
+
+use std::sync::Arc;
+
+use crate::content::{Content, MAX_COLOURS, MAX_PLAYERS, MAX_TOKENS};
+use crate::rng::Rng;
+use crate::rules::{Rules, Step, Unported};
+use crate::state::{Board, Decision, Deck, Hands, Layout, Player, State, Track, NOBODY};
+
+/// `board_shape`: content table `board_<tiles>`, else the squarest board that looks like
+/// a Five Tribes board (`derived_shape`).
+fn board_shape(content: &Content) -> Result<(usize, usize), Unported> {
+    let count = content.doc.tiles.len();
+    if let Some(shape) = content.table(&format!("board_{count}")) {
+        if shape.len() == 2 && shape[0] * shape[1] == count as i64 {
+            return Ok((shape[0] as usize, shape[1] as usize));
+        }
+        return Err(Unported(format!("a board_{count} table that is no shape")));
+    }
+    let mut rows = count.isqrt();
+    while rows >= 3 {
+        if count.is_multiple_of(rows) && count / rows - rows <= 2 {
+            return Ok((rows, count / rows));
+        }
+        rows -= 1;
+    }
+    Err(Unported(format!("a board of {count} tiles")))
+}
+
+/// `deck_row`: how many cards of the deck lie face up at the start.
+fn deck_row(content: &Content, deck: &str) -> usize {
+    let key = match deck {
+        "resources" => "resource_row".to_owned(),
+        "djinns" => "djinn_row".to_owned(),
+        other => format!("{other}_row"),
+    };
+    content.setting(&key).unwrap_or(0).max(0) as usize
+}
+
+/// `new_game`, then the flow's start (`Rules.new_game`): the first bid.
+pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
+    let content = rules.content;
+    let doc = &content.doc;
+    let Some(count) = doc
+        .player_counts
+        .iter()
+        .find(|p| p.players as usize == players)
+    else {
+        return Err(Unported(format!("a game of {players} players")));
+    };
+    if players > MAX_PLAYERS {
+        return Err(Unported(format!("a game of {players} players")));
+    }
+    let mut rng = Rng::new(seed);
+    let (rows, cols) = board_shape(content)?;
+    let mut tiles: Vec<u8> = (0..doc.tiles.len() as u8).collect();
+    rng.shuffle(&mut tiles);
+    let layout = Layout::new(
+        content,
+        rows as u8,
+        cols as u8,
+        tiles.into_boxed_slice(),
+        0,
+        Box::new([]),
+    );
+
+    let colours = content.colours();
+    let mut bag = [0u8; MAX_COLOURS];
+    for (c, spec) in doc.colours.iter().enumerate() {
+        bag[c] = spec.count as u8;
+    }
+    let per_tile = content.setting("meeples_per_tile").unwrap_or(0);
+    let mut board = Board::new(layout.size(), colours, content.tokens());
+    for index in 0..layout.size() {
+        if !doc.tiles[usize::from(layout.tiles[index])].holds_meeples {
+            continue;
+        }
+        for _ in 0..per_tile {
+            let weights: Vec<u64> = bag[..colours].iter().map(|&n| u64::from(n)).collect();
+            let colour = rng.choice_weighted(&weights);
+            bag[colour] -= 1;
+            board.meeples_mut(index)[colour] += 1;
+        }
+    }
+
+    let mut decks = Vec::with_capacity(content.decks());
+    for deck in &doc.decks {
+        let mut pile: Vec<u8> = Vec::new();
+        for id in &doc.in_play {
+            let card = content
+                .card_index(id)
+                .expect("a card in play is in the table");
+            let spec = &doc.cards[usize::from(card)];
+            if spec.deck == deck.id {
+                pile.extend(std::iter::repeat_n(card, spec.count as usize));
+            }
+        }
+        rng.shuffle(&mut pile);
+        let face_up = deck_row(content, &deck.id).min(pile.len());
+        decks.push(Deck::new(&pile[face_up..], &pile[..face_up], &[]));
+    }
+
+    let markers: Vec<i8> = (0..players)
+        .flat_map(|p| std::iter::repeat_n(p as i8, count.markers as usize))
+        .collect();
+    let mut bid_track: Vec<i8> = (0..markers.len() as i8).collect();
+    rng.shuffle(&mut bid_track);
+    let spots = rules.turn_order_costs(players).len();
+    let too_long = || Unported("a track longer than the kernel holds".to_owned());
+    let coins = content.setting("starting_coins").unwrap_or(0);
+    let mut pool = [0u8; MAX_TOKENS];
+    for (k, token) in doc.tokens.iter().enumerate() {
+        pool[k] = token.count as u8;
+    }
+    let player = Player {
+        coins: coins as i32,
+        camels: count.camels as u8,
+        meeples: [0; MAX_COLOURS],
+        hands: Hands::new(&[]),
+        extras: Box::new([]),
+    };
+    let names = &content.names;
+    let state = State {
+        layout: Arc::new(layout),
+        board,
+        players: vec![player; players].into_boxed_slice(),
+        bag,
+        pool,
+        decks: decks.into_boxed_slice(),
+        markers: Track::new(&markers).ok_or_else(too_long)?,
+        bid_track: Track::new(&bid_track).ok_or_else(too_long)?,
+        turn_track: Track::new(&vec![NOBODY; spots]).ok_or_else(too_long)?,
+        decision: Decision {
+            stage: names.known("setup"),
+            player: NOBODY,
+        },
+        rng,
+        round: 1,
+        turn: None,
+        flags: Box::new([]),
+        extras: Box::new([]),
+    };
+    rules.start(state)
+}
