@@ -23,9 +23,8 @@ from collections.abc import Callable
 
 from naqala.core.board import Geometry
 from naqala.core.state import Counts
-from naqala.plugins.base.boardfile import parse_board
-from naqala.plugins.base.movement import count_moves
-from naqala.plugins.base.perft import PerftTimeout, count_moves_fast
+from naqala.testing.boardfile import parse_board
+from naqala.testing.perft import PerftTimeout, count_moves, count_moves_fast
 
 COLOURS = "YWGBR"
 

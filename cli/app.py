@@ -240,8 +240,9 @@ def perft(
     ] = None,
 ) -> None:
     """Count the legal meeple moves on a board file: {"moves": M, "paths": P}."""
-    from naqala.plugins.base.api import PERFT_MAX_SECONDS, BoardFileError, PerftTimeout
-    from naqala.plugins.base.api import perft as count
+    from naqala.testing.boardfile import BoardFileError
+    from naqala.testing.boardfile import perft as count
+    from naqala.testing.perft import PERFT_MAX_SECONDS, PerftTimeout
 
     limit = PERFT_MAX_SECONDS if max_seconds is None else max_seconds
     try:
@@ -281,7 +282,7 @@ def djinns(
     markdown: Annotated[bool, typer.Option("--markdown", help="Print docs/djinns.md.")] = False,
 ) -> None:
     """List every djinn: VP, cost, when its power can be used and what it does."""
-    from naqala.plugins.base.api import djinn_rows, render_markdown
+    from naqala.cli.djinns import djinn_rows, render_markdown
 
     rules = make_rules(expansion)
     if markdown:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from naqala.core.engine import DJINNS, Rules
 from naqala.core.state import State
 from naqala.display.decisions import card_words, djinn_brief
-from naqala.plugins.base.api import COST_WORDS
+from naqala.plugins.base.api import cost_words
 
 
 def djinn_power(rules: Rules, djinn: str, brief: bool = False) -> str:
@@ -19,7 +19,7 @@ def djinn_power(rules: Rules, djinn: str, brief: bool = False) -> str:
     if words is None:
         return djinn
     spec = words.spec
-    cost = COST_WORDS.get(spec.cost, spec.cost)
+    cost = cost_words(rules, spec.cost)
     return f"{spec.name} ({spec.vp} VP; {cost}; {words.when}): {words.effect}"
 
 

@@ -8,7 +8,8 @@ the file and the path inside it, and all problems of all files are reported toge
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import typing
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +26,44 @@ from naqala.core.overrides import (
     apply_overrides,
     targets,
 )
-from naqala.core.structured import at_most, numbers_within, problems, strict_converter
+from naqala.core.structured import (
+    OutOfBounds,
+    at_most,
+    numbers_within,
+    problems,
+    strict_converter,
+)
 
 #: the most players any content may describe (a number, not a design: games have 1-5)
 MAX_PLAYERS = 100
+
+
+def at_least(least: int) -> Callable[[Any, Any, Any], None]:
+    """An attrs validator: an integer field is at least ``least`` (a count of copies), so
+    the strict converter reports it at its own path (``$.tile[0].count``)."""
+
+    def check(_instance: Any, attribute: Any, value: Any) -> None:
+        if isinstance(value, int) and value < least:
+            raise OutOfBounds(attribute.name, f"must be at least {least}")
+
+    return check
+
+
+def one_of(*choices: str) -> Callable[[Any, Any, Any], None]:
+    """An attrs validator: a text field is one of ``choices``, named in the message."""
+
+    def check(_instance: Any, attribute: Any, value: Any) -> None:
+        if value not in choices:
+            raise OutOfBounds(attribute.name, f"must be one of {', '.join(map(repr, choices))}")
+
+    return check
+
+
+def _capital_letter(_instance: Any, attribute: Any, value: Any) -> None:
+    """An attrs validator: a colour's letter is one capital letter (a board file and a
+    meeple string spell colours with it)."""
+    if not (len(value) == 1 and value.isupper()):
+        raise OutOfBounds(attribute.name, "must be one capital letter")
 
 
 class ContentError(Exception):
@@ -44,7 +79,7 @@ class ColourSpec:
     """A meeple colour (a tribe)."""
 
     id: str
-    letter: str
+    letter: str = attrs.field(validator=_capital_letter)
     name: str
     count: int = attrs.field(validator=at_most(MAX_COPIES))
     kept: bool = False  # kept in front of the player, where assassins may kill them
@@ -67,8 +102,9 @@ class TileSpec:
 
     kind: str
     vp: int = attrs.field(validator=at_most(MAX_POINTS))
-    value: str = ""  # "blue", "red" or "" (valueless terrain such as the chasm)
-    count: int = attrs.field(default=1, validator=at_most(MAX_COPIES))
+    #: "blue", "red" or "" (valueless terrain such as the chasm)
+    value: str = attrs.field(default="", validator=one_of("blue", "red", ""))
+    count: int = attrs.field(default=1, validator=[at_most(MAX_COPIES), at_least(1)])
     holds_meeples: bool = True
     printed: str = ""  # the value printed on the tile, for displays, if not ``vp`` ("5+")
 
@@ -78,7 +114,8 @@ class CardSpec:
     """One card of any deck: ``count`` copies of ``id`` in the deck ``deck``.
 
     ``kind`` names the power behind the card (hook ``naqala_card_powers``, keyed
-    ``<deck>:<kind>``); resources use it for merchandise or fakir and have no power.
+    ``<deck>:<kind>``); a deck without powers gives it a meaning of its own (the base
+    game's resources are merchandise or fakirs, checked by the base plugin).
     ``cost`` is a payment code (see the base plugin), ``params`` the numbers the power
     uses and ``subject`` a content id the power is about (a colour, a tile kind, a token).
     """
@@ -86,7 +123,7 @@ class CardSpec:
     deck: str
     id: str
     kind: str
-    count: int = attrs.field(default=1, validator=at_most(MAX_COPIES))
+    count: int = attrs.field(default=1, validator=[at_most(MAX_COPIES), at_least(1)])
     vp: int = attrs.field(default=0, validator=at_most(MAX_POINTS))
     cost: str = ""
     name: str = ""
@@ -108,7 +145,7 @@ class ResourceEntry:
 
     id: str
     kind: str
-    count: int = attrs.field(validator=at_most(MAX_COPIES))
+    count: int = attrs.field(validator=[at_most(MAX_COPIES), at_least(1)])
     name: str = ""
 
     def card(self) -> CardSpec:
@@ -154,18 +191,14 @@ class DeckSpec:
 
     id: str
     noun: str = "card"  # one card of the deck, in messages ("whim")
-    order: str = "sorted"  # a hand is kept "sorted" or in the order "taken"
-    limit: str = "card"  # activated at most once a turn per "card", per "deck", or "none"
+    #: a hand is kept "sorted" or in the order "taken"
+    order: str = attrs.field(default="sorted", validator=one_of("sorted", "taken"))
+    #: activated at most once a turn per "card", per "deck", or "none"
+    limit: str = attrs.field(default="card", validator=one_of("card", "deck", "none"))
     verb: str = ""  # "": actions are `<card> [target] [payment]`; "claim": `claim <card>`
     discard: bool = False  # a used card goes face up to the deck's discard pile
-    scored: str = "after"  # score lines "after" every plugin's, or placed "by-plugin"
-
-
-DECK_CHOICES = {
-    "order": ("sorted", "taken"),
-    "limit": ("card", "deck", "none"),
-    "scored": ("after", "by-plugin"),
-}
+    #: score lines "after" every plugin's, or placed "by-plugin"
+    scored: str = attrs.field(default="after", validator=one_of("after", "by-plugin"))
 
 
 @attrs.frozen
@@ -173,7 +206,7 @@ class ExtraMeeplesSpec:
     """More meeples of a colour declared elsewhere (an expansion's extra meeples)."""
 
     colour: str
-    count: int = attrs.field(validator=at_most(MAX_COPIES))
+    count: int = attrs.field(validator=[at_most(MAX_COPIES), at_least(1)])
 
 
 def _param(params: Mapping[str, int], owner: str, key: str) -> int:
@@ -193,9 +226,9 @@ PLAYER_COUNTS = "player_counts"
 class PlayerCountSpec:
     """Components each player gets at one player count."""
 
-    players: int = attrs.field(validator=at_most(MAX_PLAYERS))
-    camels: int = attrs.field(validator=at_most(MAX_COPIES))
-    markers: int = attrs.field(validator=at_most(MAX_PLAYERS))
+    players: int = attrs.field(validator=[at_most(MAX_PLAYERS), at_least(1)])
+    camels: int = attrs.field(validator=[at_most(MAX_COPIES), at_least(0)])
+    markers: int = attrs.field(validator=[at_most(MAX_PLAYERS), at_least(1)])
 
 
 @attrs.frozen
@@ -261,10 +294,20 @@ class Content:
 HOUSE_RULE_TABLE = "house-rule"
 
 _CONVERTER = strict_converter()
+#: each section of a content file and its type (``list[TileSpec]``)
+_FIELD_TYPES = typing.get_type_hints(ContentFile)
 
 
 def parse_content_file(path: Path, text: str | None = None) -> tuple[ContentFile | None, list[str]]:
     """One file's records, or the list of its problems (each naming the file and path)."""
+    raw, problems = _read_toml(path, text)
+    if raw is None:
+        return None, problems
+    return _structured(path, raw)
+
+
+def _read_toml(path: Path, text: str | None) -> tuple[Any, list[str]]:
+    """The parsed TOML of one file (bounded), or None and why not."""
     try:
         raw_text = read_text_bounded(path, CONTENT_LIMIT, "content file") if text is None else text
     except FileRefused as exc:
@@ -274,10 +317,39 @@ def parse_content_file(path: Path, text: str | None = None) -> tuple[ContentFile
     except DocumentError as exc:  # not TOML, nested too deep, numbers Python cannot read
         return None, [f"{path}: {exc}"]
     raw.pop(HOUSE_RULE_TABLE, None)  # a content-only house rule's name: not content
+    return raw, []
+
+
+def _structured(path: Path, raw: Any) -> tuple[ContentFile | None, list[str]]:
     try:
         return _CONVERTER.structure(raw, ContentFile), []
     except Exception as exc:  # cattrs raises exception groups with every problem inside
         return None, [f"{path}: {where}: {reason}" for where, reason in problems(exc)]
+
+
+def _sound_part(raw: Any) -> ContentFile:
+    """The entries of a refused file that are sound on their own, so that merging them
+    still reports what is wrong between files (a duplicate id, extra meeples of an
+    unknown colour) alongside the file's own problems."""
+    if not isinstance(raw, dict):
+        return ContentFile()
+    sound: dict[str, Any] = {}
+    for field in attrs.fields(ContentFile):
+        value, kind = raw.get(field.name), _FIELD_TYPES[field.name]
+        if isinstance(value, list) and typing.get_origin(kind) is list:
+            (entry_kind,) = typing.get_args(kind)
+            sound[field.name] = [entry for entry in value if _sound(entry, entry_kind)]
+        elif value is not None and _sound(value, kind):
+            sound[field.name] = value
+    return _CONVERTER.structure(sound, ContentFile)
+
+
+def _sound(value: Any, kind: Any) -> bool:
+    try:
+        _CONVERTER.structure(value, kind)
+    except Exception:  # any problem: the entry is reported by the file's own structuring
+        return False
+    return True
 
 
 def merge_content(
@@ -285,132 +357,153 @@ def merge_content(
 ) -> Content:
     """Merge parsed files in order, then apply their ``[[override]]`` entries; duplicate
     ids, bad values and conflicting overrides are reported together. ``owners`` names the
-    plugin of each file, for messages."""
-    problems: list[str] = []
-    found_overrides: list[Located] = []
-    colours: list[ColourSpec] = []
-    tokens: list[TokenSpec] = []
-    tiles: list[TileSpec] = []
-    cards: list[CardSpec] = []
-    decks: dict[str, DeckSpec] = {}
-    player_counts: dict[int, PlayerCountSpec] = {}
-    extra_meeples: list[tuple[Path, int, ExtraMeeplesSpec]] = []
-    settings: dict[str, int] = {}
-    tables: dict[str, tuple[int, ...]] = {}
-    seen: dict[tuple[str, str], Path] = {}
-    overridden: dict[tuple[str, str], Path] = {}
-
-    def claim(section: str, key: str, path: Path, index: int) -> None:
-        if (section, key) in seen:
-            problems.append(
-                f"{path}: $.{section}[{index}]: {section} {key!r} is already defined in "
-                f"{seen[(section, key)]}"
-            )
-        seen[(section, key)] = path
-
-    def claim_card(section: str, card: str, path: Path, index: int) -> None:
-        """Card ids are unique across every deck (an action names a card by its id)."""
-        if (section, card) not in seen and ("card-id", card) in seen:
-            problems.append(
-                f"{path}: $.{section}[{index}]: card {card!r} is already defined in "
-                f"{seen[('card-id', card)]}"
-            )
-        claim(section, card, path, index)
-        seen[("card-id", card)] = path
-
+    plugin of each file, for messages. (Each field's own checks are the records'
+    validators, reported when the file is parsed.)"""
+    merged = _Merging(owners or {})
     for path, data in files:
-        for i, colour in enumerate(data.colour):
-            claim("colour", colour.id, path, i)
-            claim("colour-letter", colour.letter, path, i)
-            if len(colour.letter) != 1 or not colour.letter.isupper():
-                problems.append(f"{path}: $.colour[{i}].letter: must be one capital letter")
-            colours.append(colour)
-        for i, token in enumerate(data.token):
-            claim("token", token.id, path, i)
-            tokens.append(token)
-        for i, tile in enumerate(data.tile):
-            if tile.count < 1:
-                problems.append(f"{path}: $.tile[{i}].count: must be at least 1")
-            if tile.value not in ("blue", "red", ""):
-                problems.append(f"{path}: $.tile[{i}].value: must be 'blue', 'red' or ''")
-            tiles.append(tile)
-        for i, resource in enumerate(data.resource):
-            claim_card("resource", resource.id, path, i)
-            if resource.kind not in ("merchandise", "fakir"):
-                problems.append(f"{path}: $.resource[{i}].kind: must be merchandise or fakir")
-            cards.append(resource.card())
-        for i, djinn in enumerate(data.djinn):
-            claim_card("djinn", djinn.id, path, i)
-            cards.append(djinn.card())
-        for i, extra in enumerate(data.card):
-            claim_card("card", extra.id, path, i)
-            if extra.deck in (RESOURCES, DJINNS):
-                problems.append(f"{path}: $.card[{i}].deck: {extra.deck!r} has its own section")
-            if extra.count < 1:
-                problems.append(f"{path}: $.card[{i}].count: must be at least 1")
-            cards.append(extra)
-        for i, deck in enumerate(data.deck):
-            claim("deck", deck.id, path, i)
-            for field, choices in DECK_CHOICES.items():
-                if getattr(deck, field) not in choices:
-                    problems.append(
-                        f"{path}: $.deck[{i}].{field}: must be one of {', '.join(choices)}"
-                    )
-            decks[deck.id] = deck
+        merged.add(path, data)
+    return merged.finish()
+
+
+@attrs.define
+class _Merging:
+    """The content of the files read so far, and every problem found on the way: ids
+    claimed by section, and which settings a later file re-stated."""
+
+    owners: Mapping[Path, str]
+    problems: list[str] = attrs.field(factory=list)
+    overrides: list[Located] = attrs.field(factory=list)
+    colours: list[ColourSpec] = attrs.field(factory=list)
+    tokens: list[TokenSpec] = attrs.field(factory=list)
+    tiles: list[TileSpec] = attrs.field(factory=list)
+    cards: list[CardSpec] = attrs.field(factory=list)
+    decks: dict[str, DeckSpec] = attrs.field(factory=dict)
+    player_counts: dict[int, PlayerCountSpec] = attrs.field(factory=dict)
+    extra_meeples: list[tuple[Path, int, ExtraMeeplesSpec]] = attrs.field(factory=list)
+    settings: dict[str, int] = attrs.field(factory=dict)
+    tables: dict[str, tuple[int, ...]] = attrs.field(factory=dict)
+    seen: dict[tuple[str, str], Path] = attrs.field(factory=dict)
+    restated: dict[tuple[str, str], Path] = attrs.field(factory=dict)
+
+    def claim(self, section: str, key: str, path: Path, index: int) -> None:
+        """Each id once per section: a second definition names the file of the first."""
+        if (section, key) in self.seen:
+            self.problems.append(
+                f"{path}: $.{section}[{index}]: {section} {key!r} is already defined in "
+                f"{self.seen[(section, key)]}"
+            )
+        self.seen[(section, key)] = path
+
+    def claim_card(self, section: str, card: str, path: Path, index: int) -> None:
+        """Card ids are unique across every deck (an action names a card by its id)."""
+        if (section, card) not in self.seen and ("card-id", card) in self.seen:
+            self.problems.append(
+                f"{path}: $.{section}[{index}]: card {card!r} is already defined in "
+                f"{self.seen[('card-id', card)]}"
+            )
+        self.claim(section, card, path, index)
+        self.seen[("card-id", card)] = path
+
+    def add(self, path: Path, data: ContentFile) -> None:
+        """One file's entries, after those of the files before it."""
+        self.add_components(path, data)
+        self.add_cards(path, data)
         for i, override in enumerate(data.override):
-            who = f"plugin {owners[path]!r}" if owners and path in owners else str(path)
-            found_overrides.append(Located(path, i, override, who))
-        for i, pc in enumerate(data.player_count):
-            if pc.players < 1 or pc.camels < 0 or pc.markers < 1:
-                problems.append(f"{path}: $.player_count[{i}]: counts must be positive")
-            player_counts[pc.players] = pc
-        for i, more in enumerate(data.extra_meeples):
-            if more.count < 1:
-                problems.append(f"{path}: $.extra_meeples[{i}].count: must be at least 1")
-            extra_meeples.append((path, i, more))
-        # tables merge key by key: a later plugin may deliberately re-state a setting,
-        # but two later plugins re-stating it differently is a conflict
+            who = f"plugin {self.owners[path]!r}" if path in self.owners else str(path)
+            self.overrides.append(Located(path, i, override, who))
+        self.add_tables(path, data)
+
+    def add_components(self, path: Path, data: ContentFile) -> None:
+        """Colours (and their letters), tokens, tiles, player counts and extra meeples;
+        extra meeples are added in ``finish``, as their colour may come from a later file."""
+        for i, colour in enumerate(data.colour):
+            self.claim("colour", colour.id, path, i)
+            self.claim("colour-letter", colour.letter, path, i)
+            self.colours.append(colour)
+        for i, token in enumerate(data.token):
+            self.claim("token", token.id, path, i)
+            self.tokens.append(token)
+        self.tiles.extend(data.tile)
+        for pc in data.player_count:
+            self.player_counts[pc.players] = pc
+        self.extra_meeples.extend((path, i, more) for i, more in enumerate(data.extra_meeples))
+
+    def add_cards(self, path: Path, data: ContentFile) -> None:
+        """Cards of every deck (the shorthand sections first) and the decks' policies."""
+        for i, resource in enumerate(data.resource):
+            self.claim_card("resource", resource.id, path, i)
+            self.cards.append(resource.card())
+        for i, djinn in enumerate(data.djinn):
+            self.claim_card("djinn", djinn.id, path, i)
+            self.cards.append(djinn.card())
+        for i, extra in enumerate(data.card):
+            self.claim_card("card", extra.id, path, i)
+            if extra.deck in CARD_SECTIONS:
+                self.problems.append(
+                    f"{path}: $.card[{i}].deck: {extra.deck!r} has its own section"
+                )
+            self.cards.append(extra)
+        for i, deck in enumerate(data.deck):
+            self.claim("deck", deck.id, path, i)
+            self.decks[deck.id] = deck
+
+    def add_tables(self, path: Path, data: ContentFile) -> None:
+        """Settings and tables merge key by key: a later plugin may deliberately re-state
+        a value, but two later plugins re-stating it differently is a conflict."""
         restated: tuple[tuple[str, Mapping[str, object], dict[str, Any]], ...] = (
-            ("settings", data.settings, settings),
-            ("tables", {k: tuple(v) for k, v in data.tables.items()}, tables),
+            ("settings", data.settings, self.settings),
+            ("tables", {k: tuple(v) for k, v in data.tables.items()}, self.tables),
         )
         for section, values, merged in restated:
             for key, value in values.items():
-                if key in merged and (section, key) in overridden and merged[key] != value:
-                    problems.append(
+                if key in merged and (section, key) in self.restated and merged[key] != value:
+                    self.problems.append(
                         f"{path}: $.{section}.{key}: {value!r} conflicts with {merged[key]!r} "
-                        f"set by {overridden[(section, key)]}"
+                        f"set by {self.restated[(section, key)]}"
                     )
                 if key in merged:
-                    overridden[(section, key)] = path
+                    self.restated[(section, key)] = path
                 merged[key] = value
-    if found_overrides:
-        colours, tokens, tiles, cards = _overridden(
-            colours, tokens, tiles, cards, found_overrides, problems
+
+    def finish(self) -> Content:
+        """What needs every file read: the overrides, the extra meeples, the cards whose
+        component is in the game and the narrowed player counts; then the content, or one
+        ``ContentError`` with every problem."""
+        colours, tokens, tiles, cards = self.colours, self.tokens, self.tiles, self.cards
+        if self.overrides:
+            colours, tokens, tiles, cards = _overridden(
+                colours, tokens, tiles, cards, self.overrides, self.problems
+            )
+        colours = _add_meeples(colours, self.extra_meeples, self.problems)
+        cards = _present(cards, colours, tokens, tiles)
+        player_counts = self.allowed_player_counts()
+        if self.problems:
+            raise ContentError(self.problems)
+        return Content(
+            colours=tuple(colours),
+            tokens=tuple(tokens),
+            tiles=tuple(tiles),
+            cards=tuple(cards),
+            decks=dict(self.decks),
+            player_counts=tuple(player_counts[k] for k in sorted(player_counts)),
+            settings=dict(self.settings),
+            tables=dict(self.tables),
         )
-    colours = _add_meeples(colours, extra_meeples, problems)
-    cards = _present(cards, colours, tokens, tiles)
-    allowed = tables.get(PLAYER_COUNTS)
-    if allowed is not None:  # a plugin narrows the player counts (the solo mode: 1)
+
+    def allowed_player_counts(self) -> dict[int, PlayerCountSpec]:
+        """The player counts described, narrowed when a plugin lists the only ones it
+        allows (``tables.player_counts``: the solo mode's 1), each of which must be
+        described."""
+        allowed = self.tables.get(PLAYER_COUNTS)
+        if allowed is None:
+            return self.player_counts
         for count in allowed:
-            if count not in player_counts:
-                problems.append(
+            if count not in self.player_counts:
+                self.problems.append(
                     f"content: tables.{PLAYER_COUNTS}: {count} players, but no "
                     "[[player_count]] says what a player of that count gets"
                 )
-        player_counts = {k: v for k, v in player_counts.items() if k in allowed}
-    if problems:
-        raise ContentError(problems)
-    return Content(
-        colours=tuple(colours),
-        tokens=tuple(tokens),
-        tiles=tuple(tiles),
-        cards=tuple(cards),
-        decks=dict(decks),
-        player_counts=tuple(player_counts[k] for k in sorted(player_counts)),
-        settings=dict(settings),
-        tables=dict(tables),
-    )
+        return {k: v for k, v in self.player_counts.items() if k in allowed}
 
 
 def _overridden(
@@ -500,7 +593,12 @@ def load_content(
     parsed: list[tuple[Path, ContentFile]] = []
     problems: list[str] = []
     for path in paths:
-        data, errors = parse_content_file(path, (texts or {}).get(path))
+        raw, errors = _read_toml(path, (texts or {}).get(path))
+        data = None
+        if raw is not None:
+            data, errors = _structured(path, raw)
+            if data is None:
+                parsed.append((path, _sound_part(raw)))
         problems.extend(errors)
         if data is not None:
             parsed.append((path, data))

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any, cast
 import pluggy
 from pluggy import HookImpl
 
-from naqala.core import hookspecs
+from naqala.core import content, hookspecs
 from naqala.core.actions import SORT_KEY, Action, shorten
 from naqala.core.content import CardSpec, Content, DeckSpec, TileSpec, load_content
+from naqala.core.costs import CostCode
 from naqala.core.events import Event, ScoreLine, Verdict
 from naqala.core.meaning import check_rules
 from naqala.core.plugins import (
@@ -30,16 +31,18 @@ from naqala.core.plugins import (
 )
 from naqala.core.powers import Power
 from naqala.core.stage import Flow, Stage
-from naqala.core.state import Layout, State, evolve
+from naqala.core.state import DJINN_HAND, RESOURCE_HAND, Layout, State, evolve
 
 if TYPE_CHECKING:
     from naqala.core.agents import AgentFactory
 
-#: deck indices in ``State.decks``
-RESOURCES = 0
-DJINNS = 1
-#: the decks every game has; plugins add more through ``[[card]]`` content (``rules.deck_names``)
-DECK_NAMES = ("resources", "djinns")
+#: the positions in ``State.decks`` (and in each player's hands) of the two decks every
+#: game has: one definition, ``naqala.core.state``'s, under the deck's own name
+RESOURCES = RESOURCE_HAND
+DJINNS = DJINN_HAND
+#: the decks every game has, by name (``naqala.core.content``), at those positions;
+#: plugins add more through ``[[card]]`` content (``rules.deck_names``)
+DECK_NAMES = (content.RESOURCES, content.DJINNS)
 
 
 #: hooks that provide stages, and the prefix of their stage names
@@ -73,6 +76,24 @@ class Rules:
         #: what plugins derive from these rules (content, powers) and keep for the game,
         #: by a key of their own (``cards.powers_with``): filled on first use
         self.memo: dict[str, Any] = {}
+        self._register_plugins()
+        files = self._load_content()
+        self._index_content()
+        self._register_stages()
+        self._register_powers()
+        self._providers = {name: self._provider_chain(name) for name in PROVIDER_HOOKS}
+        flow = self.provide("naqala_flow", rules=self)
+        if flow is None:
+            raise PluginError("no plugin provides the flow of play (is the base plugin enabled?)")
+        self.flow: Flow = flow
+        check_rules(self, files)  # what the content means to these plugins
+        self._resolve_hot_hooks()
+
+    # -- construction steps, in the order ``__init__`` takes them ------------------------
+
+    def _register_plugins(self) -> None:
+        """One plugin manager per game (no global one), so two games with different
+        plugins never see each other's hooks; refuses plugins that cannot be combined."""
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         for info in self.plugins:
@@ -93,6 +114,10 @@ class Rules:
                 "one plugin at most may decide who wins"
             )
 
+    def _load_content(self) -> list[tuple[str, Path]]:
+        """Read every plugin's content files in content order (base first, then each
+        plugin after what it requires), so later files change earlier ones predictably;
+        returns the files with their plugins, for the meaning checks' messages."""
         providers: dict[str, Callable[[], Iterable[str | Path]]] = {
             impl.plugin_name: cast(Callable[[], Iterable[str | Path]], impl.function)
             for impl in self.hook.naqala_content_files.get_hookimpls()
@@ -113,6 +138,11 @@ class Rules:
         )
         #: the cards left out of the content (``djinn:ID``…: ``naqala.core.without``)
         self.without: tuple[str, ...] = ()
+        return files
+
+    def _index_content(self) -> None:
+        """The lookups every decision needs (colour and token indices, tiles and cards by
+        id, decks by name and index), computed once rather than searched each time."""
         self.colours = self.content.colours
         self.letters = "".join(c.letter for c in self.colours)
         self.colour_index = {c.id: i for i, c in enumerate(self.colours)}
@@ -129,6 +159,9 @@ class Rules:
             self.content.deck_spec(name) for name in self.deck_names
         )
 
+    def _register_stages(self) -> None:
+        """Every stage, tribe action and tile action by its full name (``tile:village``),
+        a name offered twice refused unless one plugin ``REPLACES`` it."""
         #: the plugin that provides each stage and power (``tile:village``, ``djinn:enki``)
         self.providers: dict[str, str] = {}
         self.stages: dict[str, Stage] = {}
@@ -136,6 +169,10 @@ class Rules:
             for name, stage in self._registry(hook_name, prefix, "stage").items():
                 stage.name = name
                 self.stages[name] = cast(Stage, stage)
+
+    def _register_powers(self) -> None:
+        """The power of each card kind by ``<deck>:<kind>``, and of each card by id, so
+        the card router finds a card's power with one lookup."""
         #: the power of each card kind, by (deck, kind)
         self.powers: dict[tuple[str, str], Power] = {}
         for key, power in self._registry("naqala_card_powers", "", "card kind").items():
@@ -150,17 +187,14 @@ class Rules:
             for card in self.card_specs.values()
             if (card.deck, card.kind) in self.powers
         }
-        self._providers = {name: self._provider_chain(name) for name in PROVIDER_HOOKS}
-        flow = self.provide("naqala_flow", rules=self)
-        if flow is None:
-            raise PluginError("no plugin provides the flow of play (is the base plugin enabled?)")
-        self.flow: Flow = flow
-        check_rules(self, files)  # what the content means to these plugins
+
+    def _resolve_hot_hooks(self) -> None:
+        """The hooks called for every decision, resolved once into plain functions (the
+        fast path of a playout, docs/architecture.md), and the empty legality cache."""
         self._event_impls: list[Callable[..., State | None]] = [
             _by_position(impl, ("rules", "state", "event"))
             for impl in self.hook.naqala_event.get_hookimpls()
         ]
-        # the hooks called for every decision, resolved once into plain functions
         self._extra_options = HotHook(self.hook.naqala_extra_options)
         self._apply_extra = HotHook(self.hook.naqala_apply_extra)
         self._protected = HotHook(self.hook.naqala_protected_meeples)
@@ -304,6 +338,20 @@ class Rules:
                     )
                 found[name] = factory
             self.memo["naqala.agents"] = found
+        return found
+
+    # -- cost codes --------------------------------------------------------------------
+
+    @property
+    def cost_codes(self) -> Mapping[str, CostCode]:
+        """Every cost code a card may name, by code: the plugins' answers to
+        ``naqala_cost_codes`` merged like the stages (a code offered twice is refused
+        naming both, unless one lists ``cost:<code>`` in ``REPLACES``)."""
+        found: dict[str, CostCode] | None = self.memo.get("naqala.cost_codes")
+        if found is None:
+            merged = self._registry("naqala_cost_codes", "cost:", "cost code")
+            found = {key.removeprefix("cost:"): code for key, code in merged.items()}
+            self.memo["naqala.cost_codes"] = found
         return found
 
     # -- identity ----------------------------------------------------------------------

@@ -22,6 +22,7 @@ import pluggy
 if TYPE_CHECKING:
     from naqala.core.actions import Action
     from naqala.core.agents import AgentFactory
+    from naqala.core.costs import CostCode
     from naqala.core.encoding import ActionKind, ObservationPart
     from naqala.core.engine import Rules
     from naqala.core.events import Event, ScoreLine, Verdict
@@ -85,6 +86,18 @@ def naqala_card_powers() -> Mapping[str, Power]:
     Called once per rules build. The one card router asks the power of every card a
     player holds, following its deck's ``[[deck]]`` policy. Combined: merged; a key offered
     by two plugins is an error naming both, unless one lists it in ``REPLACES``.
+    """
+
+
+@hookspec
+def naqala_cost_codes() -> Mapping[str, CostCode]:
+    """The cost codes this plugin's cards may name (``cost = "E+(E/F)"``), each a
+    ``naqala.core.costs.CostCode``: the payments it allows, in the order offered, and its
+    words.
+
+    Called once per rules build, on first use (``Rules.cost_codes``). Combined: merged
+    into one table; a code offered by two plugins is an error naming both, unless one
+    lists ``cost:<code>`` in ``REPLACES``.
     """
 
 

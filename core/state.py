@@ -188,7 +188,9 @@ _set_masks = _SLOT_SETTERS["_masks"]
 
 DERIVED[Board] = {"_masks": "meeples"}
 
-#: hand indices in ``PlayerState.hands`` of the two decks every game has (as in ``decks``)
+#: the positions of the two decks every game has, in ``State.decks`` and in
+#: ``PlayerState.hands`` (the engine's ``RESOURCES`` and ``DJINNS``; named in
+#: ``naqala.core.content``): fixed, as the state JSON lists decks and hands in this order
 RESOURCE_HAND = 0
 DJINN_HAND = 1
 

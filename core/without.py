@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from naqala.core.content import DJINNS, RESOURCES
 from naqala.core.engine import Rules
 
 #: the kinds of card ``--without KIND:ID`` can leave out
@@ -31,8 +32,8 @@ def leave_out(rules: Rules, refs: Sequence[str]) -> Rules:
     Returns ``rules``. ``WithoutError`` for a malformed reference or an unknown card."""
     content = rules.content
     known = {
-        "djinn": sorted(c.id for c in content.deck("djinns")),
-        "card": sorted(c.id for c in content.cards if c.deck not in ("djinns", "resources")),
+        "djinn": sorted(c.id for c in content.deck(DJINNS)),
+        "card": sorted(c.id for c in content.cards if c.deck not in (DJINNS, RESOURCES)),
     }
     left_out: set[str] = set()
     for ref in refs:

@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
+
+import attrs
 
 from naqala.core.encoding import ObservationPart, View, board_squares, player_counts, seats_from
 from naqala.core.engine import Rules
@@ -96,176 +99,235 @@ class ObservationEncoder:
     # -- the encoder's own parts -------------------------------------------------------
 
     def _own_parts(self, rules: Rules) -> list[ObservationPart]:
-        squares = board_squares(rules)
-        at = {s: i for i, s in enumerate(squares)}
-        slots = max(player_counts(rules))
-        letters = {c: i for i, c in enumerate(rules.letters)}
-        colours = len(letters)
-        kinds = sorted({t.kind for t in rules.tile_specs.values()})
-        kind_index = {k: i for i, k in enumerate(kinds)}
-        tokens = {t.id: i for i, t in enumerate(rules.tokens)}
-        decks = rules.deck_names
-        cards = {d: _card_index(rules, d) for d in decks}
-        stages = sorted({*rules.stages, GAME_OVER})
-        stage_index = {s: i for i, s in enumerate(stages)}
-        bid_spots, turn_spots = _track_lengths(rules)
-        per_square = len(kinds) + 2 + colours + slots + len(tokens)
-        player_size = 4 + colours + sum(len(cards[d]) + 1 for d in decks)
-
-        def relative(view: View, seat: int) -> dict[int, int]:
-            return {player: slot for slot, player in enumerate(seats_from(view, seat))}
-
-        # what a square shows of its tile never changes: kind one-hot and VP, per tile id
-        prefix = {
-            tile_id: [*_one_hot(kind_index[spec.kind], len(kinds)), float(spec.vp)]
-            for tile_id, spec in rules.tile_specs.items()
-        }
-
-        def board(view: View, seat: int) -> list[float]:
-            numbers = [0.0] * (len(squares) * per_square)
-            blocked = set(view["board"]["blocked"])
-            slot_of = relative(view, seat)
-            for tile in view["board"]["tiles"]:
-                square = at.get(tile["at"])
-                if square is None:
-                    continue
-                start = square * per_square
-                numbers[start : start + len(kinds) + 1] = prefix[tile["tile"]]
-                if tile["at"] in blocked:
-                    numbers[start + len(kinds) + 1] = 1.0
-                meeples = start + len(kinds) + 2
-                for letter in tile["meeples"]:
-                    numbers[meeples + letters[letter]] += 1.0
-                if tile["owner"] is not None:
-                    numbers[meeples + colours + slot_of[tile["owner"]]] = 1.0
-                first_token = meeples + colours + slots
-                for token, count in tile["tokens"].items():
-                    numbers[first_token + tokens[token]] = float(count)
-            return numbers
-
-        def players(view: View, seat: int) -> list[float]:
-            numbers: list[float] = []
-            order = seats_from(view, seat)
-            for slot in range(slots):
-                if slot >= len(order):
-                    numbers += [0.0] * player_size
-                    continue
-                data = view["players"][order[slot]]
-                coins = data["coins"]
-                numbers += [1.0, float(coins or 0), 0.0 if coins is None else 1.0]
-                numbers += [float(data["camels"])]
-                numbers += _counts(data["meeples"], letters, colours)
-                hidden = data.get("hidden", {})
-                for deck in decks:
-                    held = data["hands"].get(deck, [])
-                    numbers += _counts(held, cards[deck], len(cards[deck]))
-                    numbers += [float(hidden.get(deck, 0))]
-            return numbers
-
-        def bag(view: View, seat: int) -> list[float]:
-            return _counts(view["bag"], letters, colours)
-
-        def bank(view: View, seat: int) -> list[float]:
-            return [float(view["pool"].get(t, 0)) for t in tokens]
-
-        def deck_part(view: View, seat: int) -> list[float]:
-            numbers: list[float] = []
-            for deck in decks:
-                data = view["decks"].get(deck, {"draw": 0, "row": [], "discard": []})
-                index = cards[deck]
-                numbers += [float(data["draw"])]
-                numbers += _counts(data["row"], index, len(index))
-                numbers += _counts(data["discard"], index, len(index))
-            return numbers
-
-        def tracks(view: View, seat: int) -> list[float]:
-            slot_of = relative(view, seat)
-            numbers: list[float] = []
-            for spots, track in ((bid_spots, view["bid_track"]), (turn_spots, view["turn_track"])):
-                for spot in range(spots):
-                    marker = track[spot] if spot < len(track) else None
-                    owner = None if marker is None else slot_of[view["markers"][marker]]
-                    numbers += _one_hot(owner, slots)
-            return numbers
-
-        def decision(view: View, seat: int) -> list[float]:
-            data = view["decision"]
-            player = data["player"]
-            slot = relative(view, seat).get(player) if player is not None else None
-            return [
-                *_one_hot(stage_index.get(data["stage"]), len(stages)),
-                *_one_hot(slot, slots),
-                float(view["round"]),
-            ]
-
-        def labelled(
-            name: str, size: int, read: Callable[[View, int], list[float]], labels: list[str]
-        ) -> ObservationPart:
-            assert len(labels) == size, (name, len(labels), size)
-            return ObservationPart(name, size, read, tuple(labels))
-
-        square_labels = [
-            *(f"kind {k}" for k in kinds),
-            "vp",
-            "impassable",
-            *(f"meeples {c}" for c in letters),
-            *(f"owner seat +{k}" for k in range(slots)),
-            *(f"token {t}" for t in tokens),
-        ]
-        hand_labels = [
-            label for d in decks for label in (*(f"{d} {c}" for c in cards[d]), f"{d} hidden count")
-        ]
-        player_labels = [
-            "present",
-            "coins",
-            "coins known",
-            "camels",
-            *(f"kept {c}" for c in letters),
-            *hand_labels,
-        ]
-        deck_labels = [
-            label
-            for d in decks
-            for label in (
-                f"{d} draw pile",
-                *(f"{d} row {c}" for c in cards[d]),
-                *(f"{d} discard {c}" for c in cards[d]),
-            )
-        ]
-        track_labels = [
-            f"{name} spot {spot} owner seat +{k}"
-            for name, spots in (("bid", bid_spots), ("turn", turn_spots))
-            for spot in range(spots)
-            for k in range(slots)
-        ]
+        """The encoder's own parts, as the module docstring lists them: each a reader and
+        its labels, built from the fixed facts of the rules' games (``_Shape``)."""
+        shape = _Shape.of(rules)
+        slots = shape.slots
+        squares = [f"{s} {label}" for s in shape.squares for label in _square_labels(shape)]
+        assert len(squares) == len(shape.squares) * shape.per_square
+        seats = [f"seat +{k} {label}" for k in range(slots) for label in _player_labels(shape)]
+        letters, tokens = shape.letters, shape.tokens
         return [
-            labelled(
-                "board",
-                len(squares) * per_square,
-                board,
-                [f"{s} {label}" for s in squares for label in square_labels],
+            _labelled(
+                "board", len(shape.squares) * shape.per_square, partial(_board, shape), squares
             ),
-            labelled(
-                "players",
-                slots * player_size,
-                players,
-                [f"seat +{k} {label}" for k in range(slots) for label in player_labels],
-            ),
-            labelled("bag", colours, bag, [f"bag {c}" for c in letters]),
-            labelled("bank", len(tokens), bank, [f"bank {t}" for t in tokens]),
-            labelled("decks", len(deck_labels), deck_part, deck_labels),
-            labelled("tracks", len(track_labels), tracks, track_labels),
-            labelled(
+            _labelled("players", slots * shape.player_size, partial(_players, shape), seats),
+            _labelled("bag", len(letters), partial(_bag, shape), [f"bag {c}" for c in letters]),
+            _labelled("bank", len(tokens), partial(_bank, shape), [f"bank {t}" for t in tokens]),
+            _labelled("decks", None, partial(_decks, shape), _deck_labels(shape)),
+            _labelled("tracks", None, partial(_tracks, shape), _track_labels(shape)),
+            _labelled(
                 "decision",
-                len(stages) + slots + 1,
-                decision,
+                len(shape.stages) + slots + 1,
+                partial(_decision, shape),
                 [
-                    *(f"stage {s}" for s in stages),
+                    *(f"stage {s}" for s in shape.stages),
                     *(f"deciding seat +{k}" for k in range(slots)),
                     "round",
                 ],
             ),
         ]
+
+
+@attrs.frozen
+class _Shape:
+    """What the encoder's parts need to know of the rules' games, computed once: the
+    squares, the largest number of seats, the colours, tile kinds, tokens, the cards of
+    each deck, the stages and the longest tracks."""
+
+    squares: tuple[str, ...]
+    at: Mapping[str, int]  # square → its position in ``squares``
+    slots: int
+    letters: Mapping[str, int]  # colour letter → its index
+    kinds: tuple[str, ...]
+    tokens: Mapping[str, int]  # token id → its index
+    decks: tuple[str, ...]
+    cards: Mapping[str, Mapping[str, int]]  # per deck: card id → its index
+    stages: tuple[str, ...]
+    stage_index: Mapping[str, int]
+    bid_spots: int
+    turn_spots: int
+    #: what a square shows of its tile never changes: kind one-hot and VP, per tile id
+    prefix: Mapping[str, list[float]]
+
+    @classmethod
+    def of(cls, rules: Rules) -> _Shape:
+        squares = tuple(board_squares(rules))
+        kinds = tuple(sorted({t.kind for t in rules.tile_specs.values()}))
+        kind_index = {k: i for i, k in enumerate(kinds)}
+        stages = tuple(sorted({*rules.stages, GAME_OVER}))
+        bid_spots, turn_spots = _track_lengths(rules)
+        return cls(
+            squares=squares,
+            at={s: i for i, s in enumerate(squares)},
+            slots=max(player_counts(rules)),
+            letters={c: i for i, c in enumerate(rules.letters)},
+            kinds=kinds,
+            tokens={t.id: i for i, t in enumerate(rules.tokens)},
+            decks=tuple(rules.deck_names),
+            cards={d: _card_index(rules, d) for d in rules.deck_names},
+            stages=stages,
+            stage_index={s: i for i, s in enumerate(stages)},
+            bid_spots=bid_spots,
+            turn_spots=turn_spots,
+            prefix={
+                tile_id: [*_one_hot(kind_index[spec.kind], len(kinds)), float(spec.vp)]
+                for tile_id, spec in rules.tile_specs.items()
+            },
+        )
+
+    @property
+    def colours(self) -> int:
+        return len(self.letters)
+
+    @property
+    def per_square(self) -> int:
+        return len(self.kinds) + 2 + self.colours + self.slots + len(self.tokens)
+
+    @property
+    def player_size(self) -> int:
+        return 4 + self.colours + sum(len(self.cards[d]) + 1 for d in self.decks)
+
+
+def _labelled(
+    name: str, size: int | None, read: Callable[[View, int], list[float]], labels: list[str]
+) -> ObservationPart:
+    """A part of ``size`` numbers (the labels' count when None), one label each."""
+    assert size is None or len(labels) == size, (name, len(labels), size)
+    return ObservationPart(name, len(labels), read, tuple(labels))
+
+
+def _relative(view: View, seat: int) -> dict[int, int]:
+    """Each player's slot as ``seat`` sees the table: itself 0, the next seat 1, …"""
+    return {player: slot for slot, player in enumerate(seats_from(view, seat))}
+
+
+def _board(shape: _Shape, view: View, seat: int) -> list[float]:
+    per_square, kinds, colours = shape.per_square, len(shape.kinds), shape.colours
+    numbers = [0.0] * (len(shape.squares) * per_square)
+    blocked = set(view["board"]["blocked"])
+    slot_of = _relative(view, seat)
+    for tile in view["board"]["tiles"]:
+        square = shape.at.get(tile["at"])
+        if square is None:
+            continue
+        start = square * per_square
+        numbers[start : start + kinds + 1] = shape.prefix[tile["tile"]]
+        if tile["at"] in blocked:
+            numbers[start + kinds + 1] = 1.0
+        meeples = start + kinds + 2
+        for letter in tile["meeples"]:
+            numbers[meeples + shape.letters[letter]] += 1.0
+        if tile["owner"] is not None:
+            numbers[meeples + colours + slot_of[tile["owner"]]] = 1.0
+        first_token = meeples + colours + shape.slots
+        for token, count in tile["tokens"].items():
+            numbers[first_token + shape.tokens[token]] = float(count)
+    return numbers
+
+
+def _players(shape: _Shape, view: View, seat: int) -> list[float]:
+    numbers: list[float] = []
+    order = seats_from(view, seat)
+    for slot in range(shape.slots):
+        if slot >= len(order):
+            numbers += [0.0] * shape.player_size
+            continue
+        data = view["players"][order[slot]]
+        coins = data["coins"]
+        numbers += [1.0, float(coins or 0), 0.0 if coins is None else 1.0]
+        numbers += [float(data["camels"])]
+        numbers += _counts(data["meeples"], shape.letters, shape.colours)
+        hidden = data.get("hidden", {})
+        for deck in shape.decks:
+            held = data["hands"].get(deck, [])
+            numbers += _counts(held, shape.cards[deck], len(shape.cards[deck]))
+            numbers += [float(hidden.get(deck, 0))]
+    return numbers
+
+
+def _bag(shape: _Shape, view: View, seat: int) -> list[float]:
+    return _counts(view["bag"], shape.letters, shape.colours)
+
+
+def _bank(shape: _Shape, view: View, seat: int) -> list[float]:
+    return [float(view["pool"].get(t, 0)) for t in shape.tokens]
+
+
+def _decks(shape: _Shape, view: View, seat: int) -> list[float]:
+    numbers: list[float] = []
+    for deck in shape.decks:
+        data = view["decks"].get(deck, {"draw": 0, "row": [], "discard": []})
+        index = shape.cards[deck]
+        numbers += [float(data["draw"])]
+        numbers += _counts(data["row"], index, len(index))
+        numbers += _counts(data["discard"], index, len(index))
+    return numbers
+
+
+def _tracks(shape: _Shape, view: View, seat: int) -> list[float]:
+    slot_of = _relative(view, seat)
+    numbers: list[float] = []
+    tracks = ((shape.bid_spots, view["bid_track"]), (shape.turn_spots, view["turn_track"]))
+    for spots, track in tracks:
+        for spot in range(spots):
+            marker = track[spot] if spot < len(track) else None
+            owner = None if marker is None else slot_of[view["markers"][marker]]
+            numbers += _one_hot(owner, shape.slots)
+    return numbers
+
+
+def _decision(shape: _Shape, view: View, seat: int) -> list[float]:
+    data = view["decision"]
+    player = data["player"]
+    slot = _relative(view, seat).get(player) if player is not None else None
+    return [
+        *_one_hot(shape.stage_index.get(data["stage"]), len(shape.stages)),
+        *_one_hot(slot, shape.slots),
+        float(view["round"]),
+    ]
+
+
+def _square_labels(shape: _Shape) -> list[str]:
+    return [
+        *(f"kind {k}" for k in shape.kinds),
+        "vp",
+        "impassable",
+        *(f"meeples {c}" for c in shape.letters),
+        *(f"owner seat +{k}" for k in range(shape.slots)),
+        *(f"token {t}" for t in shape.tokens),
+    ]
+
+
+def _player_labels(shape: _Shape) -> list[str]:
+    hands = [
+        label
+        for d in shape.decks
+        for label in (*(f"{d} {c}" for c in shape.cards[d]), f"{d} hidden count")
+    ]
+    kept = [f"kept {c}" for c in shape.letters]
+    return ["present", "coins", "coins known", "camels", *kept, *hands]
+
+
+def _deck_labels(shape: _Shape) -> list[str]:
+    return [
+        label
+        for d in shape.decks
+        for label in (
+            f"{d} draw pile",
+            *(f"{d} row {c}" for c in shape.cards[d]),
+            *(f"{d} discard {c}" for c in shape.cards[d]),
+        )
+    ]
+
+
+def _track_labels(shape: _Shape) -> list[str]:
+    return [
+        f"{name} spot {spot} owner seat +{k}"
+        for name, spots in (("bid", shape.bid_spots), ("turn", shape.turn_spots))
+        for spot in range(spots)
+        for k in range(shape.slots)
+    ]
 
 
 def _card_index(rules: Rules, deck: str) -> dict[str, int]:

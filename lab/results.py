@@ -201,58 +201,86 @@ def summarise(
     ``wins_by_agent`` the same rates per agent name when the games recorded their agents;
     ``win_rate_by_start_position`` the win rate of the player who bid first, second, …
     in the first round (the turn-order advantage) when the games recorded it."""
-    wins = split_wins(results, players)
     all_scores = [s for r in results for s in r.scores]
-    categories: Counter[str] = Counter()
-    for r in results:
-        for per_player in r.categories:
-            categories.update(per_player)
     ends: Counter[str] = Counter(flag for r in results for flag in r.flags)
-    n = len(results)
     summary: dict[str, Any] = {
-        "games": n,
+        "games": len(results),
         "players": players,
         "seed": seed,
         "plugins": list(ruleset),
-        "mean_rounds": round(statistics.fmean(r.rounds for r in results), 3) if n else 0,
-        "mean_actions": round(statistics.fmean(r.actions for r in results), 3) if n else 0,
-        "mean_score": round(statistics.fmean(all_scores), 3) if n else 0,
-        "stdev_score": round(statistics.pstdev(all_scores), 3) if n else 0,
-        "wins_by_seat": [round(w, 3) for w in wins],
-        "win_rate_by_seat": [
-            {"rate": round(w / n, 4), "ci": [round(x, 4) for x in wilson(w, n)]} for w in wins
-        ]
-        if n
-        else [],
-        "mean_score_by_seat": [
-            round(statistics.fmean(r.scores[seat] for r in results), 3) for seat in range(players)
-        ]
-        if n
-        else [],
-        "mean_score_by_category": {
-            k: round(v / (n * players), 3) for k, v in sorted(categories.items())
-        }
-        if n
-        else {},
+        **_means(results, all_scores),
+        **_by_seat(results, players),
+        "mean_score_by_category": _category_means(results, players),
         "end_triggers": dict(sorted(ends.items())),
         "score_quantiles": quantiles(all_scores),
-        "djinn_effects": {
-            djinn: sum(r.effects.get(djinn, 0) for r in results) for djinn in sorted(djinns)
-        },
-        "card_effects": {
-            card: sum(r.effects.get(card, 0) for r in results) for card in sorted(cards)
-        },
+        "djinn_effects": _effects(results, djinns),
+        "card_effects": _effects(results, cards),
     }
     verdicts = Counter(r.verdict for r in results if r.verdict)
     if verdicts:
         summary["verdicts"] = dict(sorted(verdicts.items()))
     if any(r.agents for r in results):
         summary["wins_by_agent"] = wins_by_agent(results)
-    if n and all(len(r.start_order) == players for r in results):
-        by_position = start_position_wins(results, players)
-        summary["wins_by_start_position"] = [round(w, 3) for w in by_position]
-        summary["win_rate_by_start_position"] = [
-            {"rate": round(w / n, 4), "ci": [round(x, 4) for x in wilson(w, n)]}
-            for w in by_position
-        ]
+    summary.update(_by_start_position(results, players))
     return summary
+
+
+def _rates_of(wins: list[float], n: int) -> list[dict[str, Any]]:
+    """Each count of ``wins`` of ``n`` games as a rate with its 95% Wilson interval."""
+    return [{"rate": round(w / n, 4), "ci": [round(x, 4) for x in wilson(w, n)]} for w in wins]
+
+
+def _means(results: list[GameResult], all_scores: list[int]) -> dict[str, float]:
+    """The mean length of a game (rounds, actions) and the mean and spread of a score;
+    0 for a run of no games."""
+    if not results:
+        return {"mean_rounds": 0, "mean_actions": 0, "mean_score": 0, "stdev_score": 0}
+    return {
+        "mean_rounds": round(statistics.fmean(r.rounds for r in results), 3),
+        "mean_actions": round(statistics.fmean(r.actions for r in results), 3),
+        "mean_score": round(statistics.fmean(all_scores), 3),
+        "stdev_score": round(statistics.pstdev(all_scores), 3),
+    }
+
+
+def _by_seat(results: list[GameResult], players: int) -> dict[str, Any]:
+    """Each seat's wins, win rate and mean score (no rates for a run of no games)."""
+    wins = split_wins(results, players)
+    n = len(results)
+    return {
+        "wins_by_seat": [round(w, 3) for w in wins],
+        "win_rate_by_seat": _rates_of(wins, n) if n else [],
+        "mean_score_by_seat": [
+            round(statistics.fmean(r.scores[seat] for r in results), 3) for seat in range(players)
+        ]
+        if n
+        else [],
+    }
+
+
+def _category_means(results: list[GameResult], players: int) -> dict[str, float]:
+    """The mean points a player scored in each score category, over every game."""
+    categories: Counter[str] = Counter()
+    for r in results:
+        for per_player in r.categories:
+            categories.update(per_player)
+    n = len(results)
+    return {k: round(v / (n * players), 3) for k, v in sorted(categories.items())} if n else {}
+
+
+def _effects(results: list[GameResult], ids: tuple[str, ...]) -> dict[str, int]:
+    """How many times each card of ``ids`` changed a game, over every game."""
+    return {card: sum(r.effects.get(card, 0) for r in results) for card in sorted(ids)}
+
+
+def _by_start_position(results: list[GameResult], players: int) -> dict[str, Any]:
+    """The wins and win rate of the player who bid first, second, … in the first round,
+    when every game recorded that order (nothing otherwise)."""
+    n = len(results)
+    if not n or not all(len(r.start_order) == players for r in results):
+        return {}
+    by_position = start_position_wins(results, players)
+    return {
+        "wins_by_start_position": [round(w, 3) for w in by_position],
+        "win_rate_by_start_position": _rates_of(by_position, n),
+    }

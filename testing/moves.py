@@ -9,7 +9,7 @@ of its meeples (``YW``), ``.`` for an empty tile, ``#`` for an impassable one::
     ''')  # -> {"moves": M, "paths": P}
 
 Walls between tiles cannot be written in text; use a board-file dict (see
-``naqala.plugins.base.api``) for them.
+``naqala.testing.boardfile``) for them.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import textwrap
 from collections.abc import Mapping
 from typing import Any
 
-from naqala.plugins.base.api import LETTERS, BoardFileError, parse_board
-from naqala.plugins.base.api import count_moves as count_engine_moves
+from naqala.testing.boardfile import LETTERS, BoardFileError, parse_board
+from naqala.testing.perft import count_moves as count_engine_moves
 
 __all__ = ["EMPTY", "IMPASSABLE", "board_file", "count_moves"]
 

@@ -4,13 +4,7 @@ installed naqala registers through its ``pytest11`` entry point; it is not liste
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-# the scenario helpers (a re-export of naqala.testing.scenario) live beside the tests
-sys.path.insert(0, str(Path(__file__).parent))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -25,8 +25,7 @@ from naqala.core.engine import IllegalAction, Rules, build_rules
 from naqala.core.serialize import state_from_json
 from naqala.core.state import Layout, State, evolve
 from naqala.plugins.base.setup import finish_layout
-
-from scenario import board, options, play, tokens, turn_of
+from naqala.testing.scenario import board, options, play, tokens, turn_of
 
 NEW_KINDS = ("workshop", "specialized-market", "chasm")
 #: rows 2-5, columns b-e

@@ -31,14 +31,13 @@ from naqala.core.serialize import state_from_json, state_to_json
 from naqala.core.state import Decision, Deck, State, effect_counts, replace_at
 from naqala.plugins.artisans.layout import chasms, mountains
 from naqala.testing.chance import stack_deck
-from naqala.testing.scenario import out_of_deck
-
-from scenario import (
+from naqala.testing.scenario import (
     bid_order,
     board,
     next_turn_is_also_mine,
     on_tile,
     options,
+    out_of_deck,
     play,
     player,
     tokens,

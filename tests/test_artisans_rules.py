@@ -17,8 +17,7 @@ import pytest
 from naqala.core.engine import RESOURCES, IllegalAction, Rules, build_rules
 from naqala.core.state import State, evolve, get_extra, pieces_left, set_extra
 from naqala.plugins.base.setup import finish_layout
-
-from scenario import board, deck, options, play, player, tokens, turn_of
+from naqala.testing.scenario import board, deck, options, play, player, tokens, turn_of
 
 NEW_TILES = {
     "c3": "workshop-1",

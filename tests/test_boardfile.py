@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from naqala.cli.app import app
-from naqala.plugins.base.boardfile import BoardFileError, load_board, parse_board
+from naqala.testing.boardfile import BoardFileError, load_board, parse_board
 
 #: a valid 2x3 board: a1 b1 c1 / a2 b2 c2
 GOOD: dict[str, Any] = {

@@ -14,8 +14,7 @@ from naqala.core.powers import Power
 from naqala.core.state import State, effect_counts
 from naqala.plugins.base.cards import Activated
 from naqala.plugins.base.common import gain_coins
-
-from scenario import act, deck, options, play, player, turn_of
+from naqala.testing.scenario import act, deck, options, play, player, turn_of
 
 ITEMS = "items"
 

@@ -14,8 +14,7 @@ from naqala.cli.app import app
 from naqala.core.actions import parse_action
 from naqala.core.plugins import BASE, installed_entry_points
 from naqala.core.serialize import state_from_json, state_to_json
-
-from scenario import base_rules
+from naqala.testing.scenario import base_rules
 
 runner = CliRunner()
 

@@ -171,12 +171,14 @@ def test_a_table_where_an_array_of_tables_belongs(tmp_path: Path) -> None:
 
 def test_bad_values_are_reported(tmp_path: Path) -> None:
     """Values of the right type that make no sense (count 0, a lowercase letter, an
-    unknown tile value, an unknown card kind) are each reported with their path."""
+    unknown tile value, a card count of 0) are each reported with their path, by the
+    records' own validators. (What a resource's kind means is the base game's business:
+    tests/test_content_meaning.py.)"""
     text = (
         '[[tile]]\nkind = "village"\nvp = 5\ncount = 0\n'
         '[[tile]]\nkind = "village"\nvp = 5\nvalue = "green"\n'
         '[[colour]]\nid = "pink"\nletter = "p"\nname = "Pink"\ncount = 3\n'
-        '[[resource]]\nid = "gems"\nkind = "treasure"\ncount = 1\n'
+        '[[resource]]\nid = "gems"\nkind = "treasure"\ncount = 0\n'
     )
     path = write(tmp_path, "values.toml", text)
     problems = problems_of([path])
@@ -184,7 +186,7 @@ def test_bad_values_are_reported(tmp_path: Path) -> None:
         "$.colour[0].letter",
         "$.tile[0].count",
         "$.tile[1].value",
-        "$.resource[0].kind",
+        "$.resource[0].count",
     ]
     assert all(p.startswith(f"{path}: ") for p in problems)
 

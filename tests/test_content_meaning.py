@@ -76,6 +76,16 @@ def test_an_unknown_cost_code_is_refused(tmp_path: Path) -> None:
     assert "unknown cost 'FF'" in problem and "(checked by plugin 'base')" in problem
 
 
+def test_a_resource_of_an_unknown_kind_is_refused_by_the_base_game(tmp_path: Path) -> None:
+    """Merchandise and Fakirs are the base game's words: the core loads any kind, and the
+    base plugin refuses one it cannot sell or spend, naming the file and itself."""
+    text = '[[resource]]\nid = "gems"\nkind = "treasure"\ncount = 1\n'
+    [problem] = refused(tmp_path, text)
+    assert problem.startswith(f"{tmp_path / 'house.toml'} (plugin 'house'): resource 'gems': ")
+    assert "kind 'treasure' is not merchandise or fakir" in problem
+    assert "(checked by plugin 'base')" in problem
+
+
 @pytest.mark.parametrize(
     ("table", "reason"),
     [
@@ -135,13 +145,12 @@ def test_negative_counts_and_points_are_refused(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("count", [0, -1])
 def test_a_resource_card_without_copies_is_refused(tmp_path: Path, count: int) -> None:
-    """A ``[[resource]]`` of 0 or fewer copies is refused by name (the only check of it is
-    in core/meaning.py: a mutant accepting 0 passed the whole suite)."""
+    """A ``[[resource]]`` of 0 or fewer copies is refused at its path, by the record's own
+    validator (``at_least(1)`` on the count: a mutant accepting 0 once passed the whole
+    suite)."""
     text = f'[[resource]]\nid = "saffron"\nkind = "fakir"\ncount = {count}\n'
     problems = refused(tmp_path, text)
-    assert problems == [
-        f"{tmp_path / 'house.toml'} (plugin 'house'): resource 'saffron': count must be at least 1"
-    ]
+    assert problems == [f"{tmp_path / 'house.toml'}: $.resource[0].count: must be at least 1"]
     built(tmp_path, text.replace(f"count = {count}", "count = 1"))  # one copy is fine
 
 

@@ -24,8 +24,7 @@ from naqala.core.agents import RandomAgent
 from naqala.core.engine import Rules, build_rules
 from naqala.core.serialize import state_from_json, state_to_json
 from naqala.core.state import State
-
-from scenario import base_rules
+from naqala.testing.scenario import base_rules
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 PLAYERS = st.integers(min_value=2, max_value=4)

@@ -19,8 +19,7 @@ from naqala.core.agents import RandomAgent
 from naqala.core.engine import DJINNS, RESOURCES, Rules, build_rules
 from naqala.core.hookspecs import hookimpl
 from naqala.core.state import NOBODY, Layout, State
-
-from scenario import (
+from naqala.testing.scenario import (
     base_rules,
     bid_order,
     board,

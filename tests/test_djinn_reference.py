@@ -7,11 +7,10 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from naqala.cli.app import app
+from naqala.cli.djinns import render_markdown
 from naqala.core.simulate import play_game
 from naqala.lab.results import result_of, summarise
-from naqala.plugins.base.djinns.reference import render_markdown
-
-from scenario import base_rules
+from naqala.testing.scenario import base_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -18,8 +18,7 @@ import pytest
 
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.state import NOBODY, Decision, State, effect_counts
-
-from scenario import (
+from naqala.testing.scenario import (
     base_rules,
     bid_order,
     board,

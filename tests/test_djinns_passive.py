@@ -21,8 +21,17 @@ from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.state import State, effect_counts
 from naqala.plugins.base.djinns.endgame import best_with_wilds
 from naqala.plugins.base.merchandise import merchandise_types, suit_value
-
-from scenario import base_rules, board, deck, kept, options, play, player, tokens, turn_of
+from naqala.testing.scenario import (
+    base_rules,
+    board,
+    deck,
+    kept,
+    options,
+    play,
+    player,
+    tokens,
+    turn_of,
+)
 
 FAKIR = "fakir"
 ROW = ("fish", "silk", "gold", "wheat", "spice", "ivory", "jewels", "papyrus", "pottery")

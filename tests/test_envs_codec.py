@@ -22,8 +22,7 @@ from naqala.core.state import State
 from naqala.core.views import determinize, view_for
 from naqala.envs.codec import ActionCodec, CodecError, codec_for
 from naqala.envs.observation import ObservationEncoder
-
-from scenario import board, player
+from naqala.testing.scenario import board, player
 
 RULESETS = [
     (),

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from naqala.core import hookspecs
 from naqala.core.actions import Action
 from naqala.core.content import CardSpec
+from naqala.core.costs import CostCode
 from naqala.core.engine import IllegalAction, Rules, build_rules
 from naqala.core.events import Event, ScoreLine, Verdict
 from naqala.core.hookspecs import hookimpl
@@ -31,8 +32,7 @@ from naqala.core.views import determinize, hidden_decks, view_for
 from naqala.plugins.base import setup
 from naqala.plugins.base.common import current, gain_coins
 from naqala.plugins.base.flow import BaseFlow
-
-from scenario import board, options, play, player, turn_of
+from naqala.testing.scenario import board, options, play, player, turn_of
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -409,6 +409,68 @@ def test_naqala_card_powers_gives_a_new_djinn_its_power() -> None:
     state = player(rules, rules.new_game(2, 1), 0, djinns=["golden"])
     lines = rules.score_lines(state, 0)
     assert ScoreLine("djinns", 3, "golden", "a golden djinn") in lines
+
+
+class TwoElders:
+    """A plugin with a cost code of its own, ``2E`` (two elders), and a djinn that costs it."""
+
+    NAME = "two-elders"
+
+    def __init__(self, path: Path, code: str = "2E", payments: tuple[str, ...] = ("EE",)) -> None:
+        self.path = path
+        self.code = code
+        self.payments = payments
+
+    @hookimpl
+    def naqala_content_files(self) -> list[Path]:
+        self.path.write_text(
+            '[[djinn]]\nid = "dear"\nname = "Dear"\nvp = 4\nkind = "sibittis"\n'
+            f'cost = "{self.code}"\nparams = {{ draw = 3 }}\n',
+            encoding="utf-8",
+        )
+        return [self.path]
+
+    @hookimpl
+    def naqala_cost_codes(self) -> dict[str, CostCode]:
+        return {self.code: CostCode(self.payments, "2 elders")}
+
+
+def test_naqala_cost_codes_adds_a_cost_offered_checked_and_worded(tmp_path: Path) -> None:
+    """A new cost code is one entry: the djinn naming it is offered with its payment only
+    when the owner can pay it, paid when used, and described in the reference's words."""
+    from naqala.cli.djinns import djinn_rows
+    from naqala.plugins.base.api import cost_words
+
+    rules = build_rules(extra_plugins=[TwoElders(tmp_path / "dear.toml")])
+    assert rules.cost_codes["2E"] == CostCode(("EE",), "2 elders")
+    assert rules.providers["cost:2E"] == "two-elders"
+    assert "E/F" in rules.cost_codes  # the base game's codes are still there
+    state = turn_of(rules, rules.new_game(2, 1), 0)
+    state = player(rules, state, 0, djinns=["dear"], meeples="W")
+    assert not [o for o in options(rules, state) if o.startswith("dear")]
+    state = player(rules, state, 0, djinns=["dear"], meeples="WW")
+    assert [o for o in options(rules, state) if o.startswith("dear")] == ["dear EE"]
+    after = play(rules, state, "dear EE")
+    assert after.players[0].meeples[rules.colour_index["white"]] == 0
+    assert cost_words(rules, "2E") == "2 elders"
+    assert {"id": "dear", "cost": "2 elders"}.items() <= djinn_rows(rules)[-1].items()
+
+
+def test_naqala_cost_codes_are_refused_twice_or_unpayable(tmp_path: Path) -> None:
+    """A code offered by two plugins is refused naming both, unless one REPLACES
+    ``cost:<code>``; a payment in letters the base game cannot pay stops the build."""
+    from naqala.core.content import ContentError
+
+    with pytest.raises(PluginError, match=r"cost code 'cost:E/F'.*'base' and 'two-elders'"):
+        build_rules(extra_plugins=[TwoElders(tmp_path / "a.toml", "E/F", ("EE",))])
+    replacing = TwoElders(tmp_path / "c.toml", "E/F", ("EE",))
+    replacing.REPLACES = ("cost:E/F",)  # type: ignore[attr-defined]
+    rules = build_rules(extra_plugins=[replacing])
+    assert rules.cost_codes["E/F"].payments == ("EE",)
+    assert rules.providers["cost:E/F"] == "two-elders"
+    unpayable = r"cost code '2G' \(plugin 'two-elders'\): payment 'GG' uses 'G'"
+    with pytest.raises(ContentError, match=unpayable):
+        build_rules(extra_plugins=[TwoElders(tmp_path / "b.toml", "2G", ("GG",))])
 
 
 def test_naqala_card_powers_twice_for_one_kind_is_refused() -> None:

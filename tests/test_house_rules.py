@@ -37,8 +37,7 @@ from naqala.core.rng import Rng
 from naqala.core.simulate import play_game
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, Decision, State, Turn, evolve
-
-from scenario import base_rules, board, options, play, player, tokens, turn_of
+from naqala.testing.scenario import base_rules, board, options, play, player, tokens, turn_of
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = ROOT / "plugins" / "house"

@@ -11,8 +11,7 @@ import pytest
 from naqala.core.engine import Rules, build_rules
 from naqala.core.plugins import PluginError
 from naqala.core.state import State
-
-from scenario import player
+from naqala.testing.scenario import player
 
 ROOT = Path(__file__).resolve().parent.parent
 FILE = ROOT / "plugins" / "house" / "shared_artisans.py"

@@ -30,8 +30,7 @@ from naqala.core.files import (
 from naqala.core.hookspecs import hookimpl
 from naqala.core.record import RecordError, load_record, record_from_json
 from naqala.core.serialize import StateFormatError, state_from_json, state_to_json
-
-from scenario import base_rules
+from naqala.testing.scenario import base_rules
 
 runner = CliRunner()
 

@@ -10,8 +10,7 @@ import pytest
 from naqala.core.actions import parse_action
 from naqala.core.engine import Rules
 from naqala.core.state import State
-
-from scenario import base_rules, board, options, play, player, turn_of
+from naqala.testing.scenario import base_rules, board, options, play, player, turn_of
 
 
 def asked(djinns: dict[int, list[str]] | None = None) -> tuple[Rules, State]:

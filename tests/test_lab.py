@@ -31,8 +31,7 @@ from naqala.lab.report import COMPARE_FIGURES, SIMULATE_FIGURES
 from naqala.lab.results import GameResult, summarise
 from naqala.lab.runner import Run, run_studies
 from naqala.lab.study import Ruleset, Study, StudyError, leave_out, seats_of
-
-from scenario import base_rules
+from naqala.testing.scenario import base_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 BIG_VIZIERS = ROOT / "plugins" / "house" / "big_viziers.py"

@@ -12,8 +12,7 @@ from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
 from naqala.core.hookspecs import hookimpl
 from naqala.core.simulate import play_game
-
-from scenario import base_rules, player
+from naqala.testing.scenario import base_rules, player
 
 ROOT = Path(__file__).resolve().parent.parent
 JAFAAR = ROOT / "plugins" / "house" / "generous_jafaar.py"

@@ -29,9 +29,9 @@ from typer.testing import CliRunner
 from naqala.cli.app import app
 from naqala.core.board import Geometry
 from naqala.core.state import NOBODY, Counts
-from naqala.plugins.base.boardfile import LETTERS, parse_board
-from naqala.plugins.base.movement import count_moves, legal_drops, legal_starts
-from naqala.plugins.base.perft import PerftTimeout, count_moves_fast, legal_sequences
+from naqala.plugins.base.api import legal_drops, legal_starts
+from naqala.testing.boardfile import LETTERS, parse_board
+from naqala.testing.perft import PerftTimeout, count_moves, count_moves_fast, legal_sequences
 
 PERFT_DIR = Path(__file__).parent / "perft"
 EXPECTED = PERFT_DIR / "expected.json"
@@ -540,7 +540,7 @@ def test_the_time_limit_holds_within_one_target_tile(monkeypatch: Any) -> None:
     looked at during each target's count too, not only between targets: with a clock
     that advances one second per look and a limit of 2.5 s, a 2x2 board of 30 meeples a
     tile (walks of 30 steps go round and round it) gives up inside the first target."""
-    import naqala.plugins.base.perft as perft_module
+    import naqala.testing.perft as perft_module
 
     ticks = itertools.count()
     monkeypatch.setattr(perft_module.time, "process_time", lambda: float(next(ticks)))
@@ -594,7 +594,7 @@ def test_a_long_walk_round_a_cycle_is_counted_by_its_visits() -> None:
 
 def test_perft_has_a_time_limit_by_default(monkeypatch: Any, tmp_path: Path) -> None:
     """Without ``--max-seconds`` the count still gives up, after ``PERFT_MAX_SECONDS``."""
-    import naqala.plugins.base.api as api
+    import naqala.testing.perft as api
 
     path = tmp_path / "board.json"
     path.write_text(json.dumps({"rows": 2, "cols": 2, "meeples": ["R" * 50] * 4}), "utf-8")

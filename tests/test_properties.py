@@ -24,9 +24,8 @@ from naqala.core.agents import RandomAgent
 from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
 from naqala.core.state import NOBODY, NON_PLAYER, State, aside_cards, aside_meeples, pieces_left
 from naqala.testing.invariants import assert_invariants, checked_playout, mask_problems
+from naqala.testing.scenario import base_rules
 from naqala.testing.strategies import player_counts, rulesets
-
-from scenario import base_rules
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 PLAYERS = st.integers(min_value=2, max_value=4)

@@ -24,8 +24,7 @@ from naqala.core.simulate import play_game
 from naqala.core.stage import Flow
 from naqala.core.state import Layout, State
 from naqala.plugins.base.api import BaseFlow, current, gain_coins
-
-from scenario import play, turn_of
+from naqala.testing.scenario import play, turn_of
 
 #: two flow-changing house rules whose changes do not commute: at the end of a turn,
 #: "tax" takes 1 coin from a player who has any and "stipend" gives 1 coin. Applied

@@ -40,8 +40,7 @@ from naqala.core.record import (
 )
 from naqala.core.simulate import play_game
 from naqala.core.state import State
-
-from scenario import base_rules
+from naqala.testing.scenario import base_rules
 
 HOUSE_RULE = '''"""Everyone gets 7 bonus points."""
 from naqala.core.events import ScoreLine

@@ -18,8 +18,7 @@ from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, Turn, evolve
 from naqala.core.views import determinize, view_for
 from naqala.display.text import kind_abbreviation, render_state
-
-from scenario import base_rules, board, counts, deck, player, tokens, turn_of
+from naqala.testing.scenario import base_rules, board, counts, deck, player, tokens, turn_of
 
 DATA = Path(__file__).resolve().parent / "data"
 ANSI = re.compile(r"\x1b\[([0-9;]*)m")

@@ -10,8 +10,16 @@ import pytest
 from naqala.core.actions import parse_action
 from naqala.core.engine import IllegalAction, Rules
 from naqala.core.state import NOBODY, State
-
-from scenario import base_rules, bid_order, board, options, play, play_round, play_turn, player
+from naqala.testing.scenario import (
+    base_rules,
+    bid_order,
+    board,
+    options,
+    play,
+    play_round,
+    play_turn,
+    player,
+)
 
 COSTS = (18, 12, 8, 5, 3, 1, 0, 0, 0)
 ZERO_SPOTS = (6, 7, 8)

@@ -11,8 +11,7 @@ import pytest
 
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.state import Deck, State, replace_at
-
-from scenario import (
+from naqala.testing.scenario import (
     base_rules,
     bid_order,
     board,

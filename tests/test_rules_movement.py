@@ -12,8 +12,7 @@ import pytest
 
 from naqala.core.engine import IllegalAction, Rules
 from naqala.core.state import NOBODY, State
-
-from scenario import act, base_rules, board, counts, options, play, player, turn_of
+from naqala.testing.scenario import act, base_rules, board, counts, options, play, player, turn_of
 
 
 def position(meeples: dict[str, str], owners: dict[str, int] | None = None) -> tuple[Rules, State]:

@@ -7,8 +7,7 @@ import pytest
 
 from naqala.core.engine import RESOURCES, Rules
 from naqala.core.state import State
-
-from scenario import base_rules, board, deck, options, play, player, turn_of
+from naqala.testing.scenario import base_rules, board, deck, options, play, player, turn_of
 
 FAKIR = "fakir"
 MERCHANDISE = ("ivory", "jewels", "gold", "papyrus", "silk", "spice", "fish", "wheat", "pottery")

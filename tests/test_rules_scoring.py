@@ -10,8 +10,7 @@ import pytest
 
 from naqala.core.engine import Rules
 from naqala.core.state import State
-
-from scenario import base_rules, board, player, tokens
+from naqala.testing.scenario import base_rules, board, player, tokens
 
 FAKIR = "fakir"
 

@@ -10,8 +10,7 @@ import pytest
 from naqala.core.engine import DJINNS, RESOURCES
 from naqala.core.state import NOBODY, State
 from naqala.plugins.base.setup import SetupError
-
-from scenario import base_rules
+from naqala.testing.scenario import base_rules
 
 PLAYER_COUNTS = (2, 3, 4)
 SEEDS = (0, 1, 2, 3, 4, 5, 6, 7)

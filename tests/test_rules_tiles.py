@@ -9,8 +9,7 @@ from collections.abc import Mapping
 
 from naqala.core.engine import DJINNS, RESOURCES, Rules
 from naqala.core.state import NOBODY, State
-
-from scenario import base_rules, board, deck, options, play, player, tokens, turn_of
+from naqala.testing.scenario import base_rules, board, deck, options, play, player, tokens, turn_of
 
 FAKIR = "fakir"
 ROW = ("fish", "silk", "gold", "wheat", "spice", "ivory", "jewels", "papyrus", "pottery")

@@ -9,8 +9,17 @@ from collections.abc import Iterable, Mapping
 
 from naqala.core.engine import RESOURCES, Rules
 from naqala.core.state import NOBODY, State
-
-from scenario import base_rules, board, deck, kept, on_tile, options, play, player, turn_of
+from naqala.testing.scenario import (
+    base_rules,
+    board,
+    deck,
+    kept,
+    on_tile,
+    options,
+    play,
+    player,
+    turn_of,
+)
 
 FAKIR = "fakir"
 

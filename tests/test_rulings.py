@@ -18,8 +18,7 @@ import attrs
 from naqala.core import build_rules
 from naqala.core.engine import Rules
 from naqala.core.state import Decision, State
-
-from scenario import (
+from naqala.testing.scenario import (
     base_rules,
     bid_order,
     board,

@@ -1,8 +1,7 @@
 """A first end-to-end check: random games of every player count finish."""
 
 from naqala.core.simulate import play_game
-
-from scenario import base_rules
+from naqala.testing.scenario import base_rules
 
 
 def test_random_games_finish_for_two_to_four_players() -> None:

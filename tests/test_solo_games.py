@@ -25,8 +25,7 @@ from naqala.display.svg import board_svg
 from naqala.display.text import render_state
 from naqala.plugins.solo import dice, rounds, sultan
 from naqala.testing.invariants import assert_invariants, checked_playout
-
-from scenario import board, on_tile, play
+from naqala.testing.scenario import board, on_tile, play
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 runner = CliRunner()

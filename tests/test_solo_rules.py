@@ -29,8 +29,7 @@ from naqala.plugins.base.setup import SetupError
 from naqala.plugins.solo import dice, rounds, sultan
 from naqala.plugins.solo.outcome import verdict
 from naqala.testing.invariants import assert_invariants
-
-from scenario import act, board, counts, on_tile, options, play
+from naqala.testing.scenario import act, board, counts, on_tile, options, play
 
 ROW = ("fish", "silk", "gold", "wheat", "spice", "ivory", "jewels", "papyrus", "pottery")
 

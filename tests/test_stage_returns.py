@@ -23,8 +23,7 @@ from naqala.plugins.artisans.actions import Artisans
 from naqala.plugins.base.api import current, gain_coins
 from naqala.plugins.base.bidding import BidStage
 from naqala.plugins.base.tribes import Assassins
-
-from scenario import board, options, play, turn_of
+from naqala.testing.scenario import board, options, play, turn_of
 
 #: the renamed stages and the tribe action each one stands for
 RENAMED = {"ambush": "tribe:red", "crafts": "tribe:purple", "auction": "bid"}

@@ -17,8 +17,7 @@ from thieves_kit import THIEVES, conserved, hold, move, move_meeples, position, 
 from naqala.core.engine import Rules, build_rules
 from naqala.core.hookspecs import hookimpl
 from naqala.core.state import NOBODY, Decision, State, set_extra
-
-from scenario import kept, options, play, player, tokens
+from naqala.testing.scenario import kept, options, play, player, tokens
 
 
 def with_thief(colour: str, rules: Rules | None = None, **kwargs: object) -> tuple[Rules, State]:

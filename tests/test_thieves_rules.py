@@ -26,8 +26,7 @@ from thieves_kit import (
 
 from naqala.core.events import ScoreLine
 from naqala.core.state import GAME_OVER, Decision, evolve
-
-from scenario import board, kept, options, play, player
+from naqala.testing.scenario import board, kept, options, play, player
 
 
 def at_the_sacred_place(elders: str = "WW", cards: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]

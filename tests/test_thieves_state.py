@@ -18,8 +18,7 @@ from naqala.core.serialize import state_from_json, state_to_json
 from naqala.core.state import Decision, effect_counts, set_extra
 from naqala.core.validate import check_state
 from naqala.testing.invariants import checked_playout
-
-from scenario import play
+from naqala.testing.scenario import play
 
 
 def red_theft_halfway():  # type: ignore[no-untyped-def]

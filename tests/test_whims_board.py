@@ -23,8 +23,7 @@ from naqala.core.plugins import PluginError
 from naqala.core.state import State, evolve
 from naqala.plugins.base.setup import finish_layout
 from naqala.plugins.whims.lake import lakeside_tiles
-
-from scenario import base_rules, board, options, play, player, tokens, turn_of
+from naqala.testing.scenario import base_rules, board, options, play, player, tokens, turn_of
 
 LAKE = "great-lake-1"
 CHASM = "chasm-1"

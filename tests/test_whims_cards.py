@@ -29,8 +29,7 @@ from naqala.core.state import NOBODY, Decision, State, Turn, effect_counts, get_
 from naqala.plugins.base.merchandise import merchandise_types
 from naqala.plugins.whims.cities import city_tiles
 from naqala.plugins.whims.lake import lakes, lakeside_tiles
-
-from scenario import bid_order, board, deck, options, play, player, tokens, turn_of
+from naqala.testing.scenario import bid_order, board, deck, options, play, player, tokens, turn_of
 
 SEED = 7
 WHIMS = "whims"

@@ -25,8 +25,7 @@ from naqala.core.simulate import agent_seed as seat_seed
 from naqala.core.state import NOBODY, State, evolve, get_extra
 from naqala.plugins.base.bidding import costs_in_play
 from naqala.plugins.base.setup import SetupError, finish_layout
-
-from scenario import base_rules, bid_order, board, options, play, play_round, player
+from naqala.testing.scenario import base_rules, bid_order, board, options, play, play_round, player
 
 SEED = 5
 WHIMS = "whims"

@@ -19,9 +19,7 @@ from naqala.core.engine import Rules, build_rules
 from naqala.core.state import Deck, State, replace_at
 from naqala.plugins.artisans.layout import chasms, mountains
 from naqala.testing.invariants import assert_invariants
-from naqala.testing.scenario import out_of_deck
-
-from scenario import board, player, turn_of
+from naqala.testing.scenario import board, out_of_deck, player, turn_of
 
 SEED = 11
 THIEVES = "thieves"

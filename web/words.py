@@ -23,7 +23,8 @@ from naqala.core.board import parse_tile
 from naqala.core.content import CardSpec
 from naqala.core.engine import Rules
 from naqala.core.state import NOBODY, State
-from naqala.plugins.base.api import COST_WORDS, turn_order_costs
+from naqala.plugins.base.api import cost_words, turn_order_costs
+from naqala.plugins.base.api import payment_words as payment_in_words
 
 __all__ = ["DESCRIBERS", "ORDINALS", "card_facts", "describes", "option_words", "payment_words"]
 
@@ -33,8 +34,6 @@ Describer = Callable[[Rules, State, Action], str | None]
 #: the describer of each option kind, by kind (``bid``, ``sell``…)
 DESCRIBERS: dict[str, Describer] = {}
 
-#: the letters of a payment (``EF``: one elder and one Fakir)
-PAYMENT_LETTERS = {"E": ("elder", "elders"), "F": ("Fakir", "Fakirs")}
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
@@ -66,15 +65,8 @@ def option_words(rules: Rules, state: State, action: Action) -> str:
 
 def payment_words(payment: str) -> str | None:
     """``2 elders``, ``1 elder and 1 Fakir``: a payment written as letters, or None when
-    ``payment`` is not one."""
-    if not payment or any(letter not in PAYMENT_LETTERS for letter in payment):
-        return None
-    parts = []
-    for letter, (one, many) in PAYMENT_LETTERS.items():
-        count = payment.count(letter)
-        if count:
-            parts.append(f"{count} {one if count == 1 else many}")
-    return " and ".join(parts)
+    ``payment`` is not one (the base game's letters, ``PAYMENT_UNITS``, joined by "and")."""
+    return payment_in_words(payment, " and ")
 
 
 def card_facts(rules: Rules, card: CardSpec) -> dict[str, str]:
@@ -89,7 +81,7 @@ def card_facts(rules: Rules, card: CardSpec) -> dict[str, str]:
         "deck": card.deck,
         "noun": noun,
         "vp": str(card.vp) if card.vp else "",
-        "cost": COST_WORDS.get(card.cost, card.cost) if card.cost else "",
+        "cost": cost_words(rules, card.cost) if card.cost else "",
         "when": power.when if power is not None else "",
         "effect": (power.describe(rules, card) if power is not None else "") or card.text,
     }

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from naqala.content import content_path
 from naqala.core.actions import Action
+from naqala.core.costs import CostCode
 from naqala.core.encoding import ActionKind, ObservationPart
 from naqala.core.engine import DECK_NAMES, RESOURCES, Rules
 from naqala.core.events import Event, ScoreLine
@@ -22,7 +23,17 @@ from naqala.core.stage import Flow, Stage
 from naqala.core.state import Layout, State
 from naqala.core.validate import Problem
 from naqala.display.hints import Display
-from naqala.plugins.base import cards, checks, djinns, encoding, flow, looks, scoring, setup
+from naqala.plugins.base import (
+    cards,
+    checks,
+    costs,
+    djinns,
+    encoding,
+    flow,
+    looks,
+    scoring,
+    setup,
+)
 from naqala.plugins.base.bidding import BidStage
 from naqala.plugins.base.merchandise import SellStage
 from naqala.plugins.base.movement import DropStage, PickStage
@@ -51,6 +62,11 @@ def naqala_stages() -> dict[str, Stage]:
         **djinns.djinn_stages(),
         **placing_stages(),
     }
+
+
+@hookimpl
+def naqala_cost_codes() -> dict[str, CostCode]:
+    return dict(costs.COST_CODES)
 
 
 @hookimpl

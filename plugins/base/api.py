@@ -9,7 +9,6 @@ these names are kept (docs/plugin-api.md describes each group). import-linter ch
 from __future__ import annotations
 
 from naqala.plugins.base.bidding import turn_order_costs
-from naqala.plugins.base.boardfile import LETTERS, BoardFileError, parse_board, perft
 from naqala.plugins.base.cards import Activated, own_turn
 from naqala.plugins.base.cards import score_lines as card_score_lines
 from naqala.plugins.base.checks import shape_problems, uses_board_shape
@@ -32,8 +31,8 @@ from naqala.plugins.base.common import (
     take_from_row,
     take_tile,
 )
+from naqala.plugins.base.costs import PAYMENT_UNITS, cost_payments, cost_words, payment_words
 from naqala.plugins.base.djinns.common import draw_resource
-from naqala.plugins.base.djinns.reference import COST_WORDS, djinn_rows, render_markdown
 from naqala.plugins.base.djinns.triggered import Boaz, Kandicha
 from naqala.plugins.base.events import (
     BUILDERS_PAID,
@@ -54,11 +53,9 @@ from naqala.plugins.base.movement import (
     DropStage,
     PickStage,
     colour_masks,
-    count_moves,
     legal_drops,
     legal_starts,
 )
-from naqala.plugins.base.perft import PERFT_MAX_SECONDS, PerftTimeout
 from naqala.plugins.base.placing import place_token_for
 from naqala.plugins.base.setup import board_shape
 from naqala.plugins.base.tiles import SKIP, PlaceToken, final_tile, take_djinn_card
@@ -67,25 +64,21 @@ __all__ = [
     "BASE_EVENTS",
     "BUILDERS_PAID",
     "CLEAN_UP",
-    "COST_WORDS",
     "DJINN_TAKEN",
     "FAKIR",
     "KILL",
     "KILL_PREVENTED",
-    "LETTERS",
     "MEEPLE_DROPPED",
     "PALACE_PLACED",
     "PALM_TREE_PLACED",
-    "PERFT_MAX_SECONDS",
+    "PAYMENT_UNITS",
     "SKIP",
     "TILE_TAKEN",
     "Activated",
     "BaseFlow",
-    "BoardFileError",
     "Boaz",
     "DropStage",
     "Kandicha",
-    "PerftTimeout",
     "PickStage",
     "PlaceToken",
     "add_cards",
@@ -93,11 +86,11 @@ __all__ = [
     "card_score_lines",
     "change_kept",
     "colour_masks",
-    "count_moves",
+    "cost_payments",
+    "cost_words",
     "current",
     "discard_cards",
     "discard_from_hand",
-    "djinn_rows",
     "draw_cards",
     "draw_resource",
     "fakirs_held",
@@ -111,11 +104,9 @@ __all__ = [
     "merchandise_types",
     "own_turn",
     "owned_tiles",
-    "parse_board",
-    "perft",
+    "payment_words",
     "place_token",
     "place_token_for",
-    "render_markdown",
     "set_deck",
     "shape_problems",
     "take_djinn_card",

@@ -29,16 +29,9 @@ from naqala.core.state import (
     set_extra,
 )
 from naqala.plugins.base.common import discard_from_hand, fakirs_held, kept
+from naqala.plugins.base.costs import cost_payments
 from naqala.plugins.base.tiles import pay_elders_fakirs
 from naqala.plugins.base.tribes import ELDER
-
-#: payments a cost code allows, in the order offered (see content/base.toml)
-COST_PAYMENTS = {
-    "": ("",),
-    "E/F": ("E", "F"),
-    "E+(E/F)": ("EE", "EF"),
-    "F": ("F",),
-}
 
 
 def can_pay(rules: Rules, state: State, player: int, payment: str) -> bool:
@@ -48,7 +41,7 @@ def can_pay(rules: Rules, state: State, player: int, payment: str) -> bool:
 
 def payments(rules: Rules, state: State, player: int, card: CardSpec) -> list[str]:
     """The ways ``player`` can pay ``card``'s cost now (empty if they cannot)."""
-    return [p for p in COST_PAYMENTS[card.cost] if can_pay(rules, state, player, p)]
+    return [p for p in cost_payments(rules, card.cost) if can_pay(rules, state, player, p)]
 
 
 def own_turn(state: State, player: int) -> Turn | None:
@@ -145,7 +138,7 @@ class Activated(Power):
     def arguments(self, rules: Rules, card: CardSpec) -> list[tuple[tuple[str, ...], ...]]:
         """The targets' domains, followed by the payment when the cost asks for one."""
         domains = self.target_domains(rules, card)
-        ways = COST_PAYMENTS[card.cost]
+        ways = cost_payments(rules, card.cost)
         paid = tuple(way for way in ways if way)
         found = [domains] if "" in ways else []
         return [*found, (*domains, paid)] if paid else found
@@ -354,8 +347,3 @@ def protected(rules: Rules, state: State, player: int) -> set[str]:
     for card, power in held_by(rules, state, player):
         found.update(power.protects(rules, state, player, card))
     return found
-
-
-def card_rows(rules: Rules, deck: str) -> list[tuple[CardSpec, Power | None]]:
-    """Every card of ``deck`` in content order with its power (for references)."""
-    return [(card, rules.power_of(card)) for card in rules.content.deck(deck)]

@@ -15,12 +15,10 @@ from naqala.core.engine import Rules
 from naqala.core.state import NOBODY, State
 from naqala.core.validate import Problem
 from naqala.plugins.base.bidding import turn_order_costs
-from naqala.plugins.base.cards import COST_PAYMENTS
+from naqala.plugins.base.common import RESOURCE_KINDS
+from naqala.plugins.base.costs import cost_problems
 from naqala.plugins.base.setup import board_shape
 
-#: cost codes a djinn may name: the payments of ``COST_PAYMENTS`` and Kumarbi's ``F*``
-#: (any number of Fakirs during the bid)
-COST_CODES = frozenset(COST_PAYMENTS) | {"F*"}
 #: settings the base game reads, which must be at least this much
 MINIMUM_SETTINGS = {
     "meeples_per_tile": 1,
@@ -50,10 +48,11 @@ def rules_problems(rules: Rules) -> list[str]:
             problems.append(f"settings.{key}: not set (the base game needs it)")
         elif value < least:
             problems.append(f"settings.{key}: {value} is less than {least}")
-    for spec in content.deck("djinns"):
-        if spec.cost not in COST_CODES:
-            known = ", ".join(repr(c) for c in sorted(COST_CODES))
-            problems.append(f"djinn {spec.id!r}: unknown cost {spec.cost!r} (known: {known})")
+    for spec in content.deck("resources"):
+        if spec.kind not in RESOURCE_KINDS:
+            kinds = " or ".join(RESOURCE_KINDS)
+            problems.append(f"resource {spec.id!r}: kind {spec.kind!r} is not {kinds}")
+    problems.extend(cost_problems(rules))
     problems.extend(_track_problems(rules))
     problems.extend(_suit_problems(rules))
     problems.extend(_meeple_problems(rules))

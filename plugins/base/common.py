@@ -19,6 +19,8 @@ from naqala.core.state import (
 from naqala.plugins.base import events
 
 FAKIR = "fakir"
+#: what a card of the resources deck is: a merchandise of its own type, or a Fakir
+RESOURCE_KINDS = ("merchandise", FAKIR)
 
 
 def current(state: State) -> int:

@@ -8,7 +8,6 @@ from naqala.core.engine import Rules
 from naqala.core.state import State
 from naqala.display.hints import Display, Look
 from naqala.plugins.base.bidding import costs_in_play
-from naqala.plugins.base.djinns.reference import COST_WORDS
 
 DARK = "#222222"
 LIGHT = "#ffffff"
@@ -44,5 +43,5 @@ def display(rules: Rules, state: State) -> Display:
         meeples=MEEPLES,
         tokens=TOKENS,
         turn_spots=tuple(str(cost) for cost in costs_in_play(rules, state)),
-        costs=COST_WORDS,
+        costs={code: entry.words for code, entry in rules.cost_codes.items()},
     )

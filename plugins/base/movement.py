@@ -14,7 +14,6 @@ with ``k`` meeples in hand at tile ``here`` (arrived from ``prev``), a legal end
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Sequence
 
 from naqala.core.actions import Action, action_of
@@ -25,7 +24,6 @@ from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, Counts, State, add_at, evolve
 from naqala.plugins.base import events
 from naqala.plugins.base.common import current, take_tile
-from naqala.plugins.base.perft import PerftTimeout, Progress
 
 #: the action ``kind args``, one shared object per distinct move (moves are listed over
 #: and over); kept under this name for the modules that build plans of moves
@@ -117,58 +115,6 @@ def legal_drops(
                     loops = geo.loop_ends(nxt, here, k)
                 if loops:
                     yield nxt, colour
-
-
-def count_moves(
-    geo: Geometry,
-    meeples: tuple[Counts, ...],
-    max_seconds: float | None = None,
-    progress: Progress | None = None,
-) -> tuple[int, int]:
-    """(moves, paths): distinct legal moves (start, path, colour sequence) and distinct
-    (start, path) pairs with at least one legal colour sequence, by listing every move
-    (``naqala perft --enumerate``; exponential in the meeples of a tile, so it is the
-    cross-check of ``perft.count_moves_fast``). ``progress(done, total)`` after each start
-    tile; ``PerftTimeout`` once ``max_seconds`` of CPU time have passed."""
-    started = time.process_time()
-    moves = 0
-    paths: set[tuple[int, ...]] = set()
-    starts = list(legal_starts(geo, meeples))
-    done = 0
-
-    def check_time() -> None:
-        if max_seconds is not None and time.process_time() - started >= max_seconds:
-            raise PerftTimeout(max_seconds, done, len(starts), "start tiles")
-
-    def walk(
-        board: list[Counts], here: int, prev: int, hand: Counts, path: tuple[int, ...]
-    ) -> None:
-        nonlocal moves
-        for nxt, colour in legal_drops(geo, board, here, prev, hand):
-            rest = add_at(hand, colour, -1)
-            before = board[nxt]
-            board[nxt] = add_at(before, colour, 1)
-            if any(rest):
-                walk(board, nxt, here, rest, (*path, nxt))
-            else:
-                moves += 1
-                paths.add((*path, nxt))
-                if not moves % 4096:
-                    check_time()
-            board[nxt] = before
-
-    if progress is not None:
-        progress(0, len(starts))
-    for start in starts:
-        check_time()
-        board = list(meeples)
-        hand = board[start]
-        board[start] = (0,) * len(hand)
-        walk(board, start, NOBODY, hand, (start,))
-        done += 1
-        if progress is not None:
-            progress(done, len(starts))
-    return moves, len(paths)
 
 
 class PickStage(Stage):
@@ -284,4 +230,4 @@ def control_check(rules: Rules, state: State, tile: int, colour: int) -> State:
     return state
 
 
-__all__ = ["DropStage", "PickStage", "can_finish", "count_moves", "legal_drops", "legal_starts"]
+__all__ = ["DropStage", "PickStage", "can_finish", "legal_drops", "legal_starts"]

@@ -27,13 +27,10 @@ from naqala.plugins.base.common import (
     place_token,
     take_from_row,
 )
+from naqala.plugins.base.costs import payment_words
 from naqala.plugins.base.tribes import ELDER
 
 SKIP = Action("skip")
-
-
-#: the payments of djinns and items in words
-PAYMENT_WORDS = {"EE": "2 elders", "EF": "1 elder + 1 Fakir", "F": "1 Fakir", "FF": "2 Fakirs"}
 
 
 def kind_title(stage_name: str) -> str:
@@ -183,7 +180,7 @@ class SacredPlace(Stage):
         if action.kind != "djinn":
             return None
         spec = rules.card_specs.get(action.args[0])
-        pay = PAYMENT_WORDS.get(action.args[1], action.args[1])
+        pay = payment_words(action.args[1]) or action.args[1]
         return f"{spec.name}, {pay}" if spec else pay
 
     def legal(self, rules: Rules, state: State) -> list[Action]:

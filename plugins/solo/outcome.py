@@ -10,14 +10,14 @@ from naqala.display.hints import Display
 from naqala.plugins.solo import dice
 from naqala.plugins.solo.sultan import (
     ASSASSIN,
-    ASSASSINS,
-    DEBT,
-    DJINNS,
     ELDER,
     LOSSES,
+    LOST_TO_ASSASSINS,
+    LOST_TO_DEBT,
+    LOST_TO_DJINNS,
+    LOST_TO_VIZIERS,
     PLAYER,
     VIZIER,
-    VIZIERS,
     camels_left,
     djinns_held,
     fakirs_held,
@@ -38,7 +38,7 @@ def loss(rules: Rules, state: State) -> int:
     reason = lost_reason(state)
     if reason:
         return reason
-    return VIZIERS if player_viziers(rules, state) <= held(state, VIZIER) else 0
+    return LOST_TO_VIZIERS if player_viziers(rules, state) <= held(state, VIZIER) else 0
 
 
 def verdict(rules: Rules, state: State) -> Verdict:
@@ -52,12 +52,12 @@ def verdict(rules: Rules, state: State) -> Verdict:
         )
     settings = rules.content.settings
     why = {
-        ASSASSINS: f"Sultan Yazid gathered {held(state, ASSASSIN)} assassins "
+        LOST_TO_ASSASSINS: f"Sultan Yazid gathered {held(state, ASSASSIN)} assassins "
         f"(you lose at {settings['assassins_lose']})",
-        DJINNS: f"Sultan Yazid gathered {len(djinns_held(rules, state))} djinns "
+        LOST_TO_DJINNS: f"Sultan Yazid gathered {len(djinns_held(rules, state))} djinns "
         f"(you lose at {settings['djinns_lose']})",
-        DEBT: "you could not pay Sultan Yazid for his builders",
-        VIZIERS: f"Sultan Yazid's council has {held(state, VIZIER)} viziers to your "
+        LOST_TO_DEBT: "you could not pay Sultan Yazid for his builders",
+        LOST_TO_VIZIERS: f"Sultan Yazid's council has {held(state, VIZIER)} viziers to your "
         f"{player_viziers(rules, state)}: you need more",
     }[reason]
     return Verdict((), why, f"lost: {LOSSES[reason]}")

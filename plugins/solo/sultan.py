@@ -37,13 +37,14 @@ CAMELS = "sultan.camels"
 LOST = "sultan.lost"
 #: the colours Yazid treats by rule, by id
 VIZIER, ELDER, MERCHANT, BUILDER, ASSASSIN = "yellow", "white", "green", "blue", "red"
-#: the reasons a solo game is lost, by code (facts Y9–Y12)
-ASSASSINS, DJINNS, DEBT, VIZIERS = 1, 2, 3, 4
+#: the reasons a solo game is lost, by code (facts Y9–Y12; the code is what the state
+#: keeps in ``sultan.lost``). Named for the loss, not the component: ``DJINNS`` is a deck.
+LOST_TO_ASSASSINS, LOST_TO_DJINNS, LOST_TO_DEBT, LOST_TO_VIZIERS = 1, 2, 3, 4
 LOSSES = {
-    ASSASSINS: "assassins",
-    DJINNS: "djinns",
-    DEBT: "debt",
-    VIZIERS: "viziers",
+    LOST_TO_ASSASSINS: "assassins",
+    LOST_TO_DJINNS: "djinns",
+    LOST_TO_DEBT: "debt",
+    LOST_TO_VIZIERS: "viziers",
 }
 
 
@@ -122,7 +123,7 @@ def clear_tile(rules: Rules, state: State, tile: int) -> State:
             debt += count * blue_tiles_around(rules, state, tile) * setting(rules, "builder_coins")
     state = place_camel(state, tile)
     if held(state, ASSASSIN) >= setting(rules, "assassins_lose"):
-        return lose(state, ASSASSINS)
+        return lose(state, LOST_TO_ASSASSINS)
     return pay(state, debt)
 
 
@@ -150,7 +151,7 @@ def pay(state: State, debt: int) -> State:
         return state
     coins = state.players[PLAYER].coins
     state = gain_coins(state, PLAYER, -min(debt, coins))
-    return lose(state, DEBT) if debt > coins else state
+    return lose(state, LOST_TO_DEBT) if debt > coins else state
 
 
 def discard_row(rules: Rules, state: State, count: int) -> State:
@@ -196,5 +197,5 @@ def buy_djinns(rules: Rules, state: State) -> State:
         state, card = take_from_row(state, djinns, 0)
         state = set_aside(state, ASIDE_CARD + card, 1)
         if len(djinns_held(rules, state)) >= setting(rules, "djinns_lose"):
-            return lose(state, DJINNS)
+            return lose(state, LOST_TO_DJINNS)
     return state

@@ -3,6 +3,7 @@
 A board file is JSON: ``{"rows": R, "cols": C, "meeples": ["RWY", "", …], "impassable":
 [tile indices], "walls": [[a, b], …]}`` — meeples row-major, one string of colour letters
 per tile (Y W G B R P). Only the movement rule is involved, so no other content is needed.
+Part of the testing kit, beside the counts it feeds (``naqala.testing.perft``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from naqala.core.board import Geometry, geometry
 from naqala.core.documents import DocumentError, parse_json
 from naqala.core.files import BOARD_LIMIT, FileRefused, decode_utf8, read_bounded
 from naqala.core.state import Counts
-from naqala.plugins.base.movement import count_moves
-from naqala.plugins.base.perft import Progress, count_moves_fast
+from naqala.testing.perft import Progress, count_moves, count_moves_fast
 
 LETTERS = "YWGBRP"
 

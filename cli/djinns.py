@@ -1,31 +1,26 @@
 """The djinn reference (docs/djinns.md and ``naqala djinns``), generated from the content
-and the powers' own descriptions so that it cannot drift from what the game does."""
+and the powers' own descriptions so that it cannot drift from what the game does.
+
+A command's output, so it lives with the command line: no rule of the game reads it."""
 
 from __future__ import annotations
 
 from naqala.core.content import DJINNS
 from naqala.core.engine import Rules
-from naqala.plugins.base.cards import card_rows
-
-COST_WORDS = {
-    "": "free",
-    "E/F": "1 elder or 1 Fakir",
-    "E+(E/F)": "1 elder, plus 1 elder or 1 Fakir",
-    "F": "1 Fakir",
-    "F*": "1 or more Fakirs",
-}
+from naqala.plugins.base.api import cost_words
 
 
 def djinn_rows(rules: Rules) -> list[dict[str, str]]:
     """One row per djinn in the rules' content, in content order."""
     rows = []
-    for spec, power in card_rows(rules, DJINNS):
+    for spec in rules.content.deck(DJINNS):
+        power = rules.power_of(spec)
         rows.append(
             {
                 "id": spec.id,
                 "name": spec.name,
                 "vp": str(spec.vp),
-                "cost": COST_WORDS.get(spec.cost, spec.cost),
+                "cost": cost_words(rules, spec.cost),
                 "when": power.when if power else "never (no power registered)",
                 "effect": power.describe(rules, spec) if power else spec.text,
             }

@@ -13,7 +13,11 @@ of meeples on a tile, where listing the moves grows exponentially with the latte
 the walks that still exist are carried from one step to the next, so where they die out
 (a tile of 100,000 meeples beside a single other) the count stops with them.
 
-``movement.count_moves`` lists the moves and stays as the independent cross-check.
+``count_moves`` lists the moves with the base game's own ``legal_starts`` and
+``legal_drops`` and stays as the independent cross-check.
+
+Part of the testing kit rather than the base plugin: no rule of any game needs to count
+moves; the kit, ``naqala perft`` and ``bench/perft.py`` do (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 
 from naqala.core.board import Geometry
-from naqala.core.state import NOBODY, Counts
+from naqala.core.state import NOBODY, Counts, add_at
+from naqala.plugins.base.api import legal_drops, legal_starts
 
 #: ``progress(done, total)`` after each target tile
 Progress = Callable[[int, int], None]
@@ -219,3 +224,56 @@ __all__ = [
     "count_moves_fast",
     "legal_sequences",
 ]
+
+
+def count_moves(
+    geo: Geometry,
+    meeples: tuple[Counts, ...],
+    max_seconds: float | None = None,
+    progress: Progress | None = None,
+) -> tuple[int, int]:
+    """(moves, paths): distinct legal moves (start, path, colour sequence) and distinct
+    (start, path) pairs with at least one legal colour sequence, by listing every move
+    with the base game's own movement rule (``naqala perft --enumerate``; exponential in
+    the meeples of a tile, so it is the cross-check of ``count_moves_fast``).
+    ``progress(done, total)`` after each start tile; ``PerftTimeout`` once ``max_seconds``
+    of CPU time have passed."""
+    started = time.process_time()
+    moves = 0
+    paths: set[tuple[int, ...]] = set()
+    starts = list(legal_starts(geo, meeples))
+    done = 0
+
+    def check_time() -> None:
+        if max_seconds is not None and time.process_time() - started >= max_seconds:
+            raise PerftTimeout(max_seconds, done, len(starts), "start tiles")
+
+    def walk(
+        board: list[Counts], here: int, prev: int, hand: Counts, path: tuple[int, ...]
+    ) -> None:
+        nonlocal moves
+        for nxt, colour in legal_drops(geo, board, here, prev, hand):
+            rest = add_at(hand, colour, -1)
+            before = board[nxt]
+            board[nxt] = add_at(before, colour, 1)
+            if any(rest):
+                walk(board, nxt, here, rest, (*path, nxt))
+            else:
+                moves += 1
+                paths.add((*path, nxt))
+                if not moves % 4096:
+                    check_time()
+            board[nxt] = before
+
+    if progress is not None:
+        progress(0, len(starts))
+    for start in starts:
+        check_time()
+        board = list(meeples)
+        hand = board[start]
+        board[start] = (0,) * len(hand)
+        walk(board, start, NOBODY, hand, (start,))
+        done += 1
+        if progress is not None:
+            progress(done, len(starts))
+    return moves, len(paths)
