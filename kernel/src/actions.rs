@@ -56,8 +56,8 @@ impl Payment {
     }
 }
 
-/// How a card's cost is paid (`COST_PAYMENTS` in plugins/base/cards.py): nothing, or
-/// elders (`E`) and Fakirs (`F`).
+/// How a card's cost is paid (`COST_CODES` in plugins/base/costs.py, the base game's answer
+/// to the hook `naqala_cost_codes`): nothing, or elders (`E`) and Fakirs (`F`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pay {
     Free,
