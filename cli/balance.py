@@ -7,7 +7,6 @@ and exit 2.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -120,14 +119,8 @@ def balance(
             balance_tables(data),
             describe(data),
         )
-        try:
-            report.write_text(page, encoding="utf-8")
-        except OSError as exc:
-            common.fail(f"cannot write the report: {exc.strerror or exc}")
-    if as_json:
-        typer.echo(json.dumps(data, indent=2))
-    else:
-        print_card(data)
+        common.write_report(report, page)
+    common.show_answer(data, as_json, print_card)
     if interrupted:
         common.interrupted_note(len(results), games)
         raise typer.Exit(130)

@@ -8,7 +8,6 @@ stderr and exit 2.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -78,10 +77,7 @@ def interactions_command(
         executor.close()
     if report is not None:
         write_report(report, data)
-    if as_json:
-        typer.echo(json.dumps(data, indent=2))
-    else:
-        print_cells(data)
+    common.show_answer(data, as_json, print_cells)
     if data["partial"]:
         common.interrupted_note(data["games"], games)
         raise typer.Exit(130)
@@ -105,10 +101,7 @@ def write_report(path: Path, data: dict[str, Any]) -> None:
         interaction_tables(data),
         describe(data),
     )
-    try:
-        path.write_text(page, encoding="utf-8")
-    except OSError as exc:
-        common.fail(f"cannot write the report: {exc.strerror or exc}")
+    common.write_report(path, page)
 
 
 def print_cells(data: dict[str, Any]) -> None:

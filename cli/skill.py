@@ -6,7 +6,6 @@ kind only, a player count the rules refuse) is one line on stderr and exit 2.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -128,14 +127,8 @@ def skill(
         page = html_report(
             title, data, skill_figures(data), SKILL_FIGURES, skill_tables(data), describe(data)
         )
-        try:
-            report.write_text(page, encoding="utf-8")
-        except OSError as exc:
-            common.fail(f"cannot write the report: {exc.strerror or exc}")
-    if as_json:
-        typer.echo(json.dumps(data, indent=2))
-    else:
-        print_skill(data)
+        common.write_report(report, page)
+    common.show_answer(data, as_json, print_skill)
     if interrupted:
         common.interrupted_note(played, games)
         raise typer.Exit(130)

@@ -4,6 +4,7 @@ executor, the progress bar, Ctrl-C, and writing the report and plots."""
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -143,6 +144,24 @@ def ctrl_c_ends_cleanly() -> Iterator[None]:
 
 def interrupted_note(done: int, requested: int) -> None:
     typer.echo(f"naqala: interrupted: PARTIAL results of {done} of {requested} games", err=True)
+
+
+def write_report(path: Path, page: str) -> None:
+    """Write a study's HTML page to ``path``; one clear line if it cannot be written."""
+    try:
+        path.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write the report: {exc.strerror or exc}")
+
+
+def show_answer(
+    data: dict[str, Any], as_json: bool, printer: Callable[[dict[str, Any]], None]
+) -> None:
+    """A study's answer on standard output: its JSON document, or the printer's tables."""
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+    else:
+        printer(data)
 
 
 def write_outputs(

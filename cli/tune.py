@@ -8,7 +8,6 @@ in the storage, writes the best so far and exits 130.
 
 from __future__ import annotations
 
-import json
 import sys
 import tempfile
 from pathlib import Path
@@ -146,14 +145,8 @@ def tune(
             tune_tables(data),
             describe(data),
         )
-        try:
-            report.write_text(page, encoding="utf-8")
-        except OSError as exc:
-            common.fail(f"cannot write the report: {exc.strerror or exc}")
-    if as_json:
-        typer.echo(json.dumps(data, indent=2))
-    else:
-        print_tune(data)
+        common.write_report(report, page)
+    common.show_answer(data, as_json, print_tune)
     if interrupted:
         typer.echo(
             "naqala: interrupted: the finished trials are kept; run again to resume", err=True
