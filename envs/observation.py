@@ -8,7 +8,8 @@ many slots as the largest game the rules allow (absent seats are zeros). The enc
 parts come first, then the plugins' (hook ``naqala_observation_parts``):
 
 - ``board``: per square (``board_squares`` order): tile kind one-hot, VP, impassable,
-  meeples per colour, owner one-hot by slot, tokens per kind;
+  meeples per colour, owner one-hot by slot (and one more for a non-player opponent where
+  the rules have one: Sultan Yazid's tiles), tokens per kind;
 - ``players``: per slot: present, coins (0 when hidden), coins known, camels, kept meeples
   per colour, per deck the cards in hand by id (hidden decks of others: zeros) and the
   hidden count;
@@ -30,7 +31,7 @@ import attrs
 from naqala.core.encoding import ObservationPart, View, board_squares, player_counts, seats_from
 from naqala.core.engine import Rules
 from naqala.core.plugins import PluginError
-from naqala.core.state import GAME_OVER, State
+from naqala.core.state import GAME_OVER, NON_PLAYER, State
 from naqala.core.views import view_for
 
 
@@ -138,6 +139,9 @@ class _Shape:
     squares: tuple[str, ...]
     at: Mapping[str, int]  # square → its position in ``squares``
     slots: int
+    #: whether a non-player opponent may own tiles (``settings.non_player_camels``): then
+    #: each square has one owner number more, after the seats'
+    non_player: bool
     letters: Mapping[str, int]  # colour letter → its index
     kinds: tuple[str, ...]
     tokens: Mapping[str, int]  # token id → its index
@@ -161,6 +165,7 @@ class _Shape:
             squares=squares,
             at={s: i for i, s in enumerate(squares)},
             slots=max(player_counts(rules)),
+            non_player=rules.content.settings.get("non_player_camels", 0) > 0,
             letters={c: i for i, c in enumerate(rules.letters)},
             kinds=kinds,
             tokens={t.id: i for i, t in enumerate(rules.tokens)},
@@ -181,8 +186,13 @@ class _Shape:
         return len(self.letters)
 
     @property
+    def owners(self) -> int:
+        """The owner numbers of a square: one per seat, and one for a non-player."""
+        return self.slots + int(self.non_player)
+
+    @property
     def per_square(self) -> int:
-        return len(self.kinds) + 2 + self.colours + self.slots + len(self.tokens)
+        return len(self.kinds) + 2 + self.colours + self.owners + len(self.tokens)
 
     @property
     def player_size(self) -> int:
@@ -218,9 +228,11 @@ def _board(shape: _Shape, view: View, seat: int) -> list[float]:
         meeples = start + kinds + 2
         for letter in tile["meeples"]:
             numbers[meeples + shape.letters[letter]] += 1.0
-        if tile["owner"] is not None:
-            numbers[meeples + colours + slot_of[tile["owner"]]] = 1.0
-        first_token = meeples + colours + shape.slots
+        owner = tile["owner"]
+        if owner is not None:
+            slot = shape.slots if owner == NON_PLAYER else slot_of[owner]
+            numbers[meeples + colours + slot] = 1.0
+        first_token = meeples + colours + shape.owners
         for token, count in tile["tokens"].items():
             numbers[first_token + shape.tokens[token]] = float(count)
     return numbers
@@ -295,6 +307,7 @@ def _square_labels(shape: _Shape) -> list[str]:
         "impassable",
         *(f"meeples {c}" for c in shape.letters),
         *(f"owner seat +{k}" for k in range(shape.slots)),
+        *(["owner non-player"] if shape.non_player else []),
         *(f"token {t}" for t in shape.tokens),
     ]
 

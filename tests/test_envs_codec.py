@@ -18,7 +18,7 @@ from naqala.cli.app import app
 from naqala.core.actions import Action
 from naqala.core.agents import RandomAgent
 from naqala.core.engine import Rules, build_rules
-from naqala.core.state import State
+from naqala.core.state import NON_PLAYER, State
 from naqala.core.views import determinize, view_for
 from naqala.envs.codec import ActionCodec, CodecError, codec_for
 from naqala.envs.observation import ObservationEncoder
@@ -178,6 +178,23 @@ def test_observation_values_read_back_a_hand_counted_position() -> None:
     assert second["seat +1 resources hidden count"] == 3
     # 16 yellow, 20 white, 18 green, 18 blue and 18 red in the base game, less those out
     assert [first[f"bag {c}"] for c in "YWGBR"] == [15, 19, 16, 18, 16]
+
+
+def test_a_tile_of_sultan_yazid_is_observed_as_a_non_players() -> None:
+    """In the solo mode Sultan Yazid owns the tiles he takes (``NON_PLAYER``), who sits at
+    no seat: each square has an owner number for him (the encoder raised ``KeyError: -2``
+    on such a tile). Rules without a non-player opponent have no such number."""
+    rules = build_rules(["solo"])
+    encoder = ObservationEncoder(rules)
+    labels = [label for _, _, _, part in encoder.layout() for label in part]
+    state = rules.new_game(1, 11)
+    state = board(rules, state, {"b3": "", "c3": ""}, owners={"b3": NON_PLAYER, "c3": 0})
+    seen = dict(zip(labels, encoder.observe(state, 0), strict=True))
+    assert (seen["b3 owner seat +0"], seen["b3 owner non-player"]) == (0, 1)
+    assert (seen["c3 owner seat +0"], seen["c3 owner non-player"]) == (1, 0)
+    assert sum(v for k, v in seen.items() if k.endswith("owner non-player")) == 1
+    base = ObservationEncoder(build_rules([]))
+    assert not any("non-player" in label for _, _, _, part in base.layout() for label in part)
 
 
 def test_the_sizes_in_docs_ai_md_are_the_codes() -> None:
