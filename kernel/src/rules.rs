@@ -840,10 +840,7 @@ impl<'c> Rules<'c> {
     /// `Builders._pay`: (builders + Fakirs discarded) × blue tiles around.
     fn builders_paid(&self, mut state: State, stage: Sym, fakirs: u8) -> Step {
         let player = state.decision.player as usize;
-        if fakirs > 0 {
-            let fakir = self.fakir().expect("Fakirs are in the content");
-            state = self.discard_cards(state, player, &vec![fakir; usize::from(fakirs)]);
-        }
+        state = self.discard_fakirs(state, player, usize::from(fakirs));
         let taken = state.turn.as_ref().expect("in a turn").taken;
         let amount = (usize::from(taken) + usize::from(fakirs)) * self.blue_around(&state);
         state.players[player].coins += amount as i32;
@@ -858,6 +855,15 @@ impl<'c> Rules<'c> {
     }
 
     /// `discard_cards`: cards from a player's resource hand to the discard pile.
+    /// Discard `count` Fakirs from `player`'s resources (nothing at all when `count` is 0).
+    fn discard_fakirs(&self, state: State, player: usize, count: usize) -> State {
+        if count == 0 {
+            return state;
+        }
+        let fakir = self.fakir().expect("Fakirs are in the content");
+        self.discard_cards(state, player, &vec![fakir; count])
+    }
+
     fn discard_cards(&self, mut state: State, player: usize, cards: &[u8]) -> State {
         let hands = &state.players[player].hands;
         let mut hand = hands.hand(RESOURCES).to_vec();
@@ -908,10 +914,7 @@ impl<'c> Rules<'c> {
     /// kill is a step of the tribe action (`rules.call`).
     fn to_kill(&self, mut state: State, stage: Sym, fakirs: u8) -> Step {
         let player = state.decision.player as usize;
-        if fakirs > 0 {
-            let fakir = self.fakir().expect("Fakirs are in the content");
-            state = self.discard_cards(state, player, &vec![fakir; usize::from(fakirs)]);
-        }
+        state = self.discard_fakirs(state, player, usize::from(fakirs));
         let turn = state.turn.as_mut().expect("in a turn");
         turn.reach = turn.taken + fakirs;
         state = self.report_protection(state);
@@ -1411,8 +1414,7 @@ impl<'c> Rules<'c> {
     fn kumarbi(&self, state: State, card: u8, cost: u32, fakirs: u8) -> Step {
         let player = state.decision.player as usize;
         let price = Self::discounted(self.costs(&state), i64::from(cost), usize::from(fakirs));
-        let fakir = self.fakir().expect("Fakirs are in the content");
-        let mut state = self.discard_cards(state, player, &vec![fakir; usize::from(fakirs)]);
+        let mut state = self.discard_fakirs(state, player, usize::from(fakirs));
         if self.round_limited(&state, card) {
             let key = self.round_key(card);
             let round = i64::from(state.round);
@@ -1557,10 +1559,7 @@ impl<'c> Rules<'c> {
             state.players[player].meeples[elder] -= elders;
             state.bag[elder] += elders;
         }
-        if fakirs > 0 {
-            let fakir = self.fakir().expect("Fakirs are in the content");
-            state = self.discard_cards(state, player, &vec![fakir; fakirs]);
-        }
+        state = self.discard_fakirs(state, player, fakirs);
         if let Some(mark) = self.use_mark(card) {
             let turn = state.turn.as_mut().expect("in a turn");
             let mut used = turn.used.to_vec();
@@ -1744,8 +1743,7 @@ impl<'c> Rules<'c> {
         state.players[player].meeples[elder] -= elders;
         state.bag[elder] += elders;
         if payment == Payment::ElderFakir {
-            let fakir = self.fakir().expect("Fakirs are in the content");
-            state = self.discard_cards(state, player, &[fakir]);
+            state = self.discard_fakirs(state, player, 1);
         }
         let deck = &state.decks[DJINNS];
         let mut row = deck.row().to_vec();
