@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +20,7 @@ from typing import Any
 import pytest
 
 from naqala.testing.browser import chromium, console_errors, find_chromium
+from naqala.testing.serving import free_port, wait_until_answering
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("starlette")
@@ -39,10 +39,9 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 PATIENCE = 60
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+def _opens(address: str) -> bool:
+    with urllib.request.urlopen(address, timeout=1):
+        return True
 
 
 @pytest.fixture(scope="module")
@@ -65,16 +64,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     address = f"http://127.0.0.1:{port}/"
     try:
-        for _ in range(200):
-            try:
-                with urllib.request.urlopen(address, timeout=1):
-                    break
-            except OSError:
-                if process.poll() is not None:
-                    raise AssertionError(process.stderr.read() if process.stderr else "") from None
-                time.sleep(0.1)
-        else:
-            raise AssertionError("naqala serve did not answer")
+        wait_until_answering(process, lambda: _opens(address))
         yield address
     finally:
         process.terminate()

@@ -24,18 +24,13 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
+from naqala.testing.serving import free_port, wait_until_answering
 from naqala.web.app import CONTENT_SECURITY_POLICY
 from naqala.web.limits import MAX_CONNECTIONS_PER_CLIENT
 
 #: the pages one client opens: as many as made every other request answer 503
 PAGES = 200
 TIMEOUT = 10
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture()
@@ -46,16 +41,7 @@ def port(tmp_path: Path) -> Iterator[int]:
     command += ["--port", str(number), "--data-dir", str(tmp_path / "games")]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        for _ in range(200):
-            try:
-                if get(number, "/", "127.0.0.2")[0] == 200:
-                    break
-            except OSError:
-                if process.poll() is not None:
-                    raise AssertionError(process.stderr.read() if process.stderr else "") from None
-                time.sleep(0.1)
-        else:
-            raise AssertionError("naqala serve did not answer")
+        wait_until_answering(process, lambda: get(number, "/", "127.0.0.2")[0] == 200)
         yield number
     finally:
         process.terminate()

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from naqala.testing.browser import chromium
+from naqala.testing.serving import free_port
 
 PICTURE = Path(__file__).resolve().parent.parent / "docs" / "pictures" / "web-game.png"
 
@@ -53,9 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=PICTURE, help="the PNG to write")
     parser.add_argument("--seed", type=int, default=7, help="the game's seed")
     args = parser.parse_args(argv)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     site = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
         command = [
