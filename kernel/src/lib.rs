@@ -13,6 +13,7 @@ pub mod names;
 pub mod playout;
 pub mod rng;
 pub mod rules;
+pub mod seats;
 pub mod setup;
 pub mod state;
 pub mod statejson;

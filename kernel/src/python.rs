@@ -13,6 +13,7 @@ mod _native {
     use crate::playout::random_playout;
     use crate::rng::Rng;
     use crate::rules::{Rules, Unported};
+    use crate::seats::{player, Player, PLAYERS};
     use crate::state::State;
     use crate::statejson::{state_from_json, state_to_json};
 
@@ -133,6 +134,38 @@ mod _native {
             ))
         }
 
+        /// The game played to its end by the players `seats` names, one `(name, seed)`
+        /// per seat (the seat's player name as `--seats` writes it, and its agent seed):
+        /// the final state, the number of actions and every player's score at the end of
+        /// each finished round. NotImplementedError names a player or a rule the kernel
+        /// lacks. The work runs without the GIL.
+        fn play(
+            &self,
+            py: Python<'_>,
+            seats: Vec<(String, u64)>,
+        ) -> PyResult<(NativeState, u64, Vec<Vec<i64>>)> {
+            let mut players: Vec<Box<dyn Player + Send>> = Vec::with_capacity(seats.len());
+            for (name, seed) in &seats {
+                let seated = player(name, *seed).ok_or_else(|| {
+                    PyNotImplementedError::new_err(format!("the kernel has no player '{name}'"))
+                })?;
+                players.push(seated);
+            }
+            let content = Arc::clone(&self.content);
+            let state = &self.state;
+            let played = py
+                .detach(|| crate::seats::play(&Rules::new(&content), state, &mut players))
+                .map_err(unported)?;
+            Ok((
+                NativeState {
+                    content: Arc::clone(&self.content),
+                    state: played.state,
+                },
+                played.actions,
+                played.rounds,
+            ))
+        }
+
         /// The state after the action written `notation`: ValueError if it is not legal,
         /// NotImplementedError naming what the kernel has not ported on the way.
         fn apply(&self, notation: &str) -> PyResult<NativeState> {
@@ -166,6 +199,12 @@ mod _native {
 
     fn unported(error: Unported) -> PyErr {
         PyNotImplementedError::new_err(format!("the kernel has not ported {}", error.0))
+    }
+
+    /// The seat names the kernel has players for.
+    #[pyfunction]
+    fn players() -> Vec<&'static str> {
+        PLAYERS.to_vec()
     }
 
     /// `Rng(seed, counter).below(n)`: the value and the new counter.

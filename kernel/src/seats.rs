@@ -1,0 +1,98 @@
+//! Whole games played natively, seat by seat: the one loop every native study, playout
+//! and search runs.
+//!
+//! A `Player` is the kernel's form of a Python AI player of the same name (the hook
+//! `naqala_agents`): from the same seed and the same options it picks the same one, so a
+//! game played here ends in the state the Python game loop (`core/simulate.py`
+//! `play_game`) reaches. `player` makes one by its seat name; a name the kernel has no
+//! player for is `None`, and the game then stays in Python.
+
+use crate::actions::Action;
+use crate::rng::Rng;
+use crate::rules::{Rules, Unported};
+use crate::state::State;
+
+/// A seated player: which of the legal `options` (in the canonical order) it takes.
+pub trait Player {
+    fn choose(
+        &mut self,
+        rules: &Rules,
+        state: &State,
+        options: &[Action],
+    ) -> Result<usize, Unported>;
+}
+
+/// `core/agents.py`'s `RandomAgent`: `below(number of options)` from its own generator.
+pub struct RandomPlayer {
+    rng: Rng,
+}
+
+impl RandomPlayer {
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            rng: Rng::new(seed),
+        }
+    }
+}
+
+impl Player for RandomPlayer {
+    fn choose(&mut self, _: &Rules, _: &State, options: &[Action]) -> Result<usize, Unported> {
+        Ok(self.rng.below(options.len() as u64) as usize)
+    }
+}
+
+/// The seat names the kernel has players for (a seat's name before any `:setting`).
+pub const PLAYERS: &[&str] = &["random"];
+
+/// The player a seat named `name` (as `--seats` writes it, e.g. `random`) gets from
+/// `seed`, or `None` when the kernel has no such player.
+pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
+    match name {
+        "random" => Some(Box::new(RandomPlayer::new(seed))),
+        _ => None,
+    }
+}
+
+/// A game played to its end: the final state, the number of actions, and every
+/// player's score at the end of each finished round (as the lab records them).
+pub struct Played {
+    pub state: State,
+    pub actions: u64,
+    pub rounds: Vec<Vec<i64>>,
+}
+
+/// The game played from `state` to its end, `players[seat]` choosing at each of that
+/// seat's decisions. The scores at the end of round k are read at the first decision of
+/// round k + 1, as `lab/study.py`'s `play_task` reads them.
+pub fn play(
+    rules: &Rules,
+    state: &State,
+    players: &mut [Box<dyn Player + Send>],
+) -> Result<Played, Unported> {
+    let mut state = state.clone();
+    let mut actions = 0u64;
+    let mut rounds: Vec<Vec<i64>> = Vec::new();
+    loop {
+        let options = rules.legal_actions(&state)?;
+        if options.is_empty() {
+            return Ok(Played {
+                state,
+                actions,
+                rounds,
+            });
+        }
+        if usize::from(state.round) > rounds.len() + 1 {
+            rounds.push(rules.scores(&state));
+        }
+        let seat = state.decision.player as usize;
+        let player = players
+            .get_mut(seat)
+            .ok_or_else(|| Unported(format!("a player for seat {seat}")))?;
+        let choice = player.choose(rules, &state, &options)?;
+        let action = options
+            .get(choice)
+            .ok_or_else(|| Unported(format!("option {choice} of {}", options.len())))?;
+        state = rules.apply(state, action)?;
+        actions += 1;
+    }
+}

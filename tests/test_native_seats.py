@@ -1,0 +1,43 @@
+"""Whole games played natively seat by seat (``NativeState.play``) are the games the
+lab plays in Python: the same final state, number of actions and scores by round."""
+
+from __future__ import annotations
+
+import pytest
+from native_kit import require_native
+
+from naqala.core.serialize import state_to_data
+from naqala.core.simulate import agent_seed
+from naqala.kernel.bridge import NativeRules
+from naqala.lab.study import Ruleset, Study, play_task, rules_of
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_native_game_is_the_lab_game(players: int) -> None:
+    require_native()
+    study = Study(Ruleset(), ("random",) * players, seed=40 + players)
+    rules = rules_of(study.ruleset)
+    bridge = NativeRules(rules)
+    for index in range(3):
+        seed = study.seed + index
+        python = play_task((study, index))
+        start = bridge.to_native(rules.new_game(players, seed))
+        seats = [("random", agent_seed(seed, seat)) for seat in range(players)]
+        final, actions, rounds = start.play(seats)
+        assert actions == python.actions
+        assert [tuple(r) for r in rounds] == list(python.round_scores[:-1])
+        assert final.scores() == list(python.scores)
+        played, _ = start.random_playout([agent_seed(seed, seat) for seat in range(players)])
+        assert final.to_json() == played.to_json()
+        assert bridge.data(final) == state_to_data(rules, bridge.to_python(final))
+
+
+def test_a_seat_the_kernel_has_no_player_for_is_named() -> None:
+    require_native()
+    from naqala.kernel import native
+
+    assert "random" in native().players()
+    rules = rules_of(Ruleset())
+    start = NativeRules(rules).to_native(rules.new_game(2, 1))
+    with pytest.raises(NotImplementedError, match="no player 'coiny'"):
+        start.play([("random", 1), ("coiny", 2)])
