@@ -98,7 +98,14 @@ def measure(players: int, rounds: int, seconds: float, out: Callable[[str], None
 
 
 def verify(count: int, expansions: list[str], out: Callable[[str], None]) -> int:
-    from naqala.kernel.differential import NotPorted, Report, games, ported_rules, verify_game
+    from naqala.kernel.differential import (
+        NotPorted,
+        Report,
+        games,
+        player_counts,
+        ported_rules,
+        verify_game,
+    )
 
     try:
         rules, bridge = ported_rules(expansions)
@@ -109,7 +116,7 @@ def verify(count: int, expansions: list[str], out: Callable[[str], None]) -> int
     out(f"leaving out what the kernel has not ported: {', '.join(rules.without) or 'nothing'}")
     total = Report()
     started = time.process_time()
-    for players, seed, agent in games(count):
+    for players, seed, agent in games(count, counts=player_counts(rules)):
         total.add(verify_game(rules, bridge, players, seed, agent))
     spent = time.process_time() - started
     out(

@@ -67,7 +67,8 @@ class NotPorted(ValueError):
 
 
 def ported_rules(expansions: Sequence[str] = ()) -> tuple[Rules, NativeRules]:
-    """Rules of the base game (and ``expansions``: content-only house rules) without the
+    """Rules of the base game (and ``expansions``: the Thieves, solo mode, content-only
+    house rules) without the
     cards the kernel has not ported, and the kernel for them; ``NotPorted`` naming the
     plugin when one has code the kernel does not implement."""
     rules = build_rules(expansions)
@@ -182,8 +183,17 @@ def verify_game(
     return report
 
 
-def games(count: int, first_seed: int = 0) -> Iterator[tuple[int, int, str]]:
-    """(players, seed, agent) for ``count`` games spread over 2-4 players and the random
-    and greedy players (one greedy game in four: they cost more)."""
+def player_counts(rules: Rules) -> tuple[int, ...]:
+    """The player counts the harness plays these rules at: those the content allows, up to
+    4 (2-4 for the base game and the Thieves, 1 for solo mode)."""
+    return tuple(sorted(p.players for p in rules.content.player_counts if p.players <= 4))
+
+
+def games(
+    count: int, first_seed: int = 0, counts: Sequence[int] = (2, 3, 4)
+) -> Iterator[tuple[int, int, str]]:
+    """(players, seed, agent) for ``count`` games spread over the player ``counts`` (2-4
+    by default) and the random and greedy players (one greedy game in four: they cost
+    more)."""
     for i in range(count):
-        yield 2 + i % 3, first_seed + i, "greedy" if i % 4 == 3 else "random"
+        yield counts[i % len(counts)], first_seed + i, "greedy" if i % 4 == 3 else "random"

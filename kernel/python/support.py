@@ -1,6 +1,7 @@
 """Which rules the kernel can play: the reason a game stays on the Python engine, if any.
 
-The kernel implements the base game's code (plugins/base); every other plugin must be
+The kernel implements the code of the base game (plugins/base), the Thieves
+(plugins/thieves) and solo mode (plugins/solo); every other plugin must be
 content only (its one hook ``naqala_content_files``: a house rule such as
 ``big-viziers``), since its numbers reach the kernel as data while code would not. The
 cards the kernel has not ported are named by the kernel itself (``unported_content``).
@@ -11,7 +12,7 @@ from __future__ import annotations
 from naqala.core.engine import Rules
 
 #: the plugins whose code the kernel implements
-PORTED_PLUGINS = ("base",)
+PORTED_PLUGINS = ("base", "thieves", "solo")
 #: the hooks a content-only plugin may implement
 CONTENT_HOOKS = frozenset({"naqala_content_files"})
 
