@@ -423,7 +423,7 @@ impl Rules<'_> {
         let Some(turn) = state.turn.as_ref() else {
             return Vec::new();
         };
-        if state.decision.stage != thieves.step {
+        if state.decision.stage != thieves.step || !self.own_turn(state, player) {
             return Vec::new();
         }
         if let Some(mark) = self.use_mark(card) {
@@ -866,5 +866,34 @@ impl Rules<'_> {
         }
         state.players[player].hands = hands.with_hand(deck, &hand);
         state
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_six_thieves_are_the_kinds_with_a_power() {
+        for kind in ["tile", "token", "meeples", "resources", "djinns", "items"] {
+            assert!(is_thief(THIEVES, kind), "{kind}");
+            assert!(!is_thief("djinns", kind), "{kind}");
+        }
+        assert!(!is_thief(THIEVES, HAFIZ));
+    }
+
+    #[test]
+    fn the_owner_takes_a_tile_places_a_token_and_keeps_the_rest() {
+        assert_eq!(Loot::Tile(3).keep_verb(), "take");
+        assert_eq!(Loot::Token(0, 3).keep_verb(), "place");
+        assert_eq!(Loot::Meeples.keep_verb(), "keep");
+        let cards = Cards::new(&[1, 2]).expect("two cards");
+        assert_eq!(Loot::Cards(cards).keep_verb(), "keep");
+    }
+
+    #[test]
+    fn opponents_start_at_the_owner_s_left() {
+        assert_eq!(opponents(4, 2).collect::<Vec<_>>(), [3, 0, 1]);
+        assert_eq!(opponents(2, 0).collect::<Vec<_>>(), [1]);
     }
 }
