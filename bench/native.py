@@ -8,19 +8,24 @@ one slice (``Kernel.new_game`` and ``NativeState.random_playout``: the same seed
 same choices, the same final state), and gives the ratio of actions per CPU-second. The
 median of the rounds and their spread are printed.
 
-The kernel plays only the cards it has ported, so both engines play the base game with
-the cards it has not (for now every djinn) left out, as ``--without`` does.
+The kernel plays only the cards it has ported, so both engines play the rules with the
+cards it has not (none today) left out, as ``--without`` does. ``-x thieves`` and
+``-x solo`` (with ``--players 1``) measure those boxes.
 
-Verify: ``--verify N`` plays N games on the Python engine (2-4 players, random and
-greedy players) and compares the kernel after every action: legal actions (same list,
-same order) and the state JSON after the action chosen. It prints what it compared, what
-the kernel has not ported yet, and every difference; the only acceptable count is 0, and
-the exit status is 1 otherwise.
+Verify: ``--verify N`` plays N games on the Python engine (at the player counts the
+rules allow, up to 4: 2-4, or 1 for solo; random and greedy players, and with the Thieves
+a player that takes and uses every thief it can) and compares the kernel after every
+action: legal actions (same list, same order) and the state JSON after the action
+chosen. It prints what it compared (and how many decisions of each stage), what the kernel
+has not ported yet, and every difference; the only acceptable count is 0, and the exit
+status is 1 otherwise.
 
     python bench/native.py                  # 4 players, 7 rounds of 0.5 CPU-s a side
     python bench/native.py --players 2 --rounds 9
     python bench/native.py --verify 300
     python bench/native.py --verify 100 -x big-viziers
+    python bench/native.py --players 1 -x solo
+    python bench/native.py --verify 100 -x thieves --house-rules blue-anywhere.toml
 """
 
 from __future__ import annotations
@@ -29,7 +34,8 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 
 from naqala import kernel
 from naqala.core.engine import Rules
@@ -73,10 +79,16 @@ def spread(values: list[float]) -> str:
     return f"{statistics.median(ordered):.1f}× (range {ordered[0]:.1f}–{ordered[-1]:.1f})"
 
 
-def measure(players: int, rounds: int, seconds: float, out: Callable[[str], None]) -> float:
+def measure(
+    players: int,
+    rounds: int,
+    seconds: float,
+    out: Callable[[str], None],
+    expansions: Sequence[str] = (),
+) -> float:
     from naqala.kernel.differential import ported_rules
 
-    rules, bridge = ported_rules()
+    rules, bridge = ported_rules(expansions)
     ours, theirs = native_games(bridge, players), python_games(rules, players)
     next(ours), next(theirs)  # warm the caches outside the slices
     ratios: list[float] = []
@@ -89,7 +101,8 @@ def measure(players: int, rounds: int, seconds: float, out: Callable[[str], None
             totals[i] += value
     py_actions, py_spent, nat_actions, nat_spent = totals
     out(
-        f"base game {players}p  native/Python {spread(ratios)} over {rounds} rounds\n"
+        f"{'+'.join(rules.ruleset)} {players}p  native/Python {spread(ratios)} "
+        f"over {rounds} rounds\n"
         f"{'':<22} Python {py_spent / py_actions * 1e6:6.2f} µs/action, "
         f"native {nat_spent / nat_actions * 1e6:6.2f} µs/action "
         "(whole games: setup included)"
@@ -97,11 +110,21 @@ def measure(players: int, rounds: int, seconds: float, out: Callable[[str], None
     return statistics.median(ratios)
 
 
-def verify(count: int, expansions: list[str], out: Callable[[str], None]) -> int:
-    from naqala.kernel.differential import NotPorted, Report, games, ported_rules, verify_game
+def verify(
+    count: int, expansions: list[str], out: Callable[[str], None], house_rules: Sequence[Path] = ()
+) -> int:
+    from naqala.kernel.differential import (
+        NotPorted,
+        Report,
+        agent_mix,
+        games,
+        player_counts,
+        ported_rules,
+        verify_game,
+    )
 
     try:
-        rules, bridge = ported_rules(expansions)
+        rules, bridge = ported_rules(expansions, house_rules)
     except NotPorted as exc:
         out(f"these rules stay on the Python engine: {exc}")
         return 2
@@ -109,9 +132,12 @@ def verify(count: int, expansions: list[str], out: Callable[[str], None]) -> int
     out(f"leaving out what the kernel has not ported: {', '.join(rules.without) or 'nothing'}")
     total = Report()
     started = time.process_time()
-    for players, seed, agent in games(count):
+    mix = games(count, counts=player_counts(rules), agents=agent_mix(rules))
+    for players, seed, agent in mix:
         total.add(verify_game(rules, bridge, players, seed, agent))
     spent = time.process_time() - started
+    reached = ", ".join(f"{stage} {n}" for stage, n in sorted(total.decisions.items()))
+    out(f"decisions compared: {reached}")
     out(
         f"{total.games} games, {total.actions} actions in {spent:.1f} CPU-s: "
         f"{total.legal_compared} legal lists, {total.scores_compared} score sheets and "
@@ -129,7 +155,9 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    parser.add_argument(
+        "--players", type=int, default=4, choices=(1, 2, 3, 4), help="1 with -x solo"
+    )
     parser.add_argument("--rounds", type=int, default=7, help="slices per side (default 7)")
     parser.add_argument("--slice", type=float, default=0.5, help="CPU s per slice (0.5)")
     parser.add_argument("--verify", type=int, metavar="N", help="compare N games instead")
@@ -139,7 +167,16 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
         action="append",
         default=[],
         metavar="PLUGIN",
-        help="a content-only house rule to add (repeatable), e.g. -x big-viziers",
+        help="a plugin the kernel plays or a content-only house rule to add (repeatable), "
+        "e.g. -x thieves, -x solo, -x big-viziers",
+    )
+    parser.add_argument(
+        "--house-rules",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="FILE",
+        help="a content-only .toml house-rule file (repeatable): another reading's settings",
     )
     args = parser.parse_args(argv)
     if not kernel.available():
@@ -148,10 +185,10 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     if args.verify is not None:
         if args.verify < 1:
             parser.error("--verify needs at least one game")
-        return verify(args.verify, args.expansion, out)
+        return verify(args.verify, args.expansion, out, args.house_rules)
     if args.rounds < 1 or args.slice <= 0:
         parser.error("--rounds must be at least 1 and --slice positive")
-    measure(args.players, args.rounds, args.slice, out)
+    measure(args.players, args.rounds, args.slice, out, args.expansion)
     return 0
 
 

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import collections
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
 
-from naqala.core.agents import make_agent
+from naqala.core.actions import Action
+from naqala.core.agents import Agent, make_agent
 from naqala.core.engine import Rules, build_rules
+from naqala.core.rng import Rng
 from naqala.core.serialize import state_to_data
 from naqala.core.simulate import agent_seed
 from naqala.core.state import State
@@ -51,6 +54,8 @@ class Report:
     scores_compared: int = 0
     unported: collections.Counter[str] = attrs.field(factory=collections.Counter)
     differences: list[Difference] = attrs.field(factory=list)
+    #: the decisions compared, by stage: which rules the games reached
+    decisions: collections.Counter[str] = attrs.field(factory=collections.Counter)
 
     def add(self, other: Report) -> None:
         self.games += other.games
@@ -60,17 +65,21 @@ class Report:
         self.scores_compared += other.scores_compared
         self.unported.update(other.unported)
         self.differences.extend(other.differences)
+        self.decisions.update(other.decisions)
 
 
 class NotPorted(ValueError):
     """Rules with a plugin whose code the kernel does not implement."""
 
 
-def ported_rules(expansions: Sequence[str] = ()) -> tuple[Rules, NativeRules]:
-    """Rules of the base game (and ``expansions``: content-only house rules) without the
-    cards the kernel has not ported, and the kernel for them; ``NotPorted`` naming the
-    plugin when one has code the kernel does not implement."""
-    rules = build_rules(expansions)
+def ported_rules(
+    expansions: Sequence[str] = (), house_rules: Sequence[Path] = ()
+) -> tuple[Rules, NativeRules]:
+    """Rules of the base game (and ``expansions``: the Thieves, solo mode, content-only
+    house rules; and content-only ``house_rules`` files) without the cards the kernel has
+    not ported, and the kernel for them; ``NotPorted`` naming the plugin when one has
+    code the kernel does not implement."""
+    rules = build_rules(expansions, house_rules)
     reasons = code_plugins(rules)
     if reasons:
         raise NotPorted("; ".join(reasons))
@@ -127,6 +136,7 @@ def compare_state(
         return
     python = [str(a) for a in rules.legal_actions(state)]
     report.legal_compared += 1
+    report.decisions[state.decision.stage] += 1
     if legal != python:
         report.differences.append(
             Difference(game, index, f"legal actions: Python {python}, native {legal}")
@@ -167,7 +177,7 @@ def verify_game(
     action."""
     report = Report(games=1)
     game = f"{agent} {players}p seed {seed}"
-    agents = [make_agent(rules, agent, agent_seed(seed, seat)) for seat in range(players)]
+    agents = [player_for(rules, agent, agent_seed(seed, seat)) for seat in range(players)]
     state = rules.new_game(players, seed)
     index = 0
     while not state.is_over:
@@ -182,8 +192,51 @@ def verify_game(
     return report
 
 
-def games(count: int, first_seed: int = 0) -> Iterator[tuple[int, int, str]]:
-    """(players, seed, agent) for ``count`` games spread over 2-4 players and the random
-    and greedy players (one greedy game in four: they cost more)."""
+class Thieving:
+    """A random player that takes and uses a thief whenever it can (the harness's
+    ``thieving`` player): random players seldom do, and this one makes the thefts' own
+    decisions (``thief-give``, ``thief-keep``) come up in most games."""
+
+    def __init__(self, rules: Rules, seed: int) -> None:
+        self.rng = Rng(seed)
+        self.thieves = frozenset(c.id for c in rules.content.deck("thieves"))
+
+    def choose(self, rules: Rules, state: State, options: Sequence[Action]) -> Action:
+        preferred = [a for a in options if a.kind == "thief" or a.kind in self.thieves]
+        pool = preferred or list(options)
+        index, self.rng = self.rng.below(len(pool))
+        return pool[index]
+
+
+def player_for(rules: Rules, agent: str, seed: int) -> Agent:
+    """The harness's player ``agent``: ``thieving``, or a registered player by name."""
+    if agent == "thieving":
+        return Thieving(rules, seed)
+    return make_agent(rules, agent, seed)
+
+
+def agent_mix(rules: Rules) -> tuple[str, ...]:
+    """The players of the harness's games, one per game in turn: random players, one game
+    in four greedy; with the Thieves, one game in four ``thieving``."""
+    if "thieves" in rules.deck_index:
+        return ("random", "thieving", "random", "greedy")
+    return ("random", "random", "random", "greedy")
+
+
+def player_counts(rules: Rules) -> tuple[int, ...]:
+    """The player counts the harness plays these rules at: those the content allows, up to
+    4 (2-4 for the base game and the Thieves, 1 for solo mode)."""
+    return tuple(sorted(p.players for p in rules.content.player_counts if p.players <= 4))
+
+
+def games(
+    count: int,
+    first_seed: int = 0,
+    counts: Sequence[int] = (2, 3, 4),
+    agents: Sequence[str] = ("random", "random", "random", "greedy"),
+) -> Iterator[tuple[int, int, str]]:
+    """(players, seed, agent) for ``count`` games spread over the player ``counts`` (2-4
+    by default) and the ``agents`` in turn (random players, one greedy game in four:
+    they cost more)."""
     for i in range(count):
-        yield 2 + i % 3, first_seed + i, "greedy" if i % 4 == 3 else "random"
+        yield counts[i % len(counts)], first_seed + i, agents[i % len(agents)]

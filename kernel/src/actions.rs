@@ -2,6 +2,7 @@
 //! `core/actions.py`: by kind, then arguments with numbers compared as numbers.
 
 use crate::content::Content;
+pub use crate::rules::thieves::Loot;
 use crate::state::tile_name;
 
 /// The most cards one action names (a purchase, a suit sold).
@@ -133,6 +134,13 @@ pub enum Action {
     Skip,
     /// `end`: the turn ends
     End,
+    /// `thief <card> <EE|EF>`: the face-up thief taken at a sacred place (thieves.rs)
+    Thief(u8, Payment),
+    /// `give [what]`: what an opponent gives up to a thief (thieves.rs)
+    Give(Loot),
+    /// `keep [cards]`, `take <tile>`, `place <token> <tile>`: what the thief's owner
+    /// keeps of it (thieves.rs)
+    Loot(Loot),
 }
 
 fn joined(content: &Content, cards: &Cards) -> String {
@@ -184,6 +192,13 @@ impl Action {
             Action::Keep(card) => format!("keep {}", content.doc.cards[usize::from(*card)].id),
             Action::Skip => "skip".to_owned(),
             Action::End => "end".to_owned(),
+            Action::Thief(card, pay) => format!(
+                "thief {} {}",
+                content.doc.cards[usize::from(*card)].id,
+                pay.code()
+            ),
+            Action::Give(loot) => format!("give{}", loot.arguments(content, cols)),
+            Action::Loot(loot) => format!("{}{}", loot.keep_verb(), loot.arguments(content, cols)),
         }
     }
 }
@@ -258,6 +273,8 @@ pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> 
             key(card_kind(card), u64::from(cost), u64::from(fakirs), 0)
         }
         Action::Buy(_) | Action::Sell(_) => return None,
+        // the thieves' kinds are not among the fixed kinds: sorted by their notation
+        Action::Thief(..) | Action::Give(_) | Action::Loot(_) => return None,
     })
 }
 

@@ -8,6 +8,7 @@
 
 pub mod actions;
 pub mod content;
+pub mod extras;
 pub mod geometry;
 pub mod names;
 pub mod playout;

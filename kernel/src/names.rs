@@ -46,6 +46,8 @@ impl Names {
             all.push(format!("placing:{}", token.id));
             all.push(format!("piece.{}", token.id));
         }
+        all.extend(crate::rules::thieves::names(doc));
+        all.extend(crate::rules::solo::names(doc));
         all.sort();
         all.dedup();
         Names { sorted: all }

@@ -16,6 +16,11 @@ use crate::state::{Decision, Deck, State, Target, Turn, NOBODY};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unported(pub String);
 
+#[path = "solo.rs"]
+pub mod solo;
+#[path = "thieves.rs"]
+pub mod thieves;
+
 pub type Step = Result<State, Unported>;
 
 /// What a stage does, found from its name once per content.
@@ -42,6 +47,13 @@ enum Kind {
     /// `placing:<token>`: a token an effect placed, which a card of the player may put
     /// elsewhere (the token, by index)
     Placing(usize),
+    /// the Thieves' step after a tribe action, an opponent giving up, the owner keeping
+    /// (thieves.rs)
+    ThiefStep,
+    ThiefGive,
+    ThiefKeep,
+    /// the solo mode's `bid`: Yazid's roll and the player's outbid (solo.rs)
+    SultansRoll,
     /// a stage the kernel has not ported
     Unported,
 }
@@ -157,6 +169,10 @@ pub struct Rules<'c> {
     /// owner's turn (found from its kind once, not at every event and decision)
     reacts: Vec<bool>,
     activated: Vec<bool>,
+    /// the Thieves' rules, when their deck is in the content
+    thieves: Option<thieves::Thieves>,
+    /// solo mode's rules, in a solo game
+    solo: Option<solo::Solo>,
 }
 
 /// The decks every game has, by index (`core/engine.py`).
@@ -231,8 +247,13 @@ impl<'c> Rules<'c> {
                 .doc
                 .cards
                 .iter()
-                .map(|c| ACTIVATED_DJINNS.contains(&c.kind.as_str()))
+                .map(|c| {
+                    ACTIVATED_DJINNS.contains(&c.kind.as_str())
+                        || thieves::is_thief(&c.deck, &c.kind)
+                })
                 .collect(),
+            thieves: thieves::Thieves::new(content),
+            solo: solo::Solo::new(content),
         }
     }
 
@@ -269,6 +290,9 @@ impl<'c> Rules<'c> {
                 let turn = state.turn.as_ref().expect("in a turn");
                 vec![Action::Place(turn_here(turn) as u8)]
             }
+            Kind::ThiefStep => vec![Action::Skip],
+            Kind::ThiefGive | Kind::ThiefKeep => self.theft_options(state, self.kind(stage)),
+            Kind::SultansRoll => self.sultans_roll_options(state),
             _ => return Err(Unported(self.stage_name(stage).to_owned())),
         };
         // what the deciding player's cards offer (`naqala_extra_options`)
@@ -278,6 +302,7 @@ impl<'c> Rules<'c> {
                     options.push(option);
                 }
             }
+            options.extend(self.thief_take_options(state));
         }
         // the engine sorts every decision's options canonically
         crate::actions::sort_options(&mut options, self.content, usize::from(state.layout.cols));
@@ -326,6 +351,13 @@ impl<'c> Rules<'c> {
             }
             (Kind::Sell, Action::Sell(suit)) => Ok(self.sell(state, suit)),
             (Kind::Sell, Action::End) => self.end_turn(state),
+            (Kind::SacredPlace, &Action::Thief(card, payment)) => {
+                self.take_thief(state, card, payment)
+            }
+            (Kind::ThiefStep, Action::Skip) => self.return_to_caller(state),
+            (Kind::ThiefGive, &Action::Give(loot)) => self.given_up(state, loot),
+            (Kind::ThiefKeep, &Action::Loot(loot)) => self.kept_loot(state, loot),
+            (Kind::SultansRoll, &Action::Bid(cost)) => self.sultans_bid(state, cost),
             _ => Err(Unported(format!(
                 "{} at {}",
                 action.notation(self.content, usize::from(state.layout.cols)),
@@ -338,6 +370,11 @@ impl<'c> Rules<'c> {
 
     /// `BaseFlow.proceed`: enter whatever follows the stage `finished`.
     fn proceed(&self, state: State, finished: Sym) -> Step {
+        // `ThiefFlow` wraps the flow: the thief step after a tribe action
+        let state = match self.thief_flow(state, finished) {
+            std::ops::ControlFlow::Continue(state) => state,
+            std::ops::ControlFlow::Break(step) => return step,
+        };
         let k = &self.known;
         if finished == k.bid {
             return self.next_bid(state);
@@ -370,9 +407,10 @@ impl<'c> Rules<'c> {
     /// `Rules.enter`: a stage does its automatic work, then waits or hands on.
     fn enter(&self, state: State, stage: Sym) -> Step {
         match self.kind(stage) {
-            Kind::Bid | Kind::Pick | Kind::Drop | Kind::Kill | Kind::Sell => {
+            Kind::Bid | Kind::Pick | Kind::Drop | Kind::Kill | Kind::Sell | Kind::ThiefStep => {
                 Ok(wait_at(state, stage))
             }
+            Kind::SultansRoll => self.sultans_roll(state),
             Kind::Keep => self.keep_tribe(state, stage),
             Kind::Merchants => self.merchants(state, stage),
             Kind::Builders => self.builders(state, stage),
@@ -393,9 +431,12 @@ impl<'c> Rules<'c> {
                 }
                 Ok(wait_at(state, stage))
             }
-            Kind::Over | Kind::KeepDjinn | Kind::Placing(_) | Kind::Unported => {
-                Err(Unported(self.stage_name(stage).to_owned()))
-            }
+            Kind::Over
+            | Kind::KeepDjinn
+            | Kind::Placing(_)
+            | Kind::ThiefGive
+            | Kind::ThiefKeep
+            | Kind::Unported => Err(Unported(self.stage_name(stage).to_owned())),
         }
     }
 
@@ -409,7 +450,7 @@ impl<'c> Rules<'c> {
                 stage: self.known.bid,
                 player,
             };
-            return Ok(state);
+            return self.enter(state, self.known.bid);
         }
         self.start_turn(state)
     }
@@ -1136,6 +1177,9 @@ impl<'c> Rules<'c> {
     /// `Activated.options`: not when used already (this turn, or this round when round
     /// limited), each target with each payment the owner can make.
     fn activated_options(&self, state: &State, player: usize, card: u8) -> Vec<Action> {
+        if self.is_thief(card) {
+            return self.thief_options(state, player, card);
+        }
         let turn = state.turn.as_ref().expect("in a turn");
         let kind = self.content.doc.cards[usize::from(card)].kind.as_str();
         let stage = self.stage_name(state.decision.stage);
@@ -1577,10 +1621,12 @@ impl<'c> Rules<'c> {
             }
             state.players[player].extras = extras.into_boxed_slice();
         }
+        state = self.discard_used(state, player, card);
         state = self.count_effect(state, card);
         let spec = &self.content.doc.cards[usize::from(card)];
         let kind = spec.kind.as_str();
         match kind {
+            _ if self.is_thief(card) => return self.use_thief(state, player, card),
             // marked used: its builders-paid reaction pays the rest
             "echidna" => return Ok(state),
             "iblis" => {
@@ -1812,7 +1858,12 @@ impl<'c> Rules<'c> {
     // -- the end of a turn, clean-up and the end (plugins/base/flow.py) ---------------
 
     /// `BaseFlow._end_turn`: a player with no piece left to place triggers the end.
-    fn end_turn(&self, mut state: State) -> Step {
+    fn end_turn(&self, state: State) -> Step {
+        // `SoloFlow`: Yazid's deferred turn once an outbidding player's turn is over
+        let mut state = match self.solo_after_turn(state) {
+            std::ops::ControlFlow::Continue(state) => state,
+            std::ops::ControlFlow::Break(over) => return Ok(over),
+        };
         let player = state.decision.player as usize;
         let p = &state.players[player];
         let pieces: i64 = i64::from(p.camels)
@@ -1840,9 +1891,14 @@ impl<'c> Rules<'c> {
             state.decks[deck] = refill(&state.decks[deck], size as usize, &mut state.rng);
         }
         state.turn = None;
-        // Python fires `clean-up` here: no card the kernel plays reacts to it
+        // Python fires `clean-up` here: no card the kernel plays reacts to it; the
+        // Thieves refill their row
+        let mut state = self.thieves_clean_up(state);
         let k = &self.known;
-        if has_flag(&state, k.last_camel) || has_flag(&state, k.no_moves) {
+        if has_flag(&state, k.last_camel)
+            || has_flag(&state, k.no_moves)
+            || self.solo_game_ends(&state)
+        {
             state.decision = Decision {
                 stage: k.over,
                 player: NOBODY,
@@ -2052,6 +2108,29 @@ impl<'c> Rules<'c> {
         state
     }
 
+    /// `Activated.apply`'s discard: a card of a deck that discards used cards goes from
+    /// the hand to its deck's discard pile (the thieves).
+    fn discard_used(&self, mut state: State, player: usize, card: u8) -> State {
+        let spec = &self.content.doc.cards[usize::from(card)];
+        let Some(deck) = self.content.deck_index(&spec.deck) else {
+            return state;
+        };
+        if !self.content.doc.decks[deck].discard {
+            return state;
+        }
+        let hands = &state.players[player].hands;
+        let mut hand = hands.hand(deck).to_vec();
+        if let Some(at) = hand.iter().position(|&c| c == card) {
+            hand.remove(at);
+        }
+        state.players[player].hands = hands.with_hand(deck, &hand);
+        let pile = &state.decks[deck];
+        let mut discard = pile.discard().to_vec();
+        discard.push(card);
+        state.decks[deck] = Deck::new(pile.draw(), pile.row(), &discard);
+        state
+    }
+
     // -- scoring (plugins/base/scoring.py) --------------------------------------------
 
     /// Every player's final score: the base game's score lines summed (no card the
@@ -2106,7 +2185,10 @@ impl<'c> Rules<'c> {
             .iter()
             .map(|&n| self.suit_value(n))
             .sum::<i64>();
-        total + self.djinn_score(state, player, &owned)
+        total
+            + self.djinn_score(state, player, &owned)
+            + self.thief_points(state, player)
+            + self.solo_points(state, player)
     }
 
     fn suit_value(&self, size: usize) -> i64 {
@@ -2259,7 +2341,10 @@ impl<'c> Rules<'c> {
             .filter(|c| in_play.contains(&c.id))
         {
             let ported = card.deck == decks[RESOURCES].id
-                || (card.deck == decks[DJINNS].id && djinn_ported(&card.kind));
+                || (card.deck == decks[DJINNS].id
+                    && (djinn_ported(&card.kind)
+                        || (card.kind == thieves::HAFIZ && self.thieves.is_some())))
+                || (self.thieves.is_some() && thieves::is_thief(&card.deck, &card.kind));
             if !ported {
                 out.push(format!("{}:{}", card.deck, card.kind));
             }
@@ -2333,6 +2418,7 @@ fn with_flag(mut state: State, flag: Sym) -> State {
 /// plugin's stages), reading the numbers it needs from the content.
 fn kind_of(content: &Content, name: &str) -> Kind {
     match name {
+        "bid" if solo::in_play(&content.doc) => return Kind::SultansRoll,
         "bid" => return Kind::Bid,
         "pick" => return Kind::Pick,
         "drop" => return Kind::Drop,
@@ -2340,6 +2426,9 @@ fn kind_of(content: &Content, name: &str) -> Kind {
         "sell" => return Kind::Sell,
         "over" => return Kind::Over,
         "keep-djinn" => return Kind::KeepDjinn,
+        "thief" => return Kind::ThiefStep,
+        "thief-give" => return Kind::ThiefGive,
+        "thief-keep" => return Kind::ThiefKeep,
         _ => {}
     }
     if let Some(colour) = name.strip_prefix("tribe:") {

@@ -144,5 +144,5 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
         flags: Box::new([]),
         extras: Box::new([]),
     };
-    rules.start(state)
+    rules.start(rules.adjust_new_game(state))
 }
