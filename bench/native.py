@@ -11,16 +11,21 @@ median of the rounds and their spread are printed.
 The kernel plays only the cards it has ported, so both engines play the base game with
 the cards it has not (for now every djinn) left out, as ``--without`` does.
 
-Verify: ``--verify N`` plays N games on the Python engine (2-4 players, random and
-greedy players) and compares the kernel after every action: legal actions (same list,
-same order) and the state JSON after the action chosen. It prints what it compared, what
-the kernel has not ported yet, and every difference; the only acceptable count is 0, and
-the exit status is 1 otherwise.
+The Whims box (``-x djinns``) runs native too: ``--players 5 -x djinns`` measures its
+five-player games.
+
+Verify: ``--verify N`` plays N games on the Python engine (every player count the rules
+allow: 2-4, 2-5 with the Whims box; random and greedy players) and compares the kernel
+after every action: legal actions (same list, same order) and the state JSON after the
+action chosen. It prints what it compared, what the kernel has not ported yet, and every
+difference; the only acceptable count is 0, and the exit status is 1 otherwise.
 
     python bench/native.py                  # 4 players, 7 rounds of 0.5 CPU-s a side
     python bench/native.py --players 2 --rounds 9
     python bench/native.py --verify 300
     python bench/native.py --verify 100 -x big-viziers
+    python bench/native.py --players 5 -x djinns
+    python bench/native.py --verify 100 -x djinns
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from naqala import kernel
 from naqala.core.engine import Rules
@@ -73,10 +78,16 @@ def spread(values: list[float]) -> str:
     return f"{statistics.median(ordered):.1f}× (range {ordered[0]:.1f}–{ordered[-1]:.1f})"
 
 
-def measure(players: int, rounds: int, seconds: float, out: Callable[[str], None]) -> float:
+def measure(
+    players: int,
+    rounds: int,
+    seconds: float,
+    out: Callable[[str], None],
+    expansions: Sequence[str] = (),
+) -> float:
     from naqala.kernel.differential import ported_rules
 
-    rules, bridge = ported_rules()
+    rules, bridge = ported_rules(expansions)
     ours, theirs = native_games(bridge, players), python_games(rules, players)
     next(ours), next(theirs)  # warm the caches outside the slices
     ratios: list[float] = []
@@ -89,7 +100,8 @@ def measure(players: int, rounds: int, seconds: float, out: Callable[[str], None
             totals[i] += value
     py_actions, py_spent, nat_actions, nat_spent = totals
     out(
-        f"base game {players}p  native/Python {spread(ratios)} over {rounds} rounds\n"
+        f"{'+'.join(rules.ruleset)} {players}p  native/Python {spread(ratios)} "
+        f"over {rounds} rounds\n"
         f"{'':<22} Python {py_spent / py_actions * 1e6:6.2f} µs/action, "
         f"native {nat_spent / nat_actions * 1e6:6.2f} µs/action "
         "(whole games: setup included)"
@@ -98,7 +110,14 @@ def measure(players: int, rounds: int, seconds: float, out: Callable[[str], None
 
 
 def verify(count: int, expansions: list[str], out: Callable[[str], None]) -> int:
-    from naqala.kernel.differential import NotPorted, Report, games, ported_rules, verify_game
+    from naqala.kernel.differential import (
+        NotPorted,
+        Report,
+        games,
+        player_counts,
+        ported_rules,
+        verify_game,
+    )
 
     try:
         rules, bridge = ported_rules(expansions)
@@ -109,7 +128,7 @@ def verify(count: int, expansions: list[str], out: Callable[[str], None]) -> int
     out(f"leaving out what the kernel has not ported: {', '.join(rules.without) or 'nothing'}")
     total = Report()
     started = time.process_time()
-    for players, seed, agent in games(count):
+    for players, seed, agent in games(count, counts=player_counts(rules)):
         total.add(verify_game(rules, bridge, players, seed, agent))
     spent = time.process_time() - started
     out(
@@ -129,7 +148,7 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
     parser.add_argument("--rounds", type=int, default=7, help="slices per side (default 7)")
     parser.add_argument("--slice", type=float, default=0.5, help="CPU s per slice (0.5)")
     parser.add_argument("--verify", type=int, metavar="N", help="compare N games instead")
@@ -139,7 +158,8 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
         action="append",
         default=[],
         metavar="PLUGIN",
-        help="a content-only house rule to add (repeatable), e.g. -x big-viziers",
+        help="a plugin the kernel plays (the Whims box: djinns) or a content-only house "
+        "rule to add (repeatable), e.g. -x big-viziers",
     )
     args = parser.parse_args(argv)
     if not kernel.available():
@@ -151,7 +171,7 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
         return verify(args.verify, args.expansion, out)
     if args.rounds < 1 or args.slice <= 0:
         parser.error("--rounds must be at least 1 and --slice positive")
-    measure(args.players, args.rounds, args.slice, out)
+    measure(args.players, args.rounds, args.slice, out, args.expansion)
     return 0
 
 

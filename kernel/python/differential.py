@@ -182,8 +182,17 @@ def verify_game(
     return report
 
 
-def games(count: int, first_seed: int = 0) -> Iterator[tuple[int, int, str]]:
-    """(players, seed, agent) for ``count`` games spread over 2-4 players and the random
-    and greedy players (one greedy game in four: they cost more)."""
+def player_counts(rules: Rules) -> tuple[int, ...]:
+    """The player counts the rules allow, fewest first (2-4 for the base game, 2-5 with
+    the Whims box)."""
+    return tuple(sorted({pc.players for pc in rules.content.player_counts}))
+
+
+def games(
+    count: int, first_seed: int = 0, counts: Sequence[int] = (2, 3, 4)
+) -> Iterator[tuple[int, int, str]]:
+    """(players, seed, agent) for ``count`` games spread over ``counts`` players (2-4
+    unless told) and the random and greedy players (one greedy game in four: they cost
+    more)."""
     for i in range(count):
-        yield 2 + i % 3, first_seed + i, "greedy" if i % 4 == 3 else "random"
+        yield counts[i % len(counts)], first_seed + i, "greedy" if i % 4 == 3 else "random"

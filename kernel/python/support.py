@@ -1,29 +1,48 @@
 """Which rules the kernel can play: the reason a game stays on the Python engine, if any.
 
-The kernel implements the base game's code (plugins/base); every other plugin must be
-content only (its one hook ``naqala_content_files``: a house rule such as
-``big-viziers``), since its numbers reach the kernel as data while code would not. The
-cards the kernel has not ported are named by the kernel itself (``unported_content``).
+The kernel implements the base game's code (plugins/base) and the Whims box's
+(plugins/whims, the plugin ``djinns``); every other plugin must be content only (its one
+hook ``naqala_content_files``: a house rule such as ``big-viziers``), since its numbers
+reach the kernel as data while code would not. The cards the kernel has not ported are
+named by the kernel itself (``unported_content``).
 """
 
 from __future__ import annotations
 
 from naqala.core.engine import Rules
+from naqala.core.plugins import PluginInfo
 
-#: the plugins whose code the kernel implements
-PORTED_PLUGINS = ("base",)
+#: the plugins whose code the kernel implements (a plugin may go by one of its aliases)
+PORTED_PLUGINS = ("base", "djinns")
 #: the hooks a content-only plugin may implement
 CONTENT_HOOKS = frozenset({"naqala_content_files"})
+#: ported plugins the kernel does not play together yet, with the reason
+UNPORTED_TOGETHER = {
+    frozenset({"djinns", "artisans"}): "the Artisans with the Whims box (the 6x7 board) "
+    "are not ported to the kernel together yet",
+}
+
+
+def names_of(info: PluginInfo) -> frozenset[str]:
+    """The names a plugin goes by: its own and its ``ALIASES``."""
+    return frozenset({info.name, *getattr(info.module, "ALIASES", ())})
 
 
 def code_plugins(rules: Rules) -> list[str]:
-    """One reason per plugin whose code the kernel does not implement, naming its hooks."""
+    """One reason per plugin whose code the kernel does not implement, naming its hooks,
+    and one per combination of ported plugins it does not play together yet."""
     reasons = []
+    loaded: set[str] = set()
     for info in rules.plugins:
-        if info.name in PORTED_PLUGINS:
+        names = names_of(info)
+        loaded.update(names)
+        if names & set(PORTED_PLUGINS):
             continue
         hooks = sorted(caller.name for caller in rules.pm.get_hookcallers(info.module) or ())
         code = [hook for hook in hooks if hook not in CONTENT_HOOKS]
         if code:
             reasons.append(f"plugin {info.name!r} has code hooks ({', '.join(code)})")
+    for together, reason in UNPORTED_TOGETHER.items():
+        if together <= loaded:
+            reasons.append(reason)
     return reasons

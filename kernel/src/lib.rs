@@ -16,6 +16,7 @@ pub mod rules;
 pub mod setup;
 pub mod state;
 pub mod statejson;
+pub mod terrain;
 
 #[cfg(feature = "python")]
 mod python;

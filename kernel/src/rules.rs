@@ -12,6 +12,8 @@ use crate::content::{Content, MAX_COLOURS};
 use crate::names::Sym;
 use crate::state::{Decision, Deck, State, Target, Turn, NOBODY};
 
+mod whims;
+
 /// A rule the kernel does not implement yet, by the name of the stage or power.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unported(pub String);
@@ -42,6 +44,8 @@ enum Kind {
     /// `placing:<token>`: a token an effect placed, which a card of the player may put
     /// elsewhere (the token, by index)
     Placing(usize),
+    /// the Whims box's Fabulous City: take the whim lying on it (`cities.City`)
+    City,
     /// a stage the kernel has not ported
     Unported,
 }
@@ -66,6 +70,7 @@ fn djinn_ported(kind: &str) -> bool {
         || REACTING_DJINNS.contains(&kind)
         || ACTIVATED_DJINNS.contains(&kind)
         || kind == KUMARBI
+        || kind == whims::QAREEN
 }
 
 /// The djinns that react to events by paying their owner (`pays_self_or_opponent`):
@@ -82,8 +87,18 @@ const REACTING_DJINNS: &[&str] = &["kandicha", "boaz", "echidna"];
 /// resource cards, Echidna multiplies the builders' pay (with its `builders-paid`
 /// reaction).
 const ACTIVATED_DJINNS: &[&str] = &[
-    "leta", "utug", "bouraq", "enki", "anun-nak", "sloar", "echidna", "iblis", "sibittis", "hagis",
+    "leta",
+    "utug",
+    "bouraq",
+    "enki",
+    "anun-nak",
+    "sloar",
+    "echidna",
+    "iblis",
+    "sibittis",
+    "hagis",
     "lamia",
+    whims::DALHAN,
 ];
 
 /// Kumarbi: a discount on the bid, paid in Fakirs (offered while its owner bids).
@@ -157,6 +172,8 @@ pub struct Rules<'c> {
     /// owner's turn (found from its kind once, not at every event and decision)
     reacts: Vec<bool>,
     activated: Vec<bool>,
+    /// the Whims box, when its plugin is in the rules (`rules/whims.rs`)
+    whims: whims::Whims,
 }
 
 /// The decks every game has, by index (`core/engine.py`).
@@ -210,6 +227,7 @@ impl<'c> Rules<'c> {
                     .unwrap_or_default()
             })
             .collect();
+        let whims = whims::Whims::new(content);
         Rules {
             content,
             known,
@@ -231,8 +249,10 @@ impl<'c> Rules<'c> {
                 .doc
                 .cards
                 .iter()
-                .map(|c| ACTIVATED_DJINNS.contains(&c.kind.as_str()))
+                .enumerate()
+                .map(|(i, c)| ACTIVATED_DJINNS.contains(&c.kind.as_str()) || whims.is_whim(i as u8))
                 .collect(),
+            whims,
         }
     }
 
@@ -308,6 +328,7 @@ impl<'c> Rules<'c> {
                 self.buy(state, stage, cost, reach, cards)
             }
             (_, &Action::Card(card, target, pay)) => self.use_card(state, card, target, pay),
+            (_, &Action::Claim(card, pay)) => self.use_card(state, card, None, pay),
             (Kind::Bid, &Action::Discounted(card, cost, fakirs)) => {
                 self.kumarbi(state, card, cost, fakirs)
             }
@@ -358,7 +379,9 @@ impl<'c> Rules<'c> {
                     None => self.enter(state, k.sell),
                 }
             }
-            Kind::PlaceToken(_) | Kind::Market(..) | Kind::SacredPlace => self.enter(state, k.sell),
+            Kind::PlaceToken(_) | Kind::Market(..) | Kind::SacredPlace | Kind::City => {
+                self.enter(state, k.sell)
+            }
             Kind::Sell => self.end_turn(state),
             _ => Err(Unported(format!(
                 "what follows {}",
@@ -378,6 +401,7 @@ impl<'c> Rules<'c> {
             Kind::Builders => self.builders(state, stage),
             Kind::Assassins => self.assassins(state, stage),
             Kind::PlaceToken(token) => self.place_token_tile(state, stage, token),
+            Kind::City => self.city(state, stage),
             Kind::Market(cost, ..) => {
                 let player = state.decision.player as usize;
                 let coins = i64::from(state.players[player].coins);
@@ -1187,6 +1211,9 @@ impl<'c> Rules<'c> {
                 elders >= e && fakirs >= f
             })
             .collect();
+        if self.whims.is_whim(card) {
+            return self.whim_options(state, player, card, &ways);
+        }
         let targets: Vec<Option<u8>> = match kind {
             // `_if_cards_left`: one use without a target while the pile or discards hold one
             "sloar" => {
@@ -1282,6 +1309,7 @@ impl<'c> Rules<'c> {
                     .filter(|&t| usize::from(t) != here && !geo.is_impassable(usize::from(t)))
                     .collect()
             }
+            whims::DALHAN => self.dalhan_targets(state),
             "bouraq" | "enki" => {
                 let Some((token, tile_kind)) = self.place_on_kind(kind) else {
                     return Vec::new();
@@ -1577,7 +1605,16 @@ impl<'c> Rules<'c> {
             }
             state.players[player].extras = extras.into_boxed_slice();
         }
+        let spec = &self.content.doc.cards[usize::from(card)];
+        if let Some(deck) = self.content.deck_index(&spec.deck) {
+            if self.content.doc.decks[deck].discard {
+                state = self.discard_from_hand(state, player, deck, card);
+            }
+        }
         state = self.count_effect(state, card);
+        if self.whims.is_whim(card) {
+            return Ok(self.claim_whim(state, player, card));
+        }
         let spec = &self.content.doc.cards[usize::from(card)];
         let kind = spec.kind.as_str();
         match kind {
@@ -1629,6 +1666,7 @@ impl<'c> Rules<'c> {
                 state
             }
             "leta" | "utug" => self.take_tile(state, player, tile),
+            whims::DALHAN => self.dalhan(state, player, tile),
             "bouraq" | "enki" => {
                 let (token, _) = self.place_on_kind(kind).expect("a token to place");
                 self.place_token_for(state, player, token, tile)
@@ -1840,7 +1878,9 @@ impl<'c> Rules<'c> {
             state.decks[deck] = refill(&state.decks[deck], size as usize, &mut state.rng);
         }
         state.turn = None;
-        // Python fires `clean-up` here: no card the kernel plays reacts to it
+        // Python fires `clean-up` here: no card the kernel plays reacts to it; the Whims
+        // box lays whims on the empty cities
+        state = self.whims_clean_up(state);
         let k = &self.known;
         if has_flag(&state, k.last_camel) || has_flag(&state, k.no_moves) {
             state.decision = Decision {
@@ -2106,7 +2146,7 @@ impl<'c> Rules<'c> {
             .iter()
             .map(|&n| self.suit_value(n))
             .sum::<i64>();
-        total + self.djinn_score(state, player, &owned)
+        total + self.djinn_score(state, player, &owned) + self.whims_score(state, player)
     }
 
     fn suit_value(&self, size: usize) -> i64 {
@@ -2258,8 +2298,10 @@ impl<'c> Rules<'c> {
             .iter()
             .filter(|c| in_play.contains(&c.id))
         {
+            let index = self.content.card_index(&card.id).unwrap_or(u8::MAX);
             let ported = card.deck == decks[RESOURCES].id
-                || (card.deck == decks[DJINNS].id && djinn_ported(&card.kind));
+                || (card.deck == decks[DJINNS].id && djinn_ported(&card.kind))
+                || self.whims.is_whim(index);
             if !ported {
                 out.push(format!("{}:{}", card.deck, card.kind));
             }
@@ -2380,6 +2422,7 @@ fn kind_of(content: &Content, name: &str) -> Kind {
         "tile:small-market" => market("small"),
         "tile:large-market" => market("large"),
         "tile:sacred-place" => Kind::SacredPlace,
+        "tile:city" => Kind::City,
         _ => Kind::Unported,
     }
 }
