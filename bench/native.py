@@ -9,7 +9,7 @@ same choices, the same final state), and gives the ratio of actions per CPU-seco
 median of the rounds and their spread are printed.
 
 The kernel plays only the cards it has ported, so both engines play the base game with
-the cards it has not (for now every djinn) left out, as ``--without`` does.
+the cards it has not (none today) left out, as ``--without`` does.
 
 The Whims box (``-x djinns``) runs native too: ``--players 5 -x djinns`` measures its
 five-player games.
