@@ -18,6 +18,7 @@ from naqala.core.engine import Rules, build_rules
 from naqala.core.serialize import state_to_data
 from naqala.core.state import NOBODY, State
 from naqala.kernel.bridge import NativeRules
+from naqala.testing.strategies import reached_states
 
 #: the Whims box, as the rules' plugin list names it today (an alias may follow)
 WHIMS = "djinns"
@@ -244,3 +245,35 @@ def test_the_box_with_the_artisans_stays_in_python() -> None:
 
     with pytest.raises(NotPorted, match="the Artisans with the Whims box"):
         ported_rules([WHIMS, "artisans"])
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    reached_states(lambda: _rules()[0], max_actions=200).filter(lambda s: not s.is_over),
+    st.integers(0, 2**32),
+)
+def test_games_whose_whims_run_out_do_not_differ(state: State, seed: int) -> None:
+    """States drawn by the testing kit's strategies, with the whims' draw pile emptied
+    onto the discards (rare in whole games): clean-up leaves cities without a whim,
+    Dalhan finds none there, and the game goes on the same on both engines to its end."""
+    require_native()
+    from naqala.core.agents import RandomAgent
+    from naqala.kernel.differential import Report, compare_state, compare_step
+
+    rules, bridge = _rules()
+    index = rules.deck_index["whims"]
+    deck = state.decks[index]
+    dry = attrs.evolve(deck, draw=(), discard=(*deck.discard, *deck.draw))
+    state = attrs.evolve(
+        state, decks=tuple(dry if i == index else d for i, d in enumerate(state.decks))
+    )
+    agent, report, step = RandomAgent(seed), Report(), 0
+    while not state.is_over:
+        compare_state(rules, bridge, state, report, "dry whims", step)
+        action = agent.choose(rules, state, rules.legal_actions(state))
+        after = rules.apply(state, action)
+        compare_step(rules, bridge, state, after, str(action), report, "dry whims", step)
+        state, step = after, step + 1
+    compare_state(rules, bridge, state, report, "dry whims", step)
+    assert report.differences == []
+    assert report.unported == {}
