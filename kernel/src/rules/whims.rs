@@ -10,6 +10,7 @@
 use super::{turn_here, Holding, Rules, DJINNS, PORTED_DJINNS, RESOURCES};
 use crate::actions::{Action, Pay};
 use crate::content::Content;
+use crate::geometry::Geometry;
 use crate::names::Sym;
 use crate::state::{Deck, State, NOBODY, NO_CARD};
 use crate::terrain::{whims_in_play, LAKE};
@@ -337,7 +338,10 @@ impl Rules<'_> {
                 kinds.dedup();
                 count(kinds.len())
             }
-            Measure::ConnectedTiles => count(largest_group(state, owner)),
+            Measure::ConnectedTiles => {
+                let mine = Self::owned(state, owner).fold(0u64, |m, t| m | 1 << t);
+                count(largest_group(&state.layout.geometry, mine))
+            }
             Measure::TokensOnTiles(token) => Self::owned(state, owner)
                 .map(|t| i64::from(state.board.tokens(t)[*token]))
                 .sum(),
@@ -435,24 +439,11 @@ impl Rules<'_> {
     /// `lakeside_tiles`: the tiles next to a Great Lake (the 8 around it, or the 4 when
     /// `lake_diagonals` is 0), not lakes themselves, as a mask.
     fn lakeside_tiles(&self, state: &State) -> u64 {
-        let geo = &state.layout.geometry;
         let diagonals = self.content.setting("lake_diagonals").unwrap_or(0) != 0;
-        let lakes: Vec<usize> = (0..state.layout.size())
+        let water = (0..state.layout.size())
             .filter(|&t| self.whims.lake[usize::from(state.layout.tiles[t])])
-            .collect();
-        let water: u64 = lakes.iter().fold(0, |m, &t| m | 1 << t);
-        let mut near = 0u64;
-        for &lake in &lakes {
-            let around = if diagonals {
-                &geo.area[lake]
-            } else {
-                &geo.orthogonal[lake]
-            };
-            for &t in around {
-                near |= 1 << t;
-            }
-        }
-        near & !water
+            .fold(0u64, |m, t| m | 1 << t);
+        lakeside(&state.layout.geometry, water, diagonals)
     }
 
     // -- scoring -------------------------------------------------------------------------
@@ -548,13 +539,26 @@ impl Rules<'_> {
     }
 }
 
-/// `ConnectedTiles.measure`: the size of the largest group of `owner`'s tiles joined
-/// edge to edge (terrain does not split a group).
-fn largest_group(state: &State, owner: usize) -> usize {
-    let geo = &state.layout.geometry;
-    let mut mine: u64 = (0..state.layout.size())
-        .filter(|&t| state.board.owner(t) == owner as i8)
-        .fold(0, |m, t| m | 1 << t);
+/// `lakeside_tiles`: the tiles around the lakes of `water` (a mask), the diagonals
+/// included when `diagonals`, without the lakes.
+fn lakeside(geo: &Geometry, water: u64, diagonals: bool) -> u64 {
+    let mut near = 0u64;
+    for lake in (0..geo.size).filter(|&t| water >> t & 1 == 1) {
+        let around = if diagonals {
+            &geo.area[lake]
+        } else {
+            &geo.orthogonal[lake]
+        };
+        for &t in around {
+            near |= 1 << t;
+        }
+    }
+    near & !water
+}
+
+/// `ConnectedTiles.measure`: the size of the largest group of the tiles of `mine` (a
+/// mask) joined edge to edge (terrain does not split a group).
+fn largest_group(geo: &Geometry, mut mine: u64) -> usize {
     let mut best = 0;
     while mine != 0 {
         let first = mine.trailing_zeros() as usize;
@@ -573,4 +577,32 @@ fn largest_group(state: &State, owner: usize) -> usize {
         best = best.max(size);
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_join_edge_to_edge_across_terrain() {
+        // 3×3: a1 b1 c1 / a2 b2 c2 / a3 b3 c3, the lake at b2
+        let geo = Geometry::new(3, 3, 1 << 4, &[]);
+        // a1 b1 and a3: a diagonal does not join, so the largest group has 2 tiles
+        assert_eq!(largest_group(&geo, 1 << 0 | 1 << 1 | 1 << 6), 2);
+        // b1 b2 b3 through the lake: terrain does not split a group
+        assert_eq!(largest_group(&geo, 1 << 1 | 1 << 4 | 1 << 7), 3);
+        assert_eq!(largest_group(&geo, 0), 0);
+    }
+
+    #[test]
+    fn the_lake_touches_eight_tiles_or_four() {
+        let geo = Geometry::new(3, 3, 1 << 4, &[]);
+        assert_eq!(lakeside(&geo, 1 << 4, true), 0b1_1110_1111);
+        assert_eq!(
+            lakeside(&geo, 1 << 4, false),
+            1 << 1 | 1 << 3 | 1 << 5 | 1 << 7
+        );
+        // a lake in the corner: its neighbours, never the lakes themselves
+        assert_eq!(lakeside(&geo, 1 | 1 << 1, false), 1 << 2 | 1 << 3 | 1 << 4);
+    }
 }
