@@ -277,3 +277,41 @@ def test_games_whose_whims_run_out_do_not_differ(state: State, seed: int) -> Non
     compare_state(rules, bridge, state, report, "dry whims", step)
     assert report.differences == []
     assert report.unported == {}
+
+
+ODD_WHIM = """\
+[house-rule]
+name = "odd-whim"
+
+[[card]]
+deck = "whims"
+id = "camel-driver"
+name = "Camel Driver"
+kind = "kept"
+subject = "camel"
+text = "Keep camels."
+params = { at_least = 1, coins = 5 }
+"""
+
+
+def test_a_whim_the_kernel_cannot_measure_is_left_out(tmp_path: Path) -> None:
+    """A whim whose subject its kind does not count (Python refuses it when asked) is
+    not guessed: the kernel names its kind unported and the harness leaves those whims
+    out, so the games still compare equal."""
+    require_native()
+    from naqala.kernel.differential import leave_out_unported, verify_game
+
+    path = tmp_path / "odd-whim.toml"
+    path.write_text(ODD_WHIM, encoding="utf-8")
+    rules = build_rules([WHIMS], house_rules=[path])
+    assert NativeRules(rules).kernel.unported_content() == ["whims:kept"]
+    rules = leave_out_unported(rules)
+    assert rules.without == (
+        "card:camel-driver",
+        "card:council-of-elders",
+        "card:grand-vizier",
+    )
+    bridge = NativeRules(rules)
+    assert bridge.kernel.unported_content() == []
+    report = verify_game(rules, bridge, 3, 1)
+    assert report.differences == [] and report.unported == collections.Counter()

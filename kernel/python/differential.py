@@ -74,11 +74,20 @@ def ported_rules(expansions: Sequence[str] = ()) -> tuple[Rules, NativeRules]:
     reasons = code_plugins(rules)
     if reasons:
         raise NotPorted("; ".join(reasons))
-    unported = NativeRules(rules).kernel.unported_content()
-    kinds = {entry.partition(":")[2] for entry in unported if entry.startswith("djinns:")}
-    djinns = [c.id for c in rules.content.deck("djinns") if c.kind in kinds]
-    leave_out(rules, [f"djinn:{card}" for card in djinns])
+    rules = leave_out_unported(rules)
     return rules, NativeRules(rules)
+
+
+def leave_out_unported(rules: Rules) -> Rules:
+    """``rules`` without the cards whose powers the kernel has not ported (by deck and
+    kind, as ``unported_content`` names them: ``djinns:<kind>``, ``whims:<kind>``)."""
+    unported = NativeRules(rules).kernel.unported_content()
+    refs: list[str] = []
+    for entry in unported:
+        deck, _, kind = entry.partition(":")
+        section = "djinn" if deck == "djinns" else "card"
+        refs.extend(f"{section}:{c.id}" for c in rules.content.deck(deck) if c.kind == kind)
+    return leave_out(rules, refs)
 
 
 def first_difference(left: Any, right: Any, path: str = "$") -> str | None:
