@@ -315,3 +315,12 @@ def test_a_whim_the_kernel_cannot_measure_is_left_out(tmp_path: Path) -> None:
     assert bridge.kernel.unported_content() == []
     report = verify_game(rules, bridge, 3, 1)
     assert report.differences == [] and report.unported == collections.Counter()
+
+
+def test_the_harness_plays_greedy_players_at_every_count_of_the_box() -> None:
+    from naqala.kernel.differential import games
+
+    spread = {(players, agent) for players, _, agent in games(16, counts=(2, 3, 4, 5))}
+    assert spread == {(p, a) for p in (2, 3, 4, 5) for a in ("random", "greedy")}
+    # the base game's games are those CI has always played
+    assert [p for p, _, _ in games(6)] == [2, 3, 4, 2, 3, 4]

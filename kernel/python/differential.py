@@ -13,6 +13,7 @@ zero. The kernel plays only cards it has ported, so the games leave the others o
 from __future__ import annotations
 
 import collections
+import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -202,6 +203,9 @@ def games(
 ) -> Iterator[tuple[int, int, str]]:
     """(players, seed, agent) for ``count`` games spread over ``counts`` players (2-4
     unless told) and the random and greedy players (one greedy game in four: they cost
-    more)."""
+    more). When the counts would put every greedy game at one count (2-5 players: four
+    counts), they shift by one every four games, so greedy players play at every count."""
+    shift = math.gcd(len(counts), 4) > 1
     for i in range(count):
-        yield counts[i % len(counts)], first_seed + i, "greedy" if i % 4 == 3 else "random"
+        players = counts[(i + (i // 4 if shift else 0)) % len(counts)]
+        yield players, first_seed + i, "greedy" if i % 4 == 3 else "random"
