@@ -70,7 +70,7 @@ fn djinn_ported(kind: &str) -> bool {
         || REACTING_DJINNS.contains(&kind)
         || ACTIVATED_DJINNS.contains(&kind)
         || kind == KUMARBI
-        || kind == whims::QAREEN
+        || whims::BOX_DJINNS.contains(&kind)
 }
 
 /// The djinns that react to events by paying their owner (`pays_self_or_opponent`):
@@ -87,18 +87,8 @@ const REACTING_DJINNS: &[&str] = &["kandicha", "boaz", "echidna"];
 /// resource cards, Echidna multiplies the builders' pay (with its `builders-paid`
 /// reaction).
 const ACTIVATED_DJINNS: &[&str] = &[
-    "leta",
-    "utug",
-    "bouraq",
-    "enki",
-    "anun-nak",
-    "sloar",
-    "echidna",
-    "iblis",
-    "sibittis",
-    "hagis",
+    "leta", "utug", "bouraq", "enki", "anun-nak", "sloar", "echidna", "iblis", "sibittis", "hagis",
     "lamia",
-    whims::DALHAN,
 ];
 
 /// Kumarbi: a discount on the bid, paid in Fakirs (offered while its owner bids).
@@ -250,7 +240,11 @@ impl<'c> Rules<'c> {
                 .cards
                 .iter()
                 .enumerate()
-                .map(|(i, c)| ACTIVATED_DJINNS.contains(&c.kind.as_str()) || whims.is_whim(i as u8))
+                .map(|(i, c)| {
+                    ACTIVATED_DJINNS.contains(&c.kind.as_str())
+                        || c.kind == whims::DALHAN
+                        || whims.is_whim(i as u8)
+                })
                 .collect(),
             whims,
         }

@@ -24,6 +24,8 @@ pub(super) const CLAIMED: &str = "whims.claimed";
 /// The box's djinns, by kind (`spirits.py`).
 pub(super) const QAREEN: &str = "qareen";
 pub(super) const DALHAN: &str = "dalhan";
+/// Both, as the djinns the kernel plays (`djinn_ported`).
+pub(super) const BOX_DJINNS: &[&str] = &[QAREEN, DALHAN];
 
 /// What a whim counts (`whims.py`: one class per card kind).
 #[derive(Clone, Debug, PartialEq, Eq)]
