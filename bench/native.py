@@ -9,22 +9,25 @@ same choices, the same final state), and gives the ratio of actions per CPU-seco
 median of the rounds and their spread are printed.
 
 The kernel plays only the cards it has ported, so both engines play the rules with the
-cards it has not (none today) left out, as ``--without`` does. ``-x thieves`` and
-``-x solo`` (with ``--players 1``) measure those boxes.
+cards it has not (none today) left out, as ``--without`` does. ``-x thieves``,
+``-x solo`` (with ``--players 1``) and ``-x djinns`` (the Whims box; ``--players 5``
+measures its five-player games) measure those boxes.
 
-Verify: ``--verify N`` plays N games on the Python engine (at the player counts the
-rules allow, up to 4: 2-4, or 1 for solo; random and greedy players, and with the Thieves
-a player that takes and uses every thief it can) and compares the kernel after every
-action: legal actions (same list, same order) and the state JSON after the action
-chosen. It prints what it compared (and how many decisions of each stage), what the kernel
-has not ported yet, and every difference; the only acceptable count is 0, and the exit
-status is 1 otherwise.
+Verify: ``--verify N`` plays N games on the Python engine (at every player count the
+rules allow: 2-4, 2-5 with the Whims box, 1 for solo; random and greedy players, and with
+the Thieves a player that takes and uses every thief it can) and compares the kernel
+after every action: legal actions (same list, same order) and the state JSON after the
+action chosen. It prints what it compared (and how many decisions of each stage), what
+the kernel has not ported yet, and every difference; the only acceptable count is 0, and
+the exit status is 1 otherwise.
 
     python bench/native.py                  # 4 players, 7 rounds of 0.5 CPU-s a side
     python bench/native.py --players 2 --rounds 9
     python bench/native.py --verify 300
     python bench/native.py --verify 100 -x big-viziers
     python bench/native.py --players 1 -x solo
+    python bench/native.py --players 5 -x djinns
+    python bench/native.py --verify 100 -x djinns
     python bench/native.py --verify 100 -x thieves --house-rules blue-anywhere.toml
 """
 
@@ -156,7 +159,7 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "--players", type=int, default=4, choices=(1, 2, 3, 4), help="1 with -x solo"
+        "--players", type=int, default=4, choices=(1, 2, 3, 4, 5), help="1 with -x solo"
     )
     parser.add_argument("--rounds", type=int, default=7, help="slices per side (default 7)")
     parser.add_argument("--slice", type=float, default=0.5, help="CPU s per slice (0.5)")
@@ -168,7 +171,7 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
         default=[],
         metavar="PLUGIN",
         help="a plugin the kernel plays or a content-only house rule to add (repeatable), "
-        "e.g. -x thieves, -x solo, -x big-viziers",
+        "e.g. -x thieves, -x solo, -x djinns (the Whims box), -x big-viziers",
     )
     parser.add_argument(
         "--house-rules",

@@ -241,6 +241,17 @@ def test_bench_verify_reports_zero_differences() -> None:
     assert "3 games" in lines[-2]
 
 
+def test_bench_verify_plays_the_whims_box() -> None:
+    """``--verify N -x djinns``: Whims games at every player count the box allows (2-5),
+    compared after every action (tests/test_native_whims.py covers the box in depth)."""
+    require_native()
+    lines: list[str] = []
+    assert _bench().main(["--verify", "4", "-x", "djinns"], out=lines.append) == 0
+    assert lines[0] == "rules: base, djinns"
+    assert lines[-1] == "0 differences"
+    assert "4 games" in lines[-2]
+
+
 def test_bench_measures_both_engines() -> None:
     require_native()
     lines: list[str] = []

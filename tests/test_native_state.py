@@ -23,6 +23,7 @@ RULESETS = {
     "big-viziers": ("big-viziers",),
     "generous-jafaar": ("generous-jafaar",),
     "artisans+big-viziers": ("artisans", "big-viziers"),
+    "whims": ("djinns",),
 }
 _BUILT: dict[str, Rules] = {}
 

@@ -13,6 +13,7 @@ zero. The kernel plays only cards it has ported, so the games leave the others o
 from __future__ import annotations
 
 import collections
+import math
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -83,11 +84,20 @@ def ported_rules(
     reasons = code_plugins(rules)
     if reasons:
         raise NotPorted("; ".join(reasons))
-    unported = NativeRules(rules).kernel.unported_content()
-    kinds = {entry.partition(":")[2] for entry in unported if entry.startswith("djinns:")}
-    djinns = [c.id for c in rules.content.deck("djinns") if c.kind in kinds]
-    leave_out(rules, [f"djinn:{card}" for card in djinns])
+    rules = leave_out_unported(rules)
     return rules, NativeRules(rules)
+
+
+def leave_out_unported(rules: Rules) -> Rules:
+    """``rules`` without the cards whose powers the kernel has not ported (by deck and
+    kind, as ``unported_content`` names them: ``djinns:<kind>``, ``whims:<kind>``)."""
+    unported = NativeRules(rules).kernel.unported_content()
+    refs: list[str] = []
+    for entry in unported:
+        deck, _, kind = entry.partition(":")
+        section = "djinn" if deck == "djinns" else "card"
+        refs.extend(f"{section}:{c.id}" for c in rules.content.deck(deck) if c.kind == kind)
+    return leave_out(rules, refs)
 
 
 def first_difference(left: Any, right: Any, path: str = "$") -> str | None:
@@ -224,9 +234,9 @@ def agent_mix(rules: Rules) -> tuple[str, ...]:
 
 
 def player_counts(rules: Rules) -> tuple[int, ...]:
-    """The player counts the harness plays these rules at: those the content allows, up to
-    4 (2-4 for the base game and the Thieves, 1 for solo mode)."""
-    return tuple(sorted(p.players for p in rules.content.player_counts if p.players <= 4))
+    """The player counts the rules allow, fewest first (2-4 for the base game and the
+    Thieves, 2-5 with the Whims box, 1 for solo mode)."""
+    return tuple(sorted({pc.players for pc in rules.content.player_counts}))
 
 
 def games(
@@ -237,6 +247,10 @@ def games(
 ) -> Iterator[tuple[int, int, str]]:
     """(players, seed, agent) for ``count`` games spread over the player ``counts`` (2-4
     by default) and the ``agents`` in turn (random players, one greedy game in four:
-    they cost more)."""
+    they cost more). When the counts would put every game of one agent at one count
+    (2-5 players: four counts), they shift by one every four games, so every agent plays
+    at every count."""
+    shift = math.gcd(len(counts), len(agents)) > 1
     for i in range(count):
-        yield counts[i % len(counts)], first_seed + i, agents[i % len(agents)]
+        players = counts[(i + (i // len(agents) if shift else 0)) % len(counts)]
+        yield players, first_seed + i, agents[i % len(agents)]

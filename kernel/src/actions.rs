@@ -128,6 +128,8 @@ pub enum Action {
     Card(u8, Option<u8>, Pay),
     /// `<kumarbi> <cost> <F…>`: a bid for the spot of that cost, Fakirs discarded
     Discounted(u8, u32, u8),
+    /// `<verb> <card> [payment]`: a card used by its deck's verb (`claim <whim>`)
+    Claim(u8, Pay),
     /// `keep <djinn>`: the djinn kept of those drawn (Sibittis)
     Keep(u8),
     /// `skip`: an optional tile action not taken
@@ -189,6 +191,18 @@ impl Action {
                 content.doc.cards[usize::from(*card)].id,
                 "F".repeat(usize::from(*fakirs))
             ),
+            Action::Claim(card, pay) => {
+                let spec = &content.doc.cards[usize::from(*card)];
+                let verb = content
+                    .deck_index(&spec.deck)
+                    .map_or("", |d| content.doc.decks[d].verb.as_str());
+                let mut text = format!("{verb} {}", spec.id);
+                if *pay != Pay::Free {
+                    text.push(' ');
+                    text.push_str(pay.code());
+                }
+                text
+            }
             Action::Keep(card) => format!("keep {}", content.doc.cards[usize::from(*card)].id),
             Action::Skip => "skip".to_owned(),
             Action::End => "end".to_owned(),
@@ -272,6 +286,7 @@ pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> 
         Action::Discounted(card, cost, fakirs) => {
             key(card_kind(card), u64::from(cost), u64::from(fakirs), 0)
         }
+        Action::Claim(card, p) => key(ranks.card_verb[usize::from(card)], card_id(card), pay(p), 0),
         Action::Buy(_) | Action::Sell(_) => return None,
         // the thieves' kinds are not among the fixed kinds: sorted by their notation
         Action::Thief(..) | Action::Give(_) | Action::Loot(_) => return None,

@@ -140,6 +140,9 @@ pub struct KindRanks {
     pub card_kind: Vec<u64>,
     /// the rank of each card id (by card index) among card ids, as an argument
     pub card_id: Vec<u64>,
+    /// the rank of the verb of each card's deck (by card index) as an action's kind
+    /// (`claim`: a card used by its deck's verb)
+    pub card_verb: Vec<u64>,
     /// whether the ranks fit a sort key (fewer than 256 kinds) and card ids as arguments
     /// sort as plain strings (no digits, which the natural order reads as numbers)
     pub usable: bool,
@@ -155,6 +158,7 @@ impl KindRanks {
     fn new(doc: &ContentDoc) -> KindRanks {
         let mut kinds: Vec<&str> = FIXED_KINDS.to_vec();
         kinds.extend(doc.cards.iter().map(|c| c.id.as_str()));
+        kinds.extend(doc.decks.iter().map(|d| d.verb.as_str()));
         kinds.sort_unstable();
         kinds.dedup();
         let rank = |name: &str| kinds.binary_search(&name).map_or(0, |i| i as u64);
@@ -169,6 +173,14 @@ impl KindRanks {
             usable,
             fixed: FIXED_KINDS.iter().map(|k| rank(k)).collect(),
             card_kind: doc.cards.iter().map(|c| rank(&c.id)).collect(),
+            card_verb: doc
+                .cards
+                .iter()
+                .map(|c| {
+                    let deck = doc.decks.iter().find(|d| d.id == c.deck);
+                    rank(deck.map_or("", |d| d.verb.as_str()))
+                })
+                .collect(),
             card_id: doc
                 .cards
                 .iter()

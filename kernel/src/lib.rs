@@ -18,6 +18,7 @@ pub mod seats;
 pub mod setup;
 pub mod state;
 pub mod statejson;
+pub mod terrain;
 
 #[cfg(feature = "python")]
 mod python;

@@ -22,6 +22,8 @@ const FIXED: &[&str] = &[
     "no-moves",
     "flute.tile",
     "flute.left",
+    // plugins/whims/whims.py: the whims a player fulfilled
+    "whims.claimed",
 ];
 
 /// The sorted table of names.

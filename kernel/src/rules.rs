@@ -12,6 +12,8 @@ use crate::content::{Content, MAX_COLOURS};
 use crate::names::Sym;
 use crate::state::{Decision, Deck, State, Target, Turn, NOBODY};
 
+mod whims;
+
 /// A rule the kernel does not implement yet, by the name of the stage or power.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unported(pub String);
@@ -54,6 +56,8 @@ enum Kind {
     ThiefKeep,
     /// the solo mode's `bid`: Yazid's roll and the player's outbid (solo.rs)
     SultansRoll,
+    /// the Whims box's Fabulous City: take the whim lying on it (`cities.City`)
+    City,
     /// a stage the kernel has not ported
     Unported,
 }
@@ -78,6 +82,7 @@ fn djinn_ported(kind: &str) -> bool {
         || REACTING_DJINNS.contains(&kind)
         || ACTIVATED_DJINNS.contains(&kind)
         || kind == KUMARBI
+        || whims::BOX_DJINNS.contains(&kind)
 }
 
 /// The djinns that react to events by paying their owner (`pays_self_or_opponent`):
@@ -173,6 +178,8 @@ pub struct Rules<'c> {
     thieves: Option<thieves::Thieves>,
     /// solo mode's rules, in a solo game
     solo: Option<solo::Solo>,
+    /// the Whims box, when its plugin is in the rules (`rules/whims.rs`)
+    whims: whims::Whims,
 }
 
 /// The decks every game has, by index (`core/engine.py`).
@@ -226,6 +233,7 @@ impl<'c> Rules<'c> {
                     .unwrap_or_default()
             })
             .collect();
+        let whims = whims::Whims::new(content);
         Rules {
             content,
             known,
@@ -247,13 +255,17 @@ impl<'c> Rules<'c> {
                 .doc
                 .cards
                 .iter()
-                .map(|c| {
+                .enumerate()
+                .map(|(i, c)| {
                     ACTIVATED_DJINNS.contains(&c.kind.as_str())
                         || thieves::is_thief(&c.deck, &c.kind)
+                        || c.kind == whims::DALHAN
+                        || whims.is_whim(i as u8)
                 })
                 .collect(),
             thieves: thieves::Thieves::new(content),
             solo: solo::Solo::new(content),
+            whims,
         }
     }
 
@@ -333,6 +345,7 @@ impl<'c> Rules<'c> {
                 self.buy(state, stage, cost, reach, cards)
             }
             (_, &Action::Card(card, target, pay)) => self.use_card(state, card, target, pay),
+            (_, &Action::Claim(card, pay)) => self.use_card(state, card, None, pay),
             (Kind::Bid, &Action::Discounted(card, cost, fakirs)) => {
                 self.kumarbi(state, card, cost, fakirs)
             }
@@ -395,7 +408,9 @@ impl<'c> Rules<'c> {
                     None => self.enter(state, k.sell),
                 }
             }
-            Kind::PlaceToken(_) | Kind::Market(..) | Kind::SacredPlace => self.enter(state, k.sell),
+            Kind::PlaceToken(_) | Kind::Market(..) | Kind::SacredPlace | Kind::City => {
+                self.enter(state, k.sell)
+            }
             Kind::Sell => self.end_turn(state),
             _ => Err(Unported(format!(
                 "what follows {}",
@@ -416,6 +431,7 @@ impl<'c> Rules<'c> {
             Kind::Builders => self.builders(state, stage),
             Kind::Assassins => self.assassins(state, stage),
             Kind::PlaceToken(token) => self.place_token_tile(state, stage, token),
+            Kind::City => self.city(state, stage),
             Kind::Market(cost, ..) => {
                 let player = state.decision.player as usize;
                 let coins = i64::from(state.players[player].coins);
@@ -1231,6 +1247,9 @@ impl<'c> Rules<'c> {
                 elders >= e && fakirs >= f
             })
             .collect();
+        if self.whims.is_whim(card) {
+            return self.whim_options(state, player, card, &ways);
+        }
         let targets: Vec<Option<u8>> = match kind {
             // `_if_cards_left`: one use without a target while the pile or discards hold one
             "sloar" => {
@@ -1326,6 +1345,7 @@ impl<'c> Rules<'c> {
                     .filter(|&t| usize::from(t) != here && !geo.is_impassable(usize::from(t)))
                     .collect()
             }
+            whims::DALHAN => self.dalhan_targets(state),
             "bouraq" | "enki" => {
                 let Some((token, tile_kind)) = self.place_on_kind(kind) else {
                     return Vec::new();
@@ -1623,6 +1643,9 @@ impl<'c> Rules<'c> {
         }
         state = self.discard_used(state, player, card);
         state = self.count_effect(state, card);
+        if self.whims.is_whim(card) {
+            return Ok(self.claim_whim(state, player, card));
+        }
         let spec = &self.content.doc.cards[usize::from(card)];
         let kind = spec.kind.as_str();
         match kind {
@@ -1675,6 +1698,7 @@ impl<'c> Rules<'c> {
                 state
             }
             "leta" | "utug" => self.take_tile(state, player, tile),
+            whims::DALHAN => self.dalhan(state, player, tile),
             "bouraq" | "enki" => {
                 let (token, _) = self.place_on_kind(kind).expect("a token to place");
                 self.place_token_for(state, player, token, tile)
@@ -1892,8 +1916,9 @@ impl<'c> Rules<'c> {
         }
         state.turn = None;
         // Python fires `clean-up` here: no card the kernel plays reacts to it; the
-        // Thieves refill their row
+        // Thieves refill their row and the Whims box lays whims on the empty cities
         let mut state = self.thieves_clean_up(state);
+        state = self.whims_clean_up(state);
         let k = &self.known;
         if has_flag(&state, k.last_camel)
             || has_flag(&state, k.no_moves)
@@ -2189,6 +2214,7 @@ impl<'c> Rules<'c> {
             + self.djinn_score(state, player, &owned)
             + self.thief_points(state, player)
             + self.solo_points(state, player)
+            + self.whims_score(state, player)
     }
 
     fn suit_value(&self, size: usize) -> i64 {
@@ -2340,11 +2366,13 @@ impl<'c> Rules<'c> {
             .iter()
             .filter(|c| in_play.contains(&c.id))
         {
+            let index = self.content.card_index(&card.id).unwrap_or(u8::MAX);
             let ported = card.deck == decks[RESOURCES].id
                 || (card.deck == decks[DJINNS].id
                     && (djinn_ported(&card.kind)
                         || (card.kind == thieves::HAFIZ && self.thieves.is_some())))
-                || (self.thieves.is_some() && thieves::is_thief(&card.deck, &card.kind));
+                || (self.thieves.is_some() && thieves::is_thief(&card.deck, &card.kind))
+                || self.whims.is_whim(index);
             if !ported {
                 out.push(format!("{}:{}", card.deck, card.kind));
             }
@@ -2469,6 +2497,7 @@ fn kind_of(content: &Content, name: &str) -> Kind {
         "tile:small-market" => market("small"),
         "tile:large-market" => market("large"),
         "tile:sacred-place" => Kind::SacredPlace,
+        "tile:city" => Kind::City,
         _ => Kind::Unported,
     }
 }

@@ -1,8 +1,8 @@
 //! Setting up a new base game (`plugins/base/setup.py`): the board, meeples, decks,
 //! coins, camels and turn markers, drawn from the seed's generator in the Python order.
 //!
-//! The kernel sets up only boards without terrain (no plugin adds impassable tiles or
-//! walls to content-only rules), which are always connected: one layout is laid.
+//! Boards with terrain (the Whims box's Great Lake, `terrain.rs`) are laid again while a
+//! tile is cut off, as in Python.
 
 use std::sync::Arc;
 
@@ -56,17 +56,7 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
         return Err(Unported(format!("a game of {players} players")));
     }
     let mut rng = Rng::new(seed);
-    let (rows, cols) = board_shape(content)?;
-    let mut tiles: Vec<u8> = (0..doc.tiles.len() as u8).collect();
-    rng.shuffle(&mut tiles);
-    let layout = Layout::new(
-        content,
-        rows as u8,
-        cols as u8,
-        tiles.into_boxed_slice(),
-        0,
-        Box::new([]),
-    );
+    let layout = lay_out(content, &mut rng)?;
 
     let colours = content.colours();
     let mut bag = [0u8; MAX_COLOURS];
@@ -76,7 +66,9 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
     let per_tile = content.setting("meeples_per_tile").unwrap_or(0);
     let mut board = Board::new(layout.size(), colours, content.tokens());
     for index in 0..layout.size() {
-        if !doc.tiles[usize::from(layout.tiles[index])].holds_meeples {
+        if layout.blocked >> index & 1 == 1
+            || !doc.tiles[usize::from(layout.tiles[index])].holds_meeples
+        {
             continue;
         }
         for _ in 0..per_tile {
@@ -144,5 +136,35 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
         flags: Box::new([]),
         extras: Box::new([]),
     };
-    rules.start(rules.adjust_new_game(state))
+    // `naqala_adjust_new_game`: solo mode's camels, and the Whims box lays a whim on
+    // every city
+    let state = rules.whims_new_game(rules.adjust_new_game(state));
+    rules.start(state)
+}
+
+/// How often a layout with a cut-off tile is laid again before giving up
+/// (`LAYOUT_ATTEMPTS`).
+const LAYOUT_ATTEMPTS: usize = 1000;
+
+/// `lay_out`: every tile shuffled into the board (`random_layout`), with the terrain the
+/// plugins declare (`terrain::impassable`), laid again while some tile is shut in.
+fn lay_out(content: &Content, rng: &mut Rng) -> Result<Layout, Unported> {
+    let (rows, cols) = board_shape(content)?;
+    for _ in 0..LAYOUT_ATTEMPTS {
+        let mut tiles: Vec<u8> = (0..content.doc.tiles.len() as u8).collect();
+        rng.shuffle(&mut tiles);
+        let blocked = crate::terrain::impassable(content, &tiles);
+        let layout = Layout::new(
+            content,
+            rows as u8,
+            cols as u8,
+            tiles.into_boxed_slice(),
+            blocked,
+            Box::new([]),
+        );
+        if crate::terrain::is_connected(&layout.geometry) {
+            return Ok(layout);
+        }
+    }
+    Err(Unported("a board without a cut-off tile".to_owned()))
 }

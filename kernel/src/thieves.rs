@@ -857,7 +857,13 @@ impl Rules<'_> {
 
     /// `give_cards`: cards into a hand, sorted or after the others in the order taken,
     /// as the deck's policy says.
-    fn give_cards(&self, mut state: State, player: usize, deck: usize, cards: &[u8]) -> State {
+    pub(crate) fn give_cards(
+        &self,
+        mut state: State,
+        player: usize,
+        deck: usize,
+        cards: &[u8],
+    ) -> State {
         let hands = &state.players[player].hands;
         let mut hand = hands.hand(deck).to_vec();
         hand.extend_from_slice(cards);
