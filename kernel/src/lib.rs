@@ -10,6 +10,7 @@ pub mod actions;
 pub mod content;
 pub mod geometry;
 pub mod names;
+pub mod perft;
 pub mod playout;
 pub mod rng;
 pub mod rules;
