@@ -45,7 +45,16 @@ trait Count: Clone {
     fn times(&self, other: &Self) -> Option<Self>;
     fn times_small(&self, n: u64) -> Option<Self>;
     fn over_small(&self, n: u64) -> Self;
-    fn to_big(&self) -> BigUint;
+    /// Add one start's moves and paths ending on the target, its walks (by visits) in
+    /// this type, to `tally`: in `u128` where the products fit, else in `BigUint`.
+    fn contribute(
+        hands: &mut Hands<'_>,
+        start: usize,
+        present: &[bool],
+        walks: &[Self],
+        clock: &Clock,
+        tally: &mut Tally,
+    ) -> Result<(), Halt>;
 }
 
 impl Count for u128 {
@@ -71,8 +80,26 @@ impl Count for u128 {
     fn over_small(&self, n: u64) -> Self {
         self / u128::from(n)
     }
-    fn to_big(&self) -> BigUint {
-        BigUint::from(*self)
+    fn contribute(
+        hands: &mut Hands<'_>,
+        start: usize,
+        present: &[bool],
+        walks: &[Self],
+        clock: &Clock,
+        tally: &mut Tally,
+    ) -> Result<(), Halt> {
+        if let Some(hand) = hands.small(start) {
+            match pair(hand, present, walks, clock) {
+                Ok((moves, paths)) => {
+                    tally.add_small(moves, paths);
+                    return Ok(());
+                }
+                Err(Halt::OutOfTime) => return Err(Halt::OutOfTime),
+                Err(Halt::Overflow) => {}
+            }
+        }
+        let walks: Vec<BigUint> = walks.iter().map(|&n| BigUint::from(n)).collect();
+        BigUint::contribute(hands, start, present, &walks, clock, tally)
     }
 }
 
@@ -99,8 +126,18 @@ impl Count for BigUint {
     fn over_small(&self, n: u64) -> Self {
         self / n
     }
-    fn to_big(&self) -> BigUint {
-        self.clone()
+    fn contribute(
+        hands: &mut Hands<'_>,
+        start: usize,
+        present: &[bool],
+        walks: &[Self],
+        clock: &Clock,
+        tally: &mut Tally,
+    ) -> Result<(), Halt> {
+        let (moves, paths) = pair(hands.big(start), present, walks, clock)?;
+        tally.big.0 += moves;
+        tally.big.1 += paths;
+        Ok(())
     }
 }
 
@@ -129,14 +166,14 @@ fn arrangements<N: Count>(counts: impl IntoIterator<Item = u64>) -> Option<N> {
     Some(result)
 }
 
-/// For one last colour `c` of a hand: the orders of the rest, the copies of `c` left in
-/// the rest, and the orders of the rest without `c` (`perft._Sequences.visited`).
+/// For one last colour `c` of a hand: the orders of the rest and the copies of `c` left
+/// in the rest (`perft._Sequences.visited`; the orders are `C(rest, left)` times the
+/// orders of the rest without `c`, which is where `ByVisits` starts).
 #[derive(Clone)]
 struct LastColour<N> {
     colour: usize,
     orders: N,
     left: u64,
-    others: N,
 }
 
 /// The parts of `perft._Sequences` that depend on the hand only, worked out once per
@@ -156,12 +193,10 @@ impl<N: Count> HandOrders<N> {
                 continue;
             }
             let rest = |i: usize| hand[i] - u64::from(i == colour);
-            let others = (0..hand.len()).filter(|&i| i != colour).map(rest);
             last.push(LastColour {
                 colour,
                 orders: arrangements((0..hand.len()).map(rest))?,
                 left: n - 1,
-                others: arrangements(others)?,
             });
         }
         Some(HandOrders { rest_len, last })
@@ -194,17 +229,52 @@ impl<'a, N: Count> Sequences<'a, N> {
         })
     }
 
-    /// The last colour is legal if present, or if one of the `visits` earlier drops on
-    /// the tile is that colour: all orders of the rest, minus those that keep the colour
-    /// off the visits' positions.
-    fn legal(&self, visits: u64) -> Option<N> {
-        let mut count = self.always.clone();
-        if visits > 0 {
-            for last in &self.visited {
-                let kept_off = comb::<N>(self.hand.rest_len - visits, last.left)?;
-                count.add_to(&last.orders.less(&kept_off.times(&last.others)?))?;
+    /// `legal(0)`, `legal(1)`, … in turn (`ByVisits::next`).
+    fn by_visits(&self) -> ByVisits<'_, 'a, N> {
+        ByVisits {
+            sequences: self,
+            kept_off: self
+                .visited
+                .iter()
+                .map(|last| last.orders.clone())
+                .collect(),
+            visits: 0,
+        }
+    }
+}
+
+/// `perft._Sequences.legal` at 0, 1, 2, … visits. The last colour `c` is legal if
+/// present, or if one of the `visits` earlier drops on the tile is `c`: all orders of
+/// the rest, minus those that keep `c` off the visits' positions, `C(rest - visits,
+/// left) × others`. That product is carried from one number of visits to the next
+/// (`C(n - 1, k) = C(n, k) (n - k) / n`, exact), so a walk that met its last tile
+/// thousands of times costs one small multiplication a visit, not a binomial.
+struct ByVisits<'s, 'a, N> {
+    sequences: &'s Sequences<'a, N>,
+    /// per visited colour: `C(rest_len - visits, left) × others`
+    kept_off: Vec<N>,
+    visits: u64,
+}
+
+impl<N: Count> ByVisits<'_, '_, N> {
+    /// The legal sequences at the current number of visits; then one visit more.
+    fn next(&mut self) -> Option<N> {
+        let sequences = self.sequences;
+        let mut count = sequences.always.clone();
+        let n = sequences.hand.rest_len.saturating_sub(self.visits);
+        for (last, kept_off) in sequences.visited.iter().zip(&mut self.kept_off) {
+            if self.visits > 0 {
+                count.add_to(&last.orders.less(kept_off))?;
+            }
+            if !kept_off.is_nothing() {
+                *kept_off = if n > last.left {
+                    kept_off.times_small(n - last.left)?.over_small(n)
+                } else {
+                    N::of(0)
+                };
             }
         }
+        self.visits += 1;
         Some(count)
     }
 }
@@ -384,39 +454,110 @@ impl<N: Count> Level<N> {
     }
 }
 
-/// Count one target tile in the number type `N`: the moves and paths of every start
-/// whose walks of its hand's length end on `target` (`perft._walk_counts` and the body
-/// of `count_moves_fast`'s loop).
-struct TargetCount<'a, N> {
+/// Every start's hand orders in both number types, worked out when first needed.
+struct Hands<'a> {
+    meeples: &'a [Vec<u64>],
+    /// `Some(None)`: the hand's orders do not fit `u128`
+    small: Vec<Option<Option<HandOrders<u128>>>>,
+    big: Vec<Option<HandOrders<BigUint>>>,
+}
+
+impl Hands<'_> {
+    fn new(meeples: &[Vec<u64>]) -> Hands<'_> {
+        Hands {
+            meeples,
+            small: vec![None; meeples.len()],
+            big: vec![None; meeples.len()],
+        }
+    }
+
+    fn small(&mut self, start: usize) -> Option<&HandOrders<u128>> {
+        let meeples = self.meeples;
+        self.small[start]
+            .get_or_insert_with(|| HandOrders::new(&meeples[start]))
+            .as_ref()
+    }
+
+    fn big(&mut self, start: usize) -> &HandOrders<BigUint> {
+        let meeples = self.meeples;
+        self.big[start].get_or_insert_with(|| {
+            HandOrders::new(&meeples[start]).expect("BigUint never overflows")
+        })
+    }
+}
+
+/// Moves and paths summed in `u128` while they fit, and in `BigUint` beside.
+#[derive(Default)]
+struct Tally {
+    small: (u128, u128),
+    big: (BigUint, BigUint),
+}
+
+impl Tally {
+    fn add_small(&mut self, moves: u128, paths: u128) {
+        let (m, p) = self.small;
+        match (m.checked_add(moves), p.checked_add(paths)) {
+            (Some(m), Some(p)) => self.small = (m, p),
+            _ => {
+                self.big.0 += moves;
+                self.big.1 += paths;
+            }
+        }
+    }
+
+    fn total(self) -> (BigUint, BigUint) {
+        let (m, p) = self.small;
+        (self.big.0 + m, self.big.1 + p)
+    }
+}
+
+/// One start's moves and paths ending on the target: its walks by earlier visits to the
+/// target, each times the legal colour sequences at that many visits.
+fn pair<N: Count>(
+    hand: &HandOrders<N>,
+    present: &[bool],
+    walks: &[N],
+    clock: &Clock,
+) -> Result<(N, N), Halt> {
+    let mut moves = N::of(0);
+    let mut paths = N::of(0);
+    let sequences = Sequences::new(hand, present).ok_or(Halt::Overflow)?;
+    let mut by_visits = sequences.by_visits();
+    for n in walks {
+        let legal = by_visits.next().ok_or(Halt::Overflow)?;
+        if n.is_nothing() {
+            continue;
+        }
+        clock.check()?;
+        moves
+            .add_to(&n.times(&legal).ok_or(Halt::Overflow)?)
+            .ok_or(Halt::Overflow)?;
+        if !legal.is_nothing() {
+            paths.add_to(n).ok_or(Halt::Overflow)?;
+        }
+    }
+    Ok((moves, paths))
+}
+
+/// Count one target tile with its walks in the number type `N`: the moves and paths of
+/// every start whose walks of its hand's length end on `target` (`perft._walk_counts`
+/// and the body of `count_moves_fast`'s loop); `Halt::Overflow` if the walks outgrow `N`.
+struct TargetCount<'a> {
     board: &'a PerftBoard,
     /// start tiles by hand length: `(length, starts)`, shortest first
     starts: &'a [(u64, Vec<usize>)],
-    /// each start's hand orders, worked out when first needed
-    hands: Vec<Option<HandOrders<N>>>,
 }
 
-impl<'a, N: Count> TargetCount<'a, N> {
-    fn new(board: &'a PerftBoard, starts: &'a [(u64, Vec<usize>)]) -> TargetCount<'a, N> {
-        TargetCount {
-            board,
-            starts,
-            hands: vec![None; board.size()],
-        }
-    }
-
-    fn hand(&mut self, start: usize) -> Result<&HandOrders<N>, Halt> {
-        if self.hands[start].is_none() {
-            let orders = HandOrders::new(&self.board.meeples[start]).ok_or(Halt::Overflow)?;
-            self.hands[start] = Some(orders);
-        }
-        Ok(self.hands[start].as_ref().expect("just filled"))
-    }
-
-    fn count(&mut self, target: usize, clock: &Clock) -> Result<(N, N), Halt> {
+impl TargetCount<'_> {
+    fn count<N: Count>(
+        &self,
+        target: usize,
+        hands: &mut Hands<'_>,
+        clock: &Clock,
+    ) -> Result<Tally, Halt> {
         let board = self.board;
         let neighbours = &board.neighbours;
-        let mut moves = N::of(0);
-        let mut paths = N::of(0);
+        let mut tally = Tally::default();
         let longest = self.starts.last().map_or(0, |(length, _)| *length);
         let mut level = Level::<N>::empty(board);
         for counts in &mut level.walks[target] {
@@ -468,34 +609,19 @@ impl<'a, N: Count> TargetCount<'a, N> {
                     if walks.is_empty() {
                         continue;
                     }
-                    let walks = walks.to_vec();
                     let present: Vec<bool> = if start == target {
                         vec![false; board.meeples[start].len()]
                     } else {
                         board.meeples[target].iter().map(|&n| n > 0).collect()
                     };
-                    let hand = self.hand(start)?;
-                    let sequences = Sequences::new(hand, &present).ok_or(Halt::Overflow)?;
-                    for (visits, n) in walks.iter().enumerate() {
-                        if n.is_nothing() {
-                            continue;
-                        }
-                        clock.check()?;
-                        let legal = sequences.legal(visits as u64).ok_or(Halt::Overflow)?;
-                        moves
-                            .add_to(&n.times(&legal).ok_or(Halt::Overflow)?)
-                            .ok_or(Halt::Overflow)?;
-                        if !legal.is_nothing() {
-                            paths.add_to(n).ok_or(Halt::Overflow)?;
-                        }
-                    }
+                    N::contribute(hands, start, &present, walks, clock, &mut tally)?;
                 }
             }
             if level.live.is_empty() {
                 break; // no walk of k steps ends on the target, so none of more steps does
             }
         }
-        Ok((moves, paths))
+        Ok(tally)
     }
 }
 
@@ -527,8 +653,11 @@ pub fn count_moves(
     by_length.sort_by_key(|(length, _)| *length);
     let targets: Vec<usize> = (0..size).filter(|&t| !board.impassable[t]).collect();
     let total = targets.len();
-    let mut small = TargetCount::<u128>::new(board, &by_length);
-    let mut big = TargetCount::<BigUint>::new(board, &by_length);
+    let counter = TargetCount {
+        board,
+        starts: &by_length,
+    };
+    let mut hands = Hands::new(&board.meeples);
     let mut overflowed = false;
     let (mut moves, mut paths) = (BigUint::zero(), BigUint::zero());
     let timeout = |done: usize| Stopped::Timeout { done, total };
@@ -540,18 +669,19 @@ pub fn count_moves(
         let counted = if overflowed {
             Err(Halt::Overflow)
         } else {
-            small
-                .count(target, &clock)
-                .map(|(m, p)| (m.to_big(), p.to_big()))
+            counter.count::<u128>(target, &mut hands, &clock)
         };
-        let (m, p) = match counted {
-            Ok(found) => found,
+        let tally = match counted {
+            Ok(tally) => tally,
             Err(Halt::OutOfTime) => return Err(timeout(done)),
             Err(Halt::Overflow) => {
-                overflowed = true;
-                big.count(target, &clock).map_err(|_| timeout(done))?
+                overflowed = true; // the walks outgrow u128: so will the next targets'
+                counter
+                    .count::<BigUint>(target, &mut hands, &clock)
+                    .map_err(|_| timeout(done))?
             }
         };
+        let (m, p) = tally.total();
         moves += m;
         paths += p;
         if !progress(done + 1, total) {
@@ -565,7 +695,11 @@ pub fn count_moves(
 pub fn legal_sequences(hand: &[u64], present: &[bool], visits: u64) -> BigUint {
     let orders = HandOrders::<BigUint>::new(hand).expect("BigUint never overflows");
     let sequences = Sequences::new(&orders, present).expect("BigUint never overflows");
-    sequences.legal(visits).expect("BigUint never overflows")
+    let mut by_visits = sequences.by_visits();
+    for _ in 0..visits {
+        by_visits.next();
+    }
+    by_visits.next().expect("BigUint never overflows")
 }
 
 #[cfg(test)]
@@ -663,12 +797,21 @@ mod tests {
         let (moves, _) = count_moves(&board, None, &mut |_, _| true).unwrap();
         assert_eq!(small(&moves), Some(8 * dense_square_orders()));
         let starts = [(20, vec![0, 1, 2, 3])];
-        let mut big = TargetCount::<BigUint>::new(&board, &starts);
+        let counter = TargetCount {
+            board: &board,
+            starts: &starts,
+        };
+        let mut hands = Hands::new(&board.meeples);
         let clock = Clock {
             started: 0.0,
             limit: None,
         };
-        let by_big: Vec<_> = (0..4).map(|t| big.count(t, &clock).unwrap().0).collect();
+        let by_big: Vec<_> = (0..4)
+            .map(|t| {
+                let tally = counter.count::<BigUint>(t, &mut hands, &clock).unwrap();
+                tally.total().0
+            })
+            .collect();
         assert_eq!(by_big.iter().sum::<BigUint>(), moves);
     }
 
