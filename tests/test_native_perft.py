@@ -77,11 +77,18 @@ def python_count(state: State) -> tuple[int, int]:
     return count_moves_fast(state.geometry, state.board.meeples)
 
 
-@pytest.mark.parametrize("expansions", [(), ("big-viziers",)])
-def test_game_boards_count_the_same_on_both_engines(expansions: tuple[str, ...]) -> None:
-    """The shipped 5x6 layout, as set up and as played: a new game of every player count
-    on both engines' setups, and the board before each pick of a random game, counted
-    natively from the native state (``NativeState.perft``)."""
+@pytest.mark.parametrize(
+    ("expansions", "set_up_natively"),
+    [((), True), (("big-viziers",), True), (("artisans",), False)],
+)
+def test_game_boards_count_the_same_on_both_engines(
+    expansions: tuple[str, ...], set_up_natively: bool
+) -> None:
+    """The shipped 5x6 layout, as set up and as played (with the Artisans too, whose
+    states the kernel holds, though it does not set their games up yet): a new game of
+    every player count, set up natively where the kernel does, and the board before
+    each pick of a random game, counted natively from the native state
+    (``NativeState.perft``)."""
     require_native()
     from naqala.kernel.bridge import NativeRules
 
@@ -91,7 +98,8 @@ def test_game_boards_count_the_same_on_both_engines(expansions: tuple[str, ...])
     for players in (2, 3, 4):
         seed = 10 + players
         state = rules.new_game(players, seed)
-        assert bridge.new_game(players, seed).perft() == python_count(state)
+        if set_up_natively:
+            assert bridge.new_game(players, seed).perft() == python_count(state)
         agent = RandomAgent(agent_seed(seed, 0))
         while not state.is_over:
             if state.decision.stage == "pick":
