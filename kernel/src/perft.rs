@@ -88,7 +88,7 @@ impl Count for u128 {
         clock: &Clock,
         tally: &mut Tally,
     ) -> Result<(), Halt> {
-        if let Some(hand) = hands.small(start) {
+        if let Some(hand) = hands.small(start, clock)? {
             match pair(hand, present, walks, clock) {
                 Ok((moves, paths)) => {
                     tally.add_small(moves, paths);
@@ -134,36 +134,44 @@ impl Count for BigUint {
         clock: &Clock,
         tally: &mut Tally,
     ) -> Result<(), Halt> {
-        let (moves, paths) = pair(hands.big(start), present, walks, clock)?;
+        let (moves, paths) = pair(hands.big(start, clock)?, present, walks, clock)?;
         tally.big.0 += moves;
         tally.big.1 += paths;
         Ok(())
     }
 }
 
-/// `n choose k` (0 when `k > n`), as Python's `math.comb`.
-fn comb<N: Count>(n: u64, k: u64) -> Option<N> {
+/// `n choose k` (0 when `k > n`), as Python's `math.comb`. The time limit is looked at
+/// every `COMB_STEPS` factors: a hand of a million meeples makes a long product.
+fn comb<N: Count>(n: u64, k: u64, clock: &Clock) -> Result<N, Halt> {
+    const COMB_STEPS: u64 = 256;
     if k > n {
-        return Some(N::of(0));
+        return Ok(N::of(0));
     }
     let k = k.min(n - k);
     let mut result = N::of(1);
     for i in 0..k {
+        if i % COMB_STEPS == COMB_STEPS - 1 {
+            clock.check()?;
+        }
         // the product of i + 1 consecutive numbers is divisible by (i + 1)!
-        result = result.times_small(n - i)?.over_small(i + 1);
+        let product = result.times_small(n - i).ok_or(Halt::Overflow)?;
+        result = product.over_small(i + 1);
     }
-    Some(result)
+    Ok(result)
 }
 
 /// Distinct orders of a multiset with `counts` of each kind (`perft.arrangements`).
-fn arrangements<N: Count>(counts: impl IntoIterator<Item = u64>) -> Option<N> {
+fn arrangements<N: Count>(counts: impl IntoIterator<Item = u64>, clock: &Clock) -> Result<N, Halt> {
     let mut total = 0u64;
     let mut result = N::of(1);
     for n in counts {
         total += n;
-        result = result.times(&comb(total, n)?)?;
+        result = result
+            .times(&comb(total, n, clock)?)
+            .ok_or(Halt::Overflow)?;
     }
-    Some(result)
+    Ok(result)
 }
 
 /// For one last colour `c` of a hand: the orders of the rest and the copies of `c` left
@@ -185,7 +193,7 @@ struct HandOrders<N> {
 }
 
 impl<N: Count> HandOrders<N> {
-    fn new(hand: &[u64]) -> Option<HandOrders<N>> {
+    fn new(hand: &[u64], clock: &Clock) -> Result<HandOrders<N>, Halt> {
         let rest_len = hand.iter().sum::<u64>() - 1;
         let mut last = Vec::new();
         for (colour, &n) in hand.iter().enumerate() {
@@ -195,11 +203,11 @@ impl<N: Count> HandOrders<N> {
             let rest = |i: usize| hand[i] - u64::from(i == colour);
             last.push(LastColour {
                 colour,
-                orders: arrangements((0..hand.len()).map(rest))?,
+                orders: arrangements((0..hand.len()).map(rest), clock)?,
                 left: n - 1,
             });
         }
-        Some(HandOrders { rest_len, last })
+        Ok(HandOrders { rest_len, last })
     }
 }
 
@@ -471,18 +479,24 @@ impl Hands<'_> {
         }
     }
 
-    fn small(&mut self, start: usize) -> Option<&HandOrders<u128>> {
-        let meeples = self.meeples;
-        self.small[start]
-            .get_or_insert_with(|| HandOrders::new(&meeples[start]))
-            .as_ref()
+    /// The start's hand orders in `u128`, or None where they do not fit.
+    fn small(&mut self, start: usize, clock: &Clock) -> Result<Option<&HandOrders<u128>>, Halt> {
+        if self.small[start].is_none() {
+            let orders = match HandOrders::new(&self.meeples[start], clock) {
+                Ok(orders) => Some(orders),
+                Err(Halt::Overflow) => None,
+                Err(Halt::OutOfTime) => return Err(Halt::OutOfTime),
+            };
+            self.small[start] = Some(orders);
+        }
+        Ok(self.small[start].as_ref().and_then(Option::as_ref))
     }
 
-    fn big(&mut self, start: usize) -> &HandOrders<BigUint> {
-        let meeples = self.meeples;
-        self.big[start].get_or_insert_with(|| {
-            HandOrders::new(&meeples[start]).expect("BigUint never overflows")
-        })
+    fn big(&mut self, start: usize, clock: &Clock) -> Result<&HandOrders<BigUint>, Halt> {
+        if self.big[start].is_none() {
+            self.big[start] = Some(HandOrders::new(&self.meeples[start], clock)?);
+        }
+        Ok(self.big[start].as_ref().expect("just filled"))
     }
 }
 
@@ -693,7 +707,11 @@ pub fn count_moves(
 
 /// `perft.legal_sequences`, for tests against the Python formula.
 pub fn legal_sequences(hand: &[u64], present: &[bool], visits: u64) -> BigUint {
-    let orders = HandOrders::<BigUint>::new(hand).expect("BigUint never overflows");
+    let clock = Clock {
+        started: 0.0,
+        limit: None,
+    };
+    let orders = HandOrders::<BigUint>::new(hand, &clock).expect("BigUint never overflows");
     let sequences = Sequences::new(&orders, present).expect("BigUint never overflows");
     let mut by_visits = sequences.by_visits();
     for _ in 0..visits {
@@ -843,6 +861,26 @@ mod tests {
         });
         assert_eq!(stopped, Err(Stopped::Cancelled));
         assert_eq!(seen, [(0, 6), (1, 6), (2, 6)]);
+    }
+
+    #[test]
+    fn a_long_binomial_stops_at_the_time_limit() {
+        // the orders of a hand of a million meeples: a product of 500,000 big factors
+        let clock = Clock {
+            started: process_time(),
+            limit: Some(0.0),
+        };
+        assert_eq!(
+            comb::<BigUint>(1_000_000, 500_000, &clock),
+            Err(Halt::OutOfTime)
+        );
+        let unlimited = Clock {
+            started: 0.0,
+            limit: None,
+        };
+        assert_eq!(comb::<u128>(300, 2, &unlimited), Ok(300 * 299 / 2));
+        assert_eq!(comb::<u128>(300, 150, &unlimited), Err(Halt::Overflow));
+        assert_eq!(comb::<u128>(3, 5, &unlimited), Ok(0));
     }
 
     #[test]
