@@ -508,8 +508,9 @@ class Rules:
             sum(line.points for line in self.score_lines(state, p))
             for p in range(len(state.players))
         )
-        if self._sheet.state is state:
-            self._sheet.totals = totals
+        sheet = self._sheet  # read once: another thread may score another state
+        if sheet.state is state:
+            sheet.totals = totals
         return totals
 
     def winners(self, state: State) -> tuple[int, ...]:
