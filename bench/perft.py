@@ -12,15 +12,22 @@ run up to ``--enumerate-up-to`` meeples (and is cut off after ``--max-seconds``)
 within ``S`` CPU seconds (a 5×6 board of 1,000 meeples a tile for the count, 12 for
 listing), printing the CPU seconds each took to give up and the peak memory of the
 process, so "the limit holds within a tenth of itself" is a figure, not a hope.
+
+Where the native engine is installed, the count also runs on the kernel
+(``count_moves_fast(..., engine="native")``, the same numbers asserted): the ``native s``
+column and ``py/native``, the ratio of CPU times of the two engines' counts (each the
+median of ``--repeat`` runs), and the kernel's count in ``--limit``.
 """
 
 from __future__ import annotations
 
 import argparse
 import resource
+import statistics
 import time
 from collections.abc import Callable
 
+from naqala import kernel
 from naqala.core.board import Geometry
 from naqala.core.state import Counts
 from naqala.testing.boardfile import parse_board
@@ -45,6 +52,22 @@ def cpu(run: Callable[[], tuple[int, int]]) -> tuple[float, tuple[int, int]]:
     return time.process_time() - start, result
 
 
+def _native(
+    geo: Geometry, meeples: tuple[Counts, ...], max_seconds: float | None = None
+) -> tuple[int, int]:
+    return count_moves_fast(geo, meeples, max_seconds, engine="native")
+
+
+def median_cpu(run: Callable[[], tuple[int, int]], repeat: int) -> tuple[float, tuple[int, int]]:
+    """The median CPU seconds of ``repeat`` runs of ``run()``, and its result."""
+    times = []
+    result = (0, 0)
+    for _ in range(repeat):
+        took, result = cpu(run)
+        times.append(took)
+    return statistics.median(times), result
+
+
 def limit_overshoot(limit: float) -> None:
     """How long each count takes to give up at ``limit`` CPU seconds, and the memory."""
     print(f"{'count':>10} {'limit s':>8} {'gave up s':>10} {'over':>7} {'peak MB':>8}")
@@ -52,6 +75,8 @@ def limit_overshoot(limit: float) -> None:
         ("polynomial", 1000, count_moves_fast),
         ("listing", 12, count_moves),
     ]
+    if kernel.available():
+        runs.append(("native", 1000, _native))
     for name, per_tile, counter in runs:
         geo, meeples = dense_board(per_tile)
         start = time.process_time()
@@ -74,14 +99,19 @@ def main() -> None:
     parser.add_argument("--enumerate-up-to", type=int, default=5)
     parser.add_argument("--max-seconds", type=float, default=60.0)
     parser.add_argument("--limit", type=float, help="measure how the time limit holds")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per count (median)")
     args = parser.parse_args()
     if args.limit is not None:
         limit_overshoot(args.limit)
         return
-    print(f"{'meeples':>7} {'moves':>14} {'count s':>8} {'list s':>8} {'ratio':>8}")
+    native = kernel.available()
+    if not native:
+        print(f"(no native column: {kernel.unavailable_reason()})")
+    header = f"{'meeples':>7} {'moves':>14} {'count s':>8} {'list s':>8} {'ratio':>8}"
+    print(header + (f" {'native s':>9} {'py/native':>9}" if native else ""))
     for n in args.meeples:
         geo, meeples = dense_board(n)
-        fast_time, fast = cpu(lambda g=geo, m=meeples: count_moves_fast(g, m))
+        fast_time, fast = median_cpu(lambda g=geo, m=meeples: count_moves_fast(g, m), args.repeat)
         listed = "-"
         ratio = "-"
         if n <= args.enumerate_up_to:
@@ -95,7 +125,12 @@ def main() -> None:
                 assert slow == fast, (slow, fast)
                 listed = f"{slow_time:.2f}"
                 ratio = f"{slow_time / max(fast_time, 1e-6):.1f}x"
-        print(f"{n:>7} {fast[0]:>14} {fast_time:>8.2f} {listed:>8} {ratio:>8}")
+        line = f"{n:>7} {fast[0]:>14} {fast_time:>8.4f} {listed:>8} {ratio:>8}"
+        if native:
+            native_time, counted = median_cpu(lambda g=geo, m=meeples: _native(g, m), args.repeat)
+            assert counted == fast, (counted, fast)
+            line += f" {native_time:>9.4f} {fast_time / max(native_time, 1e-7):>8.1f}x"
+        print(line)
 
 
 if __name__ == "__main__":

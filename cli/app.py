@@ -7,6 +7,7 @@ exits with code 2, printing nothing on stdout.
 from __future__ import annotations
 
 import contextlib
+import enum
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -223,6 +224,14 @@ def score(state: StateArg) -> None:
     typer.echo(json.dumps(result, indent=2))
 
 
+class PerftEngine(enum.StrEnum):
+    """``naqala perft --engine``: the kernel where it can run, or one engine by name."""
+
+    auto = "auto"
+    native = "native"
+    python = "python"
+
+
 @app.command()
 def perft(
     board: Annotated[Path, typer.Argument(help="Board file (JSON).")],
@@ -238,18 +247,32 @@ def perft(
             "--max-seconds", min=0, help="Give up after this much CPU time (default 60 s)."
         ),
     ] = None,
+    engine: Annotated[
+        PerftEngine,
+        typer.Option(
+            "--engine", help="Count natively, on the Python engine, or natively if possible."
+        ),
+    ] = PerftEngine.auto,
 ) -> None:
     """Count the legal meeple moves on a board file: {"moves": M, "paths": P}."""
+    from naqala.kernel import KernelUnavailable
     from naqala.testing.boardfile import BoardFileError
     from naqala.testing.boardfile import perft as count
-    from naqala.testing.perft import PERFT_MAX_SECONDS, PerftTimeout
+    from naqala.testing.perft import PERFT_MAX_SECONDS, PerftTimeout, perft_engine
 
     limit = PERFT_MAX_SECONDS if max_seconds is None else max_seconds
+    if enumerate_moves and engine is PerftEngine.native:
+        fail("perft: --enumerate lists every move on the Python engine only")
+    chosen, why_python = perft_engine(engine.value, enumerate_moves)
+    if why_python is not None:
+        typer.echo(f"naqala: perft: on the Python engine: {why_python}", err=True)
     try:
         with _progress_bar("Counting") as progress:
-            result = count(board, enumerate_moves, limit, progress)
+            result = count(board, enumerate_moves, limit, progress, chosen)
     except BoardFileError as exc:
         fail(str(exc))
+    except KernelUnavailable as exc:
+        fail(f"perft: --engine native: {exc}")
     except PerftTimeout as exc:
         typer.echo(f"naqala: perft {board}: {exc}", err=True)
         raise typer.Exit(1) from None

@@ -199,6 +199,10 @@ class Rules:
         self._apply_extra = HotHook(self.hook.naqala_apply_extra)
         self._protected = HotHook(self.hook.naqala_protected_meeples)
         self._game_ends = HotHook(self.hook.naqala_game_ends)
+        self._score_lines = HotHook(self.hook.naqala_score_lines)
+        self._adjust_score_lines = HotHook(self.hook.naqala_adjust_score_lines)
+        #: the score lines (and totals) of the last state scored
+        self._sheet = _Sheet(None)
         #: the last state asked about, its sorted options, and each legal option mapped to
         #: whether its stage offers it (True) or a power does (False)
         self._legal_state: State | None = None
@@ -473,22 +477,41 @@ class Rules:
     # -- scoring -----------------------------------------------------------------------
 
     def score_lines(self, state: State, player: int) -> tuple[ScoreLine, ...]:
+        """``player``'s score lines: the plugins' lines, then their adjustments. Kept for
+        the last state scored (by identity, as the legality cache), so a score sheet,
+        ``scores``, ``winners`` and ``verdict`` of one state read them once."""
+        sheet = self._sheet
+        if sheet.state is state:
+            found = sheet.lines.get(player)
+            if found is not None:
+                return found
         lines: list[ScoreLine] = []
-        for group in self._in_order("naqala_score_lines", rules=self, state=state, player=player):
+        for group in reversed(self._score_lines.positional(self, state, player)):
             lines.extend(group)
         frozen = tuple(lines)
         extra: list[ScoreLine] = []
-        for group in self._in_order(
-            "naqala_adjust_score_lines", rules=self, state=state, player=player, lines=frozen
-        ):
+        for group in reversed(self._adjust_score_lines.positional(self, state, player, frozen)):
             extra.extend(group)
-        return frozen + tuple(extra)
+        result = frozen + tuple(extra)
+        sheet = self._sheet  # a plugin may have scored another state meanwhile
+        if sheet.state is not state:
+            sheet = self._sheet = _Sheet(state)
+        sheet.lines[player] = result
+        return result
 
     def scores(self, state: State) -> tuple[int, ...]:
-        return tuple(
+        """Every player's score: the sum of their score lines (kept with them)."""
+        sheet = self._sheet
+        if sheet.state is state and sheet.totals is not None:
+            return sheet.totals
+        totals = tuple(
             sum(line.points for line in self.score_lines(state, p))
             for p in range(len(state.players))
         )
+        sheet = self._sheet  # read once: another thread may score another state
+        if sheet.state is state:
+            sheet.totals = totals
+        return totals
 
     def winners(self, state: State) -> tuple[int, ...]:
         """The players who won (``verdict``): by default those with the highest score."""
@@ -572,6 +595,18 @@ def _by_position(impl: HookImpl, arguments: Sequence[str]) -> Callable[..., Any]
         return function(*(values[i] for i in picks))
 
     return some
+
+
+class _Sheet:
+    """The score lines read so far of one state (by identity) and, once read, the totals;
+    replaced as a whole when another state is scored, so a reader never mixes two."""
+
+    __slots__ = ("lines", "state", "totals")
+
+    def __init__(self, state: State | None) -> None:
+        self.state = state
+        self.lines: dict[int, tuple[ScoreLine, ...]] = {}
+        self.totals: tuple[int, ...] | None = None
 
 
 class HotHook:

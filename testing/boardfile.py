@@ -15,7 +15,7 @@ from naqala.core.board import Geometry, geometry
 from naqala.core.documents import DocumentError, parse_json
 from naqala.core.files import BOARD_LIMIT, FileRefused, decode_utf8, read_bounded
 from naqala.core.state import Counts
-from naqala.testing.perft import Progress, count_moves, count_moves_fast
+from naqala.testing.perft import Engine, Progress, count_moves, count_moves_fast
 
 LETTERS = "YWGBRP"
 
@@ -96,11 +96,17 @@ def perft(
     enumerate_moves: bool = False,
     max_seconds: float | None = None,
     progress: Progress | None = None,
+    engine: Engine = "python",
 ) -> dict[str, int]:
     """``{"moves": M, "paths": P}`` for the board file at ``path``: counted per target
-    tile (polynomial), or with ``enumerate_moves`` by listing every move (exponential,
-    the cross-check). ``PerftTimeout`` after ``max_seconds`` of CPU time."""
+    tile (polynomial) on ``engine``, or with ``enumerate_moves`` by listing every move
+    (exponential, the cross-check, on the Python engine: ``ValueError`` with a native
+    ``engine``). ``PerftTimeout`` after ``max_seconds`` of CPU time."""
+    if enumerate_moves and engine != "python":
+        raise ValueError("listing every move (--enumerate) runs on the Python engine only")
     geo, meeples = load_board(path)
-    counter = count_moves if enumerate_moves else count_moves_fast
-    moves, paths = counter(geo, meeples, max_seconds, progress)
+    if enumerate_moves:
+        moves, paths = count_moves(geo, meeples, max_seconds, progress)
+    else:
+        moves, paths = count_moves_fast(geo, meeples, max_seconds, progress, engine)
     return {"moves": moves, "paths": paths}

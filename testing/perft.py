@@ -14,7 +14,10 @@ the walks that still exist are carried from one step to the next, so where they 
 (a tile of 100,000 meeples beside a single other) the count stops with them.
 
 ``count_moves`` lists the moves with the base game's own ``legal_starts`` and
-``legal_drops`` and stays as the independent cross-check.
+``legal_drops`` and stays as the independent cross-check. ``count_moves_fast(...,
+engine="native")`` runs the same count in the kernel (``kernel/src/perft.rs``, the same
+steps, the same time limit), proven equal on the board files and on game states by
+``tests/test_native_perft.py``; ``perft_engine`` picks the engine for ``naqala perft``.
 
 Part of the testing kit rather than the base plugin: no rule of any game needs to count
 moves; the kit, ``naqala perft`` and ``bench/perft.py`` do (docs/architecture.md).
@@ -25,6 +28,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
+from typing import Literal
 
 from naqala.core.board import Geometry
 from naqala.core.state import NOBODY, Counts, add_at
@@ -32,6 +36,10 @@ from naqala.plugins.base.api import legal_drops, legal_starts
 
 #: ``progress(done, total)`` after each target tile
 Progress = Callable[[int, int], None]
+#: the engine a count runs on: the Python reference or the kernel
+Engine = Literal["python", "native"]
+#: what ``naqala perft --engine`` accepts: ``auto`` is native where it can be
+EngineChoice = Literal["auto", "python", "native"]
 #: the CPU seconds ``naqala perft`` counts for at most unless told otherwise: a count of
 #: any real position takes well under a second, and a board of hundreds of thousands of
 #: meeples on a tile would otherwise run for hours
@@ -180,9 +188,13 @@ def count_moves_fast(
     meeples: tuple[Counts, ...],
     max_seconds: float | None = None,
     progress: Progress | None = None,
+    engine: Engine = "python",
 ) -> tuple[int, int]:
     """(moves, paths) as ``movement.count_moves`` gives them, by counting walks per
-    target tile. ``PerftTimeout`` if ``max_seconds`` of CPU time pass first."""
+    target tile, on ``engine``. ``PerftTimeout`` if ``max_seconds`` of CPU time pass
+    first; ``KernelUnavailable`` if ``engine`` is native and the kernel is missing."""
+    if engine == "native":
+        return _count_natively(geo, meeples, max_seconds, progress)
     started = time.process_time()
     starts = [s for s, hand in enumerate(meeples) if any(hand) and s not in geo.impassable]
     lengths = {sum(meeples[s]) for s in starts}
@@ -216,13 +228,54 @@ def count_moves_fast(
     return moves, paths
 
 
+def _count_natively(
+    geo: Geometry,
+    meeples: tuple[Counts, ...],
+    max_seconds: float | None,
+    progress: Progress | None,
+) -> tuple[int, int]:
+    """``count_moves_fast`` in the kernel: the board handed over as its walk neighbours."""
+    from naqala.kernel import native
+
+    try:
+        moves, paths = native().count_moves(
+            [list(around) for around in geo.neighbours],
+            sorted(geo.impassable),
+            [list(counts) for counts in meeples],
+            max_seconds,
+            progress,
+        )
+    except TimeoutError as exc:
+        done, total = exc.args
+        raise PerftTimeout(max_seconds or 0.0, done, total, "target tiles") from None
+    return moves, paths
+
+
+def perft_engine(choice: EngineChoice, enumerate_moves: bool = False) -> tuple[Engine, str | None]:
+    """The engine ``naqala perft --engine choice`` counts on, and why ``auto`` chose the
+    Python engine (None when it did not): listing every move is the Python cross-check,
+    and the kernel may be missing. ``native`` where it cannot run is the caller's error
+    to report (``KernelUnavailable`` when counting)."""
+    from naqala import kernel
+
+    if choice != "auto":
+        return choice, None
+    if enumerate_moves:
+        return "python", "listing every move (--enumerate) is the Python engine's cross-check"
+    reason = kernel.unavailable_reason()
+    return ("python", reason) if reason is not None else ("native", None)
+
+
 __all__ = [
     "PERFT_MAX_SECONDS",
+    "Engine",
+    "EngineChoice",
     "PerftTimeout",
     "Progress",
     "arrangements",
     "count_moves_fast",
     "legal_sequences",
+    "perft_engine",
 ]
 
 

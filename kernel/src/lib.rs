@@ -11,6 +11,7 @@ pub mod content;
 pub mod extras;
 pub mod geometry;
 pub mod names;
+pub mod perft;
 pub mod playout;
 pub mod rng;
 pub mod rules;

@@ -5,11 +5,13 @@
 mod _native {
     use std::sync::Arc;
 
-    use pyo3::exceptions::{PyNotImplementedError, PyValueError};
+    use num_bigint::BigUint;
+    use pyo3::exceptions::{PyNotImplementedError, PyTimeoutError, PyValueError};
     use pyo3::prelude::*;
 
     use crate::actions::Action;
     use crate::content::Content;
+    use crate::perft::{self, PerftBoard, Stopped};
     use crate::playout::random_playout;
     use crate::rng::Rng;
     use crate::rules::{Rules, Unported};
@@ -166,6 +168,15 @@ mod _native {
             ))
         }
 
+        /// The legal meeple moves on this state's board, `(moves, paths)`, as
+        /// `naqala.testing.perft.count_moves_fast` counts them; TimeoutError((done, total))
+        /// after `max_seconds` of CPU time. The work runs without the GIL.
+        #[pyo3(signature = (max_seconds=None))]
+        fn perft(&self, py: Python<'_>, max_seconds: Option<f64>) -> PyResult<(BigUint, BigUint)> {
+            let board = PerftBoard::of_state(&self.state);
+            count_on(py, &board, max_seconds, None)
+        }
+
         /// The state after the action written `notation`: ValueError if it is not legal,
         /// NotImplementedError naming what the kernel has not ported on the way.
         fn apply(&self, notation: &str) -> PyResult<NativeState> {
@@ -205,6 +216,61 @@ mod _native {
     #[pyfunction]
     fn players() -> Vec<&'static str> {
         PLAYERS.to_vec()
+    }
+
+    /// `(moves, paths)` on a board given by its walk neighbours, impassable tiles and
+    /// meeples per colour (as `naqala.core.board.Geometry` and a board hold them), as
+    /// `naqala.testing.perft.count_moves_fast` counts them: ValueError if that is not a
+    /// board, TimeoutError((done, total)) after `max_seconds` of CPU time;
+    /// `progress(done, total)` before the first target tile and after each.
+    #[pyfunction]
+    #[pyo3(signature = (neighbours, impassable, meeples, max_seconds=None, progress=None))]
+    fn count_moves(
+        py: Python<'_>,
+        neighbours: Vec<Vec<usize>>,
+        impassable: Vec<usize>,
+        meeples: Vec<Vec<u64>>,
+        max_seconds: Option<f64>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<(BigUint, BigUint)> {
+        let board =
+            PerftBoard::new(neighbours, &impassable, meeples).map_err(PyValueError::new_err)?;
+        count_on(py, &board, max_seconds, progress)
+    }
+
+    /// The count without the GIL, taking it back only to report progress (and to see a
+    /// pending signal, so Ctrl-C stops a long count).
+    fn count_on(
+        py: Python<'_>,
+        board: &PerftBoard,
+        max_seconds: Option<f64>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<(BigUint, BigUint)> {
+        let mut failure: Option<PyErr> = None;
+        let counted = py.detach(|| {
+            perft::count_moves(board, max_seconds, &mut |done, total| {
+                Python::attach(|py| {
+                    let reported = match &progress {
+                        Some(callback) => callback.call1(py, (done, total)).map(drop),
+                        None => Ok(()),
+                    };
+                    match reported.and_then(|()| py.check_signals()) {
+                        Ok(()) => true,
+                        Err(error) => {
+                            failure = Some(error);
+                            false
+                        }
+                    }
+                })
+            })
+        });
+        match counted {
+            Ok(found) => Ok(found),
+            Err(Stopped::Timeout { done, total }) => Err(PyTimeoutError::new_err((done, total))),
+            Err(Stopped::Cancelled) => {
+                Err(failure.unwrap_or_else(|| PyValueError::new_err("the count was stopped")))
+            }
+        }
     }
 
     /// `Rng(seed, counter).below(n)`: the value and the new counter.
