@@ -8,8 +8,10 @@
 
 pub mod actions;
 pub mod content;
+pub mod envs;
 pub mod geometry;
 pub mod names;
+pub mod observe;
 pub mod playout;
 pub mod rng;
 pub mod rules;
@@ -19,3 +21,5 @@ pub mod statejson;
 
 #[cfg(feature = "python")]
 mod python;
+#[cfg(feature = "python")]
+mod python_envs;
