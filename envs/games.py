@@ -53,6 +53,11 @@ class Game(Protocol):
 
     def notations(self) -> list[str]: ...
 
+    @property
+    def option_count(self) -> int: ...
+
+    def option_index(self, place: int) -> int: ...
+
     def step(self, index: int) -> None: ...
 
     def observe_into(self, seat: int, out: np.ndarray) -> None: ...
@@ -103,6 +108,14 @@ class PythonGame:
 
     def notations(self) -> list[str]:
         return [str(a) for a in self.rules.legal_actions(self._state)]
+
+    @property
+    def option_count(self) -> int:
+        return len(self.rules.legal_actions(self._state))
+
+    def option_index(self, place: int) -> int:
+        """The codec index of legal action number ``place`` in the rules' order."""
+        return self.codec.encode(self.rules.legal_actions(self._state)[place])
 
     def step(self, index: int) -> None:
         if index not in self.legal():
@@ -160,6 +173,13 @@ class NativeGame:
 
     def notations(self) -> list[str]:
         return self.native.notations()
+
+    @property
+    def option_count(self) -> int:
+        return self.native.option_count()
+
+    def option_index(self, place: int) -> int:
+        return self.native.option_index(place)
 
     def step(self, index: int) -> None:
         self.native.step(index)

@@ -18,6 +18,11 @@ sole winner gets 1), with ``reward="margin"`` each seat gets its score minus the
 score of the others. ``info`` holds the deciding stage and the action's notation list
 (``legal``) for the agent to move.
 
+Engine: ``engine="auto"`` (the default) steps the game on the native engine whenever the
+rules can run there (``naqala.envs.games.engine_for``) and on the Python engine otherwise,
+with the same observations, masks and rewards; ``"native"`` or ``"python"`` insist on one.
+``engine_used`` says which runs.
+
 Seeding: ``reset(seed=s)`` deals the game of seed ``s``; ``reset()`` without a seed deals
 the next seed after the last game's (the first is the ``seed`` given to ``env``), so a
 run of resets is the same run in any process. ``render()`` returns the position as text
@@ -42,7 +47,8 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 from naqala.core.state import State
 from naqala.envs.codec import codec_for
-from naqala.envs.common import REWARDS, final_rewards, rules_from
+from naqala.envs.common import REWARDS, rules_from
+from naqala.envs.games import Game, engine_for, open_game
 from naqala.envs.observation import ObservationEncoder
 
 RENDER_MODES = ("ansi", "svg")
@@ -69,6 +75,7 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
         seed: int = 0,
         reward: str = "win",
         render_mode: str | None = None,
+        engine: str = "auto",
     ) -> None:
         super().__init__()
         self.rules = rules_from(expansions, house_rules)
@@ -79,6 +86,7 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
             raise ValueError(f"reward={reward!r}: choose one of {', '.join(REWARDS)}")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode={render_mode!r}: choose one of {RENDER_MODES}")
+        self.engine_used = engine_for(self.rules, engine)
         self.players = players
         self.reward_kind = reward
         self.render_mode = render_mode
@@ -93,7 +101,7 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
         self._action_space = gymnasium.spaces.Discrete(self.codec.size)
         self._next_seed = seed
         self.seed_used = seed
-        self.state: State | None = None
+        self.game: Game | None = None
 
     # -- spaces ------------------------------------------------------------------------
 
@@ -108,7 +116,7 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.seed_used = self._next_seed if seed is None else seed
         self._next_seed = self.seed_used + 1
-        self.state = self.rules.new_game(self.players, self.seed_used)
+        self.game = open_game(self.rules, self.players, self.seed_used, self.engine_used)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -118,50 +126,61 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
         self._select()
 
     def _select(self) -> None:
-        state = self._game()
-        if not state.is_over:
-            self.agent_selection = agent_name(state.decision.player)
-            self.infos[self.agent_selection] = {
-                "stage": state.decision.stage,
-                "legal": [str(a) for a in self.rules.legal_actions(state)],
-            }
+        game = self._game()
+        player = game.player
+        if player is not None:
+            self.agent_selection = agent_name(player)
+            self.infos[self.agent_selection] = {"stage": game.stage, "legal": game.notations()}
 
-    def _game(self) -> State:
-        if self.state is None:
+    def _game(self) -> Game:
+        if self.game is None:
             raise RuntimeError("call reset() before using the environment")
-        return self.state
+        return self.game
+
+    @property
+    def state(self) -> State:
+        """The naqala state of the game (read back from the kernel on the native engine:
+        for a picture or an AI player, not for every step)."""
+        return self._game().state
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self._game()
+        game = self._game()
         seat = self.possible_agents.index(agent)
         mask = np.zeros(self.codec.size, np.int8)
-        if not state.is_over and state.decision.player == seat:
-            mask[self.codec.legal(self.rules, state)] = 1
-        observation = np.asarray(self.encoder.observe(state, seat), np.float32)
+        if game.player == seat:
+            game.mask_into(mask)
+        observation = np.empty(self.encoder.size, np.float32)
+        game.observe_into(seat, observation)
         return {"observation": observation, "action_mask": mask}
+
+    def play_option(self, place: int) -> None:
+        """The deciding agent's legal action number ``place`` in the rules' order (how
+        naqala's random player chooses), stepped as ``step`` steps an index."""
+        self.step(self._game().option_index(place))
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self._game()
+        game = self._game()
         if action is None:
             raise ValueError(f"{agent} must act: None is only for an agent whose game is over")
-        legal = self.codec.legal(self.rules, state)
-        if int(action) not in legal:
+        try:
+            game.step(int(action))
+        except (ValueError, OverflowError):  # an index outside the legal ones, or negative
             name = str(self.codec.decode(int(action))) if 0 <= action < self.codec.size else ""
             raise ValueError(
                 f"action {action} ({name or 'outside the codec'}) is not legal for {agent} now"
-            )
+            ) from None
         self._cumulative_rewards[agent] = 0.0
-        self.state = state = self.rules.apply(state, self.codec.decode(int(action)))
-        if state.is_over:
-            rewards = final_rewards(self.rules, state, self.reward_kind)
+        if game.is_over:
+            rewards = game.rewards(self.reward_kind)
+            scores = game.scores()
             for seat, name in enumerate(self.possible_agents):
                 self.rewards[name] = rewards[seat]
                 self.terminations[name] = True
-                self.infos[name] = {"scores": list(self.rules.scores(state))}
+                self.infos[name] = {"scores": scores}
         self._accumulate_rewards()
         self._select()
 
@@ -169,7 +188,7 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
         if self.render_mode is None:
             gymnasium.logger.warn("render() needs render_mode='ansi' or 'svg' when made")
             return None
-        state = self._game()
+        state = self.state
         if self.render_mode == "svg":
             from naqala.display import board_svg
 

@@ -180,6 +180,11 @@ impl Game {
         indices
     }
 
+    /// The codec index of legal action number `place` in the rules' order.
+    pub fn index_of(&self, place: usize) -> Option<u32> {
+        self.indices.get(place).copied()
+    }
+
     /// Ones at the legal actions' indices of `mask` (zeroed first).
     pub fn mask_into(&self, mask: &mut [i8]) {
         mask.fill(0);

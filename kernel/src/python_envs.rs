@@ -151,6 +151,18 @@ impl EnvGame {
             .collect()
     }
 
+    /// How many legal actions there are.
+    fn option_count(&self) -> usize {
+        self.game.legal().len()
+    }
+
+    /// The codec index of legal action number `place` in the rules' order.
+    fn option_index(&self, place: usize) -> PyResult<u32> {
+        self.game
+            .index_of(place)
+            .ok_or_else(|| PyValueError::new_err(format!("no legal action number {place}")))
+    }
+
     /// The deciding player, None when the game is over.
     fn player(&self) -> Option<usize> {
         self.game.player()
