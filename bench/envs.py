@@ -61,17 +61,23 @@ def naqala_game(players: int, expansions: list[str]) -> Callable[[int], int]:
 
 
 def pettingzoo_game(
-    players: int, expansions: list[str], observe: bool, engine: str
+    players: int, expansions: list[str], read: str, engine: str
 ) -> Callable[[int], int]:
-    import numpy as np
+    """``read``: ``aec`` the whole AEC loop (``agent_iter``, ``last()`` with its
+    observation and mask, ``step``) through the order-enforcing wrapper; ``observe`` the
+    raw environment's ``observe`` of the mover and ``step`` (how this bench measured
+    "observation and mask every step" before the native engine); ``mask`` the legal
+    indices alone, no observation. The policy is uniform over the mask (Python's
+    ``random``, cheaper than numpy's ``choice`` on one small array)."""
+    import random
 
     from naqala.envs.pettingzoo import env, raw_env
 
-    if observe:  # the whole AEC loop, observation and mask from last() at every step
+    if read == "aec":
         wrapped = env(players=players, expansions=tuple(expansions), engine=engine)
 
         def play(seed: int) -> int:
-            rng = np.random.default_rng(seed)
+            rng = random.Random(seed)
             wrapped.reset(seed=seed)
             steps = 0
             for _agent in wrapped.agent_iter():
@@ -79,7 +85,8 @@ def pettingzoo_game(
                 if terminated or truncated:
                     wrapped.step(None)
                     continue
-                wrapped.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+                legal = observation["action_mask"].nonzero()[0]
+                wrapped.step(int(legal[rng.randrange(len(legal))]))
                 steps += 1
             return steps
 
@@ -87,16 +94,20 @@ def pettingzoo_game(
 
     game = raw_env(players=players, expansions=tuple(expansions), engine=engine)
 
-    def play_masks(seed: int) -> int:  # the legal indices alone, no observation read
-        rng = np.random.default_rng(seed)
+    def play_raw(seed: int) -> int:
+        rng = random.Random(seed)
         game.reset(seed=seed)
         steps = 0
         while not game.game.is_over:
-            game.step(int(rng.choice(game.game.legal())))
+            if read == "observe":
+                legal = game.observe(game.agent_selection)["action_mask"].nonzero()[0]
+            else:
+                legal = game.game.legal()
+            game.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
         return steps
 
-    return play_masks
+    return play_raw
 
 
 def openspiel_game(
@@ -174,11 +185,15 @@ def main() -> None:
             sides += [
                 Side(
                     f"PettingZoo, mask only [{engine}]",
-                    pettingzoo_game(players, expansions, False, engine),
+                    pettingzoo_game(players, expansions, "mask", engine),
+                ),
+                Side(
+                    f"PettingZoo, observe() [{engine}]",
+                    pettingzoo_game(players, expansions, "observe", engine),
                 ),
                 Side(
                     f"PettingZoo AEC, obs+mask [{engine}]",
-                    pettingzoo_game(players, expansions, True, engine),
+                    pettingzoo_game(players, expansions, "aec", engine),
                 ),
                 Side(f"OpenSpiel [{engine}]", openspiel_game(players, expansions, False, engine)),
                 Side(

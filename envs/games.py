@@ -64,6 +64,9 @@ class Game(Protocol):
 
     def mask_into(self, out: np.ndarray) -> None: ...
 
+    def observe_with_mask(self, seat: int, observation: np.ndarray, mask: np.ndarray) -> None:
+        """``seat``'s observation, and the mask (all zeros unless ``seat`` decides)."""
+
     def scores(self) -> list[int]: ...
 
     def rewards(self, kind: str) -> list[float]: ...
@@ -130,6 +133,13 @@ class PythonGame:
         out[:] = 0
         out[self.legal()] = 1
 
+    def observe_with_mask(self, seat: int, observation: np.ndarray, mask: np.ndarray) -> None:
+        self.observe_into(seat, observation)
+        if self.player == seat:
+            self.mask_into(mask)
+        else:
+            mask[:] = 0
+
     def scores(self) -> list[int]:
         return list(self.rules.scores(self._state))
 
@@ -189,6 +199,9 @@ class NativeGame:
 
     def mask_into(self, out: np.ndarray) -> None:
         self.native.mask(out)
+
+    def observe_with_mask(self, seat: int, observation: np.ndarray, mask: np.ndarray) -> None:
+        self.native.observe_with_mask(seat, observation, mask)
 
     def scores(self) -> list[int]:
         return self.native.scores()

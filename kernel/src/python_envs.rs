@@ -200,6 +200,23 @@ impl EnvGame {
         out.copy_from_slice(py, &numbers)
     }
 
+    /// `seat`'s observation into `observation` and the mask into `mask`, all zeros
+    /// unless `seat` decides now: what an agent reads at every step, in one call.
+    fn observe_with_mask(
+        &self,
+        py: Python<'_>,
+        seat: usize,
+        observation: PyBuffer<f32>,
+        mask: PyBuffer<i8>,
+    ) -> PyResult<()> {
+        self.observe(py, seat, observation)?;
+        let mut flags = vec![0; self.engine.table.size()];
+        if self.game.player() == Some(seat) {
+            self.game.mask_into(&mut flags);
+        }
+        mask.copy_from_slice(py, &flags)
+    }
+
     /// The legal-action mask into `out` (int8, the codec's size).
     fn mask(&self, py: Python<'_>, out: PyBuffer<i8>) -> PyResult<()> {
         let mut mask = vec![0; self.engine.table.size()];
