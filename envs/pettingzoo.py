@@ -131,8 +131,8 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
         game = self._game()
         player = game.player
         if player is not None:
-            self.agent_selection = agent_name(player)
-            self.infos[self.agent_selection] = {"stage": game.stage, "legal": game.notations()}
+            self.agent_selection = agent = self.possible_agents[player]
+            self.infos[agent] = {"stage": game.stage, "legal": game.notations()}
 
     def _game(self) -> Game:
         if self.game is None:
