@@ -5,10 +5,12 @@ without reading the mover's observation tensor each step) and of the batched
 ``VectorEnv``, as ratios measured in one run.
 
 Every side plays whole random games (uniform over the legal actions) of the same rules
-and counts actions, in slices taken in turn so that a change in the machine's load
-touches every side alike; the ratios are comparable across machines while the raw rates
-are not. "PettingZoo AEC" is the full loop a learner runs (``agent_iter``, ``last()``
-with its observation and mask, ``step``) through PettingZoo's order-enforcing wrapper.
+and counts actions per CPU-second of this process (``time.process_time``, as
+``bench/native.py`` does, so that the other processes of a shared machine do not count),
+in slices taken in turn so that a change in the machine's load touches every side alike;
+the ratios are comparable across machines while the raw rates are not. "PettingZoo AEC"
+is the full loop a learner runs (``agent_iter``, ``last()`` with its observation and
+mask, ``step``) through PettingZoo's order-enforcing wrapper.
 Rules that cannot run native (``naqala.envs.native.native_blocker``) skip the native
 sides and say why. Needs ``pip install -e '.[openspiel,pettingzoo]'``.
 
@@ -35,12 +37,13 @@ class Side:
         self.seconds = 0.0
 
     def run(self, seconds: float) -> None:
-        """Play whole games (``play(seed)`` returns one game's actions) for ``seconds``."""
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
+        """Play whole games (``play(seed)`` returns one game's actions) for ``seconds`` of
+        CPU time."""
+        start = time.process_time()
+        while time.process_time() - start < seconds:
             self.steps += self.play(self.games)
             self.games += 1
-        self.seconds += time.perf_counter() - start
+        self.seconds += time.process_time() - start
 
     @property
     def rate(self) -> float:
@@ -113,28 +116,29 @@ def pettingzoo_game(
 def openspiel_game(
     players: int, expansions: list[str], observe: bool, engine: str
 ) -> Callable[[int], int]:
-    import numpy as np
+    """The game loaded once; each game of the side is one deal (the chance outcome
+    ``seed``), played by a uniform policy (Python's ``random``) over ``legal_actions``."""
+    import random
+
     import pyspiel
 
     import naqala.envs.openspiel  # noqa: F401  (registers the game)
 
+    game = pyspiel.load_game(
+        "python_naqala",
+        {"players": players, "expansions": ",".join(expansions), "engine": engine},
+    )
+
     def play(seed: int) -> int:
-        game = pyspiel.load_game(
-            "python_naqala",
-            {
-                "players": players,
-                "expansions": ",".join(expansions),
-                "seed": seed,
-                "engine": engine,
-            },
-        )
-        rng = np.random.default_rng(seed)
+        rng = random.Random(seed)
         state = game.new_initial_state()
-        steps = 0
+        state.apply_action(seed % game.max_chance_outcomes())  # the deal
+        steps = 1
         while not state.is_terminal():
-            if observe and not state.is_chance_node():
+            if observe:
                 state.observation_tensor(state.current_player())
-            state.apply_action(int(rng.choice(state.legal_actions())))
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
             steps += 1
         return steps
 
@@ -166,7 +170,7 @@ def vector_game(players: int, expansions: list[str], count: int) -> Callable[[in
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=10.0, help="time per side")
+    parser.add_argument("--seconds", type=float, default=10.0, help="CPU time per side")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--slices", type=int, default=5, help="turns each side takes")
     parser.add_argument("--batch", type=int, default=64, help="games of the VectorEnv side")
@@ -214,7 +218,7 @@ def main() -> None:
         for side in sides:
             side.run(args.seconds / args.slices)
     game = "+".join(["base", *args.expansion])
-    print(f"{args.players}-player {game}, random play, {args.seconds:g} s per side")
+    print(f"{args.players}-player {game}, random play, {args.seconds:g} CPU s per side")
     if blocker:
         print(f"native sides skipped: {blocker}")
     rates = {side.name: side.rate for side in sides}
@@ -224,7 +228,7 @@ def main() -> None:
         if python_twin != side.name and python_twin in rates:
             versus = f"  {side.rate / rates[python_twin]:6.1f}x the Python engine"
         print(
-            f"{side.name:<38} {side.rate:9.0f} steps/s ({side.games:5d} games)  "
+            f"{side.name:<38} {side.rate:9.0f} steps/CPU-s ({side.games:5d} games)  "
             f"ratio {side.rate / sides[0].rate:6.2f}{versus}"
         )
 

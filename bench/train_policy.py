@@ -5,8 +5,9 @@ The learner holds seat 0 of 2-player base games against ``random`` at the other 
 native call). The policy is a one-hidden-layer network over the observation
 (``log1p`` of the numbers, ``--hidden`` tanh units) whose logits are masked to the legal
 actions; it learns by REINFORCE with a running-mean baseline on the final reward
-(``margin``: its score minus the other's, in VP, divided by 50), with Adam, for a
-bounded number of learner decisions (``--steps``). Every ``--report`` decisions it
+(``margin``: its score minus the other's, in VP, divided by 50), with Adam, one update
+per ``--batch-games`` finished games, for a bounded number of learner decisions
+(``--steps``). Every ``--report`` decisions it
 prints the learning curve: decisions so far, games finished, the win rate and mean
 margin of the games finished since the last line. At the end the policy (sampling from
 its distribution) plays ``--eval`` games against ``random`` and ``--eval-greedy`` against
@@ -118,8 +119,8 @@ def train(
     steps: int,
     envs: int = 64,
     hidden: int = 32,
-    rate: float = 3e-3,
-    batch_games: int = 64,
+    rate: float = 1e-2,
+    batch_games: int = 16,
     report: int = 20_000,
     seed: int = 0,
     on_point: Callable[[CurvePoint], None] | None = None,
@@ -220,10 +221,11 @@ def wilson(wins: float, games: int) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--steps", type=int, default=600_000, help="learner decisions")
+    parser.add_argument("--steps", type=int, default=400_000, help="learner decisions")
     parser.add_argument("--envs", type=int, default=64)
     parser.add_argument("--hidden", type=int, default=32)
-    parser.add_argument("--rate", type=float, default=3e-3)
+    parser.add_argument("--rate", type=float, default=1e-2, help="Adam's step size")
+    parser.add_argument("--batch-games", type=int, default=16, help="games per update")
     parser.add_argument("--report", type=int, default=50_000)
     parser.add_argument("--eval", type=int, default=400, help="games against random")
     parser.add_argument("--eval-greedy", type=int, default=40, help="games against greedy")

@@ -11,7 +11,6 @@ determinization), never in a step.
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -22,7 +21,7 @@ from naqala.core.state import State
 from naqala.envs.codec import codec_for
 from naqala.envs.common import final_rewards
 from naqala.envs.native import env_kernel, native_blocker
-from naqala.envs.observation import ObservationEncoder
+from naqala.envs.observation import encoder_for
 
 if TYPE_CHECKING:
     from naqala.kernel._native import EnvGame
@@ -84,7 +83,7 @@ class PythonGame:
     def __init__(self, rules: Rules, state: State) -> None:
         self.rules = rules
         self.codec = codec_for(rules)
-        self.encoder = _encoder(rules)
+        self.encoder = encoder_for(rules)
         self._state = state
         self._legal: list[int] | None = None
 
@@ -244,15 +243,3 @@ def load_game(rules: Rules, state: State, engine: str = "native") -> Game:
     if engine == "native":
         return NativeGame(rules, env_kernel(rules).load(state_to_json(rules, state)))
     return PythonGame(rules, state)
-
-
-def _encoder(rules: Rules) -> ObservationEncoder:
-    """The encoder of ``rules``, built once per rules object (it sets up a game per
-    player count to size the tracks)."""
-    found = _ENCODERS.get(rules)
-    if found is None:
-        found = _ENCODERS[rules] = ObservationEncoder(rules)
-    return found
-
-
-_ENCODERS: weakref.WeakKeyDictionary[Rules, ObservationEncoder] = weakref.WeakKeyDictionary()

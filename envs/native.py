@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from naqala.core.engine import Rules
 from naqala.core.views import hidden_decks
 from naqala.envs.codec import codec_for
-from naqala.envs.observation import ObservationEncoder, _Shape
+from naqala.envs.observation import ObservationEncoder, _Shape, encoder_for
 
 if TYPE_CHECKING:  # the extension is optional: its types are only named here
     from naqala.kernel._native import EnvKernel
@@ -38,9 +38,16 @@ NATIVE_PARTS = (
 
 def native_blocker(rules: Rules) -> str | None:
     """Why ``rules`` cannot run on the native engine, or None when they can: the kernel
-    must be installed, every plugin's code ported (``support.code_plugins``) and every
-    card in play ported (``Kernel.unported_content``). The one place the environments
-    ask, so a rules-level answer can replace it."""
+    must be installed, every plugin's code ported (``support.code_plugins``), every card
+    in play ported (``Kernel.unported_content``) and every observation part one the
+    kernel reads. The one place the environments ask, so a rules-level answer can
+    replace it; answered once per rules object."""
+    if rules not in _BLOCKERS:
+        _BLOCKERS[rules] = _blocker(rules)
+    return _BLOCKERS[rules]
+
+
+def _blocker(rules: Rules) -> str | None:
     from naqala import kernel
 
     if not kernel.available():
@@ -53,7 +60,7 @@ def native_blocker(rules: Rules) -> str | None:
     unported = _bridge_kernel(rules).unported_content()
     if unported:
         return f"the kernel has not ported {', '.join(unported)}"
-    parts = tuple(part.name for part in ObservationEncoder(rules).parts)
+    parts = tuple(part.name for part in encoder_for(rules).parts)
     if parts != NATIVE_PARTS:
         return f"the kernel does not read the observation parts {parts[len(NATIVE_PARTS) :]}"
     return None
@@ -112,7 +119,7 @@ def env_kernel(rules: Rules) -> EnvKernel:
         from naqala.kernel.content import content_data
 
         codec = codec_for(rules)
-        spec = observation_spec(rules, ObservationEncoder(rules))
+        spec = observation_spec(rules, encoder_for(rules))
         notations = [str(codec.decode(i)) for i in range(codec.size)]
         found = native().EnvKernel(json.dumps(content_data(rules)), json.dumps(spec), notations)
         _KERNELS[rules] = found
@@ -120,3 +127,4 @@ def env_kernel(rules: Rules) -> EnvKernel:
 
 
 _KERNELS: weakref.WeakKeyDictionary[Rules, EnvKernel] = weakref.WeakKeyDictionary()
+_BLOCKERS: weakref.WeakKeyDictionary[Rules, str | None] = weakref.WeakKeyDictionary()

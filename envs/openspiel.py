@@ -48,7 +48,7 @@ from naqala.core.views import determinize
 from naqala.envs.codec import ActionCodec, codec_for
 from naqala.envs.common import REWARDS, final_rewards, rules_from, split_names
 from naqala.envs.games import Game, engine_for, load_game, open_game
-from naqala.envs.observation import ObservationEncoder
+from naqala.envs.observation import encoder_for
 
 GAME_NAME = "python_naqala"
 #: more actions than any game takes (random games take 200 to 450), the deal included
@@ -110,6 +110,12 @@ class _Position(_Shared):
     def __init__(self, value: Game, game: NaqalaGame) -> None:
         super().__init__(value)
         self.game = game
+        #: the deciding player, kept at hand: OpenSpiel asks for it several times a step
+        self.player: int | None = value.player
+
+    def step(self, action: int) -> None:
+        self.value.step(action)
+        self.player = self.value.player
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         return _Position(self.value.copy(), self.game)
@@ -151,7 +157,7 @@ class NaqalaGame(pyspiel.Game):  # type: ignore[misc]
         self.engine = engine_for(self.rules, str(params["engine"]))
         self.samples = 0
         self.codec: ActionCodec = codec_for(self.rules)
-        self.encoder = ObservationEncoder(self.rules)
+        self.encoder = encoder_for(self.rules)
         bound = 1.0 if self.reward == "win" else MARGIN_BOUND
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.size,
@@ -226,9 +232,10 @@ class NaqalaState(pyspiel.State):  # type: ignore[misc]
         return game
 
     def current_player(self) -> int:
-        if self._state is None:
+        position = self._state
+        if position is None:
             return int(pyspiel.PlayerId.CHANCE)
-        player = self.game.player
+        player = position.player
         return int(pyspiel.PlayerId.TERMINAL) if player is None else player
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -239,11 +246,11 @@ class NaqalaState(pyspiel.State):  # type: ignore[misc]
         return self.game.legal()
 
     def _apply_action(self, action: int) -> None:
-        owner = self._owner
         if self._state is None:
+            owner = self._owner
             self._state = _Position(owner.deal(action), owner)
             return
-        self.game.step(action)
+        self._state.step(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -251,7 +258,7 @@ class NaqalaState(pyspiel.State):  # type: ignore[misc]
         return str(self._owner.codec.decode(action))
 
     def is_terminal(self) -> bool:
-        return self.dealt and self.game.is_over
+        return self._state is not None and self._state.player is None
 
     def returns(self) -> list[float]:
         owner = self._owner

@@ -50,7 +50,7 @@ from naqala.core.state import State
 from naqala.envs.codec import codec_for
 from naqala.envs.common import REWARDS, rules_from
 from naqala.envs.games import Game, engine_for, open_game
-from naqala.envs.observation import ObservationEncoder
+from naqala.envs.observation import encoder_for
 
 RENDER_MODES = ("ansi", "svg")
 
@@ -92,7 +92,7 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
         self.reward_kind = reward
         self.render_mode = render_mode
         self.codec = codec_for(self.rules)
-        self.encoder = ObservationEncoder(self.rules)
+        self.encoder = encoder_for(self.rules)
         self.possible_agents = [agent_name(seat) for seat in range(players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation = gymnasium.spaces.Box(0.0, np.inf, (self.encoder.size,), np.float32)

@@ -38,7 +38,7 @@ from naqala.envs.codec import codec_for
 from naqala.envs.common import REWARDS, rules_from
 from naqala.envs.games import PythonGame, engine_for, open_game
 from naqala.envs.native import env_kernel
-from naqala.envs.observation import ObservationEncoder
+from naqala.envs.observation import encoder_for
 
 OPPONENTS = (None, "random")
 
@@ -73,7 +73,7 @@ class VectorEnv:
         self.learner = seat if opponents == "random" else None
         self.engine_used = engine_for(self.rules, engine)
         self.codec = codec_for(self.rules)
-        self.encoder = ObservationEncoder(self.rules)
+        self.encoder = encoder_for(self.rules)
         self._batch: Any = None
         self._observations = np.zeros((num_envs, self.encoder.size), np.float32)
         self._masks = np.zeros((num_envs, self.codec.size), np.int8)
