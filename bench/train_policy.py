@@ -14,7 +14,7 @@ its distribution) plays ``--eval`` games against ``random`` and ``--eval-greedy`
 ``greedy`` (the Gymnasium environment, the greedy player on the Python side), and the
 win rates are printed with 95% Wilson intervals. The same seed gives the same run.
 
-    python bench/train_policy.py                       # about 2 minutes on 2 shared cores
+    python bench/train_policy.py             # about 3 CPU minutes of training (docs/ai.md)
     python bench/train_policy.py --steps 20000 --eval 40 --eval-greedy 4   # a smoke run
 """
 
