@@ -18,7 +18,7 @@ it (``naqala.core.simulate.agent_seed``), so a seeded episode replays exactly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 try:
@@ -29,10 +29,24 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         "the Gymnasium environment needs the extra: pip install 'naqala[pettingzoo]'"
     ) from exc
 
-from naqala.core.agents import HUMAN, Agent, canonical_seat, make_agent
+from naqala.core.agents import HUMAN, Agent, RandomAgent, canonical_seat, make_agent
 from naqala.core.simulate import agent_seed
-from naqala.core.state import State
 from naqala.envs.pettingzoo import NaqalaAEC
+
+
+class MaskedDiscrete(gymnasium.spaces.Discrete):
+    """``Discrete(codec.size)`` whose ``sample()`` without a mask draws among the actions
+    legal now (the environment's current mask), so that a tool that steps sampled actions
+    (Gymnasium's ``check_env``) plays legal games; a mask given is used as given."""
+
+    def __init__(self, n: int, current_mask: Callable[[], np.ndarray]) -> None:
+        super().__init__(n)
+        self._current_mask = current_mask
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        if mask is None and probability is None:
+            mask = self._current_mask()
+        return super().sample(mask=mask, probability=probability)
 
 
 class NaqalaGym(gymnasium.Env[Any, Any]):
@@ -50,6 +64,7 @@ class NaqalaGym(gymnasium.Env[Any, Any]):
         seat: int = 0,
         reward: str = "win",
         render_mode: str | None = None,
+        engine: str = "auto",
     ) -> None:
         self.game = NaqalaAEC(
             players=players,
@@ -57,6 +72,7 @@ class NaqalaGym(gymnasium.Env[Any, Any]):
             house_rules=house_rules,
             reward=reward,
             render_mode=render_mode,
+            engine=engine,
         )
         if not 0 <= seat < players:
             raise ValueError(f"seat={seat}: a {players}-player game has seats 0..{players - 1}")
@@ -74,7 +90,7 @@ class NaqalaGym(gymnasium.Env[Any, Any]):
         self.seat = seat
         self.render_mode = render_mode
         self.observation_space = self.game.observation_space(self.game.possible_agents[seat])
-        self.action_space = self.game.action_space(self.game.possible_agents[seat])
+        self.action_space = MaskedDiscrete(self.game.codec.size, self._mask)
         self.agents: dict[int, Agent] = {}
 
     def reset(
@@ -92,38 +108,47 @@ class NaqalaGym(gymnasium.Env[Any, Any]):
         return self._observe(), self._info()
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        state = self._state()
-        if state.is_over:
+        game = self.game._game()
+        if game.is_over:
             raise RuntimeError("the game is over: call reset()")
         self.game.step(int(action))
         self._play_others()
-        state = self._state()
         reward = 0.0
-        if state.is_over:
+        if game.is_over:
             reward = float(self.game.rewards[self.game.possible_agents[self.seat]])
-        return self._observe(), reward, state.is_over, False, self._info()
+        return self._observe(), reward, game.is_over, False, self._info()
 
     def render(self) -> str | None:
         return self.game.render()
 
-    def _state(self) -> State:
-        return self.game._game()
-
     def _play_others(self) -> None:
         rules = self.game.rules
-        state = self._state()
-        while not state.is_over and state.decision.player != self.seat:
-            agent = self.agents[state.decision.player]
-            choice = agent.choose(rules, state, rules.legal_actions(state))
-            self.game.step(self.game.codec.encode(choice))
-            state = self._state()
+        game = self.game._game()
+        while (player := game.player) is not None and player != self.seat:
+            agent = self.agents[player]
+            if isinstance(agent, RandomAgent):
+                # RandomAgent.choose draws below(number of options) and reads nothing else:
+                # the same draw here needs no Python state (a native game stays native)
+                place, agent.rng = agent.rng.below(game.option_count)
+                self.game.play_option(place)
+            else:
+                state = game.state
+                choice = agent.choose(rules, state, rules.legal_actions(state))
+                self.game.step(self.game.codec.encode(choice))
+
+    def _mask(self) -> np.ndarray:
+        """The learner's mask now (zeros before the first reset)."""
+        mask = np.zeros(self.game.codec.size, np.int8)
+        if self.game.game is not None and self.game.game.player == self.seat:
+            self.game.game.mask_into(mask)
+        return mask
 
     def _observe(self) -> dict[str, np.ndarray]:
         observation: dict[str, np.ndarray] = self.game.observe(self.game.possible_agents[self.seat])
         return observation
 
     def _info(self) -> dict[str, Any]:
-        state = self._state()
-        if state.is_over:
-            return {"scores": list(self.game.rules.scores(state))}
-        return {"stage": state.decision.stage}
+        game = self.game._game()
+        if game.is_over:
+            return {"scores": game.scores()}
+        return {"stage": game.stage}

@@ -22,6 +22,7 @@ parts come first, then the plugins' (hook ``naqala_observation_parts``):
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
@@ -361,3 +362,15 @@ def _track_lengths(rules: Rules) -> tuple[int, int]:
 def view_text(view: Mapping[str, Any]) -> str:
     """A view as canonical JSON: sorted keys, no spaces."""
     return json.dumps(view, sort_keys=True, separators=(",", ":"))
+
+
+def encoder_for(rules: Rules) -> ObservationEncoder:
+    """The encoder of ``rules``, built once per rules object (it sets up a game per
+    player count to size the tracks)."""
+    found = _ENCODERS.get(rules)
+    if found is None:
+        found = _ENCODERS[rules] = ObservationEncoder(rules)
+    return found
+
+
+_ENCODERS: weakref.WeakKeyDictionary[Rules, ObservationEncoder] = weakref.WeakKeyDictionary()

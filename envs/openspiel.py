@@ -7,7 +7,8 @@
 Parameters: ``players`` (2 by default), ``expansions`` and ``house_rules`` (comma-separated
 names; a house rule may also be a file path), ``seed`` (0), ``deals`` (1000) and
 ``reward`` (``win``: the winners share 1; ``margin``: own score minus the best other
-score).
+score) and ``engine`` (``auto``: the native engine whenever the rules can run there, with
+the same observations, masks and rewards; ``native`` or ``python`` insist on one).
 
 The game type is sequential, *explicit stochastic*, imperfect information, general-sum,
 with rewards only at the end. Its one chance node is the deal, the first move of every
@@ -41,12 +42,13 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 from naqala.core.agents import RandomAgent
 from naqala.core.engine import Rules
-from naqala.core.serialize import StateFormatError, state_from_json, state_to_json
+from naqala.core.serialize import StateFormatError, state_from_json
 from naqala.core.state import State
 from naqala.core.views import determinize
 from naqala.envs.codec import ActionCodec, codec_for
 from naqala.envs.common import REWARDS, final_rewards, rules_from, split_names
-from naqala.envs.observation import ObservationEncoder
+from naqala.envs.games import Game, engine_for, load_game, open_game
+from naqala.envs.observation import encoder_for
 
 GAME_NAME = "python_naqala"
 #: more actions than any game takes (random games take 200 to 450), the deal included
@@ -62,6 +64,7 @@ _DEFAULTS: dict[str, Any] = {
     "seed": 0,
     "deals": DEALS,
     "reward": "win",
+    "engine": "auto",
 }
 
 GAME_TYPE = pyspiel.GameType(
@@ -99,16 +102,26 @@ class _Shared:
 
 
 class _Position(_Shared):
-    """A naqala state inside an OpenSpiel state, pickled as its state JSON (with the
-    game's name and parameters to read it with), so a serialized state holds data only
-    and comes back exactly, its generator included."""
+    """A naqala game inside an OpenSpiel state, stepped in place and copied when
+    OpenSpiel clones the state; pickled as its state JSON (with the game's name and
+    parameters to read it with), so a serialized state holds data only and comes back
+    exactly, its generator included."""
 
-    def __init__(self, value: State, game: NaqalaGame) -> None:
+    def __init__(self, value: Game, game: NaqalaGame) -> None:
         super().__init__(value)
         self.game = game
+        #: the deciding player, kept at hand: OpenSpiel asks for it several times a step
+        self.player: int | None = value.player
+
+    def step(self, action: int) -> None:
+        self.value.step(action)
+        self.player = self.value.player
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
+        return _Position(self.value.copy(), self.game)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _position, (str(self.game), state_to_json(self.game.rules, self.value))
+        return _position, (str(self.game), self.value.to_json())
 
 
 def _loaded_game(text: str) -> _Shared:
@@ -117,7 +130,7 @@ def _loaded_game(text: str) -> _Shared:
 
 def _position(game_text: str, state_json: str) -> _Position:
     game = pyspiel.load_game(game_text)
-    return _Position(state_from_json(state_json, game.rules)[1], game)
+    return _Position(game.load(state_from_json(state_json, game.rules)[1]), game)
 
 
 class NaqalaGame(pyspiel.Game):  # type: ignore[misc]
@@ -141,9 +154,10 @@ class NaqalaGame(pyspiel.Game):  # type: ignore[misc]
         self.deals = int(params["deals"])
         if self.deals < 1:
             raise ValueError(f"deals={self.deals}: give at least 1")
+        self.engine = engine_for(self.rules, str(params["engine"]))
         self.samples = 0
         self.codec: ActionCodec = codec_for(self.rules)
-        self.encoder = ObservationEncoder(self.rules)
+        self.encoder = encoder_for(self.rules)
         bound = 1.0 if self.reward == "win" else MARGIN_BOUND
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.size,
@@ -164,11 +178,15 @@ class NaqalaGame(pyspiel.Game):  # type: ignore[misc]
     ) -> NaqalaObserver:
         return NaqalaObserver(self, iig_obs_type, params)
 
-    def deal(self, outcome: int) -> State:
+    def deal(self, outcome: int) -> Game:
         """The game of chance outcome ``outcome``: seed ``seed + outcome``."""
         if not 0 <= outcome < self.deals:
             raise ValueError(f"deal {outcome}: the deals are 0 to {self.deals - 1}")
-        return self.rules.new_game(self.players, self.seed + outcome)
+        return open_game(self.rules, self.players, self.seed + outcome, self.engine)
+
+    def load(self, state: State) -> Game:
+        """The game at ``state``, on this game's engine."""
+        return load_game(self.rules, state, self.engine)
 
     def deserialize_state(self, text: str) -> NaqalaState:
         """A state from ``NaqalaState.serialize``: the deal to come (an empty string) or
@@ -176,7 +194,7 @@ class NaqalaGame(pyspiel.Game):  # type: ignore[misc]
         state = NaqalaState(self)
         if text:
             try:
-                state._state = _Position(state_from_json(text, self.rules)[1], self)
+                state._state = _Position(self.load(state_from_json(text, self.rules)[1]), self)
             except StateFormatError as exc:
                 raise ValueError(f"not a naqala state of this game: {exc}") from exc
         return state
@@ -195,12 +213,18 @@ class NaqalaState(pyspiel.State):  # type: ignore[misc]
         return self._state is not None
 
     @property
-    def game_state(self) -> State:
-        """The naqala state of this position (ValueError before the deal)."""
+    def game(self) -> Game:
+        """The naqala game of this position (ValueError before the deal)."""
         if self._state is None:
             raise ValueError("not dealt yet: the first move is the deal (a chance outcome)")
-        state: State = self._state.value
-        return state
+        game: Game = self._state.value
+        return game
+
+    @property
+    def game_state(self) -> State:
+        """The naqala state of this position (ValueError before the deal; read back from
+        the kernel on the native engine)."""
+        return self.game.state
 
     @property
     def _owner(self) -> NaqalaGame:
@@ -208,26 +232,25 @@ class NaqalaState(pyspiel.State):  # type: ignore[misc]
         return game
 
     def current_player(self) -> int:
-        if self._state is None:
+        position = self._state
+        if position is None:
             return int(pyspiel.PlayerId.CHANCE)
-        state = self.game_state
-        return int(pyspiel.PlayerId.TERMINAL) if state.is_over else state.decision.player
+        player = position.player
+        return int(pyspiel.PlayerId.TERMINAL) if player is None else player
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         deals = self._owner.deals
         return [(outcome, 1.0 / deals) for outcome in range(deals)] if not self.dealt else []
 
     def _legal_actions(self, player: int) -> list[int]:
-        owner = self._owner
-        return owner.codec.legal(owner.rules, self.game_state)
+        return self.game.legal()
 
     def _apply_action(self, action: int) -> None:
-        owner = self._owner
         if self._state is None:
+            owner = self._owner
             self._state = _Position(owner.deal(action), owner)
             return
-        state = owner.rules.apply(self.game_state, owner.codec.decode(action))
-        self._state = _Position(state, owner)
+        self._state.step(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -235,18 +258,18 @@ class NaqalaState(pyspiel.State):  # type: ignore[misc]
         return str(self._owner.codec.decode(action))
 
     def is_terminal(self) -> bool:
-        return self.dealt and self.game_state.is_over
+        return self._state is not None and self._state.player is None
 
     def returns(self) -> list[float]:
         owner = self._owner
         if not self.is_terminal():
             return [0.0] * owner.players
-        return final_rewards(owner.rules, self.game_state, owner.reward)
+        return self.game.rewards(owner.reward)
 
     def serialize(self) -> str:
         """The naqala state JSON (empty before the deal): everything the position is,
         its generator included, so ``deserialize_state`` gives it back exactly."""
-        return state_to_json(self._owner.rules, self.game_state) if self.dealt else ""
+        return self.game.to_json() if self.dealt else ""
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> NaqalaState:
         """A state ``player_id`` cannot tell from this one, its hidden parts dealt again
@@ -256,17 +279,15 @@ class NaqalaState(pyspiel.State):  # type: ignore[misc]
         owner.samples += 1
         seed = int(float(probability_sampler()) * (1 << 52)) ^ (owner.samples * 0x9E3779B1)
         sample = self.clone()
-        sample._state = _Position(determinize(owner.rules, self.game_state, player_id, seed), owner)
+        sampled = determinize(owner.rules, self.game_state, player_id, seed)
+        sample._state = _Position(owner.load(sampled), owner)
         return sample  # type: ignore[no-any-return]
 
     def __str__(self) -> str:
         if not self.dealt:
             return f"the deal (one of {self._owner.deals})"
-        state = self.game_state
-        return (
-            f"round {state.round}, {state.decision.stage} (player {state.decision.player}), "
-            f"scores {list(self._owner.rules.scores(state))}"
-        )
+        game = self.game
+        return f"{game.stage} (player {game.player}), scores {game.scores()}"
 
 
 class RandomPlayouts:
@@ -302,7 +323,7 @@ class CurrentScores:
 
     def evaluate(self, state: NaqalaState) -> Any:
         owner = state._owner
-        return np.array(final_rewards(owner.rules, state.game_state, owner.reward))
+        return np.array(state.game.rewards(owner.reward))
 
     def prior(self, state: NaqalaState) -> list[tuple[int, float]]:
         legal = state.legal_actions()
@@ -340,7 +361,7 @@ class NaqalaObserver:
         """The seat's numbers; zeros before the deal (OpenSpiel reads a new state's to
         learn the size), so reading an observation never deals a game."""
         if state.dealt:
-            self.tensor[:] = self.encoder.observe(state.game_state, player)
+            state.game.observe_into(player, self.tensor)
         else:
             self.tensor.fill(0.0)
 

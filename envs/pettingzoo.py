@@ -18,6 +18,11 @@ sole winner gets 1), with ``reward="margin"`` each seat gets its score minus the
 score of the others. ``info`` holds the deciding stage and the action's notation list
 (``legal``) for the agent to move.
 
+Engine: ``engine="auto"`` (the default) steps the game on the native engine whenever the
+rules can run there (``naqala.envs.games.engine_for``) and on the Python engine otherwise,
+with the same observations, masks and rewards; ``"native"`` or ``"python"`` insist on one.
+``engine_used`` says which runs.
+
 Seeding: ``reset(seed=s)`` deals the game of seed ``s``; ``reset()`` without a seed deals
 the next seed after the last game's (the first is the ``seed`` given to ``env``), so a
 run of resets is the same run in any process. ``render()`` returns the position as text
@@ -35,6 +40,7 @@ try:
     import numpy as np
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
+    from pettingzoo.utils.env import AECIterable
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError(
         "the PettingZoo environment needs the extra: pip install 'naqala[pettingzoo]'"
@@ -42,8 +48,9 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 from naqala.core.state import State
 from naqala.envs.codec import codec_for
-from naqala.envs.common import REWARDS, final_rewards, rules_from
-from naqala.envs.observation import ObservationEncoder
+from naqala.envs.common import REWARDS, rules_from
+from naqala.envs.games import Game, engine_for, open_game
+from naqala.envs.observation import encoder_for
 
 RENDER_MODES = ("ansi", "svg")
 
@@ -69,6 +76,7 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
         seed: int = 0,
         reward: str = "win",
         render_mode: str | None = None,
+        engine: str = "auto",
     ) -> None:
         super().__init__()
         self.rules = rules_from(expansions, house_rules)
@@ -79,12 +87,14 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
             raise ValueError(f"reward={reward!r}: choose one of {', '.join(REWARDS)}")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode={render_mode!r}: choose one of {RENDER_MODES}")
+        self.engine_used = engine_for(self.rules, engine)
         self.players = players
         self.reward_kind = reward
         self.render_mode = render_mode
         self.codec = codec_for(self.rules)
-        self.encoder = ObservationEncoder(self.rules)
+        self.encoder = encoder_for(self.rules)
         self.possible_agents = [agent_name(seat) for seat in range(players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation = gymnasium.spaces.Box(0.0, np.inf, (self.encoder.size,), np.float32)
         mask = gymnasium.spaces.Box(0, 1, (self.codec.size,), np.int8)
         self._observation_space = gymnasium.spaces.Dict(
@@ -93,7 +103,7 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
         self._action_space = gymnasium.spaces.Discrete(self.codec.size)
         self._next_seed = seed
         self.seed_used = seed
-        self.state: State | None = None
+        self.game: Game | None = None
 
     # -- spaces ------------------------------------------------------------------------
 
@@ -108,7 +118,7 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.seed_used = self._next_seed if seed is None else seed
         self._next_seed = self.seed_used + 1
-        self.state = self.rules.new_game(self.players, self.seed_used)
+        self.game = open_game(self.rules, self.players, self.seed_used, self.engine_used)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -118,50 +128,57 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
         self._select()
 
     def _select(self) -> None:
-        state = self._game()
-        if not state.is_over:
-            self.agent_selection = agent_name(state.decision.player)
-            self.infos[self.agent_selection] = {
-                "stage": state.decision.stage,
-                "legal": [str(a) for a in self.rules.legal_actions(state)],
-            }
+        game = self._game()
+        player = game.player
+        if player is not None:
+            self.agent_selection = agent = self.possible_agents[player]
+            self.infos[agent] = {"stage": game.stage, "legal": game.notations()}
 
-    def _game(self) -> State:
-        if self.state is None:
+    def _game(self) -> Game:
+        if self.game is None:
             raise RuntimeError("call reset() before using the environment")
-        return self.state
+        return self.game
+
+    @property
+    def state(self) -> State:
+        """The naqala state of the game (read back from the kernel on the native engine:
+        for a picture or an AI player, not for every step)."""
+        return self._game().state
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self._game()
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(self.codec.size, np.int8)
-        if not state.is_over and state.decision.player == seat:
-            mask[self.codec.legal(self.rules, state)] = 1
-        observation = np.asarray(self.encoder.observe(state, seat), np.float32)
+        observation = np.empty(self.encoder.size, np.float32)
+        mask = np.empty(self.codec.size, np.int8)
+        self._game().observe_with_mask(self._seats[agent], observation, mask)
         return {"observation": observation, "action_mask": mask}
+
+    def play_option(self, place: int) -> None:
+        """The deciding agent's legal action number ``place`` in the rules' order (how
+        naqala's random player chooses), stepped as ``step`` steps an index."""
+        self.step(self._game().option_index(place))
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self._game()
+        game = self._game()
         if action is None:
             raise ValueError(f"{agent} must act: None is only for an agent whose game is over")
-        legal = self.codec.legal(self.rules, state)
-        if int(action) not in legal:
+        try:
+            game.step(int(action))
+        except (ValueError, OverflowError):  # an index outside the legal ones, or negative
             name = str(self.codec.decode(int(action))) if 0 <= action < self.codec.size else ""
             raise ValueError(
                 f"action {action} ({name or 'outside the codec'}) is not legal for {agent} now"
-            )
+            ) from None
         self._cumulative_rewards[agent] = 0.0
-        self.state = state = self.rules.apply(state, self.codec.decode(int(action)))
-        if state.is_over:
-            rewards = final_rewards(self.rules, state, self.reward_kind)
+        if game.is_over:
+            rewards = game.rewards(self.reward_kind)
+            scores = game.scores()
             for seat, name in enumerate(self.possible_agents):
                 self.rewards[name] = rewards[seat]
                 self.terminations[name] = True
-                self.infos[name] = {"scores": list(self.rules.scores(state))}
+                self.infos[name] = {"scores": scores}
         self._accumulate_rewards()
         self._select()
 
@@ -169,7 +186,7 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
         if self.render_mode is None:
             gymnasium.logger.warn("render() needs render_mode='ansi' or 'svg' when made")
             return None
-        state = self._game()
+        state = self.state
         if self.render_mode == "svg":
             from naqala.display import board_svg
 
@@ -201,4 +218,21 @@ def env(
 ) -> AECEnv:
     """The environment wrapped in PettingZoo's order-enforcing checks."""
     game = NaqalaAEC(players=players, expansions=expansions, house_rules=house_rules, **kwargs)
-    return wrappers.OrderEnforcingWrapper(game)
+    return _OrderEnforcing(game)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper, with ``last()`` and ``agent_iter()`` asked of
+    the environment itself once it is reset: the wrapper's own read every attribute
+    through its checking ``__getattr__`` (seven lookups a step), which cost more than a
+    native step. The checks before ``reset`` are the wrapper's."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)  # type: ignore[no-any-return]
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)
+        return AECIterable(self.env, max_iter)

@@ -72,17 +72,34 @@ def test_ismcts_plays_complete_games_against_random_bots() -> None:
         assert sum(state.returns()) == pytest.approx(1.0)
 
 
-def test_information_states_equal_when_only_hidden_parts_differ() -> None:
-    game = pyspiel.load_game("python_naqala", {"players": 3, "expansions": "artisans"})
+@pytest.mark.parametrize(
+    ("expansions", "engine"),
+    [("artisans", "python"), ("", "python"), ("", "native")],
+    ids=["artisans-python", "base-python", "base-native"],
+)
+def test_information_states_equal_when_only_hidden_parts_differ(
+    expansions: str, engine: str
+) -> None:
+    """The project's hidden-information check on each engine: a determinization for seat
+    0 (the others' hidden cards and the piles dealt again) changes nothing seat 0 sees,
+    and resampling deals states the mover cannot tell apart."""
+    if engine == "native":
+        pytest.importorskip("naqala.kernel._native")
+    params = {"players": 3, "expansions": expansions, "engine": engine}
+    game = pyspiel.load_game("python_naqala", params)
+    assert game.engine == engine
     state = game.new_initial_state()
     state.apply_action(0)
     for action in range(60):
         state.apply_action(state.legal_actions()[action % len(state.legal_actions())])
     other = state.clone()
-    other._state = openspiel._Position(determinize(game.rules, state.game_state, 0, 5), game)
+    other._state = openspiel._Position(
+        game.load(determinize(game.rules, state.game_state, 0, 5)), game
+    )
     assert other.game_state != state.game_state
     assert other.information_state_string(0) == state.information_state_string(0)
     assert other.information_state_tensor(0) == state.information_state_tensor(0)
+    assert other.observation_tensor(0) == state.observation_tensor(0)
     assert any(
         other.information_state_string(p) != state.information_state_string(p) for p in (1, 2)
     )
@@ -91,6 +108,7 @@ def test_information_states_equal_when_only_hidden_parts_differ() -> None:
     samples = [state.resample_from_infostate(mover, sampler) for _ in range(3)]
     for sampled in samples:
         assert sampled.information_state_string(mover) == state.information_state_string(mover)
+        assert sampled.observation_tensor(mover) == state.observation_tensor(mover)
         assert sampled.legal_actions() == state.legal_actions()  # the mover's own options
     assert len({s.game_state for s in samples}) > 1  # each sample deals anew
 
@@ -144,10 +162,15 @@ def test_reading_observations_changes_no_game() -> None:
     assert reading == quiet
 
 
-def test_states_serialize_and_openspiels_random_sim_test_passes() -> None:
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_states_serialize_and_openspiels_random_sim_test_passes(engine: str) -> None:
     """A state comes back exactly from its serialization (OpenSpiel's, and our own
-    state JSON), and OpenSpiel's random simulation test passes with serialization on."""
-    game = pyspiel.load_game("python_naqala", {"players": 3, "expansions": "djinns"})
+    state JSON), and OpenSpiel's random simulation test passes with serialization on,
+    on each engine (the base game with its djinns runs native)."""
+    if engine == "native":
+        pytest.importorskip("naqala.kernel._native")
+    game = pyspiel.load_game("python_naqala", {"players": 3, "engine": engine})
+    assert game.engine == engine
     state = game.new_initial_state()
     assert game.deserialize_state(state.serialize()).is_chance_node()
     state.apply_action(2)
@@ -155,16 +178,28 @@ def test_states_serialize_and_openspiels_random_sim_test_passes() -> None:
         state.apply_action(state.legal_actions()[step % len(state.legal_actions())])
     again, back = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
     assert back.game_state == state.game_state and back.history() == state.history()
+    assert back.game.engine == engine
     assert str(again) == str(game)
     assert game.deserialize_state(state.serialize()).game_state == state.game_state
     with pytest.raises(ValueError, match="not a naqala state of this game"):
         game.deserialize_state('{"version": 2}')
     pyspiel.random_sim_test(
-        pyspiel.load_game("python_naqala", {"players": 2}),
+        pyspiel.load_game("python_naqala", {"players": 2, "engine": engine}),
         num_sims=2,
         serialize=True,
         verbose=False,
     )
+
+
+def test_the_engine_is_native_where_the_rules_run_there() -> None:
+    """``engine=auto`` plays the base game natively and a box the kernel has not ported
+    on Python; asking for the native engine there says why not."""
+    pytest.importorskip("naqala.kernel._native")
+    assert pyspiel.load_game("python_naqala", {"players": 2}).engine == "native"
+    artisans = pyspiel.load_game("python_naqala", {"players": 2, "expansions": "artisans"})
+    assert artisans.engine == "python"
+    with pytest.raises(ValueError, match="cannot run natively: plugin 'artisans' has code"):
+        openspiel.NaqalaGame({"expansions": "artisans", "engine": "native"})
 
 
 def test_the_evaluators_give_rewards_from_naqala() -> None:

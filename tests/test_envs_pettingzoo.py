@@ -125,3 +125,63 @@ def test_margin_rewards_are_the_score_against_the_best_other() -> None:
     for seat, score in enumerate(scores):
         best_other = max(s for other, s in enumerate(scores) if other != seat)
         assert rewards[f"player_{seat}"] == score - best_other
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_pettingzoo_seed_test_and_api_test_pass_on_the_native_engine() -> None:
+    """PettingZoo's own checks on the engine the base game runs on (native when the
+    kernel is built): the same seed gives the same observations, rewards and ends."""
+    from pettingzoo.test import seed_test
+
+    game = env(players=3)
+    expected = "native" if _kernel_built() else "python"
+    assert game.unwrapped.engine_used == expected
+    api_test(game, num_cycles=30)
+    seed_test(lambda: env(players=3), num_cycles=50)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_gymnasiums_check_env_passes_with_the_mask(engine: str) -> None:
+    """``check_env`` steps sampled actions: the action space samples among the actions
+    legal now (an explicit mask is used as given), so the checker plays legal games."""
+    if engine == "native" and not _kernel_built():
+        pytest.skip("the native engine is not built")
+    from gymnasium.utils.env_checker import check_env
+
+    one = NaqalaGym(players=2, engine=engine)
+    check_env(one, skip_render_check=True)
+    observation, _ = one.reset(seed=4)
+    for _ in range(30):
+        action = int(one.action_space.sample())
+        assert observation["action_mask"][action] == 1
+        observation, *_ = one.step(action)
+    assert one.action_space.sample(mask=np.eye(one.action_space.n, dtype=np.int8)[5]) == 5
+
+
+def test_the_gymnasium_episode_is_the_same_on_both_engines() -> None:
+    """The learner's observations, masks and reward against random and greedy players
+    are the same whether the game steps natively or on the Python engine."""
+    if not _kernel_built():
+        pytest.skip("the native engine is not built")
+    episodes = []
+    for engine in ("python", "native"):
+        one = NaqalaGym(players=3, opponents=("random", "greedy"), engine=engine)
+        rng = np.random.default_rng(5)
+        observation, _ = one.reset(seed=9)
+        seen, done, reward = [], False, 0.0
+        while not done:
+            seen.append((observation["observation"].copy(), observation["action_mask"].copy()))
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+            observation, reward, done, _, _ = one.step(action)
+        episodes.append((seen, reward))
+    (python, python_reward), (native, native_reward) = episodes
+    assert len(python) == len(native) and python_reward == native_reward
+    for (obs_a, mask_a), (obs_b, mask_b) in zip(python, native, strict=True):
+        assert np.array_equal(obs_a, obs_b) and np.array_equal(mask_a, mask_b)
+
+
+def _kernel_built() -> bool:
+    from naqala import kernel
+
+    return kernel.available()

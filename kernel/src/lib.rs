@@ -8,9 +8,11 @@
 
 pub mod actions;
 pub mod content;
+pub mod envs;
 pub mod extras;
 pub mod geometry;
 pub mod names;
+pub mod observe;
 pub mod perft;
 pub mod playout;
 pub mod rng;
@@ -23,3 +25,5 @@ pub mod terrain;
 
 #[cfg(feature = "python")]
 mod python;
+#[cfg(feature = "python")]
+mod python_envs;

@@ -19,6 +19,10 @@ mod _native {
     use crate::state::State;
     use crate::statejson::{state_from_json, state_to_json};
 
+    /// The environments' classes (`naqala.envs.native`).
+    #[pymodule_export]
+    use crate::python_envs::{EnvBatch, EnvGame, EnvKernel};
+
     /// The crate's version, so Python can say which kernel it loaded.
     #[pymodule_export]
     const VERSION: &str = env!("CARGO_PKG_VERSION");

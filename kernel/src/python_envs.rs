@@ -1,0 +1,320 @@
+//! The PyO3 classes of the AI-research environments (`naqala.envs.native`): a ruleset's
+//! engine, one game stepped by codec index, and a batch of games. Observations, masks and
+//! a batch's results are written straight into buffers the caller owns (numpy arrays), one
+//! block copy each, never a Python number per element.
+
+use std::sync::Arc;
+
+use pyo3::buffer::PyBuffer;
+use pyo3::exceptions::{PyNotImplementedError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::content::Content;
+use crate::envs::{Batch, Engine, EnvError, Game, Reward};
+use crate::observe::{ActionTable, ObservationSpec, Observer};
+use crate::statejson::{state_from_json, state_to_json};
+
+fn env_error(error: EnvError) -> PyErr {
+    match error {
+        EnvError::Unported(what) => {
+            PyNotImplementedError::new_err(format!("the kernel has not ported {what}"))
+        }
+        EnvError::NotInCodec(notation) => PyValueError::new_err(format!(
+            "action {notation} is not in the codec of these rules"
+        )),
+        EnvError::Illegal(index) => {
+            PyValueError::new_err(format!("action {index} is not legal now"))
+        }
+    }
+}
+
+fn reward_kind(kind: &str) -> PyResult<Reward> {
+    Reward::parse(kind)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown reward {kind:?}: win or margin")))
+}
+
+/// The engine of one ruleset for the environments: content, rules, observer, codec.
+#[pyclass(frozen, module = "naqala.kernel._native")]
+pub struct EnvKernel {
+    engine: Arc<Engine>,
+}
+
+#[pymethods]
+impl EnvKernel {
+    /// From the content document, the observation spec (JSON) and the codec's notation
+    /// of every index in order.
+    #[new]
+    fn new(content_json: &str, spec_json: &str, notations: Vec<String>) -> PyResult<Self> {
+        let content = Arc::new(Content::from_json(content_json).map_err(PyValueError::new_err)?);
+        let spec: ObservationSpec = serde_json::from_str(spec_json)
+            .map_err(|e| PyValueError::new_err(format!("observation spec: {e}")))?;
+        let observer = Observer::new(&content, spec).map_err(PyValueError::new_err)?;
+        let table = ActionTable::new(notations);
+        Ok(EnvKernel {
+            engine: Arc::new(Engine::new(content, observer, table)),
+        })
+    }
+
+    #[getter]
+    fn observation_size(&self) -> usize {
+        self.engine.observer.size()
+    }
+
+    #[getter]
+    fn action_size(&self) -> usize {
+        self.engine.table.size()
+    }
+
+    /// A new game, set up as `rules.new_game(players, seed)`.
+    fn deal(&self, players: usize, seed: u64) -> PyResult<EnvGame> {
+        let game = Game::deal(&self.engine, players, seed).map_err(env_error)?;
+        Ok(self.game(game))
+    }
+
+    /// The game of a state JSON text (ValueError naming the JSON path it cannot hold).
+    fn load(&self, text: &str) -> PyResult<EnvGame> {
+        let state = state_from_json(self.engine.content(), text).map_err(PyValueError::new_err)?;
+        let game = Game::new(&self.engine, state).map_err(env_error)?;
+        Ok(self.game(game))
+    }
+
+    /// `count` games of `players` from seeds `seed`…, self-play or against random
+    /// players at every seat but `learner`.
+    #[pyo3(signature = (count, players, seed, learner=None))]
+    fn batch(
+        &self,
+        py: Python<'_>,
+        count: usize,
+        players: usize,
+        seed: u64,
+        learner: Option<usize>,
+    ) -> PyResult<EnvBatch> {
+        if learner.is_some_and(|l| l >= players) {
+            return Err(PyValueError::new_err(format!(
+                "learner seat {learner:?} of a {players}-player game"
+            )));
+        }
+        let engine = Arc::clone(&self.engine);
+        let batch = py
+            .detach(|| Batch::new(&engine, count, players, seed, learner))
+            .map_err(env_error)?;
+        Ok(EnvBatch { engine, batch })
+    }
+}
+
+impl EnvKernel {
+    fn game(&self, game: Game) -> EnvGame {
+        EnvGame {
+            engine: Arc::clone(&self.engine),
+            game,
+        }
+    }
+}
+
+/// One game stepped by codec index; its options are read once per step.
+#[pyclass(module = "naqala.kernel._native")]
+pub struct EnvGame {
+    engine: Arc<Engine>,
+    game: Game,
+}
+
+#[pymethods]
+impl EnvGame {
+    /// An independent copy (the same position).
+    fn copy(&self) -> EnvGame {
+        EnvGame {
+            engine: Arc::clone(&self.engine),
+            game: self.game.clone(),
+        }
+    }
+
+    /// Plays the action of codec index `index`; ValueError if it is not legal.
+    fn step(&mut self, index: u32) -> PyResult<()> {
+        self.game.step(&self.engine, index).map_err(env_error)
+    }
+
+    /// The legal actions' codec indices, ascending.
+    fn legal(&self) -> Vec<u32> {
+        self.game.legal_indices()
+    }
+
+    /// The legal actions' notations, in the rules' order.
+    fn notations(&self) -> Vec<String> {
+        let (content, cols) = (
+            self.engine.content(),
+            usize::from(self.game.state.layout.cols),
+        );
+        self.game
+            .legal()
+            .iter()
+            .map(|a| a.notation(content, cols))
+            .collect()
+    }
+
+    /// How many legal actions there are.
+    fn option_count(&self) -> usize {
+        self.game.legal().len()
+    }
+
+    /// The codec index of legal action number `place` in the rules' order.
+    fn option_index(&self, place: usize) -> PyResult<u32> {
+        self.game
+            .index_of(place)
+            .ok_or_else(|| PyValueError::new_err(format!("no legal action number {place}")))
+    }
+
+    /// The deciding player, None when the game is over.
+    fn player(&self) -> Option<usize> {
+        self.game.player()
+    }
+
+    fn stage(&self) -> String {
+        let stage = self.game.state.decision.stage;
+        self.engine.content().names.name(stage).to_owned()
+    }
+
+    fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        self.engine.rules().scores(&self.game.state)
+    }
+
+    /// Each seat's reward if the game ended now (`final_rewards`).
+    fn rewards(&self, kind: &str) -> PyResult<Vec<f32>> {
+        Ok(reward_kind(kind)?.of(&self.scores()))
+    }
+
+    /// `seat`'s observation into `out` (float32, the observation's size).
+    fn observe(&self, py: Python<'_>, seat: usize, out: PyBuffer<f32>) -> PyResult<()> {
+        if seat >= self.game.state.players.len() {
+            return Err(PyValueError::new_err(format!(
+                "no seat {seat} in this game"
+            )));
+        }
+        let mut numbers = vec![0.0; self.engine.observer.size()];
+        self.engine
+            .observer
+            .observe(&self.game.state, seat, &mut numbers);
+        out.copy_from_slice(py, &numbers)
+    }
+
+    /// `seat`'s observation into `observation` and the mask into `mask`, all zeros
+    /// unless `seat` decides now: what an agent reads at every step, in one call.
+    fn observe_with_mask(
+        &self,
+        py: Python<'_>,
+        seat: usize,
+        observation: PyBuffer<f32>,
+        mask: PyBuffer<i8>,
+    ) -> PyResult<()> {
+        self.observe(py, seat, observation)?;
+        let mut flags = vec![0; self.engine.table.size()];
+        if self.game.player() == Some(seat) {
+            self.game.mask_into(&mut flags);
+        }
+        mask.copy_from_slice(py, &flags)
+    }
+
+    /// The legal-action mask into `out` (int8, the codec's size).
+    fn mask(&self, py: Python<'_>, out: PyBuffer<i8>) -> PyResult<()> {
+        let mut mask = vec![0; self.engine.table.size()];
+        self.game.mask_into(&mut mask);
+        out.copy_from_slice(py, &mask)
+    }
+
+    /// The state as state JSON text.
+    fn to_json(&self) -> String {
+        state_to_json(self.engine.content(), &self.game.state)
+    }
+}
+
+/// N games stepped in one call (`naqala.envs.VectorEnv`).
+#[pyclass(module = "naqala.kernel._native")]
+pub struct EnvBatch {
+    engine: Arc<Engine>,
+    batch: Batch,
+}
+
+#[pymethods]
+impl EnvBatch {
+    fn __len__(&self) -> usize {
+        self.batch.games.len()
+    }
+
+    /// Each game's seed.
+    fn seeds(&self) -> Vec<u64> {
+        self.batch.seeds.clone()
+    }
+
+    /// Each game's deciding seat's observation, its mask and the seat, into `(N, size)`
+    /// float32, `(N, actions)` int8 and `(N,)` int64 buffers.
+    fn observe(
+        &self,
+        py: Python<'_>,
+        observations: PyBuffer<f32>,
+        masks: PyBuffer<i8>,
+        seats: PyBuffer<i64>,
+    ) -> PyResult<()> {
+        let (size, actions) = (self.engine.observer.size(), self.engine.table.size());
+        let count = self.batch.games.len();
+        let mut numbers = vec![0.0; count * size];
+        let mut mask = vec![0; count * actions];
+        let mut who = vec![0i64; count];
+        let engine = &self.engine;
+        py.detach(|| {
+            for (i, game) in self.batch.games.iter().enumerate() {
+                let seat = game.player().unwrap_or(0);
+                engine
+                    .observer
+                    .observe(&game.state, seat, &mut numbers[i * size..(i + 1) * size]);
+                game.mask_into(&mut mask[i * actions..(i + 1) * actions]);
+                who[i] = seat as i64;
+            }
+        });
+        observations.copy_from_slice(py, &numbers)?;
+        masks.copy_from_slice(py, &mask)?;
+        seats.copy_from_slice(py, &who)
+    }
+
+    /// Each game's action (`(N,)` int64 codec indices); each finished game's final
+    /// rewards into `(N, players)` float32 and whether it finished into `(N,)` uint8,
+    /// finished games dealt again with the next seeds. ValueError naming the game of an
+    /// illegal action, before any game moves.
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        actions: PyBuffer<i64>,
+        kind: &str,
+        rewards: PyBuffer<f32>,
+        done: PyBuffer<u8>,
+    ) -> PyResult<()> {
+        let kind = reward_kind(kind)?;
+        let actions: Vec<u32> = actions
+            .to_vec(py)?
+            .into_iter()
+            .map(|a| u32::try_from(a).unwrap_or(u32::MAX))
+            .collect();
+        let count = self.batch.games.len();
+        if actions.len() != count {
+            return Err(PyValueError::new_err(format!(
+                "{} actions for {count} games",
+                actions.len()
+            )));
+        }
+        let mut gains = vec![0.0; count * self.batch.players];
+        let mut ended = vec![0u8; count];
+        let engine = Arc::clone(&self.engine);
+        let batch = &mut self.batch;
+        py.detach(|| batch.step(&engine, &actions, kind, &mut gains, &mut ended))
+            .map_err(|(game, error)| match error {
+                EnvError::Illegal(index) => {
+                    PyValueError::new_err(format!("game {game}: action {index} is not legal now"))
+                }
+                other => env_error(other),
+            })?;
+        rewards.copy_from_slice(py, &gains)?;
+        done.copy_from_slice(py, &ended)
+    }
+}
