@@ -358,6 +358,14 @@ class Rules:
 
     @property
     def ruleset(self) -> tuple[str, ...]:
+        """The plugins as states and records store them (their ids, in registration
+        order): a renamed plugin keeps its old name here, so old files still match."""
+        return tuple(info.id for info in self.plugins)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The plugins by the names people type and read (``whims``), in registration
+        order: what a front end shows; files store ``ruleset``."""
         return tuple(info.name for info in self.plugins)
 
     def tile(self, tile_id: str) -> TileSpec:
@@ -539,11 +547,13 @@ class Rules:
 def _refuse_conflicts(plugins: Sequence[PluginInfo]) -> None:
     """A plugin's ``CONFLICTS`` (name → reason) names the plugins it cannot be played
     with; rules with both are refused, naming both and the reason."""
-    names = {info.name for info in plugins}
     for info in plugins:
         for other, reason in dict(getattr(info.module, "CONFLICTS", {})).items():
-            if other in names:
-                raise PluginError(f"plugin {info.name!r} cannot be played with {other!r}: {reason}")
+            for them in plugins:
+                if them is not info and other in them.known_as:
+                    raise PluginError(
+                        f"plugin {info.name!r} cannot be played with {them.name!r}: {reason}"
+                    )
 
 
 def _takes_all_arguments(impl: HookImpl, arguments: Sequence[str]) -> Callable[..., Any]:
@@ -631,8 +641,9 @@ class HotHook:
 
 def content_order(plugins: Sequence[PluginInfo]) -> list[PluginInfo]:
     """The order content files are merged in, whatever order the plugins were registered
-    in: base first, then each plugin after what it requires, ties by name."""
-    return order_plugins(sorted(plugins, key=lambda info: info.name))
+    in: base first, then each plugin after what it requires, ties by id (what saved games
+    call a plugin, which a renamed plugin keeps: renaming one never reorders the cards)."""
+    return order_plugins(sorted(plugins, key=lambda info: info.id))
 
 
 def _tile_table(specs: Sequence[TileSpec]) -> dict[str, TileSpec]:
@@ -658,11 +669,20 @@ def build_rules(
     return Rules(resolve(expansions, house_rules, extra_plugins, versions))
 
 
+def same_plugins(rules: Rules, names: Sequence[str]) -> bool:
+    """Whether ``names`` are the plugins of ``rules`` in order, each by any name it is
+    known as (the ids a state stores, or names and aliases)."""
+    return len(names) == len(rules.plugins) and all(
+        name in info.known_as for name, info in zip(names, rules.plugins, strict=False)
+    )
+
+
 def rules_for_ruleset(ruleset: Sequence[str], versions: Mapping[str, str] | None = None) -> Rules:
     """Rules for the plugin names recorded in a state or a record (installed plugins, at
-    ``versions`` where the game names older ones)."""
+    ``versions`` where the game names older ones). A name may be any a plugin is known
+    by (``whims`` for the box stored as ``djinns``): the rules store its id."""
     rules = build_rules([n for n in ruleset if n != "base"], versions=versions)
-    if rules.ruleset != tuple(ruleset):
+    if not same_plugins(rules, ruleset):
         raise PluginError(
             f"plugins {list(ruleset)} give the rules {list(rules.ruleset)}; is one missing?"
         )

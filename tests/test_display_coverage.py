@@ -239,8 +239,8 @@ def test_every_piece_of_every_installed_box_is_drawn(box: tuple[str, ...]) -> No
 def test_the_walk_covers_every_installed_plugin_and_the_boxes_together() -> None:
     walked = {name for box in installed_boxes() for name in box}
     assert walked == set(installed_entry_points()) - {BASE}
-    assert {"artisans", "djinns", "thieves", "solo"} <= walked
-    together = [box for box in installed_boxes() if {"artisans", "djinns", "thieves"} <= set(box)]
+    assert {"artisans", "whims", "thieves", "solo"} <= walked
+    together = [box for box in installed_boxes() if {"artisans", "whims", "thieves"} <= set(box)]
     assert together, "the expansions are never drawn together"
 
 

@@ -125,7 +125,7 @@ def test_expansion_sets_are_sorted_sets_of_installed_plugins(names: tuple[str, .
     assert set(names) <= set(EXPANSIONS)
     assert "base" not in names
     rules = build_rules(names)
-    assert set(rules.ruleset) == {"base", *names}
+    assert set(rules.names) == {"base", *names}
 
 
 #: the plugins that can all be played together: every one but the solo mode, which
@@ -219,7 +219,7 @@ def test_expansion_sets_bring_required_plugins_along(monkeypatch: pytest.MonkeyP
 @given(rulesets())
 def test_rulesets_build_the_rules_of_drawn_sets(rules: Rules) -> None:
     assert rules.ruleset[0] == "base"
-    assert rules is strategies._built(tuple(sorted(rules.ruleset[1:])))  # built once
+    assert rules is strategies._built(tuple(sorted(rules.names[1:])))  # built once
 
 
 @FAST
