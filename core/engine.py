@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, cast
 import pluggy
 from pluggy import HookImpl
 
-from naqala.core import content, hookspecs
+from naqala.core import hookspecs
 from naqala.core.actions import SORT_KEY, Action, shorten
-from naqala.core.content import CardSpec, Content, DeckSpec, TileSpec, load_content
+from naqala.core.content import DECK_NAMES, CardSpec, Content, DeckSpec, TileSpec, load_content
 from naqala.core.costs import CostCode
 from naqala.core.events import Event, ScoreLine, Verdict
 from naqala.core.meaning import check_rules
@@ -31,18 +31,10 @@ from naqala.core.plugins import (
 )
 from naqala.core.powers import Power
 from naqala.core.stage import Flow, Stage
-from naqala.core.state import DJINN_HAND, RESOURCE_HAND, Layout, State, evolve
+from naqala.core.state import Deck, Layout, PlayerState, State, evolve
 
 if TYPE_CHECKING:
     from naqala.core.agents import AgentFactory
-
-#: the positions in ``State.decks`` (and in each player's hands) of the two decks every
-#: game has: one definition, ``naqala.core.state``'s, under the deck's own name
-RESOURCES = RESOURCE_HAND
-DJINNS = DJINN_HAND
-#: the decks every game has, by name (``naqala.core.content``), at those positions;
-#: plugins add more through ``[[card]]`` content (``rules.deck_names``)
-DECK_NAMES = (content.RESOURCES, content.DJINNS)
 
 
 #: hooks that provide stages, and the prefix of their stage names
@@ -370,6 +362,14 @@ class Rules:
 
     def tile(self, tile_id: str) -> TileSpec:
         return self.tile_specs[tile_id]
+
+    def deck_in(self, state: State, deck: str) -> Deck:
+        """The deck named ``deck`` (``"resources"``, ``"whims"``) in ``state``."""
+        return state.decks[self.deck_index[deck]]
+
+    def hand_of(self, player: PlayerState, deck: str) -> tuple[str, ...]:
+        """The cards of the deck named ``deck`` in ``player``'s hand."""
+        return player.hand(self.deck_index[deck])
 
     def power_of(self, card: CardSpec) -> Power | None:
         """The power behind ``card`` (None for cards without one, such as resources)."""

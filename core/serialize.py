@@ -24,8 +24,9 @@ import attrs
 from cattrs.gen import make_dict_unstructure_fn, override
 
 from naqala.core.board import parse_tile
+from naqala.core.content import DJINNS, RESOURCES
 from naqala.core.documents import DocumentError, parse_json
-from naqala.core.engine import DJINNS, RESOURCES, Rules, rules_for_ruleset, same_plugins
+from naqala.core.engine import Rules, rules_for_ruleset, same_plugins
 from naqala.core.files import STATE_LIMIT, read_text_bounded
 from naqala.core.plugins import (
     LOAD_FAILURES,
@@ -352,9 +353,9 @@ def _upgrade_v1(data: dict[str, Any], rules: Rules) -> dict[str, Any]:
     for i, p in enumerate(players):
         hands: dict[str, list[str]] = {}
         if p.cards:
-            hands[rules.deck_names[RESOURCES]] = p.cards
+            hands[RESOURCES] = p.cards
         if p.djinns:
-            hands[rules.deck_names[DJINNS]] = p.djinns
+            hands[DJINNS] = p.djinns
         for k, card in enumerate(p.held):
             spec = rules.card_specs.get(card)
             if spec is None:
