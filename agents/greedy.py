@@ -21,7 +21,8 @@ from naqala.agents.greedy_full import (
 )
 from naqala.agents.move_ends import MoveEnd, move_ends
 from naqala.core.actions import Action
-from naqala.core.engine import RESOURCES, Rules
+from naqala.core.content import RESOURCES
+from naqala.core.engine import Rules
 from naqala.core.state import NOBODY, Decision, State, Turn, add_at, evolve, pieces_left
 from naqala.core.views import determinize
 
@@ -62,7 +63,7 @@ class Estimator:
             sum(1 for a in state.geometry.area[t] if specs[a].value == "blue")
             for t in range(len(tiles))
         ]
-        self.row = len(state.decks[RESOURCES].row)
+        self.row = len(rules.deck_in(state, RESOURCES).row)
         self.kinds = [c.id if not c.kept else "" for c in rules.colours]
 
     def _kept(self, colour: int, taken: int) -> float:

@@ -4,7 +4,8 @@ its whole power, cost and timing (the shared words of decisions and cards are
 
 from __future__ import annotations
 
-from naqala.core.engine import DJINNS, Rules
+from naqala.core.content import DJINNS
+from naqala.core.engine import Rules
 from naqala.core.state import State
 from naqala.display.decisions import card_words, djinn_brief
 from naqala.plugins.base.api import cost_words
@@ -29,7 +30,7 @@ def djinns_in_play(rules: Rules, state: State) -> list[str]:
     for seat, player in enumerate(state.players):
         for djinn in player.djinns:
             lines.append(f"P{seat + 1}: {djinn_power(rules, djinn)}")
-    for djinn in state.decks[DJINNS].row:
+    for djinn in rules.deck_in(state, DJINNS).row:
         lines.append(f"face up: {djinn_power(rules, djinn)}")
     return lines or ["No djinn is held or face up."]
 

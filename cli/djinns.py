@@ -29,7 +29,7 @@ def djinn_rows(rules: Rules) -> list[dict[str, str]]:
 
 
 def render_markdown(rules: Rules) -> str:
-    plugins = ", ".join(rules.ruleset)
+    plugins = ", ".join(rules.names)
     lines = [
         "# Djinns",
         "",

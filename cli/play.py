@@ -547,7 +547,7 @@ def play_command(
         left_out = f" · {without_text(rules.without)}" if rules.without else ""
         console.print(
             f"New game · seed {record.seed} · seats {', '.join(record.seats)} · "
-            f"plugins {', '.join(rules.ruleset)}{left_out} · type help for help",
+            f"plugins {', '.join(rules.names)}{left_out} · type help for help",
             markup=False,
         )
     errors = Console(stderr=True, highlight=False)

@@ -179,9 +179,14 @@ class DjinnEntry:
         )
 
 
-#: the decks every game has (``[[resource]]`` and ``[[djinn]]`` fill them)
+#: the decks every game has (``[[resource]]`` and ``[[djinn]]`` fill them), by name: the
+#: one definition of their names. Code finds a deck by name (``rules.deck_index``,
+#: ``rules.deck_in``, ``rules.hand_of``), never by a number of its own
 RESOURCES = "resources"
 DJINNS = "djinns"
+#: the decks every game has, first in ``rules.deck_names`` in this order (the state JSON
+#: lists the decks and each hand by deck index); plugins add more through ``[[card]]``
+DECK_NAMES = (RESOURCES, DJINNS)
 
 
 @attrs.frozen

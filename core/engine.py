@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, cast
 import pluggy
 from pluggy import HookImpl
 
-from naqala.core import content, hookspecs
+from naqala.core import hookspecs
 from naqala.core.actions import SORT_KEY, Action, shorten
-from naqala.core.content import CardSpec, Content, DeckSpec, TileSpec, load_content
+from naqala.core.content import DECK_NAMES, CardSpec, Content, DeckSpec, TileSpec, load_content
 from naqala.core.costs import CostCode
 from naqala.core.events import Event, ScoreLine, Verdict
 from naqala.core.meaning import check_rules
@@ -31,18 +31,10 @@ from naqala.core.plugins import (
 )
 from naqala.core.powers import Power
 from naqala.core.stage import Flow, Stage
-from naqala.core.state import DJINN_HAND, RESOURCE_HAND, Layout, State, evolve
+from naqala.core.state import Deck, Layout, PlayerState, State, evolve
 
 if TYPE_CHECKING:
     from naqala.core.agents import AgentFactory
-
-#: the positions in ``State.decks`` (and in each player's hands) of the two decks every
-#: game has: one definition, ``naqala.core.state``'s, under the deck's own name
-RESOURCES = RESOURCE_HAND
-DJINNS = DJINN_HAND
-#: the decks every game has, by name (``naqala.core.content``), at those positions;
-#: plugins add more through ``[[card]]`` content (``rules.deck_names``)
-DECK_NAMES = (content.RESOURCES, content.DJINNS)
 
 
 #: hooks that provide stages, and the prefix of their stage names
@@ -362,10 +354,26 @@ class Rules:
 
     @property
     def ruleset(self) -> tuple[str, ...]:
+        """The plugins as states and records store them (their ids, in registration
+        order): a renamed plugin keeps its old name here, so old files still match."""
+        return tuple(info.id for info in self.plugins)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The plugins by the names people type and read (``whims``), in registration
+        order: what a front end shows; files store ``ruleset``."""
         return tuple(info.name for info in self.plugins)
 
     def tile(self, tile_id: str) -> TileSpec:
         return self.tile_specs[tile_id]
+
+    def deck_in(self, state: State, deck: str) -> Deck:
+        """The deck named ``deck`` (``"resources"``, ``"whims"``) in ``state``."""
+        return state.decks[self.deck_index[deck]]
+
+    def hand_of(self, player: PlayerState, deck: str) -> tuple[str, ...]:
+        """The cards of the deck named ``deck`` in ``player``'s hand."""
+        return player.hand(self.deck_index[deck])
 
     def power_of(self, card: CardSpec) -> Power | None:
         """The power behind ``card`` (None for cards without one, such as resources)."""
@@ -562,11 +570,13 @@ class Rules:
 def _refuse_conflicts(plugins: Sequence[PluginInfo]) -> None:
     """A plugin's ``CONFLICTS`` (name → reason) names the plugins it cannot be played
     with; rules with both are refused, naming both and the reason."""
-    names = {info.name for info in plugins}
     for info in plugins:
         for other, reason in dict(getattr(info.module, "CONFLICTS", {})).items():
-            if other in names:
-                raise PluginError(f"plugin {info.name!r} cannot be played with {other!r}: {reason}")
+            for them in plugins:
+                if them is not info and other in them.known_as:
+                    raise PluginError(
+                        f"plugin {info.name!r} cannot be played with {them.name!r}: {reason}"
+                    )
 
 
 def _takes_all_arguments(impl: HookImpl, arguments: Sequence[str]) -> Callable[..., Any]:
@@ -666,8 +676,9 @@ class HotHook:
 
 def content_order(plugins: Sequence[PluginInfo]) -> list[PluginInfo]:
     """The order content files are merged in, whatever order the plugins were registered
-    in: base first, then each plugin after what it requires, ties by name."""
-    return order_plugins(sorted(plugins, key=lambda info: info.name))
+    in: base first, then each plugin after what it requires, ties by id (what saved games
+    call a plugin, which a renamed plugin keeps: renaming one never reorders the cards)."""
+    return order_plugins(sorted(plugins, key=lambda info: info.id))
 
 
 def _tile_table(specs: Sequence[TileSpec]) -> dict[str, TileSpec]:
@@ -693,11 +704,20 @@ def build_rules(
     return Rules(resolve(expansions, house_rules, extra_plugins, versions))
 
 
+def same_plugins(rules: Rules, names: Sequence[str]) -> bool:
+    """Whether ``names`` are the plugins of ``rules`` in order, each by any name it is
+    known as (the ids a state stores, or names and aliases)."""
+    return len(names) == len(rules.plugins) and all(
+        name in info.known_as for name, info in zip(names, rules.plugins, strict=False)
+    )
+
+
 def rules_for_ruleset(ruleset: Sequence[str], versions: Mapping[str, str] | None = None) -> Rules:
     """Rules for the plugin names recorded in a state or a record (installed plugins, at
-    ``versions`` where the game names older ones)."""
+    ``versions`` where the game names older ones). A name may be any a plugin is known
+    by (``whims`` for the box stored as ``djinns``): the rules store its id."""
     rules = build_rules([n for n in ruleset if n != "base"], versions=versions)
-    if rules.ruleset != tuple(ruleset):
+    if not same_plugins(rules, ruleset):
         raise PluginError(
             f"plugins {list(ruleset)} give the rules {list(rules.ruleset)}; is one missing?"
         )

@@ -7,14 +7,15 @@ a hand dealt again reads as one the rules themselves would have built.
 
 from __future__ import annotations
 
-from naqala.core.engine import RESOURCES, Rules
+from naqala.core.content import RESOURCES
+from naqala.core.engine import Rules
 from naqala.core.state import PlayerState
 
 
 def deck_of(rules: Rules, card: str) -> int:
     """The index of the deck ``card`` belongs to (resources for an unknown id)."""
     spec = rules.card_specs.get(card)
-    return RESOURCES if spec is None else rules.deck_index[spec.deck]
+    return rules.deck_index[RESOURCES if spec is None else spec.deck]
 
 
 def hand(rules: Rules, player: PlayerState, deck: int) -> tuple[str, ...]:

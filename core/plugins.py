@@ -2,7 +2,8 @@
 
 Plugins are found through the entry-point group ``naqala.plugins``; a plugin is a module (or
 any object) with hook implementations and a few attributes: ``NAME``, ``VERSION``,
-``DESCRIPTION``, and optionally ``REQUIRES`` (names it builds on), ``ALIASES`` and
+``DESCRIPTION``, and optionally ``ID`` (what saved games call it, see below),
+``REQUIRES`` (names it builds on), ``ALIASES`` (other names a person may type) and
 ``REPLACES`` (stages, ``tribe:``/``tile:`` actions or ``djinn:`` kinds it replaces) and
 ``EDITIONS`` (released versions it still plays: version → the module of a plugin of that
 version, marked ``EDITION = True``, so a game saved with it replays as it was played). House
@@ -12,6 +13,11 @@ file swapped after its sha256 was checked cannot run. A ``.toml`` house rule is 
 alone (``naqala.core.content_rule``): its bytes are parsed as content, and nothing runs.
 Order is deterministic: base, then expansions by dependency (ties in the order given),
 then house rules in the order given.
+
+A plugin's ``NAME`` is what people type and read; its ``ID`` (its ``NAME`` unless it says
+otherwise) is what states and records store and what the content is merged by. A plugin
+renamed keeps its old name as its ``ID``, so the files saved before load and the games of
+a seed stay the same (the Whims box: ``NAME = "whims"``, ``ID = "djinns"``).
 """
 
 from __future__ import annotations
@@ -54,6 +60,15 @@ class PluginInfo:
     source: str = "entry-point"  # or "house-rule"
     sha256: str = ""  # for house-rule files
     path: str | None = None  # where a house-rule file was loaded from
+    #: what states and records call the plugin, and the key its content is merged by:
+    #: its ``NAME`` unless the plugin was renamed (``ID``, kept from the old name)
+    id: str = attrs.field(default=attrs.Factory(lambda info: info.name, takes_self=True))
+    aliases: tuple[str, ...] = ()  # other names a person may type for it
+
+    @property
+    def known_as(self) -> frozenset[str]:
+        """Every name that means this plugin: its name, its id and its aliases."""
+        return frozenset((self.name, self.id, *self.aliases))
 
 
 def installed_entry_points() -> dict[str, EntryPoint]:
@@ -92,6 +107,9 @@ def describe(
     name = getattr(module, "NAME", None)
     if not isinstance(name, str) or not name:
         raise PluginError(f"plugin {module!r} has no NAME")
+    stored = getattr(module, "ID", name)
+    if not isinstance(stored, str) or not stored:
+        raise PluginError(f"plugin {name!r}: its ID must be a name, not {stored!r}")
     return PluginInfo(
         name=name,
         version=str(getattr(module, "VERSION", "0")),
@@ -101,26 +119,46 @@ def describe(
         source=source,
         sha256=sha256,
         path=path,
+        id=stored,
+        aliases=tuple(str(alias) for alias in getattr(module, "ALIASES", ())),
     )
 
 
 def _aliases(points: dict[str, EntryPoint]) -> dict[str, str]:
-    """Alias → name for installed plugins that declare aliases, loaded lazily by name."""
+    """Alias → entry-point name for installed plugins known by other names (their
+    ``ALIASES`` and their ``ID``), loaded lazily by name."""
     aliases: dict[str, str] = {}
     for name, point in points.items():
         try:
             module = point.load()
         except LOAD_FAILURES:  # a broken plugin must not stop the others
             continue
-        for alias in getattr(module, "ALIASES", ()):
-            aliases[alias] = name
+        own = (getattr(module, "NAME", name), getattr(module, "ID", name))
+        for alias in (*own, *getattr(module, "ALIASES", ())):
+            if alias != name and alias not in points:
+                aliases[alias] = name
     return aliases
 
 
-def unknown_plugin_message(name: str, known: Sequence[str]) -> str:
-    """Say that ``name`` is unknown, list the known names and suggest the closest one."""
+def installed_names(points: dict[str, EntryPoint] | None = None) -> dict[str, str]:
+    """Every name an installed plugin may be asked for by (its entry-point name, its
+    ``ALIASES``, its ``ID``) → its entry-point name: what a lobby or a study accepts."""
+    points = installed_entry_points() if points is None else points
+    return {**_aliases(points), **{name: name for name in points}}
+
+
+def stored_name(name: str) -> str:
+    """What states and records call the installed plugin asked for as ``name`` (its
+    ``ID``): the one spelling of a plugin that has several (``whims``, ``djinns``).
+    ``PluginError`` if no installed plugin goes by ``name``."""
+    return load_named(name).id
+
+
+def unknown_plugin_message(name: str, known: Sequence[str], aliases: Sequence[str] = ()) -> str:
+    """Say that ``name`` is unknown, list the known names and suggest the closest one
+    (of the names and their ``aliases``: ``djins`` is closest to ``djinns``)."""
     message = f"unknown expansion {name!r}; known expansions: {', '.join(sorted(known)) or 'none'}"
-    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.5)
+    close = difflib.get_close_matches(name, sorted({*known, *aliases}), n=1, cutoff=0.5)
     if close:
         message += f" (did you mean {close[0]!r}?)"
     return message
@@ -176,9 +214,11 @@ def load_named(
     if clash is not None:
         raise PluginError(clash)
     if name not in points:
-        real = _aliases(points).get(name)
+        aliases = _aliases(points)
+        real = aliases.get(name)
         if real is None:
-            raise PluginError(unknown_plugin_message(name, [n for n in points if n != BASE]))
+            others = [n for n in points if n != BASE]
+            raise PluginError(unknown_plugin_message(name, others, list(aliases)))
         name = real
     try:
         module = points[name].load()
@@ -346,17 +386,26 @@ LOAD_FAILURES = (Exception, SystemExit)
 
 
 def order_plugins(plugins: Sequence[PluginInfo]) -> list[PluginInfo]:
-    """Base first, then each plugin after the ones it requires (stable otherwise)."""
+    """Base first, then each plugin after the ones it requires (stable otherwise). A
+    plugin is required by any name it is known as (``known_as``); two plugins sharing a
+    name or an id are refused, as a state could not tell them apart."""
+    unique: list[PluginInfo] = []
     by_name: dict[str, PluginInfo] = {}
     for info in plugins:
-        known = by_name.get(info.name)
-        if known is None:
-            by_name[info.name] = info
-        elif known.module is not info.module:  # the same plugin asked for twice is fine
-            raise PluginError(
-                f"two plugins are named {info.name!r}: {source_of(known)} and "
-                f"{source_of(info)}; give one of them another NAME"
-            )
+        for key in sorted({info.name, info.id}):
+            known = by_name.get(key)
+            if known is not None and known.module is not info.module:
+                raise PluginError(
+                    f"two plugins are named {key!r}: {source_of(known)} and "
+                    f"{source_of(info)}; give one of them another NAME"
+                )
+        if info.name in by_name:  # the same plugin asked for twice is fine
+            continue
+        unique.append(info)
+        by_name.update(dict.fromkeys((info.name, info.id), info))
+    for info in unique:
+        for alias in info.aliases:
+            by_name.setdefault(alias, info)
     ordered: list[PluginInfo] = []
     placed: set[str] = set()
 
@@ -374,10 +423,10 @@ def order_plugins(plugins: Sequence[PluginInfo]) -> list[PluginInfo]:
 
     if BASE in by_name:
         place(by_name[BASE], ())
-    for info in by_name.values():
+    for info in unique:
         if info.source != "house-rule":
             place(info, ())
-    for info in by_name.values():
+    for info in unique:
         place(info, ())
     return ordered
 
@@ -396,9 +445,9 @@ def resolve(
     wanted = dict(versions or {})
 
     def load(name: str) -> PluginInfo:
-        if name in wanted:
-            return load_version(name, wanted[name], points, clashes)
-        return load_named(name, points, clashes)
+        info = load_named(name, points, clashes)
+        asked = [wanted[key] for key in sorted(info.known_as | {name}) if key in wanted]
+        return load_version(name, asked[0], points, clashes) if asked else info
 
     infos = [load(BASE)]
     infos += [load(name) for name in expansions]

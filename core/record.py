@@ -116,7 +116,8 @@ class GameRecord:
 
 
 def plugin_refs(rules: Rules) -> tuple[PluginRef, ...]:
-    """The plugins of ``rules`` in registration order, as a record names them. A house
+    """The plugins of ``rules`` in registration order, as a record names them (by id, as
+    states do: the Whims box is ``djinns``, which every release reads). A house
     rule keeps only its file's name, as a hint for the person replaying: the file itself
     is never looked for there (see :func:`match_house_rules`), and a shared record need
     not tell the folders of the machine it was played on."""
@@ -126,7 +127,7 @@ def plugin_refs(rules: Rules) -> tuple[PluginRef, ...]:
         if info.source == HOUSE_RULE:
             location = info.path or getattr(info.module, "__file__", None)
             path = Path(location).name if isinstance(location, (str, Path)) else None
-        refs.append(PluginRef(info.name, info.version, info.source, info.sha256, path))
+        refs.append(PluginRef(info.id, info.version, info.source, info.sha256, path))
     return tuple(refs)
 
 
@@ -496,10 +497,11 @@ def rules_for_record(
     points = installed_entry_points()
     expansions: list[str] = []
     versions: dict[str, str] = {}
+    stored: list[PluginRef] = []  # the record's plugins under the names records store
     for ref in record.plugins:
         if ref.source == ENTRY_POINT:
             try:
-                load_named(ref.name, points)
+                stored.append(attrs.evolve(ref, name=load_named(ref.name, points).id))
             except PluginError as exc:
                 raise RecordError(
                     f"the record needs plugin {ref.name!r} version {ref.version}, which is "
@@ -512,7 +514,9 @@ def rules_for_record(
             versions[ref.name] = ref.version
             if ref.name != BASE:
                 expansions.append(ref.name)
-        elif ref.source != HOUSE_RULE:
+        elif ref.source == HOUSE_RULE:
+            stored.append(ref)
+        else:
             raise RecordError(
                 f"plugin {ref.name!r} was passed to the game as a {ref.source!r} plugin, "
                 "which a record cannot rebuild"
@@ -523,7 +527,7 @@ def rules_for_record(
         raise RecordError(f"the record's plugins cannot be combined: {exc}") from None
     rebuilt = plugin_refs(rules)
     if [(r.name, r.version, r.source, r.sha256) for r in rebuilt] != [
-        (r.name, r.version, r.source, r.sha256) for r in record.plugins
+        (r.name, r.version, r.source, r.sha256) for r in stored
     ]:
         raise RecordError(
             "the rebuilt rules do not match the record: plugins "

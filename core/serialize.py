@@ -24,10 +24,17 @@ import attrs
 from cattrs.gen import make_dict_unstructure_fn, override
 
 from naqala.core.board import parse_tile
+from naqala.core.content import DJINNS, RESOURCES
 from naqala.core.documents import DocumentError, parse_json
-from naqala.core.engine import DJINNS, RESOURCES, Rules, rules_for_ruleset
+from naqala.core.engine import Rules, rules_for_ruleset, same_plugins
 from naqala.core.files import STATE_LIMIT, read_text_bounded
-from naqala.core.plugins import LOAD_FAILURES, PluginError, installed_entry_points, is_edition
+from naqala.core.plugins import (
+    LOAD_FAILURES,
+    PluginError,
+    installed_entry_points,
+    installed_names,
+    is_edition,
+)
 from naqala.core.rng import Rng
 from naqala.core.state import (
     NOBODY,
@@ -265,7 +272,7 @@ def state_to_doc(rules: Rules, state: State) -> StateDoc:
         extras=dict(state.extras),
         rng=RngDoc(state.rng.seed, state.rng.counter),
         without=list(rules.without),
-        versions={p.name: p.version for p in rules.plugins if is_edition(p)},
+        versions={p.id: p.version for p in rules.plugins if is_edition(p)},
     )
 
 
@@ -346,9 +353,9 @@ def _upgrade_v1(data: dict[str, Any], rules: Rules) -> dict[str, Any]:
     for i, p in enumerate(players):
         hands: dict[str, list[str]] = {}
         if p.cards:
-            hands[rules.deck_names[RESOURCES]] = p.cards
+            hands[RESOURCES] = p.cards
         if p.djinns:
-            hands[rules.deck_names[DJINNS]] = p.djinns
+            hands[DJINNS] = p.djinns
         for k, card in enumerate(p.held):
             spec = rules.card_specs.get(card)
             if spec is None:
@@ -375,9 +382,10 @@ V1_RELEASE = "0.1.0"
 def _v1_versions(ruleset: Sequence[str]) -> dict[str, str]:
     """The plugins of ``ruleset`` that keep an edition of ``V1_RELEASE``, at that version."""
     points = installed_entry_points()
+    names = installed_names(points)
     versions = {}
     for name in ruleset:
-        point = points.get(name)
+        point = points.get(names.get(name, name))
         try:
             module = point.load() if point is not None else None
         except LOAD_FAILURES:  # a broken plugin is reported when the rules are built
@@ -406,7 +414,7 @@ def _rules_for(
             leave_out(rules, without)
         except WithoutError as exc:
             raise _fail("$.without", str(exc)) from exc
-    if rules.ruleset != ruleset:
+    if not same_plugins(rules, ruleset):
         raise _fail("$.ruleset", f"{list(ruleset)} does not match the rules {list(rules.ruleset)}")
     if rules.without != tuple(sorted(set(without))):
         raise _fail("$.without", f"{list(without)} does not match the rules {list(rules.without)}")
@@ -561,7 +569,7 @@ class _Reader:
                 )
         empty = DeckDoc([], [], [])
         return State(
-            ruleset=tuple(doc.ruleset),
+            ruleset=rules.ruleset,  # as the rules store them: ids, not aliases
             layout=layout,
             board=board,
             players=tuple(self.player(i, p) for i, p in enumerate(doc.players)),

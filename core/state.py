@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import attrs
 
 from naqala.core.board import Geometry, geometry
+from naqala.core.content import DECK_NAMES, DJINNS, RESOURCES
 from naqala.core.rng import Rng
 
 #: counts per colour (meeples) or per token kind (palm trees, palaces…), by index
@@ -188,11 +189,11 @@ _set_masks = _SLOT_SETTERS["_masks"]
 
 DERIVED[Board] = {"_masks": "meeples"}
 
-#: the positions of the two decks every game has, in ``State.decks`` and in
-#: ``PlayerState.hands`` (the engine's ``RESOURCES`` and ``DJINNS``; named in
-#: ``naqala.core.content``): fixed, as the state JSON lists decks and hands in this order
-RESOURCE_HAND = 0
-DJINN_HAND = 1
+#: where the hands of the two decks every game has sit in ``PlayerState.hands``: found by
+#: their names in ``DECK_NAMES`` (the order the state JSON lists them in), for the two
+#: shorthands below; code with rules finds any deck by name (``rules.deck_index``)
+_RESOURCE_HAND = DECK_NAMES.index(RESOURCES)
+_DJINN_HAND = DECK_NAMES.index(DJINNS)
 
 
 @attrs.frozen(slots=True)
@@ -219,12 +220,12 @@ class PlayerState:
     @property
     def cards(self) -> tuple[str, ...]:
         """The resource cards in hand (sorted): the hand of the resources deck."""
-        return self.hand(RESOURCE_HAND)
+        return self.hand(_RESOURCE_HAND)
 
     @property
     def djinns(self) -> tuple[str, ...]:
         """The djinns in hand, in the order taken: the hand of the djinns deck."""
-        return self.hand(DJINN_HAND)
+        return self.hand(_DJINN_HAND)
 
 
 @attrs.frozen(slots=True)

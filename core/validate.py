@@ -16,7 +16,8 @@ from collections.abc import Iterable
 import attrs
 
 from naqala.core.board import tile_name
-from naqala.core.engine import DECK_NAMES, Rules
+from naqala.core.content import DECK_NAMES
+from naqala.core.engine import Rules
 from naqala.core.state import (
     ASIDE,
     ASIDE_CARD,

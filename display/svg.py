@@ -27,7 +27,8 @@ from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from naqala.core.board import tile_name
-from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
+from naqala.core.content import DECK_NAMES, DJINNS, RESOURCES
+from naqala.core.engine import Rules
 from naqala.core.state import (
     NOBODY,
     NON_PLAYER,
@@ -654,8 +655,8 @@ def _panel(scene: _Scene) -> tuple[str, float]:
     column.title("Turn order")
     _slots(column, state, state.turn_track, scene.display.turn_spots)
     offers = [
-        (DECK_NAMES[DJINNS], "Djinns on offer"),
-        (DECK_NAMES[RESOURCES], "Resources on offer"),
+        (DJINNS, "Djinns on offer"),
+        (RESOURCES, "Resources on offer"),
     ]
     offers += [
         (deck, f"{deck.capitalize()} on offer")
@@ -696,7 +697,7 @@ def _panel(scene: _Scene) -> tuple[str, float]:
 def _discard(scene: _Scene, deck: str, cards: Sequence[str]) -> str:
     """A discard pile: its size, and the cards by name but for the resources (many, and
     all alike to look back on)."""
-    if deck == DECK_NAMES[RESOURCES]:
+    if deck == RESOURCES:
         return f"{deck} {len(cards)}"
     return f"{deck} {len(cards)} ({scene.card_list(sorted(cards))})"
 
@@ -794,12 +795,12 @@ def _player_lines(scene: _Scene, seat: int, player: PlayerState) -> list[str]:
         djinns = ", ".join(scene.djinn_name(d) for d in holding.djinns) or "none"
         lines.append(f"Djinns: {djinns}")
     for deck in scene.rules.deck_names:
-        if deck == DECK_NAMES[DJINNS]:
+        if deck == DJINNS:
             continue
         label = deck.capitalize()
         if deck in holding.hidden:
             lines.append(f"{label}: {holding.hidden[deck]} (hidden)")
-        elif holding.hands.get(deck) or deck == DECK_NAMES[RESOURCES]:
+        elif holding.hands.get(deck) or deck == RESOURCES:
             cards = holding.hands.get(deck, ())
             lines.append(f"{label} ({len(cards)}): {scene.card_list(cards) or 'none'}")
     return lines

@@ -36,7 +36,8 @@ from rich.table import Table
 from rich.text import Text
 
 from naqala.core.board import edge, tile_name
-from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
+from naqala.core.content import DECK_NAMES, DJINNS, RESOURCES
+from naqala.core.engine import Rules
 from naqala.core.scoresheet import visible_scores
 from naqala.core.state import NOBODY, NON_PLAYER, Counts, State
 from naqala.display.decisions import decision_title, djinn_brief, djinn_offer
@@ -386,7 +387,7 @@ def _djinn_name(rules: Rules, djinn: str) -> str:
 def _held(holding: Holding) -> tuple[str, ...]:
     """The cards shown besides djinns: resources, then the plugin decks' cards in one
     sorted list (their texts are shown under the hand)."""
-    resources = holding.hands.get(DECK_NAMES[RESOURCES], ())
+    resources = holding.hands.get(RESOURCES, ())
     others = (c for deck, hand in holding.hands.items() if deck not in DECK_NAMES for c in hand)
     return (*resources, *sorted(others))
 
@@ -419,12 +420,12 @@ def _tracks(rules: Rules, state: State, seen: Seen, hints: Display) -> Table:
         spots.append(spot)
     grid.add_row("Turn order", Text("  ").join(spots))
 
-    resources = state.decks[RESOURCES]
+    resources = rules.deck_in(state, RESOURCES)
     row = " ".join(_card_name(rules, c) for c in resources.row) or "—"
-    pile = seen.piles[DECK_NAMES[RESOURCES]]
+    pile = seen.piles[RESOURCES]
     grid.add_row("Resource row", f"{row} (pile: {pile})")
-    djinns = state.decks[DJINNS]
-    pile = seen.piles[DECK_NAMES[DJINNS]]
+    djinns = rules.deck_in(state, DJINNS)
+    pile = seen.piles[DJINNS]
     # each face-up djinn's power on a line of its own, shortened to fit; the labels beside
     # them say how many are in the pile and where the whole texts are
     lines = [djinn_offer(rules, d, hints.costs) for d in djinns.row]
@@ -452,7 +453,7 @@ def _hand(rules: Rules, cards: Iterable[str]) -> str:
 
 def _djinns_text(rules: Rules, holding: Holding) -> str:
     if holding.djinns_hidden:
-        return f"{holding.hidden[DECK_NAMES[DJINNS]]} ?"
+        return f"{holding.hidden[DJINNS]} ?"
     return ", ".join(_djinn_name(rules, d) for d in holding.djinns) or "—"
 
 

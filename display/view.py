@@ -15,14 +15,13 @@ from typing import Any
 
 import attrs
 
-from naqala.core.engine import DECK_NAMES, DJINNS, Rules
+from naqala.core.content import DJINNS
+from naqala.core.engine import Rules
 from naqala.core.serialize import state_to_data
 from naqala.core.state import NOBODY, State
 from naqala.core.views import view_for
 
 __all__ = ["Holding", "Seen"]
-
-_DJINNS = DECK_NAMES[DJINNS]
 
 
 @attrs.frozen
@@ -47,26 +46,26 @@ class Holding:
 
     @property
     def djinns(self) -> tuple[str, ...]:
-        return self.hands.get(_DJINNS, ())
+        return self.hands.get(DJINNS, ())
 
     @property
     def djinns_hidden(self) -> bool:
-        return _DJINNS in self.hidden
+        return DJINNS in self.hidden
 
     @property
     def cards(self) -> tuple[str, ...]:
         """Every card shown besides the djinns, deck by deck."""
-        return tuple(c for deck, hand in self.hands.items() if deck != _DJINNS for c in hand)
+        return tuple(c for deck, hand in self.hands.items() if deck != DJINNS for c in hand)
 
     @property
     def cards_hidden(self) -> bool:
         """Whether some deck besides the djinns is held face down."""
-        return any(deck != _DJINNS for deck in self.hidden)
+        return any(deck != DJINNS for deck in self.hidden)
 
     @property
     def card_count(self) -> int:
         """How many cards besides the djinns the player holds, shown or not."""
-        face_down = sum(n for deck, n in self.hidden.items() if deck != _DJINNS)
+        face_down = sum(n for deck, n in self.hidden.items() if deck != DJINNS)
         return len(self.cards) + face_down
 
 

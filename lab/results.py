@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from naqala.core.content import DJINNS
 from naqala.core.engine import Rules
 from naqala.core.state import State, effect_counts
 
@@ -56,10 +57,9 @@ def tile_points(rules: Rules, state: State) -> tuple[dict[str, int], ...]:
 
 def djinns_held(rules: Rules, state: State) -> tuple[tuple[str, ...], ...]:
     """The djinn cards in each seat's hand (none when the rules have no djinn deck)."""
-    if "djinns" not in rules.deck_names:
+    if DJINNS not in rules.deck_index:
         return tuple(() for _ in state.players)
-    deck = rules.deck_names.index("djinns")
-    return tuple(tuple(sorted(player.hand(deck))) for player in state.players)
+    return tuple(tuple(sorted(rules.hand_of(player, DJINNS))) for player in state.players)
 
 
 def start_order(state: State) -> tuple[int, ...]:

@@ -22,7 +22,7 @@ from naqala.core.actions import Action
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
 from naqala.core.failures import PluginFailed, blame
-from naqala.core.plugins import HouseRuleFile, PluginError, read_house_rule
+from naqala.core.plugins import HouseRuleFile, PluginError, read_house_rule, stored_name
 from naqala.core.simulate import agent_seed, play_game
 from naqala.core.state import State
 from naqala.lab.agents import seat_name, study_agent
@@ -75,7 +75,7 @@ class Ruleset:
         """The ruleset as plain JSON data: expansions, each house rule's file name and
         sha256, cards left out (what makes two rulesets the same study)."""
         houses = [[rule.name, rule.sha256] for rule in self.house_rules]
-        return [list(self.expansions), houses, list(self.without)]
+        return [[_stored(name) for name in self.expansions], houses, list(self.without)]
 
     def build(self) -> Rules:
         """Fresh rules (StudyError if a plugin, a content file or a card is wrong)."""
@@ -84,6 +84,15 @@ class Ruleset:
         except (PluginError, ContentError) as exc:
             raise StudyError(str(exc)) from exc
         return leave_out(rules, self.without)
+
+
+def _stored(name: str) -> str:
+    """An expansion as states store it, so ``-x whims`` and ``-x djinns`` are one study;
+    a name no plugin goes by is kept as given (building the rules reports it)."""
+    try:
+        return stored_name(name)
+    except PluginError:
+        return name
 
 
 _local = threading.local()

@@ -21,8 +21,15 @@ from typing import Any
 import attrs
 
 from naqala.core.actions import Action, parse_action
+from naqala.core.content import DECK_NAMES, DJINNS, RESOURCES
 from naqala.core.engine import Rules, build_rules
 from naqala.core.state import NOBODY, Counts, Decision, Deck, State, Turn, replace_at
+
+#: where the two decks every game has sit in ``State.decks`` and in each hand, for a test
+#: that reads a state directly: found by name among ``DECK_NAMES`` (code with rules asks
+#: ``rules.deck_index``, ``rules.deck_in`` or ``rules.hand_of``)
+RESOURCE_DECK = DECK_NAMES.index(RESOURCES)
+DJINN_DECK = DECK_NAMES.index(DJINNS)
 
 __all__ = [
     "act",

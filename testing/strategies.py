@@ -21,7 +21,13 @@ from hypothesis.strategies import SearchStrategy
 from naqala.core.actions import Action
 from naqala.core.agents import RandomAgent
 from naqala.core.engine import Rules, build_rules
-from naqala.core.plugins import BASE, installed_entry_points, load_named, unknown_plugin_message
+from naqala.core.plugins import (
+    BASE,
+    installed_entry_points,
+    installed_names,
+    load_named,
+    unknown_plugin_message,
+)
 from naqala.core.state import State
 
 __all__ = [
@@ -170,7 +176,8 @@ def expansion_sets(
     if among is None:
         names = installed
     else:
-        names = sorted(set(among))
+        known = installed_names()  # an alias (``djinns``) stands for its plugin
+        names = sorted({known.get(name, name) for name in among})
         for name in names:
             if name not in installed:
                 raise ValueError(unknown_plugin_message(name, installed))

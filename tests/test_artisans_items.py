@@ -25,13 +25,15 @@ from hypothesis import strategies as st
 from test_properties import check_conservation, check_state, expected, play_checked
 
 from naqala.core.agents import RandomAgent
-from naqala.core.engine import DJINNS, RESOURCES, Rules, build_rules
+from naqala.core.engine import Rules, build_rules
 from naqala.core.events import ScoreLine
 from naqala.core.serialize import state_from_json, state_to_json
 from naqala.core.state import Decision, Deck, State, effect_counts, replace_at
 from naqala.plugins.artisans.layout import chasms, mountains
 from naqala.testing.chance import stack_deck
 from naqala.testing.scenario import (
+    DJINN_DECK,
+    RESOURCE_DECK,
     bid_order,
     board,
     next_turn_is_also_mine,
@@ -547,8 +549,8 @@ def test_fabulous_lamp_takes_a_chosen_face_up_djinn_for_free() -> None:
     ]
     after = play(rules, s, "fabulous-lamp marid")
     assert after.players[0].djinns == ("marid",)
-    assert after.decks[DJINNS].row == ("jafaar", "nekir")
-    assert after.decks[DJINNS].draw == s.decks[DJINNS].draw
+    assert after.decks[DJINN_DECK].row == ("jafaar", "nekir")
+    assert after.decks[DJINN_DECK].draw == s.decks[DJINN_DECK].draw
     assert letter(rules, after, 0, "W") == 2
     assert after.players[0].cards == (FAKIR,)
     assert after.players[0].coins == s.players[0].coins
@@ -750,10 +752,10 @@ def test_horn_of_plenty_deals_a_new_resource_row() -> None:
     resource cards are discarded and 9 new ones dealt from the pile."""
     rules, s = position()
     s = holding(rules, s, 0, items=["horn-of-plenty"])
-    old_row = s.decks[RESOURCES].row
+    old_row = s.decks[RESOURCE_DECK].row
     after = play(rules, s, "horn-of-plenty")
-    assert after.decks[RESOURCES].row == s.decks[RESOURCES].draw[:9]
-    assert after.decks[RESOURCES].discard == (*s.decks[RESOURCES].discard, *old_row)
+    assert after.decks[RESOURCE_DECK].row == s.decks[RESOURCE_DECK].draw[:9]
+    assert after.decks[RESOURCE_DECK].discard == (*s.decks[RESOURCE_DECK].discard, *old_row)
     assert after.players[0].cards == s.players[0].cards
     conserved(rules, after)
 
@@ -764,15 +766,15 @@ def test_horn_of_plenty_not_offered_when_no_resource_card_is_left_anywhere() -> 
     fewer than 9 cards left the new row is shorter."""
     rules, s = position()
     s = holding(rules, s, 0, items=["horn-of-plenty"])
-    row = s.decks[RESOURCES].row
-    everything = [*s.decks[RESOURCES].draw, *s.decks[RESOURCES].discard]
+    row = s.decks[RESOURCE_DECK].row
+    everything = [*s.decks[RESOURCE_DECK].draw, *s.decks[RESOURCE_DECK].discard]
     dry = holding(rules, s, 1, cards=everything)
-    assert dry.decks[RESOURCES] == Deck(row=row)
+    assert dry.decks[RESOURCE_DECK] == Deck(row=row)
     assert item_options(rules, dry) == []
     one = holding(rules, s, 1, cards=everything[1:])
     assert item_options(rules, one) == ["horn-of-plenty"]
     after = play(rules, one, "horn-of-plenty")
-    dealt = after.decks[RESOURCES]
+    dealt = after.decks[RESOURCE_DECK]
     assert len(dealt.row) == 9 and len(dealt.draw) == 1  # the old row was reshuffled in
     assert Counter([*dealt.row, *dealt.draw]) == Counter([everything[0], *row])
     conserved(rules, after)

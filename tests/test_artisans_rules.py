@@ -14,10 +14,19 @@ from collections.abc import Mapping
 
 import pytest
 
-from naqala.core.engine import RESOURCES, IllegalAction, Rules, build_rules
+from naqala.core.engine import IllegalAction, Rules, build_rules
 from naqala.core.state import State, evolve, get_extra, pieces_left, set_extra
 from naqala.plugins.base.setup import finish_layout
-from naqala.testing.scenario import board, deck, options, play, player, tokens, turn_of
+from naqala.testing.scenario import (
+    RESOURCE_DECK,
+    board,
+    deck,
+    options,
+    play,
+    player,
+    tokens,
+    turn_of,
+)
 
 NEW_TILES = {
     "c3": "workshop-1",
@@ -110,7 +119,7 @@ def test_workshop_two_fakirs_buy_the_top_item() -> None:
     after = play(rules, s, "workshop FF")
     assert after.players[0].hand(rules.deck_index["items"]) == ("crown",)
     assert after.players[0].cards == ("fish",)
-    assert after.decks[RESOURCES].discard[-2:] == ("fakir", "fakir")
+    assert after.decks[RESOURCE_DECK].discard[-2:] == ("fakir", "fakir")
     assert after.bag == s.bag
 
 
@@ -167,7 +176,7 @@ def test_specialized_market_sells_any_face_up_card_for_4_coins() -> None:
     after = play(rules, s, "buy pottery")
     assert after.players[0].coins == 0
     assert after.players[0].cards == ("pottery",)
-    assert after.decks[RESOURCES].row == ROW[:-1]
+    assert after.decks[RESOURCE_DECK].row == ROW[:-1]
     assert after.decision.stage == "sell"
 
 
@@ -177,7 +186,7 @@ def test_specialized_market_can_be_skipped() -> None:
     s = play(rules, s, "pick d4", "drop d5 Y")
     after = play(rules, s, "skip")
     assert after.players[0].coins == 10
-    assert after.decks[RESOURCES].row == ROW
+    assert after.decks[RESOURCE_DECK].row == ROW
 
 
 def test_specialized_market_is_passed_over_with_fewer_than_4_coins() -> None:
@@ -186,7 +195,7 @@ def test_specialized_market_is_passed_over_with_fewer_than_4_coins() -> None:
     s = play(rules, s, "pick d4", "drop d5 Y")
     assert s.decision.stage == "sell"
     assert s.players[0].coins == 3
-    assert s.decks[RESOURCES].row == ROW
+    assert s.decks[RESOURCE_DECK].row == ROW
 
 
 # -- the artisans' tribe action -------------------------------------------------------------

@@ -8,13 +8,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from naqala.core.content import CardSpec
-from naqala.core.engine import RESOURCES, Rules, build_rules
+from naqala.core.engine import Rules, build_rules
 from naqala.core.hookspecs import hookimpl
 from naqala.core.powers import Power
 from naqala.core.state import State, effect_counts
 from naqala.plugins.base.cards import Activated
 from naqala.plugins.base.common import gain_coins
-from naqala.testing.scenario import act, deck, options, play, player, turn_of
+from naqala.testing.scenario import RESOURCE_DECK, act, deck, options, play, player, turn_of
 
 ITEMS = "items"
 
@@ -61,7 +61,7 @@ def test_a_second_horn_of_plenty_reads_its_own_number_of_cards(tmp_path: Path) -
     rules = artisans_with(tmp_path, CORNUCOPIA)
     state = my_turn_with_items(rules, "cornucopia")
     after = play(rules, state, "cornucopia")
-    assert len(after.decks[RESOURCES].row) == 3
+    assert len(after.decks[RESOURCE_DECK].row) == 3
     assert effect_counts(after) == {"cornucopia": 1}
     power = rules.power_of(rules.card_specs["cornucopia"])
     assert power is not None

@@ -16,7 +16,7 @@ import pytest
 
 from naqala.core import build_rules
 from naqala.core.encoding import player_counts
-from naqala.core.engine import DECK_NAMES, DJINNS, Rules
+from naqala.core.engine import Rules
 from naqala.core.plugins import BASE, PluginError, installed_entry_points, load_named
 from naqala.core.state import (
     ASIDE_CARD,
@@ -198,7 +198,7 @@ def check_everything_drawn(rules: Rules, state: State, root: ET.Element) -> None
     mine = by_id(root, "player-1")
     words = text_of(mine)
     for deck in rules.deck_names:
-        label = "Djinns:" if deck == DECK_NAMES[DJINNS] else f"{deck.capitalize()} ("
+        label = "Djinns:" if deck == "djinns" else f"{deck.capitalize()} ("
         assert label in words, deck
         for spec in rules.content.deck(deck):
             assert names[spec.id] in words, (deck, spec.id)
@@ -239,8 +239,8 @@ def test_every_piece_of_every_installed_box_is_drawn(box: tuple[str, ...]) -> No
 def test_the_walk_covers_every_installed_plugin_and_the_boxes_together() -> None:
     walked = {name for box in installed_boxes() for name in box}
     assert walked == set(installed_entry_points()) - {BASE}
-    assert {"artisans", "djinns", "thieves", "solo"} <= walked
-    together = [box for box in installed_boxes() if {"artisans", "djinns", "thieves"} <= set(box)]
+    assert {"artisans", "whims", "thieves", "solo"} <= walked
+    together = [box for box in installed_boxes() if {"artisans", "whims", "thieves"} <= set(box)]
     assert together, "the expansions are never drawn together"
 
 

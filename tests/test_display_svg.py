@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from naqala.cli.app import app
 from naqala.core import build_rules
-from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.engine import Rules
 from naqala.core.hookspecs import hookimpl
 from naqala.core.record import new_record, save_record
 from naqala.core.serialize import state_to_json
@@ -28,6 +28,7 @@ from naqala.core.state import ASIDE_CARD, ASIDE_MEEPLE, State, Turn, replace_at,
 from naqala.display import BoardPicture, board_svg, svg_parts
 from naqala.display.hints import collect
 from naqala.display.html import replay_html
+from naqala.testing.scenario import DJINN_DECK, RESOURCE_DECK
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parent.parent
@@ -157,11 +158,11 @@ def test_a_hidden_hand_is_not_in_the_picture_at_all() -> None:
     """Not only not drawn: the names of another player's cards are nowhere in the file."""
     rules = build_rules()
     state = played(rules, 2, 3, 10)
-    state = state.replace_player(1, state.players[1].with_hand(RESOURCES, ("gold",)))
-    state = state.replace_player(0, state.players[0].with_hand(RESOURCES, ("ivory",)))
-    row = state.decks[RESOURCES]
+    state = state.replace_player(1, state.players[1].with_hand(RESOURCE_DECK, ("gold",)))
+    state = state.replace_player(0, state.players[0].with_hand(RESOURCE_DECK, ("ivory",)))
+    row = state.decks[RESOURCE_DECK]
     state = attrs.evolve(
-        state, decks=replace_at(state.decks, RESOURCES, attrs.evolve(row, row=("fish",)))
+        state, decks=replace_at(state.decks, RESOURCE_DECK, attrs.evolve(row, row=("fish",)))
     )
     svg = board_svg(rules, state, seat=0)
     assert "Ivory" in svg and "Gold" not in svg
@@ -183,11 +184,11 @@ def test_the_picture_hides_what_the_seats_view_hides() -> None:
     names are nowhere in the file; the seat's own are named."""
     rules = build_rules(extra_plugins=[HiddenDjinns()])
     state = played(rules, 2, 3, 0)
-    state = state.replace_player(1, state.players[1].with_hand(DJINNS, ("baal", "boaz")))
-    state = state.replace_player(0, state.players[0].with_hand(DJINNS, ("leta",)))
-    row = state.decks[DJINNS]
+    state = state.replace_player(1, state.players[1].with_hand(DJINN_DECK, ("baal", "boaz")))
+    state = state.replace_player(0, state.players[0].with_hand(DJINN_DECK, ("leta",)))
+    row = state.decks[DJINN_DECK]
     state = attrs.evolve(
-        state, decks=replace_at(state.decks, DJINNS, attrs.evolve(row, row=("utug",)))
+        state, decks=replace_at(state.decks, DJINN_DECK, attrs.evolve(row, row=("utug",)))
     )
     svg = board_svg(rules, state, seat=0)
     assert "Leta" in svg and "Ba'al" not in svg and "Boaz" not in svg
@@ -499,7 +500,7 @@ def test_only_the_web_page_s_picture_carries_data_pick() -> None:
     assert "data-pick" not in board_svg(rules, state)
     web = "".join(svg_parts(rules, state, seat=0, picks=True))
     assert 'class="spot" data-pick="0"' in web
-    djinn = state.decks[DJINNS].row[0]
+    djinn = state.decks[DJINN_DECK].row[0]
     assert f'class="card" data-pick="{djinn}"' in web
 
 
@@ -522,7 +523,7 @@ def test_cards_drawn_to_choose_from_show_only_to_the_player_choosing() -> None:
     assert state.turn is None
     owner = state.decision.player
     marker = state.markers.index(owner)
-    shown = set(state.decks[RESOURCES].row)
+    shown = set(state.decks[RESOURCE_DECK].row)
     drawn = [c for c in ("gold", "ivory", "silk", "spice", "wheat") if c not in shown][:2]
     names = [rules.card_specs[c].name or c.capitalize() for c in drawn]
     assert all(names) and len(drawn) == 2

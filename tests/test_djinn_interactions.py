@@ -16,10 +16,12 @@ import attrs
 import pytest
 
 from naqala.core.agents import RandomAgent
-from naqala.core.engine import DJINNS, RESOURCES, Rules, build_rules
+from naqala.core.engine import Rules, build_rules
 from naqala.core.hookspecs import hookimpl
 from naqala.core.state import NOBODY, Layout, State
 from naqala.testing.scenario import (
+    DJINN_DECK,
+    RESOURCE_DECK,
     base_rules,
     bid_order,
     board,
@@ -162,7 +164,7 @@ def test_kandicha_rewards_each_meeple_of_a_double_kill_on_a_tile() -> None:
     s = deck(rules, s, "resources", draw=("gold", "silk"))
     after = play(rules, s, "iblis E", "pick b3", "drop c3 R", "kill e3 G", "kill e3 B")
     assert after.players[0].cards == ("gold",)
-    assert after.decks[RESOURCES].draw == ("silk",)
+    assert after.decks[RESOURCE_DECK].draw == ("silk",)
     assert coins(after, 0) == coins(s, 0) + 2
     assert on_tile(rules, after, "e3") == ""
 
@@ -388,7 +390,7 @@ def test_kumarbi_lowered_to_zero_keeps_its_rank_ahead_of_the_zero_bids() -> None
     s = play(rules, s, "kumarbi 1 F")
     assert coins(s, 0) == before
     assert s.players[0].cards == (FAKIR,) * 2
-    assert s.decks[RESOURCES].discard[-1] == FAKIR
+    assert s.decks[RESOURCE_DECK].discard[-1] == FAKIR
     assert s.turn_track[5] == 0  # the spot costing 1
     s = play(rules, s, "bid 0", "bid 0", "bid 0")
     assert s.turn_track[5:] == (NOBODY, 3, 2, 1)  # marker 0 already took its turn...
@@ -434,15 +436,15 @@ def test_sibittis_reshuffles_the_discards_to_finish_the_draw() -> None:
     drawn = s.turn.revealed
     assert len(drawn) == 3 and drawn[0] == "jafaar"
     assert set(drawn[1:]) < set(discards)
-    djinns = s.decks[DJINNS]
+    djinns = s.decks[DJINN_DECK]
     assert djinns.row == ROW
     assert djinns.discard == ()
     assert set(djinns.draw) == set(discards) - set(drawn)
     assert options(rules, s) == sorted(f"keep {d}" for d in drawn)
     after = play(rules, s, f"keep {drawn[1]}")
     assert after.players[0].djinns == ("sibittis", drawn[1])
-    assert sorted(after.decks[DJINNS].discard) == sorted((drawn[0], drawn[2]))
-    assert after.decks[DJINNS].row == ROW
+    assert sorted(after.decks[DJINN_DECK].discard) == sorted((drawn[0], drawn[2]))
+    assert after.decks[DJINN_DECK].row == ROW
     assert after.decision.stage == "pick"
 
 
@@ -452,10 +454,10 @@ def test_sibittis_with_fewer_than_three_djinns_left_draws_them_all() -> None:
     rules, s = sibittis_position(draw=("jafaar",), discard=("shamhat",))
     s = play(rules, s, "sibittis EE")
     assert s.turn is not None and s.turn.revealed == ("jafaar", "shamhat")
-    assert s.decks[DJINNS] == attrs.evolve(s.decks[DJINNS], draw=(), discard=(), row=ROW)
+    assert s.decks[DJINN_DECK] == attrs.evolve(s.decks[DJINN_DECK], draw=(), discard=(), row=ROW)
     after = play(rules, s, "keep shamhat")
     assert after.players[0].djinns == ("sibittis", "shamhat")
-    assert after.decks[DJINNS].discard == ("jafaar",)
+    assert after.decks[DJINN_DECK].discard == ("jafaar",)
     alone = play(rules, sibittis_position(draw=(), discard=("shamhat",))[1], "sibittis EE")
     assert options(rules, alone) == ["keep shamhat"]
 
@@ -748,9 +750,9 @@ def check_invariants(rules: Rules, state: State, want: Totals) -> None:
             + hand[c]
         )
         assert total == want.meeples[c], f"{rules.letters[c]} meeples {total} ({where})"
-    resources = state.decks[RESOURCES]
+    resources = state.decks[RESOURCE_DECK]
     cards = Counter(resources.draw + resources.row + resources.discard)
-    djinn_deck = state.decks[DJINNS]
+    djinn_deck = state.decks[DJINN_DECK]
     djinns = Counter(djinn_deck.draw + djinn_deck.row + djinn_deck.discard)
     if state.turn is not None:
         djinns.update(state.turn.revealed)
@@ -778,9 +780,9 @@ def deal_djinns(rules: Rules, state: State, per_player: int, elders: int, fakirs
     """Give every player ``per_player`` djinns from the top of the djinn pile, ``elders``
     elders taken off the board and ``fakirs`` Fakirs from the resource pile: everything
     stays conserved."""
-    djinn_deck = state.decks[DJINNS]
+    djinn_deck = state.decks[DJINN_DECK]
     draw = list(djinn_deck.draw)
-    resources = state.decks[RESOURCES]
+    resources = state.decks[RESOURCE_DECK]
     pile = list(resources.draw)
     white = rules.colour_index["white"]
     grid = list(state.board.meeples)
@@ -796,8 +798,8 @@ def deal_djinns(rules: Rules, state: State, per_player: int, elders: int, fakirs
         state = state.replace_player(
             seat,
             attrs.evolve(
-                p.with_hand(DJINNS, (*p.djinns, *mine)).with_hand(
-                    RESOURCES, tuple(sorted(p.cards + (FAKIR,) * fakirs))
+                p.with_hand(DJINN_DECK, (*p.djinns, *mine)).with_hand(
+                    RESOURCE_DECK, tuple(sorted(p.cards + (FAKIR,) * fakirs))
                 ),
                 meeples=tuple(meeples),
             ),

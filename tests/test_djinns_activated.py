@@ -16,9 +16,11 @@ from collections.abc import Iterable, Mapping
 import attrs
 import pytest
 
-from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.engine import Rules
 from naqala.core.state import NOBODY, Decision, State, effect_counts
 from naqala.testing.scenario import (
+    DJINN_DECK,
+    RESOURCE_DECK,
     base_rules,
     bid_order,
     board,
@@ -231,7 +233,7 @@ def test_anun_nak_puts_three_meeples_from_the_bag_on_an_empty_tile() -> None:
     assert sum(placed) == 3
     assert tuple(b - a for a, b in zip(after.bag, s.bag, strict=True)) == placed
     assert after.players[0].cards == ()
-    assert after.decks[RESOURCES].discard == ("silk", FAKIR)
+    assert after.decks[RESOURCE_DECK].discard == ("silk", FAKIR)
     assert after.decision == Decision("pick", 0)
 
 
@@ -319,7 +321,7 @@ def test_enki_places_a_palm_tree_from_the_bank_on_any_oasis() -> None:
     after = play(rules, s, "enki f4 F")
     assert token_on(rules, after, "f4", "palm-tree") == 1
     assert after.pool[palm] == s.pool[palm] - 1
-    assert after.decks[RESOURCES].discard[-1] == FAKIR
+    assert after.decks[RESOURCE_DECK].discard[-1] == FAKIR
     assert after.players[0].cards == ()
     assert after.decision == Decision("pick", 0)
 
@@ -349,7 +351,7 @@ def test_hagis_moves_the_village_palace_to_a_diagonal_neighbour() -> None:
     assert token_on(rules, after, "c3", "palace") == 0
     palace = rules.token_index["palace"]
     assert after.pool[palace] == s.pool[palace] - 1
-    assert after.decks[RESOURCES].discard[-1] == FAKIR
+    assert after.decks[RESOURCE_DECK].discard[-1] == FAKIR
     assert after.decision == Decision("sell", 0)
 
 
@@ -562,7 +564,7 @@ def test_echidna_at_the_builders_fakir_decision() -> None:
     assert options(rules, paid, "fakirs") == ["fakirs 0", "fakirs 1", "fakirs 2"]
     after = play(rules, paid, "fakirs 2")
     assert after.players[0].coins == 50 + 40
-    assert after.decks[RESOURCES].discard == (FAKIR,) * 3
+    assert after.decks[RESOURCE_DECK].discard == (FAKIR,) * 3
 
 
 def test_echidna_only_before_the_builders_are_paid() -> None:
@@ -597,7 +599,7 @@ def test_iblis_assassins_kill_two_meeples_on_the_same_tile() -> None:
     s = player(rules, s, 1, meeples="YW")
     paid = play(rules, s, "iblis F")
     assert paid.decision == Decision("pick", 0)
-    assert paid.decks[RESOURCES].discard[-1] == FAKIR
+    assert paid.decks[RESOURCE_DECK].discard[-1] == FAKIR
     first = play(rules, paid, "pick b3", "drop c3 R", "kill d3 G")
     assert first.decision == Decision("kill", 0)
     assert options(rules, first) == ["kill d3 B"]
@@ -687,7 +689,7 @@ def test_kumarbi_price_example_spot_12_with_three_fakirs_costs_3() -> None:
     assert after.players[0].coins == 50 - 3
     assert after.turn_track[COSTS.index(12)] == 0
     assert after.players[0].cards == ()
-    assert after.decks[RESOURCES].discard == (FAKIR,) * 3
+    assert after.decks[RESOURCE_DECK].discard == (FAKIR,) * 3
     assert after.decision == Decision("bid", 0)  # player 1's second marker bids next
     assert "bid 12" not in options(rules, after)
 
@@ -760,7 +762,7 @@ def test_leta_takes_an_empty_tile_with_a_camel() -> None:
     assert after.players[0].camels == s.players[0].camels - 1
     assert elders(rules, after, 0) == 0
     assert in_bag(rules, after, "W") == in_bag(rules, s, "W") + 1
-    assert after.decks[RESOURCES].discard[-1] == FAKIR
+    assert after.decks[RESOURCE_DECK].discard[-1] == FAKIR
     assert after.players[0].cards == ()
     assert after.decision == Decision("pick", 0)
 
@@ -827,11 +829,11 @@ def test_sibittis_draws_three_keeps_one_and_discards_the_others() -> None:
     assert options(rules, drawn) == ["keep jafaar", "keep marid", "keep nekir"]
     after = play(rules, drawn, "keep marid")
     assert after.players[0].djinns == ("sibittis", "marid")
-    assert after.decks[DJINNS].draw == PILE[3:]
-    assert after.decks[DJINNS].discard == ("jafaar", "nekir")
-    assert after.decks[DJINNS].row == ("monkir", "kandicha", "boaz")
+    assert after.decks[DJINN_DECK].draw == PILE[3:]
+    assert after.decks[DJINN_DECK].discard == ("jafaar", "nekir")
+    assert after.decks[DJINN_DECK].row == ("monkir", "kandicha", "boaz")
     assert elders(rules, after, 0) == 0
-    assert after.decks[RESOURCES].discard[-1] == FAKIR
+    assert after.decks[RESOURCE_DECK].discard[-1] == FAKIR
     assert after.decision == Decision("pick", 0)
     assert options(rules, after, "pick") == options(rules, s, "pick")
 
@@ -868,7 +870,7 @@ def test_sibittis_reshuffles_the_discards_when_the_pile_runs_short() -> None:
     assert len(shown) == 3 and "jafaar" in shown
     assert set(shown) <= {"jafaar", "marid", "nekir", "shamhat", "boaz"}
     after = play(rules, drawn, f"keep {shown[1]}")
-    pile = after.decks[DJINNS]
+    pile = after.decks[DJINN_DECK]
     assert len(pile.draw) == 2
     assert sorted(pile.discard) == sorted(shown[:1] + shown[2:])
     assert Counter((*pile.draw, *pile.discard, shown[1])) == Counter(
@@ -884,8 +886,8 @@ def test_sibittis_with_fewer_than_three_djinns_draws_them_all() -> None:
     drawn = play(rules, s, "sibittis EE")
     assert sorted(options(rules, drawn)) == ["keep jafaar", "keep marid"]
     after = play(rules, drawn, "keep jafaar")
-    assert after.decks[DJINNS].draw == ()
-    assert after.decks[DJINNS].discard == ("marid",)
+    assert after.decks[DJINN_DECK].draw == ()
+    assert after.decks[DJINN_DECK].discard == ("marid",)
     assert after.players[0].djinns == ("sibittis", "jafaar")
 
 
@@ -908,8 +910,8 @@ def test_sloar_takes_the_top_card_of_the_resource_pile() -> None:
     s = deck(rules, s, "resources", draw=("gold", "fish"), discard=("silk",))
     after = play(rules, s, "sloar F")
     assert after.players[0].cards == ("gold",)
-    assert after.decks[RESOURCES].draw == ("fish",)
-    assert after.decks[RESOURCES].discard == ("silk", FAKIR)
+    assert after.decks[RESOURCE_DECK].draw == ("fish",)
+    assert after.decks[RESOURCE_DECK].discard == ("silk", FAKIR)
     assert after.decision == Decision("pick", 0)
 
 
@@ -927,7 +929,7 @@ def test_sloar_reshuffles_the_discards_when_the_pile_is_empty() -> None:
     s = holder(rules, s, ["sloar"], "F")
     s = deck(rules, s, "resources", draw=(), discard=("silk", "wheat"))
     after = play(rules, s, "sloar F")
-    res = after.decks[RESOURCES]
+    res = after.decks[RESOURCE_DECK]
     assert len(after.players[0].cards) == 1
     assert len(res.draw) == 2 and res.discard == ()
     assert Counter((*after.players[0].cards, *res.draw)) == Counter(("silk", "wheat", FAKIR))
@@ -1066,7 +1068,7 @@ def test_payment_elders_to_the_bag_fakirs_to_the_discard(djinn: str, way: str) -
         in_bag(rules, s, "W") + on_board(rules, s, "W") + spent_e
     )
     assert after.players[0].cards.count(FAKIR) == 2 - spent_f
-    assert after.decks[RESOURCES].discard == ("silk",) + (FAKIR,) * spent_f
+    assert after.decks[RESOURCE_DECK].discard == ("silk",) + (FAKIR,) * spent_f
 
 
 @pytest.mark.parametrize("djinn", AT_PICK)

@@ -17,11 +17,13 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import pytest
 
-from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.engine import Rules
 from naqala.core.state import State, effect_counts
 from naqala.plugins.base.djinns.endgame import best_with_wilds
 from naqala.plugins.base.merchandise import merchandise_types, suit_value
 from naqala.testing.scenario import (
+    DJINN_DECK,
+    RESOURCE_DECK,
     base_rules,
     board,
     deck,
@@ -134,7 +136,7 @@ def test_baal_does_not_pay_for_taking_baal_itself() -> None:
     asked = deck(rules, asked, "djinns", draw=("enki", "sloar", "hagis"), discard=())
     after = play(rules, asked, "djinn baal EE")
     assert after.players[0].djinns == ("sibittis", "baal")
-    assert after.decks[DJINNS].row == ("enki", "sloar")
+    assert after.decks[DJINN_DECK].row == ("enki", "sloar")
     assert coins(after) == [50, 50]
     assert effects(after, "baal") == 0
     after = play(rules, after, "sibittis EE", "keep hagis")
@@ -330,8 +332,8 @@ def test_kandicha_merchant_killed_takes_the_top_resource_card() -> None:
     s = deck(rules, s, "resources", draw=("gold", "fish"))
     after = play(rules, s, "pick b3", "drop c3 R", "kill d3 G")
     assert after.players[0].cards == ("gold",)
-    assert after.decks[RESOURCES].draw == ("fish",)
-    assert after.decks[RESOURCES].row == ROW
+    assert after.decks[RESOURCE_DECK].draw == ("fish",)
+    assert after.decks[RESOURCE_DECK].row == ROW
     assert effects(after, "kandicha") == 1
 
 
@@ -341,7 +343,7 @@ def test_kandicha_merchant_with_an_empty_draw_pile_reshuffles_the_discards() -> 
     s = deck(rules, s, "resources", draw=(), discard=("silk",))
     after = play(rules, s, "pick b3", "drop c3 R", "kill d3 G")
     assert after.players[0].cards == ("silk",)
-    assert after.decks[RESOURCES].discard == ()
+    assert after.decks[RESOURCE_DECK].discard == ()
 
 
 def test_kandicha_builder_killed_earns_its_builder_payout() -> None:

@@ -23,7 +23,6 @@ from naqala.agents.nobid import NoBidGreedyAgent
 from naqala.cli import study as common
 from naqala.cli.app import app
 from naqala.core.agents import make_agent
-from naqala.core.engine import DJINNS
 from naqala.lab.agents import seat_name
 from naqala.lab.compare import compare
 from naqala.lab.executors import DaskExecutor, ProcessExecutor, SerialExecutor
@@ -31,7 +30,7 @@ from naqala.lab.report import COMPARE_FIGURES, SIMULATE_FIGURES
 from naqala.lab.results import GameResult, summarise
 from naqala.lab.runner import Run, run_studies
 from naqala.lab.study import Ruleset, Study, StudyError, leave_out, seats_of
-from naqala.testing.scenario import base_rules
+from naqala.testing.scenario import DJINN_DECK, base_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 BIG_VIZIERS = ROOT / "plugins" / "house" / "big_viziers.py"
@@ -263,7 +262,7 @@ def test_a_card_left_out_is_never_dealt() -> None:
     assert "jafaar" in rules.card_specs
     full = Ruleset().build()
     for seed in range(5):
-        deck = rules.new_game(4, seed).decks[DJINNS]
+        deck = rules.new_game(4, seed).decks[DJINN_DECK]
         assert "jafaar" not in (*deck.draw, *deck.row)
         assert len(deck.draw) + len(deck.row) == len(full.content.deck("djinns")) - 1
     with pytest.raises(StudyError, match="no djinn 'nosuch'"):

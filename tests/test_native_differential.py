@@ -121,12 +121,10 @@ def test_scoring_djinns_score_as_in_python(cards: list[str], djinns: list[str]) 
     """Any hand of merchandise and Fakirs with any of the scoring djinns (Al-Amin's wild
     Fakirs by dynamic programming) scores the same on both engines."""
     require_native()
-    from naqala.core.state import DJINN_HAND, RESOURCE_HAND
-
     rules, bridge = _ported_once()
     state = rules.new_game(2, 1)
-    player = state.players[0].with_hand(RESOURCE_HAND, tuple(sorted(cards)))
-    player = player.with_hand(DJINN_HAND, tuple(djinns))
+    player = state.players[0].with_hand(rules.deck_index["resources"], tuple(sorted(cards)))
+    player = player.with_hand(rules.deck_index["djinns"], tuple(djinns))
     state = attrs.evolve(state, players=(player, *state.players[1:]))
     assert bridge.to_native(state).scores() == list(rules.scores(state))
 

@@ -21,10 +21,11 @@ from hypothesis import strategies as st
 
 from naqala.core.actions import Action, parse_action
 from naqala.core.agents import RandomAgent
-from naqala.core.engine import DECK_NAMES, DJINNS, RESOURCES, Rules
+from naqala.core.content import DECK_NAMES
+from naqala.core.engine import Rules
 from naqala.core.state import NOBODY, NON_PLAYER, State, aside_cards, aside_meeples, pieces_left
 from naqala.testing.invariants import assert_invariants, checked_playout, mask_problems
-from naqala.testing.scenario import base_rules
+from naqala.testing.scenario import DJINN_DECK, RESOURCE_DECK, base_rules
 from naqala.testing.strategies import player_counts, rulesets
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -88,14 +89,14 @@ def check_conservation(rules: Rules, state: State, want: Expected) -> None:
         assert total == want.meeples[c], f"{rules.letters[c]} meeples: {total} {where}"
 
     aside = Counter(aside_cards(state))
-    resources = state.decks[RESOURCES]
+    resources = state.decks[RESOURCE_DECK]
     cards = Counter(resources.draw + resources.row + resources.discard)
     cards.update({c: n for c, n in aside.items() if _deck_of(rules, c) == "resources"})
     for p in state.players:
         cards.update(p.cards)
     assert cards == want.cards, f"resource cards {cards} {where}"
 
-    djinn_deck = state.decks[DJINNS]
+    djinn_deck = state.decks[DJINN_DECK]
     djinns = Counter(djinn_deck.draw + djinn_deck.row + djinn_deck.discard)
     djinns.update({c: n for c, n in aside.items() if _deck_of(rules, c) == "djinns"})
     revealed = state.turn.revealed if state.turn is not None else ()
@@ -279,7 +280,7 @@ def test_the_checks_catch_a_broken_state() -> None:
     check_conservation(rules, state, want)
     broken = [
         attrs.evolve(state, bag=(state.bag[0] - 1, *state.bag[1:])),
-        state.replace_player(0, state.players[0].with_hand(RESOURCES, ("fakir",))),
+        state.replace_player(0, state.players[0].with_hand(RESOURCE_DECK, ("fakir",))),
         state.replace_player(1, attrs.evolve(state.players[1], camels=0)),
         attrs.evolve(state, pool=(state.pool[0] + 1, *state.pool[1:])),
     ]
@@ -327,7 +328,7 @@ def test_the_kit_invariants_catch_what_the_base_checks_catch() -> None:
     assert_invariants(rules, state)
     broken = [
         attrs.evolve(state, bag=(state.bag[0] - 1, *state.bag[1:])),
-        state.replace_player(0, state.players[0].with_hand(RESOURCES, ("fakir",))),
+        state.replace_player(0, state.players[0].with_hand(RESOURCE_DECK, ("fakir",))),
         state.replace_player(1, attrs.evolve(state.players[1], camels=0)),
         attrs.evolve(state, pool=(state.pool[0] + 1, *state.pool[1:])),
         state.replace_player(2, attrs.evolve(state.players[2], coins=-1)),

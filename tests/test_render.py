@@ -12,13 +12,22 @@ import pytest
 from rich.console import Console
 
 from naqala.core.agents import RandomAgent
-from naqala.core.engine import DJINNS, Rules, build_rules
+from naqala.core.engine import Rules, build_rules
 from naqala.core.hookspecs import hookimpl
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, Turn, evolve
 from naqala.core.views import determinize, view_for
 from naqala.display.text import kind_abbreviation, render_state
-from naqala.testing.scenario import base_rules, board, counts, deck, player, tokens, turn_of
+from naqala.testing.scenario import (
+    DJINN_DECK,
+    base_rules,
+    board,
+    counts,
+    deck,
+    player,
+    tokens,
+    turn_of,
+)
 
 DATA = Path(__file__).resolve().parent / "data"
 ANSI = re.compile(r"\x1b\[([0-9;]*)m")
@@ -190,7 +199,7 @@ def check_position_facts(text: str, state: State) -> None:
     offered = [line.split(maxsplit=2) for line in lines[row : row + 3]]
     assert [words[:2] for words in offered] == [
         ["Djinn", "row"],
-        ["pile:", str(len(state.decks[DJINNS].draw))],
+        ["pile:", str(len(state.decks[DJINN_DECK].draw))],
         ["help", "djinn"],
     ]
     shamhat, leta, utug = (words[2] for words in offered)
@@ -530,6 +539,6 @@ def test_the_plugins_say_what_the_turn_spots_and_cost_codes_read() -> None:
     console.print(render_state(rules, state))
     text = console.export_text()
     assert "£0:" in text and f"£{len(state.turn_track) - 1}:" in text
-    for djinn in state.decks[DJINNS].row:
+    for djinn in state.decks[DJINN_DECK].row:
         spec = rules.card_specs[djinn]
         assert f"{spec.name} {spec.vp} VP · cost {spec.cost or 'nil'}! · " in text

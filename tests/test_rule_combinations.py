@@ -146,8 +146,8 @@ REFUSALS: tuple[Refusal, ...] = (
         "Artisans' 6×6",
     ),
     Refusal(
-        frozenset({"solo", "djinns"}),
-        f"{_SOLO} 'djinns': the solo sheet's dice address the 5×6 base board, not the 6×7 "
+        frozenset({"solo", "whims"}),
+        f"{_SOLO} 'whims': the solo sheet's dice address the 5×6 base board, not the 6×7 "
         "one of the Djinns of Naqala box",
     ),
     Refusal(
@@ -191,7 +191,7 @@ def test_the_installed_plugins_are_found() -> None:
     """The example house rules and the expansions are installed, and the sample holds
     each plugin alone, each pair with an expansion and all together, and stays small."""
     assert {"big-viziers", "no-loops", "rich-villages"} <= HOUSE_RULES
-    assert {"artisans", "djinns", "thieves"} <= set(EXPANSIONS)
+    assert {"artisans", "whims", "thieves"} <= set(EXPANSIONS)
     assert len(set(SUBSETS)) == len(SUBSETS)
     assert all((name,) in SUBSETS for name in PLUGINS)
     assert ("artisans", "thieves") in SUBSETS and tuple(PLUGINS) in SUBSETS
@@ -224,8 +224,8 @@ def test_every_combination_builds_or_is_refused_clearly(subset: tuple[str, ...])
         assert str(refused.value) in expected
         return
     rules = cached_rules(subset)
-    assert rules.ruleset[0] == BASE
-    assert sorted(rules.ruleset[1:]) == sorted(subset)
+    assert rules.names[0] == BASE
+    assert sorted(rules.names[1:]) == sorted(subset)
     counts = player_counts(rules)
     assert counts and (min(counts) == 2 or counts == (1,))
     for players in counts:

@@ -9,9 +9,11 @@ from collections import Counter
 import attrs
 import pytest
 
-from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.engine import Rules
 from naqala.core.state import Deck, State, replace_at
 from naqala.testing.scenario import (
+    DJINN_DECK,
+    RESOURCE_DECK,
     base_rules,
     bid_order,
     board,
@@ -162,23 +164,23 @@ def test_cleanup_slides_the_resource_row_to_the_front_and_refills_it_to_nine() -
     state = board(rules, state, {"c3": "Y", "d3": "YY"}, clear=True, tiles={"d3": "small-market-1"})
     state = turn_of(rules, state, 0)
     row = ("fish", "silk", "wheat", "spice", "papyrus", "pottery", "ivory", "jewels", "gold")
-    state = with_deck(state, RESOURCES, row, draw=("fakir", "fish", "silk"))
+    state = with_deck(state, RESOURCE_DECK, row, draw=("fakir", "fish", "silk"))
     state = play(rules, state, "pick c3", "drop d3 Y")
     assert state.decision.stage == "tile:small-market"
     state = play(rules, state, "buy silk")
     left = ("fish", "wheat", "spice", "papyrus", "pottery", "ivory", "jewels", "gold")
-    assert state.decks[RESOURCES].row == left, "no refill before clean-up"
+    assert state.decks[RESOURCE_DECK].row == left, "no refill before clean-up"
     state = play(rules, state, "end")
     assert state.round == 2
-    assert state.decks[RESOURCES].row == (*left, "fakir")
-    assert state.decks[RESOURCES].draw == ("fish", "silk")
+    assert state.decks[RESOURCE_DECK].row == (*left, "fakir")
+    assert state.decks[RESOURCE_DECK].draw == ("fish", "silk")
 
 
 def at_round_end(resources: Deck | None = None, djinns: Deck | None = None) -> State:
     """The game after the last turn of round 1 (decks as given), clean-up done."""
     rules = base_rules()
     state = turn_of(rules, rules.new_game(3, seed=9), 0, stage="sell")
-    for index, deck in ((RESOURCES, resources), (DJINNS, djinns)):
+    for index, deck in ((RESOURCE_DECK, resources), (DJINN_DECK, djinns)):
         if deck is not None:
             state = with_deck(state, index, deck.row, deck.draw, deck.discard)
     state = play(rules, state, "end")
@@ -193,7 +195,7 @@ def test_cleanup_reshuffles_the_discards_when_the_draw_pile_runs_out() -> None:
     row = ("fish", "fish", "wheat", "spice", "fakir", "gold")
     discard = ("ivory", "jewels", "papyrus", "silk", "pottery")
     state = at_round_end(resources=Deck(row=row, draw=("fakir",), discard=discard))
-    deck = state.decks[RESOURCES]
+    deck = state.decks[RESOURCE_DECK]
     assert len(deck.row) == 9
     assert deck.row[:7] == (*row, "fakir")
     assert Counter(deck.row[7:] + deck.draw) == Counter(discard)
@@ -205,14 +207,14 @@ def test_cleanup_adds_nothing_when_deck_and_discards_are_empty() -> None:
     """ "If there are no discards, no card is added": the row keeps its 4 cards."""
     row = ("fish", "wheat", "fakir", "gold")
     state = at_round_end(resources=Deck(row=row))
-    assert state.decks[RESOURCES] == Deck(row=row)
+    assert state.decks[RESOURCE_DECK] == Deck(row=row)
 
 
 def test_cleanup_refills_the_djinn_row_to_three() -> None:
     """ "Slide the remaining Djinns to the front and refill to 3.\""""
     ids = tuple(d.id for d in base_rules().content.deck("djinns"))
     state = at_round_end(djinns=Deck(row=ids[5:6], draw=ids[:5]))
-    assert state.decks[DJINNS] == Deck(row=(ids[5], ids[0], ids[1]), draw=ids[2:5])
+    assert state.decks[DJINN_DECK] == Deck(row=(ids[5], ids[0], ids[1]), draw=ids[2:5])
 
 
 def test_cleanup_reshuffles_the_djinn_discards_when_needed() -> None:
@@ -220,10 +222,10 @@ def test_cleanup_reshuffles_the_djinn_discards_when_needed() -> None:
     stays short only when both are empty."""
     ids = tuple(d.id for d in base_rules().content.deck("djinns"))
     state = at_round_end(djinns=Deck(row=ids[:1], draw=ids[1:2], discard=ids[2:5]))
-    deck = state.decks[DJINNS]
+    deck = state.decks[DJINN_DECK]
     assert deck.row[:2] == ids[:2]
     assert len(deck.row) == 3
     assert sorted(deck.row[2:] + deck.draw) == sorted(ids[2:5])
     assert deck.discard == ()
     empty = at_round_end(djinns=Deck(row=ids[:1]))
-    assert empty.decks[DJINNS] == Deck(row=ids[:1])
+    assert empty.decks[DJINN_DECK] == Deck(row=ids[:1])

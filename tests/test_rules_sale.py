@@ -5,9 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from naqala.core.engine import RESOURCES, Rules
+from naqala.core.engine import Rules
 from naqala.core.state import State
-from naqala.testing.scenario import base_rules, board, deck, options, play, player, turn_of
+from naqala.testing.scenario import (
+    RESOURCE_DECK,
+    base_rules,
+    board,
+    deck,
+    options,
+    play,
+    player,
+    turn_of,
+)
 
 FAKIR = "fakir"
 MERCHANDISE = ("ivory", "jewels", "gold", "papyrus", "silk", "spice", "fish", "wheat", "pottery")
@@ -46,7 +55,7 @@ def test_selling_a_suit_pays_its_value_and_discards_the_cards() -> None:
     after = play(rules, s, "sell fish+gold+silk")
     assert after.players[0].coins == 50 + 7
     assert after.players[0].cards == ("fish",)
-    assert sorted(after.decks[RESOURCES].discard) == ["fish", "gold", "silk"]
+    assert sorted(after.decks[RESOURCE_DECK].discard) == ["fish", "gold", "silk"]
     assert after.decision.stage == "sell"
     assert "end" in options(rules, after)
 

@@ -7,10 +7,9 @@ from collections import Counter
 
 import pytest
 
-from naqala.core.engine import DJINNS, RESOURCES
 from naqala.core.state import NOBODY, State
 from naqala.plugins.base.setup import SetupError
-from naqala.testing.scenario import base_rules
+from naqala.testing.scenario import DJINN_DECK, RESOURCE_DECK, base_rules
 
 PLAYER_COUNTS = (2, 3, 4)
 SEEDS = (0, 1, 2, 3, 4, 5, 6, 7)
@@ -73,7 +72,7 @@ def test_nine_resource_cards_and_three_djinns_face_up(players: int) -> None:
     22 Djinns, shuffled; 3 dealt face up." Nothing is discarded yet."""
     rules = base_rules()
     decks = new_game(players).decks
-    resources, djinns = decks[RESOURCES], decks[DJINNS]
+    resources, djinns = decks[RESOURCE_DECK], decks[DJINN_DECK]
     assert len(resources.row) == 9
     assert len(resources.row) + len(resources.draw) == 54
     assert Counter(resources.row + resources.draw) == {
@@ -153,8 +152,8 @@ def test_different_seeds_give_different_setups(players: int) -> None:
     one, two = new_game(players, 1), new_game(players, 2)
     assert one.layout.tiles != two.layout.tiles
     assert one.board.meeples != two.board.meeples
-    assert one.decks[RESOURCES] != two.decks[RESOURCES]
-    assert one.decks[DJINNS] != two.decks[DJINNS]
+    assert one.decks[RESOURCE_DECK] != two.decks[RESOURCE_DECK]
+    assert one.decks[DJINN_DECK] != two.decks[DJINN_DECK]
 
 
 @pytest.mark.parametrize("players", [0, 1, 5, 6])

@@ -7,9 +7,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.engine import Rules
 from naqala.core.state import NOBODY, State
-from naqala.testing.scenario import base_rules, board, deck, options, play, player, tokens, turn_of
+from naqala.testing.scenario import (
+    DJINN_DECK,
+    RESOURCE_DECK,
+    base_rules,
+    board,
+    deck,
+    options,
+    play,
+    player,
+    tokens,
+    turn_of,
+)
 
 FAKIR = "fakir"
 ROW = ("fish", "silk", "gold", "wheat", "spice", "ivory", "jewels", "papyrus", "pottery")
@@ -138,7 +149,7 @@ def test_small_market_offers_one_of_the_first_three_cards() -> None:
     assert after.decision.stage == "sell"
     assert after.players[0].coins == asked.players[0].coins - 3
     assert after.players[0].cards == ("gold",)
-    assert after.decks[RESOURCES].row == ("fish", "silk", *ROW[3:])
+    assert after.decks[RESOURCE_DECK].row == ("fish", "silk", *ROW[3:])
 
 
 def test_small_market_is_optional() -> None:
@@ -149,7 +160,7 @@ def test_small_market_is_optional() -> None:
     assert after.decision.stage == "sell"
     assert after.players[0].coins == asked.players[0].coins
     assert after.players[0].cards == ()
-    assert after.decks[RESOURCES].row == ROW
+    assert after.decks[RESOURCE_DECK].row == ROW
 
 
 def test_small_market_with_duplicates_and_a_short_row() -> None:
@@ -161,7 +172,7 @@ def test_small_market_with_duplicates_and_a_short_row() -> None:
     assert sorted(options(rules, asked)) == ["buy fakir", "skip"]
     after = play(rules, asked, "buy fakir")
     assert after.players[0].cards == (FAKIR,)
-    assert after.decks[RESOURCES].row == (FAKIR,)
+    assert after.decks[RESOURCE_DECK].row == (FAKIR,)
 
 
 def test_market_needs_enough_coins() -> None:
@@ -204,7 +215,7 @@ def test_large_market_offers_two_of_the_first_six_cards() -> None:
     after = play(rules, asked, "buy fish+ivory")
     assert after.players[0].coins == asked.players[0].coins - 6
     assert after.players[0].cards == ("fish", "ivory")
-    assert after.decks[RESOURCES].row == ("silk", "gold", "wheat", "spice", *ROW[6:])
+    assert after.decks[RESOURCE_DECK].row == ("silk", "gold", "wheat", "spice", *ROW[6:])
 
 
 def test_large_market_may_take_two_identical_cards() -> None:
@@ -215,7 +226,7 @@ def test_large_market_may_take_two_identical_cards() -> None:
     assert "buy fish+fish" in options(rules, asked)
     after = play(rules, asked, "buy fish+fish")
     assert after.players[0].cards == ("fish", "fish")
-    assert after.decks[RESOURCES].row == ("wheat", "silk")
+    assert after.decks[RESOURCE_DECK].row == ("wheat", "silk")
 
 
 def test_large_market_with_one_card_left_still_costs_six() -> None:
@@ -227,7 +238,7 @@ def test_large_market_with_one_card_left_still_costs_six() -> None:
     after = play(rules, asked, "buy pottery")
     assert after.players[0].coins == asked.players[0].coins - 6
     assert after.players[0].cards == ("pottery",)
-    assert after.decks[RESOURCES].row == ()
+    assert after.decks[RESOURCE_DECK].row == ()
 
 
 def test_large_market_with_an_empty_row_does_nothing() -> None:
@@ -260,7 +271,7 @@ def test_sacred_place_with_two_elders() -> None:
     assert after.players[0].meeples[rules.colour_index["white"]] == 1
     white = rules.colour_index["white"]
     assert after.bag[white] == asked.bag[white] + 2
-    assert after.decks[DJINNS].row == ("bouraq", "sloar")
+    assert after.decks[DJINN_DECK].row == ("bouraq", "sloar")
     assert after.decision.stage == "sell"
 
 
@@ -278,7 +289,7 @@ def test_sacred_place_with_an_elder_and_a_fakir() -> None:
     assert after.players[0].meeples[white] == 1
     assert after.bag[white] == asked.bag[white] + 1
     assert after.players[0].cards == ("silk",)
-    assert after.decks[RESOURCES].discard == (FAKIR,)
+    assert after.decks[RESOURCE_DECK].discard == (FAKIR,)
 
 
 def test_sacred_place_is_optional() -> None:

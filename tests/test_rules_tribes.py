@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from naqala.core.engine import RESOURCES, Rules
+from naqala.core.engine import Rules
 from naqala.core.state import NOBODY, State
 from naqala.testing.scenario import (
+    RESOURCE_DECK,
     base_rules,
     board,
     deck,
@@ -64,7 +65,7 @@ def lay_area(rules: Rules, state: State, centre: str, blue: Iterable[str]) -> St
 
 
 def row(state: State) -> tuple[str, ...]:
-    return state.decks[RESOURCES].row
+    return state.decks[RESOURCE_DECK].row
 
 
 # -- viziers and elders ------------------------------------------------------------------
@@ -116,7 +117,7 @@ def test_merchants_row_is_refilled_only_at_clean_up() -> None:
     during = play(rules, s, "pick b3", "drop c3 G")
     assert during.decision.stage == "sell"
     assert row(during) == ROW[3:]
-    assert during.decks[RESOURCES].draw == s.decks[RESOURCES].draw
+    assert during.decks[RESOURCE_DECK].draw == s.decks[RESOURCE_DECK].draw
     cleaned = play(rules, during, "end")
     assert cleaned.round == 2
     assert row(cleaned) == (*ROW[3:], "wheat", "fakir", "fish")
@@ -130,7 +131,7 @@ def test_merchants_take_only_the_cards_that_remain() -> None:
     after = play(rules, s, "pick b3", "drop c3 G")
     assert after.players[0].cards == ("fakir", "pottery")
     assert row(after) == ()
-    assert after.decks[RESOURCES].draw == ("gold", "ivory")
+    assert after.decks[RESOURCE_DECK].draw == ("gold", "ivory")
 
 
 # -- builders ----------------------------------------------------------------------------
@@ -150,7 +151,7 @@ def test_builders_rulebook_example_red_final_tile() -> None:
     after = play(rules, asked, "fakirs 2")
     assert after.players[0].coins == 50 + 20
     assert after.players[0].cards == ("fish",)
-    assert after.decks[RESOURCES].discard == (FAKIR, FAKIR)
+    assert after.decks[RESOURCE_DECK].discard == (FAKIR, FAKIR)
     assert bag_change(rules, s, after) == "BBB"
 
 
@@ -250,7 +251,7 @@ def test_fakirs_extend_the_assassins_reach() -> None:
     one = play(rules, asked, "fakirs 1")
     assert options(rules, one) == ["kill c3 B", "kill e4 G"]
     assert one.players[0].cards == (FAKIR, "silk")
-    assert one.decks[RESOURCES].discard == ("wheat", FAKIR)
+    assert one.decks[RESOURCE_DECK].discard == ("wheat", FAKIR)
     two = play(rules, asked, "fakirs 2")
     assert options(rules, two) == ["kill c3 B", "kill e4 G", "kill f4 W"]
 

@@ -122,9 +122,10 @@ def test_the_solo_mode_is_for_one_seat_only() -> None:
         solo_rules().new_game(2, 1)
 
 
-@pytest.mark.parametrize("box", ["artisans", "djinns"])
-def test_the_solo_sheet_is_for_the_base_game_the_boxes_are_refused(box: str) -> None:
-    with pytest.raises(PluginError, match=rf"'solo' cannot be played with '{box}': .*5×6"):
+@pytest.mark.parametrize(("box", "named"), [("artisans",) * 2, ("whims",) * 2, ("djinns", "whims")])
+def test_the_solo_sheet_is_for_the_base_game_the_boxes_are_refused(box: str, named: str) -> None:
+    """Refused by any name the box goes by, naming it by its name."""
+    with pytest.raises(PluginError, match=rf"'solo' cannot be played with '{named}': .*5×6"):
         build_rules(["solo", box])
 
 

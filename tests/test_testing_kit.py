@@ -22,7 +22,7 @@ from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from naqala.core.actions import Action
-from naqala.core.engine import DJINNS, RESOURCES, Rules, build_rules
+from naqala.core.engine import Rules, build_rules
 from naqala.core.plugins import PluginError, installed_entry_points
 from naqala.core.rng import Rng
 from naqala.core.state import Decision, State
@@ -34,6 +34,8 @@ from naqala.testing.chance import ChanceError, fill_bag, next_draws, reseed, sta
 from naqala.testing.moves import board_file, count_moves
 from naqala.testing.pytest_plugin import Play, RulesFactory
 from naqala.testing.scenario import (
+    DJINN_DECK,
+    RESOURCE_DECK,
     base_rules,
     board,
     counts,
@@ -125,7 +127,7 @@ def test_expansion_sets_are_sorted_sets_of_installed_plugins(names: tuple[str, .
     assert set(names) <= set(EXPANSIONS)
     assert "base" not in names
     rules = build_rules(names)
-    assert set(rules.ruleset) == {"base", *names}
+    assert set(rules.names) == {"base", *names}
 
 
 #: the plugins that can all be played together: every one but the solo mode, which
@@ -219,7 +221,7 @@ def test_expansion_sets_bring_required_plugins_along(monkeypatch: pytest.MonkeyP
 @given(rulesets())
 def test_rulesets_build_the_rules_of_drawn_sets(rules: Rules) -> None:
     assert rules.ruleset[0] == "base"
-    assert rules is strategies._built(tuple(sorted(rules.ruleset[1:])))  # built once
+    assert rules is strategies._built(tuple(sorted(rules.names[1:])))  # built once
 
 
 @FAST
@@ -355,17 +357,17 @@ def test_reached_states_reject_a_negative_length() -> None:
 def test_stack_deck_puts_the_cards_on_top_and_keeps_the_deck() -> None:
     rules = base_rules()
     state = rules.new_game(4, 1)
-    res = state.decks[RESOURCES]
+    res = state.decks[RESOURCE_DECK]
     top = [res.draw[5], res.draw[0]]
     after = stack_deck(rules, state, "resources", top)
-    assert list(after.decks[RESOURCES].draw[:2]) == top
+    assert list(after.decks[RESOURCE_DECK].draw[:2]) == top
     rest = list(res.draw)
     rest.remove(top[0])
     rest.remove(top[1])
-    assert list(after.decks[RESOURCES].draw[2:]) == rest
-    assert after.decks[RESOURCES].row == res.row
-    assert deck_cards(after, RESOURCES) == deck_cards(state, RESOURCES)
-    assert after.decks[DJINNS] == state.decks[DJINNS]
+    assert list(after.decks[RESOURCE_DECK].draw[2:]) == rest
+    assert after.decks[RESOURCE_DECK].row == res.row
+    assert deck_cards(after, RESOURCE_DECK) == deck_cards(state, RESOURCE_DECK)
+    assert after.decks[DJINN_DECK] == state.decks[DJINN_DECK]
 
 
 def test_stack_deck_takes_from_the_discards_then_the_row() -> None:
@@ -375,11 +377,11 @@ def test_stack_deck_takes_from_the_discards_then_the_row() -> None:
         rules, state, "djinns", draw=("jafaar",), row=("marid", "nekir"), discard=("leta",)
     )
     after = stack_deck(rules, state, "djinns", ["nekir", "leta"])
-    djinns = after.decks[DJINNS]
+    djinns = after.decks[DJINN_DECK]
     assert djinns.draw == ("nekir", "leta", "jafaar")
     assert djinns.discard == ()
     assert djinns.row == ("marid",)
-    assert deck_cards(after, DJINNS) == deck_cards(state, DJINNS)
+    assert deck_cards(after, DJINN_DECK) == deck_cards(state, DJINN_DECK)
 
 
 def test_stack_deck_refuses_cards_the_deck_does_not_hold() -> None:
@@ -399,10 +401,10 @@ def test_a_stacked_deck_is_what_the_engine_draws() -> None:
     """The engine's refill of the face-up row and Sloar's draw take the stacked cards."""
     rules = base_rules()
     state = rules.new_game(2, 5)
-    res = state.decks[RESOURCES]
+    res = state.decks[RESOURCE_DECK]
     wanted = [res.draw[-1], res.draw[-2]]
     stacked = stack_deck(rules, state, "resources", wanted)
-    emptied = attrs.evolve(stacked.decks[RESOURCES], row=())
+    emptied = attrs.evolve(stacked.decks[RESOURCE_DECK], row=())
     refilled, _ = refill(emptied, 2, stacked.rng)
     assert list(refilled.row) == wanted
 

@@ -9,10 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from naqala.core import build_rules
-from naqala.core.engine import RESOURCES, Rules
+from naqala.core.engine import Rules
 from naqala.core.scoresheet import visible_scores
 from naqala.core.state import NOBODY, State, evolve
 from naqala.core.views import determinize
+from naqala.testing.scenario import RESOURCE_DECK
 from naqala.testing.strategies import reached_states, seeds
 
 SETS = [(), ("artisans",), ("djinns",), ("thieves",), ("artisans", "djinns")]
@@ -69,13 +70,13 @@ def test_coins_and_merchandise_of_another_seat_stay_hidden() -> None:
     rules = RULES[()]
     state = rules.new_game(3, 5)
     cards = ("gold", "ivory", "jewels")
-    hands = state.players[1].with_hand(RESOURCES, cards).hands
+    hands = state.players[1].with_hand(RESOURCE_DECK, cards).hands
     state = with_player(state, 1, coins=40, hands=hands)
     state = with_player(state, 0, coins=11)
     mine, theirs, _ = visible_scores(rules, state, 0)
     hidden_points = rules.scores(state)[1] - theirs.total
     assert hidden_points > 40  # the coins and the set of three kinds
-    assert theirs.hidden == ((rules.deck_names[RESOURCES], 3),)
+    assert theirs.hidden == ((rules.deck_names[RESOURCE_DECK], 3),)
     assert not theirs.full
     assert all("40" not in line.detail for line in theirs.lines)
     assert mine.total == rules.scores(state)[0]

@@ -82,7 +82,7 @@ def test_the_lobby_offers_seats_expansions_and_house_rules(folder: Path) -> None
     with client_for(Store(folder, houses, 5)) as client:
         page = client.get("/")
     assert page.status_code == 200
-    for text in ("ai:greedy", "ai:mcts", "artisans", "djinns", "no_loops.py", "Load"):
+    for text in ("ai:greedy", "ai:mcts", "artisans", "whims", "no_loops.py", "Load"):
         assert text in page.text
     assert page.headers["referrer-policy"] == "no-referrer"
 

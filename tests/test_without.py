@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from naqala.cli.app import app
-from naqala.core.engine import DJINNS, build_rules
+from naqala.core.engine import build_rules
 from naqala.core.record import (
     RecordError,
     load_record,
@@ -29,6 +29,7 @@ from naqala.core.serialize import StateFormatError, state_from_json, state_to_js
 from naqala.core.simulate import play_game
 from naqala.core.state import State
 from naqala.core.without import WithoutError, leave_out
+from naqala.testing.scenario import DJINN_DECK
 
 runner = CliRunner()
 JAFAAR = "djinn:jafaar"
@@ -46,7 +47,7 @@ def fails(*args: str) -> str:
 
 
 def djinns_seen(state: State) -> set[str]:
-    deck = state.decks[DJINNS]
+    deck = state.decks[DJINN_DECK]
     return {*deck.draw, *deck.row, *deck.discard, *(d for p in state.players for d in p.djinns)}
 
 

@@ -18,7 +18,13 @@ from pathlib import Path
 from naqala.core.agents import HUMAN, SeatError, canonical_seat
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
-from naqala.core.plugins import BASE, HouseRuleFile, PluginError, installed_entry_points
+from naqala.core.plugins import (
+    BASE,
+    HouseRuleFile,
+    PluginError,
+    installed_entry_points,
+    installed_names,
+)
 from naqala.core.record import (
     GameRecord,
     RecordError,
@@ -107,8 +113,9 @@ class Store:
         if not 1 <= len(seats) <= MAX_SEATS:  # the rules say which counts they allow
             raise Refused(f"a game needs 1 to {MAX_SEATS} seats, not {len(seats)}", 422)
         offered = expansions_offered()
+        names = installed_names()  # the names offered and their aliases (``djinns``)
         for name in expansions:
-            if name not in offered:
+            if names.get(name, BASE) == BASE:
                 raise Refused(
                     f"unknown expansion {name!r}; this server offers {', '.join(offered)}", 422
                 )

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from naqala.core.actions import Action, action_of
-from naqala.core.engine import RESOURCES, Rules
+from naqala.core.content import RESOURCES
+from naqala.core.engine import Rules
 from naqala.core.stage import Stage
 from naqala.core.state import State, evolve
 from naqala.plugins.artisans.items import draw_items, give_items, items_left
@@ -94,7 +95,7 @@ class SpecializedMarket(Stage):
 
     def enter(self, rules: Rules, state: State) -> State:
         cost = rules.content.setting("specialized_market_cost")
-        if state.players[current(state)].coins < cost or not state.decks[RESOURCES].row:
+        if state.players[current(state)].coins < cost or not rules.deck_in(state, RESOURCES).row:
             return rules.proceed(state, self.name)
         return super().enter(rules, state)
 
@@ -107,7 +108,7 @@ class SpecializedMarket(Stage):
         return f"{cost} coins" if action.kind == "buy" else None
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
-        row = state.decks[RESOURCES].row
+        row = rules.deck_in(state, RESOURCES).row
         return [SKIP, *(action_of("buy", card) for card in sorted(set(row)))]
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
@@ -115,7 +116,6 @@ class SpecializedMarket(Stage):
             return rules.proceed(state, self.name)
         player = current(state)
         state = gain_coins(state, player, -rules.content.setting("specialized_market_cost"))
-        state, card = take_from_row(
-            state, RESOURCES, state.decks[RESOURCES].row.index(action.args[0])
-        )
+        row = rules.deck_in(state, RESOURCES).row
+        state, card = take_from_row(state, rules.deck_index[RESOURCES], row.index(action.args[0]))
         return rules.proceed(add_cards(state, player, (card,)), self.name)

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from naqala.core.actions import Action
-from naqala.core.content import CardSpec
+from naqala.core.content import DJINNS, RESOURCES, CardSpec
 from naqala.core.encoding import card_ids
-from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
 from naqala.core.stage import Stage
@@ -92,20 +92,20 @@ class FabulousLamp(Activated):
     effect = "Take one face-up djinn without paying for it."
 
     def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
-        return (card_ids(rules, "djinns"),)
+        return (card_ids(rules, DJINNS),)
 
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
-        return [(djinn,) for djinn in sorted(set(state.decks[DJINNS].row))]
+        return [(djinn,) for djinn in sorted(set(rules.deck_in(state, DJINNS).row))]
 
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
-        deck = state.decks[DJINNS]
+        deck = rules.deck_in(state, DJINNS)
         row = list(deck.row)
         row.remove(target[0])
-        state = set_deck(state, DJINNS, evolve(deck, row=tuple(row)))
+        state = set_deck(state, rules.deck_index[DJINNS], evolve(deck, row=tuple(row)))
         return take_djinn_card(rules, state, owner, target[0])
 
 
@@ -120,16 +120,22 @@ class HornOfPlenty(Activated):
         self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
         # with no card in the pile or the discards it would do nothing
-        deck = state.decks[RESOURCES]
+        deck = rules.deck_in(state, RESOURCES)
         return [()] if deck.draw or deck.discard else []
 
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
-        deck = state.decks[RESOURCES]
-        state = set_deck(state, RESOURCES, evolve(deck, row=(), discard=deck.discard + deck.row))
-        state, dealt = draw_cards(state, RESOURCES, card.param("row"))
-        return set_deck(state, RESOURCES, evolve(state.decks[RESOURCES], row=dealt))
+        deck = rules.deck_in(state, RESOURCES)
+        state = set_deck(
+            state,
+            rules.deck_index[RESOURCES],
+            evolve(deck, row=(), discard=deck.discard + deck.row),
+        )
+        state, dealt = draw_cards(state, rules.deck_index[RESOURCES], card.param("row"))
+        return set_deck(
+            state, rules.deck_index[RESOURCES], evolve(rules.deck_in(state, RESOURCES), row=dealt)
+        )
 
 
 class RebirthRing(Activated):

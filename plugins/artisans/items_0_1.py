@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from naqala.core.content import CardSpec
+from naqala.core.content import RESOURCES, CardSpec
 from naqala.core.encoding import board_squares
-from naqala.core.engine import RESOURCES, Rules
+from naqala.core.engine import Rules
 from naqala.core.powers import Power
 from naqala.core.state import NOBODY, State, evolve
 from naqala.plugins.artisans.items import ITEMS, item_powers
@@ -40,14 +40,14 @@ class HornOfPlenty(Activated):
         self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
         # like Sloar: with no card in the pile or the discards it would do nothing
-        deck = state.decks[RESOURCES]
+        deck = rules.deck_in(state, RESOURCES)
         return [()] if deck.draw or deck.discard else []
 
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
         for _ in range(card.param("cards")):
-            state, _drawn = draw_resource(state, owner)
+            state, _drawn = draw_resource(rules, state, owner)
         return state
 
 

@@ -12,9 +12,10 @@ from pathlib import Path
 
 from naqala.content import content_path
 from naqala.core.actions import Action
+from naqala.core.content import RESOURCES
 from naqala.core.costs import CostCode
 from naqala.core.encoding import ActionKind, ObservationPart
-from naqala.core.engine import DECK_NAMES, RESOURCES, Rules
+from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.hookspecs import hookimpl
 from naqala.core.powers import Power
@@ -171,7 +172,7 @@ def naqala_player_counters() -> list[str]:
 
 @hookimpl
 def naqala_hidden_decks(rules: Rules) -> list[str]:
-    return [DECK_NAMES[RESOURCES]]  # resource cards are held face down
+    return [RESOURCES]  # resource cards are held face down
 
 
 @hookimpl

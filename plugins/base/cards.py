@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from naqala.core.actions import Action, action_of
-from naqala.core.content import CardSpec, DeckSpec
-from naqala.core.engine import DJINNS, Rules
+from naqala.core.content import DJINNS, CardSpec, DeckSpec
+from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.powers import Power
 from naqala.core.state import (
@@ -82,7 +82,7 @@ def round_limited(rules: Rules, state: State, card: CardSpec) -> bool:
     return (
         len(state.players) == 2
         and bool(card.cost)
-        and rules.deck_index[card.deck] == DJINNS
+        and card.deck == DJINNS
         and bool(rules.content.setting(ROUND_LIMIT))
     )
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.content import DECK_NAMES, DJINNS, RESOURCES
+from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.rng import Rng
 from naqala.core.state import (
@@ -17,6 +18,10 @@ from naqala.core.state import (
     set_extra,
 )
 from naqala.plugins.base import events
+
+#: the resources deck's place in ``State.decks`` and in each hand, for the edits below
+#: that are given no rules: found by name among the decks every game has (``DECK_NAMES``)
+_RESOURCE_DECK = DECK_NAMES.index(RESOURCES)
 
 FAKIR = "fakir"
 #: what a card of the resources deck is: a merchandise of its own type, or a Fakir
@@ -36,7 +41,8 @@ def gain_coins(state: State, player: int, amount: int) -> State:
 def add_cards(state: State, player: int, cards: tuple[str, ...]) -> State:
     """Resource cards go into a player's hand (kept sorted)."""
     p = state.players[player]
-    return state.replace_player(player, p.with_hand(RESOURCES, tuple(sorted(p.cards + cards))))
+    hand = tuple(sorted(p.cards + cards))
+    return state.replace_player(player, p.with_hand(_RESOURCE_DECK, hand))
 
 
 def remove_cards(cards: tuple[str, ...], remove: tuple[str, ...]) -> tuple[str, ...]:
@@ -49,7 +55,7 @@ def remove_cards(cards: tuple[str, ...], remove: tuple[str, ...]) -> tuple[str, 
 
 def discard_cards(state: State, player: int, cards: tuple[str, ...]) -> State:
     """Move cards from a player's hand to the resource discard pile."""
-    return discard_from_hand(state, player, RESOURCES, cards)
+    return discard_from_hand(state, player, _RESOURCE_DECK, cards)
 
 
 def give_cards(rules: Rules, state: State, player: int, deck: int, cards: tuple[str, ...]) -> State:

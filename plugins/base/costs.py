@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from naqala.core.content import DJINNS
 from naqala.core.costs import CostCode
 from naqala.core.engine import Rules
 
@@ -67,7 +68,7 @@ def cost_problems(rules: Rules) -> list[str]:
                     f"{payment!r} uses {', '.join(map(repr, unknown))}, which is not "
                     f"{' or '.join(map(repr, PAYMENT_UNITS))}"
                 )
-    for spec in rules.content.deck("djinns"):
+    for spec in rules.content.deck(DJINNS):
         if spec.cost not in rules.cost_codes:
             known = ", ".join(repr(c) for c in sorted(rules.cost_codes))
             problems.append(f"djinn {spec.id!r}: unknown cost {spec.cost!r} (known: {known})")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from naqala.core.content import DJINNS
 from naqala.core.encoding import (
     ActionKind,
     ObservationPart,
@@ -38,7 +39,7 @@ def action_kinds(rules: Rules) -> Iterator[ActionKind]:
     """The base stages' actions, and every card's through its power and deck's verb."""
     squares = board_squares(rules)
     letters = tuple(rules.letters)
-    djinns = card_ids(rules, "djinns")
+    djinns = card_ids(rules, DJINNS)
     costs = [c for n in player_counts(rules) for c in turn_order_costs(rules, n)]
     yield ActionKind("bid", (_numbers(costs),))
     yield ActionKind("pick", (squares,))

@@ -8,7 +8,8 @@ and this flow enters the next one.
 
 from __future__ import annotations
 
-from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.content import DJINNS, RESOURCES
+from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.stage import Flow
 from naqala.core.state import (
@@ -102,9 +103,12 @@ class BaseFlow(Flow):
 
     def _end_round(self, rules: Rules, state: State) -> State:
         rng = state.rng
-        resources, rng = refill(state.decks[RESOURCES], rules.content.setting("resource_row"), rng)
-        djinns, rng = refill(state.decks[DJINNS], rules.content.setting("djinn_row"), rng)
-        state = set_deck(set_deck(state, RESOURCES, resources), DJINNS, djinns)
+        resources, rng = refill(
+            rules.deck_in(state, RESOURCES), rules.content.setting("resource_row"), rng
+        )
+        djinns, rng = refill(rules.deck_in(state, DJINNS), rules.content.setting("djinn_row"), rng)
+        state = set_deck(state, rules.deck_index[RESOURCES], resources)
+        state = set_deck(state, rules.deck_index[DJINNS], djinns)
         state = rules.fire(evolve(state, rng=rng, turn=None), Event(CLEAN_UP, NOBODY))
         if rules.game_ends(state):
             return evolve(state, decision=Decision(GAME_OVER, NOBODY))

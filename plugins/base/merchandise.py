@@ -13,7 +13,8 @@ from collections import Counter
 from collections.abc import Iterable
 
 from naqala.core.actions import Action, action_of
-from naqala.core.engine import RESOURCES, Rules
+from naqala.core.content import RESOURCES
+from naqala.core.engine import Rules
 from naqala.core.stage import Stage
 from naqala.core.state import State
 from naqala.plugins.base.common import current, discard_cards, gain_coins

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import cast
 
-from naqala.core.content import ContentError
+from naqala.core.content import DJINNS, RESOURCES, ContentError
 from naqala.core.engine import Rules
 from naqala.core.rng import Rng
 from naqala.core.state import NOBODY, Board, Decision, Deck, Layout, PlayerState, State, add_at
@@ -95,7 +95,7 @@ def finish_layout(rules: Rules, layout: Layout) -> Layout:
 
 #: the settings giving the face-up row of the two decks every game has; a deck a plugin
 #: adds reads ``<deck>_row`` (no row if unset)
-ROW_SETTINGS = {"resources": "resource_row", "djinns": "djinn_row"}
+ROW_SETTINGS = {RESOURCES: "resource_row", DJINNS: "djinn_row"}
 
 
 def deck_row(rules: Rules, deck: str) -> int:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import itertools
 
 from naqala.core.actions import Action, action_of
-from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.content import DJINNS, RESOURCES
+from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
 from naqala.core.state import State
@@ -95,7 +96,7 @@ class Market(Stage):
 
     def enter(self, rules: Rules, state: State) -> State:
         cost, _, _ = self._numbers(rules)
-        if state.players[current(state)].coins < cost or not state.decks[RESOURCES].row:
+        if state.players[current(state)].coins < cost or not rules.deck_in(state, RESOURCES).row:
             return rules.proceed(state, self.name)
         return super().enter(rules, state)
 
@@ -109,7 +110,7 @@ class Market(Stage):
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
         _, reach, take = self._numbers(rules)
-        visible = state.decks[RESOURCES].row[:reach]
+        visible = rules.deck_in(state, RESOURCES).row[:reach]
         count = min(take, len(visible))
         choices = {tuple(sorted(c)) for c in itertools.combinations(visible, count)}
         return [SKIP, *(action_of("buy", "+".join(c)) for c in choices)]
@@ -122,9 +123,9 @@ class Market(Stage):
         state = gain_coins(state, player, -cost)
         bought: list[str] = []
         for card in action.args[0].split("+"):
-            row = state.decks[RESOURCES].row
+            row = rules.deck_in(state, RESOURCES).row
             position = row.index(card, 0, reach)
-            state, taken = take_from_row(state, RESOURCES, position)
+            state, taken = take_from_row(state, rules.deck_index[RESOURCES], position)
             bought.append(taken)
         state = add_cards(state, player, tuple(bought))
         return rules.proceed(state, self.name)
@@ -154,13 +155,13 @@ def pay_elders_fakirs(rules: Rules, state: State, player: int, payment: str) -> 
 
 def take_djinn(rules: Rules, state: State, player: int, position: int) -> State:
     """A player takes the face-up djinn at ``position``; fires ``djinn-taken``."""
-    state, djinn = take_from_row(state, DJINNS, position)
+    state, djinn = take_from_row(state, rules.deck_index[DJINNS], position)
     return take_djinn_card(rules, state, player, djinn)
 
 
 def take_djinn_card(rules: Rules, state: State, player: int, djinn: str) -> State:
     """``player`` acquires ``djinn`` (already out of the deck); fires ``djinn-taken``."""
-    state = give_cards(rules, state, player, DJINNS, (djinn,))
+    state = give_cards(rules, state, player, rules.deck_index[DJINNS], (djinn,))
     return rules.fire(state, Event(events.DJINN_TAKEN, player, what=djinn))
 
 
@@ -169,7 +170,7 @@ class SacredPlace(Stage):
     ``djinn <id> EE|EF``, or ``skip``."""
 
     def enter(self, rules: Rules, state: State) -> State:
-        if not state.decks[DJINNS].row or not djinn_payments(rules, state, current(state)):
+        if not rules.deck_in(state, DJINNS).row or not djinn_payments(rules, state, current(state)):
             return rules.proceed(state, self.name)
         return super().enter(rules, state)
 
@@ -186,7 +187,9 @@ class SacredPlace(Stage):
     def legal(self, rules: Rules, state: State) -> list[Action]:
         payments = djinn_payments(rules, state, current(state))
         return [SKIP] + [
-            action_of("djinn", djinn, pay) for djinn in state.decks[DJINNS].row for pay in payments
+            action_of("djinn", djinn, pay)
+            for djinn in rules.deck_in(state, DJINNS).row
+            for pay in payments
         ]
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
@@ -195,7 +198,7 @@ class SacredPlace(Stage):
         djinn, payment = action.args
         player = current(state)
         state = pay_elders_fakirs(rules, state, player, payment)
-        state = take_djinn(rules, state, player, state.decks[DJINNS].row.index(djinn))
+        state = take_djinn(rules, state, player, rules.deck_in(state, DJINNS).row.index(djinn))
         return rules.proceed(state, self.name)
 
 

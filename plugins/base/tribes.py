@@ -9,7 +9,8 @@ import functools
 
 from naqala.core.actions import Action, action_of
 from naqala.core.board import Geometry
-from naqala.core.engine import RESOURCES, Rules
+from naqala.core.content import RESOURCES
+from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
 from naqala.core.state import State, Turn, add_at, evolve
@@ -56,9 +57,9 @@ class Merchants(Stage):
 
     def enter(self, rules: Rules, state: State) -> State:
         state = return_to_bag(state)
-        deck = state.decks[RESOURCES]
+        deck = rules.deck_in(state, RESOURCES)
         n = min(_turn(state).taken, len(deck.row))
-        state = set_deck(state, RESOURCES, evolve(deck, row=deck.row[n:]))
+        state = set_deck(state, rules.deck_index[RESOURCES], evolve(deck, row=deck.row[n:]))
         state = add_cards(state, current(state), deck.row[:n])
         return rules.proceed(state, self.name)
 

@@ -29,7 +29,7 @@ REPLACES = ("bid",)
 #: the solo sheet is written for the base game (docs/solo.md, "Expansions")
 CONFLICTS = {
     "artisans": "the solo sheet's dice address the 5×6 base board, not the Artisans' 6×6",
-    "djinns": "the solo sheet's dice address the 5×6 base board, not the 6×7 one of "
+    "whims": "the solo sheet's dice address the 5×6 base board, not the 6×7 one of "
     "the Djinns of Naqala box",
     "thieves": "the Thieves act on opponents, and the solo sheet says nothing of "
     "thieves against Sultan Yazid",

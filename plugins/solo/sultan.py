@@ -9,6 +9,7 @@ fan summary: UNCONFIRMED, their numbers in content/solo.toml).
 
 from __future__ import annotations
 
+from naqala.core.content import DJINNS, RESOURCES
 from naqala.core.engine import Rules
 from naqala.core.state import (
     ASIDE_CARD,
@@ -38,7 +39,8 @@ LOST = "sultan.lost"
 #: the colours Yazid treats by rule, by id
 VIZIER, ELDER, MERCHANT, BUILDER, ASSASSIN = "yellow", "white", "green", "blue", "red"
 #: the reasons a solo game is lost, by code (facts Y9–Y12; the code is what the state
-#: keeps in ``sultan.lost``). Named for the loss, not the component: ``DJINNS`` is a deck.
+#: keeps in ``sultan.lost``). Named for the loss, not the component: the deck is
+#: ``naqala.core.content.DJINNS``, the one spelling of its name.
 LOST_TO_ASSASSINS, LOST_TO_DJINNS, LOST_TO_DEBT, LOST_TO_VIZIERS = 1, 2, 3, 4
 LOSSES = {
     LOST_TO_ASSASSINS: "assassins",
@@ -67,7 +69,7 @@ def djinns_held(rules: Rules, state: State) -> list[str]:
         card
         for card, copies in aside_cards(state).items()
         for _ in range(copies)
-        if rules.card_specs[card].deck == "djinns"
+        if rules.card_specs[card].deck == DJINNS
     )
 
 
@@ -157,7 +159,7 @@ def pay(state: State, debt: int) -> State:
 def discard_row(rules: Rules, state: State, count: int) -> State:
     """Yazid's merchants: ``count`` cards leave the front of the resource row to the
     discard pile; a Fakir among them goes to Yazid, or is passed over, as content says."""
-    resources = rules.deck_index["resources"]
+    resources = rules.deck_index[RESOURCES]
     to_yazid = setting(rules, "merchant_fakirs_to_yazid")
     for _ in range(count):
         row = state.decks[resources].row
@@ -181,8 +183,8 @@ def buy_djinns(rules: Rules, state: State) -> State:
     """At the end of his turn Yazid buys the first djinn of the row with 1 elder and 1
     Fakir, or else 2 elders (Y22), up to ``yazid_djinns_per_turn`` djinns; his elders go
     back to the bag and his Fakir to the discard pile."""
-    djinns = rules.deck_index["djinns"]
-    resources = rules.deck_index["resources"]
+    djinns = rules.deck_index[DJINNS]
+    resources = rules.deck_index[RESOURCES]
     elder = rules.colour_index[ELDER]
     for _ in range(setting(rules, "yazid_djinns_per_turn")):
         elders, fakirs = held(state, ELDER), fakirs_held(state)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import itertools
 
-from naqala.core.content import CardSpec
-from naqala.core.engine import DJINNS, Rules
+from naqala.core.content import DJINNS, CardSpec
+from naqala.core.engine import Rules
 from naqala.core.powers import Power
 from naqala.core.state import NOBODY, State, add_at, evolve, pieces_left, replace_at
 from naqala.plugins.base.api import (
@@ -233,7 +233,7 @@ class CardThief(Theft):
         assert deck is not None and state.turn is not None
         cards = tuple(choice[0].split("+"))
         state = evolve(state, turn=evolve(state.turn, revealed=without(state.turn.revealed, cards)))
-        if deck == DJINNS:
+        if deck == rules.deck_index[DJINNS]:
             for djinn in cards:
                 state = take_djinn_card(rules, state, owner, djinn)
             return state

@@ -21,8 +21,13 @@ from naqala.display.hints import Display
 from naqala.plugins.base.api import CLEAN_UP
 from naqala.plugins.whims import cities, encoding, lake, looks, spirits, whims
 
-NAME = "djinns"
-ALIASES = ("whims",)
+NAME = "whims"
+#: what states and records call the box (its name until 0.2): kept, so the files saved
+#: before load, old releases read the ones saved now, and the content merges in the same
+#: order (``content_order`` ties by id), which keeps every seeded game the same
+ID = "djinns"
+#: the design card calls the box "Djinns of Naqala": ``-x djinns`` keeps working
+ALIASES = ("djinns",)
 VERSION = "0.1.0"
 DESCRIPTION = (
     "Djinns of Naqala (Whims of the Sultan): Fabulous Cities, Sultan's Whims, the Great "

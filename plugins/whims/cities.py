@@ -19,6 +19,8 @@ from naqala.plugins.whims import events
 CITY = "city"
 WHIMS = "whims"
 EMPTY = ""
+#: the source of the cities' score lines: the box's id (``ID`` in ``__init__``), as the
+#: sheet names each plugin by what states store
 SOURCE = "djinns"
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from naqala.core.actions import Action, action_of
-from naqala.core.content import CardSpec
+from naqala.core.content import DJINNS, RESOURCES, CardSpec
 from naqala.core.encoding import board_squares, player_counts
-from naqala.core.engine import DJINNS, RESOURCES, Rules
+from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, Decision, State, add_at, count_effect, evolve, replace_at
@@ -221,13 +221,13 @@ class Sloar(Activated):
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
-        return _if_cards_left(state, RESOURCES)
+        return _if_cards_left(state, rules.deck_index[RESOURCES])
 
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
         for _ in range(card.param("cards")):
-            state, _drawn = draw_resource(state, owner)
+            state, _drawn = draw_resource(rules, state, owner)
         return state
 
 
@@ -287,12 +287,12 @@ class Sibittis(Activated):
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
-        return _if_cards_left(state, DJINNS)
+        return _if_cards_left(state, rules.deck_index[DJINNS])
 
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
-        state, drawn = draw_cards(state, DJINNS, card.param("draw"))
+        state, drawn = draw_cards(state, rules.deck_index[DJINNS], card.param("draw"))
         turn = state.turn
         assert turn is not None
         return evolve(
@@ -324,8 +324,10 @@ class KeepDjinn(Stage):
         kept_card = action.args[0]
         others = list(turn.revealed)
         others.remove(kept_card)
-        deck = state.decks[DJINNS]
-        state = set_deck(state, DJINNS, evolve(deck, discard=deck.discard + tuple(others)))
+        deck = rules.deck_in(state, DJINNS)
+        state = set_deck(
+            state, rules.deck_index[DJINNS], evolve(deck, discard=deck.discard + tuple(others))
+        )
         state = evolve(
             state,
             turn=evolve(turn, revealed=(), resume=""),

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from naqala.core.content import CardSpec
-from naqala.core.engine import RESOURCES, Rules
+from naqala.core.content import RESOURCES, CardSpec
+from naqala.core.engine import Rules
 from naqala.core.state import State, count_effect
 from naqala.plugins.base.common import add_cards, draw_cards, gain_coins
 
 
-def draw_resource(state: State, player: int) -> tuple[State, bool]:
+def draw_resource(rules: Rules, state: State, player: int) -> tuple[State, bool]:
     """``player`` takes the top card of the resource pile (reshuffling the discards if the
     pile is empty); False if there is no card at all."""
-    state, drawn = draw_cards(state, RESOURCES, 1)
+    state, drawn = draw_cards(state, rules.deck_index[RESOURCES], 1)
     return add_cards(state, player, drawn), bool(drawn)
 
 

@@ -94,7 +94,7 @@ class Kandicha(Power):
             return None
         colour = rules.colours[event.colour].id
         if colour == "green":
-            state, drawn = draw_resource(state, owner)
+            state, drawn = draw_resource(rules, state, owner)
             if not drawn:
                 return None
         elif colour == "blue" and event.tile != NOBODY:
