@@ -276,7 +276,13 @@ def perft(
     except PerftTimeout as exc:
         typer.echo(f"naqala: perft {board}: {exc}", err=True)
         raise typer.Exit(1) from None
-    typer.echo(json.dumps(result))
+    # a count of thousands of digits is the answer, not an attack on int(): print it whole
+    limit_digits = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        typer.echo(json.dumps(result))
+    finally:
+        sys.set_int_max_str_digits(limit_digits)
 
 
 @contextlib.contextmanager

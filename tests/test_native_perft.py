@@ -229,3 +229,32 @@ def test_native_timeout_on_the_command_is_exit_1() -> None:
     )
     assert result.exit_code == 1
     assert "gave up after 0 s of CPU time (0 of 28 target tiles counted)" in result.stderr
+
+
+def test_a_count_of_thousands_of_digits_is_printed_whole(tmp_path: Path) -> None:
+    """2x2 with 10,000 meeples on a1 (2,000 of each of five colours): the count has
+    about 7,000 digits, beyond Python's default limit for printing an int (4,300), and
+    ``naqala perft`` prints it whole (counted natively where it can: the Python count
+    of a 10,000-step walk takes a minute)."""
+    hand = "".join(letter * 2_000 for letter in "YWGBR")
+    board = {"rows": 2, "cols": 2, "meeples": [hand, "", "", ""]}
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(board), "utf-8")
+    engine = "native" if kernel.available() else "python"
+    moves, paths = count_moves_fast(*parse_board(board), engine=engine)
+    assert moves.bit_length() > 4_300 * 3.33
+    result = CliRunner().invoke(app, ["perft", "--engine", engine, str(path)])
+    assert result.exit_code == 0, result.output[-300:]
+    assert result.stdout.strip() == f'{{"moves": {_digits(moves)}, "paths": {paths}}}'
+
+
+def _digits(n: int) -> str:
+    """``str(n)`` past the interpreter's digit limit."""
+    import sys
+
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return str(n)
+    finally:
+        sys.set_int_max_str_digits(limit)
