@@ -36,12 +36,19 @@ NATIVE_PARTS = (
 )
 
 
+#: the plugins with code whose games the native observation, mask and rewards are
+#: proven equal on (tests/test_envs_native.py): a box the kernel plays joins once its
+#: observation parts and its verdict are read natively and compared there
+PROVEN_PLUGINS = ("base",)
+
+
 def native_blocker(rules: Rules) -> str | None:
     """Why ``rules`` cannot run on the native engine, or None when they can: the kernel
-    must be installed, every plugin's code ported (``support.code_plugins``), every card
-    in play ported (``Kernel.unported_content``) and every observation part one the
-    kernel reads. The one place the environments ask, so a rules-level answer can
-    replace it; answered once per rules object."""
+    must be installed, every plugin's code ported (``support.code_plugins``) and proven
+    for the environments (``PROVEN_PLUGINS``), every card in play ported
+    (``Kernel.unported_content``) and every observation part one the kernel reads. The
+    one place the environments ask, so a rules-level answer can replace it; answered
+    once per rules object."""
     if rules not in _BLOCKERS:
         _BLOCKERS[rules] = _blocker(rules)
     return _BLOCKERS[rules]
@@ -52,11 +59,18 @@ def _blocker(rules: Rules) -> str | None:
 
     if not kernel.available():
         return kernel.unavailable_reason()
-    from naqala.kernel.support import code_plugins
+    from naqala.kernel.support import CONTENT_HOOKS, code_plugins
 
     reasons = code_plugins(rules)
     if reasons:
         return "; ".join(reasons)
+    for info in rules.plugins:
+        hooks = {caller.name for caller in rules.pm.get_hookcallers(info.module) or ()}
+        if info.name not in PROVEN_PLUGINS and hooks - CONTENT_HOOKS:
+            return (
+                f"the environments' native observations and rewards are not proven with "
+                f"plugin {info.name!r} yet (tests/test_envs_native.py)"
+            )
     unported = _bridge_kernel(rules).unported_content()
     if unported:
         return f"the kernel has not ported {', '.join(unported)}"

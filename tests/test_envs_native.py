@@ -134,6 +134,23 @@ def test_rules_the_kernel_cannot_play_stay_on_python_and_say_why() -> None:
         engine_for(artisans, "warp")
 
 
+def test_a_box_the_kernel_plays_stays_on_python_until_its_observation_is_proven(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Even where the kernel plays a box's rules, the environments keep it on Python
+    until its observation and rewards are compared natively (``PROVEN_PLUGINS``)."""
+    from naqala.envs import native
+    from naqala.kernel import support
+
+    monkeypatch.setattr(support, "code_plugins", lambda rules: [])
+    monkeypatch.setattr(native, "_BLOCKERS", native.weakref.WeakKeyDictionary())
+    thieves = build_rules(["thieves"])
+    blocker = native_blocker(thieves)
+    assert blocker is not None
+    assert "not proven with plugin 'thieves' yet" in blocker
+    assert native_blocker(build_rules(["big-viziers"])) is None  # content only
+
+
 def test_an_illegal_index_is_refused_and_the_game_kept() -> None:
     rules = build_rules([])
     native = open_game(rules, 2, 3, "native")
