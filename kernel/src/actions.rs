@@ -133,6 +133,44 @@ pub enum Action {
     Skip,
     /// `end`: the turn ends
     End,
+    /// `tent <tile>`: the Artisans' tent on a tile taken this turn
+    Tent(u8),
+    /// `workshop <P…|F…>`: the top item, paid with that many artisans (or Fakirs)
+    Workshop(Way, u8),
+    /// `gather <tile> <colour letter>`: the Enchanting Flute moves one meeple
+    Gather(u8, u8),
+    /// `done`: the Enchanting Flute gathers no more
+    Done,
+    /// `<item> [target…]`: a magic item used in its owner's turn
+    Item(u8, ItemTarget),
+}
+
+/// How a workshop is paid: artisans (`P`) or Fakirs (`F`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Way {
+    Artisans,
+    Fakirs,
+}
+
+/// The most meeples one Burning Scimitar kills in the kernel's actions.
+pub const MAX_KILLS: usize = 4;
+
+/// What a magic item acts on (`Activated.targets` of plugins/artisans/items.py and
+/// board_items.py), as its action's arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ItemTarget {
+    /// no argument (the Horn of Plenty)
+    None,
+    /// a tile (the Enchanting Flute)
+    Tile(u8),
+    /// a tile and the colours killed there, in colour order (the Burning Scimitar)
+    Kills(u8, [u8; MAX_KILLS], u8),
+    /// a tile and a colour (the Flying Carpet)
+    TileColour(u8, u8),
+    /// a card (the Fabulous Lamp's djinn, the Rebirth Ring's item)
+    Card(u8),
+    /// a camel's tile and the empty tile it moves to (the Tempest Talisman)
+    Tiles(u8, u8),
 }
 
 fn joined(content: &Content, cards: &Cards) -> String {
@@ -184,6 +222,31 @@ impl Action {
             Action::Keep(card) => format!("keep {}", content.doc.cards[usize::from(*card)].id),
             Action::Skip => "skip".to_owned(),
             Action::End => "end".to_owned(),
+            Action::Tent(t) => format!("tent {}", tile(*t)),
+            Action::Workshop(way, n) => {
+                let code = if *way == Way::Artisans { "P" } else { "F" };
+                format!("workshop {}", code.repeat(usize::from(*n)))
+            }
+            Action::Gather(t, c) => format!("gather {} {}", tile(*t), letter(*c)),
+            Action::Done => "done".to_owned(),
+            Action::Item(card, target) => {
+                let id = &content.doc.cards[usize::from(*card)].id;
+                let card_id = |c: u8| content.doc.cards[usize::from(c)].id.as_str();
+                match target {
+                    ItemTarget::None => id.clone(),
+                    ItemTarget::Tile(t) => format!("{id} {}", tile(*t)),
+                    ItemTarget::Kills(t, colours, n) => {
+                        let group: String = colours[..usize::from(*n)]
+                            .iter()
+                            .map(|&c| letter(c))
+                            .collect();
+                        format!("{id} {} {group}", tile(*t))
+                    }
+                    ItemTarget::TileColour(t, c) => format!("{id} {} {}", tile(*t), letter(*c)),
+                    ItemTarget::Card(c) => format!("{id} {}", card_id(*c)),
+                    ItemTarget::Tiles(a, b) => format!("{id} {} {}", tile(*a), tile(*b)),
+                }
+            }
         }
     }
 }
@@ -256,6 +319,55 @@ pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> 
         Action::Card(card, None, p) => key(card_kind(card), pay(p), 0, 0),
         Action::Discounted(card, cost, fakirs) => {
             key(card_kind(card), u64::from(cost), u64::from(fakirs), 0)
+        }
+        // the Artisans' kinds, ranked after the base game's (FIXED_KINDS)
+        Action::Done => key(fixed(12), 0, 0, 0),
+        Action::Gather(t, c) => {
+            let (col, row) = tile(t);
+            key(fixed(13), col, row, letter(c))
+        }
+        Action::Tent(t) => {
+            let (col, row) = tile(t);
+            key(fixed(14), col, row, 0)
+        }
+        Action::Workshop(way, n) => {
+            let code = if way == Way::Artisans { b'P' } else { b'F' };
+            key(fixed(15), u64::from(code), u64::from(n), 0)
+        }
+        Action::Item(card, target) => {
+            let rank = card_kind(card);
+            match target {
+                ItemTarget::None => key(rank, 0, 0, 0),
+                ItemTarget::Tile(t) => {
+                    let (col, row) = tile(t);
+                    key(rank, col, row, 0)
+                }
+                ItemTarget::Kills(t, colours, n) => {
+                    if n > 2 {
+                        return None; // more letters than the key holds
+                    }
+                    let (col, row) = tile(t);
+                    // two letters, the second 0 when there is one: "R" < "RR" < "RW"
+                    let mut group = 0;
+                    for (i, &colour) in colours.iter().take(2).enumerate() {
+                        group <<= 8;
+                        if i < usize::from(n) {
+                            group |= letter(colour);
+                        }
+                    }
+                    key(rank, col, row, group)
+                }
+                ItemTarget::TileColour(t, c) => {
+                    let (col, row) = tile(t);
+                    key(rank, col, row, letter(c))
+                }
+                ItemTarget::Card(c) => key(rank, card_id(c), 0, 0),
+                ItemTarget::Tiles(a, b) => {
+                    let (col, row) = tile(a);
+                    let (col2, row2) = tile(b);
+                    key(rank, col, row, col2 << 12 | row2)
+                }
+            }
         }
         Action::Buy(_) | Action::Sell(_) => return None,
     })

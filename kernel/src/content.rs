@@ -113,6 +113,10 @@ pub struct ContentDoc {
     /// the ids of the cards in play, in content order (the cards left out with
     /// `--without` are in `cards`, so that states naming them can be read, but not here)
     pub in_play: Vec<String>,
+    /// the plugins played at a kept older version (`name version`), which the kernel
+    /// refuses rather than play as today's version
+    #[serde(default)]
+    pub editions: Vec<String>,
 }
 
 /// The content with its lookups built once: what every rule and conversion reads.
@@ -148,7 +152,9 @@ pub struct KindRanks {
 /// The kinds of the stages' actions (`actions.rs`): their ranks are in this order in
 /// `KindRanks::fixed`.
 pub const FIXED_KINDS: &[&str] = &[
-    "bid", "buy", "djinn", "drop", "end", "fakirs", "keep", "kill", "pick", "place", "sell", "skip",
+    "bid", "buy", "djinn", "drop", "end", "fakirs", "keep", "kill", "pick", "place", "sell",
+    "skip", // the Artisans' (rules/artisans.rs)
+    "done", "gather", "tent", "workshop",
 ];
 
 impl KindRanks {

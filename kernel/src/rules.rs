@@ -12,6 +12,9 @@ use crate::content::{Content, MAX_COLOURS};
 use crate::names::Sym;
 use crate::state::{Decision, Deck, State, Target, Turn, NOBODY};
 
+/// The Artisans of Naqala (plugins/artisans/), a module of its own.
+pub(crate) mod artisans;
+
 /// A rule the kernel does not implement yet, by the name of the stage or power.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unported(pub String);
@@ -42,6 +45,13 @@ enum Kind {
     /// `placing:<token>`: a token an effect placed, which a card of the player may put
     /// elsewhere (the token, by index)
     Placing(usize),
+    /// the Artisans' stages (rules/artisans.rs): the artisans' tribe action, the two
+    /// tile actions, the item kept, the Enchanting Flute's gathering
+    Artisans,
+    Workshop,
+    SpecializedMarket,
+    KeepItem,
+    Gather,
     /// a stage the kernel has not ported
     Unported,
 }
@@ -66,6 +76,7 @@ fn djinn_ported(kind: &str) -> bool {
         || REACTING_DJINNS.contains(&kind)
         || ACTIVATED_DJINNS.contains(&kind)
         || kind == KUMARBI
+        || artisans::SCORING_DJINNS.contains(&kind)
 }
 
 /// The djinns that react to events by paying their owner (`pays_self_or_opponent`):
@@ -157,6 +168,8 @@ pub struct Rules<'c> {
     /// owner's turn (found from its kind once, not at every event and decision)
     reacts: Vec<bool>,
     activated: Vec<bool>,
+    /// what the Artisans add, when they are in play
+    pub(crate) artisans: Option<artisans::Artisans>,
 }
 
 /// The decks every game has, by index (`core/engine.py`).
@@ -190,8 +203,15 @@ impl<'c> Rules<'c> {
             .enumerate()
             .map(|(i, t)| (names.known(&format!("piece.{}", t.id)), Some(i)))
             .collect();
+        let artisans = artisans::Artisans::new(content);
         let kinds = (0..names.len())
-            .map(|i| kind_of(content, names.name(Sym(i as u16))))
+            .map(|i| {
+                let name = names.name(Sym(i as u16));
+                match artisans::kind_of(name) {
+                    Some(kind) if artisans.is_some() => kind,
+                    _ => kind_of(content, name),
+                }
+            })
             .collect();
         let tile_stages = content
             .doc
@@ -231,8 +251,13 @@ impl<'c> Rules<'c> {
                 .doc
                 .cards
                 .iter()
-                .map(|c| ACTIVATED_DJINNS.contains(&c.kind.as_str()))
+                .enumerate()
+                .map(|(i, c)| {
+                    ACTIVATED_DJINNS.contains(&c.kind.as_str())
+                        || artisans.as_ref().is_some_and(|a| a.activated(i as u8))
+                })
                 .collect(),
+            artisans,
         }
     }
 
@@ -248,9 +273,15 @@ impl<'c> Rules<'c> {
 
     /// The options of the pending decision in canonical order (`Rules.legal_actions`).
     pub fn legal_actions(&self, state: &State) -> Result<Vec<Action>, Unported> {
+        if let Some(refused) = self.refused_edition() {
+            return Err(refused);
+        }
         let stage = state.decision.stage;
         let mut options = match self.kind(stage) {
             Kind::Over => Vec::new(),
+            kind @ (Kind::KeepItem | Kind::Workshop | Kind::SpecializedMarket | Kind::Gather) => {
+                self.artisan_options(state, kind)
+            }
             Kind::Bid => self.bid_options(state),
             Kind::Pick => self.pick_options(state),
             Kind::Drop => self.drop_options(state),
@@ -289,7 +320,31 @@ impl<'c> Rules<'c> {
     pub fn apply(&self, state: State, action: &Action) -> Step {
         let k = &self.known;
         let stage = state.decision.stage;
+        if let Some(refused) = self.refused_edition() {
+            return Err(refused);
+        }
+        if let Some(
+            kind @ (Kind::KeepItem | Kind::Workshop | Kind::SpecializedMarket | Kind::Gather),
+        ) = Some(self.kind(stage))
+        {
+            let own = matches!(
+                action,
+                Action::Keep(_)
+                    | Action::Skip
+                    | Action::Workshop(..)
+                    | Action::Buy(_)
+                    | Action::Gather(..)
+                    | Action::Done
+            );
+            if own {
+                if let Some(step) = self.artisan_apply(state.clone(), kind, action) {
+                    return step;
+                }
+            }
+        }
         match (self.kind(stage), action) {
+            (_, &Action::Tent(tile)) => Ok(self.pitch_tent(state, usize::from(tile))),
+            (_, &Action::Item(card, target)) => self.use_item(state, card, target),
             (Kind::Bid, &Action::Bid(cost)) => {
                 let placed = self.place_bid(state, cost, cost);
                 self.proceed(placed, k.bid)
@@ -349,7 +404,7 @@ impl<'c> Rules<'c> {
             return self.enter(state, tribe);
         }
         match self.kind(finished) {
-            Kind::Keep | Kind::Merchants | Kind::Builders | Kind::Assassins => {
+            Kind::Keep | Kind::Merchants | Kind::Builders | Kind::Assassins | Kind::Artisans => {
                 let turn = state.turn.as_ref().expect("a tribe action is in a turn");
                 let here = turn_here(turn);
                 let tile = usize::from(state.layout.tiles[here]);
@@ -358,7 +413,11 @@ impl<'c> Rules<'c> {
                     None => self.enter(state, k.sell),
                 }
             }
-            Kind::PlaceToken(_) | Kind::Market(..) | Kind::SacredPlace => self.enter(state, k.sell),
+            Kind::PlaceToken(_)
+            | Kind::Market(..)
+            | Kind::SacredPlace
+            | Kind::Workshop
+            | Kind::SpecializedMarket => self.enter(state, k.sell),
             Kind::Sell => self.end_turn(state),
             _ => Err(Unported(format!(
                 "what follows {}",
@@ -393,9 +452,15 @@ impl<'c> Rules<'c> {
                 }
                 Ok(wait_at(state, stage))
             }
-            Kind::Over | Kind::KeepDjinn | Kind::Placing(_) | Kind::Unported => {
-                Err(Unported(self.stage_name(stage).to_owned()))
+            kind @ (Kind::Artisans | Kind::Workshop | Kind::SpecializedMarket) => {
+                self.artisan_enter(state, stage, kind)
             }
+            Kind::Over
+            | Kind::KeepDjinn
+            | Kind::Placing(_)
+            | Kind::KeepItem
+            | Kind::Gather
+            | Kind::Unported => Err(Unported(self.stage_name(stage).to_owned())),
         }
     }
 
@@ -969,7 +1034,9 @@ impl<'c> Rules<'c> {
             }
             let protected = self.protected(state, other);
             for (colour, spec) in self.content.doc.colours.iter().enumerate() {
-                let safe = protected && BOAZ_PROTECTS.contains(&spec.id.as_str());
+                let safe = protected
+                    && (BOAZ_PROTECTS.contains(&spec.id.as_str())
+                        || self.boaz_protects_artisans(colour));
                 if spec.kept && !safe && holdings.meeples[colour] != 0 {
                     options.push(Action::Kill(Victim::Player(other as u8), colour as u8));
                 }
@@ -1130,12 +1197,16 @@ impl<'c> Rules<'c> {
                 options.extend(self.activated_options(state, player, card));
             }
         }
+        options.extend(self.tent_options(state, player));
         options
     }
 
     /// `Activated.options`: not when used already (this turn, or this round when round
     /// limited), each target with each payment the owner can make.
     fn activated_options(&self, state: &State, player: usize, card: u8) -> Vec<Action> {
+        if self.artisans.as_ref().is_some_and(|a| a.activated(card)) {
+            return self.item_options(state, player, card);
+        }
         let turn = state.turn.as_ref().expect("in a turn");
         let kind = self.content.doc.cards[usize::from(card)].kind.as_str();
         let stage = self.stage_name(state.decision.stage);
@@ -1977,6 +2048,10 @@ impl<'c> Rules<'c> {
                 state.players[owner].meeples[colour] += 1;
                 state.bag[colour] -= 1;
             }
+            _ if self.kandicha_takes_artisan(colour) => {
+                state.players[owner].meeples[colour] += 1;
+                state.bag[colour] -= 1;
+            }
             _ => return None,
         }
         Some(self.count_effect(state, card))
@@ -2028,7 +2103,8 @@ impl<'c> Rules<'c> {
             .filter(|&other| {
                 doc.colours.iter().enumerate().any(|(c, spec)| {
                     spec.kept
-                        && BOAZ_PROTECTS.contains(&spec.id.as_str())
+                        && (BOAZ_PROTECTS.contains(&spec.id.as_str())
+                            || self.boaz_protects_artisans(c))
                         && state.players[other].meeples[c] != 0
                 })
             })
@@ -2106,7 +2182,7 @@ impl<'c> Rules<'c> {
             .iter()
             .map(|&n| self.suit_value(n))
             .sum::<i64>();
-        total + self.djinn_score(state, player, &owned)
+        total + self.djinn_score(state, player, &owned) + self.artisan_score(state, player)
     }
 
     fn suit_value(&self, size: usize) -> i64 {
@@ -2259,11 +2335,15 @@ impl<'c> Rules<'c> {
             .filter(|c| in_play.contains(&c.id))
         {
             let ported = card.deck == decks[RESOURCES].id
-                || (card.deck == decks[DJINNS].id && djinn_ported(&card.kind));
+                || (card.deck == decks[DJINNS].id && djinn_ported(&card.kind))
+                || (self.artisans.is_some()
+                    && card.deck == "items"
+                    && artisans::item_ported(&card.kind));
             if !ported {
                 out.push(format!("{}:{}", card.deck, card.kind));
             }
         }
+        out.extend(self.refused_edition().map(|e| e.0));
         out.sort();
         out.dedup();
         out

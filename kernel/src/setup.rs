@@ -1,8 +1,9 @@
 //! Setting up a new base game (`plugins/base/setup.py`): the board, meeples, decks,
 //! coins, camels and turn markers, drawn from the seed's generator in the Python order.
 //!
-//! The kernel sets up only boards without terrain (no plugin adds impassable tiles or
-//! walls to content-only rules), which are always connected: one layout is laid.
+//! A board without terrain is always connected: one layout is laid. The Artisans lay
+//! their own board with a chasm and mountains, again while a tile is cut off
+//! (`rules/artisans.rs`).
 
 use std::sync::Arc;
 
@@ -55,18 +56,26 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
     if players > MAX_PLAYERS {
         return Err(Unported(format!("a game of {players} players")));
     }
+    if let Some(refused) = rules.refused_edition() {
+        return Err(refused);
+    }
     let mut rng = Rng::new(seed);
     let (rows, cols) = board_shape(content)?;
-    let mut tiles: Vec<u8> = (0..doc.tiles.len() as u8).collect();
-    rng.shuffle(&mut tiles);
-    let layout = Layout::new(
-        content,
-        rows as u8,
-        cols as u8,
-        tiles.into_boxed_slice(),
-        0,
-        Box::new([]),
-    );
+    let layout = if rules.artisans.is_some() {
+        // the Artisans lay the board (`naqala_board_layout`) with terrain
+        rules.artisans_layout(rows, cols, &mut rng)?
+    } else {
+        let mut tiles: Vec<u8> = (0..doc.tiles.len() as u8).collect();
+        rng.shuffle(&mut tiles);
+        Layout::new(
+            content,
+            rows as u8,
+            cols as u8,
+            tiles.into_boxed_slice(),
+            0,
+            Box::new([]),
+        )
+    };
 
     let colours = content.colours();
     let mut bag = [0u8; MAX_COLOURS];
@@ -76,7 +85,9 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
     let per_tile = content.setting("meeples_per_tile").unwrap_or(0);
     let mut board = Board::new(layout.size(), colours, content.tokens());
     for index in 0..layout.size() {
-        if !doc.tiles[usize::from(layout.tiles[index])].holds_meeples {
+        if layout.blocked >> index & 1 == 1
+            || !doc.tiles[usize::from(layout.tiles[index])].holds_meeples
+        {
             continue;
         }
         for _ in 0..per_tile {
@@ -144,5 +155,7 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
         flags: Box::new([]),
         extras: Box::new([]),
     };
+    // `naqala_adjust_new_game`: the Artisans' tents
+    let state = rules.give_tents(state);
     rules.start(state)
 }
