@@ -8,8 +8,9 @@ one slice (``Kernel.new_game`` and ``NativeState.random_playout``: the same seed
 same choices, the same final state), and gives the ratio of actions per CPU-second. The
 median of the rounds and their spread are printed.
 
-The kernel plays only the cards it has ported, so both engines play the base game with
-the cards it has not (for now every djinn) left out, as ``--without`` does.
+The kernel plays the base game with all its djinns and the Artisans (``-x artisans``)
+with every item; a card it had not ported would be left out of both engines' games, as
+``--without`` does. ``--size N`` adds the native state's size in bytes over N games.
 
 Verify: ``--verify N`` plays N games on the Python engine (2-4 players, random and
 greedy players) and compares the kernel after every action: legal actions (same list,
@@ -19,6 +20,7 @@ the exit status is 1 otherwise.
 
     python bench/native.py                  # 4 players, 7 rounds of 0.5 CPU-s a side
     python bench/native.py --players 2 --rounds 9
+    python bench/native.py -x artisans --size 20
     python bench/native.py --verify 300
     python bench/native.py --verify 100 -x big-viziers
 """
@@ -29,7 +31,7 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from naqala import kernel
 from naqala.core.engine import Rules
@@ -73,10 +75,16 @@ def spread(values: list[float]) -> str:
     return f"{statistics.median(ordered):.1f}× (range {ordered[0]:.1f}–{ordered[-1]:.1f})"
 
 
-def measure(players: int, rounds: int, seconds: float, out: Callable[[str], None]) -> float:
+def measure(
+    players: int,
+    rounds: int,
+    seconds: float,
+    out: Callable[[str], None],
+    expansions: Sequence[str] = (),
+) -> float:
     from naqala.kernel.differential import ported_rules
 
-    rules, bridge = ported_rules()
+    rules, bridge = ported_rules(expansions)
     ours, theirs = native_games(bridge, players), python_games(rules, players)
     next(ours), next(theirs)  # warm the caches outside the slices
     ratios: list[float] = []
@@ -89,12 +97,39 @@ def measure(players: int, rounds: int, seconds: float, out: Callable[[str], None
             totals[i] += value
     py_actions, py_spent, nat_actions, nat_spent = totals
     out(
-        f"base game {players}p  native/Python {spread(ratios)} over {rounds} rounds\n"
+        f"{'+'.join(rules.ruleset)} {players}p  native/Python {spread(ratios)} over {rounds} "
+        "rounds\n"
         f"{'':<22} Python {py_spent / py_actions * 1e6:6.2f} µs/action, "
         f"native {nat_spent / nat_actions * 1e6:6.2f} µs/action "
         "(whole games: setup included)"
     )
     return statistics.median(ratios)
+
+
+def state_sizes(
+    expansions: Sequence[str], players: int, games: int, out: Callable[[str], None]
+) -> None:
+    """The native state's size (``NativeState.size_bytes``) at the start of ``games``
+    games and at every state of them (played on the Python engine, handed over)."""
+    from naqala.core.simulate import play_game
+    from naqala.kernel.differential import ported_rules
+
+    rules, bridge = ported_rules(expansions)
+    starts: list[int] = []
+    every: list[int] = []
+    for seed in range(games):
+        starts.append(bridge.new_game(players, seed).size_bytes())
+        play_game(
+            rules,
+            players,
+            seed,
+            on_action=lambda state, _: every.append(bridge.to_native(state).size_bytes()),
+        )
+    out(
+        f"{'+'.join(rules.ruleset)} {players}p native state: {statistics.median(starts):.0f} "
+        f"bytes at the start (median of {games} games), {statistics.median(every):.0f} "
+        f"median and {max(every)} at most over their {len(every)} states"
+    )
 
 
 def verify(count: int, expansions: list[str], out: Callable[[str], None]) -> int:
@@ -134,12 +169,19 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     parser.add_argument("--slice", type=float, default=0.5, help="CPU s per slice (0.5)")
     parser.add_argument("--verify", type=int, metavar="N", help="compare N games instead")
     parser.add_argument(
+        "--size",
+        type=int,
+        metavar="GAMES",
+        help="also give the native state's size over GAMES games (e.g. 20)",
+    )
+    parser.add_argument(
         "-x",
         "--expansion",
         action="append",
         default=[],
         metavar="PLUGIN",
-        help="a content-only house rule to add (repeatable), e.g. -x big-viziers",
+        help="a ported expansion or content-only house rule to add (repeatable), "
+        "e.g. -x artisans -x big-viziers",
     )
     args = parser.parse_args(argv)
     if not kernel.available():
@@ -151,7 +193,9 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
         return verify(args.verify, args.expansion, out)
     if args.rounds < 1 or args.slice <= 0:
         parser.error("--rounds must be at least 1 and --slice positive")
-    measure(args.players, args.rounds, args.slice, out)
+    measure(args.players, args.rounds, args.slice, out, args.expansion)
+    if args.size:
+        state_sizes(args.expansion, args.players, args.size, out)
     return 0
 
 
