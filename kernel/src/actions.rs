@@ -255,8 +255,9 @@ impl Action {
 /// notation: the kind (ranked as its name sorts among every kind, card ids included),
 /// then the arguments as the natural key orders them (a tile `c3` by its column letter,
 /// then its row as a number; a colour by its letter; a number as a number; a card id by
-/// where it sorts among card ids; a payment as its code sorts). None for purchases and
-/// sales, whose argument joins card ids, which are ordered by `sort_key` instead.
+/// where it sorts among card ids; a payment as its code sorts; the cards of a purchase or
+/// a sale as the list of their ids' ranks). None where the key cannot hold an action's
+/// arguments, whose options are then ordered by `sort_key` instead.
 pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> {
     let ranks = &content.kind_ranks;
     if !ranks.usable {
@@ -369,8 +370,24 @@ pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> 
                 }
             }
         }
-        Action::Buy(_) | Action::Sell(_) => return None,
+        Action::Buy(cards) => cards_key(fixed(1), &cards, ranks)?,
+        Action::Sell(cards) => cards_key(fixed(10), &cards, ranks)?,
     })
+}
+
+/// The key of `buy a+b` or `sell a+b+c`: the kind, then each card id's rank among card
+/// ids, one byte each (a shorter list first, as a shorter joined text sorts first); None
+/// for more cards than the key holds or ids whose joined text sorts otherwise.
+fn cards_key(rank: u64, cards: &Cards, ranks: &crate::content::KindRanks) -> Option<u64> {
+    let ids = cards.as_slice();
+    if !ranks.joins || ids.len() > 7 {
+        return None;
+    }
+    let mut key = rank << 56;
+    for (i, &card) in ids.iter().enumerate() {
+        key |= (ranks.card_id[usize::from(card)] + 1) << (8 * (6 - i));
+    }
+    Some(key)
 }
 
 /// One decision's options in canonical order, duplicates removed (`Rules.legal_actions`

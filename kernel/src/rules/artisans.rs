@@ -523,9 +523,13 @@ impl Rules<'_> {
             let mut groups = Vec::new();
             multisets(here, colours, 0, size, &mut group, 0, &mut groups);
             for group in groups {
-                let mut after = state.clone();
-                remove_meeples(&mut after, tile, &group[..size]);
-                if self.keeps_a_move(&after) {
+                // only the pick can be left without an option (`keeps_a_move`)
+                let keeps = state.decision.stage != self.known.pick || {
+                    let mut after = state.clone();
+                    remove_meeples(&mut after, tile, &group[..size]);
+                    self.keeps_a_move(&after)
+                };
+                if keeps {
                     found.push(ItemTarget::Kills(tile as u8, group, size as u8));
                 }
             }
@@ -698,12 +702,15 @@ impl Rules<'_> {
                 if n == 0 {
                     continue;
                 }
-                let mut moved = state.clone();
-                moved.board.meeples_mut(source)[colour] -= 1;
-                moved.board.meeples_mut(to)[colour] += 1;
-                let resume = moved.turn.as_ref().expect("in a turn").resume;
-                moved.decision.stage = resume;
-                if self.keeps_a_move(&moved) {
+                let resume = state.turn.as_ref().expect("in a turn").resume;
+                let keeps = resume != self.known.pick || {
+                    let mut moved = state.clone();
+                    moved.board.meeples_mut(source)[colour] -= 1;
+                    moved.board.meeples_mut(to)[colour] += 1;
+                    moved.decision.stage = resume;
+                    self.keeps_a_move(&moved)
+                };
+                if keeps {
                     found.push(Action::Gather(source as u8, colour as u8));
                 }
             }
