@@ -170,6 +170,8 @@ pub struct Rules<'c> {
     activated: Vec<bool>,
     /// what the Artisans add, when they are in play
     pub(crate) artisans: Option<artisans::Artisans>,
+    /// why the kernel refuses these rules (a kept older edition), found once
+    refused: Option<Unported>,
 }
 
 /// The decks every game has, by index (`core/engine.py`).
@@ -230,7 +232,7 @@ impl<'c> Rules<'c> {
                     .unwrap_or_default()
             })
             .collect();
-        Rules {
+        let mut rules = Rules {
             content,
             known,
             tribes,
@@ -258,7 +260,10 @@ impl<'c> Rules<'c> {
                 })
                 .collect(),
             artisans,
-        }
+            refused: None,
+        };
+        rules.refused = rules.refused_edition();
+        rules
     }
 
     fn kind(&self, stage: Sym) -> Kind {
@@ -273,8 +278,8 @@ impl<'c> Rules<'c> {
 
     /// The options of the pending decision in canonical order (`Rules.legal_actions`).
     pub fn legal_actions(&self, state: &State) -> Result<Vec<Action>, Unported> {
-        if let Some(refused) = self.refused_edition() {
-            return Err(refused);
+        if let Some(refused) = &self.refused {
+            return Err(refused.clone());
         }
         let stage = state.decision.stage;
         let mut options = match self.kind(stage) {
@@ -320,8 +325,8 @@ impl<'c> Rules<'c> {
     pub fn apply(&self, state: State, action: &Action) -> Step {
         let k = &self.known;
         let stage = state.decision.stage;
-        if let Some(refused) = self.refused_edition() {
-            return Err(refused);
+        if let Some(refused) = &self.refused {
+            return Err(refused.clone());
         }
         if let Some(
             kind @ (Kind::KeepItem | Kind::Workshop | Kind::SpecializedMarket | Kind::Gather),
@@ -2343,7 +2348,7 @@ impl<'c> Rules<'c> {
                 out.push(format!("{}:{}", card.deck, card.kind));
             }
         }
-        out.extend(self.refused_edition().map(|e| e.0));
+        out.extend(self.refused.clone().map(|e| e.0));
         out.sort();
         out.dedup();
         out

@@ -816,11 +816,15 @@ impl Rules<'_> {
 
     // -- the board (layout.py) --------------------------------------------------------
 
-    /// The plugins played at an older version, which the kernel refuses.
+    /// The plugins played at an older version, which the kernel refuses (and the
+    /// Artisans without the parts the kernel plays them with: never the base rules alone).
     pub(crate) fn refused_edition(&self) -> Option<Unported> {
         let editions = &self.content.doc.editions;
         if editions.is_empty() {
-            return None;
+            let named = self.content.doc.ruleset.iter().any(|p| p == PLUGIN);
+            return (named && self.artisans.is_none()).then(|| {
+                Unported("the Artisans without their colour, tent, items deck or stages".into())
+            });
         }
         Some(Unported(format!(
             "{} (a kept older version: it stays on the Python engine)",
