@@ -67,9 +67,9 @@ class NotPorted(ValueError):
 
 
 def ported_rules(expansions: Sequence[str] = ()) -> tuple[Rules, NativeRules]:
-    """Rules of the base game (and ``expansions``: content-only house rules) without the
-    cards the kernel has not ported, and the kernel for them; ``NotPorted`` naming the
-    plugin when one has code the kernel does not implement."""
+    """Rules of the base game (and ``expansions``: the Artisans, content-only house rules)
+    without the cards the kernel has not ported, and the kernel for them; ``NotPorted``
+    naming the plugin when one has code the kernel does not implement."""
     rules = build_rules(expansions)
     reasons = code_plugins(rules)
     if reasons:
