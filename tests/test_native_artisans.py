@@ -121,6 +121,21 @@ def test_reached_artisans_states_have_the_same_options_and_steps(state: State) -
     assert report.unported == {}
 
 
+@pytest.mark.parametrize("house_rule", ["big-viziers", "djinns-once-per-round"])
+def test_content_only_house_rules_with_the_artisans_play_equal(house_rule: str) -> None:
+    """A base house rule that changes numbers only plays native beside the Artisans."""
+    require_native()
+    from naqala.kernel.differential import Report, ported_rules, verify_game
+
+    rules, bridge = ported_rules([*ARTISANS, house_rule])
+    report = Report()
+    for seed in range(2):
+        report.add(verify_game(rules, bridge, 2, seed))
+    assert report.differences == []
+    assert report.unported == {}
+    assert report.scores_compared > 200
+
+
 def test_a_workshop_changed_in_python_only_is_caught(
     ported: tuple[Rules, NativeRules], monkeypatch: pytest.MonkeyPatch
 ) -> None:
