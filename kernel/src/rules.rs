@@ -328,25 +328,6 @@ impl<'c> Rules<'c> {
         if let Some(refused) = &self.refused {
             return Err(refused.clone());
         }
-        if let Some(
-            kind @ (Kind::KeepItem | Kind::Workshop | Kind::SpecializedMarket | Kind::Gather),
-        ) = Some(self.kind(stage))
-        {
-            let own = matches!(
-                action,
-                Action::Keep(_)
-                    | Action::Skip
-                    | Action::Workshop(..)
-                    | Action::Buy(_)
-                    | Action::Gather(..)
-                    | Action::Done
-            );
-            if own {
-                if let Some(step) = self.artisan_apply(state.clone(), kind, action) {
-                    return step;
-                }
-            }
-        }
         match (self.kind(stage), action) {
             (_, &Action::Tent(tile)) => Ok(self.pitch_tent(state, usize::from(tile))),
             (_, &Action::Item(card, target)) => self.use_item(state, card, target),
@@ -368,6 +349,10 @@ impl<'c> Rules<'c> {
                 self.buy(state, stage, cost, reach, cards)
             }
             (_, &Action::Card(card, target, pay)) => self.use_card(state, card, target, pay),
+            (
+                kind @ (Kind::KeepItem | Kind::Workshop | Kind::SpecializedMarket | Kind::Gather),
+                _,
+            ) => self.artisan_apply(state, kind, action),
             (Kind::Bid, &Action::Discounted(card, cost, fakirs)) => {
                 self.kumarbi(state, card, cost, fakirs)
             }

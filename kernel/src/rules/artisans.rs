@@ -200,11 +200,10 @@ impl Rules<'_> {
         }
     }
 
-    /// The Artisans' decisions carried out (`Stage.apply`); None for an action they do
-    /// not take.
-    pub(super) fn artisan_apply(&self, state: State, kind: Kind, action: &Action) -> Option<Step> {
+    /// The Artisans' decisions carried out (`Stage.apply`).
+    pub(super) fn artisan_apply(&self, state: State, kind: Kind, action: &Action) -> Step {
         let stage = state.decision.stage;
-        Some(match (kind, action) {
+        match (kind, action) {
             (Kind::KeepItem, &Action::Keep(item)) => self.keep_item(state, item),
             (Kind::Workshop, Action::Skip) => self.proceed(state, stage),
             (Kind::Workshop, &Action::Workshop(way, n)) => self.workshop(state, way, n),
@@ -216,8 +215,12 @@ impl Rules<'_> {
                 Ok(self.gather(state, Some((usize::from(tile), usize::from(colour)))))
             }
             (Kind::Gather, Action::Done) => Ok(self.gather(state, None)),
-            _ => return None,
-        })
+            _ => Err(Unported(format!(
+                "{} at {}",
+                action.notation(self.content, usize::from(state.layout.cols)),
+                self.stage_name(stage)
+            ))),
+        }
     }
 
     /// Entering an Artisans stage (`Stage.enter`).
