@@ -8,10 +8,12 @@ one slice (``Kernel.new_game`` and ``NativeState.random_playout``: the same seed
 same choices, the same final state), and gives the ratio of actions per CPU-second. The
 median of the rounds and their spread are printed.
 
-The kernel plays only the cards it has ported, so both engines play the rules with the
-cards it has not (none today) left out, as ``--without`` does. ``-x thieves``,
-``-x solo`` (with ``--players 1``) and ``-x djinns`` (the Whims box; ``--players 5``
-measures its five-player games) measure those boxes.
+The kernel plays the base game with all its djinns, the Artisans (``-x artisans``) with
+every item, the Thieves, solo mode and the Whims box; a card it had not ported would be
+left out of both engines' games, as ``--without`` does. ``-x thieves``, ``-x solo``
+(with ``--players 1``), ``-x djinns`` (the Whims box; ``--players 5`` measures its
+five-player games) and ``-x artisans`` measure those boxes. ``--size N`` adds the native
+state's size in bytes over N games.
 
 Verify: ``--verify N`` plays N games on the Python engine (at every player count the
 rules allow: 2-4, 2-5 with the Whims box, 1 for solo; random and greedy players, and with
@@ -23,6 +25,7 @@ the exit status is 1 otherwise.
 
     python bench/native.py                  # 4 players, 7 rounds of 0.5 CPU-s a side
     python bench/native.py --players 2 --rounds 9
+    python bench/native.py -x artisans --size 20
     python bench/native.py --verify 300
     python bench/native.py --verify 100 -x big-viziers
     python bench/native.py --players 1 -x solo
@@ -113,6 +116,32 @@ def measure(
     return statistics.median(ratios)
 
 
+def state_sizes(
+    expansions: Sequence[str], players: int, games: int, out: Callable[[str], None]
+) -> None:
+    """The native state's size (``NativeState.size_bytes``) at the start of ``games``
+    games and at every state of them (played on the Python engine, handed over)."""
+    from naqala.core.simulate import play_game
+    from naqala.kernel.differential import ported_rules
+
+    rules, bridge = ported_rules(expansions)
+    starts: list[int] = []
+    every: list[int] = []
+    for seed in range(games):
+        starts.append(bridge.new_game(players, seed).size_bytes())
+        play_game(
+            rules,
+            players,
+            seed,
+            on_action=lambda state, _: every.append(bridge.to_native(state).size_bytes()),
+        )
+    out(
+        f"{'+'.join(rules.ruleset)} {players}p native state: {statistics.median(starts):.0f} "
+        f"bytes at the start (median of {games} games), {statistics.median(every):.0f} "
+        f"median and {max(every)} at most over their {len(every)} states"
+    )
+
+
 def verify(
     count: int, expansions: list[str], out: Callable[[str], None], house_rules: Sequence[Path] = ()
 ) -> int:
@@ -165,13 +194,19 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     parser.add_argument("--slice", type=float, default=0.5, help="CPU s per slice (0.5)")
     parser.add_argument("--verify", type=int, metavar="N", help="compare N games instead")
     parser.add_argument(
+        "--size",
+        type=int,
+        metavar="GAMES",
+        help="also give the native state's size over GAMES games (e.g. 20)",
+    )
+    parser.add_argument(
         "-x",
         "--expansion",
         action="append",
         default=[],
         metavar="PLUGIN",
         help="a plugin the kernel plays or a content-only house rule to add (repeatable), "
-        "e.g. -x thieves, -x solo, -x djinns (the Whims box), -x big-viziers",
+        "e.g. -x artisans, -x thieves, -x solo, -x djinns (the Whims box), -x big-viziers",
     )
     parser.add_argument(
         "--house-rules",
@@ -192,6 +227,8 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     if args.rounds < 1 or args.slice <= 0:
         parser.error("--rounds must be at least 1 and --slice positive")
     measure(args.players, args.rounds, args.slice, out, args.expansion)
+    if args.size:
+        state_sizes(args.expansion, args.players, args.size, out)
     return 0
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 
 from naqala.core.engine import Rules
+from naqala.core.plugins import is_edition
 
 
 def content_data(rules: Rules) -> dict[str, Any]:
@@ -36,4 +37,6 @@ def content_data(rules: Rules) -> dict[str, Any]:
         "stages": sorted(rules.stages),
         # the cards in play: ``rules.card_specs`` keeps those left out (``--without``)
         "in_play": [card.id for card in content.cards],
+        # plugins at a kept older version (artisans 0.1.0): the kernel refuses to play them
+        "editions": [f"{info.name} {info.version}" for info in rules.plugins if is_edition(info)],
     }

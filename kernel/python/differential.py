@@ -76,10 +76,10 @@ class NotPorted(ValueError):
 def ported_rules(
     expansions: Sequence[str] = (), house_rules: Sequence[Path] = ()
 ) -> tuple[Rules, NativeRules]:
-    """Rules of the base game (and ``expansions``: the Thieves, solo mode, content-only
-    house rules; and content-only ``house_rules`` files) without the cards the kernel has
-    not ported, and the kernel for them; ``NotPorted`` naming the plugin when one has
-    code the kernel does not implement."""
+    """Rules of the base game (and ``expansions``: the Artisans, the Whims box, the
+    Thieves, solo mode, content-only house rules; and content-only ``house_rules`` files)
+    without the cards the kernel has not ported, and the kernel for them; ``NotPorted``
+    naming the plugin when one has code the kernel does not implement."""
     rules = build_rules(expansions, house_rules)
     reasons = code_plugins(rules)
     if reasons:

@@ -143,6 +143,44 @@ pub enum Action {
     /// `keep [cards]`, `take <tile>`, `place <token> <tile>`: what the thief's owner
     /// keeps of it (thieves.rs)
     Loot(Loot),
+    /// `tent <tile>`: the Artisans' tent on a tile taken this turn
+    Tent(u8),
+    /// `workshop <P…|F…>`: the top item, paid with that many artisans (or Fakirs)
+    Workshop(Way, u8),
+    /// `gather <tile> <colour letter>`: the Enchanting Flute moves one meeple
+    Gather(u8, u8),
+    /// `done`: the Enchanting Flute gathers no more
+    Done,
+    /// `<item> [target…]`: a magic item used in its owner's turn
+    Item(u8, ItemTarget),
+}
+
+/// How a workshop is paid: artisans (`P`) or Fakirs (`F`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Way {
+    Artisans,
+    Fakirs,
+}
+
+/// The most meeples one Burning Scimitar kills in the kernel's actions.
+pub const MAX_KILLS: usize = 4;
+
+/// What a magic item acts on (`Activated.targets` of plugins/artisans/items.py and
+/// board_items.py), as its action's arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ItemTarget {
+    /// no argument (the Horn of Plenty)
+    None,
+    /// a tile (the Enchanting Flute)
+    Tile(u8),
+    /// a tile and the colours killed there, in colour order (the Burning Scimitar)
+    Kills(u8, [u8; MAX_KILLS], u8),
+    /// a tile and a colour (the Flying Carpet)
+    TileColour(u8, u8),
+    /// a card (the Fabulous Lamp's djinn, the Rebirth Ring's item)
+    Card(u8),
+    /// a camel's tile and the empty tile it moves to (the Tempest Talisman)
+    Tiles(u8, u8),
 }
 
 fn joined(content: &Content, cards: &Cards) -> String {
@@ -213,6 +251,31 @@ impl Action {
             ),
             Action::Give(loot) => format!("give{}", loot.arguments(content, cols)),
             Action::Loot(loot) => format!("{}{}", loot.keep_verb(), loot.arguments(content, cols)),
+            Action::Tent(t) => format!("tent {}", tile(*t)),
+            Action::Workshop(way, n) => {
+                let code = if *way == Way::Artisans { "P" } else { "F" };
+                format!("workshop {}", code.repeat(usize::from(*n)))
+            }
+            Action::Gather(t, c) => format!("gather {} {}", tile(*t), letter(*c)),
+            Action::Done => "done".to_owned(),
+            Action::Item(card, target) => {
+                let id = &content.doc.cards[usize::from(*card)].id;
+                let card_id = |c: u8| content.doc.cards[usize::from(c)].id.as_str();
+                match target {
+                    ItemTarget::None => id.clone(),
+                    ItemTarget::Tile(t) => format!("{id} {}", tile(*t)),
+                    ItemTarget::Kills(t, colours, n) => {
+                        let group: String = colours[..usize::from(*n)]
+                            .iter()
+                            .map(|&c| letter(c))
+                            .collect();
+                        format!("{id} {} {group}", tile(*t))
+                    }
+                    ItemTarget::TileColour(t, c) => format!("{id} {} {}", tile(*t), letter(*c)),
+                    ItemTarget::Card(c) => format!("{id} {}", card_id(*c)),
+                    ItemTarget::Tiles(a, b) => format!("{id} {} {}", tile(*a), tile(*b)),
+                }
+            }
         }
     }
 }
@@ -221,8 +284,9 @@ impl Action {
 /// notation: the kind (ranked as its name sorts among every kind, card ids included),
 /// then the arguments as the natural key orders them (a tile `c3` by its column letter,
 /// then its row as a number; a colour by its letter; a number as a number; a card id by
-/// where it sorts among card ids; a payment as its code sorts). None for purchases and
-/// sales, whose argument joins card ids, which are ordered by `sort_key` instead.
+/// where it sorts among card ids; a payment as its code sorts; the cards of a purchase or
+/// a sale as the list of their ids' ranks). None where the key cannot hold an action's
+/// arguments, whose options are then ordered by `sort_key` instead.
 pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> {
     let ranks = &content.kind_ranks;
     if !ranks.usable {
@@ -287,10 +351,75 @@ pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> 
             key(card_kind(card), u64::from(cost), u64::from(fakirs), 0)
         }
         Action::Claim(card, p) => key(ranks.card_verb[usize::from(card)], card_id(card), pay(p), 0),
-        Action::Buy(_) | Action::Sell(_) => return None,
         // the thieves' kinds are not among the fixed kinds: sorted by their notation
         Action::Thief(..) | Action::Give(_) | Action::Loot(_) => return None,
+        // the Artisans' kinds, ranked after the base game's (FIXED_KINDS)
+        Action::Done => key(fixed(12), 0, 0, 0),
+        Action::Gather(t, c) => {
+            let (col, row) = tile(t);
+            key(fixed(13), col, row, letter(c))
+        }
+        Action::Tent(t) => {
+            let (col, row) = tile(t);
+            key(fixed(14), col, row, 0)
+        }
+        Action::Workshop(way, n) => {
+            let code = if way == Way::Artisans { b'P' } else { b'F' };
+            key(fixed(15), u64::from(code), u64::from(n), 0)
+        }
+        Action::Item(card, target) => {
+            let rank = card_kind(card);
+            match target {
+                ItemTarget::None => key(rank, 0, 0, 0),
+                ItemTarget::Tile(t) => {
+                    let (col, row) = tile(t);
+                    key(rank, col, row, 0)
+                }
+                ItemTarget::Kills(t, colours, n) => {
+                    if n > 2 {
+                        return None; // more letters than the key holds
+                    }
+                    let (col, row) = tile(t);
+                    // two letters, the second 0 when there is one: "R" < "RR" < "RW"
+                    let mut group = 0;
+                    for (i, &colour) in colours.iter().take(2).enumerate() {
+                        group <<= 8;
+                        if i < usize::from(n) {
+                            group |= letter(colour);
+                        }
+                    }
+                    key(rank, col, row, group)
+                }
+                ItemTarget::TileColour(t, c) => {
+                    let (col, row) = tile(t);
+                    key(rank, col, row, letter(c))
+                }
+                ItemTarget::Card(c) => key(rank, card_id(c), 0, 0),
+                ItemTarget::Tiles(a, b) => {
+                    let (col, row) = tile(a);
+                    let (col2, row2) = tile(b);
+                    key(rank, col, row, col2 << 12 | row2)
+                }
+            }
+        }
+        Action::Buy(cards) => cards_key(fixed(1), &cards, ranks)?,
+        Action::Sell(cards) => cards_key(fixed(10), &cards, ranks)?,
     })
+}
+
+/// The key of `buy a+b` or `sell a+b+c`: the kind, then each card id's rank among card
+/// ids, one byte each (a shorter list first, as a shorter joined text sorts first); None
+/// for more cards than the key holds or ids whose joined text sorts otherwise.
+fn cards_key(rank: u64, cards: &Cards, ranks: &crate::content::KindRanks) -> Option<u64> {
+    let ids = cards.as_slice();
+    if !ranks.joins || ids.len() > 7 {
+        return None;
+    }
+    let mut key = rank << 56;
+    for (i, &card) in ids.iter().enumerate() {
+        key |= (ranks.card_id[usize::from(card)] + 1) << (8 * (6 - i));
+    }
+    Some(key)
 }
 
 /// One decision's options in canonical order, duplicates removed (`Rules.legal_actions`

@@ -113,6 +113,10 @@ pub struct ContentDoc {
     /// the ids of the cards in play, in content order (the cards left out with
     /// `--without` are in `cards`, so that states naming them can be read, but not here)
     pub in_play: Vec<String>,
+    /// the plugins played at a kept older version (`name version`), which the kernel
+    /// refuses rather than play as today's version
+    #[serde(default)]
+    pub editions: Vec<String>,
 }
 
 /// The content with its lookups built once: what every rule and conversion reads.
@@ -146,12 +150,17 @@ pub struct KindRanks {
     /// whether the ranks fit a sort key (fewer than 256 kinds) and card ids as arguments
     /// sort as plain strings (no digits, which the natural order reads as numbers)
     pub usable: bool,
+    /// whether card ids joined by `+` (a purchase, a suit sold) sort as the lists of
+    /// their ids do: no id holds a character sorting before `+`
+    pub joins: bool,
 }
 
 /// The kinds of the stages' actions (`actions.rs`): their ranks are in this order in
 /// `KindRanks::fixed`.
 pub const FIXED_KINDS: &[&str] = &[
-    "bid", "buy", "djinn", "drop", "end", "fakirs", "keep", "kill", "pick", "place", "sell", "skip",
+    "bid", "buy", "djinn", "drop", "end", "fakirs", "keep", "kill", "pick", "place", "sell",
+    "skip", // the Artisans' (rules/artisans.rs)
+    "done", "gather", "tent", "workshop",
 ];
 
 impl KindRanks {
@@ -169,8 +178,10 @@ impl KindRanks {
                 .cards
                 .iter()
                 .all(|c| !c.id.bytes().any(|b| b.is_ascii_digit()));
+        let joins = doc.cards.iter().all(|c| c.id.bytes().all(|b| b > b'+'));
         KindRanks {
             usable,
+            joins,
             fixed: FIXED_KINDS.iter().map(|k| rank(k)).collect(),
             card_kind: doc.cards.iter().map(|c| rank(&c.id)).collect(),
             card_verb: doc
@@ -189,6 +200,10 @@ impl KindRanks {
         }
     }
 }
+
+/// How many board shapes' geometries a content keeps (`core/state.py` keeps 64 too): a
+/// board with terrain (the Artisans' chasm and mountains) has a shape of its own per game.
+const GEOMETRIES_KEPT: usize = 64;
 
 /// A board shape: rows, columns, impassable tiles, walls.
 type GeometryKey = (u8, u8, u64, Box<[(u8, u8)]>);
@@ -259,6 +274,9 @@ impl Content {
             return Arc::clone(geometry);
         }
         let geometry = Arc::new(Geometry::new(rows, cols, blocked, walls));
+        if known.len() >= GEOMETRIES_KEPT {
+            known.remove(0); // boards with terrain differ game by game: keep the latest
+        }
         known.push(((rows, cols, blocked, walls.into()), Arc::clone(&geometry)));
         geometry
     }

@@ -6,6 +6,8 @@
 //! of exactly `k` steps can end; `loop_ends(here, prev, k)` the tiles where such a walk can
 //! end having stood there before. `prev` is `NOBODY` at the start of a walk.
 
+use std::sync::OnceLock;
+
 use crate::state::NOBODY;
 
 /// The longest walk the tables hold; a longer one is computed by recursion.
@@ -25,8 +27,17 @@ pub struct Geometry {
     pub neighbours: Vec<Vec<u8>>,
     /// the 3×3 block centred on each tile, the tile included
     pub area: Vec<Vec<u8>>,
-    reach: Vec<u64>,
-    loops: Vec<u64>,
+    /// the walk tables by walk length, each built the first time a walk that long is
+    /// asked about (a board with terrain is new every game, and most games never walk
+    /// far: building every length took longer than the game)
+    levels: Vec<OnceLock<Level>>,
+}
+
+/// The walk tables of one walk length, by tile and `prev` slot.
+#[derive(Clone, Debug)]
+struct Level {
+    reach: Box<[u64]>,
+    loops: Box<[u64]>,
 }
 
 impl Geometry {
@@ -80,7 +91,7 @@ impl Geometry {
                 out
             })
             .collect();
-        let mut geo = Geometry {
+        Geometry {
             rows,
             cols,
             size,
@@ -88,11 +99,8 @@ impl Geometry {
             orthogonal,
             neighbours,
             area,
-            reach: Vec::new(),
-            loops: Vec::new(),
-        };
-        geo.fill_tables();
-        geo
+            levels: (0..=TABLE_STEPS).map(|_| OnceLock::new()).collect(),
+        }
     }
 
     fn slot(&self, here: usize, prev: i8) -> usize {
@@ -105,30 +113,59 @@ impl Geometry {
             .unwrap_or(NO_PREV + 1)
     }
 
-    fn index(&self, here: usize, slot: usize, steps: usize) -> usize {
-        (here * (NO_PREV + 2) + slot) * (TABLE_STEPS + 1) + steps
+    fn index(&self, here: usize, slot: usize) -> usize {
+        here * (NO_PREV + 2) + slot
     }
 
-    /// Both tables for walks of up to `TABLE_STEPS` steps, shortest first.
-    fn fill_tables(&mut self) {
-        let cells = self.size * (NO_PREV + 2) * (TABLE_STEPS + 1);
-        self.reach = vec![0; cells];
-        self.loops = vec![0; cells];
-        for steps in 0..=TABLE_STEPS {
+    /// The tables for walks of `steps` steps, built from those one step shorter when
+    /// first needed (`step`'s recursion, one level at a time).
+    fn level(&self, steps: usize) -> &Level {
+        self.levels[steps].get_or_init(|| {
+            let cells = self.size * (NO_PREV + 2);
+            let (mut reach, mut loops) = (vec![0; cells], vec![0; cells]);
+            let below = (steps > 0).then(|| self.level(steps - 1));
             for here in 0..self.size {
+                let next = &self.neighbours[here];
+                // each neighbour's walks of one step fewer, arriving there from here
+                let mut from = [(0u64, 0u64); NO_PREV];
+                if let Some(below) = below {
+                    for (i, &nxt) in next.iter().enumerate() {
+                        let nxt = usize::from(nxt);
+                        let back = self.slot(nxt, here as i8);
+                        let at = self.index(nxt, back);
+                        let ends = below.reach[at];
+                        let mut again = 0;
+                        if steps >= 2 {
+                            again = below.loops[at] | (ends & 1 << nxt);
+                        }
+                        from[i] = (ends, again);
+                    }
+                }
                 for slot in 0..NO_PREV + 2 {
-                    let prev = self.prev_of(here, slot);
-                    let (reach, loops) = self.step(here, prev, steps);
-                    let at = self.index(here, slot, steps);
-                    self.reach[at] = reach;
-                    self.loops[at] = loops;
+                    let at = self.index(here, slot);
+                    if below.is_none() {
+                        reach[at] = 1 << here;
+                        continue;
+                    }
+                    // slot i came from neighbour i: the walk may not step straight back
+                    for (i, &(ends, again)) in from[..next.len()].iter().enumerate() {
+                        if i != slot {
+                            reach[at] |= ends;
+                            loops[at] |= again;
+                        }
+                    }
                 }
             }
-        }
+            Level {
+                reach: reach.into_boxed_slice(),
+                loops: loops.into_boxed_slice(),
+            }
+        })
     }
 
     /// The tile a slot stands for: a neighbour, none (`NOBODY`), or a tile that is not
     /// a neighbour (a walk may start after a jump; it then excludes nothing).
+    #[cfg(test)]
     fn prev_of(&self, here: usize, slot: usize) -> i8 {
         match self.neighbours[here].get(slot) {
             Some(&n) => n as i8,
@@ -160,8 +197,8 @@ impl Geometry {
 
     /// Tiles where a walk of exactly `steps` steps from `here` (arrived from `prev`) ends.
     pub fn reach(&self, here: usize, prev: i8, steps: usize) -> u64 {
-        if steps <= TABLE_STEPS && !self.reach.is_empty() {
-            return self.reach[self.index(here, self.slot(here, prev), steps)];
+        if steps <= TABLE_STEPS {
+            return self.level(steps).reach[self.index(here, self.slot(here, prev))];
         }
         self.step(here, prev, steps).0
     }
@@ -169,8 +206,8 @@ impl Geometry {
     /// Tiles T where some walk of `steps` steps ends on T having stood on T after at least
     /// one and fewer than `steps` steps.
     pub fn loop_ends(&self, here: usize, prev: i8, steps: usize) -> u64 {
-        if steps <= TABLE_STEPS && !self.loops.is_empty() {
-            return self.loops[self.index(here, self.slot(here, prev), steps)];
+        if steps <= TABLE_STEPS {
+            return self.level(steps).loops[self.index(here, self.slot(here, prev))];
         }
         self.step(here, prev, steps).1
     }
@@ -219,8 +256,19 @@ mod tests {
         assert_eq!(geo.loop_ends(0, NOBODY, 5), 66);
         assert_eq!(geo.reach(7, 1, 3), 34_907_466);
         assert_eq!(geo.loop_ends(7, 1, 6), 545_285);
-        // the tables agree with the recursion
-        assert_eq!(geo.reach(7, 1, 3), geo.step(7, 1, 3).0);
+        // the tables agree with the recursion, for every tile, arrival and length
+        for here in 0..geo.size {
+            for slot in 0..NO_PREV + 2 {
+                let prev = geo.prev_of(here, slot);
+                for steps in 0..=8 {
+                    let found = (
+                        geo.reach(here, prev, steps),
+                        geo.loop_ends(here, prev, steps),
+                    );
+                    assert_eq!(found, geo.step(here, prev, steps), "{here} {prev} {steps}");
+                }
+            }
+        }
     }
 
     #[test]
@@ -229,5 +277,20 @@ mod tests {
         assert_eq!(geo.neighbours[0], vec![2]);
         assert!(geo.neighbours[3].is_empty());
         assert_eq!(geo.orthogonal[0], vec![1, 2]);
+        // a board with a chasm and mountains: the tables built level by level agree
+        // with one step of the recursion over the level below, everywhere
+        let geo = Geometry::new(4, 5, 1 << 7, &[(1, 2), (11, 16), (13, 14)]);
+        for here in 0..geo.size {
+            for slot in 0..NO_PREV + 2 {
+                let prev = geo.prev_of(here, slot);
+                for steps in 0..=10 {
+                    let found = (
+                        geo.reach(here, prev, steps),
+                        geo.loop_ends(here, prev, steps),
+                    );
+                    assert_eq!(found, geo.step(here, prev, steps), "{here} {prev} {steps}");
+                }
+            }
+        }
     }
 }

@@ -12,6 +12,8 @@ use crate::content::{Content, MAX_COLOURS};
 use crate::names::Sym;
 use crate::state::{Decision, Deck, State, Target, Turn, NOBODY};
 
+/// The Artisans of Naqala (plugins/artisans/), a module of its own.
+pub(crate) mod artisans;
 mod whims;
 
 /// A rule the kernel does not implement yet, by the name of the stage or power.
@@ -58,6 +60,13 @@ enum Kind {
     SultansRoll,
     /// the Whims box's Fabulous City: take the whim lying on it (`cities.City`)
     City,
+    /// the Artisans' stages (rules/artisans.rs): the artisans' tribe action, the two
+    /// tile actions, the item kept, the Enchanting Flute's gathering
+    Artisans,
+    Workshop,
+    SpecializedMarket,
+    KeepItem,
+    Gather,
     /// a stage the kernel has not ported
     Unported,
 }
@@ -83,6 +92,7 @@ fn djinn_ported(kind: &str) -> bool {
         || ACTIVATED_DJINNS.contains(&kind)
         || kind == KUMARBI
         || whims::BOX_DJINNS.contains(&kind)
+        || artisans::SCORING_DJINNS.contains(&kind)
 }
 
 /// The djinns that react to events by paying their owner (`pays_self_or_opponent`):
@@ -180,6 +190,10 @@ pub struct Rules<'c> {
     solo: Option<solo::Solo>,
     /// the Whims box, when its plugin is in the rules (`rules/whims.rs`)
     whims: whims::Whims,
+    /// what the Artisans add, when they are in play
+    pub(crate) artisans: Option<artisans::Artisans>,
+    /// why the kernel refuses these rules (a kept older edition), found once
+    refused: Option<Unported>,
 }
 
 /// The decks every game has, by index (`core/engine.py`).
@@ -213,8 +227,15 @@ impl<'c> Rules<'c> {
             .enumerate()
             .map(|(i, t)| (names.known(&format!("piece.{}", t.id)), Some(i)))
             .collect();
+        let artisans = artisans::Artisans::new(content);
         let kinds = (0..names.len())
-            .map(|i| kind_of(content, names.name(Sym(i as u16))))
+            .map(|i| {
+                let name = names.name(Sym(i as u16));
+                match artisans::kind_of(name) {
+                    Some(kind) if artisans.is_some() => kind,
+                    _ => kind_of(content, name),
+                }
+            })
             .collect();
         let tile_stages = content
             .doc
@@ -234,7 +255,7 @@ impl<'c> Rules<'c> {
             })
             .collect();
         let whims = whims::Whims::new(content);
-        Rules {
+        let mut rules = Rules {
             content,
             known,
             tribes,
@@ -261,12 +282,17 @@ impl<'c> Rules<'c> {
                         || thieves::is_thief(&c.deck, &c.kind)
                         || c.kind == whims::DALHAN
                         || whims.is_whim(i as u8)
+                        || artisans.as_ref().is_some_and(|a| a.activated(i as u8))
                 })
                 .collect(),
             thieves: thieves::Thieves::new(content),
             solo: solo::Solo::new(content),
             whims,
-        }
+            artisans,
+            refused: None,
+        };
+        rules.refused = rules.refused_edition();
+        rules
     }
 
     fn kind(&self, stage: Sym) -> Kind {
@@ -281,9 +307,15 @@ impl<'c> Rules<'c> {
 
     /// The options of the pending decision in canonical order (`Rules.legal_actions`).
     pub fn legal_actions(&self, state: &State) -> Result<Vec<Action>, Unported> {
+        if let Some(refused) = &self.refused {
+            return Err(refused.clone());
+        }
         let stage = state.decision.stage;
         let mut options = match self.kind(stage) {
             Kind::Over => Vec::new(),
+            kind @ (Kind::KeepItem | Kind::Workshop | Kind::SpecializedMarket | Kind::Gather) => {
+                self.artisan_options(state, kind)
+            }
             Kind::Bid => self.bid_options(state),
             Kind::Pick => self.pick_options(state),
             Kind::Drop => self.drop_options(state),
@@ -326,7 +358,12 @@ impl<'c> Rules<'c> {
     pub fn apply(&self, state: State, action: &Action) -> Step {
         let k = &self.known;
         let stage = state.decision.stage;
+        if let Some(refused) = &self.refused {
+            return Err(refused.clone());
+        }
         match (self.kind(stage), action) {
+            (_, &Action::Tent(tile)) => Ok(self.pitch_tent(state, usize::from(tile))),
+            (_, &Action::Item(card, target)) => self.use_item(state, card, target),
             (Kind::Bid, &Action::Bid(cost)) => {
                 let placed = self.place_bid(state, cost, cost);
                 self.proceed(placed, k.bid)
@@ -346,6 +383,10 @@ impl<'c> Rules<'c> {
             }
             (_, &Action::Card(card, target, pay)) => self.use_card(state, card, target, pay),
             (_, &Action::Claim(card, pay)) => self.use_card(state, card, None, pay),
+            (
+                kind @ (Kind::KeepItem | Kind::Workshop | Kind::SpecializedMarket | Kind::Gather),
+                _,
+            ) => self.artisan_apply(state, kind, action),
             (Kind::Bid, &Action::Discounted(card, cost, fakirs)) => {
                 self.kumarbi(state, card, cost, fakirs)
             }
@@ -399,7 +440,7 @@ impl<'c> Rules<'c> {
             return self.enter(state, tribe);
         }
         match self.kind(finished) {
-            Kind::Keep | Kind::Merchants | Kind::Builders | Kind::Assassins => {
+            Kind::Keep | Kind::Merchants | Kind::Builders | Kind::Assassins | Kind::Artisans => {
                 let turn = state.turn.as_ref().expect("a tribe action is in a turn");
                 let here = turn_here(turn);
                 let tile = usize::from(state.layout.tiles[here]);
@@ -408,9 +449,12 @@ impl<'c> Rules<'c> {
                     None => self.enter(state, k.sell),
                 }
             }
-            Kind::PlaceToken(_) | Kind::Market(..) | Kind::SacredPlace | Kind::City => {
-                self.enter(state, k.sell)
-            }
+            Kind::PlaceToken(_)
+            | Kind::Market(..)
+            | Kind::SacredPlace
+            | Kind::City
+            | Kind::Workshop
+            | Kind::SpecializedMarket => self.enter(state, k.sell),
             Kind::Sell => self.end_turn(state),
             _ => Err(Unported(format!(
                 "what follows {}",
@@ -447,11 +491,16 @@ impl<'c> Rules<'c> {
                 }
                 Ok(wait_at(state, stage))
             }
+            kind @ (Kind::Artisans | Kind::Workshop | Kind::SpecializedMarket) => {
+                self.artisan_enter(state, stage, kind)
+            }
             Kind::Over
             | Kind::KeepDjinn
             | Kind::Placing(_)
             | Kind::ThiefGive
             | Kind::ThiefKeep
+            | Kind::KeepItem
+            | Kind::Gather
             | Kind::Unported => Err(Unported(self.stage_name(stage).to_owned())),
         }
     }
@@ -1026,7 +1075,9 @@ impl<'c> Rules<'c> {
             }
             let protected = self.protected(state, other);
             for (colour, spec) in self.content.doc.colours.iter().enumerate() {
-                let safe = protected && BOAZ_PROTECTS.contains(&spec.id.as_str());
+                let safe = protected
+                    && (BOAZ_PROTECTS.contains(&spec.id.as_str())
+                        || self.boaz_protects_artisans(colour));
                 if spec.kept && !safe && holdings.meeples[colour] != 0 {
                     options.push(Action::Kill(Victim::Player(other as u8), colour as u8));
                 }
@@ -1187,6 +1238,7 @@ impl<'c> Rules<'c> {
                 options.extend(self.activated_options(state, player, card));
             }
         }
+        options.extend(self.tent_options(state, player));
         options
     }
 
@@ -1195,6 +1247,9 @@ impl<'c> Rules<'c> {
     fn activated_options(&self, state: &State, player: usize, card: u8) -> Vec<Action> {
         if self.is_thief(card) {
             return self.thief_options(state, player, card);
+        }
+        if self.artisans.as_ref().is_some_and(|a| a.activated(card)) {
+            return self.item_options(state, player, card);
         }
         let turn = state.turn.as_ref().expect("in a turn");
         let kind = self.content.doc.cards[usize::from(card)].kind.as_str();
@@ -2058,6 +2113,10 @@ impl<'c> Rules<'c> {
                 state.players[owner].meeples[colour] += 1;
                 state.bag[colour] -= 1;
             }
+            _ if self.kandicha_takes_artisan(colour) => {
+                state.players[owner].meeples[colour] += 1;
+                state.bag[colour] -= 1;
+            }
             _ => return None,
         }
         Some(self.count_effect(state, card))
@@ -2109,7 +2168,8 @@ impl<'c> Rules<'c> {
             .filter(|&other| {
                 doc.colours.iter().enumerate().any(|(c, spec)| {
                     spec.kept
-                        && BOAZ_PROTECTS.contains(&spec.id.as_str())
+                        && (BOAZ_PROTECTS.contains(&spec.id.as_str())
+                            || self.boaz_protects_artisans(c))
                         && state.players[other].meeples[c] != 0
                 })
             })
@@ -2215,6 +2275,7 @@ impl<'c> Rules<'c> {
             + self.thief_points(state, player)
             + self.solo_points(state, player)
             + self.whims_score(state, player)
+            + self.artisan_score(state, player)
     }
 
     fn suit_value(&self, size: usize) -> i64 {
@@ -2372,11 +2433,15 @@ impl<'c> Rules<'c> {
                     && (djinn_ported(&card.kind)
                         || (card.kind == thieves::HAFIZ && self.thieves.is_some())))
                 || (self.thieves.is_some() && thieves::is_thief(&card.deck, &card.kind))
-                || self.whims.is_whim(index);
+                || self.whims.is_whim(index)
+                || (self.artisans.is_some()
+                    && card.deck == "items"
+                    && artisans::item_ported(&card.kind));
             if !ported {
                 out.push(format!("{}:{}", card.deck, card.kind));
             }
         }
+        out.extend(self.refused.clone().map(|e| e.0));
         out.sort();
         out.dedup();
         out

@@ -2,7 +2,8 @@
 //! coins, camels and turn markers, drawn from the seed's generator in the Python order.
 //!
 //! Boards with terrain (the Whims box's Great Lake, `terrain.rs`) are laid again while a
-//! tile is cut off, as in Python.
+//! tile is cut off, as in Python; the Artisans lay their own board with a chasm and
+//! mountains, again while a tile is cut off (`rules/artisans.rs`).
 
 use std::sync::Arc;
 
@@ -55,8 +56,17 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
     if players > MAX_PLAYERS {
         return Err(Unported(format!("a game of {players} players")));
     }
+    if let Some(refused) = rules.refused_edition() {
+        return Err(refused);
+    }
     let mut rng = Rng::new(seed);
-    let layout = lay_out(content, &mut rng)?;
+    let layout = if rules.artisans.is_some() {
+        // the Artisans lay the board (`naqala_board_layout`) with terrain
+        let (rows, cols) = board_shape(content)?;
+        rules.artisans_layout(rows, cols, &mut rng)?
+    } else {
+        lay_out(content, &mut rng)?
+    };
 
     let colours = content.colours();
     let mut bag = [0u8; MAX_COLOURS];
@@ -136,9 +146,9 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
         flags: Box::new([]),
         extras: Box::new([]),
     };
-    // `naqala_adjust_new_game`: solo mode's camels, and the Whims box lays a whim on
-    // every city
-    let state = rules.whims_new_game(rules.adjust_new_game(state));
+    // `naqala_adjust_new_game`: solo mode's camels, the Whims box lays a whim on every
+    // city, the Artisans give the tents
+    let state = rules.give_tents(rules.whims_new_game(rules.adjust_new_game(state)));
     rules.start(state)
 }
 

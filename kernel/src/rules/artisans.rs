@@ -1,0 +1,1011 @@
+//! The Artisans of Naqala (`plugins/artisans/`), ported stage by stage: the artisans'
+//! tribe action and the item kept (`actions.py`, `items.py`), the workshop and the
+//! specialized market, the tents (`tents.py`), the magic items (`items.py`,
+//! `board_items.py`), the Artisans' scoring and djinns (`scoring.py`) and the board
+//! (`layout.py`). Each function names the Python it follows; every number is read from
+//! the merged content (`content/artisans.toml`, `content/artisans-items.toml`).
+//!
+//! A kept older version of the plugin (artisans 0.1.0, with other items) is never played
+//! as today's: the kernel answers `Unported` naming it.
+
+use super::{turn_here, wait_at, Kind, Rules, Step, Unported, DJINNS, RESOURCES};
+use crate::actions::{Action, ItemTarget, Way, MAX_KILLS};
+use crate::content::Content;
+use crate::names::Sym;
+use crate::rng::Rng;
+use crate::state::{Decision, Deck, Layout, State, NOBODY};
+
+/// The plugin's name, as the ruleset lists it.
+const PLUGIN: &str = "artisans";
+const ARTISAN: &str = "purple";
+const TENT: &str = "tent";
+const ITEMS: &str = "items";
+const PRECIOUS: &str = "precious";
+/// `layout.NEW_KINDS`: the tiles laid in the board's inner area
+const NEW_KINDS: &[&str] = &["workshop", "specialized-market", "chasm"];
+const CHASM: &str = "chasm";
+const WORKSHOP: &str = "workshop";
+/// `board_items.MEEPLES_SETTLED`: where an item that moves or removes meeples waits
+const MEEPLES_SETTLED: &[&str] = &["drop", "kill"];
+/// `layout.LAYOUT_ATTEMPTS` of plugins/base/setup.py
+const LAYOUT_ATTEMPTS: usize = 1000;
+
+/// What a card of the items deck does (`items.item_powers`), by its kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Item {
+    Precious,
+    FabulousLamp,
+    BurningScimitar,
+    EnchantingFlute,
+    FlyingCarpet,
+    HornOfPlenty,
+    RebirthRing,
+    TempestTalisman,
+}
+
+impl Item {
+    fn of(kind: &str) -> Option<Item> {
+        Some(match kind {
+            PRECIOUS => Item::Precious,
+            "fabulous-lamp" => Item::FabulousLamp,
+            "burning-scimitar" => Item::BurningScimitar,
+            "enchanting-flute" => Item::EnchantingFlute,
+            "flying-carpet" => Item::FlyingCarpet,
+            "horn-of-plenty" => Item::HornOfPlenty,
+            "rebirth-ring" => Item::RebirthRing,
+            "tempest-talisman" => Item::TempestTalisman,
+            _ => return None,
+        })
+    }
+}
+
+/// What the Artisans add to one content, found once (`Rules::artisans`).
+#[derive(Clone, Debug)]
+pub(crate) struct Artisans {
+    /// the colour index of the artisans
+    purple: usize,
+    /// the token index of the tents
+    tent: usize,
+    /// the deck index of the items
+    items: usize,
+    piece_tent: Sym,
+    flute_tile: Sym,
+    flute_left: Sym,
+    gather: Sym,
+    keep_item: Sym,
+    artisan_vp: i64,
+    artisan_majority_vp: i64,
+    workshop_artisans: i64,
+    workshop_fakirs: i64,
+    specialized_market_cost: i64,
+    tent_red_tile_vp: i64,
+    /// by card index: the item power of the card, None for other decks' cards
+    item: Vec<Option<Item>>,
+}
+
+impl Artisans {
+    /// The Artisans' parts of `content`, or None when the plugin is not in play.
+    pub(crate) fn new(content: &Content) -> Option<Artisans> {
+        let doc = &content.doc;
+        if !doc.ruleset.iter().any(|p| p == PLUGIN) {
+            return None;
+        }
+        let names = &content.names;
+        let setting = |key: &str| content.setting(key).unwrap_or(0);
+        let items = content.deck_index(ITEMS)?;
+        Some(Artisans {
+            purple: doc.colours.iter().position(|c| c.id == ARTISAN)?,
+            tent: doc.tokens.iter().position(|t| t.id == TENT)?,
+            items,
+            piece_tent: names.known("piece.tent"),
+            flute_tile: names.known("flute.tile"),
+            flute_left: names.known("flute.left"),
+            gather: names.sym("gather")?,
+            keep_item: names.sym("keep-item")?,
+            artisan_vp: setting("artisan_vp"),
+            artisan_majority_vp: setting("artisan_majority_vp"),
+            workshop_artisans: setting("workshop_artisans"),
+            workshop_fakirs: setting("workshop_fakirs"),
+            specialized_market_cost: setting("specialized_market_cost"),
+            tent_red_tile_vp: setting("tent_red_tile_vp"),
+            item: doc
+                .cards
+                .iter()
+                .map(|c| {
+                    if c.deck == ITEMS {
+                        Item::of(&c.kind)
+                    } else {
+                        None
+                    }
+                })
+                .collect(),
+        })
+    }
+
+    /// Whether the card is a magic item, used in its owner's turn.
+    pub(crate) fn activated(&self, card: u8) -> bool {
+        self.item(card).is_some_and(|i| i != Item::Precious)
+    }
+
+    fn item(&self, card: u8) -> Option<Item> {
+        self.item.get(usize::from(card)).copied().flatten()
+    }
+}
+
+/// The stage kinds the Artisans add (`naqala_tribe_actions`, `naqala_tile_actions`,
+/// `naqala_stages`), by stage name.
+pub(super) fn kind_of(name: &str) -> Option<Kind> {
+    Some(match name {
+        "tribe:purple" => Kind::Artisans,
+        "tile:workshop" => Kind::Workshop,
+        "tile:specialized-market" => Kind::SpecializedMarket,
+        "keep-item" => Kind::KeepItem,
+        "gather" => Kind::Gather,
+        _ => return None,
+    })
+}
+
+/// The card kinds of the items deck the kernel plays (every item of 0.2.0).
+pub(super) fn item_ported(kind: &str) -> bool {
+    Item::of(kind).is_some()
+}
+
+/// The Artisans' djinns that change final scoring only (`Geb`, `Ptah`).
+pub(super) const SCORING_DJINNS: &[&str] = &["geb", "ptah"];
+
+fn set_counter(extras: &[(Sym, i64)], key: Sym, value: i64) -> Box<[(Sym, i64)]> {
+    let mut out = extras.to_vec();
+    match out.binary_search_by(|&(k, _)| k.cmp(&key)) {
+        Ok(at) => out[at].1 = value,
+        Err(at) => out.insert(at, (key, value)),
+    }
+    out.into_boxed_slice()
+}
+
+fn counter(extras: &[(Sym, i64)], key: Sym) -> i64 {
+    extras
+        .iter()
+        .find(|&&(k, _)| k == key)
+        .map_or(0, |&(_, v)| v)
+}
+
+impl Rules<'_> {
+    fn art(&self) -> &Artisans {
+        self.artisans.as_ref().expect("the Artisans are in play")
+    }
+
+    /// The options of the Artisans' own decisions (`Stage.legal`).
+    pub(super) fn artisan_options(&self, state: &State, kind: Kind) -> Vec<Action> {
+        match kind {
+            Kind::KeepItem => {
+                let turn = state.turn.as_ref().expect("in a turn");
+                turn.revealed.iter().map(|&c| Action::Keep(c)).collect()
+            }
+            Kind::Workshop => {
+                let mut out = vec![Action::Skip];
+                out.extend(self.workshop_payments(state));
+                out
+            }
+            Kind::SpecializedMarket => {
+                let mut out = vec![Action::Skip];
+                for &card in state.decks[RESOURCES].row() {
+                    if let Some(cards) = crate::actions::Cards::new(&[card]) {
+                        out.push(Action::Buy(cards));
+                    }
+                }
+                out
+            }
+            Kind::Gather => self.gather_options(state),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The Artisans' decisions carried out (`Stage.apply`).
+    pub(super) fn artisan_apply(&self, state: State, kind: Kind, action: &Action) -> Step {
+        let stage = state.decision.stage;
+        match (kind, action) {
+            (Kind::KeepItem, &Action::Keep(item)) => self.keep_item(state, item),
+            (Kind::Workshop, Action::Skip) => self.proceed(state, stage),
+            (Kind::Workshop, &Action::Workshop(way, n)) => self.workshop(state, way, n),
+            (Kind::SpecializedMarket, Action::Skip) => self.proceed(state, stage),
+            (Kind::SpecializedMarket, Action::Buy(cards)) => {
+                self.specialized_buy(state, cards.as_slice()[0])
+            }
+            (Kind::Gather, &Action::Gather(tile, colour)) => {
+                Ok(self.gather(state, Some((usize::from(tile), usize::from(colour)))))
+            }
+            (Kind::Gather, Action::Done) => Ok(self.gather(state, None)),
+            _ => Err(Unported(format!(
+                "{} at {}",
+                action.notation(self.content, usize::from(state.layout.cols)),
+                self.stage_name(stage)
+            ))),
+        }
+    }
+
+    /// Entering an Artisans stage (`Stage.enter`).
+    pub(super) fn artisan_enter(&self, state: State, stage: Sym, kind: Kind) -> Step {
+        match kind {
+            Kind::Artisans => self.artisans_tribe(state, stage),
+            Kind::Workshop => {
+                if !self.items_left(&state) || self.workshop_payments(&state).is_empty() {
+                    return self.proceed(state, stage);
+                }
+                Ok(wait_at(state, stage))
+            }
+            Kind::SpecializedMarket => {
+                let player = state.decision.player as usize;
+                let cost = self.art().specialized_market_cost;
+                if i64::from(state.players[player].coins) < cost
+                    || state.decks[RESOURCES].row().is_empty()
+                {
+                    return self.proceed(state, stage);
+                }
+                Ok(wait_at(state, stage))
+            }
+            _ => Err(Unported(self.stage_name(stage).to_owned())),
+        }
+    }
+
+    // -- the artisans and the items (actions.py, items.py) ----------------------------
+
+    /// `Artisans.enter`: keep the artisans; reveal as many items as artisans collected
+    /// and keep one (the `keep-item` step).
+    fn artisans_tribe(&self, mut state: State, stage: Sym) -> Step {
+        let player = state.decision.player as usize;
+        let turn = state.turn.as_ref().expect("a tribe action is in a turn");
+        let (colour, taken) = (turn.colour as usize, turn.taken);
+        state.players[player].meeples[colour] += taken;
+        let (mut state, drawn) = self.draw_cards(state, self.art().items, usize::from(taken));
+        if drawn.is_empty() {
+            return self.proceed(state, stage);
+        }
+        let turn = state.turn.as_mut().expect("in a turn");
+        turn.revealed = drawn.into_boxed_slice();
+        let mut callers = turn.callers.to_vec();
+        callers.push(stage);
+        turn.callers = callers.into_boxed_slice();
+        Ok(wait_at(state, self.art().keep_item))
+    }
+
+    /// `KeepItem.apply`: the item kept joins the hand; the others go face up to the
+    /// discard pile; the artisans' action has finished.
+    fn keep_item(&self, mut state: State, item: u8) -> Step {
+        let player = state.decision.player as usize;
+        let deck_index = self.art().items;
+        let turn = state.turn.as_mut().expect("in a turn");
+        let mut others = turn.revealed.to_vec();
+        let at = others
+            .iter()
+            .position(|&c| c == item)
+            .expect("an item drawn");
+        others.remove(at);
+        turn.revealed = Box::new([]);
+        let deck = &state.decks[deck_index];
+        let mut discard = deck.discard().to_vec();
+        discard.extend_from_slice(&others);
+        state.decks[deck_index] = Deck::new(deck.draw(), deck.row(), &discard);
+        let state = self.give_items(state, player, &[item]);
+        self.return_to_caller(state)
+    }
+
+    /// `items_left`: an item can still be drawn (from the pile or the discards).
+    fn items_left(&self, state: &State) -> bool {
+        let deck = &state.decks[self.art().items];
+        !deck.draw().is_empty() || !deck.discard().is_empty()
+    }
+
+    /// `give_items` (`give_cards`): items into the hand, as the deck orders its hands.
+    fn give_items(&self, mut state: State, player: usize, items: &[u8]) -> State {
+        let deck = self.art().items;
+        let hands = &state.players[player].hands;
+        let mut hand = hands.hand(deck).to_vec();
+        hand.extend_from_slice(items);
+        if self.content.doc.decks[deck].order == "sorted" {
+            self.sort_hand(&mut hand);
+        }
+        state.players[player].hands = hands.with_hand(deck, &hand);
+        state
+    }
+
+    /// `Workshop._payments`: `P…` with enough artisans kept, `F…` with enough Fakirs.
+    fn workshop_payments(&self, state: &State) -> Vec<Action> {
+        let art = self.art();
+        let player = state.decision.player as usize;
+        let mut ways = Vec::new();
+        let artisans = i64::from(state.players[player].meeples[art.purple]);
+        if artisans >= art.workshop_artisans {
+            ways.push(Action::Workshop(
+                Way::Artisans,
+                art.workshop_artisans.max(0) as u8,
+            ));
+        }
+        if self.fakirs_held(state, player) as i64 >= art.workshop_fakirs {
+            ways.push(Action::Workshop(
+                Way::Fakirs,
+                art.workshop_fakirs.max(0) as u8,
+            ));
+        }
+        ways
+    }
+
+    /// `Workshop.apply`: pay the artisans (to the bag) or the Fakirs, take the top item.
+    fn workshop(&self, mut state: State, way: Way, n: u8) -> Step {
+        let stage = state.decision.stage;
+        let player = state.decision.player as usize;
+        match way {
+            Way::Artisans => {
+                let purple = self.art().purple;
+                state.players[player].meeples[purple] -= n;
+                state.bag[purple] += n;
+            }
+            Way::Fakirs => state = self.discard_fakirs(state, player, usize::from(n)),
+        }
+        let (state, drawn) = self.draw_cards(state, self.art().items, 1);
+        let state = self.give_items(state, player, &drawn);
+        self.proceed(state, stage)
+    }
+
+    /// `SpecializedMarket.apply`: pay, take the first copy of the card from the row.
+    fn specialized_buy(&self, mut state: State, card: u8) -> Step {
+        let stage = state.decision.stage;
+        let player = state.decision.player as usize;
+        state.players[player].coins -= self.art().specialized_market_cost as i32;
+        let deck = &state.decks[RESOURCES];
+        let mut row = deck.row().to_vec();
+        let at = row
+            .iter()
+            .position(|&c| c == card)
+            .expect("the card is face up");
+        row.remove(at);
+        state.decks[RESOURCES] = Deck::new(deck.draw(), &row, deck.discard());
+        let state = self.add_cards(state, player, &[card]);
+        self.proceed(state, stage)
+    }
+
+    // -- tents (tents.py) -------------------------------------------------------------
+
+    /// `tent_options`: in the player's own turn, with the tent still to place, each
+    /// tile taken this turn that they own and that holds no tent.
+    pub(super) fn tent_options(&self, state: &State, player: usize) -> Vec<Action> {
+        let Some(art) = self.artisans.as_ref() else {
+            return Vec::new();
+        };
+        let turn = state.turn.as_ref().expect("in a turn");
+        if counter(&state.players[player].extras, art.piece_tent) == 0 {
+            return Vec::new();
+        }
+        turn.claimed
+            .iter()
+            .filter(|&&t| {
+                let t = usize::from(t);
+                state.board.owner(t) == player as i8 && state.board.tokens(t)[art.tent] == 0
+            })
+            .map(|&t| Action::Tent(t))
+            .collect()
+    }
+
+    /// `pitch_tent`: the tent on the tile, the camel back in the player's supply.
+    pub(super) fn pitch_tent(&self, mut state: State, tile: usize) -> State {
+        let art = self.art();
+        let player = state.decision.player as usize;
+        let p = &mut state.players[player];
+        p.camels += 1;
+        p.extras = set_counter(&p.extras, art.piece_tent, 0);
+        state.board.tokens_mut(tile)[art.tent] += 1;
+        state.pool[art.tent] -= 1;
+        state
+    }
+
+    /// `give_tents`: every player has one tent to place.
+    pub(crate) fn give_tents(&self, mut state: State) -> State {
+        if let Some(art) = self.artisans.as_ref() {
+            for p in state.players.iter_mut() {
+                p.extras = set_counter(&p.extras, art.piece_tent, 1);
+            }
+        }
+        state
+    }
+
+    // -- the magic items (items.py, board_items.py) -----------------------------------
+
+    /// `Activated.options` of a magic item (the owner's own turn is checked by the
+    /// caller): once a turn for the deck, where the item is usable, each target.
+    pub(super) fn item_options(&self, state: &State, player: usize, card: u8) -> Vec<Action> {
+        let art = self.art();
+        let Some(item) = art.item(card) else {
+            return Vec::new();
+        };
+        let turn = state.turn.as_ref().expect("in a turn");
+        if let Some(mark) = self.use_mark(card) {
+            if turn.used.contains(&mark) {
+                return Vec::new();
+            }
+        }
+        let stage = self.stage_name(state.decision.stage);
+        let settled = MEEPLES_SETTLED.contains(&stage);
+        match item {
+            Item::FlyingCarpet if stage != "drop" => return Vec::new(),
+            Item::BurningScimitar | Item::EnchantingFlute if settled => return Vec::new(),
+            _ => {}
+        }
+        let spec = &self.content.doc.cards[usize::from(card)];
+        // the items cost nothing; a cost the kernel does not know is not offered
+        if spec.cost.is_empty() {
+            self.item_targets(state, player, card, item)
+                .into_iter()
+                .map(|t| Action::Item(card, t))
+                .collect()
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn item_targets(&self, state: &State, player: usize, card: u8, item: Item) -> Vec<ItemTarget> {
+        let spec = &self.content.doc.cards[usize::from(card)];
+        let param = |key: &str| spec.params.get(key).copied().unwrap_or(0);
+        let geo = &state.layout.geometry;
+        match item {
+            Item::Precious => Vec::new(),
+            // `FabulousLamp.targets`: each face-up djinn
+            Item::FabulousLamp => state.decks[DJINNS]
+                .row()
+                .iter()
+                .map(|&d| ItemTarget::Card(d))
+                .collect(),
+            // `HornOfPlenty.targets`: while the pile or the discards hold a card
+            Item::HornOfPlenty => {
+                let deck = &state.decks[RESOURCES];
+                if deck.draw().is_empty() && deck.discard().is_empty() {
+                    Vec::new()
+                } else {
+                    vec![ItemTarget::None]
+                }
+            }
+            // `RebirthRing.targets`: each item of the discard pile
+            Item::RebirthRing => state.decks[self.art().items]
+                .discard()
+                .iter()
+                .map(|&c| ItemTarget::Card(c))
+                .collect(),
+            Item::BurningScimitar => self.scimitar_targets(state, param("kills")),
+            // `EnchantingFlute.targets`: passable tiles with a neighbour holding meeples
+            Item::EnchantingFlute => (0..geo.size)
+                .filter(|&t| !geo.is_impassable(t) && !self.flute_sources(state, t).is_empty())
+                .map(|t| ItemTarget::Tile(t as u8))
+                .collect(),
+            Item::FlyingCarpet => self.carpet_targets(state, param("jump")),
+            Item::TempestTalisman => {
+                let art = self.art();
+                let camels: Vec<usize> = (0..geo.size)
+                    .filter(|&t| {
+                        state.board.owner(t) == player as i8 && state.board.tokens(t)[art.tent] == 0
+                    })
+                    .collect();
+                let empty: Vec<usize> = (0..geo.size)
+                    .filter(|&t| {
+                        !geo.is_impassable(t)
+                            && state.board.owner(t) == NOBODY
+                            && state.board.meeples(t).iter().all(|&n| n == 0)
+                            && state.board.tokens(t).iter().all(|&n| n == 0)
+                    })
+                    .collect();
+                let mut out = Vec::with_capacity(camels.len() * empty.len());
+                for &a in &camels {
+                    for &b in &empty {
+                        out.push(ItemTarget::Tiles(a as u8, b as u8));
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    /// `keeps_a_move`: at the pick, an item may not leave the player without a move.
+    fn keeps_a_move(&self, state: &State) -> bool {
+        state.decision.stage != self.known.pick || !self.starts(state, true).is_empty()
+    }
+
+    /// `BurningScimitar.targets`: on each tile, each distinct group of `kills` meeples
+    /// (all of them when fewer), whose removal keeps a move.
+    fn scimitar_targets(&self, state: &State, kills: i64) -> Vec<ItemTarget> {
+        let mut found = Vec::new();
+        let colours = self.content.colours();
+        for tile in 0..state.layout.size() {
+            let here = state.board.meeples(tile);
+            let total: usize = here.iter().map(|&n| usize::from(n)).sum();
+            let size = (kills.max(0) as usize).min(total);
+            if size == 0 {
+                continue;
+            }
+            if size > MAX_KILLS {
+                continue; // not offered by the kernel's actions: a content it refuses
+            }
+            // the distinct multisets of `size` meeples, in colour order
+            let mut group = [0u8; MAX_KILLS];
+            let mut groups = Vec::new();
+            multisets(here, colours, 0, size, &mut group, 0, &mut groups);
+            for group in groups {
+                // only the pick can be left without an option (`keeps_a_move`)
+                let keeps = state.decision.stage != self.known.pick || {
+                    let mut after = state.clone();
+                    remove_meeples(&mut after, tile, &group[..size]);
+                    self.keeps_a_move(&after)
+                };
+                if keeps {
+                    found.push(ItemTarget::Kills(tile as u8, group, size as u8));
+                }
+            }
+        }
+        found
+    }
+
+    /// `_sources`: the tiles sharing an edge with `tile` that hold meeples.
+    fn flute_sources(&self, state: &State, tile: usize) -> Vec<usize> {
+        state.layout.geometry.orthogonal[tile]
+            .iter()
+            .map(|&t| usize::from(t))
+            .filter(|&t| state.board.meeples(t).iter().any(|&n| n != 0))
+            .collect()
+    }
+
+    /// `FlyingCarpet.targets`: `jump` tiles away in a straight line, on a passable
+    /// tile, each colour in hand whose drop there keeps the move legal.
+    fn carpet_targets(&self, state: &State, jump: i64) -> Vec<ItemTarget> {
+        let turn = state.turn.as_ref().expect("in a turn");
+        let Some(hand) = turn.hand else {
+            return Vec::new();
+        };
+        let geo = &state.layout.geometry;
+        let here = turn_here(turn);
+        let (row, col) = ((here / geo.cols) as i64, (here % geo.cols) as i64);
+        let mut found = Vec::new();
+        for (dr, dc) in [(-jump, 0), (jump, 0), (0, -jump), (0, jump)] {
+            let (r, c) = (row + dr, col + dc);
+            if !(0 <= r && r < geo.rows as i64 && 0 <= c && c < geo.cols as i64) {
+                continue;
+            }
+            let tile = (r as usize) * geo.cols + c as usize;
+            if geo.is_impassable(tile) {
+                continue;
+            }
+            for (colour, &n) in hand[..self.content.colours()].iter().enumerate() {
+                if n != 0 && self.carpet_lands(state, tile, colour) {
+                    found.push(ItemTarget::TileColour(tile as u8, colour as u8));
+                }
+            }
+        }
+        found
+    }
+
+    /// `FlyingCarpet._lands`: the last meeple lands on its colour, or the meeples left
+    /// can still end the move.
+    fn carpet_lands(&self, state: &State, tile: usize, colour: usize) -> bool {
+        let turn = state.turn.as_ref().expect("in a turn");
+        let hand = turn.hand.expect("in a move");
+        let left: usize = hand.iter().map(|&n| usize::from(n)).sum();
+        if left == 1 {
+            return state.board.meeples(tile)[colour] != 0;
+        }
+        let mut dropped = state.clone();
+        dropped.board.meeples_mut(tile)[colour] += 1;
+        let turn = dropped.turn.as_mut().expect("in a turn");
+        turn.path = super::append(&turn.path, tile as u8);
+        turn.hand.as_mut().expect("in a move")[colour] -= 1;
+        !self.drop_options(&dropped).is_empty()
+    }
+
+    /// `Activated.apply` for a magic item: mark the deck used, discard the item, count
+    /// the effect, then act.
+    pub(super) fn use_item(&self, mut state: State, card: u8, target: ItemTarget) -> Step {
+        let art = self.art();
+        let player = state.decision.player as usize;
+        if let Some(mark) = self.use_mark(card) {
+            let turn = state.turn.as_mut().expect("in a turn");
+            let mut used = turn.used.to_vec();
+            used.push(mark);
+            used.sort();
+            turn.used = used.into_boxed_slice();
+        }
+        if self.content.doc.decks[art.items].discard {
+            let deck_index = art.items;
+            let hands = &state.players[player].hands;
+            let mut hand = hands.hand(deck_index).to_vec();
+            let at = hand
+                .iter()
+                .position(|&c| c == card)
+                .expect("the item is held");
+            hand.remove(at);
+            state.players[player].hands = hands.with_hand(deck_index, &hand);
+            let deck = &state.decks[deck_index];
+            let mut discard = deck.discard().to_vec();
+            discard.push(card);
+            state.decks[deck_index] = Deck::new(deck.draw(), deck.row(), &discard);
+        }
+        state = self.count_effect(state, card);
+        let spec = &self.content.doc.cards[usize::from(card)];
+        let param = |key: &str| spec.params.get(key).copied().unwrap_or(0);
+        let item = art.item(card).expect("an item");
+        Ok(match (item, target) {
+            // `FabulousLamp.act`: the djinn from the row, unpaid
+            (Item::FabulousLamp, ItemTarget::Card(djinn)) => {
+                let deck = &state.decks[DJINNS];
+                let mut row = deck.row().to_vec();
+                let at = row.iter().position(|&c| c == djinn).expect("face up");
+                row.remove(at);
+                state.decks[DJINNS] = Deck::new(deck.draw(), &row, deck.discard());
+                self.give_djinn(state, player, djinn)
+            }
+            // `HornOfPlenty.act`: the row discarded, a new row dealt
+            (Item::HornOfPlenty, ItemTarget::None) => {
+                let deck = &state.decks[RESOURCES];
+                let mut discard = deck.discard().to_vec();
+                discard.extend_from_slice(deck.row());
+                state.decks[RESOURCES] = Deck::new(deck.draw(), &[], &discard);
+                let (mut state, dealt) =
+                    self.draw_cards(state, RESOURCES, param("row").max(0) as usize);
+                let deck = &state.decks[RESOURCES];
+                state.decks[RESOURCES] = Deck::new(deck.draw(), &dealt, deck.discard());
+                state
+            }
+            // `RebirthRing.act`: the item back from the discards
+            (Item::RebirthRing, ItemTarget::Card(back)) => {
+                let deck_index = art.items;
+                let deck = &state.decks[deck_index];
+                let mut discard = deck.discard().to_vec();
+                let at = discard.iter().position(|&c| c == back).expect("discarded");
+                discard.remove(at);
+                state.decks[deck_index] = Deck::new(deck.draw(), deck.row(), &discard);
+                self.give_items(state, player, &[back])
+            }
+            // `BurningScimitar.act`: the meeples to the bag; an emptied tile is taken
+            (Item::BurningScimitar, ItemTarget::Kills(tile, group, n)) => {
+                let tile = usize::from(tile);
+                remove_meeples(&mut state, tile, &group[..usize::from(n)]);
+                if state.board.meeples(tile).iter().all(|&m| m == 0) {
+                    state = self.take_tile(state, player, tile);
+                }
+                state
+            }
+            // `EnchantingFlute.act`: the tile chosen, the meeples come at `gather`
+            (Item::EnchantingFlute, ItemTarget::Tile(tile)) => {
+                state.extras = set_counter(&state.extras, art.flute_tile, i64::from(tile));
+                state.extras = set_counter(&state.extras, art.flute_left, param("meeples"));
+                let stage = state.decision.stage;
+                let turn = state.turn.as_mut().expect("in a turn");
+                turn.resume = stage;
+                state.decision = Decision {
+                    stage: art.gather,
+                    player: player as i8,
+                };
+                state
+            }
+            // `FlyingCarpet.act`: the drop stage's own drop, on the tile flown to
+            (Item::FlyingCarpet, ItemTarget::TileColour(tile, colour)) => {
+                return self.drop(state, usize::from(tile), usize::from(colour));
+            }
+            // `TempestTalisman.act`: the camel moves; the tile it leaves is nobody's
+            (Item::TempestTalisman, ItemTarget::Tiles(from, to)) => {
+                state.board.set_owner(usize::from(from), NOBODY);
+                state.board.set_owner(usize::from(to), player as i8);
+                state
+            }
+            _ => return Err(Unported(format!("{ITEMS}:{}", spec.kind))),
+        })
+    }
+
+    /// `Gather.legal`: `done`, or a meeple of a neighbouring tile whose move keeps a
+    /// move.
+    fn gather_options(&self, state: &State) -> Vec<Action> {
+        let art = self.art();
+        let to = counter(&state.extras, art.flute_tile).max(0) as usize;
+        let mut found = vec![Action::Done];
+        for source in self.flute_sources(state, to) {
+            for (colour, &n) in state.board.meeples(source).iter().enumerate() {
+                if n == 0 {
+                    continue;
+                }
+                let resume = state.turn.as_ref().expect("in a turn").resume;
+                let keeps = resume != self.known.pick || {
+                    let mut moved = state.clone();
+                    moved.board.meeples_mut(source)[colour] -= 1;
+                    moved.board.meeples_mut(to)[colour] += 1;
+                    moved.decision.stage = resume;
+                    self.keeps_a_move(&moved)
+                };
+                if keeps {
+                    found.push(Action::Gather(source as u8, colour as u8));
+                }
+            }
+        }
+        found
+    }
+
+    /// `Gather.apply`: one meeple onto the Flute's tile; after the last one (or `done`)
+    /// play goes back to the decision the Flute was played at.
+    fn gather(&self, mut state: State, moved: Option<(usize, usize)>) -> State {
+        let art = self.art();
+        if let Some((source, colour)) = moved {
+            let to = counter(&state.extras, art.flute_tile).max(0) as usize;
+            state.board.meeples_mut(source)[colour] -= 1;
+            state.board.meeples_mut(to)[colour] += 1;
+            let left = counter(&state.extras, art.flute_left) - 1;
+            state.extras = set_counter(&state.extras, art.flute_left, left);
+            if left > 0 && self.gather_options(&state).len() > 1 {
+                return state;
+            }
+        }
+        state.extras = state
+            .extras
+            .iter()
+            .copied()
+            .filter(|&(k, _)| k != art.flute_tile && k != art.flute_left)
+            .collect::<Vec<_>>()
+            .into_boxed_slice();
+        let turn = state.turn.as_mut().expect("in a turn");
+        let resume = turn.resume;
+        turn.resume = self.known.empty;
+        state.decision.stage = resume;
+        state
+    }
+
+    // -- scoring (scoring.py, items.py, tents.py) -------------------------------------
+
+    /// The Artisans' score lines summed: the artisans (the majority per artisan for the
+    /// one player with strictly the most), the precious items, the tents, and the
+    /// Artisans' scoring djinns (Geb, Ptah).
+    pub(super) fn artisan_score(&self, state: &State, player: usize) -> i64 {
+        let Some(art) = self.artisans.as_ref() else {
+            return 0;
+        };
+        let doc = &self.content.doc;
+        let artisans_of = |p: usize| i64::from(state.players[p].meeples[art.purple]);
+        let mine = artisans_of(player);
+        let leads = mine > 0
+            && (0..state.players.len())
+                .filter(|&p| p != player)
+                .all(|p| mine > artisans_of(p));
+        let each = if leads {
+            art.artisan_majority_vp
+        } else {
+            art.artisan_vp
+        };
+        let mut total = mine * each;
+        let items = state.players[player].hands.hand(art.items);
+        let precious: Vec<u8> = items
+            .iter()
+            .copied()
+            .filter(|&c| art.item(c) == Some(Item::Precious))
+            .collect();
+        total += precious
+            .iter()
+            .map(|&c| doc.cards[usize::from(c)].vp)
+            .sum::<i64>();
+        let geo = &state.layout.geometry;
+        for tile in 0..state.layout.size() {
+            if state.board.owner(tile) != player as i8 || state.board.tokens(tile)[art.tent] == 0 {
+                continue;
+            }
+            let red = geo.area[tile]
+                .iter()
+                .filter(|&&t| {
+                    doc.tiles[usize::from(state.layout.tiles[usize::from(t)])].value == "red"
+                })
+                .count() as i64;
+            total += red * art.tent_red_tile_vp;
+        }
+        for &djinn in state.players[player].hands.hand(DJINNS) {
+            let spec = &doc.cards[usize::from(djinn)];
+            let param = |key: &str| spec.params.get(key).copied().unwrap_or(0);
+            total += match spec.kind.as_str() {
+                "geb" => precious.len() as i64 * param("per_precious"),
+                "ptah" => mine * param("per_artisan"),
+                _ => 0,
+            };
+        }
+        total
+    }
+
+    /// `ArtisansBoaz.protects`: the artisans too.
+    pub(super) fn boaz_protects_artisans(&self, colour: usize) -> bool {
+        self.artisans.as_ref().is_some_and(|a| a.purple == colour)
+    }
+
+    /// `ArtisansKandicha.on_event`: an artisan killed by the owner's assassins goes in
+    /// front of the owner.
+    pub(super) fn kandicha_takes_artisan(&self, colour: usize) -> bool {
+        self.artisans.as_ref().is_some_and(|a| a.purple == colour)
+    }
+
+    // -- the board (layout.py) --------------------------------------------------------
+
+    /// The plugins played at an older version, which the kernel refuses (and the
+    /// Artisans without the parts the kernel plays them with: never the base rules alone).
+    pub(crate) fn refused_edition(&self) -> Option<Unported> {
+        let editions = &self.content.doc.editions;
+        if editions.is_empty() {
+            let named = self.content.doc.ruleset.iter().any(|p| p == PLUGIN);
+            return (named && self.artisans.is_none()).then(|| {
+                Unported("the Artisans without their colour, tent, items deck or stages".into())
+            });
+        }
+        Some(Unported(format!(
+            "{} (a kept older version: it stays on the Python engine)",
+            editions.join(", ")
+        )))
+    }
+
+    /// `lay_out` with `artisans_layout` and the terrain (`with_terrain`): laid again
+    /// while a tile is cut off.
+    pub(crate) fn artisans_layout(
+        &self,
+        rows: usize,
+        cols: usize,
+        rng: &mut Rng,
+    ) -> Result<Layout, Unported> {
+        let content = self.content;
+        for _ in 0..LAYOUT_ATTEMPTS {
+            let tiles = lay_tiles(content, rows, cols, rng)?;
+            let (blocked, walls) = terrain(content, rows, cols, &tiles);
+            let layout = Layout::new(
+                content,
+                rows as u8,
+                cols as u8,
+                tiles.into_boxed_slice(),
+                blocked,
+                walls.into_boxed_slice(),
+            );
+            if connected(&layout) {
+                return Ok(layout);
+            }
+        }
+        Err(Unported(
+            "a board without a layout that leaves no tile cut off".to_owned(),
+        ))
+    }
+}
+
+/// `artisans_layout`: the new tiles and randomly drawn other tiles shuffled into the
+/// inner area, the other tiles shuffled around them.
+fn lay_tiles(
+    content: &Content,
+    rows: usize,
+    cols: usize,
+    rng: &mut Rng,
+) -> Result<Vec<u8>, Unported> {
+    let doc = &content.doc;
+    let inner: Vec<usize> = (1..rows.saturating_sub(1))
+        .flat_map(|r| (1..cols.saturating_sub(1)).map(move |c| r * cols + c))
+        .collect();
+    let new: Vec<u8> = (0..doc.tiles.len() as u8)
+        .filter(|&t| NEW_KINDS.contains(&doc.tiles[usize::from(t)].kind.as_str()))
+        .collect();
+    let mut others: Vec<u8> = (0..doc.tiles.len() as u8)
+        .filter(|&t| !NEW_KINDS.contains(&doc.tiles[usize::from(t)].kind.as_str()))
+        .collect();
+    if inner.len() < new.len() || inner.len() - new.len() > others.len() {
+        return Err(Unported(format!(
+            "a {rows}x{cols} board whose inner area cannot hold the Artisans tiles"
+        )));
+    }
+    let drawn = inner.len() - new.len();
+    rng.shuffle(&mut others);
+    let mut centre: Vec<u8> = others[..drawn].to_vec();
+    centre.extend_from_slice(&new);
+    rng.shuffle(&mut centre);
+    let mut tiles = vec![0u8; rows * cols];
+    for (&position, &tile) in inner.iter().zip(&centre) {
+        tiles[position] = tile;
+    }
+    let rim = (0..rows * cols).filter(|i| !inner.contains(i));
+    for (position, &tile) in rim.zip(&others[drawn..]) {
+        tiles[position] = tile;
+    }
+    Ok(tiles)
+}
+
+/// `chasms` and `mountains`: the chasm impassable; two walls per workshop on its
+/// darkened edges (the first north and west, the others south and east), none on the rim.
+fn terrain(content: &Content, rows: usize, cols: usize, tiles: &[u8]) -> (u64, Vec<(u8, u8)>) {
+    let mut blocked = 0u64;
+    let mut walls = Vec::new();
+    for (index, &tile) in tiles.iter().enumerate() {
+        let id = &content.doc.tiles[usize::from(tile)].id;
+        let (kind, number) = id.rsplit_once('-').unwrap_or(("", id));
+        if kind == CHASM {
+            blocked |= 1 << index;
+        }
+        if kind != WORKSHOP {
+            continue;
+        }
+        let dark: [(i64, i64); 2] = if number == "1" {
+            [(-1, 0), (0, -1)]
+        } else {
+            [(1, 0), (0, 1)]
+        };
+        let (row, col) = ((index / cols) as i64, (index % cols) as i64);
+        for (dr, dc) in dark {
+            let (r, c) = (row + dr, col + dc);
+            if 0 <= r && r < rows as i64 && 0 <= c && c < cols as i64 {
+                let other = (r as usize * cols + c as usize) as u8;
+                let index = index as u8;
+                walls.push((index.min(other), index.max(other)));
+            }
+        }
+    }
+    walls.sort_unstable();
+    walls.dedup();
+    (blocked, walls)
+}
+
+/// `Geometry.is_connected`: every passable tile reaches every other.
+fn connected(layout: &Layout) -> bool {
+    let geo = &layout.geometry;
+    let passable: Vec<usize> = (0..geo.size).filter(|&t| !geo.is_impassable(t)).collect();
+    let Some(&first) = passable.first() else {
+        return true;
+    };
+    let mut seen = 1u64 << first;
+    let mut todo = vec![first];
+    while let Some(here) = todo.pop() {
+        for &next in &geo.neighbours[here] {
+            let bit = 1u64 << next;
+            if seen & bit == 0 {
+                seen |= bit;
+                todo.push(usize::from(next));
+            }
+        }
+    }
+    seen.count_ones() as usize == passable.len()
+}
+
+/// `remove_meeples`: meeples of `colours` leave `tile` for the bag.
+fn remove_meeples(state: &mut State, tile: usize, colours: &[u8]) {
+    for &colour in colours {
+        state.board.meeples_mut(tile)[usize::from(colour)] -= 1;
+        state.bag[usize::from(colour)] += 1;
+    }
+}
+
+/// The distinct multisets of `size` meeples of `here` (at most `here[c]` of colour c),
+/// colours in order, in lexicographic order (`sorted(set(combinations(pool, size)))`).
+fn multisets(
+    here: &[u8],
+    colours: usize,
+    from: usize,
+    size: usize,
+    group: &mut [u8; MAX_KILLS],
+    filled: usize,
+    out: &mut Vec<[u8; MAX_KILLS]>,
+) {
+    if filled == size {
+        out.push(*group);
+        return;
+    }
+    for colour in from..colours {
+        let used = group[..filled]
+            .iter()
+            .filter(|&&c| usize::from(c) == colour)
+            .count();
+        if usize::from(here[colour]) > used {
+            group[filled] = colour as u8;
+            multisets(here, colours, colour, size, group, filled + 1, out);
+        }
+    }
+    group[filled] = 0;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_of_meeples_are_distinct_multisets() {
+        let mut out = Vec::new();
+        let mut group = [0u8; MAX_KILLS];
+        // two of colour 0, one of colour 2: {0,0}, {0,2}
+        multisets(&[2, 0, 1], 3, 0, 2, &mut group, 0, &mut out);
+        let found: Vec<Vec<u8>> = out.iter().map(|g| g[..2].to_vec()).collect();
+        assert_eq!(found, vec![vec![0, 0], vec![0, 2]]);
+    }
+}
