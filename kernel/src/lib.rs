@@ -9,6 +9,8 @@
 pub mod actions;
 pub mod content;
 pub mod geometry;
+pub mod greedy;
+pub mod moves;
 pub mod names;
 pub mod playout;
 pub mod rng;
@@ -17,6 +19,7 @@ pub mod seats;
 pub mod setup;
 pub mod state;
 pub mod statejson;
+pub mod views;
 
 #[cfg(feature = "python")]
 mod python;

@@ -197,6 +197,38 @@ mod _native {
         }
     }
 
+    /// One seat's native player, kept between decisions (a player remembers its plan):
+    /// the differential tests ask it and the Python player the same decisions.
+    #[pyclass(module = "naqala.kernel._native")]
+    struct NativePlayer {
+        player: std::sync::Mutex<Box<dyn Player + Send>>,
+    }
+
+    #[pymethods]
+    impl NativePlayer {
+        /// The player a seat named `name` gets from `seed`; NotImplementedError if the
+        /// kernel has none.
+        #[new]
+        fn new(name: &str, seed: u64) -> PyResult<Self> {
+            let seated = player(name, seed).ok_or_else(|| {
+                PyNotImplementedError::new_err(format!("the kernel has no player '{name}'"))
+            })?;
+            Ok(NativePlayer {
+                player: std::sync::Mutex::new(seated),
+            })
+        }
+
+        /// The index, among `state.legal_actions()`, of the option the player takes.
+        fn choose(&self, py: Python<'_>, state: &NativeState) -> PyResult<usize> {
+            let options = state.legal()?;
+            let content = Arc::clone(&state.content);
+            let mut guard = self.player.lock().unwrap_or_else(|e| e.into_inner());
+            let seated: &mut Box<dyn Player + Send> = &mut guard;
+            py.detach(|| seated.choose(&Rules::new(&content), &state.state, &options))
+                .map_err(unported)
+        }
+    }
+
     fn unported(error: Unported) -> PyErr {
         PyNotImplementedError::new_err(format!("the kernel has not ported {}", error.0))
     }

@@ -42,13 +42,15 @@ impl Player for RandomPlayer {
 }
 
 /// The seat names the kernel has players for (a seat's name before any `:setting`).
-pub const PLAYERS: &[&str] = &["random"];
+pub const PLAYERS: &[&str] = &["random", "greedy", "greedy-nobid"];
 
 /// The player a seat named `name` (as `--seats` writes it, e.g. `random`) gets from
 /// `seed`, or `None` when the kernel has no such player.
 pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
     match name {
         "random" => Some(Box::new(RandomPlayer::new(seed))),
+        "greedy" => Some(Box::new(crate::greedy::GreedyPlayer::new(seed, false))),
+        "greedy-nobid" => Some(Box::new(crate::greedy::GreedyPlayer::new(seed, true))),
         _ => None,
     }
 }
