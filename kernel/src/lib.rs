@@ -10,6 +10,7 @@ pub mod actions;
 pub mod content;
 pub mod geometry;
 pub mod greedy;
+pub mod mcts;
 pub mod moves;
 pub mod names;
 pub mod playout;

@@ -107,6 +107,11 @@ mod _native {
             Rules::new(&self.content).scores(&self.state)
         }
 
+        /// `agents/mcts.py`'s `view_digest`: the number the search of `seat` draws from.
+        fn view_digest(&self, seat: usize) -> u64 {
+            crate::views::view_digest(&self.content, &self.state, seat)
+        }
+
         /// Whether the game is over.
         fn is_over(&self) -> bool {
             self.content.names.name(self.state.decision.stage) == "over"

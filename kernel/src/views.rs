@@ -5,9 +5,13 @@
 //! not see, exactly as the Python players cannot; the deal draws from the same
 //! SplitMix64 stream in the same order, so both engines decide on the same deal.
 
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+
 use crate::content::Content;
 use crate::rng::Rng;
 use crate::state::{Deck, State, NOBODY};
+use crate::statejson::state_to_json;
 
 /// The decks whose cards in hand only their holder sees (hook `naqala_hidden_decks`):
 /// the base game's resources and the Artisans' items, the only plugins with that hook
@@ -102,4 +106,142 @@ pub fn determinize(content: &Content, state: &State, seat: usize, seed: u64) -> 
         }
     }
     result
+}
+
+/// `sees_revealed`: only the turn's player sees the cards being chosen from.
+fn sees_revealed(state: &State, seat: usize) -> bool {
+    turn_owner(state) == seat as i8
+}
+
+/// `view_for`: what `seat` may see of `state`, as the JSON value Python builds: the state
+/// document with the other players' coins null and their hidden cards counted per deck,
+/// each draw pile a count, the cards being chosen from a count unless it is the seat's
+/// turn, and no generator.
+pub fn view_for(content: &Content, state: &State, seat: usize) -> Value {
+    let mut data: Value = serde_json::from_str(&state_to_json(content, state))
+        .expect("the kernel writes state JSON it can read");
+    let hidden = hidden_decks(content);
+    let object = data.as_object_mut().expect("a state document is an object");
+    object.insert("format".into(), Value::from("naqala-view"));
+    object.insert("seat".into(), Value::from(seat));
+    object.shift_remove("rng");
+    if let Some(Value::Array(players)) = object.get_mut("players") {
+        for (index, player) in players.iter_mut().enumerate() {
+            if index == seat {
+                continue;
+            }
+            let player = player.as_object_mut().expect("a player is an object");
+            player.insert("coins".into(), Value::Null);
+            let mut counts = Map::new();
+            for &deck in &hidden {
+                let name = &content.doc.decks[deck].id;
+                if let Some(Value::Object(hands)) = player.get_mut("hands") {
+                    hands.shift_remove(name);
+                }
+                let held = state.players[index].hands.hand(deck).len();
+                counts.insert(name.clone(), Value::from(held));
+            }
+            player.insert("hidden".into(), Value::Object(counts));
+        }
+    }
+    if let Some(Value::Object(decks)) = object.get_mut("decks") {
+        for deck in decks.values_mut() {
+            if let Some(draw) = deck.get("draw").and_then(Value::as_array).map(Vec::len) {
+                deck["draw"] = Value::from(draw);
+            }
+        }
+    }
+    if let Some(turn) = object.get_mut("turn").filter(|t| !t.is_null()) {
+        if !sees_revealed(state, seat) {
+            let count = state.turn.as_ref().map_or(0, |t| t.revealed.len());
+            turn["revealed"] = Value::from(count);
+        }
+    }
+    data
+}
+
+/// `view_digest` (agents/mcts.py): the first 8 bytes, big-endian, of the SHA-256 of the
+/// view as `json.dumps(view, sort_keys=True)` writes it; the search draws from it.
+pub fn view_digest(content: &Content, state: &State, seat: usize) -> u64 {
+    let mut text = String::new();
+    python_json(&view_for(content, state, seat), &mut text);
+    let digest = Sha256::digest(text.as_bytes());
+    u64::from_be_bytes(digest[..8].try_into().expect("a digest has 32 bytes"))
+}
+
+/// JSON as Python's `json.dumps(value, sort_keys=True)` writes it: `", "` and `": "`
+/// between items, keys sorted, every character beyond ASCII escaped.
+pub fn python_json(value: &Value, out: &mut String) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&n.to_string()),
+        Value::String(s) => python_string(s, out),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                python_json(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, key) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                python_string(key, out);
+                out.push_str(": ");
+                python_json(&map[key], out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// A string as `json.dumps` writes it with `ensure_ascii`.
+fn python_string(text: &str, out: &mut String) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            ' '..='~' => out.push(c),
+            _ => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_is_written_as_python_writes_it() {
+        let value: Value =
+            serde_json::from_str(r#"{"b": [1, null, true], "a": "é\"x\n", "c": {}}"#).unwrap();
+        let mut out = String::new();
+        python_json(&value, &mut out);
+        // json.dumps({"b": [1, None, True], "a": "é\"x\n", "c": {}}, sort_keys=True)
+        assert_eq!(
+            out,
+            r#"{"a": "\u00e9\"x\n", "b": [1, null, true], "c": {}}"#
+        );
+    }
 }
