@@ -9,6 +9,7 @@ import pytest
 from native_kit import require_native
 
 from naqala.agents.greedy import GreedyAgent
+from naqala.agents.greedy_full import FullGreedyAgent
 from naqala.agents.mcts import DEEP_BUDGET, DEFAULT_BUDGET, MctsAgent, parse_budget, view_digest
 from naqala.agents.nobid import NoBidGreedyAgent
 from naqala.core.actions import format_action
@@ -98,7 +99,7 @@ def test_greedy_and_random_seats_mix_in_one_native_game() -> None:
 
 def test_the_greedy_players_are_listed() -> None:
     native = require_native()
-    assert {"greedy", "greedy-nobid"} <= set(native.players())
+    assert {"greedy", "greedy-full", "greedy-nobid"} <= set(native.players())
     with pytest.raises(NotImplementedError, match="no player 'coiny'"):
         native.NativePlayer("coiny", 1)
 
@@ -146,3 +147,10 @@ def test_the_deep_budget_is_64_times_the_default_and_named_on_both_engines() -> 
     native.NativePlayer("mcts:deep", 1)
     with pytest.raises(NotImplementedError, match="no player 'mcts:fast'"):
         native.NativePlayer("mcts:fast", 1)
+
+
+def test_native_greedy_full_decides_as_the_python_one() -> None:
+    seats: list[tuple[str, Agent]] = [
+        ("greedy-full", FullGreedyAgent(agent_seed(1, seat))) for seat in range(2)
+    ]
+    assert play_both(build_rules(), seats, 1, decisions=40) == 40

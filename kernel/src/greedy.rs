@@ -13,7 +13,7 @@ use std::cell::Cell;
 use std::collections::HashMap;
 
 use crate::actions::Action;
-use crate::moves::{distinct_rest, MoveEnd, MoveSource};
+use crate::moves::{distinct_moves, MoveEnd, MoveSource};
 use crate::rules::{Rules, Unported};
 use crate::seats::Player;
 use crate::state::{Decision, State, Target, Turn, NOBODY};
@@ -312,11 +312,12 @@ impl Settings {
         let plans = if stage_is(rules, state, "pick") {
             self.candidates(meter, state, player)
         } else if stage_is(rules, state, "drop") {
-            distinct_rest(
+            distinct_moves(
                 state,
                 &state.layout.geometry,
                 rules.content.colours(),
                 MOVE_LIMIT,
+                true,
             )
         } else {
             Vec::new()
@@ -349,7 +350,12 @@ impl Settings {
 
     /// `_search`: moves found through the rules' own pick and drop options, up to
     /// `search_limit` positions.
-    fn search(&self, meter: &Meter, state: &State, player: usize) -> Result<(i64, Plan), Unported> {
+    pub fn search(
+        &self,
+        meter: &Meter,
+        state: &State,
+        player: usize,
+    ) -> Result<(i64, Plan), Unported> {
         struct Search<'a, 'r, 'c> {
             meter: &'a Meter<'r, 'c>,
             player: usize,
@@ -394,20 +400,7 @@ impl Settings {
     /// `move_gain`: what the best move on the board would gain `player` if they moved
     /// now (the value a bid is weighed against).
     pub fn move_gain(&self, meter: &Meter, state: &State, player: usize) -> Result<i64, Unported> {
-        let names = &meter.rules.content.names;
-        let marker = state
-            .bid_track
-            .as_slice()
-            .iter()
-            .copied()
-            .find(|&m| m != NOBODY)
-            .expect("a bid decision has a marker on the bid track");
-        let mut trial = state.clone();
-        trial.turn = Some(Box::new(fresh_turn(marker as u8, names.known(""))));
-        trial.decision = Decision {
-            stage: names.known("pick"),
-            player: player as i8,
-        };
+        let trial = bid_trial(meter.rules, state, player);
         let (value, plan) = self.plan_move(meter, &trial, player)?;
         Ok(if plan.is_empty() {
             0
@@ -415,6 +408,26 @@ impl Settings {
             value - meter.own_score(&trial, player)
         })
     }
+}
+
+/// The position a bid is weighed on: `player` about to pick with the first marker of the
+/// bid track (`move_gain`'s `trial`).
+fn bid_trial(rules: &Rules, state: &State, player: usize) -> State {
+    let names = &rules.content.names;
+    let marker = state
+        .bid_track
+        .as_slice()
+        .iter()
+        .copied()
+        .find(|&m| m != NOBODY)
+        .expect("a bid decision has a marker on the bid track");
+    let mut trial = state.clone();
+    trial.turn = Some(Box::new(fresh_turn(marker as u8, names.known(""))));
+    trial.decision = Decision {
+        stage: names.known("pick"),
+        player: player as i8,
+    };
+    trial
 }
 
 /// `Turn(marker=marker)`: a turn with every other field at its default.
@@ -548,6 +561,88 @@ impl Player for GreedyPlayer {
         options: &[Action],
     ) -> Result<usize, Unported> {
         self.choose_metered(&Meter::new(rules), state, options)
+    }
+}
+
+/// `FullGreedyAgent` (`greedy-full`): every distinct move played out through the rules,
+/// on the state itself (this yardstick does not determinize).
+pub struct FullGreedyPlayer {
+    plan: Plan,
+}
+
+impl FullGreedyPlayer {
+    pub fn new() -> FullGreedyPlayer {
+        FullGreedyPlayer { plan: Vec::new() }
+    }
+
+    /// `_plan_move`: the best of the base game's moves the rules in use allow (the first
+    /// of equal scores), else the rules' own options searched.
+    fn plan_move(
+        &self,
+        meter: &Meter,
+        state: &State,
+        player: usize,
+    ) -> Result<(i64, Plan), Unported> {
+        let rules = meter.rules;
+        let at_drop = stage_is(rules, state, "drop");
+        let colours = rules.content.colours();
+        let mut best: (i64, Plan) = (-(10i64.pow(9)), Vec::new());
+        for plan in distinct_moves(state, &state.layout.geometry, colours, MOVE_LIMIT, at_drop) {
+            let Some(after) = meter.follow(state, &plan)? else {
+                continue;
+            };
+            let value = meter.settled_score(&after, player)?;
+            if value > best.0 {
+                best = (value, plan);
+            }
+        }
+        if !best.1.is_empty() {
+            return Ok(best);
+        }
+        Settings::default().search(meter, state, player)
+    }
+}
+
+impl Default for FullGreedyPlayer {
+    fn default() -> Self {
+        FullGreedyPlayer::new()
+    }
+}
+
+impl Player for FullGreedyPlayer {
+    fn choose(
+        &mut self,
+        rules: &Rules,
+        state: &State,
+        options: &[Action],
+    ) -> Result<usize, Unported> {
+        let meter = Meter::new(rules);
+        let player = state.decision.player as usize;
+        if is_move_stage(rules, state) {
+            if !self.plan.first().is_some_and(|a| options.contains(a)) {
+                self.plan = self.plan_move(&meter, state, player)?.1;
+            }
+            if let Some(first) = self.plan.first() {
+                if let Some(i) = options.iter().position(|a| a == first) {
+                    self.plan.remove(0);
+                    return Ok(i);
+                }
+            }
+        }
+        if stage_is(rules, state, "bid") {
+            if !options.iter().any(|a| matches!(a, Action::Bid(_))) {
+                return Ok(0);
+            }
+            let trial = bid_trial(rules, state, player);
+            let (value, plan) = self.plan_move(&meter, &trial, player)?;
+            let gain = if plan.is_empty() {
+                0
+            } else {
+                value - meter.own_score(&trial, player)
+            };
+            return Ok(bid_for_gain(options, gain));
+        }
+        Ok(meter.best_option(state, options, player)?.1)
     }
 }
 

@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 use crate::actions::Action;
 use crate::content::MAX_COLOURS;
 use crate::geometry::Geometry;
-use crate::state::{Board, State, Turn, NOBODY};
+use crate::state::{Board, State, NOBODY};
 
 /// The tiles on the board, as `meeples(tile)` reads them, and how many colours.
 fn counts_of(board: &Board, tile: usize, colours: usize) -> [u8; MAX_COLOURS] {
@@ -334,35 +334,51 @@ fn drops(
     order
 }
 
-/// `distinct_moves` in the middle of a move (a drop decision): one action sequence for
-/// each distinct (start, final tile, colour) the rest of the move can end on, at most
-/// `limit` complete moves walked, in the order found.
-pub fn distinct_rest(
+/// `distinct_moves`: one action sequence for each distinct (start, final tile, colour) a
+/// move can end on, at most `limit` complete moves walked, in the order found: from the
+/// pick (every legal start) or, at a drop (`at_drop`), the rest of the move in progress.
+pub fn distinct_moves(
     state: &State,
     geo: &Geometry,
     colours: usize,
     limit: usize,
+    at_drop: bool,
 ) -> Vec<Vec<Action>> {
-    let turn: &Turn = state.turn.as_ref().expect("a drop is in a turn");
-    let hand = turn.hand.expect("a drop has meeples in hand");
     let mut board: Vec<[u8; MAX_COLOURS]> = (0..state.layout.size())
         .map(|t| counts_of(&state.board, t, colours))
         .collect();
-    let here = usize::from(*turn.path.last().unwrap_or(&(turn.start as u8)));
-    let prev = match turn.path.len() {
-        0 => NOBODY,
-        1 => turn.start,
-        n => turn.path[n - 2] as i8,
-    };
     let mut walker = Walker {
         geo,
         colours,
         limit,
         count: 0,
-        start: turn.start,
+        start: NOBODY,
         found: Vec::new(),
     };
-    walker.walk(&mut board, here, prev, hand, &mut Vec::new());
+    match state.turn.as_ref().filter(|_| at_drop) {
+        Some(turn) => {
+            let hand = turn.hand.expect("a move in progress has meeples in hand");
+            let here = usize::from(*turn.path.last().unwrap_or(&(turn.start as u8)));
+            let prev = match turn.path.len() {
+                0 => NOBODY,
+                1 => turn.start,
+                n => turn.path[n - 2] as i8,
+            };
+            walker.start = turn.start;
+            walker.walk(&mut board, here, prev, hand, &mut Vec::new());
+        }
+        None => {
+            let masks = colour_masks(&board, colours);
+            for start in legal_starts(geo, &board, &masks, colours) {
+                let hand = board[start];
+                board[start] = [0; MAX_COLOURS];
+                walker.start = start as i8;
+                let mut path = vec![Action::Pick(start as u8)];
+                walker.walk(&mut board, start, NOBODY, hand, &mut path);
+                board[start] = hand;
+            }
+        }
+    }
     walker.found.into_iter().map(|(_, plan)| plan).collect()
 }
 

@@ -42,7 +42,7 @@ impl Player for RandomPlayer {
 }
 
 /// The seat names the kernel has players for (a seat's name before any `:setting`).
-pub const PLAYERS: &[&str] = &["random", "greedy", "greedy-nobid", "mcts"];
+pub const PLAYERS: &[&str] = &["random", "greedy", "greedy-full", "greedy-nobid", "mcts"];
 
 /// The player a seat named `name` (as `--seats` writes it, e.g. `random`) gets from
 /// `seed`, or `None` when the kernel has no such player.
@@ -57,6 +57,7 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
     match name {
         "random" => Some(Box::new(RandomPlayer::new(seed))),
         "greedy" => Some(Box::new(crate::greedy::GreedyPlayer::new(seed, false))),
+        "greedy-full" => Some(Box::new(crate::greedy::FullGreedyPlayer::new())),
         "greedy-nobid" => Some(Box::new(crate::greedy::GreedyPlayer::new(seed, true))),
         _ => None,
     }
