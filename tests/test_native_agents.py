@@ -154,3 +154,18 @@ def test_native_greedy_full_decides_as_the_python_one() -> None:
         ("greedy-full", FullGreedyAgent(agent_seed(1, seat))) for seat in range(2)
     ]
     assert play_both(build_rules(), seats, 1, decisions=40) == 40
+
+
+def test_a_seconds_budget_searches_natively_within_its_time() -> None:
+    # a CPU-seconds budget cannot be equal across engines; it must still choose an option
+    import time
+
+    native = require_native()
+    rules = build_rules()
+    bridge = NativeRules(rules)
+    state = rules.new_game(2, 3)
+    handed = bridge.to_native(state)
+    started = time.process_time()
+    choice = native.NativePlayer("mcts:0.2s", 1).choose(handed)
+    assert 0 <= choice < len(handed.legal_actions())
+    assert time.process_time() - started < 2.0
