@@ -92,8 +92,12 @@ DEFAULT_BUDGET = Budget(work=DEFAULT_WORK)
 #: ``ai:mcts:strong``, the upper rung of the skill ladder (``naqala skill``): four times
 #: the default playouts and work, still bounded by work, so still a function of the seed
 STRONG_BUDGET = Budget(iterations=4 * DEFAULT_ITERATIONS, work=4 * DEFAULT_WORK)
+#: ``ai:mcts:deep``: 64 times the default playouts and work, about the CPU a decision on
+#: the native engine (``naqala.kernel``) that the default spends on this one (docs/ai.md);
+#: bounded by work, so both engines make the same decisions (this one slowly)
+DEEP_BUDGET = Budget(iterations=64 * DEFAULT_ITERATIONS, work=64 * DEFAULT_WORK)
 #: the named budgets a seat may give instead of a number
-NAMED_BUDGETS = {"strong": STRONG_BUDGET}
+NAMED_BUDGETS = {"strong": STRONG_BUDGET, "deep": DEEP_BUDGET}
 #: the most playouts a seat may ask for a decision (``ai:mcts:5000``): at ~10 ms a
 #: playout, about a minute for the dearest decisions, so a seat from a record, a lobby
 #: or a command line can slow a game down but never stop it
@@ -128,8 +132,8 @@ def parse_budget(text: str) -> Budget:
             )
         return Budget(seconds=float(number))
     raise ValueError(
-        f"budget {shorten(text)!r} is neither playouts (mcts:2000), CPU seconds (mcts:1.5s) "
-        "nor strong"
+        f"budget {shorten(text)!r} is neither playouts (mcts:2000), CPU seconds (mcts:1.5s), "
+        "strong nor deep"
     )
 
 

@@ -11,6 +11,9 @@ pub mod content;
 pub mod envs;
 pub mod extras;
 pub mod geometry;
+pub mod greedy;
+pub mod mcts;
+pub mod moves;
 pub mod names;
 pub mod observe;
 pub mod perft;
@@ -22,6 +25,7 @@ pub mod setup;
 pub mod state;
 pub mod statejson;
 pub mod terrain;
+pub mod views;
 
 #[cfg(feature = "python")]
 mod python;

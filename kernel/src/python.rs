@@ -113,6 +113,11 @@ mod _native {
             Rules::new(&self.content).scores(&self.state)
         }
 
+        /// `agents/mcts.py`'s `view_digest`: the number the search of `seat` draws from.
+        fn view_digest(&self, seat: usize) -> u64 {
+            crate::views::view_digest(&self.content, &self.state, seat)
+        }
+
         /// Whether the game is over.
         fn is_over(&self) -> bool {
             self.content.names.name(self.state.decision.stage) == "over"
@@ -208,6 +213,38 @@ mod _native {
         fn legal(&self) -> PyResult<Vec<Action>> {
             Rules::new(&self.content)
                 .legal_actions(&self.state)
+                .map_err(unported)
+        }
+    }
+
+    /// One seat's native player, kept between decisions (a player remembers its plan):
+    /// the differential tests ask it and the Python player the same decisions.
+    #[pyclass(module = "naqala.kernel._native")]
+    struct NativePlayer {
+        player: std::sync::Mutex<Box<dyn Player + Send>>,
+    }
+
+    #[pymethods]
+    impl NativePlayer {
+        /// The player a seat named `name` gets from `seed`; NotImplementedError if the
+        /// kernel has none.
+        #[new]
+        fn new(name: &str, seed: u64) -> PyResult<Self> {
+            let seated = player(name, seed).ok_or_else(|| {
+                PyNotImplementedError::new_err(format!("the kernel has no player '{name}'"))
+            })?;
+            Ok(NativePlayer {
+                player: std::sync::Mutex::new(seated),
+            })
+        }
+
+        /// The index, among `state.legal_actions()`, of the option the player takes.
+        fn choose(&self, py: Python<'_>, state: &NativeState) -> PyResult<usize> {
+            let options = state.legal()?;
+            let content = Arc::clone(&state.content);
+            let mut guard = self.player.lock().unwrap_or_else(|e| e.into_inner());
+            let seated: &mut Box<dyn Player + Send> = &mut guard;
+            py.detach(|| seated.choose(&Rules::new(&content), &state.state, &options))
                 .map_err(unported)
         }
     }

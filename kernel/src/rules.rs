@@ -2226,7 +2226,8 @@ impl<'c> Rules<'c> {
             .collect()
     }
 
-    fn score(&self, state: &State, player: usize) -> i64 {
+    /// One player's score (`own_score`: the score lines summed), read by the players.
+    pub fn score(&self, state: &State, player: usize) -> i64 {
         let doc = &self.content.doc;
         let setting = |key: &str| self.content.setting(key).unwrap_or(0);
         let colour = |id: &str| doc.colours.iter().position(|c| c.id == id);

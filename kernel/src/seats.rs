@@ -42,13 +42,23 @@ impl Player for RandomPlayer {
 }
 
 /// The seat names the kernel has players for (a seat's name before any `:setting`).
-pub const PLAYERS: &[&str] = &["random"];
+pub const PLAYERS: &[&str] = &["random", "greedy", "greedy-full", "greedy-nobid", "mcts"];
 
 /// The player a seat named `name` (as `--seats` writes it, e.g. `random`) gets from
 /// `seed`, or `None` when the kernel has no such player.
 pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
+    if let Some(setting) = name
+        .strip_prefix("mcts")
+        .filter(|s| s.is_empty() || s.starts_with(':'))
+    {
+        let budget = crate::mcts::parse_budget(setting.trim_start_matches(':')).ok()?;
+        return Some(Box::new(crate::mcts::MctsPlayer::new(seed, budget)));
+    }
     match name {
         "random" => Some(Box::new(RandomPlayer::new(seed))),
+        "greedy" => Some(Box::new(crate::greedy::GreedyPlayer::new(seed, false))),
+        "greedy-full" => Some(Box::new(crate::greedy::FullGreedyPlayer::new())),
+        "greedy-nobid" => Some(Box::new(crate::greedy::GreedyPlayer::new(seed, true))),
         _ => None,
     }
 }
