@@ -124,7 +124,8 @@ def test_what_a_seat_cannot_see_does_not_change_its_native_observation() -> None
 def test_rules_the_kernel_cannot_play_stay_on_python_and_say_why() -> None:
     artisans = build_rules(["artisans"])
     blocker = native_blocker(artisans)
-    assert blocker is not None and "plugin 'artisans' has code hooks" in blocker
+    # the kernel's reason (code it lacks) or the environments' (not proven there yet)
+    assert blocker is not None and "plugin 'artisans'" in blocker
     assert engine_for(artisans) == "python"
     assert engine_for(build_rules([])) == "native"
     assert engine_for(build_rules([]), "python") == "python"

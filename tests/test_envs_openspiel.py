@@ -198,7 +198,7 @@ def test_the_engine_is_native_where_the_rules_run_there() -> None:
     assert pyspiel.load_game("python_naqala", {"players": 2}).engine == "native"
     artisans = pyspiel.load_game("python_naqala", {"players": 2, "expansions": "artisans"})
     assert artisans.engine == "python"
-    with pytest.raises(ValueError, match="cannot run natively: plugin 'artisans' has code"):
+    with pytest.raises(ValueError, match=r"cannot run natively: .*plugin 'artisans'"):
         openspiel.NaqalaGame({"expansions": "artisans", "engine": "native"})
 
 
