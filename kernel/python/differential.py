@@ -25,7 +25,6 @@ from naqala.core.simulate import agent_seed
 from naqala.core.state import State
 from naqala.core.without import leave_out
 from naqala.kernel.bridge import NativeRules
-from naqala.kernel.support import code_plugins
 
 
 @attrs.frozen
@@ -71,9 +70,8 @@ def ported_rules(expansions: Sequence[str] = ()) -> tuple[Rules, NativeRules]:
     cards the kernel has not ported, and the kernel for them; ``NotPorted`` naming the
     plugin when one has code the kernel does not implement."""
     rules = build_rules(expansions)
-    reasons = code_plugins(rules)
-    if reasons:
-        raise NotPorted("; ".join(reasons))
+    if rules.native_obstacle is not None:
+        raise NotPorted(rules.native_obstacle)
     unported = NativeRules(rules).kernel.unported_content()
     kinds = {entry.partition(":")[2] for entry in unported if entry.startswith("djinns:")}
     djinns = [c.id for c in rules.content.deck("djinns") if c.kind in kinds]

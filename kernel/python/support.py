@@ -1,29 +1,62 @@
-"""Which rules the kernel can play: the reason a game stays on the Python engine, if any.
+"""Whether a game can run on the installed native engine, and if not, why not, in one line.
 
-The kernel implements the base game's code (plugins/base); every other plugin must be
-content only (its one hook ``naqala_content_files``: a house rule such as
-``big-viziers``), since its numbers reach the kernel as data while code would not. The
-cards the kernel has not ported are named by the kernel itself (``unported_content``).
+Three things keep a game on the Python engine, asked in this order: the extension is not
+installed (``unavailable_reason``); a plugin has code the kernel does not implement (the
+rules' own answer, ``Rules.native_obstacle``, from each plugin's ``naqala_native_support``);
+or the merged content holds what the kernel cannot read or has not ported (card kinds it
+names itself, ``Kernel.unported_content``). The kernel for a ``Rules`` is built once and
+kept with it, as the rules keep what plugins derive from them.
 """
 
 from __future__ import annotations
 
 from naqala.core.engine import Rules
+from naqala.kernel import unavailable_reason
+from naqala.kernel.bridge import NativeRules
 
-#: the plugins whose code the kernel implements
-PORTED_PLUGINS = ("base",)
-#: the hooks a content-only plugin may implement
-CONTENT_HOOKS = frozenset({"naqala_content_files"})
+#: where a ``Rules`` keeps its kernel and the answer (``Rules.memo``), by the cards left
+#: out, since ``--without`` changes the content after the rules are built
+MEMO = "naqala.kernel.native_rules"
 
 
-def code_plugins(rules: Rules) -> list[str]:
-    """One reason per plugin whose code the kernel does not implement, naming its hooks."""
-    reasons = []
-    for info in rules.plugins:
-        if info.name in PORTED_PLUGINS:
-            continue
-        hooks = sorted(caller.name for caller in rules.pm.get_hookcallers(info.module) or ())
-        code = [hook for hook in hooks if hook not in CONTENT_HOOKS]
-        if code:
-            reasons.append(f"plugin {info.name!r} has code hooks ({', '.join(code)})")
-    return reasons
+def _kept(rules: Rules) -> tuple[NativeRules | None, str | None]:
+    """The kernel for ``rules``, or None and why these rules cannot have one."""
+    key = f"{MEMO}:{','.join(rules.without)}"
+    found: tuple[NativeRules | None, str | None] | None = rules.memo.get(key)
+    if found is None:
+        found = _build(rules)
+        rules.memo[key] = found
+    return found
+
+
+def _build(rules: Rules) -> tuple[NativeRules | None, str | None]:
+    missing = unavailable_reason()
+    if missing is not None:
+        return None, missing
+    obstacle = rules.native_obstacle
+    if obstacle is not None:
+        return None, obstacle
+    try:
+        bridge = NativeRules(rules)
+    except ValueError as exc:  # a field or table the kernel does not know: noticed, not run
+        return None, f"the native engine cannot read these rules' content: {exc}"
+    unported = bridge.kernel.unported_content()
+    if unported:
+        return None, f"the native engine has not ported the cards {', '.join(unported)}"
+    return bridge, None
+
+
+def native_obstacle(rules: Rules) -> str | None:
+    """Why a game of ``rules`` cannot run on the installed native engine, in one line
+    naming the plugin and its hooks, the cards, or the missing extension; None when it
+    can."""
+    return _kept(rules)[1]
+
+
+def native_rules(rules: Rules) -> NativeRules:
+    """The kernel for ``rules`` (built once); ``NotImplementedError`` with the reason when
+    the rules cannot run native."""
+    bridge, reason = _kept(rules)
+    if bridge is None:
+        raise NotImplementedError(reason)
+    return bridge
