@@ -1,0 +1,32 @@
+"""One game of a study played on the native engine, with the result the Python game gives.
+
+The whole game runs in one kernel call (``NativeState.play``: setup, every seat's choice,
+the scores at the end of each round); only what the result needs comes back to Python:
+the first bidders, read from the new game's state JSON, and the final state, converted
+once, from which the score lines, winners, verdict and holdings are read as for a Python
+game. A study plays here only when its engine was chosen native for its rules and seats
+(``naqala.kernel.choice``), so the result is the Python engine's, game for game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from naqala.core.engine import Rules
+from naqala.core.simulate import agent_seed
+from naqala.kernel.support import native_rules
+from naqala.lab.results import GameResult, first_bidders, result_of
+
+
+def play_native(rules: Rules, players: int, seed: int, names: Sequence[str]) -> GameResult:
+    """The result of the game of ``players`` from ``seed`` with the agents ``names`` by
+    seat, played natively (``NotImplementedError`` naming what the kernel lacks)."""
+    bridge = native_rules(rules)
+    start = bridge.new_game(players, seed)
+    seats = [(name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
+    final, actions, rounds = start.play(seats)
+    begun = bridge.data(start)
+    first = first_bidders(begun["bid_track"], begun["markers"])
+    state = bridge.to_python(final)
+    played = [tuple(scores) for scores in rounds]
+    return result_of(rules, state, seed, actions, names, first, played)
