@@ -3,9 +3,11 @@
 The whole game runs in one kernel call (``NativeState.play``: setup, every seat's choice,
 the scores at the end of each round); only what the result needs comes back to Python:
 the first bidders, read from the new game's state JSON, and the final state, converted
-once, from which the score lines, winners, verdict and holdings are read as for a Python
-game. A study plays here only when its engine was chosen native for its rules and seats
-(``naqala.kernel.choice``), so the result is the Python engine's, game for game.
+once (its shape checked, not its meaning: the differential harness proves the kernel's
+states the Python engine's), from which the score lines, winners, verdict and holdings
+are read as for a Python game. A study plays here only when its engine was chosen native
+for its rules and seats (``naqala.kernel.choice``), so the result is the Python engine's,
+game for game.
 """
 
 from __future__ import annotations
@@ -27,6 +29,6 @@ def play_native(rules: Rules, players: int, seed: int, names: Sequence[str]) -> 
     final, actions, rounds = start.play(seats)
     begun = bridge.data(start)
     first = first_bidders(begun["bid_track"], begun["markers"])
-    state = bridge.to_python(final)
+    state = bridge.to_python(final, meaning=False)  # proven the Python engine's state
     played = [tuple(scores) for scores in rounds]
     return result_of(rules, state, seed, actions, names, first, played)

@@ -54,7 +54,7 @@ print(json.dumps('scipy.stats' in sys.modules), file=sys.stderr)
 
 def test_simulate_tests_its_seats_without_importing_scipy_stats() -> None:
     """The seat test of a many-game run needs scipy.special, not scipy.stats (a third of
-    the import's CPU; bench/startup.py measures both)."""
+    the import's CPU; bench/simulate_engines.py measures the command)."""
     done = subprocess.run(
         [sys.executable, "-c", PROBE_STATS, "simulate", "--games", "3", "--json", "-j", "1"],
         capture_output=True,
