@@ -45,16 +45,42 @@ def engine_for(
 def on_engine(studies: Sequence[Study], option: str | None) -> list[Study]:
     """``studies`` each on the engine ``option`` asks for its rules and seats (as
     ``engine_for``; a fallback shared by several studies is said once)."""
-    from naqala.lab.study import rules_of
-
-    sides = [(rules_of(study.ruleset), study.seats, study.players) for study in studies]
-    engines = _chosen(sides, option)
+    engines = _chosen(_sides(studies), option)
     return [attrs.evolve(study, engine=e) for study, e in zip(studies, engines, strict=True)]
+
+
+def engine_of_plan(studies: Sequence[Study], option: str | None) -> str:
+    """The engine for a lab plan whose many studies differ in rules or seats (skill
+    cells, interaction arms, tuning trials): the engine asked for, after saying once each
+    what keeps some of ``studies`` on the Python engine, or failing when native cannot
+    play one of them. The plan's studies play with ``Study.engine`` set to it, and auto
+    decides study by study in the workers as it did here."""
+    from naqala.kernel.choice import EngineError, requested_engine
+
+    _chosen(_sides(studies), option)
+    try:
+        return requested_engine(option)
+    except EngineError as exc:  # refused by _chosen already
+        fail(str(exc))
+
+
+def _sides(studies: Sequence[Study]) -> list[tuple[Rules, Sequence[str], int | None]]:
+    """Each distinct study's rules (built once per thread, as the games build them),
+    seats and player count."""
+    from naqala.lab.study import StudyError, rules_of
+
+    distinct = dict.fromkeys((study.ruleset, study.seats) for study in studies)
+    try:  # a study whose rules cannot be built is said as the study itself says it
+        found = {key: (rules_of(key[0]), key[1], len(key[1])) for key in distinct}
+    except StudyError as exc:
+        fail(str(exc))
+    return [found[(study.ruleset, study.seats)] for study in studies]
 
 
 def _chosen(
     sides: Sequence[tuple[Rules, Sequence[str], int | None]], option: str | None
 ) -> list[str]:
+    """The engine of each side, each fallback said once on stderr."""
     from naqala.kernel.choice import EngineError, choose, requested_engine
 
     try:

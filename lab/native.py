@@ -13,11 +13,28 @@ game for game.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from naqala.core.engine import Rules
 from naqala.core.simulate import agent_seed
+from naqala.kernel.choice import AUTO, NATIVE, choose
 from naqala.kernel.support import native_rules
 from naqala.lab.results import GameResult, first_bidders, result_of
+
+if TYPE_CHECKING:
+    from naqala.lab.study import Study
+
+
+def plays_native(study: Study, rules: Rules) -> bool:
+    """Whether ``study``'s games play natively: ``native`` always (the command checked
+    it), ``python`` never, ``auto`` when its rules and seats can (asked once per rules)."""
+    if study.engine != AUTO:
+        return study.engine == NATIVE
+    key = f"naqala.lab.auto:{','.join(study.seats)}"
+    if key not in rules.memo:
+        rules.memo[key] = choose(rules, AUTO, study.seats).engine == NATIVE
+    found: bool = rules.memo[key]
+    return found
 
 
 def play_native(rules: Rules, players: int, seed: int, names: Sequence[str]) -> GameResult:

@@ -26,9 +26,9 @@ from naqala.core.failures import PluginFailed, blame
 from naqala.core.plugins import HouseRuleFile, PluginError, read_house_rule
 from naqala.core.simulate import agent_seed, play_game
 from naqala.core.state import State
-from naqala.kernel.choice import NATIVE, PYTHON
+from naqala.kernel.choice import ENGINES, PYTHON
 from naqala.lab.agents import seat_name, study_agent
-from naqala.lab.native import play_native
+from naqala.lab.native import play_native, plays_native
 from naqala.lab.results import GameResult, result_of, start_order
 
 
@@ -110,9 +110,10 @@ class Study:
     seats: tuple[str, ...]
     seed: int = 0
     rotate: bool = False
-    #: the engine that plays its games, ``python`` or ``native`` (chosen by the command
-    #: for these rules and seats: ``naqala.kernel.choice``); both give the same results
-    engine: str = attrs.field(default=PYTHON, validator=attrs.validators.in_((PYTHON, NATIVE)))
+    #: the engine that plays its games: ``python``, ``native`` (chosen by the command for
+    #: these rules and seats: ``naqala.kernel.choice``) or ``auto`` (native when the rules
+    #: and seats can, decided once per worker); every engine gives the same results
+    engine: str = attrs.field(default=PYTHON, validator=attrs.validators.in_(ENGINES))
 
     @property
     def players(self) -> int:
@@ -181,7 +182,7 @@ def play_task(task: tuple[Study, int]) -> GameResult:
     rules = rules_of(study.ruleset)
     seed = study.seed + index
     names = study.agents_of(index)
-    if study.engine == NATIVE:
+    if plays_native(study, rules):
         try:
             return play_native(rules, study.players, seed, names)
         except Exception as exc:
