@@ -266,3 +266,28 @@ def test_play_keeps_the_table_on_the_python_engine_whatever_the_environment_says
     assert "Final scores" in native.stdout
     assert native.stdout == python.stdout
     assert run(*args, "--engine", "native").exit_code == 2  # no such option
+
+
+def test_dask_workers_play_native_studies_with_the_python_results() -> None:
+    """The engine travels with the study: Dask worker processes, and one worker's
+    threads (a kernel per thread's rules), play it natively with the serial Python
+    engine's results."""
+    require_native()
+    distributed = pytest.importorskip("distributed")
+    from naqala.lab.executors import DaskExecutor, SerialExecutor
+    from naqala.lab.runner import run_studies
+
+    python = Study(Ruleset(("big-viziers",)), ("random",) * 3, seed=21, rotate=True)
+    native = attrs.evolve(python, engine="native")
+    expected = run_studies([python], 6, SerialExecutor()).sides
+    for processes, threads in ((True, 1), (False, 3)):
+        with (
+            distributed.LocalCluster(
+                n_workers=1 if threads > 1 else 2,
+                threads_per_worker=threads,
+                processes=processes,
+                dashboard_address=None,
+            ) as cluster,
+            distributed.Client(cluster) as client,
+        ):
+            assert run_studies([native], 6, DaskExecutor(client=client)).sides == expected
