@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 
 from naqala.core.engine import Rules
 from naqala.kernel.support import native_obstacle, native_rules
+
+if TYPE_CHECKING:  # the extension is optional: its types are only named here
+    from naqala.kernel._native import NativeState
 
 AUTO = "auto"
 NATIVE = "native"
@@ -59,10 +63,9 @@ def requested_engine(option: str | None, environ: Mapping[str, str] = os.environ
     return engine
 
 
-def game_obstacle(rules: Rules, players: int) -> str | None:
-    """Why the kernel cannot set up and play out a game of ``players`` of ``rules`` (a
-    player count or a board it has not ported), or None. The game it plays is kept: a
-    finished game answers which seats the kernel has (``seat_obstacle``)."""
+def _finished(rules: Rules, players: int) -> NativeState | str:
+    """A game of ``players`` of ``rules`` set up and played out by the kernel (kept with
+    the rules), or why the kernel cannot (a player count or a board it has not ported)."""
     key = f"naqala.kernel.finished:{','.join(rules.without)}:{players}"
     if key not in rules.memo:
         try:
@@ -70,16 +73,26 @@ def game_obstacle(rules: Rules, players: int) -> str | None:
             rules.memo[key] = start.random_playout(list(range(players)))[0]
         except NotImplementedError as exc:
             rules.memo[key] = str(exc)
-    found = rules.memo[key]
+    found: NativeState | str = rules.memo[key]
+    return found
+
+
+def game_obstacle(rules: Rules, players: int) -> str | None:
+    """Why the kernel cannot set up and play out a game of ``players`` of ``rules``, or
+    None (``native_obstacle(rules)`` must be None)."""
+    found = _finished(rules, players)
     return found if isinstance(found, str) else None
 
 
 def seat_obstacle(rules: Rules, seats: Sequence[str], players: int) -> str | None:
     """Why the seats named ``seats`` (agent names as a study keeps them: ``random``,
-    ``mcts:200``) cannot all play natively in a game of ``players``, or None."""
+    ``mcts:200``) cannot all play natively in a game of ``players``, or None (the game
+    itself must run native: ``game_obstacle``)."""
+    finished = _finished(rules, players)
+    if isinstance(finished, str):
+        return finished
     rules.agents  # noqa: B018 - fills rules.providers with every player's plugin
     game = [info.name for info in rules.plugins]
-    finished = rules.memo[f"naqala.kernel.finished:{','.join(rules.without)}:{players}"]
     for seat in dict.fromkeys(seats):
         kind = seat.partition(":")[0]
         provider = rules.providers.get(f"ai:{kind}")
