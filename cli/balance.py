@@ -11,10 +11,12 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any
 
+import attrs
 import typer
 
 from naqala.cli import study as common
 from naqala.cli.common import Expansions
+from naqala.cli.engine import Engine, engine_of_plan
 from naqala.lab.balance import card
 from naqala.lab.runner import play_indices
 from naqala.lab.skill import Ladder, SkillError, matrix_report, play_matrices
@@ -55,6 +57,7 @@ def balance(
     jobs: common.Jobs = None,
     dask: common.Dask = None,
     report: common.ReportPath = None,
+    engine: Engine = None,
 ) -> None:
     """The balance card of a rule set: seat and bidding-position advantage, the skill
     matrix, length and score distributions, lead changes and comebacks, margins, each
@@ -73,6 +76,9 @@ def balance(
             cell.check()
     except (StudyError, SkillError) as exc:
         common.fail(str(exc))
+    chosen = engine_of_plan([study, *skill.studies(ruleset)], engine)
+    study = attrs.evolve(study, engine=chosen)
+    skill = attrs.evolve(skill, engine=chosen)
     common.need_figures(report, None)
     total = games + skill_games * len(skill.cells)
     executor = common.executor_for(jobs, dask, total)

@@ -19,6 +19,7 @@ import typer
 
 from naqala.cli import study as common
 from naqala.cli.common import ExpansionsBothSides
+from naqala.cli.engine import Engine, on_engine
 from naqala.lab import LabExtraMissing, require
 from naqala.lab.compare import DEFAULT_METRIC, CompareError, Sequential, check, compare
 from naqala.lab.stats import CONFIDENCE
@@ -94,6 +95,7 @@ def compare_command(
     dask: common.Dask = None,
     report: common.ReportPath = None,
     plots: common.PlotsDir = None,
+    engine: Engine = None,
 ) -> None:
     """Play the same games under the baseline and a variant and compare them pair by
     pair: win rate by seat, scores, score by category and game length, with effect sizes,
@@ -127,6 +129,7 @@ def compare_command(
             check(baseline, variant, games)
         except CompareError as exc:
             common.fail(str(exc))
+        baseline, variant = on_engine([baseline, variant], engine)
         plan = Sequential(metric, looks) if until_significant else None
         common.need_figures(report, plots)
         executor = common.executor_for(jobs, dask, games * 2)

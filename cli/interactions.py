@@ -12,10 +12,12 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any
 
+import attrs
 import typer
 
 from naqala.cli import study as common
 from naqala.cli.common import Expansions
+from naqala.cli.engine import Engine, engine_of_plan
 from naqala.lab import LabExtraMissing, require
 from naqala.lab.interactions import InteractionError, design_of, interactions
 from naqala.lab.study import Ruleset, StudyError, seats_of
@@ -50,6 +52,7 @@ def interactions_command(
     jobs: common.Jobs = None,
     dask: common.Dask = None,
     report: common.ReportPath = None,
+    engine: Engine = None,
 ) -> None:
     """Play every pair of components with both, each alone and neither on the same seeds:
     the interaction (both − A − B + neither) on mean score, the holders' win rate and game
@@ -64,6 +67,7 @@ def interactions_command(
         design = design_of(base, components, seat_names, seed, games)
     except (StudyError, InteractionError) as exc:
         common.fail(str(exc))
+    design = attrs.evolve(design, engine=engine_of_plan(design.studies(), engine))
     common.need_figures(report, None)
     total = games * design.cost()["distinct_arms"]
     executor = common.executor_for(jobs, dask, total)

@@ -10,10 +10,12 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any
 
+import attrs
 import typer
 
 from naqala.cli import study as common
 from naqala.cli.common import Expansions
+from naqala.cli.engine import Engine, engine_of_plan
 from naqala.lab import LabExtraMissing, require
 from naqala.lab.skill import Ladder, SkillError, compare_matrices, matrix_report, play_matrices
 from naqala.lab.study import Ruleset, StudyError, seats_of
@@ -68,6 +70,7 @@ def skill(
     jobs: common.Jobs = None,
     dask: common.Dask = None,
     report: common.ReportPath = None,
+    engine: Engine = None,
 ) -> None:
     """Play every kind of player alone against a field of every other kind: the win-rate
     matrix with intervals, the skill gradient and the first bidder's advantage; with a
@@ -91,6 +94,8 @@ def skill(
                 raise SkillError("comparing two matrices needs at least 2 games a cell")
     except (StudyError, SkillError, LabExtraMissing) as exc:
         common.fail(str(exc))
+    cells = [study for ruleset in rulesets for study in ladder.studies(ruleset)]
+    ladder = attrs.evolve(ladder, engine=engine_of_plan(cells, engine))
     common.need_figures(report, None)
     total = games * len(ladder.cells) * len(rulesets)
     executor = common.executor_for(jobs, dask, total)

@@ -13,16 +13,25 @@ import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
+import attrs
 import typer
 
 from naqala.cli import study as common
 from naqala.cli.common import Expansions
+from naqala.cli.engine import Engine, engine_of_plan
 from naqala.lab import LabExtraMissing, require
 from naqala.lab.executors import Executor
 from naqala.lab.objectives import ObjectiveError, parse_objective
 from naqala.lab.space import SpaceError, house_rule, load_space
 from naqala.lab.study import Ruleset, Study, StudyError, seats_of
-from naqala.lab.tune import Plan, TuneInterrupted, importances, play_rules, run_trials
+from naqala.lab.tune import (
+    Plan,
+    TuneInterrupted,
+    importances,
+    plan_studies,
+    play_rules,
+    run_trials,
+)
 
 SpacePath = Annotated[Path, typer.Argument(help="The knobs to tune (docs/formats.md).")]
 ObjectiveOption = Annotated[
@@ -71,6 +80,7 @@ def tune(
     jobs: common.Jobs = None,
     dask: common.Dask = None,
     report: common.ReportPath = None,
+    engine: Engine = None,
 ) -> None:
     """Search the knobs of SPACE.toml for the rules that minimise the objective, every
     trial on the same seeds, clearly worse trials stopped early; write the best as a
@@ -100,6 +110,7 @@ def tune(
     interrupted = False
     with tempfile.TemporaryDirectory(prefix="naqala-tune-") as folder:
         check_candidate(plan, Path(folder), space_path)
+        plan = attrs.evolve(plan, engine=engine_of_plan(plan_studies(plan, baseline), engine))
         try:
             with common.progress_bar(show, trials * games, "Tuning") as advance:
                 study = run_trials(
@@ -224,12 +235,13 @@ def _against_original(plan: Plan, out: Path, executor: Executor) -> dict[str, An
     from naqala.lab.compare import compare
 
     original, _ = play_rules(plan, plan.baseline, executor)
-    base = Study(plan.baseline, plan.seats, plan.seed, rotate=True)
+    base = Study(plan.baseline, plan.seats, plan.seed, rotate=True, engine=plan.engine)
     tuned = Study(
         plan.baseline.with_house_rule(out),
         plan.seats,
         plan.seed,
         rotate=True,
+        engine=plan.engine,
     )
     comparison, _ = compare(base, tuned, plan.games, executor)
     return {

@@ -21,6 +21,7 @@ from naqala.core.content import DECK_NAMES, CardSpec, Content, DeckSpec, TileSpe
 from naqala.core.costs import CostCode
 from naqala.core.events import Event, ScoreLine, Verdict
 from naqala.core.meaning import check_rules
+from naqala.core.native import native_obstacle
 from naqala.core.plugins import (
     HouseRuleFile,
     PluginError,
@@ -336,6 +337,20 @@ class Rules:
             self.memo["naqala.agents"] = found
         return found
 
+    # -- the native engine ---------------------------------------------------------------
+
+    @property
+    def native_obstacle(self) -> str | None:
+        """Why these rules' plugins keep a game on the Python engine, naming each plugin
+        with code hooks that does not declare native support (hook
+        ``naqala_native_support``) and those hooks; None when every plugin is content
+        alone or declares it. What the installed kernel can play besides is
+        ``naqala.kernel.support.native_obstacle``'s question."""
+        if "naqala.native_obstacle" not in self.memo:
+            self.memo["naqala.native_obstacle"] = native_obstacle(self)
+        found: str | None = self.memo["naqala.native_obstacle"]
+        return found
+
     # -- cost codes --------------------------------------------------------------------
 
     @property
@@ -525,13 +540,16 @@ class Rules:
         """The players who won (``verdict``): by default those with the highest score."""
         return self.verdict(state).winners
 
-    def verdict(self, state: State) -> Verdict:
+    def verdict(self, state: State, scores: Sequence[int] | None = None) -> Verdict:
         """Who won and why: a plugin's answer (hook ``naqala_verdict``), else the players
-        with the highest score, ties sharing the win."""
+        with the highest score, ties sharing the win. ``scores``: ``self.scores(state)``
+        when the caller has summed the score sheets already (each costs every plugin's
+        score lines)."""
         found: Verdict | None = self.hook.naqala_verdict(rules=self, state=state)
         if found is not None:
             return found
-        scores = self.scores(state)
+        if scores is None:
+            scores = self.scores(state)
         best = max(scores)
         return Verdict(tuple(p for p, s in enumerate(scores) if s == best), "the highest score")
 

@@ -371,6 +371,27 @@ def naqala_agents() -> Mapping[str, AgentFactory]:
     """
 
 
+# -- engines ------------------------------------------------------------------------------
+
+
+@hookspec
+def naqala_native_support() -> bool:
+    """Whether the native engine (``kernel/``) implements this plugin's rules: every hook
+    of it that makes the game (setup, flow, stages, powers, events, scoring), step for
+    step as the Python code does, so a game with it may run native and stay the same game
+    (``Rules.native_obstacle``). Hooks that only read a state (pictures, encodings, words)
+    need no port: a native state comes back to Python for them.
+
+    Called once per rules build, when a command asks which engine can play (never during
+    a game). A plugin answers ``True`` only when the kernel's port of it is in place and
+    the differential harness (``naqala.kernel.differential``) plays its games with zero
+    differences; ``False`` or no answer keeps any game with its code hooks on the Python
+    engine. A plugin whose only hook is ``naqala_content_files`` needs no answer: its
+    numbers reach the kernel as data. Combined: asked of each plugin on its own; the rules
+    run native only when every plugin with code hooks answers ``True``.
+    """
+
+
 # -- command line --------------------------------------------------------------------------
 
 

@@ -59,7 +59,8 @@ def _blocker(rules: Rules) -> str | None:
 
     if not kernel.available():
         return kernel.unavailable_reason()
-    from naqala.kernel.support import CONTENT_HOOKS, code_plugins
+    from naqala.core.native import CONTENT_HOOKS
+    from naqala.kernel.support import code_plugins
 
     reasons = code_plugins(rules)
     if reasons:

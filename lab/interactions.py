@@ -30,6 +30,7 @@ import attrs
 
 from naqala.core.engine import Rules
 from naqala.core.plugins import HouseRuleFile, PluginError, read_house_rule
+from naqala.kernel.choice import PYTHON
 from naqala.lab import stats
 from naqala.lab.executors import Executor
 from naqala.lab.results import GameResult
@@ -129,6 +130,8 @@ class Design:
     seats: tuple[str, ...]
     seed: int
     games: int
+    #: the engine of every arm's games (``Study.engine``)
+    engine: str = PYTHON
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
@@ -157,7 +160,7 @@ class Design:
         return list(seen)
 
     def studies(self) -> list[Study]:
-        return [Study(r, self.seats, self.seed) for r in self.rulesets()]
+        return [Study(r, self.seats, self.seed, engine=self.engine) for r in self.rulesets()]
 
     def check(self) -> None:
         """StudyError unless every arm can be built and played (cards known, files good)."""

@@ -65,10 +65,16 @@ def djinns_held(rules: Rules, state: State) -> tuple[tuple[str, ...], ...]:
 def start_order(state: State) -> tuple[int, ...]:
     """The players of a new game in the order they first bid: by their earliest turn
     marker on the bid track (with two markers each, a player's first one counts)."""
+    return first_bidders(state.bid_track, state.markers)
+
+
+def first_bidders(bid_track: Sequence[int | None], markers: Sequence[int]) -> tuple[int, ...]:
+    """``start_order`` from the bid track and the markers' owners alone (as a state JSON
+    writes them, an empty place ``None``), so a native game needs no Python state."""
     first: dict[int, int] = {}
-    for position, marker in enumerate(state.bid_track):
-        if 0 <= marker < len(state.markers):
-            first.setdefault(state.markers[marker], position)
+    for position, marker in enumerate(bid_track):
+        if marker is not None and 0 <= marker < len(markers):
+            first.setdefault(markers[marker], position)
     return tuple(sorted(first, key=first.__getitem__))
 
 
@@ -87,27 +93,31 @@ def result_of(
     categories = []
     effects: Counter[str] = Counter(effect_counts(state))
     plugins = set(rules.ruleset)
-    for player in range(len(state.players)):
+    final: list[int] = []
+    for player in range(len(state.players)):  # each sheet read once: the scores are its sum
         totals: Counter[str] = Counter()
+        points = 0
         for line in rules.score_lines(state, player):
             totals[line.category] += line.points
+            points += line.points
             if line.source not in plugins and line.points:
                 effects[line.source] += 1  # a card that changed a score line
         categories.append(dict(totals))
-    final = rules.scores(state)
+        final.append(points)
+    verdict = rules.verdict(state, final)
     return GameResult(
         seed=seed,
         rounds=state.round,
         actions=actions,
-        scores=final,
-        winners=rules.winners(state),
+        scores=tuple(final),
+        winners=verdict.winners,
         categories=tuple(categories),
         flags=state.flags,
         effects=dict(effects),
         agents=tuple(agents),
         start_order=tuple(first_order),
-        verdict=rules.verdict(state).kind,
-        round_scores=(*round_scores, final),
+        verdict=verdict.kind,
+        round_scores=(*round_scores, tuple(final)),
         djinns=djinns_held(rules, state),
         tile_points=tile_points(rules, state),
     )

@@ -29,6 +29,7 @@ from typing import Any
 
 import attrs
 
+from naqala.kernel.choice import PYTHON
 from naqala.lab.executors import Executor
 from naqala.lab.results import GameResult, wilson
 from naqala.lab.runner import Advance, play_indices
@@ -47,6 +48,8 @@ class Ladder:
     players: int
     games: int
     seed: int = 0
+    #: the engine of every cell's games (``Study.engine``)
+    engine: str = PYTHON
 
     def __attrs_post_init__(self) -> None:
         if len(self.kinds) < 2:
@@ -69,7 +72,10 @@ class Ladder:
 
     def studies(self, ruleset: Ruleset) -> list[Study]:
         """One rotated study per cell, all from the same seed."""
-        return [Study(ruleset, self.seats(a, b), self.seed, rotate=True) for a, b in self.cells]
+        return [
+            Study(ruleset, self.seats(a, b), self.seed, rotate=True, engine=self.engine)
+            for a, b in self.cells
+        ]
 
 
 def row_wins(result: GameResult, row: str) -> float:

@@ -191,18 +191,23 @@ def seat_balance(wins: Sequence[float], games: int) -> dict[str, Any] | None:
     fraction for each winner), never rounded ones: the test needs them to add up to the
     expected counts, which are equal shares of the wins there were (a game nobody won, a
     solo loss, expects nothing). With ties the counts are fractional and the test is
-    approximate (conservative: a split win varies less than a whole one). scipy is
-    imported only when there is a test to compute: a one-game run should not pay its
-    1.2 s import."""
+    approximate (conservative: a split win varies less than a whole one). The test is
+    ``scipy.stats.chisquare``'s, computed as it computes it (Pearson's statistic summed
+    by numpy, the p-value from ``scipy.special.chdtrc``): ``scipy.special`` imports in a
+    third of the time of ``scipy.stats``, whose 0.7 CPU-s import was a third of a
+    1,000-game native ``simulate``. It is imported only when there is a test to compute."""
     total = math.fsum(wins)
     if games < 2 or len(wins) < 2 or total <= 0:
         return None
-    stats = _scipy_stats()
-    expected = [total / len(wins)] * len(wins)
-    test = stats.chisquare(list(wins), expected)
+    numpy = require("numpy", "the lab's statistics")
+    special = require("scipy.special", "the lab's statistics")
+    observed = numpy.asarray(list(wins), dtype=numpy.float64)
+    expected = numpy.full(len(wins), total / len(wins), dtype=numpy.float64)
+    statistic = numpy.sum((observed - expected) ** 2 / expected)
+    pvalue = special.chdtrc(numpy.float64(len(wins)) - 1, statistic)
     return {
         "test": "chi-square, equal win rates",
-        "chi2": num(float(test.statistic)),
+        "chi2": num(float(statistic)),
         "df": len(wins) - 1,
-        "p_value": pval(float(test.pvalue)),
+        "p_value": pval(float(pvalue)),
     }

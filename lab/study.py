@@ -6,7 +6,8 @@ and nothing unpicklable crosses processes. A house-rule file travels as the byte
 once on the command line (``HouseRuleFile``): every worker runs exactly what was hashed,
 and a worker on another machine needs no copy of the file. ``play_task((study, index))`` plays game
 ``index`` of a study: game seed ``study.seed + index``, agents seeded from the game seed
-(``agent_seed``), agents seated in the given order or rotated by one seat per game.
+(``agent_seed``), agents seated in the given order or rotated by one seat per game, on
+the study's engine (``naqala.lab.native`` when it is native: the same result).
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ from naqala.core.failures import PluginFailed, blame
 from naqala.core.plugins import HouseRuleFile, PluginError, read_house_rule, stored_name
 from naqala.core.simulate import agent_seed, play_game
 from naqala.core.state import State
+from naqala.kernel.choice import ENGINES, PYTHON
 from naqala.lab.agents import seat_name, study_agent
+from naqala.lab.native import play_native, plays_native
 from naqala.lab.results import GameResult, result_of, start_order
 
 
@@ -116,6 +119,10 @@ class Study:
     seats: tuple[str, ...]
     seed: int = 0
     rotate: bool = False
+    #: the engine that plays its games: ``python``, ``native`` (chosen by the command for
+    #: these rules and seats: ``naqala.kernel.choice``) or ``auto`` (native when the rules
+    #: and seats can, decided once per worker); every engine gives the same results
+    engine: str = attrs.field(default=PYTHON, validator=attrs.validators.in_(ENGINES))
 
     @property
     def players(self) -> int:
@@ -184,6 +191,11 @@ def play_task(task: tuple[Study, int]) -> GameResult:
     rules = rules_of(study.ruleset)
     seed = study.seed + index
     names = study.agents_of(index)
+    if plays_native(study, rules):
+        try:
+            return play_native(rules, study.players, seed, names)
+        except Exception as exc:
+            raise PluginFailed(f"{blame(exc)} (game seed {seed}, native engine)") from exc
     agents = [study_agent(rules, name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
     rounds: list[tuple[int, ...]] = []
 

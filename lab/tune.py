@@ -36,6 +36,7 @@ from typing import Any
 
 import attrs
 
+from naqala.kernel.choice import PYTHON
 from naqala.lab import require, sequential, stats
 from naqala.lab.executors import Executor
 from naqala.lab.objectives import Objective, evaluate
@@ -64,6 +65,9 @@ class Plan:
     games: int
     seed: int = 0
     ladder: tuple[str, ...] = ()
+    #: the engine of every trial's games (``Study.engine``; not part of the study's
+    #: name: both engines play the same games)
+    engine: str = PYTHON
 
     def study_name(self) -> str:
         """A digest of the plan: the same plan resumes, another never mixes in."""
@@ -92,8 +96,10 @@ class Evaluation:
     games: tuple[GameResult, ...]
 
 
-def _studies(plan: Plan, ruleset: Ruleset) -> list[Study]:
-    studies = [Study(ruleset, plan.seats, plan.seed, rotate=True)]
+def plan_studies(plan: Plan, ruleset: Ruleset) -> list[Study]:
+    """The studies one trial of ``ruleset`` plays: the plan's seats, and with a skill
+    objective each rung of the ladder (what the command checks the engine of)."""
+    studies = [Study(ruleset, plan.seats, plan.seed, rotate=True, engine=plan.engine)]
     if plan.objective.needs_skill:
         ladder = _ladder(plan)
         cells = ladder.studies(ruleset)
@@ -104,7 +110,7 @@ def _studies(plan: Plan, ruleset: Ruleset) -> list[Study]:
 
 
 def _ladder(plan: Plan) -> Ladder:
-    return Ladder(plan.ladder, len(plan.seats), plan.games, plan.seed)
+    return Ladder(plan.ladder, len(plan.seats), plan.games, plan.seed, plan.engine)
 
 
 def _evaluate(plan: Plan, sides: Sequence[Sequence[GameResult]]) -> Evaluation:
@@ -133,7 +139,7 @@ def play_rules(
 ) -> tuple[Evaluation, bool]:
     """Play ``ruleset``'s games in looks; at each look, stop if it is clearly worse than
     ``worse_than`` (returns pruned = True). ``TuneInterrupted`` on Ctrl-C."""
-    studies = _studies(plan, ruleset)
+    studies = plan_studies(plan, ruleset)
     counts = sequential.schedule(plan.games, LOOKS) if worse_than is not None else [plan.games]
     levels = sequential.levels(counts, stats.ALPHA)
     sides: list[list[GameResult]] = [[] for _ in studies]

@@ -4,6 +4,8 @@ installed naqala registers through its ``pytest11`` entry point; it is not liste
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 
@@ -15,3 +17,15 @@ def pytest_configure(config: pytest.Config) -> None:
     manager = config.pluginmanager
     if not manager.is_registered(kit) and not manager.is_blocked("naqala"):
         manager.register(kit, "naqala")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Without the native engine's extension (a machine with no Rust toolchain), every
+    command on the default ``--engine auto`` says on stderr that it plays on the Python
+    engine. The tests of other behaviours read stderr for their own messages, so there
+    the suite asks for the Python engine as such a user would (``NAQALA_ENGINE=python``);
+    tests/test_engine_choice.py tests the fallback line itself."""
+    from naqala import kernel
+
+    if not kernel.available():
+        os.environ.setdefault("NAQALA_ENGINE", "python")

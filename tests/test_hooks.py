@@ -896,6 +896,51 @@ def test_naqala_agents_of_a_broken_installed_player_package_is_named(
         rules.agents  # noqa: B018 - built on first use
 
 
+def test_naqala_native_support_declares_which_code_the_kernel_implements() -> None:
+    """A plugin with a code hook keeps the rules on the Python engine, named with its
+    hooks, until it declares native support; content alone needs no declaration."""
+
+    class Tolls:
+        NAME = "tolls"
+
+        @hookimpl
+        def naqala_flags(self) -> list[str]:
+            return ["toll-paid"]
+
+    class Declared(Tolls):
+        NAME = "declared"
+
+        @hookimpl
+        def naqala_native_support(self) -> bool:
+            return True
+
+    class Declined(Tolls):
+        NAME = "declined"
+
+        @hookimpl
+        def naqala_native_support(self) -> bool:
+            return False
+
+    class ContentAlone:
+        NAME = "content-alone"
+
+        @hookimpl
+        def naqala_content_files(self) -> list[Path]:
+            return []
+
+    assert build_rules().native_obstacle is None
+    assert build_rules(["big-viziers"]).native_obstacle is None
+    assert build_rules(extra_plugins=[ContentAlone()]).native_obstacle is None
+    assert build_rules(extra_plugins=[Declared()]).native_obstacle is None
+    assert build_rules(extra_plugins=[Tolls()]).native_obstacle == (
+        "plugin 'tolls' has code hooks (naqala_flags) that the native engine does not implement"
+    )
+    declined = build_rules(["no-loops"], extra_plugins=[Declined()]).native_obstacle
+    assert declined is not None
+    assert "plugin 'no-loops' has code hooks (naqala_stages)" in declined
+    assert "plugin 'declined' has code hooks (naqala_flags)" in declined
+
+
 def _hook_names() -> list[str]:
     return sorted(name for name in dir(hookspecs) if name.startswith("naqala_"))
 

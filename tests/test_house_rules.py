@@ -478,10 +478,14 @@ def test_play_with_the_no_loops_file_and_random_ais_runs_to_the_end() -> None:
 
 
 def test_simulate_with_the_installed_rich_villages() -> None:
-    """naqala simulate -x rich-villages --games 3 --json"""
-    code, output = invoke("simulate", "-x", "rich-villages", "--games", "3", "--json")
-    assert code == 0, output
-    summary = json.loads(output)
+    """naqala simulate -x rich-villages --games 3 --json: its code keeps the games on the
+    Python engine, which auto says on stderr (without the extension, the suite asks for
+    the Python engine itself: tests/conftest.py)."""
+    result = CliRunner().invoke(app, ["simulate", "-x", "rich-villages", "--games", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    if result.stderr:
+        assert result.stderr.startswith("naqala: playing on the Python engine: plugin 'rich-")
+    summary = json.loads(result.stdout)
     assert summary["games"] == 3
     assert summary["plugins"] == ["base", "rich-villages"]
     assert sum(summary["wins_by_seat"]) == pytest.approx(3)

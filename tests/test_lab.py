@@ -492,7 +492,8 @@ def test_the_first_ctrl_c_asks_the_executor_to_stop() -> None:
 def test_simulate_works_without_the_lab_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without scipy, ``simulate`` still prints its summary (no seat test), while
     ``compare`` says what to install."""
-    monkeypatch.setitem(sys.modules, "scipy.stats", None)  # import now fails
+    for module in ("scipy", "scipy.stats", "scipy.special"):  # importing them now fails
+        monkeypatch.setitem(sys.modules, module, None)
     got = CliRunner().invoke(app, ["simulate", "-n", "2", "-p", "2", "--json", "-j", "1"])
     assert got.exit_code == 0, got.stderr
     data = json.loads(got.stdout)

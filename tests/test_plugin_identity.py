@@ -193,6 +193,7 @@ def test_a_raising_hook_stops_the_command_with_one_line_naming_plugin_and_hook(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("NAQALA_DEBUG", raising=False)
+    monkeypatch.setenv("NAQALA_ENGINE", "python")  # auto's line would say boom keeps Python
     rule = house_rule(tmp_path, "boom.py", "boom", EXPLODING_EVENT)
     assert run_main(["simulate", "-n", "1", "--house-rules", str(rule)]) == 1
     err = capsys.readouterr().err
@@ -220,6 +221,7 @@ def test_a_hook_raising_in_a_worker_process_is_named_too(
     """``simulate --jobs 2`` plays in worker processes, whose tracebacks stay there: the
     line still names the plugin and the hook, and the game."""
     monkeypatch.delenv("NAQALA_DEBUG", raising=False)
+    monkeypatch.setenv("NAQALA_ENGINE", "python")  # auto's line would say boom keeps Python
     rule = house_rule(tmp_path, "boom.py", "boom", EXPLODING_EVENT)
     assert run_main(["simulate", "-n", "2", "--jobs", "2", "--house-rules", str(rule)]) == 1
     err = capsys.readouterr().err

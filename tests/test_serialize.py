@@ -18,7 +18,9 @@ from naqala.core.serialize import (
     FORMAT,
     VERSION,
     StateFormatError,
+    state_from_data,
     state_from_json,
+    state_to_data,
     state_to_json,
 )
 from naqala.core.state import State
@@ -264,3 +266,18 @@ def test_a_mangled_document_loads_or_fails_with_state_format_error(
         return
     text = state_to_json(rules, state)
     assert state_from_json(text, rules)[1] == state
+
+
+def test_reading_without_the_meaning_checks_still_checks_the_shape() -> None:
+    """``meaning=False`` (the lab's final states from the kernel) skips what the plugins
+    check a state means, never what the document's shape and consistency say."""
+    rules = base_rules()
+    data = state_to_data(rules, rules.new_game(2, 1))
+    data["decks"]["djinns"]["row"][0] = data["decks"]["djinns"]["row"][1]  # a djinn twice
+    with pytest.raises(StateFormatError):
+        state_from_data(data, rules)
+    _, state = state_from_data(data, rules, meaning=False)
+    assert state.decks[1].row[0] == state.decks[1].row[1]
+    data["decision"]["player"] = 7
+    with pytest.raises(StateFormatError, match=r"\$\.decision\.player"):
+        state_from_data(data, rules, meaning=False)

@@ -208,3 +208,17 @@ def test_running_again_resumes_from_the_storage(space: Path, tmp_path: Path) -> 
     again = _trials(run(*args))
     assert len(again) == 5 and again[:3] == first
     assert (tmp_path / "best.toml.optuna.db").exists()
+
+
+def test_the_tune_is_the_same_on_both_engines(space: Path, tmp_path: Path) -> None:
+    """Random seats and content-only trials: ``--engine native`` plays every trial's
+    games natively, with the Python engine's trials and best rule."""
+    from native_kit import require_native
+
+    require_native()
+    python = run(*small(space, tmp_path / "python.toml", "-j", "1", "--engine", "python"))
+    native = run(*small(space, tmp_path / "native.toml", "-j", "1", "--engine", "native"))
+    assert native.stderr == ""
+    assert _trials(native) == _trials(python)
+    assert (tmp_path / "native.toml").read_text() == (tmp_path / "python.toml").read_text()
+    assert json.loads(native.stdout)["comparison"] == json.loads(python.stdout)["comparison"]

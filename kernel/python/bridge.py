@@ -43,6 +43,8 @@ class NativeRules:
         data: dict[str, Any] = json.loads(state.to_json())
         return data
 
-    def to_python(self, state: NativeState) -> State:
-        """The Python ``State`` of a native state (checked as any state file is)."""
-        return state_from_data(self.data(state), self.rules)[1]
+    def to_python(self, state: NativeState, meaning: bool = True) -> State:
+        """The Python ``State`` of a native state, checked as any state file is, or with
+        ``meaning=False`` only for its shape and consistency (the lab's final states:
+        the plugins' meaning checks were a third of the conversion)."""
+        return state_from_data(self.data(state), self.rules, meaning=meaning)[1]

@@ -152,3 +152,10 @@ def naqala_action_kinds(rules: Rules) -> list[ActionKind]:
 @hookimpl
 def naqala_observation_parts(rules: Rules) -> list[ObservationPart]:
     return encoding.observation_parts(rules)
+
+
+@hookimpl
+def naqala_native_support() -> bool:
+    # kernel/src/rules/artisans.rs ports every stage, item and hook of today's
+    # version (a kept older edition such as edition_0_1 does not declare it)
+    return True

@@ -183,3 +183,9 @@ def naqala_action_kinds(rules: Rules) -> Iterable[ActionKind]:
 @hookimpl
 def naqala_observation_parts(rules: Rules) -> list[ObservationPart]:
     return encoding.observation_parts(rules)
+
+
+@hookimpl
+def naqala_native_support() -> bool:
+    # kernel/src/rules.rs ports every stage, power and hook of this plugin (all 22 djinns)
+    return True

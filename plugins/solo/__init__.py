@@ -94,3 +94,9 @@ def naqala_public_notes(rules: Rules, state: State) -> list[str]:
 @hookimpl
 def naqala_display(rules: Rules, state: State) -> Display:
     return outcome.display(rules, state)
+
+
+@hookimpl
+def naqala_native_support() -> bool:
+    # kernel/src/solo.rs ports Sultan Yazid, his dice and every hook of this plugin
+    return True

@@ -87,3 +87,9 @@ def naqala_display(rules: Rules, state: State) -> Display:
 @hookimpl
 def naqala_action_kinds(rules: Rules) -> list[ActionKind]:
     return list(encoding.action_kinds(rules))
+
+
+@hookimpl
+def naqala_native_support() -> bool:
+    # kernel/src/thieves.rs ports every stage, thief and hook of this plugin
+    return True

@@ -106,3 +106,10 @@ def naqala_hidden_decks(rules: Rules) -> list[str]:
 @hookimpl
 def naqala_observation_parts(rules: Rules) -> list[ObservationPart]:
     return encoding.observation_parts(rules)
+
+
+@hookimpl
+def naqala_native_support() -> bool:
+    # kernel/src/rules/whims.rs and terrain.rs port every stage, whim and hook
+    # of this plugin
+    return True
