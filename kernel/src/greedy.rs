@@ -16,7 +16,7 @@ use crate::actions::Action;
 use crate::moves::{distinct_moves, MoveEnd, MoveSource};
 use crate::rules::{Rules, Unported};
 use crate::seats::Player;
-use crate::state::{Decision, State, Target, Turn, NOBODY};
+use crate::state::{Decision, State, NOBODY};
 use crate::views::determinize;
 
 /// at most this many pick and drop options are tried when searching through the rules
@@ -422,32 +422,15 @@ fn bid_trial(rules: &Rules, state: &State, player: usize) -> State {
         .find(|&m| m != NOBODY)
         .expect("a bid decision has a marker on the bid track");
     let mut trial = state.clone();
-    trial.turn = Some(Box::new(fresh_turn(marker as u8, names.known(""))));
+    trial.turn = Some(Box::new(crate::rules::new_turn(
+        marker as u8,
+        names.known(""),
+    )));
     trial.decision = Decision {
         stage: names.known("pick"),
         player: player as i8,
     };
     trial
-}
-
-/// `Turn(marker=marker)`: a turn with every other field at its default.
-fn fresh_turn(marker: u8, empty: crate::names::Sym) -> Turn {
-    Turn {
-        marker,
-        start: NOBODY,
-        path: Box::new([]),
-        hand: None,
-        colour: NOBODY,
-        taken: 0,
-        reach: 0,
-        kills: 1,
-        target: Target::None,
-        used: Box::new([]),
-        revealed: Box::new([]),
-        resume: empty,
-        claimed: Box::new([]),
-        callers: Box::new([]),
-    }
 }
 
 /// `bid_for_gain`: the dearest bid costing at most a quarter of `gain`, else the

@@ -2455,7 +2455,8 @@ fn wait_at(mut state: State, stage: Sym) -> State {
     state
 }
 
-fn new_turn(marker: u8, empty: Sym) -> Turn {
+/// `Turn(marker=marker)`: a turn with every other field at its default.
+pub(crate) fn new_turn(marker: u8, empty: Sym) -> Turn {
     Turn {
         marker,
         start: NOBODY,
