@@ -89,9 +89,13 @@ def check_conservation(rules: Rules, state: State, want: Expected) -> None:
         assert total == want.meeples[c], f"{rules.letters[c]} meeples: {total} {where}"
 
     aside = Counter(aside_cards(state))
+    # cards being chosen from (Sibittis's djinns, the Artisans' items, what opponents gave
+    # up to a thief) count with the deck they came from
+    revealed = state.turn.revealed if state.turn is not None else ()
     resources = state.decks[RESOURCE_DECK]
     cards = Counter(resources.draw + resources.row + resources.discard)
     cards.update({c: n for c, n in aside.items() if _deck_of(rules, c) == "resources"})
+    cards.update(c for c in revealed if _deck_of(rules, c) == "resources")  # a green thief's
     for p in state.players:
         cards.update(p.cards)
     assert cards == want.cards, f"resource cards {cards} {where}"
@@ -99,13 +103,12 @@ def check_conservation(rules: Rules, state: State, want: Expected) -> None:
     djinn_deck = state.decks[DJINN_DECK]
     djinns = Counter(djinn_deck.draw + djinn_deck.row + djinn_deck.discard)
     djinns.update({c: n for c, n in aside.items() if _deck_of(rules, c) == "djinns"})
-    revealed = state.turn.revealed if state.turn is not None else ()
     djinns.update(c for c in revealed if _deck_of(rules, c) == "djinns")  # Sibittis's choice
     for p in state.players:
         djinns.update(p.djinns)
     assert djinns == want.djinns, f"djinns {djinns} {where}"
 
-    held: Counter[str] = Counter(c for c in revealed if _deck_of(rules, c) not in ("djinns", ""))
+    held: Counter[str] = Counter(c for c in revealed if _deck_of(rules, c) not in DECK_NAMES)
     held.update({c: n for c, n in aside.items() if _deck_of(rules, c) not in DECK_NAMES})
     for deck in state.decks[len(DECK_NAMES) :]:
         # a row laid out in fixed places (one whim per city) marks an empty place ""

@@ -257,6 +257,13 @@ def test_known_no_loops_dead_end() -> None:
     assert state.is_over
 
 
+def test_known_green_theft_with_whims() -> None:
+    """A 5-player game with the Thieves and the Whims box (seed 193) that reaches a green
+    theft where an opponent chooses while cards already given up lie face up."""
+    rules = cached_rules(("thieves", "whims"))
+    play_checked(rules, players_for(rules, 3), 193, 759, 64)
+
+
 # -- (b) determinism -------------------------------------------------------------------------
 
 

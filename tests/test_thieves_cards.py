@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from test_properties import check_conservation, expected
 from thieves_kit import THIEVES, conserved, hold, move, move_meeples, position, thieves_rules
 
 from naqala.core.engine import Rules, build_rules
@@ -162,6 +163,21 @@ def test_green_you_keep_2_of_the_discarded_cards() -> None:
     assert sorted(state.players[0].cards) == sorted((*before, "gold", "jewels"))
     assert state.decks[0].discard[-1] == "fakir"  # the card not kept is discarded
     conserved(rules, state)
+
+
+def test_green_cards_given_up_wait_face_up_while_the_next_opponent_chooses() -> None:
+    """Seat 1's one card is given at once; while seat 2 chooses, it lies face up to be kept
+    from — still one of the game's resource cards, counted with its deck."""
+    rules, state = with_thief("green")
+    state = hold(rules, state, 1, "resources", ["jewels"])
+    state = hold(rules, state, 2, "resources", ["ivory", "gold", "fakir"])
+    state = play(rules, state, *move("green"), "green-thief")
+    assert state.decision == Decision("thief-give", 2)
+    assert state.turn is not None and state.turn.revealed == ("jewels",)
+    check_conservation(rules, state, expected(rules, len(state.players)))
+    state = play(rules, state, "give fakir+gold", "keep gold+jewels")
+    assert state.decks[0].discard[-1] == "fakir"
+    check_conservation(rules, state, expected(rules, len(state.players)))
 
 
 # -- yellow: a vizier ----------------------------------------------------------------------
