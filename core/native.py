@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from naqala.core.engine import Rules
 
-#: the hooks a plugin may answer and still be content alone: its files, and its answer
-#: to the question itself
-CONTENT_HOOKS = frozenset({"naqala_content_files", "naqala_native_support"})
+#: the hooks a plugin may answer and still leave the rules to content alone: its files,
+#: its answer to the question itself, and AI players (a player changes no rule; a seat
+#: the kernel has no player for keeps that game in Python by itself)
+CONTENT_HOOKS = frozenset({"naqala_content_files", "naqala_native_support", "naqala_agents"})
 
 
 def declared_native(rules: Rules) -> frozenset[str]:

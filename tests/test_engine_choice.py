@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 
 import attrs
 import pytest
@@ -81,12 +82,40 @@ def test_auto_names_the_plugin_that_keeps_the_game_in_python_and_native_refuses(
         choose(rules, "native", ["random"] * 4)
 
 
-def test_a_seat_without_a_native_player_keeps_the_game_in_python() -> None:
+#: a house rule that only adds a player the kernel has none of: its rules stay native
+FIRSTY = """
+from naqala.core.agents import RandomAgent, without_setting
+from naqala.core.hookspecs import hookimpl
+
+NAME = "firsty"
+VERSION = "1.0"
+DESCRIPTION = "a player the native engine does not have"
+
+
+@hookimpl
+def naqala_agents():
+    return {"firsty": without_setting(RandomAgent, "firsty player")}
+"""
+
+
+@pytest.fixture
+def firsty(tmp_path: Path) -> Path:
+    path = tmp_path / "firsty.py"
+    path.write_text(FIRSTY, encoding="utf-8")
+    return path
+
+
+def test_a_seat_without_a_native_player_keeps_the_game_in_python(firsty: Path) -> None:
     native = require_native()
-    missing = next(n for n in ("greedy", "greedy-nobid", "mcts") if n not in native.players())
-    choice = choose(build_rules(), "auto", ["random", missing])
+    missing = "firsty"
+    assert missing not in native.players()
+    rules = build_rules(house_rules=[firsty])
+    assert rules.native_obstacle is None  # a player changes no rule
+    choice = choose(rules, "auto", ["random", missing])
     assert choice == EngineChoice(
-        "python", f"playing on the Python engine: the native engine has no player {missing!r}"
+        "python",
+        f"playing on the Python engine: the player {missing!r} comes from plugin 'firsty', "
+        "not the shipped players",
     )
 
 
@@ -223,25 +252,29 @@ def test_interactions_print_the_same_json_on_both_engines() -> None:
     assert native.stdout == python.stdout == auto.stdout
 
 
-def test_balance_says_once_which_seats_keep_games_in_python_with_the_same_card() -> None:
+def test_balance_says_once_which_seats_keep_games_in_python_with_the_same_card(
+    firsty: Path,
+) -> None:
     """The card's random seats play natively; the skill ladder's cells with a player the
     kernel lacks fall back, said once, and the card is the Python engine's."""
-    native = require_native()
-    missing = next(n for n in ("greedy-nobid", "greedy", "mcts") if n not in native.players())
+    require_native()
+    missing = "firsty"
     args = ["balance", "--seats", "random,random", "-n", "4", "--ladder", f"random,{missing}"]
+    args += ["--house-rules", str(firsty)]
     args += ["--skill-games", "2", "--json", "--jobs", "1"]
     python = run(*args, "--engine", "python")
     auto = run(*args)
     assert python.exit_code == auto.exit_code == 0, auto.stderr
     assert auto.stderr.splitlines() == [
-        f"naqala: playing on the Python engine: the native engine has no player {missing!r}"
+        f"naqala: playing on the Python engine: the player {missing!r} comes from plugin "
+        "'firsty', not the shipped players"
     ]
     assert auto.stdout == python.stdout
     refused = run(*args, "--engine", "native")
     assert refused.exit_code == 2 and refused.stdout == ""
     assert refused.stderr.strip() == (
-        f"naqala: the native engine cannot play these games: the native engine has no "
-        f"player {missing!r}"
+        f"naqala: the native engine cannot play these games: the player {missing!r} comes "
+        "from plugin 'firsty', not the shipped players"
     )
 
 
