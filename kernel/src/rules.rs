@@ -9,6 +9,7 @@
 
 use crate::actions::{Action, Cards, Pay, Payment, Victim};
 use crate::content::{Content, MAX_COLOURS};
+use crate::extras::{get_extra, set_extra};
 use crate::names::Sym;
 use crate::state::{Decision, Deck, State, Target, Turn, NOBODY};
 
@@ -1537,12 +1538,7 @@ impl<'c> Rules<'c> {
         if self.round_limited(&state, card) {
             let key = self.round_key(card);
             let round = i64::from(state.round);
-            let mut extras = state.players[player].extras.to_vec();
-            match extras.binary_search_by(|&(k, _)| k.cmp(&key)) {
-                Ok(at) => extras[at].1 = round,
-                Err(at) => extras.insert(at, (key, round)),
-            }
-            state.players[player].extras = extras.into_boxed_slice();
+            state.players[player].extras = set_extra(&state.players[player].extras, key, round);
         }
         let state = self.place_bid(state, cost, price as u32);
         let state = self.count_effect(state, card);
@@ -1590,12 +1586,7 @@ impl<'c> Rules<'c> {
         let caller = state.decision.stage;
         let mut waiting = state.clone();
         let key = self.placing_key(token);
-        let mut extras = waiting.extras.to_vec();
-        match extras.binary_search_by(|&(k, _)| k.cmp(&key)) {
-            Ok(at) => extras[at].1 = tile as i64,
-            Err(at) => extras.insert(at, (key, tile as i64)),
-        }
-        waiting.extras = extras.into_boxed_slice();
+        waiting.extras = set_extra(&waiting.extras, key, tile as i64);
         let turn = waiting.turn.as_mut().expect("in a turn");
         let mut callers = turn.callers.to_vec();
         callers.push(caller);
@@ -1689,12 +1680,7 @@ impl<'c> Rules<'c> {
         if self.round_limited(&state, card) {
             let key = self.round_key(card);
             let round = i64::from(state.round);
-            let mut extras = state.players[player].extras.to_vec();
-            match extras.binary_search_by(|&(k, _)| k.cmp(&key)) {
-                Ok(at) => extras[at].1 = round,
-                Err(at) => extras.insert(at, (key, round)),
-            }
-            state.players[player].extras = extras.into_boxed_slice();
+            state.players[player].extras = set_extra(&state.players[player].extras, key, round);
         }
         state = self.discard_used(state, player, card);
         state = self.count_effect(state, card);
@@ -2184,12 +2170,7 @@ impl<'c> Rules<'c> {
     fn count_effect(&self, mut state: State, card: u8) -> State {
         let id = &self.content.doc.cards[usize::from(card)].id;
         let key = self.content.names.known(&format!("effects.{id}"));
-        let mut extras = state.extras.to_vec();
-        match extras.binary_search_by(|&(k, _)| k.cmp(&key)) {
-            Ok(at) => extras[at].1 += 1,
-            Err(at) => extras.insert(at, (key, 1)),
-        }
-        state.extras = extras.into_boxed_slice();
+        state.extras = set_extra(&state.extras, key, get_extra(&state.extras, key) + 1);
         state
     }
 

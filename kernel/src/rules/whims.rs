@@ -10,6 +10,7 @@
 use super::{turn_here, Holding, Rules, DJINNS, PORTED_DJINNS, RESOURCES};
 use crate::actions::{Action, Pay};
 use crate::content::Content;
+use crate::extras::{get_extra, set_extra};
 use crate::geometry::Geometry;
 use crate::names::Sym;
 use crate::state::{Deck, State, NOBODY, NO_CARD};
@@ -373,12 +374,8 @@ impl Rules<'_> {
             return state;
         };
         if let Some(key) = self.whims.claimed {
-            let mut extras = state.players[owner].extras.to_vec();
-            match extras.binary_search_by(|&(k, _)| k.cmp(&key)) {
-                Ok(at) => extras[at].1 += 1,
-                Err(at) => extras.insert(at, (key, 1)),
-            }
-            state.players[owner].extras = extras.into_boxed_slice();
+            let extras = &state.players[owner].extras;
+            state.players[owner].extras = set_extra(extras, key, get_extra(extras, key) + 1);
         }
         state.players[owner].coins += whim.coins as i32;
         // Python fires `whim-claimed` here: no card the kernel plays reacts to it
