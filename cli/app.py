@@ -7,16 +7,16 @@ exits with code 2, printing nothing on stdout.
 from __future__ import annotations
 
 import contextlib
-import enum
 import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, cast
 
 import typer
 
 from naqala.cli.common import Expansions, Without, fail, make_rules, read_state
+from naqala.cli.engine import Engine
 from naqala.cli.lazy import LazyGroup, SummaryGroup, is_builtin
 from naqala.core.actions import NotationError, parse_typed, resolve_typed, shorten
 from naqala.core.content import ContentError
@@ -224,14 +224,6 @@ def score(state: StateArg) -> None:
     typer.echo(json.dumps(result, indent=2))
 
 
-class PerftEngine(enum.StrEnum):
-    """``naqala perft --engine``: the kernel where it can run, or one engine by name."""
-
-    auto = "auto"
-    native = "native"
-    python = "python"
-
-
 @app.command()
 def perft(
     board: Annotated[Path, typer.Argument(help="Board file (JSON).")],
@@ -247,23 +239,23 @@ def perft(
             "--max-seconds", min=0, help="Give up after this much CPU time (default 60 s)."
         ),
     ] = None,
-    engine: Annotated[
-        PerftEngine,
-        typer.Option(
-            "--engine", help="Count natively, on the Python engine, or natively if possible."
-        ),
-    ] = PerftEngine.auto,
+    engine: Engine = None,
 ) -> None:
     """Count the legal meeple moves on a board file: {"moves": M, "paths": P}."""
     from naqala.kernel import KernelUnavailable
+    from naqala.kernel.choice import EngineError, requested_engine
     from naqala.testing.boardfile import BoardFileError
     from naqala.testing.boardfile import perft as count
-    from naqala.testing.perft import PERFT_MAX_SECONDS, PerftTimeout, perft_engine
+    from naqala.testing.perft import PERFT_MAX_SECONDS, EngineChoice, PerftTimeout, perft_engine
 
     limit = PERFT_MAX_SECONDS if max_seconds is None else max_seconds
-    if enumerate_moves and engine is PerftEngine.native:
+    try:  # --engine, else NAQALA_ENGINE, else auto, as every command that plays
+        asked = requested_engine(engine)
+    except EngineError as exc:
+        fail(f"perft: {exc}")
+    if enumerate_moves and asked == "native":
         fail("perft: --enumerate lists every move on the Python engine only")
-    chosen, why_python = perft_engine(engine.value, enumerate_moves)
+    chosen, why_python = perft_engine(cast(EngineChoice, asked), enumerate_moves)
     if why_python is not None:
         typer.echo(f"naqala: perft: on the Python engine: {why_python}", err=True)
     try:

@@ -12,7 +12,7 @@ import os
 import re
 import secrets
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -24,6 +24,7 @@ from rich.console import Console
 from naqala.agents.mcts import MAX_PLAYOUTS, MAX_SECONDS
 from naqala.cli.common import Expansions, Without, fail, read_house_rules
 from naqala.cli.decisions import djinns_in_play
+from naqala.cli.engine import Engine, engine_for
 from naqala.cli.hint import hint_lines
 from naqala.cli.saving import SavePathError, save_path, shown
 from naqala.cli.scores import score_table, seen_score_table, winners_line
@@ -156,6 +157,7 @@ class Session:
         ask: Callable[[str], str],
         errors: Console | None = None,
         save_as: Path | None = None,
+        agents: Sequence[Agent | None] | None = None,
     ) -> None:
         self.rules = rules
         self.state = state
@@ -166,7 +168,10 @@ class Session:
         self.errors = errors or console
         #: the file name offered when saving at quit (``--save``, if given)
         self.save_as = save_as
-        self.agents: list[Agent | None] = seat_agents(rules, record)
+        #: the AI seats' players (by default the rules' own, on the Python engine)
+        self.agents: list[Agent | None] = (
+            seat_agents(rules, record) if agents is None else list(agents)
+        )
         self.history: list[Snapshot] = []
         self.pending_ai: list[str] = []
 
@@ -526,15 +531,18 @@ def play_command(
         Path | None,
         typer.Option(help="Save the game record here when it ends (checked before it starts)."),
     ] = None,
+    engine: Engine = None,
 ) -> None:
     """Play a game in the terminal: people and AI players, any mix."""
     console = Console(highlight=False)
+    asked = _asked_engine(engine)
     save_as = _checked_save(save)
     history: list[State] = []
     if load is not None:
         _refuse_unused_options(seats, expansion, seed, without)
         load = _home_expanded(load)
         record, rules, history = _resume(load, read_house_rules(house_rules))
+        agents = _table_agents(rules, record, engine, asked)
         state = history[-1]
         left_out = f", {without_text(record.without)}" if record.without else ""
         console.print(
@@ -544,6 +552,7 @@ def play_command(
         )
     else:
         record, rules, state = _new_game(seats, expansion, seed, house_rules, without)
+        agents = _table_agents(rules, record, engine, asked)
         left_out = f" · {without_text(rules.without)}" if rules.without else ""
         console.print(
             f"New game · seed {record.seed} · seats {', '.join(record.seats)} · "
@@ -551,7 +560,7 @@ def play_command(
             markup=False,
         )
     errors = Console(stderr=True, highlight=False)
-    session = Session(rules, state, record, console, input, errors, save_as)
+    session = Session(rules, state, record, console, input, errors, save_as, agents)
     session.catch_up(history[:-1])
     session.remember(history)
     try:
@@ -564,6 +573,35 @@ def play_command(
         raise
     if save_as is not None and not session.save(str(save_as)) and not session.save_again():
         raise typer.Exit(1)
+
+
+def _asked_engine(option: str | None) -> str:
+    """The engine ``--engine`` or ``NAQALA_ENGINE`` asks for, refused before the game
+    starts if it names none."""
+    from naqala.kernel.choice import EngineError, requested_engine
+
+    try:
+        return requested_engine(option)
+    except EngineError as exc:
+        fail(str(exc))
+
+
+def _table_agents(
+    rules: Rules, record: GameRecord, option: str | None, asked: str
+) -> list[Agent | None]:
+    """The AI seats' players on the engine asked for (``asked``, from ``option``).
+    The table's game stays on the Python engine; on the native engine the kernel makes
+    the greedy and ``mcts`` seats' decisions, the same ones (``kernel.seated``). With no
+    seat the kernel would play, ``auto`` has nothing to decide and says nothing."""
+    from naqala.kernel.seated import kernel_seats, natively_seated
+
+    agents = seat_agents(rules, record)
+    names = kernel_seats(record.seats)
+    if asked == "python" or (asked == "auto" and not names):
+        return agents
+    if engine_for(rules, option, names, len(record.seats)) == "python":
+        return agents
+    return natively_seated(rules, record.seats, record.seed, agents)
 
 
 def _checked_save(save: Path | None) -> Path | None:

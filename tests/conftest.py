@@ -5,8 +5,12 @@ installed naqala registers through its ``pytest11`` entry point; it is not liste
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Iterator
 
 import pytest
+
+from naqala import kernel
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -29,3 +33,13 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
     if not kernel.available():
         os.environ.setdefault("NAQALA_ENGINE", "python")
+
+
+@pytest.fixture
+def without_extension(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The extension's import fails, as on a machine without a Rust toolchain."""
+    kernel._load.cache_clear()
+    monkeypatch.setitem(sys.modules, kernel.EXTENSION, None)  # makes `import` raise
+    monkeypatch.delattr(kernel, "_native", raising=False)
+    yield
+    kernel._load.cache_clear()

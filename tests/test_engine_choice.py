@@ -4,8 +4,7 @@ study JSON from ``simulate`` and ``compare``, serially and in worker processes."
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 import attrs
@@ -33,16 +32,6 @@ runner = CliRunner()
 def run(*args: str, env: Mapping[str, str] | None = None) -> Result:
     """The command, with ``NAQALA_ENGINE`` only as ``env`` sets it."""
     return runner.invoke(app, list(args), env={"NAQALA_ENGINE": None, **(env or {})})
-
-
-@pytest.fixture
-def without_extension(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The extension's import fails, as on a machine without a Rust toolchain."""
-    kernel._load.cache_clear()
-    monkeypatch.setitem(sys.modules, kernel.EXTENSION, None)  # makes `import` raise
-    monkeypatch.delattr(kernel, "_native", raising=False)
-    yield
-    kernel._load.cache_clear()
 
 
 # -- which engine is asked for ------------------------------------------------------------
@@ -288,9 +277,9 @@ def test_skill_takes_the_engine_option() -> None:
     assert auto.stdout == python.stdout
 
 
-def test_play_keeps_the_table_on_the_python_engine_whatever_the_environment_says() -> None:
-    """``naqala play`` takes no ``--engine``; ``NAQALA_ENGINE=native`` leaves the game as
-    it is (docs/architecture.md, "Which engine plays")."""
+def test_play_takes_the_engine_option_and_the_environment() -> None:
+    """``naqala play`` asks for its engine as every command does (tests/test_play_engine.py
+    has the rest): random seats stay Python, so nothing is said and nothing changes."""
     args = ["play", "--seats", "ai:random,ai:random", "--seed", "3"]
     python = run(*args, env={"NAQALA_ENGINE": "python"})
     native = run(*args, env={"NAQALA_ENGINE": "native"})
@@ -298,7 +287,7 @@ def test_play_keeps_the_table_on_the_python_engine_whatever_the_environment_says
     assert native.stderr == ""
     assert "Final scores" in native.stdout
     assert native.stdout == python.stdout
-    assert run(*args, "--engine", "native").exit_code == 2  # no such option
+    assert run(*args, "--engine", "fast").exit_code == 2
 
 
 def test_dask_workers_play_native_studies_with_the_python_results() -> None:

@@ -3,9 +3,6 @@ plays on the Python engine; with it, ``naqala --version`` names the kernel."""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
-
 import pytest
 from native_kit import require_native
 from typer.testing import CliRunner
@@ -14,16 +11,6 @@ from naqala import kernel
 from naqala.cli.app import app
 from naqala.core.engine import build_rules
 from naqala.core.simulate import play_game
-
-
-@pytest.fixture
-def without_extension(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The extension's import fails, as on a machine without a Rust toolchain."""
-    kernel._load.cache_clear()
-    monkeypatch.setitem(sys.modules, kernel.EXTENSION, None)  # makes `import` raise
-    monkeypatch.delattr(kernel, "_native", raising=False)
-    yield
-    kernel._load.cache_clear()
 
 
 def test_a_missing_extension_is_reported_with_its_reason(without_extension: None) -> None:

@@ -258,3 +258,30 @@ def _digits(n: int) -> str:
         return str(n)
     finally:
         sys.set_int_max_str_digits(limit)
+
+
+def test_naqala_engine_chooses_where_perft_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``NAQALA_ENGINE`` decides as it does for every command that plays; ``--engine`` wins."""
+
+    def missing() -> None:
+        raise kernel.KernelUnavailable("no extension here")
+
+    monkeypatch.setattr(kernel, "native", missing)  # a native count would fail loudly
+    path = str(PERFT_DIR / "walls.json")
+    monkeypatch.setenv("NAQALA_ENGINE", "python")
+    result = CliRunner().invoke(app, ["perft", path])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == EXPECTED["walls.json"]
+    assert result.stderr == ""
+    monkeypatch.setenv("NAQALA_ENGINE", "native")
+    refused = CliRunner().invoke(app, ["perft", path])
+    assert refused.exit_code == 2
+    assert refused.stderr == "naqala: perft: --engine native: no extension here\n"
+    overridden = CliRunner().invoke(app, ["perft", "--engine", "python", path])
+    assert overridden.exit_code == 0 and overridden.stderr == ""
+    monkeypatch.setenv("NAQALA_ENGINE", "warp")
+    unknown = CliRunner().invoke(app, ["perft", path])
+    assert unknown.exit_code == 2
+    assert unknown.stderr == (
+        "naqala: perft: NAQALA_ENGINE 'warp': the engine is one of auto, native, python\n"
+    )

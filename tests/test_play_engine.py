@@ -1,0 +1,141 @@
+"""``naqala play --engine``: the kernel makes the greedy and ``mcts`` seats' decisions at the
+table, the same decisions, while the game itself stays on the Python engine; the engine is
+asked for as every command asks (``--engine``, ``NAQALA_ENGINE``, auto), and what cannot
+play natively is said in one line before the game starts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+from native_kit import require_native
+from typer.testing import CliRunner, Result
+
+from naqala import kernel
+from naqala.cli.app import app
+from naqala.cli.play import _table_agents
+from naqala.core.agents import RandomAgent
+from naqala.core.engine import build_rules
+from naqala.core.record import load_record, new_record
+from naqala.kernel.seated import NativeSeat, kernel_seats, natively_seated
+
+runner = CliRunner()
+
+
+def run(*args: str, env: Mapping[str, str] | None = None) -> Result:
+    """The command, with ``NAQALA_ENGINE`` only as ``env`` sets it."""
+    return runner.invoke(app, list(args), env={"NAQALA_ENGINE": None, **(env or {})})
+
+
+@pytest.mark.parametrize(
+    "seats", ["ai,ai:mcts", "ai:greedy-nobid,ai:random,ai", "ai:greedy-full,ai:random"]
+)
+def test_the_ai_seats_play_the_same_game_on_both_engines(seats: str, tmp_path: Path) -> None:
+    require_native()
+    games = {}
+    for engine in ("python", "native"):
+        (tmp_path / engine).mkdir()
+        saved = tmp_path / engine / "game.json"  # the same name: the output says it
+        result = run(
+            "play", "--seats", seats, "--seed", "4", "--engine", engine, "--save", str(saved)
+        )
+        assert result.exit_code == 0, result.output
+        assert result.stderr == ""
+        games[engine] = (result.stdout.replace(engine, "ENGINE"), load_record(saved).actions)
+    assert games["native"] == games["python"]
+
+
+def test_on_the_native_engine_the_kernel_decides_for_greedy_and_mcts_seats_only() -> None:
+    require_native()
+    rules = build_rules()
+    record = new_record(rules, 9, 4, ("human", "ai:greedy", "ai:random", "ai:mcts:20"))
+    agents = _table_agents(rules, record, "native", "native")
+    assert agents[0] is None
+    assert isinstance(agents[1], NativeSeat) and agents[1].name == "greedy"
+    assert isinstance(agents[2], RandomAgent)  # its draws carry on; replayed on undo
+    assert isinstance(agents[3], NativeSeat) and agents[3].name == "mcts:20"
+    assert kernel_seats(record.seats) == ["greedy", "mcts:20"]
+    assert all(not isinstance(a, NativeSeat) for a in _table_agents(rules, record, None, "python"))
+
+
+def test_a_native_seat_decides_as_the_python_player_of_its_seat() -> None:
+    require_native()
+    rules = build_rules()
+    record = new_record(rules, 21, 2, ("ai:greedy", "ai:mcts:10"))
+    python = _table_agents(rules, record, "python", "python")
+    native = natively_seated(rules, record.seats, record.seed, python)
+    state = rules.new_game(2, record.seed)
+    for _ in range(40):
+        if state.is_over:
+            break
+        seat = state.decision.player
+        options = rules.legal_actions(state)
+        chosen = native[seat].choose(rules, state, options)  # type: ignore[union-attr]
+        assert chosen == python[seat].choose(rules, state, options)  # type: ignore[union-attr]
+        state = rules.apply(state, chosen)
+
+
+def test_native_refuses_a_code_house_rule_in_one_line_before_the_game_starts() -> None:
+    require_native()
+    result = run("play", "--seats", "ai,ai", "-x", "no-loops", "--engine", "native")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        "naqala: the native engine cannot play these games: plugin 'no-loops' has code "
+        "hooks (naqala_stages) that the native engine does not implement\n"
+    )
+
+
+def test_auto_with_a_code_house_rule_plays_in_python_saying_why_once() -> None:
+    require_native()
+    result = run("play", "--seats", "ai,ai", "-x", "no-loops", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        "naqala: playing on the Python engine: plugin 'no-loops' has code hooks "
+        "(naqala_stages) that the native engine does not implement"
+    ]
+    assert "wins with" in result.stdout
+
+
+def test_auto_says_nothing_when_no_seat_is_one_the_kernel_would_play() -> None:
+    result = run("play", "--seats", "ai:random,ai:random", "-x", "no-loops", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+
+
+def test_the_environment_chooses_and_the_option_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+    require_native()
+    made: list[str] = []
+    real = NativeSeat.__init__
+
+    def counted(self: NativeSeat, rules: object, name: str, seed: int) -> None:
+        made.append(name)
+        real(self, rules, name, seed)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(NativeSeat, "__init__", counted)
+    assert (
+        run("play", "--seats", "ai,ai", "--seed", "3", env={"NAQALA_ENGINE": "python"}).exit_code
+        == 0
+    )
+    assert made == []
+    assert run("play", "--seats", "ai,ai", "--seed", "3").exit_code == 0  # auto
+    assert made == ["greedy", "greedy"]
+    env = {"NAQALA_ENGINE": "native"}
+    assert run("play", "--seats", "ai,ai", "--engine", "python", env=env).exit_code == 0
+    assert made == ["greedy", "greedy"]
+    unknown = run("play", "--seats", "ai,ai", env={"NAQALA_ENGINE": "warp"})
+    assert unknown.exit_code == 2 and unknown.stdout == ""
+    assert (
+        unknown.stderr
+        == "naqala: NAQALA_ENGINE 'warp': the engine is one of auto, native, python\n"
+    )
+
+
+def test_without_the_extension_auto_plays_in_python_saying_why(without_extension: None) -> None:
+    reason = kernel.unavailable_reason()
+    result = run("play", "--seats", "ai,ai", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == f"naqala: playing on the Python engine: {reason}\n"
+    refused = run("play", "--seats", "ai,ai", "--engine", "native")
+    assert refused.exit_code == 2 and refused.stdout == ""
