@@ -5,7 +5,8 @@ seat with its 95% Wilson interval, and each side's CPU a decision.
 Both seats play one game on the Python engine: at the native seat's decisions the state
 is handed to the kernel (``NativePlayer``), at the other seat's ``MctsAgent`` decides.
 Each finished game is appended to ``--out`` as one JSON line, so a study cut short keeps
-its games and a second process can share the pairs (``--part K --parts N``).
+its games (run again, it plays only the games missing) and a second process can share
+the pairs (``--part K --parts N``).
 
     python bench/native_strength.py --pairs 100 --out /tmp/strength.jsonl
     python bench/native_strength.py --summary /tmp/strength.jsonl
@@ -95,6 +96,14 @@ def summary(paths: list[Path]) -> dict[str, object]:
     }
 
 
+def played(path: Path) -> set[tuple[int, int]]:
+    """The games already in ``path`` (seed, native seat), so a study run again skips them."""
+    if not path.exists():
+        return set()
+    games = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
+    return {(int(g["seed"]), int(g["native_seat"])) for g in games}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=100, help="pairs of games (each seed twice)")
@@ -115,8 +124,11 @@ def main(argv: list[str] | None = None) -> int:
         print("native_strength: --out is needed to keep the games", file=sys.stderr)
         return 2
     stop = time.monotonic() + 60 * args.minutes
+    done = played(args.out)
     for pair in range(args.part, args.pairs, args.parts):
         for native_seat in (0, 1):
+            if (BASE_SEED + pair, native_seat) in done:
+                continue  # a study run again goes on where it stopped
             if time.monotonic() >= stop:
                 return 0
             game = play_pair_game(BASE_SEED + pair, native_seat, args.budget)
