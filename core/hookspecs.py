@@ -151,8 +151,8 @@ def naqala_turn_fields() -> Iterable[TurnField[Any]]:
     ``claimed``. Plugin code reads one with ``FIELD.of(turn)`` and sets it with
     ``FIELD.on(turn, value)``; the values live in ``Turn.fields``.
 
-    Called once when the rules are first asked for their turn fields (``Rules.turn_fields``:
-    the state JSON, the checks of a state, the native engine's content). Combined: merged
+    Called once when the rules are built (``Rules.turn_fields``, read by the state JSON,
+    the checks of a state and the native engine's content). Combined: merged
     by name; a name declared by two plugins is refused naming both, unless one lists
     ``turn:<name>`` in ``REPLACES``, and so is one of the core's own (``marker``, ``path``…).
     The state JSON writes every declared field of the rules and reads a missing one as its
