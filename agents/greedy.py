@@ -23,8 +23,9 @@ from naqala.agents.move_ends import MoveEnd, move_ends
 from naqala.core.actions import Action
 from naqala.core.content import RESOURCES
 from naqala.core.engine import Rules
-from naqala.core.state import NOBODY, Decision, State, Turn, add_at, evolve, pieces_left
+from naqala.core.state import NOBODY, Decision, State, Turn, add_at, evolve
 from naqala.core.views import determinize
+from naqala.plugins.base.api import pieces_left
 
 #: at most this many pick and drop options are tried when searching through the rules
 SEARCH_LIMIT = 5_000

@@ -33,6 +33,7 @@ from naqala.core.plugins import (
 from naqala.core.powers import Power
 from naqala.core.stage import Flow, Stage
 from naqala.core.state import Deck, Layout, PlayerState, State, evolve
+from naqala.core.turnfields import CORE_FIELDS, TurnField
 
 if TYPE_CHECKING:
     from naqala.core.agents import AgentFactory
@@ -53,6 +54,8 @@ PROVIDER_HOOKS = ("naqala_board_layout", "naqala_flow", "naqala_new_game")
 #: what an AI player may be called: a seat names it after ``ai:`` and a setting after a
 #: colon, in any case (``ai:MCTS:200``), so a name is lower case without colons or commas
 AGENT_NAME = re.compile(r"[a-z0-9][a-z0-9_.-]{0,39}")
+#: a turn field's name: a key of the state JSON's ``turn``
+TURN_FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 #: names a player cannot take: they are seats of their own
 RESERVED_SEATS = ("human", "ai")
 
@@ -74,6 +77,7 @@ class Rules:
         self._index_content()
         self._register_stages()
         self._register_powers()
+        self._register_turn_fields()
         self._providers = {name: self._provider_chain(name) for name in PROVIDER_HOOKS}
         flow = self.provide("naqala_flow", rules=self)
         if flow is None:
@@ -181,6 +185,24 @@ class Rules:
             if (card.deck, card.kind) in self.powers
         }
 
+    def _register_turn_fields(self) -> None:
+        """Every field a plugin keeps in the turn in progress, by name, sorted: the
+        plugins' answers to ``naqala_turn_fields`` merged like the stages (a name declared
+        twice is refused naming both, unless one lists ``turn:<name>`` in ``REPLACES``);
+        a name of the core's own ``Turn`` is refused."""
+        #: the plugins' turn fields by name (``naqala.core.turnfields``)
+        self.turn_fields: dict[str, TurnField[Any]] = {}
+        merged = self._registry("naqala_turn_fields", "turn:", "turn field")
+        for key, field in sorted(merged.items()):
+            name = key.removeprefix("turn:")
+            if name in CORE_FIELDS or not TURN_FIELD_NAME.fullmatch(name) or field.name != name:
+                raise PluginError(
+                    f"plugin {self.providers[key]!r}: turn field {shorten(name)!r} must be "
+                    "named in lower case letters, digits and _, and not as one of the "
+                    f"core's own ({', '.join(sorted(CORE_FIELDS))})"
+                )
+            self.turn_fields[name] = field
+
     def _resolve_hot_hooks(self) -> None:
         """The hooks called for every decision, resolved once into plain functions (the
         fast path of a playout, docs/architecture.md), and the empty legality cache."""
@@ -211,7 +233,8 @@ class Rules:
     def _registry(
         self, hook_name: str, prefix: str, what: str, more: Sequence[tuple[str, Any]] = ()
     ) -> dict[str, Any]:
-        """Merge the mappings a hook returns, keys prefixed (``tribe:red``), with those of
+        """Merge the mappings a hook returns (or the named declarations, each keyed by its
+        ``name``), keys prefixed (``tribe:red``), with those of
         ``more`` (named plugin objects outside the rules, answering the same hook). A key
         offered by several plugins goes to the one whose ``REPLACES`` names it; without
         exactly one such plugin it is an error naming them all. Registration order plays
@@ -224,7 +247,9 @@ class Rules:
         answers += [(owner, getattr(module, hook_name)) for owner, module in more]
         outside = dict(more)
         for owner, answer in answers:
-            for key, value in answer().items():
+            found = answer()
+            pairs = found.items() if isinstance(found, Mapping) else ((v.name, v) for v in found)
+            for key, value in pairs:
                 offers.setdefault(prefix + key, []).append((owner, value))
         merged: dict[str, Any] = {}
         for name, candidates in offers.items():

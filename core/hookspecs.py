@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from naqala.core.rng import Rng
     from naqala.core.stage import Flow, Stage
     from naqala.core.state import Layout, State
+    from naqala.core.turnfields import TurnField
     from naqala.core.validate import Problem
     from naqala.display.hints import Display
 
@@ -135,10 +136,27 @@ def naqala_flags() -> Iterable[str]:
 @hookspec
 def naqala_player_counters() -> Iterable[str]:
     """Names of the counters this plugin keeps in a player's ``extras`` (the Whims'
-    ``whims.claimed``), besides ``piece.<name>`` (a piece still to place), which every
-    plugin may keep; a name ending in ``*`` stands for every name that begins so (the base
-    game's ``round-used:*``, one counter per card). A state whose ``players[].extras``
+    ``whims.claimed``); a name ending in ``*`` stands for every name that begins so (the
+    base game's ``round-used:*``, one counter per card, and ``piece.*``, a piece still to
+    place besides camels, which any plugin may then keep). A state whose ``players[].extras``
     holds another name is refused when loaded (``naqala.core.validate``). Combined: union.
+    """
+
+
+@hookspec
+def naqala_turn_fields() -> Iterable[TurnField[Any]]:
+    """The fields this plugin keeps in the turn in progress besides the core's own
+    (``naqala.core.turnfields``: ``count_field``, ``text_field``, ``tiles_field``): the
+    base game's assassins' ``reach``, ``kills`` and ``target``, the Artisans' tiles
+    ``claimed``. Plugin code reads one with ``FIELD.of(turn)`` and sets it with
+    ``FIELD.on(turn, value)``; the values live in ``Turn.fields``.
+
+    Called once when the rules are built (``Rules.turn_fields``, read by the state JSON,
+    the checks of a state and the native engine's content). Combined: merged
+    by name; a name declared by two plugins is refused naming both, unless one lists
+    ``turn:<name>`` in ``REPLACES``, and so is one of the core's own (``marker``, ``path``…).
+    The state JSON writes every declared field of the rules and reads a missing one as its
+    default; a field no plugin of the rules declares is refused when it holds anything.
     """
 
 

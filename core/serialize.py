@@ -47,8 +47,10 @@ from naqala.core.state import (
     PlayerState,
     State,
     Turn,
+    TurnValue,
 )
 from naqala.core.structured import strict_converter, structure
+from naqala.core.turnfields import CORE_FIELDS
 from naqala.core.validate import check_state
 from naqala.core.without import WithoutError, leave_out
 
@@ -122,19 +124,18 @@ class DeckDoc:
 
 @attrs.define
 class TurnDoc:
+    """The core's part of ``turn``; the fields plugins declare are read and written
+    beside it (``_turn_fields_of``, ``_with_turn_fields``)."""
+
     marker: int
     start: str | None
     path: list[str]
     hand: str | None
     colour: str | None
     taken: int
-    reach: int
-    kills: int
-    target: str
     used: list[str]
     revealed: list[str]
     resume: str
-    claimed: list[str]
     #: absent from files written before stages returned to their caller
     callers: list[str] = attrs.Factory(list)
 
@@ -259,13 +260,9 @@ def state_to_doc(rules: Rules, state: State) -> StateDoc:
             hand=letters_of(turn.hand, letters) if turn.hand else None,
             colour=None if turn.colour == NOBODY else letters[turn.colour],
             taken=turn.taken,
-            reach=turn.reach,
-            kills=turn.kills,
-            target=turn.target,
             used=list(turn.used),
             revealed=list(turn.revealed),
             resume=turn.resume,
-            claimed=[geo.name(t) for t in turn.claimed],
             callers=list(turn.callers),
         ),
         flags=list(state.flags),
@@ -279,7 +276,38 @@ def state_to_doc(rules: Rules, state: State) -> StateDoc:
 def state_to_data(rules: Rules, state: State) -> dict[str, Any]:
     """The state as plain JSON data (dicts, lists, strings, numbers)."""
     data: dict[str, Any] = _CONVERTER.unstructure(state_to_doc(rules, state))
+    if state.turn is not None and rules.turn_fields:
+        data["turn"] = _with_turn_fields(rules, state, state.turn, data["turn"])
     return data
+
+
+def _with_turn_fields(
+    rules: Rules, state: State, turn: Turn, core: dict[str, Any]
+) -> dict[str, Any]:
+    """The turn's document with every field the plugins declare, each after the key it
+    names (``TurnField.after``; at the end when that is no key), so a field that moved
+    out of the core keeps its place in the file."""
+    values = dict(turn.fields)
+    written: dict[str, Any] = {}
+    for name, field in rules.turn_fields.items():
+        value = values.get(name, field.default)
+        written[name] = [state.geometry.name(t) for t in value] if field.kind == "tiles" else value
+    followers: dict[str, list[str]] = {}
+    for name, field in rules.turn_fields.items():
+        after = field.after if field.after in core or field.after in written else ""
+        followers.setdefault(after, []).append(name)
+    out: dict[str, Any] = {}
+
+    def put(key: str, value: Any) -> None:
+        out[key] = value
+        for name in followers.get(key, ()):
+            put(name, written[name])
+
+    for key, value in core.items():
+        put(key, value)
+    for name in followers.get("", ()):
+        put(name, written[name])
+    return out
 
 
 def pretty_json(value: Any, indent: int = 0, width: int = 100) -> str:
@@ -448,8 +476,9 @@ def state_from_data(
 def _read(data: Any, version: int, rules: Rules, meaning: bool = True) -> tuple[Rules, State]:
     if version == 1:
         data = _upgrade_v1(data, rules)
+    data, fields = _turn_fields_of(data, rules)
     doc = _structure(data, StateDoc)
-    state = _Reader(rules, doc).state()
+    state = _Reader(rules, doc, fields).state()
     check_consistent(rules, state)
     if not meaning:
         return rules, state
@@ -459,12 +488,40 @@ def _read(data: Any, version: int, rules: Rules, meaning: bool = True) -> tuple[
     return rules, state
 
 
+#: the values an older naqala wrote for a turn field of a plugin not in the rules (the
+#: Artisans' ``claimed`` was written by every game): read as nothing
+_EMPTY: tuple[Any, ...] = ([], "", 0)
+
+
+def _turn_fields_of(data: Any, rules: Rules) -> tuple[Any, dict[str, Any]]:
+    """The document without the plugins' turn fields, and those fields' values as found
+    (``turn`` as the core's ``TurnDoc`` reads it). A key of ``turn`` that is neither the
+    core's nor declared is refused unless it holds nothing (``_EMPTY``)."""
+    if not isinstance(data, dict) or not isinstance(data.get("turn"), dict):
+        return data, {}
+    turn: dict[str, Any] = data["turn"]
+    declared = rules.turn_fields
+    core = {k: v for k, v in turn.items() if k in CORE_FIELDS}
+    fields = {k: v for k, v in turn.items() if k in declared}
+    for key, value in turn.items():
+        if key in core or key in fields:
+            continue
+        if not any(type(value) is type(empty) and value == empty for empty in _EMPTY):
+            names = ", ".join(declared) or "none"
+            raise _fail(
+                f"$.turn.{key[:40]}",
+                f"no turn field {key[:40]!r} in these rules (the plugins declare {names})",
+            )
+    return dict(data, turn=core), fields
+
+
 class _Reader:
     """Turns a structured document into a ``State``, checking what the shape cannot."""
 
-    def __init__(self, rules: Rules, doc: StateDoc) -> None:
+    def __init__(self, rules: Rules, doc: StateDoc, turn_fields: dict[str, Any]) -> None:
         self.rules = rules
         self.doc = doc
+        self.turn_fields = turn_fields
         self.letters = rules.letters
         self.token_ids = [t.id for t in rules.tokens]
         if doc.colours != rules.letters:
@@ -555,15 +612,32 @@ class _Reader:
             hand=() if t.hand is None else self.counts(t.hand, "$.turn.hand"),
             colour=NOBODY if t.colour is None else self.letters.index(t.colour),
             taken=t.taken,
-            reach=t.reach,
-            kills=t.kills,
-            target=t.target,
             used=tuple(t.used),
             revealed=tuple(t.revealed),
             resume=t.resume,
-            claimed=tuple(self.tile(x, f"$.turn.claimed[{k}]") for k, x in enumerate(t.claimed)),
             callers=tuple(t.callers),
+            fields=self.plugin_fields(),
         )
+
+    def plugin_fields(self) -> tuple[tuple[str, TurnValue], ...]:
+        """The declared turn fields found, each of its kind, those at their default left
+        out (a missing field is at its default)."""
+        found: list[tuple[str, TurnValue]] = []
+        for name, field in self.rules.turn_fields.items():
+            if name not in self.turn_fields:
+                continue
+            raw, path = self.turn_fields[name], f"$.turn.{name}"
+            value: TurnValue
+            if field.kind == "count":
+                value = _structure(raw, int, path)
+            elif field.kind == "text":
+                value = _structure(raw, str, path)
+            else:
+                names = _structure(raw, list[str], path)
+                value = tuple(self.tile(x, f"{path}[{k}]") for k, x in enumerate(names))
+            if value != field.default:
+                found.append((name, value))
+        return tuple(sorted(found))
 
     def state(self) -> State:
         doc, rules = self.doc, self.rules

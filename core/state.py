@@ -21,6 +21,8 @@ from naqala.core.rng import Rng
 
 #: counts per colour (meeples) or per token kind (palm trees, palaces…), by index
 Counts = tuple[int, ...]
+#: the value of a plugin's turn field: a count, a text or tiles (``naqala.core.turnfields``)
+TurnValue = int | str | tuple[int, ...]
 T = TypeVar("T")
 _UNCHANGED: Any = object()
 _REPLACERS: dict[type, Callable[..., Any]] = {}
@@ -242,7 +244,9 @@ class Deck:
 
 @attrs.frozen(slots=True)
 class Turn:
-    """The turn in progress: the marker played, the meeple move and what it collected."""
+    """The turn in progress: the marker played, the meeple move and what it collected —
+    what every rule set's turn has. What a plugin keeps besides (the assassins' range, the
+    tiles claimed) is in ``fields``, declared by that plugin."""
 
     marker: int
     start: int = NOBODY  # tile the meeples were picked up from
@@ -250,14 +254,13 @@ class Turn:
     hand: Counts = ()  # meeples still in hand during the move
     colour: int = NOBODY  # colour collected at the end of the move
     taken: int = 0  # how many meeples of that colour were collected
-    reach: int = 0  # assassins' range (assassins plus Fakirs discarded)
-    kills: int = 1  # how many meeples the assassins kill this turn
-    target: str = ""  # where the first kill was (a tile or p<seat>): later kills go there
     used: tuple[str, ...] = ()  # once-per-turn things already done (sorted)
     revealed: tuple[str, ...] = ()  # cards drawn to be looked at and chosen from
     resume: str = ""  # the stage to return to when a power's own decision is over
-    claimed: tuple[int, ...] = ()  # tiles the player took control of this turn
     callers: tuple[str, ...] = ()  # stages waiting for a step they entered (rules.call)
+    #: the fields plugins declare (hook ``naqala_turn_fields``, ``naqala.core.turnfields``:
+    #: the assassins' ``reach``…), sorted by name, each left out at its default
+    fields: tuple[tuple[str, TurnValue], ...] = ()
 
     @property
     def here(self) -> int:
@@ -335,9 +338,6 @@ def set_extra(
 
 #: prefix of the state counters that record how often a card's power changed the game
 EFFECTS = "effects."
-#: prefix of player counters of pieces still to place besides camels (``piece.tent``): the
-#: last-camel end trigger waits until a player has placed all of them too
-PIECES = "piece."
 
 
 #: prefix of the state counters of components set aside in a non-player opponent's area,
@@ -374,11 +374,6 @@ def turn_owner(state: State) -> int:
     if state.turn is None:
         return NOBODY
     return state.markers[state.turn.marker]
-
-
-def pieces_left(player: PlayerState) -> int:
-    """Camels and other pieces (``piece.*`` counters) the player has still to place."""
-    return player.camels + sum(v for k, v in player.extras if k.startswith(PIECES))
 
 
 def count_effect(state: State, source: str) -> State:

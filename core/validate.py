@@ -26,13 +26,13 @@ from naqala.core.state import (
     GAME_OVER,
     NOBODY,
     NON_PLAYER,
-    PIECES,
     PlayerState,
     State,
     aside_cards,
     aside_meeples,
 )
 from naqala.core.structured import shown as shown  # re-exported for the plugins' checks
+from naqala.core.turnfields import fits
 
 #: the most coins a player may hold: far beyond any game (a turn earns at most a few
 #: hundred), low enough to refuse absurd numbers typed into a state file
@@ -222,9 +222,12 @@ def _check_bounds(rules: Rules, state: State) -> Iterable[Problem]:
         yield Problem("$.bag", "a count is negative")
     turn = state.turn
     if turn is not None:
-        for name in ("taken", "reach", "kills"):
-            if getattr(turn, name) < 0:
-                yield Problem(f"$.turn.{name}", f"{shown(getattr(turn, name))} is negative")
+        if turn.taken < 0:
+            yield Problem("$.turn.taken", f"{shown(turn.taken)} is negative")
+        counts = {n for n, f in rules.turn_fields.items() if f.kind == "count"}
+        for name, value in turn.fields:
+            if name in counts and isinstance(value, int) and value < 0:
+                yield Problem(f"$.turn.{name}", f"{shown(value)} is negative")
         if min(turn.hand, default=0) < 0:
             yield Problem("$.turn.hand", "a count is negative")
 
@@ -256,18 +259,18 @@ def _check_counters(where: str, extras: tuple[tuple[str, int], ...]) -> Iterable
 
 def _check_player_extras(rules: Rules, where: str, player: PlayerState) -> Iterable[Problem]:
     """A player's counters are bounded like the state's, and each is one the rules keep
-    for a player: ``piece.<name>`` (a piece still to place) or a name a plugin declares
-    (hook ``naqala_player_counters``; a declared ``prefix*`` stands for every name that
-    begins so, as ``round-used:*`` for one counter per card)."""
+    for a player: a name a plugin declares (hook ``naqala_player_counters``; a declared
+    ``prefix*`` stands for every name that begins so, as the base game's ``piece.*`` for
+    each piece still to place and ``round-used:*`` for one counter per card)."""
     problems = list(_check_counters(f"{where}.extras", player.extras))
     yield from problems
     if problems:
         return
     known = declared_names(rules, "naqala_player_counters")
-    prefixes = (PIECES, *(name[:-1] for name in known if name.endswith("*")))
+    prefixes = tuple(name[:-1] for name in known if name.endswith("*"))
     for key, _value in player.extras:
         if not key.startswith(prefixes) and key not in known:
-            names = ", ".join([f"{PIECES}*", *sorted(known)])
+            names = ", ".join(sorted(known))
             yield Problem(f"{where}.extras.{key}", f"no player counter {key!r} ({names})")
 
 
@@ -503,13 +506,15 @@ def _check_decision(rules: Rules, state: State) -> Iterable[Problem]:
             yield Problem(f"$.turn.callers[{i}]", f"unknown stage {caller[:40]!r}")
     size = len(state.layout.tiles)
     tiles = {"start": (turn.start,) if turn.start != NOBODY else (), "path": turn.path}
-    tiles["claimed"] = turn.claimed
+    declared = rules.turn_fields
+    for name, value in turn.fields:
+        field = declared.get(name)
+        if field is None:
+            yield Problem(f"$.turn.{name[:40]}", f"no turn field {name[:40]!r} in these rules")
+        elif not fits(field, value):
+            yield Problem(f"$.turn.{name}", f"not a value of a {field.kind} field")
+        elif isinstance(value, tuple):
+            tiles[name] = value
     for name, found in tiles.items():
         if any(not 0 <= t < size for t in found):
             yield Problem(f"$.turn.{name}", "a tile off the board")
-    seats = {f"p{seat + 1}" for seat in range(players)}
-    if turn.target and turn.target not in seats and turn.target not in state.geometry.names:
-        yield Problem(
-            "$.turn.target",
-            f"{turn.target[:40]!r} is neither a tile of the board nor a player (p1…p{players})",
-        )

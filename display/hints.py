@@ -59,6 +59,9 @@ class Display:
     - ``aside_title``: the name of the area beside the board where components are set
       aside (``aside.*`` state counters: a non-player opponent's meeples and cards);
       ``aside_lines``: text written in that area's panel under its pieces.
+    - ``counter_lines``: a label for the player counters whose names begin with a prefix,
+      by prefix (the base game's ``piece.``: ``To place``): a player's panel lists those
+      of its counters that are not zero on one line, each named without the prefix.
     """
 
     tiles: Mapping[str, Look] = attrs.field(factory=dict)
@@ -72,10 +75,12 @@ class Display:
     offers: tuple[str, ...] = ()
     aside_title: str = ""
     aside_lines: tuple[str, ...] = ()
+    counter_lines: Mapping[str, str] = attrs.field(factory=dict)
 
 
 def collect(rules: Rules, state: State) -> Display:
-    """The answers of every plugin merged in registration order: looks, notes and cost words by key
+    """The answers of every plugin merged in registration order: looks, notes, cost words
+    and counter labels by key
     (a later plugin restyles an earlier one's component), the last non-empty turn-order
     labels and area title, the rows, offers and area lines one after another."""
     tiles: dict[str, Look] = {}
@@ -89,6 +94,7 @@ def collect(rules: Rules, state: State) -> Display:
     offers: list[str] = []
     aside_title = ""
     aside_lines: list[str] = []
+    counter_lines: dict[str, str] = {}
     answers = reversed(rules.hook.naqala_display(rules=rules, state=state))
     for answer in answers:
         if answer is None:
@@ -104,6 +110,7 @@ def collect(rules: Rules, state: State) -> Display:
         offers.extend(deck for deck in answer.offers if deck not in offers)
         aside_title = answer.aside_title or aside_title
         aside_lines.extend(answer.aside_lines)
+        counter_lines.update(answer.counter_lines)
     return Display(
         tiles,
         values,
@@ -116,6 +123,7 @@ def collect(rules: Rules, state: State) -> Display:
         tuple(offers),
         aside_title,
         tuple(aside_lines),
+        counter_lines,
     )
 
 

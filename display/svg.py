@@ -32,7 +32,6 @@ from naqala.core.engine import Rules
 from naqala.core.state import (
     NOBODY,
     NON_PLAYER,
-    PIECES,
     PlayerState,
     State,
     aside_cards,
@@ -786,9 +785,10 @@ def _player_lines(scene: _Scene, seat: int, player: PlayerState) -> list[str]:
     tiles = sum(1 for owner in state.board.owners if owner == seat)
     coins = "?" if holding.coins is None else str(holding.coins)
     lines = [f"Coins {coins} · Camels {player.camels} · Tiles {tiles}"]
-    pieces = [f"{k[len(PIECES) :]} {v}" for k, v in player.extras if k.startswith(PIECES) and v]
-    if pieces:
-        lines.append("To place: " + ", ".join(pieces))
+    for prefix, label in scene.display.counter_lines.items():
+        shown = [f"{k[len(prefix) :]} {v}" for k, v in player.extras if k.startswith(prefix) and v]
+        if shown:
+            lines.append(f"{label}: " + ", ".join(shown))
     if holding.djinns_hidden:
         lines.append(f"Djinns: {holding.hidden['djinns']} (hidden)")
     else:

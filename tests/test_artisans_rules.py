@@ -15,7 +15,8 @@ from collections.abc import Mapping
 import pytest
 
 from naqala.core.engine import IllegalAction, Rules, build_rules
-from naqala.core.state import State, evolve, get_extra, pieces_left, set_extra
+from naqala.core.state import State, evolve, get_extra, set_extra
+from naqala.plugins.base.api import pieces_left
 from naqala.plugins.base.setup import finish_layout
 from naqala.testing.scenario import (
     RESOURCE_DECK,

@@ -575,3 +575,34 @@ def test_the_discard_piles_are_shown_face_up() -> None:
     words = texts(parse(board_svg(rules, attrs.evolve(state, decks=decks))))
     assert "Discard piles (face up): resources 3; items 1 (Crown)" in words
     assert "Discard piles" not in texts(parse(board_svg(rules, state)))
+
+
+def test_a_players_pieces_to_place_are_listed_under_the_label_a_plugin_declares() -> None:
+    """The base game declares its ``piece.*`` counters' label (``Display.counter_lines``):
+    an Artisans player's tent is listed as to place until pitched; a house rule labels
+    counters of its own the same way, and none is listed at zero."""
+    from naqala.core.state import evolve, set_extra
+    from naqala.display.hints import Display
+
+    rules = build_rules(["artisans"])
+    state = rules.new_game(2, 1)
+    assert "To place: tent 1" in texts(parse(board_svg(rules, state)))
+    assert "To place" not in texts(parse(board_svg(build_rules(), build_rules().new_game(2, 1))))
+
+    class Charms:
+        NAME = "charms"
+
+        @hookimpl
+        def naqala_player_counters(self) -> list[str]:
+            return ["charm.*"]
+
+        @hookimpl
+        def naqala_display(self, rules: Rules, state: State) -> Display:
+            return Display(counter_lines={"charm.": "Charms"})
+
+    rules = build_rules(extra_plugins=[Charms()])
+    state = rules.new_game(2, 1)
+    p = state.players[0]
+    p = evolve(p, extras=set_extra(set_extra(p.extras, "charm.red", 2), "charm.blue", 0))
+    shown = texts(parse(board_svg(rules, state.replace_player(0, p))))
+    assert "Charms: red 2" in shown and "blue 0" not in shown

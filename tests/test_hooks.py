@@ -28,10 +28,12 @@ from naqala.core.powers import Power
 from naqala.core.rng import Rng
 from naqala.core.stage import Flow, Stage
 from naqala.core.state import Layout, State, replace_at, set_extra
+from naqala.core.turnfields import TurnField, count_field, text_field
 from naqala.core.views import determinize, hidden_decks, view_for
 from naqala.plugins.base import setup
 from naqala.plugins.base.common import current, gain_coins
 from naqala.plugins.base.flow import BaseFlow
+from naqala.plugins.base.movement import PickStage
 from naqala.testing.scenario import board, options, play, player, turn_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -668,8 +670,116 @@ def test_naqala_player_counters_declares_names_and_prefixes() -> None:
     assert check_state(rules, with_counters(rules, "luck", "charm.red", "piece.tent")) == []
     assert [str(p) for p in check_state(rules, with_counters(rules, "lucky"))] == [
         "$.players[0].extras.lucky: no player counter 'lucky' "
-        "(piece.*, charm.*, luck, round-used:*)"
+        "(charm.*, luck, piece.*, round-used:*)"
     ]
+
+
+class Picks:
+    """A house rule keeping a turn field of its own: the tile the meeples were picked up
+    from, as its number counted from 1 (a count), set by its own ``pick`` stage."""
+
+    NAME = "picks"
+    REPLACES = ("pick",)
+    FIELD = count_field("picked", 0, "the tile picked up from, counted from 1")
+
+    @hookimpl
+    def naqala_turn_fields(self) -> list[TurnField[int]]:
+        return [self.FIELD]
+
+    @hookimpl
+    def naqala_stages(self) -> dict[str, Stage]:
+        field = self.FIELD
+
+        class Pick(PickStage):
+            def apply(self, rules: Rules, state: State, action: Action) -> State:
+                state = super().apply(rules, state, action)
+                turn = state.turn
+                assert turn is not None
+                return attrs.evolve(state, turn=field.on(turn, turn.start + 1))
+
+        return {"pick": Pick()}
+
+
+def test_naqala_turn_fields_a_house_rule_sets_its_own_and_it_round_trips() -> None:
+    """A plugin's turn field is set by its stage, read back with ``of``, written in the
+    state JSON (at the end of ``turn``) and read again to an equal state; at its default
+    it is left out of ``Turn.fields``, so a turn that never set it equals a plain one."""
+    from naqala.core.serialize import state_from_json, state_to_data, state_to_json
+
+    rules = build_rules(extra_plugins=[Picks()])
+    assert list(rules.turn_fields) == ["kills", "picked", "reach", "target"]
+    state = random_turn_start(rules)
+    assert state.turn is not None and state.turn.fields == ()
+    assert Picks.FIELD.of(state.turn) == 0
+    assert state_to_data(rules, state)["turn"]["picked"] == 0
+    state = play(rules, state, options(rules, state)[0])
+    assert state.turn is not None
+    assert Picks.FIELD.of(state.turn) == state.turn.start + 1 > 0
+    assert ("picked", state.turn.start + 1) in state.turn.fields
+    turn = state_to_data(rules, state)["turn"]
+    assert list(turn)[-1] == "picked" and turn["picked"] == state.turn.start + 1
+    assert list(turn)[6:9] == ["reach", "kills", "target"]  # where the base game puts them
+    assert state_from_json(state_to_json(rules, state), rules)[1] == state
+
+
+def test_naqala_turn_fields_refuses_what_no_plugin_declares() -> None:
+    """A field of a plugin not in the rules is refused in one line when it holds
+    something; holding nothing (what older files wrote for every game) it is dropped."""
+    from naqala.core.serialize import StateFormatError, state_from_data, state_to_data
+
+    rules = build_rules()
+    state = random_turn_start(rules)
+    data = state_to_data(rules, state)
+    assert "claimed" not in data["turn"] and "picked" not in data["turn"]
+    data["turn"]["claimed"] = []
+    assert state_from_data(data)[1] == state
+    data["turn"]["picked"] = 3
+    with pytest.raises(StateFormatError) as refused:
+        state_from_data(data)
+    assert str(refused.value) == (
+        "$.turn.picked: no turn field 'picked' in these rules "
+        "(the plugins declare kills, reach, target)"
+    )
+    del data["turn"]["picked"]
+    data["turn"]["kills"] = "two"
+    with pytest.raises(StateFormatError, match=r"^\$\.turn\.kills: expected an integer"):
+        state_from_data(data)
+    data["turn"]["kills"] = -1
+    with pytest.raises(StateFormatError, match=r"\$\.turn\.kills: -1 is negative"):
+        state_from_data(data)
+
+
+def test_naqala_turn_fields_clash_by_name_and_keep_off_the_cores() -> None:
+    """Two plugins declaring one name are refused naming both, unless one replaces it
+    (``turn:<name>``); a name of the core's own ``Turn`` is refused."""
+
+    class Twin:
+        NAME = "twin"
+
+        @hookimpl
+        def naqala_turn_fields(self) -> list[TurnField[int]]:
+            return [count_field("picked")]
+
+    with pytest.raises(PluginError, match=r"turn field 'turn:picked' is provided by both"):
+        build_rules(extra_plugins=[Picks(), Twin()])
+
+    class Replacing(Twin):
+        NAME = "replacing"
+        REPLACES = ("turn:picked",)
+
+    rules = build_rules(extra_plugins=[Picks(), Replacing()])
+    assert rules.providers["turn:picked"] == "replacing"
+    assert rules.turn_fields["picked"].doc == ""
+
+    class Core:
+        NAME = "core-name"
+
+        @hookimpl
+        def naqala_turn_fields(self) -> list[TurnField[str]]:
+            return [text_field("path")]
+
+    with pytest.raises(PluginError, match=r"turn field 'path' must be named"):
+        build_rules(extra_plugins=[Core()])
 
 
 def test_naqala_cli_adds_a_subcommand() -> None:

@@ -147,3 +147,30 @@ def test_the_native_state_is_small() -> None:
     bridge = NativeRules(rules)
     sizes = [bridge.to_native(s).size_bytes() for s in states_of_a_game(rules, 4, 1)]
     assert max(sizes) <= 1024, max(sizes)
+
+
+def test_the_kernel_writes_the_turn_fields_the_plugins_declare() -> None:
+    """The kernel writes the turn fields of the rules' plugins alone, as Python does: the
+    Artisans' ``claimed`` only with the Artisans; it reads a missing field as its default
+    and refuses an undeclared one that holds something, naming its path."""
+    require_native()
+    from naqala.kernel.bridge import NativeRules
+    from naqala.testing.scenario import turn_of
+
+    for name, claimed in (("base", False), ("artisans", True)):
+        rules = rules_of(name)
+        bridge = NativeRules(rules)
+        state = turn_of(rules, rules.new_game(3, 5), 0)
+        turn = bridge.data(bridge.to_native(state))["turn"]
+        assert ("claimed" in turn) is claimed
+        assert {"reach", "kills", "target"} <= set(turn)
+        assert turn == state_to_data(rules, state)["turn"]
+    rules = rules_of("base")
+    bridge = NativeRules(rules)
+    data = state_to_data(rules, turn_of(rules, rules.new_game(3, 5), 0))
+    del data["turn"]["kills"]
+    native = bridge.kernel.state(json.dumps(data))
+    assert bridge.data(native)["turn"]["kills"] == 1
+    data["turn"]["claimed"] = ["a1"]
+    with pytest.raises(ValueError, match=r"^\$\.turn\.claimed: no turn field \"claimed\""):
+        bridge.kernel.state(json.dumps(data))

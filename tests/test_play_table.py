@@ -25,6 +25,7 @@ from naqala.core.engine import Rules, build_rules
 from naqala.core.record import GameRecord, new_record, save_record, with_action
 from naqala.core.scoresheet import visible_scores
 from naqala.core.state import State
+from naqala.plugins.base.api import REACH
 
 runner = CliRunner()
 NAQALA = Path(sys.executable).with_name("naqala")
@@ -180,7 +181,7 @@ def kill_record(rules: Rules) -> tuple[GameRecord, State]:
             far = [
                 t
                 for t in range(geo.size)
-                if geo.distance(turn.here, t) > turn.reach and any(state.board.meeples[t])
+                if geo.distance(turn.here, t) > REACH.of(turn) and any(state.board.meeples[t])
             ]
             if far:
                 record = new_record(rules, seed, 2, ["human", "human"])
@@ -198,7 +199,7 @@ def far_kill(rules: Rules, state: State) -> str:
     tile = next(
         t
         for t in range(geo.size)
-        if geo.distance(turn.here, t) > turn.reach and any(state.board.meeples[t])
+        if geo.distance(turn.here, t) > REACH.of(turn) and any(state.board.meeples[t])
     )
     colour = next(i for i, n in enumerate(state.board.meeples[tile]) if n)
     return f"kill {geo.name(tile)} {rules.letters[colour]}"

@@ -23,7 +23,8 @@ from naqala.core.actions import Action, parse_action
 from naqala.core.agents import RandomAgent
 from naqala.core.content import DECK_NAMES
 from naqala.core.engine import Rules
-from naqala.core.state import NOBODY, NON_PLAYER, State, aside_cards, aside_meeples, pieces_left
+from naqala.core.state import NOBODY, NON_PLAYER, State, aside_cards, aside_meeples
+from naqala.plugins.base.api import REACH, pieces_left
 from naqala.testing.invariants import assert_invariants, checked_playout, mask_problems
 from naqala.testing.scenario import DJINN_DECK, RESOURCE_DECK, base_rules
 from naqala.testing.strategies import player_counts, rulesets
@@ -141,7 +142,7 @@ def check_not_negative(state: State) -> None:
     assert all(min(tile) >= 0 for tile in state.board.tokens), f"board tokens {where}"
     if state.turn is not None:
         assert all(n >= 0 for n in state.turn.hand), f"hand {where}"
-        assert state.turn.taken >= 0 and state.turn.reach >= 0, f"turn {where}"
+        assert state.turn.taken >= 0 and REACH.of(state.turn) >= 0, f"turn {where}"
     n = len(state.players)
     assert all(o in (NOBODY, NON_PLAYER) or 0 <= o < n for o in state.board.owners), (
         f"owners {where}"

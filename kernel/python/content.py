@@ -39,4 +39,7 @@ def content_data(rules: Rules) -> dict[str, Any]:
         "in_play": [card.id for card in content.cards],
         # plugins at a kept older version (artisans 0.1.0): the kernel refuses to play them
         "editions": [f"{info.name} {info.version}" for info in rules.plugins if is_edition(info)],
+        # the turn fields the plugins declare (hook ``naqala_turn_fields``): the state JSON
+        # the kernel writes holds these and no other
+        "turn_fields": sorted(rules.turn_fields),
     }

@@ -117,6 +117,10 @@ pub struct ContentDoc {
     /// refuses rather than play as today's version
     #[serde(default)]
     pub editions: Vec<String>,
+    /// the turn fields the plugins declare (`Rules.turn_fields`: the base game's `reach`,
+    /// `kills`, `target`, the Artisans' `claimed`): the state JSON holds those alone
+    #[serde(default)]
+    pub turn_fields: Vec<String>,
 }
 
 /// The content with its lookups built once: what every rule and conversion reads.
@@ -209,6 +213,12 @@ const GEOMETRIES_KEPT: usize = 64;
 type GeometryKey = (u8, u8, u64, Box<[(u8, u8)]>);
 
 impl Content {
+    /// Whether a plugin of these rules declares the turn field `name` (hook
+    /// `naqala_turn_fields`), so the state JSON holds it.
+    pub fn declares_turn_field(&self, name: &str) -> bool {
+        self.doc.turn_fields.iter().any(|f| f == name)
+    }
+
     /// The content from its JSON document; an error names what does not fit the kernel.
     pub fn from_json(text: &str) -> Result<Content, String> {
         let doc: ContentDoc =

@@ -76,13 +76,19 @@ struct TurnDoc {
     hand: Option<String>,
     colour: Option<String>,
     taken: i64,
-    reach: i64,
-    kills: i64,
-    target: String,
+    // the plugins' turn fields (`ContentDoc::turn_fields`), each written only when declared
+    // and read as its default when absent; the kernel's `Turn` keeps them all
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    reach: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    kills: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    target: Option<String>,
     used: Vec<String>,
     revealed: Vec<String>,
     resume: String,
-    claimed: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    claimed: Option<Vec<String>>,
     #[serde(default)]
     callers: Vec<String>,
 }
@@ -314,6 +320,23 @@ impl Reader<'_> {
                 .map(|(k, n)| self.sym(n, &format!("$.turn.{what}[{k}]")))
                 .collect()
         };
+        // a field no plugin declares holds nothing (older files wrote `claimed: []` always)
+        let undeclared = |name: &str, empty: bool| -> Result<(), String> {
+            if empty || self.content.declares_turn_field(name) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "$.turn.{name}: no turn field {name:?} in these rules"
+                ))
+            }
+        };
+        undeclared("reach", t.reach.is_none_or(|v| v == 0))?;
+        undeclared("kills", t.kills.is_none_or(|v| v == 0))?;
+        undeclared("target", t.target.as_deref().is_none_or(str::is_empty))?;
+        undeclared(
+            "claimed",
+            t.claimed.as_deref().is_none_or(<[String]>::is_empty),
+        )?;
         Ok(Turn {
             marker: fit(t.marker, "$.turn.marker")?,
             start: match &t.start {
@@ -327,15 +350,15 @@ impl Reader<'_> {
             },
             colour,
             taken: fit(t.taken, "$.turn.taken")?,
-            reach: fit(t.reach, "$.turn.reach")?,
-            kills: fit(t.kills, "$.turn.kills")?,
-            target: self.target(&t.target)?,
+            reach: fit(t.reach.unwrap_or(0), "$.turn.reach")?,
+            kills: fit(t.kills.unwrap_or(1), "$.turn.kills")?,
+            target: self.target(t.target.as_deref().unwrap_or(""))?,
             used: syms(&t.used, "used")?,
             revealed: self
                 .cards(&t.revealed, "$.turn.revealed")?
                 .into_boxed_slice(),
             resume: self.sym(&t.resume, "$.turn.resume")?,
-            claimed: tiles(&t.claimed, "claimed")?,
+            claimed: tiles(t.claimed.as_deref().unwrap_or(&[]), "claimed")?,
             callers: syms(&t.callers, "callers")?,
         })
     }
@@ -588,6 +611,7 @@ fn state_to_doc(content: &Content, state: &State) -> StateDoc {
     let cols = usize::from(layout.cols);
     let name = |t: u8| tile_name(usize::from(t), cols);
     let names = &content.names;
+    let declared = |field: &str| content.declares_turn_field(field);
     let tokens_doc = |counts: &[u8], all: bool| -> IndexMap<String, i64> {
         content
             .doc
@@ -697,13 +721,13 @@ fn state_to_doc(content: &Content, state: &State) -> StateDoc {
             hand: t.hand.as_ref().map(|h| letters_of(content, h)),
             colour: (t.colour != NOBODY).then(|| content.letters[t.colour as usize].to_string()),
             taken: i64::from(t.taken),
-            reach: i64::from(t.reach),
-            kills: i64::from(t.kills),
-            target: target_name(t.target, cols),
+            reach: declared("reach").then(|| i64::from(t.reach)),
+            kills: declared("kills").then(|| i64::from(t.kills)),
+            target: declared("target").then(|| target_name(t.target, cols)),
             used: t.used.iter().map(|&s| names.name(s).to_owned()).collect(),
             revealed: card_ids(content, &t.revealed),
             resume: names.name(t.resume).to_owned(),
-            claimed: t.claimed.iter().map(|&x| name(x)).collect(),
+            claimed: declared("claimed").then(|| t.claimed.iter().map(|&x| name(x)).collect()),
             callers: t
                 .callers
                 .iter()

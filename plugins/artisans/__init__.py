@@ -11,12 +11,13 @@ from naqala.content import content_path
 from naqala.core.actions import Action
 from naqala.core.encoding import ActionKind, ObservationPart
 from naqala.core.engine import Rules
-from naqala.core.events import ScoreLine
+from naqala.core.events import Event, ScoreLine
 from naqala.core.hookspecs import hookimpl
 from naqala.core.powers import Power
 from naqala.core.rng import Rng
 from naqala.core.stage import Stage
 from naqala.core.state import Layout, State
+from naqala.core.turnfields import TurnField
 from naqala.core.validate import Problem
 from naqala.display.hints import Display
 from naqala.plugins.artisans import (
@@ -108,6 +109,16 @@ def naqala_check_rules(rules: Rules) -> list[str]:
 @hookimpl
 def naqala_check_state(rules: Rules, state: State) -> list[Problem]:
     return [*tents.tent_problems(rules, state), *board_items.flute_problems(state)]
+
+
+@hookimpl
+def naqala_turn_fields() -> list[TurnField[tuple[int, ...]]]:
+    return [tents.CLAIMED]
+
+
+@hookimpl
+def naqala_event(rules: Rules, state: State, event: Event) -> State | None:
+    return tents.note_claimed(state, event)
 
 
 @hookimpl

@@ -12,7 +12,7 @@ from naqala.core.engine import Rules
 from naqala.core.powers import Power
 from naqala.core.state import NOBODY, State, evolve
 from naqala.plugins.artisans.items import ITEMS, item_powers
-from naqala.plugins.base.api import Activated, draw_resource, take_tile
+from naqala.plugins.base.api import KILLS, TARGET, Activated, draw_resource, take_tile
 
 
 class BurningScimitar(Activated):
@@ -22,14 +22,14 @@ class BurningScimitar(Activated):
 
     def usable(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
         turn = state.turn
-        return turn is not None and not turn.target
+        return turn is not None and not TARGET.of(turn)
 
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
         turn = state.turn
         assert turn is not None
-        return evolve(state, turn=evolve(turn, kills=turn.kills + card.param("kills")))
+        return evolve(state, turn=KILLS.on(turn, KILLS.of(turn) + card.param("kills")))
 
 
 class HornOfPlenty(Activated):

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from naqala.core.actions import Action, action_of
 from naqala.core.engine import Rules
-from naqala.core.events import ScoreLine
+from naqala.core.events import Event, ScoreLine
 from naqala.core.state import (
     NOBODY,
-    PIECES,
     State,
     add_at,
     evolve,
@@ -20,15 +19,30 @@ from naqala.core.state import (
     replace_at,
     set_extra,
 )
+from naqala.core.turnfields import tiles_field
 from naqala.core.validate import Problem, shown
+from naqala.plugins.base.api import PIECES, TILE_TAKEN
 
 TENT = "tent"
 PIECE = PIECES + TENT
+#: the tiles the player took control of this turn, where the tent may still go (hook
+#: ``naqala_turn_fields``); written in the state JSON after ``resume``, where the core's
+#: ``Turn`` kept it before 0.3
+CLAIMED = tiles_field("claimed", "tiles the player took control of this turn", "resume")
 
 
 def give_tents(state: State) -> State:
     players = tuple(evolve(p, extras=set_extra(p.extras, PIECE, 1)) for p in state.players)
     return evolve(state, players=players)
+
+
+def note_claimed(state: State, event: Event) -> State | None:
+    """A tile the turn's own player takes (``tile-taken``) joins the turn's ``claimed``
+    tiles; one taken for another player (a thief's) does not."""
+    turn = state.turn
+    if event.name != TILE_TAKEN or turn is None or state.markers[turn.marker] != event.player:
+        return None
+    return evolve(state, turn=CLAIMED.on(turn, (*CLAIMED.of(turn), event.tile)))
 
 
 def tent_options(rules: Rules, state: State) -> list[Action]:
@@ -43,7 +57,7 @@ def tent_options(rules: Rules, state: State) -> list[Action]:
     tent = rules.token_index[TENT]
     return [
         action_of(TENT, state.geometry.name(tile))
-        for tile in sorted(set(turn.claimed))
+        for tile in sorted(set(CLAIMED.of(turn)))
         if state.board.owners[tile] == player and not state.board.tokens[tile][tent]
     ]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from naqala.content import content_path
 from naqala.core.actions import Action
@@ -22,11 +23,13 @@ from naqala.core.powers import Power
 from naqala.core.rng import Rng
 from naqala.core.stage import Flow, Stage
 from naqala.core.state import Layout, State
+from naqala.core.turnfields import TurnField
 from naqala.core.validate import Problem
 from naqala.display.hints import Display
 from naqala.plugins.base import (
     cards,
     checks,
+    common,
     costs,
     djinns,
     encoding,
@@ -167,7 +170,12 @@ def naqala_flags() -> list[str]:
 
 @hookimpl
 def naqala_player_counters() -> list[str]:
-    return [f"{cards.ROUND_USED}*"]
+    return [f"{cards.ROUND_USED}*", f"{common.PIECES}*"]
+
+
+@hookimpl
+def naqala_turn_fields() -> list[TurnField[Any]]:
+    return [common.REACH, common.KILLS, common.TARGET]
 
 
 @hookimpl

@@ -2,8 +2,9 @@
 
 ``rules_problems`` runs when the rules are built (hook ``naqala_check_rules``), so a
 number the base game cannot play with is refused at once, naming the setting, instead of
-crashing mid-game. ``state_problems`` checks a loaded state's turn-order track and that
-the move in progress fits the decision (hook ``naqala_check_state``).
+crashing mid-game. ``state_problems`` checks a loaded state's turn-order track, that
+the move in progress fits the decision and that the assassins' target is a tile or a
+player (hook ``naqala_check_state``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from naqala.core.engine import Rules
 from naqala.core.state import NOBODY, State
 from naqala.core.validate import Problem
 from naqala.plugins.base.bidding import turn_order_costs
-from naqala.plugins.base.common import RESOURCE_KINDS
+from naqala.plugins.base.common import RESOURCE_KINDS, TARGET
 from naqala.plugins.base.costs import cost_problems
 from naqala.plugins.base.setup import board_shape
 
@@ -162,3 +163,13 @@ def state_problems(rules: Rules, state: State) -> Iterable[Problem]:
         colour = rules.colours[turn.colour].id
         if stage != f"tribe:{colour}":
             yield Problem("$.turn.colour", f"the move collected {colour}, not {stage!r}")
+    target = TARGET.of(turn)
+    if target and target not in state.geometry.names and target not in _seats(players):
+        yield Problem(
+            "$.turn.target",
+            f"{target[:40]!r} is neither a tile of the board nor a player (p1…p{players})",
+        )
+
+
+def _seats(players: int) -> frozenset[str]:
+    return frozenset(f"p{seat + 1}" for seat in range(players))

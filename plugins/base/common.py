@@ -8,8 +8,8 @@ from naqala.core.events import Event
 from naqala.core.rng import Rng
 from naqala.core.state import (
     NOBODY,
-    PIECES,
     Deck,
+    PlayerState,
     State,
     add_at,
     evolve,
@@ -17,15 +17,32 @@ from naqala.core.state import (
     replace_at,
     set_extra,
 )
+from naqala.core.turnfields import count_field, text_field
 from naqala.plugins.base import events
 
 #: the resources deck's place in ``State.decks`` and in each hand, for the edits below
 #: that are given no rules: found by name among the decks every game has (``DECK_NAMES``)
 _RESOURCE_DECK = DECK_NAMES.index(RESOURCES)
 
+#: prefix of player counters of pieces still to place besides camels (``piece.tent``): a
+#: tile taken without a camel gets one of them, and the last-camel end trigger waits until
+#: a player has placed all of them too (declared as ``piece.*`` player counters)
+PIECES = "piece."
+
+#: the assassins' turn fields (hook ``naqala_turn_fields``), written in the state JSON
+#: where the core's ``Turn`` kept them before 0.3, after ``taken``
+REACH = count_field("reach", 0, "the assassins' range: assassins plus Fakirs discarded", "taken")
+KILLS = count_field("kills", 1, "how many meeples the assassins kill this turn", "reach")
+TARGET = text_field("target", "where the first kill was (a tile or p<seat>)", "kills")
+
 FAKIR = "fakir"
 #: what a card of the resources deck is: a merchandise of its own type, or a Fakir
 RESOURCE_KINDS = ("merchandise", FAKIR)
+
+
+def pieces_left(player: PlayerState) -> int:
+    """Camels and other pieces (``piece.*`` counters) the player has still to place."""
+    return player.camels + sum(v for k, v in player.extras if k.startswith(PIECES))
 
 
 def current(state: State) -> int:
@@ -119,10 +136,7 @@ def take_tile(rules: Rules, state: State, player: int, tile: int) -> State:
         p = evolve(p, extras=set_extra(p.extras, piece, get_extra(p.extras, piece) - 1))
         state = _put_token(rules, state, piece[len(PIECES) :], tile)
     board = evolve(state.board, owners=replace_at(state.board.owners, tile, player))
-    turn = state.turn
-    if turn is not None and state.markers[turn.marker] == player:
-        turn = evolve(turn, claimed=(*turn.claimed, tile))
-    state = evolve(state, board=board, turn=turn)
+    state = evolve(state, board=board)
     state = state.replace_player(player, p)
     return rules.fire(state, Event(events.TILE_TAKEN, player, tile=tile))
 

@@ -19,11 +19,10 @@ from naqala.core.state import (
     State,
     Turn,
     evolve,
-    pieces_left,
     replace_at,
 )
 from naqala.plugins.base import events
-from naqala.plugins.base.common import refill, set_deck
+from naqala.plugins.base.common import pieces_left, refill, set_deck
 
 #: flags that end the game after the round (trigger A and trigger B)
 LAST_CAMEL = "last-camel"

@@ -8,6 +8,7 @@ from naqala.core.engine import Rules
 from naqala.core.state import State
 from naqala.display.hints import Display, Look
 from naqala.plugins.base.bidding import costs_in_play
+from naqala.plugins.base.common import PIECES
 
 DARK = "#222222"
 LIGHT = "#ffffff"
@@ -44,4 +45,5 @@ def display(rules: Rules, state: State) -> Display:
         tokens=TOKENS,
         turn_spots=tuple(str(cost) for cost in costs_in_play(rules, state)),
         costs={code: entry.words for code, entry in rules.cost_codes.items()},
+        counter_lines={PIECES: "To place"},
     )

@@ -17,6 +17,9 @@ from naqala.core.state import State, Turn, add_at, evolve
 from naqala.plugins.base import events
 from naqala.plugins.base.common import (
     FAKIR,
+    KILLS,
+    REACH,
+    TARGET,
     add_cards,
     change_kept,
     current,
@@ -137,7 +140,7 @@ class Assassins(Stage):
         if fakirs:
             state = discard_cards(state, player, (FAKIR,) * fakirs)
         turn = _turn(state)
-        state = evolve(state, turn=evolve(turn, reach=turn.taken + fakirs))
+        state = evolve(state, turn=REACH.on(turn, turn.taken + fakirs))
         state = report_protection(rules, state)
         if kill_targets(rules, state):
             return rules.call(state, "kill", self.name)
@@ -148,8 +151,9 @@ def kill_targets(rules: Rules, state: State, protection: bool = True) -> list[Ac
     """``kill <tile> <colour>`` within range and ``kill p<seat> <Y|W>`` against opponents,
     leaving out meeples protected in front of their owner (``rules.protected``).
 
-    The range is ``turn.reach`` (assassins plus Fakirs discarded). After a first kill of
-    several (``turn.target`` set), only the same tile or the same opponent is a target."""
+    The range is the turn's ``reach`` (assassins plus Fakirs discarded). After a first
+    kill of several (its ``target`` set), only the same tile or the same opponent is a
+    target."""
     options, in_front = _all_targets(rules, state)
     if not protection:
         return options + [option for _, _, option in in_front]
@@ -176,13 +180,14 @@ def _all_targets(rules: Rules, state: State) -> tuple[list[Action], list[tuple[i
     letters = rules.letters
     names = geo.names
     options: list[Action] = []
-    if turn.target.startswith("p"):
+    target, reach = TARGET.of(turn), REACH.of(turn)
+    if target.startswith("p"):
         tiles: tuple[int, ...] = ()
-    elif turn.target:
-        tile = geo.parse(turn.target)
-        tiles = (tile,) if geo.distance(turn.here, tile) <= turn.reach else ()
+    elif target:
+        tile = geo.parse(target)
+        tiles = (tile,) if geo.distance(turn.here, tile) <= reach else ()
     else:
-        tiles = within(geo, turn.here, turn.reach)
+        tiles = within(geo, turn.here, reach)
     meeples = state.board.meeples
     for tile in tiles:
         for colour, n in enumerate(meeples[tile]):
@@ -192,7 +197,7 @@ def _all_targets(rules: Rules, state: State) -> tuple[list[Action], list[tuple[i
     in_front: list[tuple[int, str, Action]] = []
     for other, holdings in enumerate(state.players):
         seat = f"p{other + 1}"
-        if other == player or (turn.target and turn.target != seat):
+        if other == player or (target and target != seat):
             continue
         for colour_id in killable_in_front(rules):
             colour = rules.colour_index[colour_id]
@@ -209,8 +214,7 @@ def killable_in_front(rules: Rules) -> tuple[str, ...]:
 
 def report_protection(rules: Rules, state: State) -> State:
     """Fire ``kill-prevented`` for each opponent whose protection hides a target now."""
-    turn = _turn(state)
-    if turn.target:
+    if TARGET.of(_turn(state)):
         return state
     _, in_front = _all_targets(rules, state)
     safe: dict[int, frozenset[str]] = {}
@@ -228,7 +232,7 @@ def report_protection(rules: Rules, state: State) -> State:
 class KillStage(Stage):
     """Choose the assassins' victim. When a kill empties an unowned tile, the killer takes it
     with a camel if one is left; the tile's action is never done. When the assassins kill
-    more than one meeple this turn (``turn.kills``), the next victims must come from the
+    more than one meeple this turn (the turn's ``kills``), the next victims must come from the
     same tile or the same opponent."""
 
     def title(self, rules: Rules, state: State) -> str:
@@ -248,8 +252,9 @@ class KillStage(Stage):
             return f"{letter!r} is no meeple colour; the colours are {', '.join(rules.letters)}"
         colour = rules.colours[rules.letters.index(letter)]
         turn = _turn(state)
-        if turn.target and where != turn.target:
-            return f"the assassins kill again where they killed first: {turn.target}"
+        target = TARGET.of(turn)
+        if target and where != target:
+            return f"the assassins kill again where they killed first: {target}"
         if where.startswith("p"):
             return _why_not_in_front(rules, state, where, colour.id)
         geo = state.geometry
@@ -258,10 +263,10 @@ class KillStage(Stage):
         except ValueError as exc:
             return str(exc)
         distance = geo.distance(turn.here, tile)
-        if distance > turn.reach:
+        if distance > REACH.of(turn):
             return (
                 f"{where} is out of reach: {distance} steps from {geo.name(turn.here)}, "
-                f"and the assassins reach {turn.reach}"
+                f"and the assassins reach {REACH.of(turn)}"
             )
         if not state.board.meeples[tile][rules.colour_index[colour.id]]:
             return f"nobody there: no {colour.name.lower()} on {where}"
@@ -287,8 +292,9 @@ class KillStage(Stage):
             if not any(counts):
                 state = take_tile(rules, state, player, tile)
         turn = _turn(state)
-        state = evolve(state, turn=evolve(turn, kills=turn.kills - 1, target=where))
-        if _turn(state).kills > 0 and kill_targets(rules, state):
+        kills = KILLS.of(turn) - 1
+        state = evolve(state, turn=TARGET.on(KILLS.on(turn, kills), where))
+        if kills > 0 and kill_targets(rules, state):
             return state
         return rules.return_to_caller(state)
 

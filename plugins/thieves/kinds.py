@@ -10,12 +10,13 @@ import itertools
 from naqala.core.content import DJINNS, CardSpec
 from naqala.core.engine import Rules
 from naqala.core.powers import Power
-from naqala.core.state import NOBODY, State, add_at, evolve, pieces_left, replace_at
+from naqala.core.state import NOBODY, State, add_at, evolve, replace_at
 from naqala.plugins.base.api import (
     change_kept,
     give_cards,
     kept,
     owned_tiles,
+    pieces_left,
     place_token,
     set_deck,
     take_djinn_card,

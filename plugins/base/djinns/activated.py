@@ -29,6 +29,8 @@ from naqala.plugins.base.cards import (
 )
 from naqala.plugins.base.common import (
     FAKIR,
+    KILLS,
+    TARGET,
     current,
     discard_cards,
     draw_cards,
@@ -266,7 +268,9 @@ class Iblis(Activated):
 
     def usable(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
         turn = state.turn
-        return super().usable(rules, state, owner, card) and turn is not None and not turn.target
+        return (
+            super().usable(rules, state, owner, card) and turn is not None and not TARGET.of(turn)
+        )
 
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
@@ -274,7 +278,7 @@ class Iblis(Activated):
         turn = state.turn
         assert turn is not None
         extra = card.param("kills") - 1
-        return evolve(state, turn=evolve(turn, kills=turn.kills + extra))
+        return evolve(state, turn=KILLS.on(turn, KILLS.of(turn) + extra))
 
 
 class Sibittis(Activated):

@@ -10,7 +10,7 @@ from naqala.core.events import Event
 from naqala.core.powers import Power
 from naqala.core.state import NOBODY, State, count_effect
 from naqala.plugins.base import events
-from naqala.plugins.base.common import change_kept, gain_coins
+from naqala.plugins.base.common import TARGET, change_kept, gain_coins
 from naqala.plugins.base.djinns.common import draw_resource, pays_self_or_opponent
 from naqala.plugins.base.tribes import ELDER, VIZIER, blue_tiles_around
 
@@ -72,7 +72,7 @@ class Nekir(Power):
     ) -> State | None:
         if event.name != events.KILL:
             return None
-        later_kill = state.turn is not None and bool(state.turn.target)
+        later_kill = state.turn is not None and bool(TARGET.of(state.turn))
         if card.param("per_assassination") and later_kill:
             return None
         return pays_self_or_opponent(rules, state, owner, card, event.player)
