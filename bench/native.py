@@ -12,8 +12,8 @@ The kernel plays the base game with all its djinns, the Artisans (``-x artisans`
 every item, the Thieves, solo mode and the Whims box; a card it had not ported would be
 left out of both engines' games, as ``--without`` does. ``-x thieves``, ``-x solo``
 (with ``--players 1``), ``-x djinns`` (the Whims box; ``--players 5`` measures its
-five-player games) and ``-x artisans`` measure those boxes. ``--size N`` adds the native
-state's size in bytes over N games.
+five-player games) and ``-x artisans`` measure those boxes, alone or together. ``--size N``
+adds the native state's size in bytes over N games.
 
 Verify: ``--verify N`` plays N games on the Python engine (at every player count the
 rules allow: 2-4, 2-5 with the Whims box, 1 for solo; random and greedy players, and with
@@ -31,6 +31,8 @@ the exit status is 1 otherwise.
     python bench/native.py --players 1 -x solo
     python bench/native.py --players 5 -x djinns
     python bench/native.py --verify 100 -x djinns
+    python bench/native.py --players 5 -x artisans -x djinns   # the boxes together
+    python bench/native.py --verify 50 -x thieves -x djinns -x artisans
     python bench/native.py --verify 100 -x thieves --house-rules blue-anywhere.toml
 """
 

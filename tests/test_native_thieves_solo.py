@@ -71,13 +71,6 @@ def test_the_thieves_and_solo_are_ported_plugins() -> None:
         assert NativeRules(rules).kernel.unported_content() == []
 
 
-def test_the_thieves_with_another_box_stay_in_python_and_say_why() -> None:
-    """The Thieves with the Artisans are ported apart, not proven together: refused."""
-    rules = build_rules(["thieves", "artisans"])
-    reasons = code_plugins(rules)
-    assert any("'thieves' and 'artisans' are not proven together" in r for r in reasons)
-
-
 def test_thieves_games_on_both_engines_do_not_differ() -> None:
     """2-4 players, random, greedy and thieving players: thieves are taken, used, and
     their victims give up and their owners keep, identically on both engines."""

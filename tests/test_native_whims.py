@@ -237,16 +237,6 @@ def test_a_whims_rule_changed_in_python_only_is_caught(
     assert "scores: Python" in str(report.differences[0])
 
 
-def test_the_box_with_the_artisans_stays_in_python() -> None:
-    """The Artisans with the Whims box (the 6×7 board) are not ported together: the
-    harness refuses them in one line naming the combination."""
-    require_native()
-    from naqala.kernel.differential import NotPorted, ported_rules
-
-    with pytest.raises(NotPorted, match="the Artisans with the Whims box"):
-        ported_rules([WHIMS, "artisans"])
-
-
 @settings(max_examples=12, deadline=None)
 @given(
     reached_states(lambda: _rules()[0], max_actions=200).filter(lambda s: not s.is_over),

@@ -24,7 +24,7 @@ pub type Counts = [u8; MAX_COLOURS];
 pub type TokenCounts = [u8; MAX_TOKENS];
 
 /// The most decks, turn markers and spots of one track a native state holds.
-pub const MAX_DECKS: usize = 4;
+pub const MAX_DECKS: usize = 5;
 pub const MAX_TRACK: usize = 16;
 
 /// What never changes during a game: the grid, which tile lies where, blocked terrain,

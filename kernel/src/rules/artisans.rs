@@ -846,7 +846,10 @@ impl Rules<'_> {
         let content = self.content;
         for _ in 0..LAYOUT_ATTEMPTS {
             let tiles = lay_tiles(content, rows, cols, rng)?;
-            let (blocked, walls) = terrain(content, rows, cols, &tiles);
+            let (chasms, walls) = terrain(content, rows, cols, &tiles);
+            // with the Whims box the Great Lake is impassable too (`with_terrain` asks
+            // every plugin's `naqala_impassable_tiles`)
+            let blocked = chasms | crate::terrain::impassable(content, &tiles);
             let layout = Layout::new(
                 content,
                 rows as u8,
