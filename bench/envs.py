@@ -2,7 +2,8 @@
 native engine, against naqala's own random playouts: the overhead of the PettingZoo
 environment (with and without reading observations), of the OpenSpiel game (with and
 without reading the mover's observation tensor each step) and of the batched
-``VectorEnv``, as ratios measured in one run.
+``VectorEnv`` and its Gymnasium vector adapter (``NaqalaVectorEnv``, the learner's
+steps against random players), as ratios measured in one run.
 
 Every side plays whole random games (uniform over the legal actions) of the same rules
 and counts actions per CPU-second of this process (``time.process_time``, as
@@ -168,6 +169,29 @@ def vector_game(players: int, expansions: list[str], count: int) -> Callable[[in
     return play
 
 
+def gymvector_game(players: int, expansions: list[str], count: int) -> Callable[[int], int]:
+    """The Gymnasium vector adapter (``NaqalaVectorEnv``): ``count`` games, seat 0
+    learning against random players in each; a "game" of this side is ten batched
+    steps, counted as the learner's ``10 * count`` steps (the opponents' moves, played
+    inside each step, are not counted)."""
+    import numpy as np
+
+    from naqala.envs.gymvector import NaqalaVectorEnv
+
+    envs = NaqalaVectorEnv(count, players=players, expansions=tuple(expansions))
+    rng = np.random.default_rng(0)
+    observation, _ = envs.reset(seed=0)
+
+    def play(seed: int) -> int:
+        nonlocal observation
+        for _ in range(10):
+            keys = rng.random(observation["action_mask"].shape) * observation["action_mask"]
+            observation, *_ = envs.step(keys.argmax(axis=1))
+        return 10 * count
+
+    return play
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=10.0, help="CPU time per side")
@@ -212,6 +236,13 @@ def main() -> None:
                     vector_game(players, expansions, args.batch),
                 )
             )
+            if players > 1:
+                sides.append(
+                    Side(
+                        f"Gymnasium vector x{args.batch} [native]",
+                        gymvector_game(players, expansions, args.batch),
+                    )
+                )
     except ImportError as exc:
         sys.exit(f"{exc}: pip install -e '.[openspiel,pettingzoo]'")
     for _ in range(args.slices):
