@@ -72,7 +72,10 @@ def pettingzoo_game(
     raw environment's ``observe`` of the mover and ``step`` (how this bench measured
     "observation and mask every step" before the native engine); ``mask`` the legal
     indices alone, no observation. The policy is uniform over the mask (Python's
-    ``random``, cheaper than numpy's ``choice`` on one small array)."""
+    ``random``, cheaper than numpy's ``choice`` on one small array), its legal indices
+    found through a boolean view of the int8 mask: the same indices, and numpy's
+    ``nonzero`` over booleans costs a fifth of its ``nonzero`` over int8 (at the
+    Artisans' 4,643 actions, more than a native step)."""
     import random
 
     from naqala.envs.pettingzoo import env, raw_env
@@ -89,7 +92,7 @@ def pettingzoo_game(
                 if terminated or truncated:
                     wrapped.step(None)
                     continue
-                legal = observation["action_mask"].nonzero()[0]
+                legal = observation["action_mask"].view(bool).nonzero()[0]
                 wrapped.step(int(legal[rng.randrange(len(legal))]))
                 steps += 1
             return steps
@@ -104,7 +107,7 @@ def pettingzoo_game(
         steps = 0
         while not game.game.is_over:
             if read == "observe":
-                legal = game.observe(game.agent_selection)["action_mask"].nonzero()[0]
+                legal = game.observe(game.agent_selection)["action_mask"].view(bool).nonzero()[0]
             else:
                 legal = game.game.legal()
             game.step(int(legal[rng.randrange(len(legal))]))
@@ -223,12 +226,17 @@ def main() -> None:
                     f"PettingZoo AEC, obs+mask [{engine}]",
                     pettingzoo_game(players, expansions, "aec", engine),
                 ),
-                Side(f"OpenSpiel [{engine}]", openspiel_game(players, expansions, False, engine)),
-                Side(
-                    f"OpenSpiel, observations [{engine}]",
-                    openspiel_game(players, expansions, True, engine),
-                ),
             ]
+            if players > 1:  # OpenSpiel's game takes 2-5 players: no solo
+                sides += [
+                    Side(
+                        f"OpenSpiel [{engine}]", openspiel_game(players, expansions, False, engine)
+                    ),
+                    Side(
+                        f"OpenSpiel, observations [{engine}]",
+                        openspiel_game(players, expansions, True, engine),
+                    ),
+                ]
         if not blocker:
             sides.append(
                 Side(
