@@ -13,6 +13,8 @@ from naqala.core.state import State
 #: the reward kinds: ``win`` shares 1 among the winners (ties share it), ``margin`` is the
 #: seat's score minus the best score of the others, in victory points
 REWARDS = ("win", "margin")
+#: why a one-seat game has no margin (the kernel's ``envs.rs`` says the same words)
+MARGIN_ALONE = "the margin reward needs an opponent's score: a solo game's reward is 'win'"
 
 
 def split_names(text: str | Iterable[str]) -> tuple[str, ...]:
@@ -44,6 +46,8 @@ def final_rewards(rules: Rules, state: State, kind: str = "win") -> list[float]:
         winners = rules.winners(state)
         return [1.0 / len(winners) if p in winners else 0.0 for p in range(len(state.players))]
     scores = rules.scores(state)
+    if len(scores) < 2:
+        raise ValueError(MARGIN_ALONE)
     return [
         float(score - max(s for q, s in enumerate(scores) if q != p))
         for p, score in enumerate(scores)

@@ -14,16 +14,21 @@ import json
 import weakref
 from typing import TYPE_CHECKING, Any
 
+from naqala.core.encoding import card_ids
 from naqala.core.engine import Rules
 from naqala.core.views import hidden_decks
 from naqala.envs.codec import codec_for
 from naqala.envs.observation import ObservationEncoder, _Shape, encoder_for
+from naqala.plugins.artisans.tents import PIECE
+from naqala.plugins.whims.cities import CITY, WHIMS
+from naqala.plugins.whims.whims import CLAIMED
 
 if TYPE_CHECKING:  # the extension is optional: its types are only named here
     from naqala.kernel._native import EnvKernel
 
-#: the encoder's parts the kernel reads, in the order the base game's rules give them
-NATIVE_PARTS = (
+#: the encoder's own parts and the base game's the kernel reads, in the order the base
+#: game's rules give them
+BASE_PARTS = (
     "board",
     "players",
     "bag",
@@ -35,11 +40,19 @@ NATIVE_PARTS = (
     "end-triggers",
 )
 
+#: the plugins' parts of one player counter per slot, by part name: the counter each
+#: shows (the Artisans' tents to place, the whims each player has claimed)
+COUNTER_PARTS = {"tents": PIECE, "whims-claimed": CLAIMED}
+#: the Whims' part of which whim lies on which city
+WHIMS_ON_CITIES = "whims-on-cities"
+#: every part the kernel reads, in whatever order the rules give them
+NATIVE_PARTS = frozenset((*BASE_PARTS, *COUNTER_PARTS, WHIMS_ON_CITIES))
+
 
 #: the plugins with code whose games the native observation, mask and rewards are
 #: proven equal on (tests/test_envs_native.py): a box the kernel plays joins once its
 #: observation parts and its verdict are read natively and compared there
-PROVEN_PLUGINS = ("base",)
+PROVEN_PLUGINS = ("base", "artisans", "whims", "thieves", "solo")
 
 
 def native_blocker(rules: Rules) -> str | None:
@@ -75,10 +88,19 @@ def _blocker(rules: Rules) -> str | None:
     unported = _bridge_kernel(rules).unported_content()
     if unported:
         return f"the kernel has not ported {', '.join(unported)}"
-    parts = tuple(part.name for part in encoder_for(rules).parts)
-    if parts != NATIVE_PARTS:
-        return f"the kernel does not read the observation parts {parts[len(NATIVE_PARTS) :]}"
+    unread = _unread(encoder_for(rules))
+    if unread:
+        return f"the kernel does not read the observation parts {unread}"
     return None
+
+
+def _unread(encoder: ObservationEncoder) -> tuple[str, ...]:
+    """The parts of ``encoder`` the kernel does not read; the base parts must all be
+    there, in order, first (the kernel numbers the others after them as given)."""
+    names = tuple(part.name for part in encoder.parts)
+    if names[: len(BASE_PARTS)] != BASE_PARTS:
+        return tuple(p for p in names if p not in BASE_PARTS) or names
+    return tuple(p for p in names if p not in NATIVE_PARTS)
 
 
 def _bridge_kernel(rules: Rules) -> Any:
@@ -91,8 +113,9 @@ def observation_spec(rules: Rules, encoder: ObservationEncoder) -> dict[str, Any
     """The numbering of ``encoder``'s observation as ``kernel/src/observe.rs`` reads it;
     ValueError when the encoder has a part the kernel does not read."""
     names = tuple(part.name for part in encoder.parts)
-    if names != NATIVE_PARTS:
-        raise ValueError(f"observation parts {names} are not read natively")
+    unread = _unread(encoder)
+    if unread:
+        raise ValueError(f"observation parts {unread} are not read natively")
     shape = _Shape.of(rules)
     if tuple(shape.letters) != tuple(c.letter for c in rules.colours):
         raise ValueError("the observation's colours are not in the rules' colour order")
@@ -119,10 +142,24 @@ def observation_spec(rules: Rules, encoder: ObservationEncoder) -> dict[str, Any
         "stages": list(shape.stages),
         "bid_spots": shape.bid_spots,
         "turn_spots": shape.turn_spots,
-        # the end-trigger part (the last, as checked above) is labelled by its flags
-        "flags": list(encoder.layout()[-1][3]),
+        # the end-trigger part is labelled by its flags
+        "flags": next(list(labels) for n, _, _, labels in encoder.layout() if n == "end-triggers"),
         "parts": list(names),
         "size": encoder.size,
+        "counters": [{"part": n, "extra": COUNTER_PARTS[n]} for n in names if n in COUNTER_PARTS],
+        "whims": _whims_spec(rules, cards) if WHIMS_ON_CITIES in names else None,
+    }
+
+
+def _whims_spec(rules: Rules, cards: list[str]) -> dict[str, Any]:
+    """The numbering of ``whims-on-cities`` (``plugins/whims/encoding.py``): each whim's
+    number by content card, and which content tiles are cities."""
+    whims = {whim: i for i, whim in enumerate(card_ids(rules, WHIMS))}
+    return {
+        "deck": rules.deck_index[WHIMS],
+        "cards": [whims.get(card) for card in cards],
+        "size": len(whims),
+        "cities": [spec.kind == CITY for spec in rules.tile_specs.values()],
     }
 
 

@@ -104,6 +104,13 @@ class VectorEnv:
         reward = rewards if self.learner is None else rewards[:, self.learner]
         return self._read(), reward, done, np.zeros_like(done), self._info()
 
+    def finals(self, seat: int, observations: np.ndarray) -> list[int]:
+        """``seat``'s observation of the last position of each game that ended in the
+        last step, into its row of ``observations`` (N, size); those games' numbers."""
+        if self._batch is None:
+            raise RuntimeError("call reset() before finals()")
+        return list(self._batch.finals(seat, observations))
+
     def _read(self) -> dict[str, np.ndarray]:
         self._batch.observe(self._observations, self._masks, self._seats)
         return {"observation": self._observations.copy(), "action_mask": self._masks.copy()}
@@ -122,6 +129,8 @@ class PythonBatch:
         self.rules, self.players, self.learner = rules, players, learner
         self.next_seed = seed + count
         self.games: list[PythonGame] = []
+        #: the games that ended in the last step, by number, at their last position
+        self.ended: dict[int, PythonGame] = {}
         self.opponents: list[list[RandomAgent]] = []
         self._seeds: list[int] = []
         for i in range(count):
@@ -150,6 +159,11 @@ class PythonBatch:
     def seeds(self) -> list[int]:
         return list(self._seeds)
 
+    def finals(self, seat: int, observations: np.ndarray) -> list[int]:
+        for i, game in self.ended.items():
+            game.observe_into(seat, observations[i])
+        return sorted(self.ended)
+
     def observe(self, observations: np.ndarray, masks: np.ndarray, seats: np.ndarray) -> None:
         for i, game in enumerate(self.games):
             seat = game.player or 0
@@ -165,11 +179,13 @@ class PythonBatch:
                 raise ValueError(f"game {i}: action {int(action)} is not legal now")
         rewards[:] = 0.0
         done[:] = 0
+        self.ended = {}
         for i, game in enumerate(self.games):
             game.step(int(actions[i]))
             self._play_random(game, self.opponents[i])
             if game.is_over:
                 rewards[i] = game.rewards(kind)
                 done[i] = 1
+                self.ended[i] = game
                 self.next_seed += 1
                 self._deal(self.next_seed - 1, at=i)

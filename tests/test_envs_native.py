@@ -19,8 +19,29 @@ from naqala.envs.vector import VectorEnv
 
 pytest.importorskip("naqala.kernel._native")
 
-#: the rules that run native: the base game (every djinn) and content-only house rules
-NATIVE_RULES = [(), ("big-viziers",), ("generous-jafaar",), ("djinns-once-per-round",)]
+#: the rules that run native: the base game (every djinn), content-only house rules and
+#: every box the kernel plays alone
+NATIVE_RULES = [
+    (),
+    ("big-viziers",),
+    ("generous-jafaar",),
+    ("djinns-once-per-round",),
+    ("artisans",),
+    ("djinns",),
+    ("thieves",),
+    ("solo",),
+]
+#: the games (players, seed) each ruleset is compared over; a box at its smallest and
+#: largest tables, solo over several games (won and lost)
+GAMES = {
+    (): [(2, 1), (3, 2), (4, 3)],
+    ("artisans",): [(2, 5), (4, 6)],
+    ("djinns",): [(2, 7), (5, 8)],
+    ("thieves",): [(3, 9), (4, 10)],
+    ("solo",): [(1, 12), (1, 13), (1, 14), (1, 15)],
+}
+#: a ruleset and a table for the hidden-information and loading checks, per box
+BOXES = [((), 3), (("artisans",), 3), (("djinns",), 5), (("thieves",), 4), (("solo",), 1)]
 
 
 def observation(game: Game, seat: int, size: int) -> np.ndarray:
@@ -62,8 +83,8 @@ def test_native_observations_and_masks_are_the_pythons_at_every_state(
     rules = build_rules(list(ruleset))
     assert native_blocker(rules) is None
     rng = np.random.default_rng(len(ruleset))
-    games = [(2, 1), (3, 2), (4, 3)] if not ruleset else [(3, 11)]
-    for players, seed in games:
+    verdicts = set()
+    for players, seed in GAMES.get(ruleset, [(3, 11)]):
         native = open_game(rules, players, seed, "native")
         python = open_game(rules, players, seed, "python")
         steps = 0
@@ -75,16 +96,29 @@ def test_native_observations_and_masks_are_the_pythons_at_every_state(
             steps += 1
         assert native.is_over and native.player is None
         assert native.scores() == python.scores()
-        for kind in ("win", "margin"):
-            assert native.rewards(kind) == pytest.approx(python.rewards(kind))
+        assert native.rewards("win") == pytest.approx(python.rewards("win"))
+        verdicts.add(tuple(python.rewards("win")))
+        if players > 1:
+            assert native.rewards("margin") == pytest.approx(python.rewards("margin"))
+        else:  # a solo game is won or lost: no margin, refused alike
+            for game in (native, python):
+                with pytest.raises(ValueError, match="the margin reward needs an opponent"):
+                    game.rewards("margin")
         assert native.state == python.state
+    if ruleset == ("solo",):
+        assert verdicts == {(0.0,), (1.0,)}  # both verdicts were compared
 
 
-def test_a_native_game_loaded_from_any_state_observes_as_python() -> None:
+@pytest.mark.parametrize(
+    ("ruleset", "players"), BOXES, ids=[f"{'+'.join(r) or 'base'}-{p}p" for r, p in BOXES]
+)
+def test_a_native_game_loaded_from_any_state_observes_as_python(
+    ruleset: tuple[str, ...], players: int
+) -> None:
     """States loaded into the kernel mid-game (as OpenSpiel's deserialization and
     resampling do) observe as the Python states they came from."""
-    rules = build_rules([])
-    python = open_game(rules, 4, 8, "python")
+    rules = build_rules(list(ruleset))
+    python = open_game(rules, players, 8, "python")
     rng = np.random.default_rng(8)
     for step in range(220):
         if python.is_over:
@@ -95,13 +129,18 @@ def test_a_native_game_loaded_from_any_state_observes_as_python() -> None:
         python.step(int(rng.choice(python.legal())))
 
 
-def test_what_a_seat_cannot_see_does_not_change_its_native_observation() -> None:
-    """The hidden-information check on the native engine: determinizing for a seat
-    redeals the others' resource cards and every pile; that seat's native numbers stay,
-    another seat's (who sees its own hand) change."""
-    rules = build_rules([])
+@pytest.mark.parametrize(
+    ("ruleset", "players"), BOXES, ids=[f"{'+'.join(r) or 'base'}-{p}p" for r, p in BOXES]
+)
+def test_what_a_seat_cannot_see_does_not_change_its_native_observation(
+    ruleset: tuple[str, ...], players: int
+) -> None:
+    """The hidden-information check on the native engine, per box: determinizing for a
+    seat redeals the others' resource cards and every pile; that seat's native numbers
+    stay, another seat's (who sees its own hand) change."""
+    rules = build_rules(list(ruleset))
     size = ObservationEncoder(rules).size
-    python = open_game(rules, 3, 4, "python")
+    python = open_game(rules, players, 4, "python")
     rng = np.random.default_rng(4)
     changed = 0
     for step in range(240):
@@ -114,25 +153,26 @@ def test_what_a_seat_cannot_see_does_not_change_its_native_observation() -> None
         native = load_game(rules, state, "native")
         other = load_game(rules, determinize(rules, state, 0, step), "native")
         assert np.array_equal(observation(other, 0, size), observation(native, 0, size))
+        assert np.array_equal(observation(native, 0, size), observation(python, 0, size))
         changed += any(
             not np.array_equal(observation(other, s, size), observation(native, s, size))
-            for s in (1, 2)
+            for s in range(1, players)
         )
-    assert changed  # the others' hands were dealt anew, and they see their own
+    assert changed or players == 1  # the others' hands were dealt anew, they see theirs
 
 
 def test_rules_the_kernel_cannot_play_stay_on_python_and_say_why() -> None:
-    artisans = build_rules(["artisans"])
-    blocker = native_blocker(artisans)
+    house = build_rules(["no-loops"])  # a house rule with code the kernel lacks
+    blocker = native_blocker(house)
     # the kernel's reason (code it lacks) or the environments' (not proven there yet)
-    assert blocker is not None and "plugin 'artisans'" in blocker
-    assert engine_for(artisans) == "python"
+    assert blocker is not None and "plugin 'no-loops'" in blocker
+    assert engine_for(house) == "python"
     assert engine_for(build_rules([])) == "native"
     assert engine_for(build_rules([]), "python") == "python"
     with pytest.raises(ValueError, match="engine='native': these rules cannot run natively"):
-        engine_for(artisans, "native")
+        engine_for(house, "native")
     with pytest.raises(ValueError, match="engine='warp': choose one of auto, native, python"):
-        engine_for(artisans, "warp")
+        engine_for(house, "warp")
 
 
 def test_a_box_the_kernel_plays_stays_on_python_until_its_observation_is_proven(
@@ -145,10 +185,10 @@ def test_a_box_the_kernel_plays_stays_on_python_until_its_observation_is_proven(
 
     monkeypatch.setattr(support, "code_plugins", lambda rules: [])
     monkeypatch.setattr(native, "_BLOCKERS", native.weakref.WeakKeyDictionary())
-    thieves = build_rules(["thieves"])
-    blocker = native_blocker(thieves)
+    house = build_rules(["no-loops"])
+    blocker = native_blocker(house)
     assert blocker is not None
-    assert "not proven with plugin 'thieves' yet" in blocker
+    assert "not proven with plugin 'no-loops' yet" in blocker
     assert native_blocker(build_rules(["big-viziers"])) is None  # content only
 
 

@@ -74,8 +74,16 @@ def test_ismcts_plays_complete_games_against_random_bots() -> None:
 
 @pytest.mark.parametrize(
     ("expansions", "engine"),
-    [("artisans", "python"), ("", "python"), ("", "native")],
-    ids=["artisans-python", "base-python", "base-native"],
+    [
+        ("artisans", "python"),
+        ("", "python"),
+        ("", "native"),
+        ("artisans", "native"),
+        ("djinns", "native"),
+        ("thieves", "python"),
+        ("thieves", "native"),
+    ],
+    ids=lambda v: v or "base",
 )
 def test_information_states_equal_when_only_hidden_parts_differ(
     expansions: str, engine: str
@@ -162,14 +170,27 @@ def test_reading_observations_changes_no_game() -> None:
     assert reading == quiet
 
 
-@pytest.mark.parametrize("engine", ["python", "native"])
-def test_states_serialize_and_openspiels_random_sim_test_passes(engine: str) -> None:
+@pytest.mark.parametrize(
+    ("expansions", "engine"),
+    [
+        ("", "python"),
+        ("", "native"),
+        ("artisans", "native"),
+        ("djinns", "native"),
+        ("thieves", "native"),
+    ],
+    ids=lambda v: v or "base",
+)
+def test_states_serialize_and_openspiels_random_sim_test_passes(
+    expansions: str, engine: str
+) -> None:
     """A state comes back exactly from its serialization (OpenSpiel's, and our own
     state JSON), and OpenSpiel's random simulation test passes with serialization on,
-    on each engine (the base game with its djinns runs native)."""
+    on each engine (every box the kernel plays runs native)."""
     if engine == "native":
         pytest.importorskip("naqala.kernel._native")
-    game = pyspiel.load_game("python_naqala", {"players": 3, "engine": engine})
+    params = {"players": 3, "expansions": expansions, "engine": engine}
+    game = pyspiel.load_game("python_naqala", params)
     assert game.engine == engine
     state = game.new_initial_state()
     assert game.deserialize_state(state.serialize()).is_chance_node()
@@ -184,7 +205,7 @@ def test_states_serialize_and_openspiels_random_sim_test_passes(engine: str) -> 
     with pytest.raises(ValueError, match="not a naqala state of this game"):
         game.deserialize_state('{"version": 2}')
     pyspiel.random_sim_test(
-        pyspiel.load_game("python_naqala", {"players": 2, "engine": engine}),
+        pyspiel.load_game("python_naqala", {**params, "players": 2}),
         num_sims=2,
         serialize=True,
         verbose=False,
@@ -192,14 +213,18 @@ def test_states_serialize_and_openspiels_random_sim_test_passes(engine: str) -> 
 
 
 def test_the_engine_is_native_where_the_rules_run_there() -> None:
-    """``engine=auto`` plays the base game natively and a box the kernel has not ported
-    on Python; asking for the native engine there says why not."""
+    """``engine=auto`` plays the base game and every box the kernel plays natively, and
+    rules with code the kernel lacks on Python; asking for the native engine there says
+    why not."""
     pytest.importorskip("naqala.kernel._native")
     assert pyspiel.load_game("python_naqala", {"players": 2}).engine == "native"
-    artisans = pyspiel.load_game("python_naqala", {"players": 2, "expansions": "artisans"})
-    assert artisans.engine == "python"
-    with pytest.raises(ValueError, match=r"cannot run natively: .*plugin 'artisans'"):
-        openspiel.NaqalaGame({"expansions": "artisans", "engine": "native"})
+    for box in ("artisans", "djinns", "thieves"):
+        params = {"players": 2, "expansions": box}
+        assert pyspiel.load_game("python_naqala", params).engine == "native"
+    house = pyspiel.load_game("python_naqala", {"players": 2, "house_rules": "no-loops"})
+    assert house.engine == "python"
+    with pytest.raises(ValueError, match=r"cannot run natively: .*plugin 'no-loops'"):
+        openspiel.NaqalaGame({"house_rules": "no-loops", "engine": "native"})
 
 
 def test_the_evaluators_give_rewards_from_naqala() -> None:

@@ -14,9 +14,11 @@ use self_cell::self_cell;
 
 use crate::actions::Action;
 use crate::content::Content;
+use crate::extras::get_extra;
+use crate::names::Sym;
 use crate::observe::{ActionTable, Observer};
 use crate::rng::Rng;
-use crate::rules::{Rules, Unported};
+use crate::rules::{solo, Rules, Unported};
 use crate::setup::new_game;
 use crate::state::State;
 
@@ -35,14 +37,45 @@ pub struct Engine {
     cell: RulesCell,
     pub observer: Observer,
     pub table: ActionTable,
+    /// who won, when the rules have a verdict of their own (solo mode)
+    solo: Option<SoloVerdict>,
 }
 
 impl Engine {
     pub fn new(content: Arc<Content>, observer: Observer, table: ActionTable) -> Engine {
+        let solo = SoloVerdict::of(&content);
         Engine {
             cell: RulesCell::new(content, |content| Rules::new(content)),
             observer,
             table,
+            solo,
+        }
+    }
+
+    /// The players who won `state` (`Rules.winners`): solo mode's verdict, else the
+    /// highest scores (ties share the win).
+    pub fn winners(&self, state: &State, scores: &[i64]) -> Vec<usize> {
+        if let Some(solo) = &self.solo {
+            return solo.winners(state);
+        }
+        let best = scores.iter().copied().max().unwrap_or(0);
+        (0..scores.len()).filter(|&p| scores[p] == best).collect()
+    }
+
+    /// Each seat's reward for `state` (`final_rewards`); an error for a margin without
+    /// an opponent to measure it against (one seat), as the Python refuses it.
+    pub fn rewards(&self, state: &State, kind: Reward) -> Result<Vec<f32>, EnvError> {
+        let scores = self.rules().scores(state);
+        match kind {
+            Reward::Win => {
+                let winners = self.winners(state, &scores);
+                let share = 1.0 / winners.len().max(1) as f32;
+                Ok((0..scores.len())
+                    .map(|p| if winners.contains(&p) { share } else { 0.0 })
+                    .collect())
+            }
+            Reward::Margin if scores.len() < 2 => Err(EnvError::Reward(MARGIN_ALONE.to_owned())),
+            Reward::Margin => Ok(kind.of(&scores)),
         }
     }
 
@@ -55,6 +88,52 @@ impl Engine {
     }
 }
 
+/// Why a margin has no meaning in a one-seat game (`envs/common.py` says the same).
+pub const MARGIN_ALONE: &str =
+    "the margin reward needs an opponent's score: a solo game's reward is 'win'";
+
+/// Solo mode's verdict (`plugins/solo/outcome.py`, `loss`): the player wins when the
+/// game was not lost at once (`sultan.lost`) and they hold more viziers than Yazid's
+/// area (`aside.meeple.yellow`); else nobody wins.
+#[derive(Debug)]
+struct SoloVerdict {
+    lost: Option<Sym>,
+    aside_viziers: Option<Sym>,
+    vizier: Option<usize>,
+}
+
+impl SoloVerdict {
+    fn of(content: &Content) -> Option<SoloVerdict> {
+        if !solo::in_play(&content.doc) {
+            return None;
+        }
+        let names = &content.names;
+        Some(SoloVerdict {
+            lost: names.sym("sultan.lost"),
+            aside_viziers: names.sym(&format!("aside.meeple.{VIZIER}")),
+            vizier: content.doc.colours.iter().position(|c| c.id == VIZIER),
+        })
+    }
+
+    fn winners(&self, state: &State) -> Vec<usize> {
+        let extra = |sym: Option<Sym>| sym.map_or(0, |s| get_extra(&state.extras, s));
+        let Some(player) = state.players.first() else {
+            return Vec::new();
+        };
+        let viziers = self.vizier.map_or(0, |v| {
+            i64::from(player.meeples.get(v).copied().unwrap_or(0))
+        });
+        if extra(self.lost) == 0 && viziers > extra(self.aside_viziers) {
+            vec![0]
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+/// The viziers' colour id, which solo mode compares with Yazid's (`sultan.VIZIER`).
+const VIZIER: &str = "yellow";
+
 /// Why a step was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EnvError {
@@ -64,6 +143,8 @@ pub enum EnvError {
     NotInCodec(String),
     /// an index that is not among the legal actions
     Illegal(u32),
+    /// a reward these rules cannot give (a margin without an opponent)
+    Reward(String),
 }
 
 impl From<Unported> for EnvError {
@@ -225,6 +306,9 @@ pub struct Batch {
     pub players: usize,
     pub learner: Option<usize>,
     next_seed: u64,
+    /// the last state of each game that finished in the last step (None: it did not),
+    /// what Gymnasium's same-step autoreset hands over as `final_obs`
+    pub finals: Vec<Option<State>>,
 }
 
 impl Batch {
@@ -242,6 +326,7 @@ impl Batch {
             players,
             learner,
             next_seed: seed + count as u64,
+            finals: vec![None; count],
         };
         for i in 0..count {
             let (game, rngs) = batch.dealt(engine, seed + i as u64)?;
@@ -284,6 +369,7 @@ impl Batch {
         }
         rewards.fill(0.0);
         done.fill(0);
+        self.finals.fill(None);
         let players = self.players;
         for i in 0..self.games.len() {
             let game = &mut self.games[i];
@@ -292,13 +378,14 @@ impl Batch {
                 play_random(engine, game, &mut self.opponents[i], learner).map_err(|e| (i, e))?;
             }
             if game.is_over() {
-                let scores = engine.rules().scores(&game.state);
-                rewards[i * players..(i + 1) * players].copy_from_slice(&kind.of(&scores));
+                let gains = engine.rewards(&game.state, kind).map_err(|e| (i, e))?;
+                rewards[i * players..(i + 1) * players].copy_from_slice(&gains);
                 done[i] = 1;
                 let seed = self.next_seed;
                 self.next_seed += 1;
                 let (game, rngs) = self.dealt(engine, seed).map_err(|e| (i, e))?;
-                self.games[i] = game;
+                let finished = std::mem::replace(&mut self.games[i], game);
+                self.finals[i] = Some(finished.state);
                 self.seeds[i] = seed;
                 self.opponents[i] = rngs;
             }

@@ -17,6 +17,7 @@ use serde::Deserialize;
 
 use crate::actions::Action;
 use crate::content::Content;
+use crate::extras::get_extra;
 use crate::names::Sym;
 use crate::state::{tile_name, State, NOBODY, NON_PLAYER, NO_CARD};
 
@@ -32,6 +33,31 @@ pub struct DeckPart {
     pub size: usize,
     /// whether the cards in another player's hand are hidden (`naqala_hidden_decks`)
     pub hidden: bool,
+}
+
+/// A part of one player counter per slot, seen from the seat (`seats_from`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CounterPart {
+    /// the part's name
+    pub part: String,
+    /// the player counter it shows (`Player.extras`)
+    pub extra: String,
+}
+
+/// The Whims' `whims-on-cities` (`plugins/whims/encoding.py`): each whim's city as its
+/// place among the board's cities, in board order, plus one (0: on no city).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WhimsPart {
+    /// the whims deck's index in the content
+    pub deck: usize,
+    /// by card index of the content: the whim's number (`card_ids` order), if any
+    pub cards: Vec<Option<usize>>,
+    /// how many distinct whims there are (the part's size)
+    pub size: usize,
+    /// by tile index of the content: whether the tile is a city
+    pub cities: Vec<bool>,
 }
 
 /// The layout of the observation, as `naqala.envs.native.observation_spec` writes it.
@@ -57,11 +83,18 @@ pub struct ObservationSpec {
     pub flags: Vec<String>,
     /// the parts in order; each must be one this module reads
     pub parts: Vec<String>,
+    /// the plugins' parts that show one player counter per slot (the Artisans' `tents`:
+    /// `piece.tent`; the Whims' `whims-claimed`: `whims.claimed`), by part name
+    #[serde(default)]
+    pub counters: Vec<CounterPart>,
+    /// the Whims' `whims-on-cities`, when the rules have it
+    #[serde(default)]
+    pub whims: Option<WhimsPart>,
     /// the encoder's size, checked against the parts'
     pub size: usize,
 }
 
-/// The parts this module reads.
+/// The parts this module reads besides the plugins' (`counters`, `whims`).
 const PARTS: &[&str] = &[
     "board",
     "players",
@@ -73,6 +106,9 @@ const PARTS: &[&str] = &[
     "turn",
     "end-triggers",
 ];
+
+/// The Whims' part of which whim lies on which city.
+const WHIMS_ON_CITIES: &str = "whims-on-cities";
 
 /// Each tile's square on a board (None: a tile no square names).
 type Squares = Arc<[Option<usize>]>;
@@ -86,6 +122,9 @@ pub struct Observer {
     /// the stage's number by symbol
     stage_of: Vec<Option<usize>>,
     flag_syms: Vec<Option<Sym>>,
+    /// by part name: the player counter a counter part shows (None: a name no state
+    /// can hold, always zero)
+    counter_syms: HashMap<String, Option<Sym>>,
     square_at: HashMap<String, usize>,
     /// by board width: each tile's square (boards of one width name tiles alike)
     squares_by_cols: Mutex<Vec<(u8, Squares)>>,
@@ -110,6 +149,14 @@ impl Observer {
                 return Err(format!("observation spec: deck {} does not fit", deck.deck));
             }
         }
+        if let Some(whims) = &spec.whims {
+            if whims.deck >= content.decks()
+                || whims.cards.len() != content.doc.cards.len()
+                || whims.cities.len() != content.doc.tiles.len()
+            {
+                return Err("observation spec: the whims part does not fit".to_owned());
+            }
+        }
         if spec.prefix.len() != content.doc.tiles.len()
             || spec.prefix.iter().any(|p| p.len() != spec.kinds + 1)
         {
@@ -120,6 +167,11 @@ impl Observer {
             tokens,
             stage_of,
             flag_syms: spec.flags.iter().map(|f| names.sym(f)).collect(),
+            counter_syms: spec
+                .counters
+                .iter()
+                .map(|c| (c.part.clone(), names.sym(&c.extra)))
+                .collect(),
             square_at: spec
                 .squares
                 .iter()
@@ -132,7 +184,9 @@ impl Observer {
         };
         let mut start = 0;
         for part in &observer.spec.parts {
-            if !PARTS.contains(&part.as_str()) {
+            let plugin_part = observer.counter_syms.contains_key(part)
+                || (part == WHIMS_ON_CITIES && observer.spec.whims.is_some());
+            if !PARTS.contains(&part.as_str()) && !plugin_part {
                 return Err(format!("observation part {part:?} is not read natively"));
             }
             observer.starts.push(start);
@@ -176,6 +230,8 @@ impl Observer {
             "decision" => spec.stages.len() + spec.slots + 1,
             "turn" => 1 + 2 * spec.squares.len() + 2 * self.colours + 5,
             "end-triggers" => spec.flags.len(),
+            WHIMS_ON_CITIES => spec.whims.as_ref().map_or(0, |w| w.size),
+            _ if self.counter_syms.contains_key(part) => spec.slots,
             _ => 0,
         }
     }
@@ -225,7 +281,36 @@ impl Observer {
                         }
                     }
                 }
-                _ => {}
+                WHIMS_ON_CITIES => self.whims_on_cities(state, out),
+                _ => {
+                    if let Some(&Some(extra)) = self.counter_syms.get(part) {
+                        for (slot, value) in out.iter_mut().take(count).enumerate() {
+                            let player = &state.players[(seat + slot) % count];
+                            *value = get_extra(&player.extras, extra) as f32;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The Whims' `whims-on-cities`: the whims deck's row lies on the board's cities
+    /// in board order, one place each; a whim's number is its city's place plus one.
+    fn whims_on_cities(&self, state: &State, out: &mut [f32]) {
+        let Some(whims) = &self.spec.whims else {
+            return;
+        };
+        let layout = &state.layout;
+        let cities = (0..layout.size())
+            .filter(|&t| whims.cities[usize::from(layout.tiles[t])])
+            .count();
+        let row = state.decks[whims.deck].row();
+        for (place, &card) in row.iter().take(cities).enumerate() {
+            if card == NO_CARD {
+                continue;
+            }
+            if let Some(Some(at)) = whims.cards.get(usize::from(card)) {
+                out[*at] = (place + 1) as f32;
             }
         }
     }

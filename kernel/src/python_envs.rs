@@ -25,6 +25,7 @@ fn env_error(error: EnvError) -> PyErr {
         EnvError::Illegal(index) => {
             PyValueError::new_err(format!("action {index} is not legal now"))
         }
+        EnvError::Reward(why) => PyValueError::new_err(why),
     }
 }
 
@@ -183,7 +184,9 @@ impl EnvGame {
 
     /// Each seat's reward if the game ended now (`final_rewards`).
     fn rewards(&self, kind: &str) -> PyResult<Vec<f32>> {
-        Ok(reward_kind(kind)?.of(&self.scores()))
+        self.engine
+            .rewards(&self.game.state, reward_kind(kind)?)
+            .map_err(env_error)
     }
 
     /// `seat`'s observation into `out` (float32, the observation's size).
@@ -276,6 +279,41 @@ impl EnvBatch {
         observations.copy_from_slice(py, &numbers)?;
         masks.copy_from_slice(py, &mask)?;
         seats.copy_from_slice(py, &who)
+    }
+
+    /// `seat`'s observation of the last state of each game that finished in the last
+    /// step into its row of `observations` (`(N, size)` float32; other rows untouched);
+    /// the finished games' numbers, ascending.
+    fn finals(
+        &self,
+        py: Python<'_>,
+        seat: usize,
+        observations: PyBuffer<f32>,
+    ) -> PyResult<Vec<usize>> {
+        let size = self.engine.observer.size();
+        let count = self.batch.games.len();
+        if seat >= self.batch.players {
+            return Err(PyValueError::new_err(format!(
+                "no seat {seat} in these games"
+            )));
+        }
+        let mut numbers = observations.to_vec(py)?;
+        if numbers.len() != count * size {
+            return Err(PyValueError::new_err(format!(
+                "{} numbers for {count} observations of {size}",
+                numbers.len()
+            )));
+        }
+        let mut finished = Vec::new();
+        for (i, state) in self.batch.finals.iter().enumerate() {
+            if let Some(state) = state {
+                let row = &mut numbers[i * size..(i + 1) * size];
+                self.engine.observer.observe(state, seat, row);
+                finished.push(i);
+            }
+        }
+        observations.copy_from_slice(py, &numbers)?;
+        Ok(finished)
     }
 
     /// Each game's action (`(N,)` int64 codec indices); each finished game's final

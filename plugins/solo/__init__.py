@@ -10,6 +10,7 @@ from collections.abc import Generator, Iterable
 from pathlib import Path
 
 from naqala.content import content_path
+from naqala.core.encoding import ActionKind
 from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine, Verdict
 from naqala.core.hookspecs import hookimpl
@@ -100,3 +101,12 @@ def naqala_display(rules: Rules, state: State) -> Display:
 def naqala_native_support() -> bool:
     # kernel/src/solo.rs ports Sultan Yazid, his dice and every hook of this plugin
     return True
+
+
+@hookimpl
+def naqala_action_kinds(rules: Rules) -> list[ActionKind]:
+    """The learning interfaces' codec (``naqala.envs.codec``): a solo round's ``bid`` is
+    0 (Yazid first) or the sum of his two dice (outbid him), which the base game's bid
+    costs do not cover."""
+    sides = rules.content.setting("die_sides")
+    return [ActionKind("bid", (tuple(str(n) for n in range(2, 2 * sides + 1)),))]
