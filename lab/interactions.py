@@ -186,6 +186,15 @@ def _share(result: GameResult, seat: int) -> float:
     return 1 / len(result.winners) if seat in result.winners else 0.0
 
 
+def metrics_of(a: Component, b: Component) -> tuple[str, ...]:
+    """The metrics that mean something for the pair (a, b): ``holder_win_rate`` needs a
+    djinn among them (a card someone holds; a game result names only the djinns each seat
+    holds), so a pair of items and house rules has the score and the length only."""
+    if a.djinn is None and b.djinn is None:
+        return tuple(m for m in METRICS if m != "holder_win_rate")
+    return METRICS
+
+
 def metric_value(result: GameResult, metric: str, djinns: Sequence[str]) -> float:
     """One game's value of ``metric``; ``djinns`` are the pair's djinns in this arm.
     ``holder_win_rate`` is the sum, over those djinns, of their holder's share of the win
@@ -247,7 +256,7 @@ def interactions(
             "neither": [],
         }
         djinns = {name: [d for d in ds if d is not None] for name, ds in held.items()}
-        for metric in METRICS:
+        for metric in metrics_of(*pair):
             entry: dict[str, Any] = {"a": pair[0].text, "b": pair[1].text, "metric": metric}
             cells.append({**entry, **cell(arms, metric, djinns)})
     for metric in METRICS:
