@@ -48,6 +48,14 @@ class InteractionError(ValueError):
     """Components that cannot be studied together (malformed, repeated, fewer than two)."""
 
 
+class TooFewGames(InteractionError):
+    """Fewer than two games finished in every arm (``interrupted``: Ctrl-C stopped them)."""
+
+    def __init__(self, message: str, interrupted: bool) -> None:
+        super().__init__(message)
+        self.interrupted = interrupted
+
+
 @attrs.frozen
 class Component:
     """One factor of the design: ``text`` as given on the command line; a card's
@@ -243,7 +251,9 @@ def interactions(
     sides, interrupted = play_indices(studies, range(design.games), executor, advance)
     played = len(sides[0])
     if played < 2:
-        raise InteractionError(f"only {played} game(s) finished in every arm: nothing to report")
+        raise TooFewGames(
+            f"only {played} game(s) finished in every arm: nothing to report", interrupted
+        )
     by_rules = {study.ruleset: side for study, side in zip(studies, sides, strict=True)}
     cells: list[dict[str, Any]] = []
     for a, b in design.pairs:
