@@ -92,9 +92,11 @@ def balance(
     finally:
         executor.close()
     results = sides[0]
-    if not results or not cells or not all(cells):
-        typer.echo("naqala: interrupted before the card's games finished", err=True)
+    if not results:
+        typer.echo("naqala: interrupted before any game finished", err=True)
         raise typer.Exit(130)
+    # stopped before every cell of the skill matrix had a game: the card without it
+    skill_part = matrix_report(skill, cells, rules.ruleset) if cells and all(cells) else None
     djinn_deck = tuple(c.id for c in rules.content.deck("djinns"))
     data: dict[str, Any] = {
         "seed": seed,
@@ -104,7 +106,7 @@ def balance(
         "requested": games,
         "partial": interrupted,
         **card(results, study.players, djinn_deck),
-        "skill": matrix_report(skill, cells, rules.ruleset),
+        "skill": skill_part,
     }
     data.update(_tests(data))
     if report is not None:
@@ -177,7 +179,8 @@ def print_card(data: dict[str, Any]) -> None:
     for key, label in (("seat_test", "seat"), ("position_test", "position")):
         if data.get(key):
             say(f"equal win rates by {label}: chi2 {data[key]['chi2']}, p = {data[key]['p_value']}")
-    print_skill(data["skill"])
+    if data["skill"] is not None:
+        print_skill(data["skill"])
     rounds, scores, margin = data["length"]["rounds"], data["scores"], data["margin"]
     say(f"rounds: mean {rounds['mean']}, least/quartiles/most {rounds['quantiles']}")
     say(f"final scores: mean {scores['mean']} (sd {scores['sd']}), {scores['quantiles']}")

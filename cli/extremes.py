@@ -3,7 +3,8 @@
 
 Added to the ``naqala`` command by ``register(app)``. Bad input (an unknown metric, a
 malformed budget, a player count the rules refuse, a house rule that does not load) is
-one line on stderr and exit 2.
+one line on stderr and exit 2. Ctrl-C reports the best found so far, marked partial (its
+witness written too), and exits 130.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import importlib.util
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -20,6 +21,9 @@ from naqala.core.record import save_record
 from naqala.lab.extremes import (
     Budget,
     ExtremesError,
+    Found,
+    Metric,
+    SearchInterrupted,
     metric_named,
     plain_value,
     scenario_test,
@@ -69,16 +73,27 @@ def extremes_command(
         fail(str(exc))
     from naqala.testing.strategies import seeds
 
-    if house_rules:
-        plain = Ruleset.of(expansion or [], []).build()
-        found, candidates = search(rules, count, chosen, limit.share(2 / 3), seed, seeds())
-        scale, _ = search(plain, count, chosen, limit.share(1 / 3), seed, seeds())
-        baseline, scale_of = scale.value, "without_house_rules"
-    else:
-        found, candidates = search(rules, count, chosen, limit, seed, seeds())
-        baseline, scale_of = plain_value(rules, count, chosen, seed), "plain_game"
+    interrupted = False
+    baseline: int | None = None
+    try:
+        if house_rules:
+            scale_of = "without_house_rules"
+            found, candidates = search(rules, count, chosen, limit.share(2 / 3), seed, seeds())
+            plain = Ruleset.of(expansion or [], []).build()
+            try:
+                scale, _ = search(plain, count, chosen, limit.share(1 / 3), seed, seeds())
+            except SearchInterrupted as stop:  # the scale so far, and the search's answer
+                scale, interrupted = stop.found, True
+            baseline = scale.value
+        else:
+            scale_of = "plain_game"
+            found, candidates = search(rules, count, chosen, limit, seed, seeds())
+            baseline = plain_value(rules, count, chosen, seed)
+    except SearchInterrupted as stop:  # keep the best found; no scale was measured
+        found, candidates, interrupted = stop.found, stop.candidates, True
     data = summary(chosen, found, candidates, baseline)
     data["baseline_of"] = scale_of
+    data["partial"] = interrupted
     data["witness"] = None
     if out is not None:
         name = f"extreme-{chosen.name}.json"
@@ -93,12 +108,25 @@ def extremes_command(
         data["witness"] = str(out / name)
     if as_json:
         typer.echo(json.dumps(data, indent=2))
-        return
+    else:
+        show(chosen, found, candidates, data)
+    if interrupted:
+        typer.echo(
+            f"naqala: interrupted: PARTIAL search, the best of {candidates} candidate games",
+            err=True,
+        )
+        raise typer.Exit(130)
+
+
+def show(chosen: Metric, found: Found, candidates: int, data: dict[str, Any]) -> None:
+    """The answer in words: the value, its scale, the witness."""
+    baseline, scale_of = data["baseline"], data["baseline_of"]
     typer.echo(
         f"{chosen.description}: {found.value} (reached after action {found.reached_at} of a "
         f"game of seed {found.candidate.seed}; {candidates} candidate games)"
     )
-    typer.echo(f"for scale: {baseline} ({scale_of.replace('_', ' ')})")
+    if baseline is not None:
+        typer.echo(f"for scale: {baseline} ({scale_of.replace('_', ' ')})")
     if data["witness"]:
         typer.echo(f"witness: {data['witness']} (naqala replay --verify)")
 

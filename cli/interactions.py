@@ -19,7 +19,7 @@ from naqala.cli import study as common
 from naqala.cli.common import Expansions
 from naqala.cli.engine import Engine, engine_of_plan
 from naqala.lab import LabExtraMissing, require
-from naqala.lab.interactions import InteractionError, design_of, interactions
+from naqala.lab.interactions import InteractionError, TooFewGames, design_of, interactions
 from naqala.lab.study import Ruleset, StudyError, seats_of
 
 Components = Annotated[
@@ -75,6 +75,10 @@ def interactions_command(
     try:
         with common.progress_bar(show, total, "Interactions") as advance:
             data = interactions(design, executor, advance)
+    except TooFewGames as exc:
+        common.fail(
+            f"interrupted: {exc}" if exc.interrupted else str(exc), 130 if exc.interrupted else 2
+        )
     except (StudyError, InteractionError) as exc:
         common.fail(str(exc))
     finally:

@@ -122,7 +122,9 @@ def tune(
         best = _best(study)
         if best is None:
             executor.close()
-            common.fail("no trial finished: nothing to write", 130 if interrupted else 2)
+            if interrupted:
+                common.fail("interrupted before any trial finished: nothing to write", 130)
+            common.fail("no trial finished: nothing to write")
         text = house_rule(
             space,
             best.params,

@@ -113,9 +113,9 @@ def balance_figures(data: Mapping[str, Any], results: Sequence[GameResult]) -> d
     """The card's figures, by name (``BALANCE_FIGURES``)."""
     from naqala.lab.balance import lead_changes, margin
 
-    return {
+    figures = {
         "seats": _seats(data),
-        "skill": heat_map(data["skill"]),
+        "skill": heat_map(data["skill"]) if data["skill"] is not None else None,
         "length": _histogram([r.rounds for r in results], "rounds"),
         "scores": _histogram([s for r in results for s in r.scores], "final score", False),
         "lead": _histogram([lead_changes(r) for r in results], "lead changes"),
@@ -123,6 +123,7 @@ def balance_figures(data: Mapping[str, Any], results: Sequence[GameResult]) -> d
         "djinns": _djinns(data),
         "tiles": _tiles(data),
     }
+    return {name: fig for name, fig in figures.items() if fig is not None}
 
 
 def _interval(entry: Mapping[str, Any]) -> list[Any]:
@@ -165,8 +166,9 @@ def balance_tables(data: Mapping[str, Any]) -> list[str]:
                     f"table-{key.replace('_', '-')}",
                 )
             )
-    parts.append("<h2>Skill matrix</h2>")
-    parts += skill_tables(data["skill"])
+    if data["skill"] is not None:  # None when interrupted before every cell had a game
+        parts.append("<h2>Skill matrix</h2>")
+        parts += skill_tables(data["skill"])
     parts.append("<h2>Length, scores, lead and margin</h2>")
     rounds, scores, margin = data["length"]["rounds"], data["scores"], data["margin"]
     changes = data["lead"]["lead_changes"]
@@ -226,8 +228,13 @@ def balance_tables(data: Mapping[str, Any]) -> list[str]:
 def describe(data: Mapping[str, Any]) -> str:
     """The card's one line."""
     seats = ", ".join(data["seats"])
+    matrix = data["skill"]
+    skill = (
+        "no skill matrix (interrupted)"
+        if matrix is None
+        else f"skill matrix {matrix['games_per_cell']} games a cell"
+    )
     return (
         f"{data['games']} games of {data['players']} players from seed {data['seed']}, "
-        f"seats {seats} (rotated); skill matrix {data['skill']['games_per_cell']} games a "
-        f"cell; rules: {' + '.join(data['plugins'])}"
+        f"seats {seats} (rotated); {skill}; rules: {' + '.join(data['plugins'])}"
     )

@@ -195,6 +195,15 @@ def play_candidate(rules: Rules, players: int, metric: Metric, candidate: Candid
     return Found(candidate, best, reached_at, tuple(actions), rules.scores(state))
 
 
+class SearchInterrupted(Exception):
+    """Ctrl-C during a search that had found something: the best candidate so far and how
+    many candidates were played, for the command to report as a partial result."""
+
+    def __init__(self, found: Found, candidates: int) -> None:
+        super().__init__("interrupted")
+        self.found, self.candidates = found, candidates
+
+
 class _OutOfBudget(BaseException):
     """Raised inside hypothesis' test when the budget is spent: not an ``Exception``, so
     hypothesis does not take it for a failure to shrink, and the run ends at once."""
@@ -247,10 +256,10 @@ def _hypothesis_search(
     def explore(game_seed: int, agent_seed: int, epsilon: float, prefix: int) -> None:
         if not clock.more():
             raise _OutOfBudget
-        clock.played += 1
         found = play_candidate(
             rules, players, metric, Candidate(game_seed, agent_seed, epsilon, prefix)
         )
+        clock.played += 1  # after the game: a candidate stopped by Ctrl-C does not count
         keep(found)
         target(float(found.value))
 
@@ -270,7 +279,9 @@ def search(
     witness) and how many candidates were played. A quarter of the budget is a plain sweep
     of seeds with the greedy player, the rest hypothesis' targeted exploration, drawing
     game and agent seeds from ``seeds`` (a hypothesis strategy: the command passes the
-    testing kit's ``seeds()``, which the lab may not import; by default any 32-bit seed)."""
+    testing kit's ``seeds()``, which the lab may not import; by default any 32-bit seed).
+    Ctrl-C raises ``SearchInterrupted`` with the best so far (KeyboardInterrupt before the
+    first candidate finished)."""
     best: list[Found] = []
 
     def keep(found: Found) -> None:
@@ -278,22 +289,28 @@ def search(
             best[:] = [found]
 
     sweep = _Clock(budget.share(0.25))
-    index = 0
-    while sweep.more() or not best:
-        epsilon = EPSILONS[index % len(EPSILONS)]
-        keep(
-            play_candidate(
-                rules, players, metric, Candidate(seed + index, seed + index, epsilon, 0)
-            )
-        )
-        sweep.played += 1
-        index += 1
     rest = _Clock(budget.share(0.75))
-    if seeds is None:
-        from hypothesis import strategies as st
+    index = 0
+    try:
+        while sweep.more() or not best:
+            epsilon = EPSILONS[index % len(EPSILONS)]
+            keep(
+                play_candidate(
+                    rules, players, metric, Candidate(seed + index, seed + index, epsilon, 0)
+                )
+            )
+            sweep.played += 1
+            index += 1
+        rest.start = time.monotonic()
+        if seeds is None:
+            from hypothesis import strategies as st
 
-        seeds = st.integers(min_value=0, max_value=2**32 - 1)
-    _hypothesis_search(rules, players, metric, seed, rest, keep, seeds)
+            seeds = st.integers(min_value=0, max_value=2**32 - 1)
+        _hypothesis_search(rules, players, metric, seed, rest, keep, seeds)
+    except KeyboardInterrupt:
+        if not best:
+            raise
+        raise SearchInterrupted(best[0], sweep.played + rest.played) from None
     return best[0], sweep.played + rest.played
 
 
@@ -303,8 +320,9 @@ def plain_value(rules: Rules, players: int, metric: Metric, seed: int) -> int:
     return play_candidate(rules, players, metric, Candidate(seed, seed, 1.0, 0)).value
 
 
-def summary(metric: Metric, found: Found, candidates: int, baseline: int) -> dict[str, Any]:
-    """The JSON of a search (without the witness's path, which the caller writes)."""
+def summary(metric: Metric, found: Found, candidates: int, baseline: int | None) -> dict[str, Any]:
+    """The JSON of a search (without the witness's path, which the caller writes);
+    ``baseline`` None when an interrupted search measured no scale."""
     c = found.candidate
     return {
         "metric": metric.name,

@@ -48,6 +48,14 @@ class InteractionError(ValueError):
     """Components that cannot be studied together (malformed, repeated, fewer than two)."""
 
 
+class TooFewGames(InteractionError):
+    """Fewer than two games finished in every arm (``interrupted``: Ctrl-C stopped them)."""
+
+    def __init__(self, message: str, interrupted: bool) -> None:
+        super().__init__(message)
+        self.interrupted = interrupted
+
+
 @attrs.frozen
 class Component:
     """One factor of the design: ``text`` as given on the command line; a card's
@@ -186,6 +194,15 @@ def _share(result: GameResult, seat: int) -> float:
     return 1 / len(result.winners) if seat in result.winners else 0.0
 
 
+def metrics_of(a: Component, b: Component) -> tuple[str, ...]:
+    """The metrics that mean something for the pair (a, b): ``holder_win_rate`` needs a
+    djinn among them (a card someone holds; a game result names only the djinns each seat
+    holds), so a pair of items and house rules has the score and the length only."""
+    if a.djinn is None and b.djinn is None:
+        return tuple(m for m in METRICS if m != "holder_win_rate")
+    return METRICS
+
+
 def metric_value(result: GameResult, metric: str, djinns: Sequence[str]) -> float:
     """One game's value of ``metric``; ``djinns`` are the pair's djinns in this arm.
     ``holder_win_rate`` is the sum, over those djinns, of their holder's share of the win
@@ -234,7 +251,9 @@ def interactions(
     sides, interrupted = play_indices(studies, range(design.games), executor, advance)
     played = len(sides[0])
     if played < 2:
-        raise InteractionError(f"only {played} game(s) finished in every arm: nothing to report")
+        raise TooFewGames(
+            f"only {played} game(s) finished in every arm: nothing to report", interrupted
+        )
     by_rules = {study.ruleset: side for study, side in zip(studies, sides, strict=True)}
     cells: list[dict[str, Any]] = []
     for a, b in design.pairs:
@@ -247,7 +266,7 @@ def interactions(
             "neither": [],
         }
         djinns = {name: [d for d in ds if d is not None] for name, ds in held.items()}
-        for metric in METRICS:
+        for metric in metrics_of(*pair):
             entry: dict[str, Any] = {"a": pair[0].text, "b": pair[1].text, "metric": metric}
             cells.append({**entry, **cell(arms, metric, djinns)})
     for metric in METRICS:

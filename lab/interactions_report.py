@@ -81,8 +81,10 @@ def heat_map(data: Mapping[str, Any], metric: str) -> Any:
 
 
 def interaction_figures(data: Mapping[str, Any]) -> dict[str, Any]:
-    """One heat map per metric (``INTERACTION_FIGURES``)."""
-    return {metric: heat_map(data, metric) for metric in INTERACTION_FIGURES}
+    """One heat map per metric (``INTERACTION_FIGURES``) that has cells: without a djinn
+    among the components there is no ``holder_win_rate`` map."""
+    present = {c["metric"] for c in data["cells"]}
+    return {metric: heat_map(data, metric) for metric in INTERACTION_FIGURES if metric in present}
 
 
 def interaction_tables(data: Mapping[str, Any]) -> list[str]:

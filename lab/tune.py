@@ -192,7 +192,9 @@ def run_trials(
     writing each candidate in ``folder``; the optuna study. ``TuneInterrupted`` on
     Ctrl-C (the finished trials are kept in the storage)."""
     optuna = require("optuna", "naqala tune")
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    # ERROR, not WARNING: a trial stopped by Ctrl-C is a failed trial to optuna, which
+    # would log it with TuneInterrupted's traceback; the command says it in one line
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
     sampler = optuna.samplers.TPESampler(
         seed=plan.seed, multivariate=True, n_startup_trials=min(10, max(2, trials // 3))
     )

@@ -89,8 +89,8 @@ def test_every_cell_is_listed_with_its_fields(rules: dict[str, Path]) -> None:
     data = run(components(rules, "half-a", "half-b", "plus-three"))
     cells = data["cells"]
     assert isinstance(cells, list)
-    assert len(cells) == 3 * 3  # 3 pairs × 3 metrics
-    assert {c["metric"] for c in cells} == {"mean_score", "holder_win_rate", "rounds"}
+    assert len(cells) == 3 * 2  # 3 pairs of house rules × the score and the length
+    assert {c["metric"] for c in cells} == {"mean_score", "rounds"}
     for c in cells:
         assert {"a", "b", "metric", "interaction", "ci", "p", "p_holm"} <= set(c)
         low, high = c["ci"]
@@ -102,6 +102,22 @@ def test_every_cell_is_listed_with_its_fields(rules: dict[str, Path]) -> None:
         "design_games": 36,
         "distinct_arms": 7,  # neither, three alone, three pairs
         "games_played": 21,
+    }
+
+
+def test_a_holders_win_rate_only_for_pairs_with_a_djinn(rules: dict[str, Path]) -> None:
+    """A djinn is a card someone holds; a house rule or an item is not: the pair of two
+    rules has no ``holder_win_rate`` cell, a djinn with a rule or an item has one."""
+    text = f"djinn:jafaar,{components(rules, 'plus-three')},item:burning-scimitar"
+    design = design_of(Ruleset.of(["artisans"], []), text, ("random", "random"), 7, 2)
+    data = interactions(design, SerialExecutor())
+    metrics: dict[tuple[str, str], set[str]] = {}
+    for c in data["cells"]:
+        metrics.setdefault((c["a"].split(":")[0], c["b"].split(":")[0]), set()).add(c["metric"])
+    assert metrics == {
+        ("djinn", "rule"): {"mean_score", "holder_win_rate", "rounds"},
+        ("djinn", "item"): {"mean_score", "holder_win_rate", "rounds"},
+        ("rule", "item"): {"mean_score", "rounds"},
     }
 
 
@@ -164,4 +180,6 @@ def test_the_command_prints_json_and_a_report(rules: dict[str, Path], tmp_path: 
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["cells"][0]["interaction"] == 10
-    assert 'id="fig-mean_score"' in page.read_text()
+    text = page.read_text()
+    assert 'id="fig-mean_score"' in text and 'id="fig-rounds"' in text
+    assert 'id="fig-holder_win_rate"' not in text  # no djinn among the components
