@@ -30,6 +30,10 @@ NATIVE_RULES = [
     ("djinns",),
     ("thieves",),
     ("solo",),
+    ("artisans", "djinns"),
+    ("thieves", "artisans"),
+    ("thieves", "djinns"),
+    ("thieves", "artisans", "djinns"),
 ]
 #: the games (players, seed) each ruleset is compared over; a box at its smallest and
 #: largest tables, solo over several games (won and lost)
@@ -39,9 +43,20 @@ GAMES = {
     ("djinns",): [(2, 7), (5, 8)],
     ("thieves",): [(3, 9), (4, 10)],
     ("solo",): [(1, 12), (1, 13), (1, 14), (1, 15)],
+    ("artisans", "djinns"): [(5, 16)],
+    ("thieves", "artisans"): [(4, 17)],
+    ("thieves", "djinns"): [(5, 18)],
+    ("thieves", "artisans", "djinns"): [(3, 19)],
 }
 #: a ruleset and a table for the hidden-information and loading checks, per box
-BOXES = [((), 3), (("artisans",), 3), (("djinns",), 5), (("thieves",), 4), (("solo",), 1)]
+BOXES = [
+    ((), 3),
+    (("artisans",), 3),
+    (("djinns",), 5),
+    (("thieves",), 4),
+    (("solo",), 1),
+    (("artisans", "djinns"), 5),
+]
 
 
 def observation(game: Game, seat: int, size: int) -> np.ndarray:
