@@ -17,12 +17,12 @@ from typing import Annotated, Any
 import typer
 
 from naqala.cli.common import Expansions, fail
+from naqala.core.metrics import Metric
 from naqala.core.record import save_record
 from naqala.lab.extremes import (
     Budget,
     ExtremesError,
     Found,
-    Metric,
     SearchInterrupted,
     metric_named,
     plain_value,
@@ -42,7 +42,10 @@ HouseRules = Annotated[
 def extremes_command(
     metric: Annotated[
         str,
-        typer.Option("--metric", help="points-in-a-turn, coins-in-a-turn, rounds."),
+        typer.Option(
+            "--metric",
+            help="points-in-a-turn, coins-in-a-turn, rounds, or one a house rule offers.",
+        ),
     ] = "points-in-a-turn",
     budget: Annotated[
         str, typer.Option("--budget", help="Wall-clock seconds (60s) or candidate games (40g).")
@@ -63,10 +66,10 @@ def extremes_command(
     if importlib.util.find_spec("hypothesis") is None:
         fail("naqala extremes needs hypothesis, from the test extra: pip install 'naqala[test]'")
     try:
-        chosen = metric_named(metric)
         limit = Budget.parse(budget)
         ruleset = Ruleset.of(expansion or [], house_rules or [])
         rules = ruleset.build()
+        chosen = metric_named(metric, rules)  # a house rule may offer its own
         count = players if players is not None else default_players(rules)
         rules.new_game(count, seed)
     except (ExtremesError, StudyError, ValueError) as exc:

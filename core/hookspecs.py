@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from naqala.core.encoding import ActionKind, ObservationPart
     from naqala.core.engine import Rules
     from naqala.core.events import Event, ScoreLine, Verdict
+    from naqala.core.metrics import Metric
     from naqala.core.powers import Power
     from naqala.core.rng import Rng
     from naqala.core.stage import Flow, Stage
@@ -386,6 +387,19 @@ def naqala_agents() -> Mapping[str, AgentFactory]:
     ``naqala.agents``: the shipped ones). Combined: merged into one table; a name offered
     by two is an error naming both, unless one lists ``ai:<name>`` in ``REPLACES``.
     Names are lower case letters, digits and ``-_.``; ``human`` and ``ai`` are seats.
+    """
+
+
+@hookspec
+def naqala_metrics() -> Iterable[Metric]:
+    """Metrics this plugin offers ``naqala extremes`` (``naqala.core.metrics.Metric``): a
+    house rule that makes something new can be searched for its extreme, as
+    ``--metric NAME`` when the plugin is in the game.
+
+    Called once per search, after the rules are built (``naqala.lab.extremes.metrics_of``).
+    Combined: merged with the shipped metrics (``points-in-a-turn``, ``coins-in-a-turn``,
+    ``rounds``) into one table; a name offered twice is an error naming both. A metric
+    only reads states, so offering one keeps the game's engine as it was.
     """
 
 

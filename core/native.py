@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 #: the hooks a plugin may answer and still leave the rules to content alone: its files,
 #: its answer to the question itself, and AI players (a player changes no rule; a seat
 #: the kernel has no player for keeps that game in Python by itself)
-CONTENT_HOOKS = frozenset({"naqala_content_files", "naqala_native_support", "naqala_agents"})
+CONTENT_HOOKS = frozenset(
+    {"naqala_content_files", "naqala_native_support", "naqala_agents", "naqala_metrics"}
+)
 
 
 def declared_native(rules: Rules) -> frozenset[str]:

@@ -1,6 +1,7 @@
 """How far the rules let a metric go (``naqala extremes``), with a replayable witness.
 
-A metric (``METRICS``, a registry that refuses a second metric of the same name) measures
+A metric (``METRICS``, the shipped ones, and the plugins' through the hook
+``naqala_metrics``: ``metrics_of``, refusing a second metric of the same name) measures
 one finished game's path: the most points a player gained in one turn, the most coins, the
 number of rounds. A turn is a run of consecutive decisions of the same player, and its
 value is what that player's quantity (score, coins) changed by over the run.
@@ -22,14 +23,15 @@ import contextlib
 import itertools
 import re
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, cast
 
 import attrs
 
 from naqala.core.actions import Action, format_action
 from naqala.core.agents import RandomAgent
 from naqala.core.engine import Rules
+from naqala.core.metrics import Metric
 from naqala.core.record import GameRecord, new_record, with_final_scores
 from naqala.core.rng import Rng
 from naqala.core.state import State
@@ -44,22 +46,12 @@ class ExtremesError(ValueError):
     """A search that cannot run: an unknown metric, a malformed budget."""
 
 
-@attrs.frozen
-class Metric:
-    """A quantity per player (``turn``: its largest gain over one turn) or per game
-    (``game``: its value at the end), and what it means."""
-
-    name: str
-    description: str
-    quantity: Callable[[Rules, State, int], int]
-    per: str  # "turn" or "game"
-
-
 METRICS: dict[str, Metric] = {}
 
 
 def register_metric(metric: Metric) -> Metric:
-    """Add ``metric`` to ``METRICS``; a second metric of the same name is refused."""
+    """Add ``metric`` to the shipped ``METRICS``; a second metric of the same name is
+    refused. A plugin offers its own through the hook ``naqala_metrics`` instead."""
     if metric.name in METRICS:
         raise ExtremesError(f"a metric named {metric.name!r} is already registered")
     METRICS[metric.name] = metric
@@ -87,10 +79,30 @@ register_metric(
 )
 
 
-def metric_named(name: str) -> Metric:
-    if name not in METRICS:
-        raise ExtremesError(f"unknown metric {name!r}; known: {', '.join(sorted(METRICS))}")
-    return METRICS[name]
+def metrics_of(rules: Rules) -> dict[str, Metric]:
+    """The metrics a search of ``rules`` can push: the shipped ``METRICS`` and those the
+    rules' plugins offer (hook ``naqala_metrics``), by name; a name offered twice is an
+    ``ExtremesError`` naming both."""
+    found = dict(METRICS)
+    owners = dict.fromkeys(METRICS, "naqala.lab.extremes")
+    for impl in rules.pm.hook.naqala_metrics.get_hookimpls():
+        offered = cast(Iterable[Metric], impl.function())
+        for metric in offered:
+            if metric.name in found:
+                raise ExtremesError(
+                    f"plugin {impl.plugin_name!r}: a metric named {metric.name!r} is already "
+                    f"offered by {owners[metric.name]!r}"
+                )
+            found[metric.name], owners[metric.name] = metric, impl.plugin_name
+    return found
+
+
+def metric_named(name: str, rules: Rules | None = None) -> Metric:
+    """The metric ``name`` among the shipped ones and, given ``rules``, its plugins'."""
+    known = METRICS if rules is None else metrics_of(rules)
+    if name not in known:
+        raise ExtremesError(f"unknown metric {name!r}; known: {', '.join(sorted(known))}")
+    return known[name]
 
 
 @attrs.frozen
@@ -357,11 +369,11 @@ def scenario_test(
     return (
         "from pathlib import Path\n\n"
         "from naqala.core.record import load_record, replay, rules_for_record\n"
-        "from naqala.lab.extremes import METRICS, measure_states\n\n\n"
+        "from naqala.lab.extremes import measure_states, metric_named\n\n\n"
         f"def test_{name}_reaches_{value}() -> None:\n"
         f'    record = load_record(Path(__file__).with_name("{record_name}"))\n'
         f"    rules = rules_for_record(record, [{files}])\n"
-        f'    metric = METRICS["{metric.name}"]\n'
+        f'    metric = metric_named("{metric.name}", rules)\n'
         f"    assert measure_states(rules, metric, replay(record, rules)) == {value}\n"
     )
 

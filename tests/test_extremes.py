@@ -13,13 +13,15 @@ from typer.testing import CliRunner
 
 from naqala.cli.app import app
 from naqala.core.engine import build_rules
+from naqala.core.metrics import Metric
+from naqala.core.native import code_hooks
 from naqala.core.record import load_record, replay, rules_for_record
 from naqala.lab.extremes import (
     METRICS,
     Budget,
     ExtremesError,
-    Metric,
     measure_states,
+    metrics_of,
     register_metric,
     search,
 )
@@ -99,6 +101,62 @@ def test_a_game_budget_is_the_same_search_every_time() -> None:
 def test_metrics_are_a_registry_that_refuses_clashes() -> None:
     with pytest.raises(ExtremesError, match="already registered"):
         register_metric(Metric("rounds", "again", lambda r, s, p: 0, "game"))
+
+
+#: a house rule that only offers a metric: the most camels one player takes in a turn
+CAMELS = """
+from naqala.core.hookspecs import hookimpl
+from naqala.core.metrics import Metric
+
+NAME = "camel-count"
+VERSION = "1"
+DESCRIPTION = "a metric: camels placed in one turn"
+
+
+@hookimpl
+def naqala_metrics():
+    # camels is what a player has left to place: one goes down on every tile claimed
+    return [Metric("{name}", "the most camels one player placed in one turn",
+                   lambda rules, state, player: -state.players[player].camels, "turn")]
+"""
+
+
+def test_naqala_metrics_lets_a_house_rule_offer_a_metric_that_extremes_searches(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "camel_count.py"
+    path.write_text(CAMELS.format(name="camels-in-a-turn"))
+    out = tmp_path / "out"
+    args = ["extremes", "--metric", "camels-in-a-turn", "--budget", "3g", "-p", "2"]
+    args += ["--house-rules", str(path), "--out", str(out), "--json"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["metric"] == "camels-in-a-turn" and data["value"] >= 1
+    record = load_record(Path(data["witness"]))
+    rules = rules_for_record(record, [path])
+    assert "camels-in-a-turn" in metrics_of(rules)
+    assert code_hooks(rules, "camel-count") == []  # a metric reads states: rules stay native
+    scenario = runpy.run_path(str(out / "test_extreme_camels_in_a_turn.py"))
+    [test] = [f for name, f in scenario.items() if name.startswith("test_")]
+    test()
+    unknown = CliRunner().invoke(app, ["extremes", "--metric", "camels-in-a-turn"])
+    assert unknown.exit_code == 2  # without the house rule there is no such metric
+    assert "unknown metric 'camels-in-a-turn'" in unknown.stderr
+
+
+def test_a_plugin_metric_named_as_a_shipped_one_is_refused_naming_the_plugin(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "camel_count.py"
+    path.write_text(CAMELS.format(name="rounds"))
+    args = ["extremes", "--metric", "rounds", "--budget", "2g", "--house-rules", str(path)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "naqala: plugin 'camel-count': a metric named 'rounds' is already offered by "
+        "'naqala.lab.extremes'\n"
+    )
 
 
 @pytest.mark.parametrize(

@@ -1166,3 +1166,36 @@ def test_naqala_observation_parts_adds_a_plugins_numbers_from_the_view() -> None
     )
     state = rules.new_game(3, 2)
     assert encoder.observe(state, 1)[-1] == 1.0  # its own coins only
+
+
+def test_naqala_metrics_adds_a_metric_beside_the_shipped_ones_and_refuses_a_clash() -> None:
+    """A plugin's metric is searched by name with its rules; a shipped name is refused."""
+    from naqala.core.metrics import Metric
+    from naqala.lab.extremes import ExtremesError, metric_named, metrics_of
+
+    placed = Metric(
+        "camels-in-a-turn", "camels placed", lambda r, s, p: -s.players[p].camels, "turn"
+    )
+
+    class Camels:
+        NAME = "camels"
+
+        @hookimpl
+        def naqala_metrics(self) -> list[Metric]:
+            return [placed]
+
+    rules = build_rules(extra_plugins=[Camels()])
+    assert metric_named("camels-in-a-turn", rules) is placed
+    assert {"points-in-a-turn", "rounds", "camels-in-a-turn"} <= set(metrics_of(rules))
+    with pytest.raises(ExtremesError, match="unknown metric 'camels-in-a-turn'"):
+        metric_named("camels-in-a-turn", build_rules())
+
+    class Rounds:
+        NAME = "rounds-again"
+
+        @hookimpl
+        def naqala_metrics(self) -> list[Metric]:
+            return [attrs.evolve(placed, name="rounds")]
+
+    with pytest.raises(ExtremesError, match="plugin 'rounds-again': a metric named 'rounds'"):
+        metrics_of(build_rules(extra_plugins=[Rounds()]))
