@@ -27,6 +27,7 @@ the exit status is 1 otherwise.
     python bench/native.py --players 2 --rounds 9
     python bench/native.py -x artisans --size 20
     python bench/native.py --verify 300
+    python bench/native.py --verify 20000 --part 0 --parts 2   # and --part 1 beside it
     python bench/native.py --verify 100 -x big-viziers
     python bench/native.py --players 1 -x solo
     python bench/native.py --players 5 -x djinns
@@ -145,8 +146,14 @@ def state_sizes(
 
 
 def verify(
-    count: int, expansions: list[str], out: Callable[[str], None], house_rules: Sequence[Path] = ()
+    count: int,
+    expansions: list[str],
+    out: Callable[[str], None],
+    house_rules: Sequence[Path] = (),
+    part: tuple[int, int] = (0, 1),
 ) -> int:
+    """Compare ``count`` games (of them, the ``part[0]``-th of every ``part[1]``: the
+    processes of ``--part K --parts N`` together compare the very games of one run)."""
     from naqala.kernel.differential import (
         NotPorted,
         Report,
@@ -167,8 +174,9 @@ def verify(
     total = Report()
     started = time.process_time()
     mix = games(count, counts=player_counts(rules), agents=agent_mix(rules))
-    for players, seed, agent in mix:
-        total.add(verify_game(rules, bridge, players, seed, agent))
+    for index, (players, seed, agent) in enumerate(mix):
+        if index % part[1] == part[0]:
+            total.add(verify_game(rules, bridge, players, seed, agent))
     spent = time.process_time() - started
     reached = ", ".join(f"{stage} {n}" for stage, n in sorted(total.decisions.items()))
     out(f"decisions compared: {reached}")
@@ -195,6 +203,10 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     parser.add_argument("--rounds", type=int, default=7, help="slices per side (default 7)")
     parser.add_argument("--slice", type=float, default=0.5, help="CPU s per slice (0.5)")
     parser.add_argument("--verify", type=int, metavar="N", help="compare N games instead")
+    parser.add_argument("--part", type=int, default=0, help="with --parts: this process's share")
+    parser.add_argument(
+        "--parts", type=int, default=1, help="compare every PARTS-th game of --verify N only"
+    )
     parser.add_argument(
         "--size",
         type=int,
@@ -225,7 +237,10 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     if args.verify is not None:
         if args.verify < 1:
             parser.error("--verify needs at least one game")
-        return verify(args.verify, args.expansion, out, args.house_rules)
+        if not 0 <= args.part < args.parts:
+            parser.error("--part K needs 0 <= K < --parts")
+        part = (args.part, args.parts)
+        return verify(args.verify, args.expansion, out, args.house_rules, part)
     if args.rounds < 1 or args.slice <= 0:
         parser.error("--rounds must be at least 1 and --slice positive")
     measure(args.players, args.rounds, args.slice, out, args.expansion)
