@@ -11,6 +11,8 @@ from types import ModuleType
 import pytest
 
 from naqala import kernel
+from naqala.core.engine import Rules
+from naqala.kernel.bridge import NativeRules
 
 
 def require_native() -> ModuleType:
@@ -21,3 +23,21 @@ def require_native() -> ModuleType:
             pytest.fail(f"NAQALA_REQUIRE_KERNEL is set but {reason}")
         pytest.skip(reason)
     return kernel.native()
+
+
+def assert_native_game_is_python(
+    rules: Rules, bridge: NativeRules, players: int, seed: int
+) -> None:
+    """The game of ``players`` from ``seed`` set up natively as in Python, then played to
+    the end by the kernel's random playout as ``play_game``'s random players play it: the
+    same start, the same final state, as many actions, the same scores."""
+    from naqala.core.serialize import state_to_data
+    from naqala.core.simulate import agent_seed, play_game
+
+    native = bridge.new_game(players, seed)
+    assert bridge.data(native) == state_to_data(rules, rules.new_game(players, seed))
+    final, count = play_game(rules, players, seed)
+    seeds = [agent_seed(seed, seat) for seat in range(players)]
+    ended, native_count = native.random_playout(seeds)
+    assert (bridge.data(ended), native_count) == (state_to_data(rules, final), count)
+    assert ended.scores() == list(rules.scores(final))

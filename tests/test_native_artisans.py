@@ -8,10 +8,9 @@ import collections
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from native_kit import require_native
+from native_kit import assert_native_game_is_python, require_native
 
 from naqala.core.engine import Rules, build_rules
-from naqala.core.serialize import state_to_data
 from naqala.core.state import State
 from naqala.kernel.bridge import NativeRules
 from naqala.testing.strategies import reached_states
@@ -58,17 +57,10 @@ def test_a_native_artisans_setup_and_playout_are_the_python_ones(
     """The kernel lays the Artisans board (the new tiles inside, the chasm, the
     mountains, laid again while a tile is cut off), gives the tents, and plays the
     random game to the end choosing what the Python players choose."""
-    from naqala.core.simulate import agent_seed, play_game
 
     rules, bridge = ported
     for seed in (0, 1, 2, 7, 123456789):
-        native = bridge.new_game(players, seed)
-        assert bridge.data(native) == state_to_data(rules, rules.new_game(players, seed))
-        final, count = play_game(rules, players, seed)
-        ended, native_count = native.random_playout(
-            [agent_seed(seed, seat) for seat in range(players)]
-        )
-        assert (bridge.data(ended), native_count) == (state_to_data(rules, final), count)
+        assert_native_game_is_python(rules, bridge, players, seed)
 
 
 def test_the_items_tents_and_flute_are_played_in_the_games(

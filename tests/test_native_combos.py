@@ -8,7 +8,7 @@ refuses the other boxes, so it is played alone)."""
 from __future__ import annotations
 
 import pytest
-from native_kit import require_native
+from native_kit import assert_native_game_is_python, require_native
 
 from naqala.core.content import CardSpec
 from naqala.core.engine import Rules, build_rules
@@ -49,19 +49,12 @@ def test_every_combination_of_boxes_runs_native(combo: tuple[str, ...]) -> None:
 def test_a_native_setup_and_playout_are_the_python_ones(combo: tuple[str, ...]) -> None:
     """Set up natively (the Artisans' board with the Great Lake, five decks with all
     three boxes) and played to the end by the random players: the Python game."""
-    from naqala.core.simulate import agent_seed, play_game
     from naqala.kernel.differential import player_counts
 
     rules, bridge = ported(combo)
     for players in player_counts(rules):
         for seed in (players, 1000 + players):
-            native = bridge.new_game(players, seed)
-            assert bridge.data(native) == state_to_data(rules, rules.new_game(players, seed))
-            final, count = play_game(rules, players, seed)
-            ended, native_count = native.random_playout(
-                [agent_seed(seed, seat) for seat in range(players)]
-            )
-            assert (bridge.data(ended), native_count) == (state_to_data(rules, final), count)
+            assert_native_game_is_python(rules, bridge, players, seed)
 
 
 def test_the_artisans_board_with_the_whims_blocks_the_chasm_and_the_lake() -> None:

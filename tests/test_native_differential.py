@@ -14,7 +14,7 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from native_kit import require_native
+from native_kit import assert_native_game_is_python, require_native
 
 from naqala.core.actions import Action
 from naqala.core.engine import Rules, build_rules
@@ -286,15 +286,11 @@ def test_a_native_setup_is_the_python_setup(expansions: tuple[str, ...]) -> None
 
 def test_whole_native_games_are_the_python_games(ported: tuple[Rules, NativeRules]) -> None:
     """Set up and played to the end natively: the final state of ``play_game``."""
-    from naqala.core.simulate import agent_seed, play_game
 
     rules, bridge = ported
     for seed in range(12):
         players = 2 + seed % 3
-        final, count = play_game(rules, players, seed)
-        seeds = [agent_seed(seed, seat) for seat in range(players)]
-        native, native_count = bridge.new_game(players, seed).random_playout(seeds)
-        assert (bridge.data(native), native_count) == (state_to_data(rules, final), count)
+        assert_native_game_is_python(rules, bridge, players, seed)
 
 
 def test_an_unsupported_player_count_is_refused_natively(ported: tuple[Rules, NativeRules]) -> None:

@@ -11,10 +11,9 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from native_kit import require_native
+from native_kit import assert_native_game_is_python, require_native
 
 from naqala.core.engine import Rules, build_rules
-from naqala.core.serialize import state_to_data
 from naqala.core.state import State
 from naqala.kernel.bridge import NativeRules
 from naqala.kernel.differential import Report
@@ -133,18 +132,11 @@ def test_native_setups_and_random_playouts_are_the_python_games(
 ) -> None:
     """Set up natively (Yazid's camels and first roll, the thief face up) and played to
     the end in one native call: the final state of ``play_game``."""
-    from naqala.core.simulate import agent_seed, play_game
 
     rules, bridge = ported(expansion)
     for seed in range(9):
         players = counts[seed % len(counts)]
-        native = bridge.new_game(players, seed)
-        assert bridge.data(native) == state_to_data(rules, rules.new_game(players, seed))
-        final, count = play_game(rules, players, seed)
-        seeds = [agent_seed(seed, seat) for seat in range(players)]
-        played, native_count = native.random_playout(seeds)
-        assert (bridge.data(played), native_count) == (state_to_data(rules, final), count)
-        assert played.scores() == list(rules.scores(final))
+        assert_native_game_is_python(rules, bridge, players, seed)
 
 
 def test_a_solo_rule_changed_in_python_only_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,7 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from native_kit import require_native
+from native_kit import assert_native_game_is_python, require_native
 
 from naqala.core.engine import Rules, build_rules
 from naqala.core.serialize import state_to_data
@@ -74,16 +74,11 @@ def test_a_native_whims_setup_is_the_python_setup(
 def test_whole_native_whims_games_are_the_python_games(ported: tuple[Rules, NativeRules]) -> None:
     """Set up and played to the end natively at 2-5 players: the final state of
     ``play_game``, and its scores."""
-    from naqala.core.simulate import agent_seed, play_game
 
     rules, bridge = ported
     for seed in range(16):
         players = 2 + seed % 4
-        final, count = play_game(rules, players, seed)
-        seeds = [agent_seed(seed, seat) for seat in range(players)]
-        native, native_count = bridge.new_game(players, seed).random_playout(seeds)
-        assert (bridge.data(native), native_count) == (state_to_data(rules, final), count)
-        assert native.scores() == list(rules.scores(final))
+        assert_native_game_is_python(rules, bridge, players, seed)
 
 
 def test_the_box_is_played_in_the_harness_games(ported: tuple[Rules, NativeRules]) -> None:
