@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from naqala.cli.app import app
-from naqala.core.engine import build_rules, content_order
+from naqala.core.engine import Rules, build_rules, content_order
 from naqala.core.plugins import describe, installed_names, stored_name
 from naqala.core.record import load_record, plugin_refs, record_from_data, replay, rules_for_record
 from naqala.core.serialize import state_from_data, state_from_json, state_to_json
@@ -89,12 +89,23 @@ def test_a_0_2_record_naming_djinns_replays_to_its_final_scores(path: Path) -> N
     assert verified.exit_code == 0, verified.stderr
 
 
+def as_saved_today(rules: Rules, text: str) -> str:
+    """A 0.2 state file's text as today's release writes it: the same JSON, but for the
+    turn's ``claimed: []``, which 0.2 wrote for every game and which only the Artisans
+    declare now (docs/formats.md, ``turn``)."""
+    if "artisans" in rules.names:
+        return text
+    return text.replace(',\n    "claimed": []', "")
+
+
 @pytest.mark.parametrize("path", STATES, ids=lambda p: p.stem)
 def test_a_0_2_state_naming_djinns_loads_and_saves_the_same_json(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     rules, state = state_from_json(text)
     assert rules.names[:2] == ("base", "artisans") or "whims" in rules.names
-    assert state_to_json(rules, state) == text
+    saved = state_to_json(rules, state)
+    assert saved == as_saved_today(rules, text)
+    assert state_from_json(saved)[1] == state
 
 
 def renamed(data: Any) -> Any:
@@ -118,7 +129,7 @@ def test_a_state_naming_whims_loads_as_the_state_naming_djinns() -> None:
     changed = dict(data, ruleset=[*data["ruleset"][:-1], "whims"])
     rules, state = state_from_data(changed)
     assert state.ruleset == tuple(data["ruleset"])
-    assert state_to_json(rules, state) == text
+    assert state_to_json(rules, state) == as_saved_today(rules, text)
 
 
 def test_the_lobby_offers_whims_and_accepts_djinns(tmp_path: Path) -> None:
