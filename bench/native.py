@@ -151,6 +151,7 @@ def verify(
     out: Callable[[str], None],
     house_rules: Sequence[Path] = (),
     part: tuple[int, int] = (0, 1),
+    progress: int = 0,
 ) -> int:
     """Compare ``count`` games (of them, the ``part[0]``-th of every ``part[1]``: the
     processes of ``--part K --parts N`` together compare the very games of one run)."""
@@ -177,6 +178,12 @@ def verify(
     for index, (players, seed, agent) in enumerate(mix):
         if index % part[1] == part[0]:
             total.add(verify_game(rules, bridge, players, seed, agent))
+            if progress and total.games % progress == 0:  # a long run says how far it is
+                out(
+                    f"  {total.games} games (up to game {index}), {total.actions} actions, "
+                    f"{len(total.differences)} differences, "
+                    f"{time.process_time() - started:.0f} CPU-s"
+                )
     spent = time.process_time() - started
     reached = ", ".join(f"{stage} {n}" for stage, n in sorted(total.decisions.items()))
     out(f"decisions compared: {reached}")
@@ -206,6 +213,9 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     parser.add_argument("--part", type=int, default=0, help="with --parts: this process's share")
     parser.add_argument(
         "--parts", type=int, default=1, help="compare every PARTS-th game of --verify N only"
+    )
+    parser.add_argument(
+        "--progress", type=int, default=0, metavar="K", help="say the count every K games"
     )
     parser.add_argument(
         "--size",
@@ -240,7 +250,7 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
         if not 0 <= args.part < args.parts:
             parser.error("--part K needs 0 <= K < --parts")
         part = (args.part, args.parts)
-        return verify(args.verify, args.expansion, out, args.house_rules, part)
+        return verify(args.verify, args.expansion, out, args.house_rules, part, args.progress)
     if args.rounds < 1 or args.slice <= 0:
         parser.error("--rounds must be at least 1 and --slice positive")
     measure(args.players, args.rounds, args.slice, out, args.expansion)
