@@ -97,9 +97,9 @@ def metrics_of(rules: Rules) -> dict[str, Metric]:
     return found
 
 
-def metric_named(name: str, rules: Rules | None = None) -> Metric:
-    """The metric ``name`` among the shipped ones and, given ``rules``, its plugins'."""
-    known = METRICS if rules is None else metrics_of(rules)
+def metric_named(name: str, rules: Rules) -> Metric:
+    """The metric ``name`` among the shipped ones and the plugins' of ``rules``."""
+    known = metrics_of(rules)
     if name not in known:
         raise ExtremesError(f"unknown metric {name!r}; known: {', '.join(sorted(known))}")
     return known[name]
