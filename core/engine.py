@@ -21,6 +21,7 @@ from naqala.core.content import DECK_NAMES, CardSpec, Content, DeckSpec, TileSpe
 from naqala.core.costs import CostCode
 from naqala.core.events import Event, ScoreLine, Verdict
 from naqala.core.meaning import check_rules
+from naqala.core.metrics import Metric
 from naqala.core.native import native_obstacle
 from naqala.core.plugins import (
     HouseRuleFile,
@@ -361,6 +362,16 @@ class Rules:
                 found[name] = factory
             self.memo["naqala.agents"] = found
         return found
+
+    # -- the metrics -------------------------------------------------------------------
+
+    def metrics(self, shipped: Sequence[tuple[str, Any]] = ()) -> Mapping[str, Metric]:
+        """The metrics a search of these rules can push, by name: the ``shipped`` ones
+        (named objects outside the rules answering ``naqala_metrics``: the lab's) and this
+        game's plugins', merged like the stages (a name offered twice is refused naming
+        both, unless one lists ``metric:<name>`` in ``REPLACES``)."""
+        merged = self._registry("naqala_metrics", "metric:", "metric", shipped)
+        return {key.removeprefix("metric:"): metric for key, metric in sorted(merged.items())}
 
     # -- the native engine ---------------------------------------------------------------
 

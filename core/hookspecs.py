@@ -398,7 +398,8 @@ def naqala_metrics() -> Iterable[Metric]:
 
     Called once per search, after the rules are built (``naqala.lab.extremes.metrics_of``).
     Combined: merged with the shipped metrics (``points-in-a-turn``, ``coins-in-a-turn``,
-    ``rounds``) into one table; a name offered twice is an error naming both. A metric
+    ``rounds``) into one table; a name offered twice is an error naming both, unless one
+    plugin lists ``metric:<name>`` in ``REPLACES``. A metric
     only reads states, so offering one keeps the game's engine as it was.
     """
 

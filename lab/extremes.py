@@ -24,7 +24,7 @@ import itertools
 import re
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
@@ -32,6 +32,7 @@ from naqala.core.actions import Action, format_action
 from naqala.core.agents import RandomAgent
 from naqala.core.engine import Rules
 from naqala.core.metrics import Metric
+from naqala.core.plugins import PluginError
 from naqala.core.record import GameRecord, new_record, with_final_scores
 from naqala.core.rng import Rng
 from naqala.core.state import State
@@ -79,22 +80,24 @@ register_metric(
 )
 
 
+class _Shipped:
+    """The shipped ``METRICS`` as an answer to ``naqala_metrics``, so they merge with the
+    plugins' by the rules' own registry (clashes, ``REPLACES``, providers)."""
+
+    @staticmethod
+    def naqala_metrics() -> Iterable[Metric]:
+        return list(METRICS.values())
+
+
 def metrics_of(rules: Rules) -> dict[str, Metric]:
     """The metrics a search of ``rules`` can push: the shipped ``METRICS`` and those the
-    rules' plugins offer (hook ``naqala_metrics``), by name; a name offered twice is an
-    ``ExtremesError`` naming both."""
-    found = dict(METRICS)
-    owners = dict.fromkeys(METRICS, "naqala.lab.extremes")
-    for impl in rules.pm.hook.naqala_metrics.get_hookimpls():
-        offered = cast(Iterable[Metric], impl.function())
-        for metric in offered:
-            if metric.name in found:
-                raise ExtremesError(
-                    f"plugin {impl.plugin_name!r}: a metric named {metric.name!r} is already "
-                    f"offered by {owners[metric.name]!r}"
-                )
-            found[metric.name], owners[metric.name] = metric, impl.plugin_name
-    return found
+    rules' plugins offer (hook ``naqala_metrics``), by name. A name offered twice is an
+    ``ExtremesError`` naming both, unless one plugin lists ``metric:<name>`` in its
+    ``REPLACES`` (then its metric is the one searched)."""
+    try:
+        return dict(rules.metrics([(__name__, _Shipped)]))
+    except PluginError as exc:
+        raise ExtremesError(str(exc)) from exc
 
 
 def metric_named(name: str, rules: Rules) -> Metric:

@@ -154,8 +154,9 @@ def test_a_plugin_metric_named_as_a_shipped_one_is_refused_naming_the_plugin(
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
     assert result.stderr == (
-        "naqala: plugin 'camel-count': a metric named 'rounds' is already offered by "
-        "'naqala.lab.extremes'\n"
+        "naqala: metric 'metric:rounds' is provided by both 'camel-count' and "
+        "'naqala.lab.extremes'; a plugin that means to replace it must list "
+        "'metric:rounds' in its REPLACES\n"
     )
 
 

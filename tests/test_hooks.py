@@ -1197,5 +1197,13 @@ def test_naqala_metrics_adds_a_metric_beside_the_shipped_ones_and_refuses_a_clas
         def naqala_metrics(self) -> list[Metric]:
             return [attrs.evolve(placed, name="rounds")]
 
-    with pytest.raises(ExtremesError, match="plugin 'rounds-again': a metric named 'rounds'"):
+    with pytest.raises(ExtremesError, match=r"'rounds-again' and 'naqala\.lab\.extremes'"):
         metrics_of(build_rules(extra_plugins=[Rounds()]))
+
+    class Replacing(Rounds):
+        NAME = "rounds-replaced"
+        REPLACES = ("metric:rounds",)
+
+    replaced = build_rules(extra_plugins=[Replacing()])
+    assert metric_named("rounds", replaced).description == "camels placed"
+    assert replaced.providers["metric:rounds"] == "rounds-replaced"
