@@ -24,7 +24,7 @@ from rich.console import Console
 from naqala.agents.mcts import MAX_PLAYOUTS, MAX_SECONDS
 from naqala.cli.common import Expansions, Without, fail, read_house_rules
 from naqala.cli.decisions import djinns_in_play
-from naqala.cli.engine import Engine, engine_for
+from naqala.cli.engine import Engine
 from naqala.cli.hint import hint_lines
 from naqala.cli.saving import SavePathError, save_path, shown
 from naqala.cli.scores import score_table, seen_score_table, winners_line
@@ -542,7 +542,7 @@ def play_command(
         _refuse_unused_options(seats, expansion, seed, without)
         load = _home_expanded(load)
         record, rules, history = _resume(load, read_house_rules(house_rules))
-        agents = _table_agents(rules, record, engine, asked)
+        agents = _table_agents(rules, record, asked)
         state = history[-1]
         left_out = f", {without_text(record.without)}" if record.without else ""
         console.print(
@@ -552,7 +552,7 @@ def play_command(
         )
     else:
         record, rules, state = _new_game(seats, expansion, seed, house_rules, without)
-        agents = _table_agents(rules, record, engine, asked)
+        agents = _table_agents(rules, record, asked)
         left_out = f" · {without_text(rules.without)}" if rules.without else ""
         console.print(
             f"New game · seed {record.seed} · seats {', '.join(record.seats)} · "
@@ -586,22 +586,20 @@ def _asked_engine(option: str | None) -> str:
         fail(str(exc))
 
 
-def _table_agents(
-    rules: Rules, record: GameRecord, option: str | None, asked: str
-) -> list[Agent | None]:
-    """The AI seats' players on the engine asked for (``asked``, from ``option``).
-    The table's game stays on the Python engine; on the native engine the kernel makes
-    the greedy and ``mcts`` seats' decisions, the same ones (``kernel.seated``). With no
-    seat the kernel would play, ``auto`` has nothing to decide and says nothing."""
-    from naqala.kernel.seated import kernel_seats, natively_seated
+def _table_agents(rules: Rules, record: GameRecord, asked: str) -> list[Agent | None]:
+    """The AI seats' players on the engine ``asked`` (``--engine`` or ``NAQALA_ENGINE``;
+    ``kernel.seated.table_engine``): auto's fallback said in one line, an impossible
+    ``native`` refused before the game starts."""
+    from naqala.kernel.choice import EngineError
+    from naqala.kernel.seated import table_agents, table_engine
 
-    agents = seat_agents(rules, record)
-    names = kernel_seats(record.seats)
-    if asked == "python" or (asked == "auto" and not names):
-        return agents
-    if engine_for(rules, option, names, len(record.seats)) == "python":
-        return agents
-    return natively_seated(rules, record.seats, record.seed, agents)
+    try:
+        choice = table_engine(rules, record.seats, asked)
+    except EngineError as exc:
+        fail(str(exc))
+    if choice.fallback is not None:
+        typer.echo(f"naqala: {choice.fallback}", err=True)
+    return table_agents(rules, record, choice.engine)
 
 
 def _checked_save(save: Path | None) -> Path | None:

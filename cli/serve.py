@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from naqala.cli.common import fail, read_house_rules
+from naqala.cli.engine import Engine
 
 #: the hosts that only this machine can reach
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -59,6 +60,7 @@ def serve_command(
     ai_delay: Annotated[
         float, typer.Option(min=0, max=10, help="Seconds an AI waits before each decision.")
     ] = 0.4,
+    engine: Engine = None,
 ) -> None:
     """Play in the browser: a local web server for games between people and AI players."""
     try:
@@ -76,6 +78,7 @@ def serve_command(
     from naqala.core.plugins import PluginError
     from naqala.web.store import Store
 
+    asked = _asked_engine(engine)
     houses = read_house_rules(house_rules)
     for house in houses:
         try:
@@ -89,7 +92,7 @@ def serve_command(
         fail(f"--data-dir {folder}: cannot create: {exc.strerror or exc}")
     if not os.access(folder, os.W_OK | os.X_OK):
         fail(f"--data-dir {folder}: the folder is not writable")
-    store = Store(folder, houses, max_games)
+    store = Store(folder, houses, max_games, asked)
     for warning in store.resume():
         typer.echo(f"naqala serve: warning: {warning}", err=True)
     local = is_loopback(host)
@@ -126,6 +129,22 @@ def serve_command(
         uvicorn.Server(config).run()
     except OSError as exc:  # pragma: no cover - uvicorn reports a busy port itself
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+
+
+def _asked_engine(option: str | None) -> str:
+    """The engine of the AI seats' decisions (``--engine``, else ``NAQALA_ENGINE``, else
+    auto), refused before the server starts if it names none, or if it is ``native`` and
+    the kernel cannot play even the base game here (not installed)."""
+    from naqala.core.engine import build_rules
+    from naqala.kernel.choice import NATIVE, EngineError, choose, requested_engine
+
+    try:
+        asked = requested_engine(option)
+        if asked == NATIVE:
+            choose(build_rules(), NATIVE)
+    except EngineError as exc:
+        fail(str(exc))
+    return asked
 
 
 def register(app: typer.Typer) -> None:

@@ -14,11 +14,10 @@ from typer.testing import CliRunner, Result
 
 from naqala import kernel
 from naqala.cli.app import app
-from naqala.cli.play import _table_agents
 from naqala.core.agents import RandomAgent
 from naqala.core.engine import build_rules
 from naqala.core.record import load_record, new_record
-from naqala.kernel.seated import NativeSeat, kernel_seats, natively_seated
+from naqala.kernel.seated import NativeSeat, kernel_seats, natively_seated, table_agents
 
 runner = CliRunner()
 
@@ -50,20 +49,20 @@ def test_on_the_native_engine_the_kernel_decides_for_greedy_and_mcts_seats_only(
     require_native()
     rules = build_rules()
     record = new_record(rules, 9, 4, ("human", "ai:greedy", "ai:random", "ai:mcts:20"))
-    agents = _table_agents(rules, record, "native", "native")
+    agents = table_agents(rules, record, "native")
     assert agents[0] is None
     assert isinstance(agents[1], NativeSeat) and agents[1].name == "greedy"
     assert isinstance(agents[2], RandomAgent)  # its draws carry on; replayed on undo
     assert isinstance(agents[3], NativeSeat) and agents[3].name == "mcts:20"
     assert kernel_seats(record.seats) == ["greedy", "mcts:20"]
-    assert all(not isinstance(a, NativeSeat) for a in _table_agents(rules, record, None, "python"))
+    assert all(not isinstance(a, NativeSeat) for a in table_agents(rules, record, "python"))
 
 
 def test_a_native_seat_decides_as_the_python_player_of_its_seat() -> None:
     require_native()
     rules = build_rules()
     record = new_record(rules, 21, 2, ("ai:greedy", "ai:mcts:10"))
-    python = _table_agents(rules, record, "python", "python")
+    python = table_agents(rules, record, "python")
     native = natively_seated(rules, record.seats, record.seed, python)
     state = rules.new_game(2, record.seed)
     for _ in range(40):

@@ -26,13 +26,15 @@ from naqala.core.actions import (
 from naqala.core.agents import HUMAN, Agent, make_agent
 from naqala.core.engine import IllegalAction, Rules
 from naqala.core.record import GameRecord, with_action, with_final_scores, without_last
-from naqala.core.session import UndoRefused, replay_draws, seat_agents, undo_point
+from naqala.core.session import UndoRefused, replay_draws, undo_point
 from naqala.core.simulate import agent_seed
 from naqala.core.state import NOBODY, State
 from naqala.core.views import sees_revealed, view_for
 from naqala.display.decisions import decision_title, option_label
 from naqala.display.html import score_table_html
 from naqala.display.svg import seat_label, svg_parts
+from naqala.kernel.choice import PYTHON
+from naqala.kernel.seated import table_agents
 from naqala.web.cards import card_catalogue, cards_in_play, own_cards
 from naqala.web.score import score_in_sight
 from naqala.web.words import option_words
@@ -75,6 +77,7 @@ class Game:
         states: Sequence[State],
         tokens: Sequence[str | None],
         autoplay: Sequence[int] = (),
+        engine: str = PYTHON,
     ) -> None:
         if len(tokens) != record.players:
             raise ValueError(f"{record.players} seats need {record.players} tokens")
@@ -88,6 +91,9 @@ class Game:
         self.autoplay = set(autoplay)
         #: grows by one at every change; pages reload what they show when it does
         self.version = 0
+        #: the engine of the AI seats' decisions (``native``: the kernel makes the greedy
+        #: and mcts seats' decisions, the same ones; the game itself stays Python)
+        self.engine = engine
         self.agents: list[Agent | None] = []
         self._reset_agents()
 
@@ -111,7 +117,7 @@ class Game:
     def _reset_agents(self) -> None:
         """Fresh agents, made to draw what they drew for the states so far, so a resumed or
         undone game goes on exactly as one that was never interrupted (as ``naqala play``)."""
-        self.agents = seat_agents(self.rules, self.record)
+        self.agents = table_agents(self.rules, self.record, self.engine)
         replay_draws(self.rules, self.agents, self.states[:-1])
 
     def next_player(self) -> tuple[int, Agent] | None:

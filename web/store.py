@@ -12,6 +12,7 @@ and runs those bytes for every game.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -38,6 +39,8 @@ from naqala.core.record import (
 )
 from naqala.core.session import with_canonical_seats
 from naqala.core.state import State
+from naqala.kernel.choice import AUTO
+from naqala.kernel.seated import table_engine
 from naqala.web.games import GAME_ID, Game, Refused, new_game_id, new_token
 
 #: the most players a game offered by the server seats
@@ -72,8 +75,17 @@ def expansions_offered() -> list[str]:
 class Store:
     """Every game on the server, by id, and the folder they are saved in."""
 
-    def __init__(self, folder: Path, house_rules: Sequence[HouseRuleFile], max_games: int) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        house_rules: Sequence[HouseRuleFile],
+        max_games: int,
+        engine: str = AUTO,
+    ) -> None:
         self.folder = folder
+        #: the engine asked for the AI seats' decisions (``naqala serve --engine``)
+        self.engine = engine
+        self._said: set[str] = set()
         # the seats' files hold their secrets: a new folder is readable by its owner only
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.house_rules = tuple(house_rules)
@@ -132,10 +144,11 @@ class Store:
             if HUMAN not in kinds:
                 raise Refused("a game needs at least one human seat", 422)
             state = rules.new_game(len(kinds), seed)
+            engine = self._engine(rules, kinds)
         except (SeatError, PluginError, ContentError, ValueError) as exc:
             raise Refused(str(exc), 422) from None
         record = new_record(rules, seed, len(kinds), kinds)
-        return self._add(rules, record, [state])
+        return self._add(rules, record, [state], engine)
 
     def load(self, text: str) -> Game:
         """A game resumed from an uploaded record; ``Refused`` (422) if it is not one this
@@ -146,9 +159,10 @@ class Store:
             rules = self._rules(record)
             record = self._canonical(rules, record)
             states = replay(record, rules)
+            engine = self._engine(rules, record.seats)
         except (RecordError, PluginError, ContentError, ValueError) as exc:
             raise Refused(str(exc), 422) from None
-        return self._add(rules, record, states)
+        return self._add(rules, record, states, engine)
 
     def _canonical(self, rules: Rules, record: GameRecord) -> GameRecord:
         problem = seed_problem(record.seed)
@@ -166,12 +180,22 @@ class Store:
         matched by sha256 (the paths in the record are never read)."""
         return rules_for_record(record, self.house_rules, ASK_THE_SERVER, pool=True)
 
-    def _add(self, rules: Rules, record: GameRecord, states: list[State]) -> Game:
+    def _engine(self, rules: Rules, seats: Sequence[str]) -> str:
+        """The engine of a game's AI seats (``kernel.seated.table_engine``), auto's
+        fallback said once on stderr; ``EngineError`` (a ``ValueError``) when native was
+        asked for and cannot play them."""
+        choice = table_engine(rules, seats, self.engine)
+        if choice.fallback is not None and choice.fallback not in self._said:
+            self._said.add(choice.fallback)
+            print(f"naqala serve: {choice.fallback}", file=sys.stderr, flush=True)
+        return choice.engine
+
+    def _add(self, rules: Rules, record: GameRecord, states: list[State], engine: str) -> Game:
         game_id = new_game_id()
         while game_id in self.games:  # pragma: no cover - 64 random bits
             game_id = new_game_id()
         tokens = [new_token() if kind == HUMAN else None for kind in record.seats]
-        game = Game(game_id, rules, record, states, tokens)
+        game = Game(game_id, rules, record, states, tokens, engine=engine)
         self.games[game_id] = game
         self.save_seats(game)
         self.save(game)
@@ -221,7 +245,9 @@ class Store:
         autoplay = [int(s) for s in seats["autoplay"]]
         if [t is not None for t in tokens] != [k == HUMAN for k in record.seats]:
             raise ValueError(f"{seats_path}: the tokens do not match the record's seats")
-        return Game(game_id, rules, record, states, tokens, autoplay)
+        return Game(
+            game_id, rules, record, states, tokens, autoplay, self._engine(rules, record.seats)
+        )
 
 
 def record_text(game: Game) -> str:

@@ -17,9 +17,12 @@ from collections.abc import Sequence
 from naqala.core.actions import Action, format_action
 from naqala.core.agents import HUMAN, Agent
 from naqala.core.engine import Rules
+from naqala.core.record import GameRecord
+from naqala.core.session import seat_agents
 from naqala.core.simulate import agent_seed
 from naqala.core.state import State
 from naqala.kernel import native
+from naqala.kernel.choice import AUTO, PYTHON, EngineChoice, choose
 from naqala.kernel.support import native_rules
 
 #: the players that stay Python at the table (see the module's docstring)
@@ -68,3 +71,25 @@ def natively_seated(
         else:
             seated.append(agent)
     return seated
+
+
+def table_engine(rules: Rules, seats: Sequence[str], requested: str) -> EngineChoice:
+    """The engine of a table's AI seats ``seats`` (canonical: ``human``, ``ai:greedy``)
+    when ``requested`` (``auto``, ``native`` or ``python``) was asked for. The table's
+    game itself stays on the Python engine (it is shown, taken back and saved there); on
+    native the kernel makes the greedy and ``mcts`` seats' decisions, the same ones. Auto
+    with no seat the kernel would play has nothing to decide and says nothing.
+    ``EngineError`` when native was asked for and cannot play them."""
+    names = kernel_seats(seats)
+    if requested == PYTHON or (requested == AUTO and not names):
+        return EngineChoice(PYTHON)
+    return choose(rules, requested, names, len(seats))
+
+
+def table_agents(rules: Rules, record: GameRecord, engine: str) -> list[Agent | None]:
+    """The AI seats' players of a table's game of ``record`` on ``engine`` (``native``
+    or ``python``, as ``table_engine`` chose it), None for a person."""
+    agents = seat_agents(rules, record)
+    if engine == PYTHON:
+        return agents
+    return natively_seated(rules, record.seats, record.seed, agents)
