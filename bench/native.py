@@ -27,7 +27,8 @@ the exit status is 1 otherwise.
     python bench/native.py --players 2 --rounds 9
     python bench/native.py -x artisans --size 20
     python bench/native.py --verify 300
-    python bench/native.py --verify 20000 --part 0 --parts 2   # and --part 1 beside it
+    python bench/native.py --verify 20000 --part 3 --parts 4   # the greedy games; and
+    python bench/native.py --verify 20000 --part 0 --parts 4   # parts 0-2 on the other core
     python bench/native.py --verify 100 -x big-viziers
     python bench/native.py --players 1 -x solo
     python bench/native.py --players 5 -x djinns
