@@ -55,12 +55,18 @@ def engine_of_plan(studies: Sequence[Study], option: str | None) -> str:
     what keeps some of ``studies`` on the Python engine, or failing when native cannot
     play one of them. The plan's studies play with ``Study.engine`` set to it, and auto
     decides study by study in the workers as it did here."""
+    _chosen(_sides(studies), option)
+    return asked_engine(option)
+
+
+def asked_engine(option: str | None) -> str:
+    """The engine ``--engine`` (``option``), else ``NAQALA_ENGINE``, else auto asks for;
+    a value that names no engine is a ``fail`` (exit 2) before anything starts."""
     from naqala.kernel.choice import EngineError, requested_engine
 
-    _chosen(_sides(studies), option)
     try:
         return requested_engine(option)
-    except EngineError as exc:  # refused by _chosen already
+    except EngineError as exc:
         fail(str(exc))
 
 

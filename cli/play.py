@@ -24,7 +24,7 @@ from rich.console import Console
 from naqala.agents.mcts import MAX_PLAYOUTS, MAX_SECONDS
 from naqala.cli.common import Expansions, Without, fail, read_house_rules
 from naqala.cli.decisions import djinns_in_play
-from naqala.cli.engine import Engine
+from naqala.cli.engine import Engine, asked_engine
 from naqala.cli.hint import hint_lines
 from naqala.cli.saving import SavePathError, save_path, shown
 from naqala.cli.scores import score_table, seen_score_table, winners_line
@@ -535,7 +535,7 @@ def play_command(
 ) -> None:
     """Play a game in the terminal: people and AI players, any mix."""
     console = Console(highlight=False)
-    asked = _asked_engine(engine)
+    asked = asked_engine(engine)
     save_as = _checked_save(save)
     history: list[State] = []
     if load is not None:
@@ -573,17 +573,6 @@ def play_command(
         raise
     if save_as is not None and not session.save(str(save_as)) and not session.save_again():
         raise typer.Exit(1)
-
-
-def _asked_engine(option: str | None) -> str:
-    """The engine ``--engine`` or ``NAQALA_ENGINE`` asks for, refused before the game
-    starts if it names none."""
-    from naqala.kernel.choice import EngineError, requested_engine
-
-    try:
-        return requested_engine(option)
-    except EngineError as exc:
-        fail(str(exc))
 
 
 def _table_agents(rules: Rules, record: GameRecord, asked: str) -> list[Agent | None]:

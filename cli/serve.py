@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from naqala.cli.common import fail, read_house_rules
-from naqala.cli.engine import Engine
+from naqala.cli.engine import Engine, asked_engine
 
 #: the hosts that only this machine can reach
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -78,7 +78,7 @@ def serve_command(
     from naqala.core.plugins import PluginError
     from naqala.web.store import Store
 
-    asked = _asked_engine(engine)
+    asked = _served_engine(engine)
     houses = read_house_rules(house_rules)
     for house in houses:
         try:
@@ -131,19 +131,19 @@ def serve_command(
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
 
 
-def _asked_engine(option: str | None) -> str:
-    """The engine of the AI seats' decisions (``--engine``, else ``NAQALA_ENGINE``, else
-    auto), refused before the server starts if it names none, or if it is ``native`` and
-    the kernel cannot play even the base game here (not installed)."""
+def _served_engine(option: str | None) -> str:
+    """The engine of the AI seats' decisions (``asked_engine``), refused before the
+    server starts if it is ``native`` and the kernel cannot play even the base game here
+    (not installed)."""
     from naqala.core.engine import build_rules
-    from naqala.kernel.choice import NATIVE, EngineError, choose, requested_engine
+    from naqala.kernel.choice import NATIVE, EngineError, choose
 
-    try:
-        asked = requested_engine(option)
-        if asked == NATIVE:
+    asked = asked_engine(option)
+    if asked == NATIVE:
+        try:
             choose(build_rules(), NATIVE)
-    except EngineError as exc:
-        fail(str(exc))
+        except EngineError as exc:
+            fail(str(exc))
     return asked
 
 
