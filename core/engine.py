@@ -22,7 +22,7 @@ from naqala.core.costs import CostCode
 from naqala.core.events import Event, ScoreLine, Verdict
 from naqala.core.meaning import check_rules
 from naqala.core.metrics import Metric
-from naqala.core.native import native_obstacle
+from naqala.core.native import Provided, provided_rules
 from naqala.core.plugins import (
     HouseRuleFile,
     PluginError,
@@ -162,6 +162,11 @@ class Rules:
         a name offered twice refused unless one plugin ``REPLACES`` it."""
         #: the plugin that provides each stage and power (``tile:village``, ``djinn:enki``)
         self.providers: dict[str, str] = {}
+        #: the same by what each entry is (``("stage", "tile:village")``), and the plugins
+        #: whose offer of an entry another plugin replaced (``REPLACES``): what the native
+        #: engine is told of who provides each rule (``naqala.core.native``)
+        self.entry_providers: dict[tuple[str, str], str] = {}
+        self.replaced: dict[tuple[str, str], tuple[str, ...]] = {}
         self.stages: dict[str, Stage] = {}
         for hook_name, prefix in STAGE_HOOKS:
             for name, stage in self._registry(hook_name, prefix, "stage").items():
@@ -256,7 +261,7 @@ class Rules:
         for name, candidates in offers.items():
             if len(candidates) == 1:
                 merged[name] = candidates[0][1]
-                self.providers[name] = candidates[0][0]
+                self.providers[name] = self.entry_providers[what, name] = candidates[0][0]
                 continue
             replacing = [c for c in candidates if name in self._replaces(c[0], outside.get(c[0]))]
             owners = " and ".join(repr(owner) for owner, _ in candidates)
@@ -266,7 +271,8 @@ class Rules:
                     f"a plugin that means to replace it must list {name!r} in its REPLACES"
                 )
             merged[name] = replacing[0][1]
-            self.providers[name] = replacing[0][0]
+            self.providers[name] = self.entry_providers[what, name] = replacing[0][0]
+            self.replaced[what, name] = tuple(o for o, _ in candidates if o != replacing[0][0])
         return merged
 
     def _provider_chain(self, hook_name: str) -> tuple[list[HookImpl], list[HookImpl]]:
@@ -376,15 +382,19 @@ class Rules:
     # -- the native engine ---------------------------------------------------------------
 
     @property
-    def native_obstacle(self) -> str | None:
-        """Why these rules' plugins keep a game on the Python engine, naming each plugin
-        with code hooks that does not declare native support (hook
-        ``naqala_native_support``) and those hooks; None when every plugin is content
-        alone or declares it. What the installed kernel can play besides is
-        ``naqala.kernel.support.native_obstacle``'s question."""
-        if "naqala.native_obstacle" not in self.memo:
-            self.memo["naqala.native_obstacle"] = native_obstacle(self)
-        found: str | None = self.memo["naqala.native_obstacle"]
+    def hook_providers(self) -> Mapping[str, tuple[list[HookImpl], list[HookImpl]]]:
+        """Who answers each provider hook (``PROVIDER_HOOKS``) and who wraps the answer."""
+        return self._providers
+
+    @property
+    def provided(self) -> tuple[Provided, ...]:
+        """Every rule of these rules with the plugin that provides it: each stage, card
+        power, cost code and turn field, each provider hook's answer and wrapper, and every
+        other hook that changes play (``naqala.core.native``). The native engine is told
+        these, and plays a game only when it implements every one's provider."""
+        found: tuple[Provided, ...] | None = self.memo.get("naqala.provided")
+        if found is None:
+            found = self.memo["naqala.provided"] = provided_rules(self)
         return found
 
     # -- cost codes --------------------------------------------------------------------

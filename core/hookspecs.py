@@ -409,19 +409,20 @@ def naqala_metrics() -> Iterable[Metric]:
 
 @hookspec
 def naqala_native_support() -> bool:
-    """Whether the native engine (``kernel/``) implements this plugin's rules: every hook
-    of it that makes the game (setup, flow, stages, powers, events, scoring), step for
-    step as the Python code does, so a game with it may run native and stay the same game
-    (``Rules.native_obstacle``). Hooks that only read a state (pictures, encodings, words)
-    need no port: a native state comes back to Python for them.
+    """Whether this plugin's hooks are ported: the native engine (``kernel/``) plays every
+    rule it provides (stages, powers, setup, flow, events, scoring) step for step as the
+    Python code does, and the differential harness (``naqala.kernel.differential``) plays
+    its games with zero differences.
 
-    Called once per rules build, when a command asks which engine can play (never during
-    a game). A plugin answers ``True`` only when the kernel's port of it is in place and
-    the differential harness (``naqala.kernel.differential``) plays its games with zero
-    differences; ``False`` or no answer keeps any game with its code hooks on the Python
-    engine. A plugin whose only hook is ``naqala_content_files`` needs no answer: its
-    numbers reach the kernel as data. Combined: asked of each plugin on its own; the rules
-    run native only when every plugin with code hooks answers ``True``.
+    A claim, checked against who provides each rule (``Rules.provided``): the kernel
+    plays a game only when every rule's provider is a plugin module it implements (the
+    shipped boxes), so ``True`` from any other plugin changes nothing, and a stage a
+    plugin replaces under its own name is never played as the old one. ``False`` or no
+    answer keeps any game with this plugin's rules on the Python engine. Hooks that only
+    read a state (pictures, notes, words, checks, encodings, commands) need no port and
+    no answer: they run in Python on the states they are shown. Called once per rules
+    build, when a command asks which engine can play (never during a game). Combined:
+    asked of each plugin on its own.
     """
 
 

@@ -49,45 +49,23 @@ WHIMS_ON_CITIES = "whims-on-cities"
 NATIVE_PARTS = frozenset((*BASE_PARTS, *COUNTER_PARTS, WHIMS_ON_CITIES))
 
 
-#: the plugins with code whose games the native observation, mask and rewards are
-#: proven equal on (tests/test_envs_native.py): a box the kernel plays joins once its
-#: observation parts and its verdict are read natively and compared there
-PROVEN_PLUGINS = ("base", "artisans", "whims", "thieves", "solo")
-
-
 def native_blocker(rules: Rules) -> str | None:
-    """Why ``rules`` cannot run on the native engine, or None when they can: the kernel
-    must be installed, every plugin's code ported (``support.code_plugins``) and proven
-    for the environments (``PROVEN_PLUGINS``), every card in play ported
-    (``Kernel.unported_content``) and every observation part one the kernel reads. The
-    one place the environments ask, so a rules-level answer can replace it; answered
-    once per rules object."""
+    """Why the environments of ``rules`` cannot run on the native engine, or None when
+    they can: the engine plan's answer for them (``naqala.kernel.plan``: the rules run
+    native, and no plugin the kernel does not implement adds observation parts or action
+    kinds), and every observation part one the kernel reads. Answered once per rules
+    object."""
     if rules not in _BLOCKERS:
         _BLOCKERS[rules] = _blocker(rules)
     return _BLOCKERS[rules]
 
 
 def _blocker(rules: Rules) -> str | None:
-    from naqala import kernel
+    from naqala.kernel.plan import plan
 
-    if not kernel.available():
-        return kernel.unavailable_reason()
-    from naqala.core.native import CONTENT_HOOKS
-    from naqala.kernel.support import code_plugins
-
-    reasons = code_plugins(rules)
-    if reasons:
-        return "; ".join(reasons)
-    for info in rules.plugins:
-        hooks = {caller.name for caller in rules.pm.get_hookcallers(info.module) or ()}
-        if info.name not in PROVEN_PLUGINS and hooks - CONTENT_HOOKS:
-            return (
-                f"the environments' native observations and rewards are not proven with "
-                f"plugin {info.name!r} yet (tests/test_envs_native.py)"
-            )
-    unported = _bridge_kernel(rules).unported_content()
-    if unported:
-        return f"the kernel has not ported {', '.join(unported)}"
+    reason = plan(rules).envs.reason
+    if reason is not None:
+        return reason
     unread = _unread(encoder_for(rules))
     if unread:
         return f"the kernel does not read the observation parts {unread}"
@@ -101,12 +79,6 @@ def _unread(encoder: ObservationEncoder) -> tuple[str, ...]:
     if names[: len(BASE_PARTS)] != BASE_PARTS:
         return tuple(p for p in names if p not in BASE_PARTS) or names
     return tuple(p for p in names if p not in NATIVE_PARTS)
-
-
-def _bridge_kernel(rules: Rules) -> Any:
-    from naqala.kernel.bridge import NativeRules
-
-    return NativeRules(rules).kernel
 
 
 def observation_spec(rules: Rules, encoder: ObservationEncoder) -> dict[str, Any]:

@@ -99,7 +99,7 @@ def test_a_seat_without_a_native_player_keeps_the_game_in_python(firsty: Path) -
     missing = "firsty"
     assert missing not in native.players()
     rules = build_rules(house_rules=[firsty])
-    assert rules.native_obstacle is None  # a player changes no rule
+    assert native_obstacle(rules) is None  # a player changes no rule
     choice = choose(rules, "auto", ["random", missing])
     assert choice == EngineChoice(
         "python",

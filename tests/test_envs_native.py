@@ -190,20 +190,46 @@ def test_rules_the_kernel_cannot_play_stay_on_python_and_say_why() -> None:
         engine_for(house, "warp")
 
 
-def test_a_box_the_kernel_plays_stays_on_python_until_its_observation_is_proven(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Even where the kernel plays a box's rules, the environments keep it on Python
-    until its observation and rewards are compared natively (``PROVEN_PLUGINS``)."""
-    from naqala.envs import native
-    from naqala.kernel import support
+def test_a_plugin_adding_to_the_observation_keeps_the_environments_on_python() -> None:
+    """The kernel computes the observation and the actions itself: a plugin it does not
+    implement that adds parts or action kinds keeps the environments on Python, said in
+    one line, although its rules alone run native; a read-only hook the environments
+    never ask (words) keeps them native."""
+    from naqala.core.encoding import ActionKind, ObservationPart
+    from naqala.core.hookspecs import hookimpl
+    from naqala.kernel.plan import plan
 
-    monkeypatch.setattr(support, "code_plugins", lambda rules: [])
-    monkeypatch.setattr(native, "_BLOCKERS", native.weakref.WeakKeyDictionary())
-    house = build_rules(["no-loops"])
-    blocker = native_blocker(house)
-    assert blocker is not None
-    assert "not proven with plugin 'no-loops' yet" in blocker
+    class Parts:
+        NAME = "more-parts"
+
+        @hookimpl
+        def naqala_observation_parts(self, rules: Rules) -> list[ObservationPart]:
+            return []
+
+    class Kinds:
+        NAME = "more-kinds"
+
+        @hookimpl
+        def naqala_action_kinds(self, rules: Rules) -> list[ActionKind]:
+            return []
+
+    class Words:
+        NAME = "words"
+
+        @hookimpl
+        def naqala_explain(self, rules: Rules, state: object, action: object) -> str | None:
+            return None
+
+    for plugin, hook in ((Parts(), "naqala_observation_parts"), (Kinds(), "naqala_action_kinds")):
+        rules = build_rules(extra_plugins=[plugin])
+        assert plan(rules).game.engine == "native"
+        blocker = native_blocker(rules)
+        assert blocker == (
+            "the native environments compute the observation and the actions themselves, "
+            f"and do not read what plugin {plugin.NAME!r} ({hook}) adds to them"
+        )
+        assert engine_for(rules) == "python"
+    assert native_blocker(build_rules(extra_plugins=[Words()])) is None
     assert native_blocker(build_rules(["big-viziers"])) is None  # content only
 
 

@@ -23,6 +23,7 @@ from naqala.core.costs import CostCode
 from naqala.core.engine import IllegalAction, Rules, build_rules
 from naqala.core.events import Event, ScoreLine, Verdict
 from naqala.core.hookspecs import hookimpl
+from naqala.core.native import Provided, declared_native
 from naqala.core.plugins import PluginError
 from naqala.core.powers import Power
 from naqala.core.rng import Rng
@@ -1006,9 +1007,10 @@ def test_naqala_agents_of_a_broken_installed_player_package_is_named(
         rules.agents  # noqa: B018 - built on first use
 
 
-def test_naqala_native_support_declares_which_code_the_kernel_implements() -> None:
-    """A plugin with a code hook keeps the rules on the Python engine, named with its
-    hooks, until it declares native support; content alone needs no declaration."""
+def test_naqala_native_support_is_a_claim_beside_who_provides_each_rule() -> None:
+    """Every rule is listed with its provider (``Rules.provided``, what the kernel is
+    told); content alone provides none, a read-only hook is listed apart, a replaced
+    stage under its new provider; ``naqala_native_support`` is only a claim."""
 
     class Tolls:
         NAME = "tolls"
@@ -1038,17 +1040,22 @@ def test_naqala_native_support_declares_which_code_the_kernel_implements() -> No
         def naqala_content_files(self) -> list[Path]:
             return []
 
-    assert build_rules().native_obstacle is None
-    assert build_rules(["big-viziers"]).native_obstacle is None
-    assert build_rules(extra_plugins=[ContentAlone()]).native_obstacle is None
-    assert build_rules(extra_plugins=[Declared()]).native_obstacle is None
-    assert build_rules(extra_plugins=[Tolls()]).native_obstacle == (
-        "plugin 'tolls' has code hooks (naqala_flags) that the native engine does not implement"
-    )
-    declined = build_rules(["no-loops"], extra_plugins=[Declined()]).native_obstacle
-    assert declined is not None
-    assert "plugin 'no-loops' has code hooks (naqala_stages)" in declined
-    assert "plugin 'declined' has code hooks (naqala_flags)" in declined
+        @hookimpl
+        def naqala_explain(self, rules: Rules, state: State, action: Action) -> str | None:
+            return None
+
+    def by(rules: Rules, plugin: str) -> list[str]:
+        return [p.entry for p in rules.provided if p.plugin == plugin]
+
+    alone = build_rules(extra_plugins=[ContentAlone()])
+    assert by(alone, "content-alone") == ["plugin:content-alone", "reads:naqala_explain"]
+    tolls = build_rules(extra_plugins=[Tolls()])
+    assert by(tolls, "tolls") == ["hook:naqala_flags", "plugin:tolls"]
+    village = Provided("stage:tile:village", "rich-villages", "naqala_tile_actions", ("base",))
+    assert village in build_rules(["rich-villages"]).provided
+    assert {p.plugin for p in build_rules().provided} == {"base"}
+    both = build_rules(extra_plugins=[Declared(), Declined()])
+    assert declared_native(both) == {"base", "declared"}
 
 
 def _hook_names() -> list[str]:

@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 
 from naqala.core.engine import Rules
+from naqala.core.native import declared_native, module_of
 from naqala.core.plugins import is_edition
 
 
@@ -42,4 +43,24 @@ def content_data(rules: Rules) -> dict[str, Any]:
         # the turn fields the plugins declare (hook ``naqala_turn_fields``): the state JSON
         # the kernel writes holds these and no other
         "turn_fields": sorted(rules.turn_fields),
+        # who provides each rule (``kernel/src/providers.rs``): the kernel sets up no
+        # game with a rule whose provider it does not implement
+        "providers": providers_table(rules),
     }
+
+
+def providers_table(rules: Rules) -> list[dict[str, Any]]:
+    """Every rule of ``rules`` (``Rules.provided``) with the module of the plugin that
+    provides it and whether that plugin says its hooks are ported, as the kernel reads
+    the table (``naqala.kernel._native.foreign_providers``)."""
+    modules = {info.name: module_of(info.module) for info in rules.plugins}
+    ported = declared_native(rules)
+    return [
+        {
+            "entry": provided.entry,
+            "plugin": provided.plugin,
+            "module": modules[provided.plugin],
+            "ported": provided.plugin in ported,
+        }
+        for provided in rules.provided
+    ]

@@ -1,25 +1,38 @@
 """Whether a game can run on the installed native engine, and if not, why not, in one line.
 
 Four things keep a game on the Python engine, asked in this order: the extension is not
-installed (``unavailable_reason``); a plugin has code the kernel does not implement (the
-rules' own answer, ``Rules.native_obstacle``, from each plugin's ``naqala_native_support``),
-or is a kept older edition of a plugin the kernel plays at today's version; two ported
-plugins meet in ways the harness has not proven yet (``UNPROVEN_TOGETHER``); or the merged
-content holds what the kernel cannot read or has not ported (card kinds it
-names itself, ``Kernel.unported_content``). The kernel for a ``Rules`` is built once and
+installed (``unavailable_reason``); a rule is provided by a plugin module the kernel does
+not implement (the kernel's answer, ``foreign_providers``, to the table of who provides
+each rule, ``Rules.provided``: a stage replaced under its own name included, whatever the
+plugin's ``naqala_native_support`` claims), or by a kept older edition of a plugin the
+kernel plays at today's version; two ported plugins meet in ways the harness has not
+proven yet (``UNPROVEN_TOGETHER``); or the merged content holds what the kernel cannot
+read or has not ported (card kinds it names itself, ``Kernel.unported_content``). Hooks
+that only read a state keep no game in Python. The kernel for a ``Rules`` is built once and
 kept with it, as the rules keep what plugins derive from them.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
+
 from naqala.core.engine import Rules
+from naqala.core.native import Provided, declared_native
 from naqala.core.plugins import PluginInfo, is_edition
-from naqala.kernel import unavailable_reason
+from naqala.kernel import native, unavailable_reason
 from naqala.kernel.bridge import NativeRules
+from naqala.kernel.content import providers_table
 
 #: where a ``Rules`` keeps its kernel and the answer (``Rules.memo``), by the cards left
 #: out, since ``--without`` changes the content after the rules are built
 MEMO = "naqala.kernel.native_rules"
+#: where a ``Rules`` keeps the rules whose provider the kernel does not implement
+FOREIGN = "naqala.kernel.foreign_rules"
+#: the kind of entry of a hook that only reads a state (``naqala.core.native``)
+READS = "reads"
+#: the base game's plugin name
+BASE = "base"
 #: ported plugins whose rules meet in ways the kernel has not been proven on yet: each
 #: ported separately, played together only once the harness covers them together
 UNPROVEN_TOGETHER: dict[tuple[str, str], str] = {}
@@ -34,17 +47,17 @@ def names_of(info: PluginInfo) -> frozenset[str]:
 
 
 def code_plugins(rules: Rules) -> list[str]:
-    """One reason per plugin the kernel does not play (code it does not implement, or a
-    kept older edition), and one per combination of ported plugins not proven together."""
+    """One reason per plugin the kernel does not play (a rule whose provider it does not
+    implement, or a kept older edition), and one per combination of ported plugins not
+    proven together."""
     editions = [info for info in rules.plugins if is_edition(info)]
     reasons = [
         f"plugin {info.name!r} {info.version} is a kept older version the kernel does not play"
         for info in editions
     ]
-    obstacle = rules.native_obstacle
-    if obstacle is not None:
-        kept = tuple(f"plugin {info.name!r} " for info in editions)
-        reasons += [clause for clause in obstacle.split("; ") if not clause.startswith(kept)]
+    kept = tuple(f"plugin {info.name!r} " for info in editions)
+    foreign = [p for p in foreign_rules(rules) if p.kind != READS]
+    reasons += [c for c in provider_clauses(rules, foreign) if not c.startswith(kept)]
     loaded = frozenset().union(*(names_of(info) for info in rules.plugins))
     for together, what in UNPROVEN_TOGETHER.items():
         if set(together) <= loaded:
@@ -54,6 +67,60 @@ def code_plugins(rules: Rules) -> list[str]:
                 f"yet ({what})"
             )
     return reasons
+
+
+def foreign_rules(rules: Rules) -> list[Provided]:
+    """The rules of ``rules`` (``Rules.provided``, read-only hooks included) whose
+    provider the installed kernel does not implement: the kernel's own answer
+    (``_native.foreign_providers``), asked once per rules."""
+    found: list[Provided] | None = rules.memo.get(FOREIGN)
+    if found is None:
+        answer = native().foreign_providers(json.dumps(providers_table(rules)))
+        foreign = {(entry, plugin) for entry, plugin in answer}
+        found = [p for p in rules.provided if (p.entry, p.plugin) in foreign]
+        rules.memo[FOREIGN] = found
+    return found
+
+
+def provider_clauses(rules: Rules, foreign: Sequence[Provided]) -> list[str]:
+    """One clause per plugin of ``foreign`` (rules whose provider the kernel does not
+    implement), in the rules' plugin order: a plugin that takes a box's name is not the
+    box; one that does not say its hooks are ported names those hooks; one that says so
+    names what it provides, and whose rule the kernel would have played in its place."""
+    declared = declared_native(rules)
+    others = {p.plugin for p in foreign}
+    clauses = []
+    for info in rules.plugins:
+        mine = [p for p in foreign if p.plugin == info.name]
+        if not mine:
+            continue
+        if any(p.kind == "plugin" for p in mine):
+            clauses.append(
+                f"plugin {info.name!r} is not the shipped plugin of that name, whose rules "
+                "the native engine implements"
+            )
+        elif info.name not in declared:
+            hooks = ", ".join(sorted({p.hook for p in mine}))
+            clauses.append(
+                f"plugin {info.name!r} has code hooks ({hooks}) that the native engine "
+                "does not implement"
+            )
+        else:
+            clauses.append(_claimed(info.name, mine, others))
+    return clauses
+
+
+def _claimed(plugin: str, mine: Sequence[Provided], others: set[str]) -> str:
+    """Why a plugin that says its hooks are ported does not play native: what it
+    replaces of a plugin the kernel plays, else what it provides that the kernel lacks."""
+    replacing = [p for p in mine if any(o not in others for o in p.replaced)]
+    if replacing:
+        owner = next(o for o in replacing[0].replaced if o not in others)
+        whose = "the base game's" if owner == BASE else f"plugin {owner!r}'s rule"
+        words = " and ".join(p.words for p in replacing)
+        return f"plugin {plugin!r} provides {words}, which the native engine implements as {whose}"
+    words = " and ".join(p.words for p in mine)
+    return f"plugin {plugin!r} provides {words}, which the native engine does not implement"
 
 
 def _kept(rules: Rules) -> tuple[NativeRules | None, str | None]:

@@ -121,6 +121,10 @@ pub struct ContentDoc {
     /// `kills`, `target`, the Artisans' `claimed`): the state JSON holds those alone
     #[serde(default)]
     pub turn_fields: Vec<String>,
+    /// every rule with the plugin module that provides it (`crate::providers`): the
+    /// kernel sets up no game with a rule whose provider it does not implement
+    #[serde(default)]
+    pub providers: Vec<crate::providers::ProviderSpec>,
 }
 
 /// The content with its lookups built once: what every rule and conversion reads.

@@ -18,6 +18,7 @@ pub mod names;
 pub mod observe;
 pub mod perft;
 pub mod playout;
+pub mod providers;
 pub mod rng;
 pub mod rules;
 pub mod seats;

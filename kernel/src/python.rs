@@ -63,6 +63,7 @@ mod _native {
         fn new_game(&self, players: usize, seed: u64) -> PyResult<NativeState> {
             let state = crate::setup::new_game(&Rules::new(&self.content), players, seed)
                 .map_err(unported)?;
+            refuse_foreign_rules(&self.content)?;
             Ok(NativeState {
                 content: Arc::clone(&self.content),
                 state,
@@ -251,6 +252,30 @@ mod _native {
 
     fn unported(error: Unported) -> PyErr {
         PyNotImplementedError::new_err(format!("the kernel has not ported {}", error.0))
+    }
+
+    /// NotImplementedError naming the first rule whose provider the kernel does not
+    /// implement (`crate::providers`): it would play that rule as the shipped one.
+    fn refuse_foreign_rules(content: &Content) -> PyResult<()> {
+        match crate::providers::first_foreign_rule(&content.doc.providers) {
+            None => Ok(()),
+            Some(spec) => Err(PyNotImplementedError::new_err(format!(
+                "the kernel does not implement {} as plugin '{}' provides it",
+                spec.entry, spec.plugin
+            ))),
+        }
+    }
+
+    /// The entries of a providers table (JSON: `[{entry, plugin, module, ported}]`, as
+    /// `naqala.kernel.content.providers_table` writes it) whose provider the kernel does
+    /// not implement, as `(entry, plugin)`; ValueError for a table it cannot read.
+    #[pyfunction]
+    fn foreign_providers(table_json: &str) -> PyResult<Vec<(String, String)>> {
+        let table = crate::providers::from_json(table_json).map_err(PyValueError::new_err)?;
+        Ok(crate::providers::foreign(&table)
+            .into_iter()
+            .map(|spec| (spec.entry.clone(), spec.plugin.clone()))
+            .collect())
     }
 
     /// The seat names the kernel has players for.
