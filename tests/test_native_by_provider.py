@@ -193,3 +193,57 @@ def test_read_only_hooks_alone_play_native_with_the_same_result(tmp_path: Path) 
     assert auto.exit_code == python.exit_code == native.exit_code == 0, native.stderr
     assert auto.stderr == native.stderr == ""
     assert auto.stdout == native.stdout == python.stdout
+
+
+def test_one_plan_gives_each_part_its_engine_and_every_front_end_reads_it() -> None:
+    """The plan: the game native, a plugin's player in Python, the environments in
+    Python (the plugin adds observation parts), each with its one line; the command
+    line's choice, the table's, the lab's and the environments' answers are the plan's."""
+    require_native()
+    import attrs
+
+    from naqala.core.agents import AgentFactory, RandomAgent, without_setting
+    from naqala.core.encoding import ObservationPart
+    from naqala.core.engine import Rules
+    from naqala.core.hookspecs import hookimpl
+    from naqala.envs.native import native_blocker
+    from naqala.kernel.choice import EngineChoice, choose
+    from naqala.kernel.plan import EnginePlan, Part, plan
+    from naqala.kernel.seated import table_engine
+    from naqala.lab.native import plays_native
+    from naqala.lab.study import Ruleset, Study
+
+    class Firsty:
+        NAME = "firsty"
+
+        @hookimpl
+        def naqala_agents(self) -> Mapping[str, AgentFactory]:
+            return {"firsty": without_setting(RandomAgent, "firsty player")}
+
+        @hookimpl
+        def naqala_observation_parts(self, rules: Rules) -> list[ObservationPart]:
+            return []
+
+    rules = build_rules(extra_plugins=[Firsty()])
+    seat = "the player 'firsty' comes from plugin 'firsty', not the shipped players"
+    envs = (
+        "the native environments compute the observation and the actions themselves, "
+        "and do not read what plugin 'firsty' (naqala_observation_parts) adds to them"
+    )
+    found = plan(rules, ["random", "firsty", "random"])
+    assert found == EnginePlan(
+        Part("native"),
+        (("random", Part("native")), ("firsty", Part("python", seat))),
+        Part("python", envs),
+    )
+    assert found.reason == seat and found.reasons == (seat, envs)
+    assert choose(rules, "auto", ["random", "firsty"]) == EngineChoice(
+        "python", f"playing on the Python engine: {seat}"
+    )
+    assert table_engine(rules, ["human", "ai:firsty"], "auto").engine == "python"
+    assert native_blocker(rules) == envs
+    study = Study(Ruleset(), ("random", "firsty"), engine="auto")
+    assert plays_native(study, rules) is False
+    assert plays_native(attrs.evolve(study, seats=("random", "random")), rules) is True
+    loops = plan(build_rules(["no-loops"]), ["random"] * 2)
+    assert {loops.game.engine, loops.envs.engine, loops.seats[0][1].engine} == {"python"}
