@@ -6,8 +6,8 @@ the first bidders, read from the new game's state JSON, and the final state, con
 once (its shape checked, not its meaning: the differential harness proves the kernel's
 states the Python engine's), from which the score lines, winners, verdict and holdings
 are read as for a Python game. A study plays here only when its engine was chosen native
-for its rules and seats (``naqala.kernel.choice``), so the result is the Python engine's,
-game for game.
+for its rules and seats (the engine plan, ``naqala.kernel.plan``, weighed by
+``naqala.kernel.choice.choose``), so the result is the Python engine's, game for game.
 """
 
 from __future__ import annotations
