@@ -50,6 +50,27 @@ READ_ONLY_HOOKS = frozenset(
         "naqala_cli",
     }
 )
+#: hooks whose every answer changes play: each answer is a rule of its own, listed by
+#: hook and plugin (a hook in none of these sets is taken for one of them, so a new hook
+#: keeps a game in Python until it is classed here)
+PLAY_HOOKS = frozenset(
+    {
+        "naqala_event",
+        "naqala_extra_options",
+        "naqala_apply_extra",
+        "naqala_protected_meeples",
+        "naqala_game_ends",
+        "naqala_score_lines",
+        "naqala_adjust_score_lines",
+        "naqala_verdict",
+        "naqala_adjust_new_game",
+        "naqala_impassable_tiles",
+        "naqala_blocked_edges",
+        "naqala_hidden_decks",
+        "naqala_flags",
+        "naqala_player_counters",
+    }
+)
 #: the registries, by the word ``Rules._registry`` files their entries under, with the
 #: kind of entry the providers' table calls them (AI players and metrics are not rules)
 REGISTRIES = {

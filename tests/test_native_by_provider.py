@@ -247,3 +247,31 @@ def test_one_plan_gives_each_part_its_engine_and_every_front_end_reads_it() -> N
     assert plays_native(attrs.evolve(study, seats=("random", "random")), rules) is True
     loops = plan(build_rules(["no-loops"]), ["random"] * 2)
     assert {loops.game.engine, loops.envs.engine, loops.seats[0][1].engine} == {"python"}
+
+
+def test_every_hook_is_classed_as_a_rule_a_reader_or_beside_the_rules() -> None:
+    """Each hook the core declares is in exactly one class (``naqala.core.native``, and
+    the provider hooks of ``naqala.core.engine``), so a new hook is a decision: until it
+    is classed it counts as a rule (keeps Python)."""
+    from naqala.core import hookspecs
+    from naqala.core import native as classes
+    from naqala.core.engine import PROVIDER_HOOKS
+
+    declared = {name for name in dir(hookspecs) if name.startswith("naqala_")}
+    groups = [
+        classes.BESIDE_THE_RULES,
+        classes.READ_ONLY_HOOKS,
+        classes.REGISTRY_HOOKS,
+        PROVIDER_HOOKS,
+        classes.PLAY_HOOKS,
+    ]
+    assert sorted(name for group in groups for name in group) == sorted(declared)
+
+
+def test_the_kernel_reads_no_state_of_rules_it_does_not_implement(tmp_path: Path) -> None:
+    require_native()
+    from naqala.kernel.bridge import NativeRules
+
+    rules = build_rules(house_rules=[house_rule(tmp_path, "village_tax", VILLAGE_TAX)])
+    with pytest.raises(NotImplementedError, match="stage:tile:village"):
+        NativeRules(rules).to_native(rules.new_game(3, 2))

@@ -44,9 +44,11 @@ mod _native {
         }
 
         /// A native state from state JSON text; ValueError naming the JSON path if the
-        /// kernel cannot hold it.
+        /// kernel cannot hold it, NotImplementedError if its rules have one the kernel does
+        /// not implement (`refuse_foreign_rules`).
         fn state(&self, text: &str) -> PyResult<NativeState> {
             let state = state_from_json(&self.content, text).map_err(PyValueError::new_err)?;
+            refuse_foreign_rules(&self.content)?;
             Ok(NativeState {
                 content: Arc::clone(&self.content),
                 state,
@@ -59,7 +61,8 @@ mod _native {
         }
 
         /// A new game of `players` players from `seed`, set up natively as
-        /// `rules.new_game` sets it up, waiting for the first bid.
+        /// `rules.new_game` sets it up, waiting for the first bid; NotImplementedError
+        /// if its rules have one the kernel does not implement.
         fn new_game(&self, players: usize, seed: u64) -> PyResult<NativeState> {
             let state = crate::setup::new_game(&Rules::new(&self.content), players, seed)
                 .map_err(unported)?;
