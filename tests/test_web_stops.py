@@ -26,6 +26,8 @@ from naqala.web import server as web_server
 from naqala.web.app import create_app
 from naqala.web.store import Store
 
+ROOT = Path(__file__).resolve().parent.parent
+
 #: a house rule whose player raises at its first decision (its author's bug)
 CLUMSY = """\
 from naqala.core.agents import without_setting
@@ -148,3 +150,40 @@ def test_a_stand_in_that_fails_lets_its_person_take_the_seat_back(
         page = answer.json()["page"]
         assert page["stopped"] is None and page["yours"] and page["options"]
         assert len(calls) == 1
+
+
+def test_a_game_the_asked_engine_cannot_play_is_resumed_stopped_saying_why(
+    tmp_path: Path,
+) -> None:
+    """A game saved by a server on the Python engine, resumed by one started with
+    ``--engine native`` whose kernel cannot play its house rule: it was left out ("not
+    resumed" on the server's stderr) and its players got 404 "no game" for a game on
+    disk. Now it is there, stopped, saying why; nothing of it is lost."""
+    from native_kit import require_native
+
+    require_native()
+    rule = read_house_rule(ROOT / "plugins" / "house" / "no_loops.py")
+    folder = tmp_path / "games"
+    with TestClient(create_app(Store(folder, [rule], 5, engine="python"), ai_delay=0)) as client:
+        api = seat_api(client, ["human", "ai:greedy"], house_rules=["no_loops.py"])
+        before = client.get(api).json()
+        assert before["yours"] and before["stopped"] is None
+    saved = sorted((path.name, path.read_bytes()) for path in folder.iterdir())
+    store = Store(folder, [rule], 5, engine="native")
+    warnings = store.resume()
+    assert len(warnings) == 1 and "resumed stopped" in warnings[0]
+    with TestClient(create_app(store, ai_delay=0)) as client:
+        page = client.get(api).json()
+        reason = page["stopped"]
+        assert "naqala serve --engine native" in reason and "'no-loops'" in reason
+        assert page["status"] == f"The game cannot continue: {reason}"
+        assert not page["yours"] and page["options"] == []
+        refused = client.post(api + "/act", json={"action": before["options"][0]["action"]})
+        assert refused.status_code == 409 and reason in refused.json()["error"]
+        # stopping "play for me" is no way round the engine the server was asked for
+        client.post(api + "/autoplay", json={"on": False})
+        assert client.get(api).json()["stopped"] == reason
+        assert client.get(api + "/record").status_code == 200  # the person takes it away
+    assert [name for name, _ in saved] == sorted(p.name for p in folder.iterdir())
+    record = next(data for name, data in saved if name.endswith(".record.json"))
+    assert record == next(folder.glob("*.record.json")).read_bytes()

@@ -98,6 +98,9 @@ class Game:
         #: its pages and the API say it, and no seat may move until a person changes
         #: who plays (``set_autoplay``)
         self.stopped: str | None = None
+        #: whether ``stopped`` is for good (the server cannot play the game as asked),
+        #: or only until a person changes who plays
+        self._halted = False
         self.agents: list[Agent | None] = []
         self._reset_agents()
 
@@ -153,6 +156,13 @@ class Game:
     def stop(self, seat: int, failure: BaseException) -> None:
         """The AI deciding for ``seat`` failed: the game stops, saying who and why."""
         self.stopped = f"the AI of {self.who(seat)} failed to decide: {failure_line(failure)}"
+        self.version += 1
+
+    def halt(self, reason: str) -> None:
+        """The server cannot play this game as it was asked to (its AI seats' engine): it
+        stays stopped with ``reason``, whoever plays for whom."""
+        self.stopped = reason
+        self._halted = True
         self.version += 1
 
     def _check_turn(self, seat: int) -> None:
@@ -233,8 +243,9 @@ class Game:
 
     def set_autoplay(self, seat: int, on: bool) -> None:
         """Play for ``seat`` or stop; either may let a stopped game go on (the AI is
-        tried again, or the person decides), so it is no longer stopped."""
-        self.stopped = None
+        tried again, or the person decides), so it is no longer stopped, unless halted."""
+        if not self._halted:
+            self.stopped = None
         if on:
             self.autoplay.add(seat)
         else:
