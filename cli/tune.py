@@ -2,8 +2,9 @@
 objective and write it as a ready content house rule (``naqala.lab.tune``).
 
 Added to the ``naqala`` command by ``register(app)``. Bad input (the space, the
-objective, the seats) is one line on stderr and exit 2; Ctrl-C keeps the finished trials
-in the storage, writes the best so far and exits 130.
+objective, the seats, ``--out`` and ``--storage``, a trial whose rules cannot be built)
+is one line on stderr and exit 2; Ctrl-C keeps the finished trials in the storage,
+writes the best so far and exits 130.
 """
 
 from __future__ import annotations
