@@ -110,7 +110,7 @@ def tune(
     common.need_figures(report, None)
     storage_path = storage or out.with_name(out.name + ".optuna.db")
     try:
-        check_outputs(space_path, out, storage_path)
+        check_outputs(space_path, out, storage_path, report)
     except OutputRefused as exc:
         common.fail(str(exc))
     executor = common.executor_for(jobs, dask, games)

@@ -1,11 +1,11 @@
 """The files ``naqala tune`` writes, checked before its first game: the best rule
 (``--out``) and optuna's SQLite storage (``--storage``).
 
-A tune runs for minutes to hours and writes its answer at the end, and optuna opens its
-storage only when the study starts; a folder that does not exist, a directory, a file
-that is no SQLite database or a URL typed where a path belongs was an internal
-SQLAlchemy error at the start or a failure after every trial was played. Each is refused
-here in one line naming the option. Whether a file can be written is tried, not guessed
+A tune runs for minutes to hours and writes its answer (and ``--report``) at the end,
+and optuna opens its storage only when the study starts; a folder that does not exist, a
+directory, a file that is no SQLite database or a URL typed where a path belongs was an
+internal SQLAlchemy error at the start or a failure after every trial was played. Each
+is refused here in one line naming the option. Whether a file can be written is tried, not guessed
 from its mode bits (which say nothing for root, a read-only mount or ``/proc``): an
 existing file is opened to append (its bytes unchanged), a new one made and removed.
 """
@@ -61,10 +61,10 @@ def _is_sqlite(path: Path) -> bool:
     return head in (b"", SQLITE_HEADER)
 
 
-def check_outputs(space: Path, out: Path, storage: Path) -> None:
+def check_outputs(space: Path, out: Path, storage: Path, report: Path | None = None) -> None:
     """``OutputRefused`` unless the tune can write ``out`` (a ``.toml`` house rule, not
-    the space) and keep its trials in ``storage`` (an SQLite file by its path, new or
-    optuna's), two different files."""
+    the space), keep its trials in ``storage`` (an SQLite file by its path, new or
+    optuna's), two different files, and write ``report`` if one is asked for."""
     if out.suffix != ".toml":
         raise OutputRefused(f"--out {out}: a house rule written by tune is a .toml file")
     if _URL.match(str(storage)):
@@ -75,7 +75,10 @@ def check_outputs(space: Path, out: Path, storage: Path) -> None:
         raise OutputRefused(f"--out {out}: it is the space file; write the best elsewhere")
     if out.resolve() == storage.resolve():
         raise OutputRefused(f"--storage and --out name the same file: {out}")
-    for option, path in (("--out", out), ("--storage", storage)):
+    written = [("--out", out), ("--storage", storage)]
+    if report is not None:
+        written.append(("--report", report))
+    for option, path in written:
         problem = _write_problem(path)
         if problem is not None:
             raise OutputRefused(f"{option} {path}: cannot write: {problem}")

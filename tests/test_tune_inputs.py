@@ -167,6 +167,7 @@ def space(tmp_path: Path) -> Path:
         ("--storage=sqlite:///s.db", "--storage sqlite:/s.db: give the file's path"),
         ("--storage=best.toml", "--storage and --out name the same file"),
         ("--out=space.toml", "--out {tmp}/space.toml: it is the space file"),
+        ("--report=missing/tune.html", "--report {tmp}/missing/tune.html: cannot write: no "),
     ],
 )
 def test_a_bad_out_or_storage_is_refused_before_the_study_starts(
@@ -177,7 +178,7 @@ def test_a_bad_out_or_storage_is_refused_before_the_study_starts(
     option, _, value = where.partition("=")
     if not value.startswith(("/", "sqlite:")):
         value = str(tmp_path / value)
-    args = ["--out", str(tmp_path / "best.toml")] if option == "--storage" else []
+    args = ["--out", str(tmp_path / "best.toml")] if option != "--out" else []
     before = sorted(os.listdir(tmp_path))
     line = one_line(
         run("tune", str(space), *args, option, value, "--trials", "1", "-n", "2", "-j", "1")
