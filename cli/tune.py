@@ -23,6 +23,7 @@ from naqala.cli.engine import Engine, engine_of_plan
 from naqala.lab import LabExtraMissing, require
 from naqala.lab.executors import Executor
 from naqala.lab.objectives import ObjectiveError, parse_objective
+from naqala.lab.skill import SkillError
 from naqala.lab.space import SpaceError, house_rule, load_space
 from naqala.lab.study import Ruleset, Study, StudyError, seats_of
 from naqala.lab.tune import (
@@ -105,6 +106,9 @@ def tune(
         kinds = seats_of(built, ladder, None) if goal.needs_skill else ()
         plan = Plan(space, goal, baseline, seat_names, games, seed, kinds)
         Study(baseline, seat_names, seed, rotate=True).check()
+        plan_studies(plan, baseline)  # the skill objective's ladder, checked
+    except SkillError as exc:  # the ladder's words are skill's: it is --ladder here
+        common.fail(str(exc).replace("--seats ", "--ladder ", 1))
     except (LabExtraMissing, SpaceError, ObjectiveError, StudyError, ValueError) as exc:
         common.fail(str(exc))
     common.need_figures(report, None)

@@ -194,3 +194,23 @@ def test_a_storage_that_fails_while_tuning_is_one_line(space: Path, tmp_path: Pa
     storage.write_bytes(b"SQLite format 3\x00" + b"\x00" * 84)  # a header and no database
     line = one_line(small_tune(space, tmp_path / "best.toml", "--storage", str(storage)))
     assert line.startswith(f"naqala: --storage {storage}: optuna cannot use it: ")
+
+
+@pytest.mark.parametrize(
+    ("ladder", "message"),
+    [
+        ("random,random", "--ladder names a kind twice: random, random"),
+        (
+            ",".join(f"mcts:{budget}" for budget in range(1, 30)),
+            "--ladder names 29 kinds of player: 812 cells, 1,624 games at 2 a cell",
+        ),
+    ],
+)
+def test_a_skill_ladder_the_matrix_refuses_is_one_line(
+    space: Path, tmp_path: Path, ladder: str, message: str
+) -> None:
+    """It was ``internal error: SkillError``, raised after the space was checked."""
+    out = str(tmp_path / "best.toml")
+    args = ["--objective", "skill", "--ladder", ladder, "--trials", "1", "-n", "2"]
+    line = one_line(run("tune", str(space), "--out", out, *args))
+    assert line.startswith(f"naqala: {message}")
