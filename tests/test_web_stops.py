@@ -61,20 +61,23 @@ def clumsy(tmp_path: Path) -> Iterator[TestClient]:
         yield client
 
 
-def first_to_decide(seat: int) -> int:
-    """A seed whose 2-player game asks ``seat`` first."""
+def first_to_decide(seat: int, players: int = 2) -> int:
+    """A seed whose game of ``players`` asks ``seat`` first."""
     rules = build_rules()
-    return next(s for s in range(100) if rules.new_game(2, s).decision.player == seat)
+    return next(s for s in range(100) if rules.new_game(players, s).decision.player == seat)
+
+
+def seat_apis(client: TestClient, seats: list[str], first: int = 0, **more: Any) -> list[str]:
+    """The API address of each human seat of a new game where ``first`` decides first."""
+    seed = first_to_decide(first, len(seats))
+    answer = client.post("/api/games", json={"seats": seats, "seed": seed, **more})
+    assert answer.status_code == 201, answer.text
+    return ["/api" + seat["url"].replace("/play/", "/games/", 1) for seat in answer.json()["seats"]]
 
 
 def seat_api(client: TestClient, seats: list[str], first: int = 0, **more: Any) -> str:
-    """The API address of the first human seat of a new game where ``first`` decides
-    first."""
-    seed = first_to_decide(first)
-    answer = client.post("/api/games", json={"seats": seats, "seed": seed, **more})
-    assert answer.status_code == 201, answer.text
-    url = answer.json()["seats"][0]["url"]
-    return "/api" + url.replace("/play/", "/games/", 1)
+    """The API address of the first human seat of a new game."""
+    return seat_apis(client, seats, first, **more)[0]
 
 
 def stopped_page(client: TestClient, api: str) -> dict[str, Any]:
@@ -102,6 +105,17 @@ def test_a_player_that_raises_stops_the_game_with_its_reason(clumsy: TestClient)
     # the server goes on: another game is made and played
     other = seat_api(clumsy, ["human", "ai:random"])
     assert clumsy.get(other).json()["stopped"] is None
+
+
+def test_any_person_of_a_stopped_game_may_delete_it(clumsy: TestClient) -> None:
+    """A game with other people in it is deleted only once it is over; a stopped one
+    never will be, and would hold one of the server's ``--max-games`` for ever."""
+    first, second = seat_apis(clumsy, ["ai:clumsy", "human", "human"], house_rules=["clumsy.py"])
+    stopped_page(clumsy, first)
+    assert clumsy.get(second + "/record").status_code == 403  # the seed stays secret
+    answer = clumsy.delete(second)
+    assert answer.status_code == 200, answer.text
+    assert clumsy.get(first).status_code == 404
 
 
 def test_an_engine_panic_stops_the_game_and_not_the_server(
