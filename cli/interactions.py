@@ -2,8 +2,8 @@
 pair (``naqala.lab.interactions``).
 
 Added to the ``naqala`` command by ``register(app)``. Bad input (a malformed or unknown
-component, one component only, a house-rule file that does not load) is one line on
-stderr and exit 2.
+component, one component only or more than ``MAX_COMPONENTS``, a house-rule file that
+does not load) is one line on stderr and exit 2.
 """
 
 from __future__ import annotations

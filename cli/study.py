@@ -15,7 +15,7 @@ import typer
 from naqala.cli.common import Without as Without  # re-exported for the study commands
 from naqala.cli.common import fail as fail
 from naqala.lab import LabExtraMissing, require
-from naqala.lab.executors import Executor, make_executor
+from naqala.lab.executors import DaskAddressError, Executor, make_executor, scheduler_address
 from naqala.lab.runner import Advance
 
 Seats = Annotated[
@@ -34,9 +34,28 @@ Jobs = Annotated[
     int | None,
     typer.Option("--jobs", "-j", min=1, help="Worker processes (default: all cores)."),
 ]
+
+
+def _dask_address(text: str | None) -> str | None:
+    """``--dask`` checked as it is read, the same way for every lab command
+    (``naqala.lab.executors.scheduler_address``): a malformed address is one line before
+    anything is built or connected."""
+    if text is None:
+        return None
+    try:
+        return scheduler_address(text)
+    except DaskAddressError as exc:
+        fail(str(exc))
+
+
 Dask = Annotated[
     str | None,
-    typer.Option("--dask", help="Play on a Dask cluster: the scheduler's address."),
+    typer.Option(
+        "--dask",
+        help="Play on a Dask cluster: the scheduler's address, scheme://host:port "
+        "(tcp://host:8786).",
+        callback=_dask_address,
+    ),
 ]
 ReportPath = Annotated[
     Path | None, typer.Option("--report", help="Write a self-contained HTML report here.")
@@ -62,7 +81,7 @@ def executor_for(jobs: int | None, dask: str | None, games: int) -> Executor:
         fail("give --jobs or --dask, not both")
     try:
         return make_executor(jobs, dask, games)
-    except LabExtraMissing as exc:
+    except (LabExtraMissing, DaskAddressError) as exc:
         fail(str(exc))
     except OSError as exc:  # the scheduler cannot be reached
         fail(f"--dask {dask}: cannot reach the scheduler: {exc}")

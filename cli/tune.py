@@ -2,8 +2,9 @@
 objective and write it as a ready content house rule (``naqala.lab.tune``).
 
 Added to the ``naqala`` command by ``register(app)``. Bad input (the space, the
-objective, the seats) is one line on stderr and exit 2; Ctrl-C keeps the finished trials
-in the storage, writes the best so far and exits 130.
+objective, the seats, ``--out`` and ``--storage``, a trial whose rules cannot be built)
+is one line on stderr and exit 2; Ctrl-C keeps the finished trials in the storage,
+writes the best so far and exits 130.
 """
 
 from __future__ import annotations
@@ -22,16 +23,22 @@ from naqala.cli.engine import Engine, engine_of_plan
 from naqala.lab import LabExtraMissing, require
 from naqala.lab.executors import Executor
 from naqala.lab.objectives import ObjectiveError, parse_objective
+from naqala.lab.skill import SkillError
 from naqala.lab.space import SpaceError, house_rule, load_space
 from naqala.lab.study import Ruleset, Study, StudyError, seats_of
 from naqala.lab.tune import (
     Plan,
+    StorageFailed,
+    TrialRefused,
     TuneInterrupted,
     importances,
     plan_studies,
     play_rules,
     run_trials,
+    storage_failures,
+    storage_url,
 )
+from naqala.lab.tune_outputs import OutputRefused, check_outputs
 
 SpacePath = Annotated[Path, typer.Argument(help="The knobs to tune (docs/formats.md).")]
 ObjectiveOption = Annotated[
@@ -99,12 +106,17 @@ def tune(
         kinds = seats_of(built, ladder, None) if goal.needs_skill else ()
         plan = Plan(space, goal, baseline, seat_names, games, seed, kinds)
         Study(baseline, seat_names, seed, rotate=True).check()
+        plan_studies(plan, baseline)  # the skill objective's ladder, checked
+    except SkillError as exc:  # the ladder's words are skill's: it is --ladder here
+        common.fail(str(exc).replace("--seats ", "--ladder ", 1))
     except (LabExtraMissing, SpaceError, ObjectiveError, StudyError, ValueError) as exc:
         common.fail(str(exc))
     common.need_figures(report, None)
-    if out.suffix != ".toml":
-        common.fail(f"--out {out}: a house rule written by tune is a .toml file")
     storage_path = storage or out.with_name(out.name + ".optuna.db")
+    try:
+        check_outputs(space_path, out, storage_path, report)
+    except OutputRefused as exc:
+        common.fail(str(exc))
     executor = common.executor_for(jobs, dask, games)
     show = not as_json and sys.stderr.isatty()
     interrupted = False
@@ -114,11 +126,17 @@ def tune(
         try:
             with common.progress_bar(show, trials * games, "Tuning") as advance:
                 study = run_trials(
-                    plan, trials, f"sqlite:///{storage_path}", Path(folder), executor, advance
+                    plan, trials, storage_url(storage_path), Path(folder), executor, advance
                 )
         except TuneInterrupted:
             interrupted = True
-            study = _load(plan, storage_path)
+            study = _load(plan, storage_path, executor)
+        except TrialRefused as exc:
+            executor.close()
+            common.fail(f"{space_path}: {as_content(str(exc), exc.path, space_path)}")
+        except StorageFailed as exc:
+            executor.close()
+            common.fail(f"--storage {storage_path}: optuna cannot use it: {exc}")
         best = _best(study)
         if best is None:
             executor.close()
@@ -175,13 +193,24 @@ def check_candidate(plan: Plan, folder: Path, space_path: Path) -> None:
     try:
         plan.baseline.with_house_rule(path).build()
     except StudyError as exc:
-        message = str(exc).replace(str(path), f"{space_path} (as content)")
-        common.fail(message)
+        common.fail(as_content(str(exc), path, space_path))
 
 
-def _load(plan: Plan, storage_path: Path) -> Any:
+def as_content(message: str, candidate: Path, space_path: Path) -> str:
+    """``message`` naming the space instead of a candidate's temporary file."""
+    return message.replace(str(candidate), f"{space_path} (as content)")
+
+
+def _load(plan: Plan, storage_path: Path, executor: Executor) -> Any:
     optuna = require("optuna", "naqala tune")
-    return optuna.load_study(study_name=plan.study_name(), storage=f"sqlite:///{storage_path}")
+    try:
+        with storage_failures():
+            return optuna.load_study(
+                study_name=plan.study_name(), storage=storage_url(storage_path)
+            )
+    except StorageFailed as exc:
+        executor.close()
+        common.fail(f"--storage {storage_path}: optuna cannot use it: {exc}")
 
 
 def _best(study: Any) -> Any:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.forkserver
 import os
+import re
 import signal
 import threading
 import time
@@ -202,6 +203,58 @@ class DaskExecutor:
             self.client.close()
 
 
+#: the schemes a Dask scheduler listens on that a command can reach (``inproc`` is
+#: within one process only)
+DASK_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+#: the longest host name DNS allows
+MAX_HOST = 253
+#: what a scheduler's address looks like, for every refusal
+DASK_FORM = (
+    "a scheduler's address is scheme://host:port (scheme tcp, tls, ws, wss or ucx; "
+    "port 1 to 65535), e.g. tcp://127.0.0.1:8786"
+)
+_ADDRESS = re.compile(
+    r"(?:(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://)?"
+    r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]*)"
+    r"(?::(?P<port>[^:/]*))?"
+)
+
+
+class DaskAddressError(ValueError):
+    """A ``--dask`` address that names no scheduler: one line saying what is wrong and
+    what an address looks like."""
+
+
+def scheduler_address(text: str) -> str:
+    """The Dask scheduler address ``text`` in full (``host:port`` is ``tcp://host:port``;
+    the scheme in lower case), or ``DaskAddressError``: checked here, before connecting,
+    where distributed raised an internal ``ValueError`` for a malformed one and waited 30
+    seconds for a port that cannot exist."""
+    shown = text if len(text) <= 80 else text[:79] + "…"
+
+    def refuse(reason: str) -> DaskAddressError:
+        return DaskAddressError(f"--dask {shown!r}: {reason}; {DASK_FORM}")
+
+    found = _ADDRESS.fullmatch(text.strip())
+    if found is None:
+        raise refuse("not scheme://host:port")
+    scheme = (found["scheme"] or "tcp").lower()
+    host, port = found["host"], found["port"]
+    if scheme not in DASK_SCHEMES:
+        raise refuse(f"unknown scheme {scheme!r}")
+    if not host:
+        raise refuse("no host")
+    if len(host) > MAX_HOST:
+        raise refuse(f"a host name of {len(host)} characters (at most {MAX_HOST})")
+    if port is None or port == "":
+        raise refuse("no port")
+    if not port.isascii() or not port.isdigit() or len(port) > 5:
+        raise refuse("not scheme://host:port")
+    if not 1 <= int(port) <= 65535:
+        raise refuse(f"port {port} is not 1 to 65535")
+    return f"{scheme}://{host}:{int(port)}"
+
+
 def default_jobs() -> int:
     """All the cores this process may use."""
     try:
@@ -211,10 +264,11 @@ def default_jobs() -> int:
 
 
 def make_executor(jobs: int | None, dask: str | None, games: int) -> Executor:
-    """The executor for ``--jobs`` / ``--dask``: Dask when an address is given; otherwise
-    ``jobs`` processes (all cores by default), or this process when one job would do."""
+    """The executor for ``--jobs`` / ``--dask``: Dask when an address is given (checked
+    first: ``DaskAddressError``); otherwise ``jobs`` processes (all cores by default), or
+    this process when one job would do."""
     if dask is not None:
-        return DaskExecutor(dask)
+        return DaskExecutor(scheduler_address(dask))
     wanted = default_jobs() if jobs is None else jobs
     wanted = min(wanted, games)
     if wanted <= 1:

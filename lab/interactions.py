@@ -43,6 +43,13 @@ METRICS = ("mean_score", "holder_win_rate", "rounds")
 #: ``--components all-djinns``: every djinn of the rules
 ALL_DJINNS = "all-djinns"
 
+#: the most components of one design. The design is quadratic: k components are
+#: k(k − 1)/2 pairs and 1 + k + k(k − 1)/2 distinct arms to build and play, so 40 are
+#: 780 pairs and 821 arms (82,100 games at 100 an arm), room for every djinn of every
+#: expansion (27) with items and house rules besides; 1,000 were 500,501 arms, laid out
+#: and built for minutes before a game was played
+MAX_COMPONENTS = 40
+
 
 class InteractionError(ValueError):
     """Components that cannot be studied together (malformed, repeated, fewer than two)."""
@@ -79,12 +86,35 @@ class Component:
         return Path(self.ref).stem if self.kind == "rule" else self.ref.partition(":")[2]
 
 
-def parse_components(text: str, rules: Rules) -> tuple[Component, ...]:
+def arms_of_size(count: int) -> int:
+    """The distinct arms of a design of ``count`` components: 1 + k + k(k − 1)/2."""
+    return 1 + count + count * (count - 1) // 2
+
+
+def _refuse_too_many(count: int, games: int | None) -> None:
+    """InteractionError if ``count`` components are more than :data:`MAX_COMPONENTS`,
+    saying what they would cost."""
+    if count <= MAX_COMPONENTS:
+        return
+    pairs, arms = count * (count - 1) // 2, arms_of_size(count)
+    played = f", {arms * games:,} games at {games} an arm" if games is not None else ""
+    most = MAX_COMPONENTS * (MAX_COMPONENTS - 1) // 2
+    raise InteractionError(
+        f"--components names {count} components: {pairs:,} pairs and {arms:,} distinct "
+        f"arms to play{played}; the design is quadratic, so at most {MAX_COMPONENTS} "
+        f"components ({most:,} pairs, {arms_of_size(MAX_COMPONENTS):,} arms)"
+    )
+
+
+def parse_components(text: str, rules: Rules, games: int | None = None) -> tuple[Component, ...]:
     """The components of ``--components`` (comma-separated ``djinn:ID``, ``item:ID``,
     ``rule:FILE`` or ``all-djinns``); InteractionError for a malformed, repeated or
-    unknown one, or fewer than two."""
+    unknown one, fewer than two, or more than :data:`MAX_COMPONENTS` (counted before
+    any file is read; ``games`` an arm, if given, says what they would cost)."""
+    words = [w.strip() for w in text.split(",")]
+    _refuse_too_many(len(words), games)
     components: list[Component] = []
-    for word in (w.strip() for w in text.split(",")):
+    for word in words:
         kind, _, name = word.partition(":")
         if word == ALL_DJINNS:
             components += [
@@ -114,6 +144,7 @@ def parse_components(text: str, rules: Rules) -> tuple[Component, ...]:
         raise InteractionError(f"--components names {', '.join(repeated)} more than once")
     if len(components) < 2:
         raise InteractionError("--components needs at least two components to pair")
+    _refuse_too_many(len(components), games)  # all-djinns counts its djinns
     return tuple(components)
 
 
@@ -294,7 +325,7 @@ def design_of(
     base: Ruleset, components: str, seats: tuple[str, ...], seed: int, games: int
 ) -> Design:
     """The design of a command line, checked (InteractionError or StudyError)."""
-    design = Design(base, parse_components(components, base.build()), seats, seed, games)
+    design = Design(base, parse_components(components, base.build(), games), seats, seed, games)
     left_out = [c.text for c in design.components if c.ref in base.without]
     if left_out:
         raise InteractionError(

@@ -40,6 +40,12 @@ class SkillError(ValueError):
     """A ladder or a number of games the skill matrix cannot use."""
 
 
+#: the most kinds of a ladder: the matrix is quadratic, k(k − 1) cells, so 20 kinds are
+#: 380 cells (38,000 games at 100 a cell); 299 kinds were 89,102 cells, played on
+#: without a word of what they would cost
+MAX_KINDS = 20
+
+
 @attrs.frozen
 class Ladder:
     """The kinds of player, weakest first, the player count and the games per cell."""
@@ -56,6 +62,14 @@ class Ladder:
             raise SkillError("a skill matrix needs at least two kinds of player in --seats")
         if len(set(self.kinds)) != len(self.kinds):
             raise SkillError(f"--seats names a kind twice: {', '.join(self.kinds)}")
+        if len(self.kinds) > MAX_KINDS:
+            count = len(self.kinds)
+            cells = count * (count - 1)
+            raise SkillError(
+                f"--seats names {count} kinds of player: {cells:,} cells, "
+                f"{cells * self.games:,} games at {self.games} a cell; the matrix is "
+                f"quadratic, so at most {MAX_KINDS} kinds ({MAX_KINDS * (MAX_KINDS - 1)} cells)"
+            )
         if self.players < 2:
             raise SkillError(f"a skill matrix needs at least 2 players, not {self.players}")
         if self.games < 1:

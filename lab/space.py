@@ -7,6 +7,11 @@ top-level field such as ``vp``) or ``param`` (a key of its ``params``), or ``tar
 integers ``low … high``. A point of the space is written as a content-only house rule
 (``naqala.core.content_rule``): ``[settings]`` for the settings, one ``[[override]]`` per
 other target. The format is documented in docs/formats.md.
+
+A space is a file a person hands over, so it is bounded as content files are: read only
+if it is a regular file of at most :data:`SPACE_LIMIT` bytes (``naqala.core.files``),
+parsed as a bounded TOML document (``naqala.core.documents``), and every knob's values
+checked for size and magnitude before any of them is listed.
 """
 
 from __future__ import annotations
@@ -16,12 +21,23 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import tomli
 
+from naqala.core.documents import DocumentError, parse_toml
+from naqala.core.files import FileRefused, read_text_bounded
+from naqala.core.overrides import MAX_NUMBER
 from naqala.core.structured import problems, strict_converter
 
 #: the target of a knob that is a setting
 SETTINGS = "settings"
+#: the most bytes a SPACE.toml may have (a space of a dozen knobs is under 1 kB)
+SPACE_LIMIT = 1024 * 1024
+#: the most values one knob may take: a tune plays tens to a few hundred trials, so a
+#: wider range is sampled far too thinly to find its best (and was listed whole: a
+#: range of 10**11 ran out of memory)
+MAX_VALUES = 10_000
+#: the most knobs of a space: each trial's rule sets them all, and the sampler models
+#: them together; a search of more dimensions than trials learns nothing
+MAX_KNOBS = 100
 
 
 class SpaceError(ValueError):
@@ -69,6 +85,25 @@ class Knob:
             return "give both low and high"
         elif self.low > self.high:
             return f"low {self.low} is above high {self.high}"
+        return self._size_problem()
+
+    def _size_problem(self) -> str | None:
+        """A value beyond what an override may set (``MAX_NUMBER``), or more values than
+        :data:`MAX_VALUES`; worked out without listing them."""
+        bound = f"is not within ±{MAX_NUMBER} (the bound of an override's numbers)"
+        if self.values is not None:
+            for index, value in enumerate(self.values):
+                if abs(value) > MAX_NUMBER:
+                    return f"values[{index}] {value} {bound}"
+            count = len(self.values)
+        else:
+            assert self.low is not None and self.high is not None
+            for name, value in (("low", self.low), ("high", self.high)):
+                if abs(value) > MAX_NUMBER:
+                    return f"{name} {value} {bound}"
+            count = self.high - self.low + 1
+        if count > MAX_VALUES:
+            return f"{count} values; a knob takes at most {MAX_VALUES}"
         return None
 
 
@@ -92,15 +127,14 @@ _CONVERTER = strict_converter()
 
 
 def load_space(path: Path) -> Space:
-    """Read and check SPACE.toml; ``SpaceError`` with the file and path of each problem."""
+    """Read and check SPACE.toml; ``SpaceError`` with the file and path of each problem
+    (a file that is no regular file, or too large, is not read at all)."""
     try:
-        raw = tomli.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise SpaceError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise SpaceError(f"{path}: not UTF-8 text ({exc.reason})") from None
-    except tomli.TOMLDecodeError as exc:
-        raise SpaceError(f"{path}: not valid TOML: {exc}") from None
+        raw = parse_toml(read_text_bounded(path, SPACE_LIMIT, "tuning space"))
+    except FileRefused as exc:
+        raise SpaceError(str(exc)) from None
+    except DocumentError as exc:
+        raise SpaceError(f"{path}: {exc}") from None
     try:
         space = _CONVERTER.structure(raw, Space)
     except Exception as exc:  # cattrs' exception groups, with every problem inside
@@ -119,6 +153,8 @@ def load_space(path: Path) -> Space:
     ]
     if not space.knob:
         found.append("$.knob: no knob to tune")
+    if len(space.knob) > MAX_KNOBS:
+        found.append(f"$.knob: {len(space.knob)} knobs; a space has at most {MAX_KNOBS}")
     if found:
         raise SpaceError(f"{path}: " + "; ".join(found))
     return space

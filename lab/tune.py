@@ -26,11 +26,12 @@ digest of everything that decides its trials.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ from naqala.lab.results import GameResult
 from naqala.lab.runner import Advance, play_indices
 from naqala.lab.skill import Ladder, step_values
 from naqala.lab.space import Space, house_rule
-from naqala.lab.study import Ruleset, Study
+from naqala.lab.study import Ruleset, Study, StudyError
 
 #: looks a trial's games are played in (early stop)
 LOOKS = 3
@@ -52,6 +53,44 @@ LOOKS = 3
 
 class TuneInterrupted(Exception):
     """Ctrl-C during a trial: the trial is not counted (optuna marks it failed)."""
+
+
+class TrialRefused(ValueError):
+    """A point of the space whose rules cannot be built or seated (a value the content
+    refuses with the others): the trial's number, its knob values and the reason, in
+    one line. ``path`` is the trial's own (temporary) house-rule file, which the reason
+    may name."""
+
+    def __init__(self, number: int, point: dict[str, int], reason: str, path: Path) -> None:
+        values = ", ".join(f"{name} = {value}" for name, value in point.items())
+        super().__init__(f"trial {number} with {values} cannot be played: {reason}")
+        self.path = path
+
+
+class StorageFailed(Exception):
+    """optuna's storage failed under the tune (SQLite refused the file, the disk is
+    full…): the database's own reason, in one line."""
+
+
+def storage_url(path: Path) -> str:
+    """The SQLAlchemy URL of the SQLite file ``path``, its characters escaped (a ``?`` or
+    ``#`` in a file name is no part of a query)."""
+    from sqlalchemy.engine import URL
+
+    return URL.create("sqlite", database=str(path)).render_as_string(hide_password=False)
+
+
+@contextlib.contextmanager
+def storage_failures() -> Iterator[None]:
+    """SQLAlchemy's errors, raised by optuna's storage, as :class:`StorageFailed`."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    try:
+        yield
+    except SQLAlchemyError as exc:
+        cause = getattr(exc, "orig", None) or exc
+        lines = str(cause).strip().splitlines() or [type(cause).__name__]
+        raise StorageFailed(lines[0]) from exc
 
 
 @attrs.frozen
@@ -190,7 +229,9 @@ def run_trials(
 ) -> Any:
     """Run the trials still missing from the study in ``storage`` (in memory if None),
     writing each candidate in ``folder``; the optuna study. ``TuneInterrupted`` on
-    Ctrl-C (the finished trials are kept in the storage)."""
+    Ctrl-C (the finished trials are kept in the storage); ``TrialRefused`` for a point
+    whose rules cannot be built, before it plays; ``StorageFailed`` if the storage
+    does."""
     optuna = require("optuna", "naqala tune")
     # ERROR, not WARNING: a trial stopped by Ctrl-C is a failed trial to optuna, which
     # would log it with TuneInterrupted's traceback; the command says it in one line
@@ -198,13 +239,14 @@ def run_trials(
     sampler = optuna.samplers.TPESampler(
         seed=plan.seed, multivariate=True, n_startup_trials=min(10, max(2, trials // 3))
     )
-    study = optuna.create_study(
-        study_name=plan.study_name(),
-        storage=storage,
-        sampler=sampler,
-        direction="minimize",
-        load_if_exists=True,
-    )
+    with storage_failures():
+        study = optuna.create_study(
+            study_name=plan.study_name(),
+            storage=storage,
+            sampler=sampler,
+            direction="minimize",
+            load_if_exists=True,
+        )
     done_states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
     best: list[Evaluation] = []
 
@@ -220,7 +262,12 @@ def run_trials(
             house_rule(plan.space, point, f"trial-{trial.number}", "a naqala tune trial"),
             encoding="utf-8",
         )
-        ruleset = plan.baseline.with_house_rule(path)
+        try:
+            ruleset = plan.baseline.with_house_rule(path)
+            for study in plan_studies(plan, ruleset):
+                study.check()
+        except StudyError as exc:
+            raise TrialRefused(trial.number, point, str(exc), path) from exc
         evaluation, pruned = play_rules(
             plan,
             ruleset,
@@ -247,7 +294,8 @@ def run_trials(
             best.append(Evaluation({}, float(top.value), pseudo, ()))
     missing = trials - len(finished)
     if missing > 0:
-        study.optimize(objective, n_trials=missing, catch=())
+        with storage_failures():
+            study.optimize(objective, n_trials=missing, catch=())
     return study
 
 

@@ -10,8 +10,16 @@ import pytest
 from typer.testing import CliRunner
 
 from naqala.cli.app import app
+from naqala.core.engine import build_rules
 from naqala.lab.executors import ProcessExecutor, SerialExecutor
-from naqala.lab.interactions import InteractionError, design_of, interactions
+from naqala.lab.interactions import (
+    ALL_DJINNS,
+    MAX_COMPONENTS,
+    InteractionError,
+    design_of,
+    interactions,
+    parse_components,
+)
 from naqala.lab.study import Ruleset
 
 pytest.importorskip("scipy")
@@ -183,3 +191,29 @@ def test_the_command_prints_json_and_a_report(rules: dict[str, Path], tmp_path: 
     text = page.read_text()
     assert 'id="fig-mean_score"' in text and 'id="fig-rounds"' in text
     assert 'id="fig-holder_win_rate"' not in text  # no djinn among the components
+
+
+def test_too_many_components_are_refused_at_once_saying_what_they_cost() -> None:
+    """1,000 components ran past 90 s before answering (500,501 arms laid out and built):
+    now one line, the number counted before anything is read or built."""
+    text = ",".join(f"djinn:d{i}" for i in range(1000))
+    with pytest.raises(InteractionError, match="1000 components") as raised:
+        parse_components(text, build_rules())
+    assert f"at most {MAX_COMPONENTS} components" in str(raised.value)
+    result = CliRunner().invoke(app, ["interactions", "--components", text, "-n", "2"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("naqala: --components names 1000 components: 499,500 pairs")
+    assert "500,501 distinct arms to play, 1,001,002 games at 2 an arm" in result.stderr
+    assert "at most 40 components (780 pairs, 821 arms)" in result.stderr
+
+
+def test_all_djinns_counts_its_djinns_against_the_limit() -> None:
+    rules = build_rules(["artisans", "thieves", "whims"])
+    djinns = len(parse_components(ALL_DJINNS, rules))
+    assert djinns == 27  # every djinn of every expansion fits, with room besides
+    more = ",".join(f"djinn:x{i}" for i in range(MAX_COMPONENTS - djinns + 1))
+    with pytest.raises(InteractionError, match=f"names {MAX_COMPONENTS + 1} components"):
+        parse_components(f"{ALL_DJINNS},{more}", rules)
+    fits = ",".join(f"djinn:x{i}" for i in range(MAX_COMPONENTS - djinns))
+    assert len(parse_components(f"{ALL_DJINNS},{fits}", rules)) == MAX_COMPONENTS

@@ -13,7 +13,7 @@ from naqala.agents.mcts import DEFAULT_BUDGET, STRONG_BUDGET, parse_budget
 from naqala.cli.app import app
 from naqala.lab.executors import SerialExecutor
 from naqala.lab.results import GameResult
-from naqala.lab.skill import Ladder, SkillError, matrix_report, play_matrices
+from naqala.lab.skill import MAX_KINDS, Ladder, SkillError, matrix_report, play_matrices
 from naqala.lab.study import Ruleset
 
 HOUSE = Path(__file__).resolve().parent.parent / "plugins" / "house"
@@ -132,3 +132,16 @@ def test_mcts_strong_is_a_named_bounded_budget() -> None:
     assert STRONG_BUDGET.iterations == 4 * DEFAULT_BUDGET.iterations
     assert STRONG_BUDGET.work is not None and DEFAULT_BUDGET.work is not None
     assert STRONG_BUDGET.work == 4 * DEFAULT_BUDGET.work
+
+
+def test_a_ladder_of_more_kinds_than_the_limit_is_one_line_saying_what_it_costs() -> None:
+    """299 kinds (``mcts:1`` … ``mcts:299``) began 89,102 cells without a word (issue 36)."""
+    kinds = ",".join(f"mcts:{budget}" for budget in range(1, 300))
+    result = CliRunner().invoke(app, ["skill", "--seats", kinds, "-n", "2"])
+    assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.stderr
+    assert result.stderr == (
+        "naqala: --seats names 299 kinds of player: 89,102 cells, 178,204 games at 2 a "
+        f"cell; the matrix is quadratic, so at most {MAX_KINDS} kinds (380 cells)\n"
+    )
+    widest = tuple(f"mcts:{budget}" for budget in range(1, MAX_KINDS + 1))
+    assert len(Ladder(widest, 2, 1).cells) == MAX_KINDS * (MAX_KINDS - 1)

@@ -178,8 +178,13 @@ class Endpoints:
     async def delete(self, request: Request) -> Response:
         game, number = seat_of_request(self.server, request)
         async with self.server.lock(game):
-            if not game.state.is_over and game.human_seats() != [number]:
-                raise refusal(403, "a game with other people in it is deleted only once it is over")
+            # a game that cannot continue never will be over: any of its people may go
+            if not game.state.is_over and game.stopped is None and game.human_seats() != [number]:
+                raise refusal(
+                    403,
+                    "a game with other people in it is deleted only once it is over "
+                    "(or cannot continue)",
+                )
             self.store.delete(game)
         self.server.changed(game)
         return JSONResponse({"deleted": game.id})

@@ -94,6 +94,13 @@ class Game:
         #: the engine of the AI seats' decisions (``native``: the kernel makes the greedy
         #: and mcts seats' decisions, the same ones; the game itself stays Python)
         self.engine = engine
+        #: why the game cannot go on (an AI seat's decision failed), in one line, or None;
+        #: its pages and the API say it, and no seat may move until a person changes
+        #: who plays (``set_autoplay``)
+        self.stopped: str | None = None
+        #: whether ``stopped`` is for good (the server cannot play the game as asked),
+        #: or only until a person changes who plays
+        self._halted = False
         self.agents: list[Agent | None] = []
         self._reset_agents()
 
@@ -124,7 +131,7 @@ class Game:
         """The seat and agent that must decide now without a person: an AI seat, or a human
         seat played for; None when a person decides or the game is over."""
         state = self.state
-        if state.is_over or state.decision.player == NOBODY:
+        if self.stopped is not None or state.is_over or state.decision.player == NOBODY:
             return None
         seat = state.decision.player
         agent = self.agents[seat]
@@ -146,8 +153,22 @@ class Game:
         self.record = record
         self.version += 1
 
+    def stop(self, seat: int, failure: BaseException) -> None:
+        """The AI deciding for ``seat`` failed: the game stops, saying who and why."""
+        self.stopped = f"the AI of {self.who(seat)} failed to decide: {failure_line(failure)}"
+        self.version += 1
+
+    def halt(self, reason: str) -> None:
+        """The server cannot play this game as it was asked to (its AI seats' engine): it
+        stays stopped with ``reason``, whoever plays for whom."""
+        self.stopped = reason
+        self._halted = True
+        self.version += 1
+
     def _check_turn(self, seat: int) -> None:
         state = self.state
+        if self.stopped is not None:
+            raise Refused(f"the game cannot continue: {self.stopped}")
         if state.is_over:
             raise Refused("the game is over")
         if state.decision.player != seat:
@@ -221,6 +242,10 @@ class Game:
         self.version += 1
 
     def set_autoplay(self, seat: int, on: bool) -> None:
+        """Play for ``seat`` or stop; either may let a stopped game go on (the AI is
+        tried again, or the person decides), so it is no longer stopped, unless halted."""
+        if not self._halted:
+            self.stopped = None
         if on:
             self.autoplay.add(seat)
         else:
@@ -257,12 +282,14 @@ class Game:
         decides, the score as this seat may see it during the game and the score table
         once it is over."""
         rules, state = self.rules, self.state
-        mine = not state.is_over and state.decision.player == seat
+        mine = not state.is_over and self.stopped is None and state.decision.player == seat
         options = rules.legal_actions(state) if mine else []
         targets = sorted({part for a in options for part in _parts(a)})
         decider = state.decision.player
         if state.is_over:
             status = "The game is over."
+        elif self.stopped is not None:
+            status = f"The game cannot continue: {self.stopped}"
         elif decider == NOBODY:
             status = state.decision.stage
         else:
@@ -278,6 +305,7 @@ class Game:
             "you": seat_label(seat),
             "version": self.version,
             "over": state.is_over,
+            "stopped": self.stopped,
             "round": state.round,
             "deciding": None if decider == NOBODY else decider,
             "yours": mine,
@@ -299,6 +327,18 @@ class Game:
             "mine": own_cards(rules, view, seat),
             "in_play": cards_in_play(rules, state, view, seat),
         }
+
+
+#: the most characters of a failure's message a page shows (a reason is one line)
+FAILURE_CHARS = 300
+
+
+def failure_line(failure: BaseException) -> str:
+    """``Kind: message`` of a failure in one line (its first), shortened to
+    :data:`FAILURE_CHARS`."""
+    lines = str(failure).strip().splitlines()
+    text = f"{type(failure).__name__}: {lines[0]}" if lines else type(failure).__name__
+    return text if len(text) <= FAILURE_CHARS else text[: FAILURE_CHARS - 1] + "…"
 
 
 def option_entry(rules: Rules, state: State, action: Action) -> dict[str, str]:

@@ -18,7 +18,7 @@ from naqala.web.store import Store
 #: saved at once, and so is the game when the AI stops or the server does)
 SAVE_EVERY = 1.0
 
-__all__ = ["SAVE_EVERY", "Server", "warn"]
+__all__ = ["SAVE_EVERY", "Server", "decision_failed", "warn"]
 
 
 class Server:
@@ -74,14 +74,22 @@ class Server:
                     nxt = game.next_player()
                     if nxt is None or game.id not in self.store.games:
                         return
-                    _, agent = nxt
-                    action = await anyio.to_thread.run_sync(ai_move, game.rules, game.state, agent)
-                    game.play(action)
+                    seat, agent = nxt
+                    try:
+                        action = await anyio.to_thread.run_sync(
+                            ai_move, game.rules, game.state, agent
+                        )
+                        game.play(action)
+                    except BaseException as exc:  # a panic too: see decision_failed
+                        if not decision_failed(exc):
+                            raise
+                        game.stop(seat, exc)
+                        warn(f"game {game.id}: stopped: {game.stopped}")
                 due = loop.time() - saved >= SAVE_EVERY
                 if due:
                     saved = loop.time()
                 self.changed(game, save=due)
-        except Exception as exc:  # a broken AI stops itself, never the server
+        except Exception as exc:  # anything else broken stops this task, never the server
             warn(f"game {game.id}: the AI stopped: {type(exc).__name__}: {exc}")
         finally:
             self.save(game)
@@ -92,6 +100,19 @@ class Server:
         for task in self.tasks.values():
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+#: what ends a task rather than a decision: these always pass on
+_NOT_A_DECISION = (asyncio.CancelledError, KeyboardInterrupt, SystemExit, GeneratorExit)
+
+
+def decision_failed(exc: BaseException) -> bool:
+    """Whether ``exc``, raised while an AI decided or its action was applied, is that
+    decision's failure (the game stops with it, the server goes on): anything but the
+    end of the task or of the process. Not only ``Exception``: the native engine's
+    ``PanicException`` (pyo3's) derives from ``BaseException``, and a task it ended
+    left its game waiting for ever with nothing said."""
+    return not isinstance(exc, _NOT_A_DECISION)
 
 
 def warn(line: str) -> None:

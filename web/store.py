@@ -39,7 +39,7 @@ from naqala.core.record import (
 )
 from naqala.core.session import with_canonical_seats
 from naqala.core.state import State
-from naqala.kernel.choice import AUTO
+from naqala.kernel.choice import AUTO, PYTHON, EngineError
 from naqala.kernel.seated import table_engine
 from naqala.web.games import GAME_ID, Game, Refused, new_game_id, new_token
 
@@ -222,16 +222,20 @@ class Store:
 
     def resume(self) -> list[str]:
         """Load every game saved in the folder; returns a warning per game that could not be
-        resumed (it is left on disk, untouched)."""
+        resumed (it is left on disk, untouched), and per game resumed stopped (its AI seats'
+        engine, asked with ``--engine``, cannot play it: its pages say why)."""
         warnings = []
         for path in sorted(self.folder.glob("*.record.json")):
             game_id = path.name.removesuffix(".record.json")
             if not GAME_ID.match(game_id) or game_id in self.games:
                 continue
             try:
-                self.games[game_id] = self._resumed(game_id)
+                game = self.games[game_id] = self._resumed(game_id)
             except (OSError, ValueError, KeyError, TypeError, RecordError) as exc:
                 warnings.append(f"{path}: not resumed: {exc}")
+                continue
+            if game.stopped is not None:
+                warnings.append(f"{path}: resumed stopped: {game.stopped}")
         return warnings
 
     def _resumed(self, game_id: str) -> Game:
@@ -245,9 +249,14 @@ class Store:
         autoplay = [int(s) for s in seats["autoplay"]]
         if [t is not None for t in tokens] != [k == HUMAN for k in record.seats]:
             raise ValueError(f"{seats_path}: the tokens do not match the record's seats")
-        return Game(
-            game_id, rules, record, states, tokens, autoplay, self._engine(rules, record.seats)
-        )
+        try:
+            engine, halted = self._engine(rules, record.seats), None
+        except EngineError as exc:  # its players are told why, and the game kept as it is
+            engine, halted = PYTHON, f"{exc} (naqala serve --engine {self.engine})"
+        game = Game(game_id, rules, record, states, tokens, autoplay, engine)
+        if halted is not None:
+            game.halt(halted)
+        return game
 
 
 def record_text(game: Game) -> str:

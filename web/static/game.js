@@ -126,6 +126,8 @@ function render(page) {
   });
   cardSheet.update(page.cards, page.options);
   document.getElementById("status").textContent = "Round " + page.round + " · " + page.status;
+  // a game an AI seat could not go on with: its one-line reason, where refusals are said
+  if (page.stopped) { say("The game cannot continue: " + page.stopped, true); }
   fill(document.getElementById("options"),
     page.options.map(function (o) { return button(o, "option"); }));
   showCards(page);
