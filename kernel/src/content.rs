@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::geometry::Geometry;
 use crate::names::Names;
+use crate::state::{Count, MAX_DECK_CARDS};
 
 /// The most of each component a native state can hold (fixed arrays keep a state
 /// small and its copies free of allocations).
@@ -205,6 +206,55 @@ impl KindRanks {
     }
 }
 
+/// Every count of `doc` fits the state's fields, or an error naming its content path and
+/// the kernel's limit (`Count` for meeples, tokens and camels, `MAX_DECK_CARDS` for the
+/// cards of every deck, which one player's hands may all hold).
+fn check_counts(doc: &ContentDoc) -> Result<(), String> {
+    let most = u32::from(Count::MAX);
+    let mut counts: Vec<(String, u32)> = Vec::new();
+    for colour in &doc.colours {
+        counts.push((format!("colour {}: count", colour.id), colour.count));
+    }
+    for token in &doc.tokens {
+        counts.push((format!("token {}: count", token.id), token.count));
+    }
+    for pc in &doc.player_counts {
+        counts.push((format!("player_count {}: camels", pc.players), pc.camels));
+    }
+    for (what, found) in counts {
+        if found > most {
+            return Err(format!(
+                "kernel content: {what} {found}, the kernel holds at most {most}"
+            ));
+        }
+    }
+    // every card of every deck may end in one player's hands
+    let cards: u64 = doc.cards.iter().map(|c| u64::from(c.count)).sum();
+    if cards > MAX_DECK_CARDS as u64 {
+        return Err(format!(
+            "kernel content: card counts: {cards} cards in the decks, the kernel holds at \
+             most {MAX_DECK_CARDS}"
+        ));
+    }
+    Ok(())
+}
+
+/// The bag covers every tile that holds meeples `meeples_per_tile` times, as the base
+/// game's content check requires (`plugins/base/checks.py`): the setup draws from it.
+fn check_bag(doc: &ContentDoc) -> Result<(), String> {
+    let per_tile = doc.settings.get("meeples_per_tile").copied().unwrap_or(0);
+    let tiles = doc.tiles.iter().filter(|t| t.holds_meeples).count() as i64;
+    let meeples: i64 = doc.colours.iter().map(|c| i64::from(c.count)).sum();
+    let need = tiles.saturating_mul(per_tile);
+    if meeples < need {
+        return Err(format!(
+            "kernel content: settings.meeples_per_tile: {tiles} tiles hold meeples, \
+             {per_tile} each need {need}, but the colours have {meeples}"
+        ));
+    }
+    Ok(())
+}
+
 /// How many board shapes' geometries a content keeps (`core/state.py` keeps 64 too): a
 /// board with terrain (the Artisans' chasm and mountains) has a shape of its own per game.
 const GEOMETRIES_KEPT: usize = 64;
@@ -238,18 +288,21 @@ impl Content {
                 ));
             }
         }
+        check_counts(&doc)?;
         if doc.cards.len() >= usize::from(u8::MAX) {
             return Err(format!(
                 "kernel content: {} cards, the kernel holds at most 254",
                 doc.cards.len()
             ));
         }
-        if doc.tiles.len() >= usize::from(u8::MAX) {
+        if doc.tiles.len() > MAX_TILES {
             return Err(format!(
-                "kernel content: {} tile ids, the kernel holds at most 254",
+                "kernel content: tiles: {} tiles, the kernel holds at most {MAX_TILES} \
+                 (a board is a 64-bit mask)",
                 doc.tiles.len()
             ));
         }
+        check_bag(&doc)?;
         let mut letters = Vec::with_capacity(doc.colours.len());
         for colour in &doc.colours {
             let mut chars = colour.letter.chars();
@@ -289,6 +342,12 @@ impl Content {
         }
         known.push(((rows, cols, blocked, walls.into()), Arc::clone(&geometry)));
         geometry
+    }
+
+    /// A count of the content (meeples of a colour, tokens of a kind, camels) as the
+    /// state holds it: `Content::new` refused any that does not fit.
+    pub fn count(&self, n: u32) -> Count {
+        Count::try_from(n).expect("Content::new refuses a count the state cannot hold")
     }
 
     pub fn colours(&self) -> usize {

@@ -15,8 +15,8 @@ use crate::content::{Content, MAX_COLOURS, MAX_PLAYERS, MAX_TILES, MAX_TOKENS};
 use crate::names::Sym;
 use crate::rng::Rng;
 use crate::state::{
-    parse_tile, tile_name, Board, Counts, Decision, Deck, Hands, Layout, Player, State, Target,
-    TokenCounts, Track, Turn, MAX_DECKS, NOBODY, NO_CARD,
+    parse_tile, tile_name, Board, Count, Counts, Decision, Deck, Hands, Layout, Player, State,
+    Target, TokenCounts, Track, Turn, MAX_DECKS, MAX_DECK_CARDS, NOBODY, NO_CARD,
 };
 
 pub const FORMAT: &str = "naqala-state";
@@ -251,6 +251,12 @@ impl Reader<'_> {
                 }
             }
             hands[index] = hand;
+        }
+        let held: usize = hands.iter().map(Vec::len).sum();
+        if held > MAX_DECK_CARDS {
+            return Err(format!(
+                "{path}.hands: {held} cards, the kernel holds at most {MAX_DECK_CARDS}"
+            ));
         }
         Ok(Player {
             coins: fit(p.coins, &format!("{path}.coins"))?,
@@ -506,6 +512,12 @@ fn state_from_doc(content: &Content, doc: &StateDoc) -> Result<State, String> {
             .deck_index(name)
             .ok_or_else(|| format!("$.decks.{name}: no deck {name:?} in these rules"))?;
         let path = format!("$.decks.{name}");
+        let held = deck.draw.len() + deck.row.len() + deck.discard.len();
+        if held > MAX_DECK_CARDS {
+            return Err(format!(
+                "{path}: {held} cards, the kernel holds at most {MAX_DECK_CARDS}"
+            ));
+        }
         decks[index] = Deck::new(
             &reader.cards(&deck.draw, &format!("{path}.draw"))?,
             &reader.row(&deck.row, &format!("{path}.row"))?,
@@ -572,7 +584,7 @@ fn state_from_doc(content: &Content, doc: &StateDoc) -> Result<State, String> {
     })
 }
 
-fn letters_of(content: &Content, counts: &[u8]) -> String {
+fn letters_of(content: &Content, counts: &[Count]) -> String {
     let mut text = String::new();
     for (colour, &letter) in content.letters.iter().enumerate() {
         for _ in 0..counts[colour] {
@@ -612,7 +624,7 @@ fn state_to_doc(content: &Content, state: &State) -> StateDoc {
     let name = |t: u8| tile_name(usize::from(t), cols);
     let names = &content.names;
     let declared = |field: &str| content.declares_turn_field(field);
-    let tokens_doc = |counts: &[u8], all: bool| -> IndexMap<String, i64> {
+    let tokens_doc = |counts: &[Count], all: bool| -> IndexMap<String, i64> {
         content
             .doc
             .tokens

@@ -1,0 +1,118 @@
+"""The kernel holds every count the content allows, or refuses it in one line (issue #36).
+
+docs/formats.md bounds a content's numbers (1 000 meeples of a colour, 1 000 camels,
+1 000 copies of a card…). The kernel once kept them in bytes and took them mod 256 without
+a word, so a house rule played a different game natively. Each extreme content-only house
+rule of ``tests/data/extremes/`` is played here on both engines and compared after every
+action; what the kernel still cannot hold is refused when its content is read, in one
+line naming the content path and the kernel's limit, and ``auto`` then plays Python.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from naqala.cli.app import app
+from naqala.core.engine import build_rules
+from naqala.kernel.bridge import NativeRules
+from naqala.kernel.differential import ported_rules, verify_game
+from naqala.kernel.support import native_obstacle
+from tests.native_kit import assert_native_game_is_python, require_native
+
+EXTREMES = Path(__file__).parent / "data" / "extremes"
+
+
+def house_rule(folder: Path, name: str, body: str) -> Path:
+    """A content-only house rule file named ``name`` holding ``body``."""
+    path = folder / f"{name}.toml"
+    path.write_text(f'[house-rule]\nname = "{name}"\n\n{body}')
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in EXTREMES.glob("*.toml")))
+def test_extreme_house_rules_play_the_same_game_on_both_engines(name: str) -> None:
+    require_native()
+    rules, bridge = ported_rules((), [EXTREMES / f"{name}.toml"])
+    for seed in (0, 1):
+        assert_native_game_is_python(rules, bridge, 2 + seed, seed)  # the native setup
+        report = verify_game(rules, bridge, 2, seed)  # every action compared
+        assert [str(d) for d in report.differences] == []
+        assert not report.unported
+        assert report.applied_compared == report.actions > 0
+
+
+def test_a_big_bag_sets_up_as_in_python() -> None:
+    """300 green meeples (the bag's 288 once wrapped to 32): 12 on every tile drew the
+    bag empty on the kernel, a panic (``below() needs n >= 1``)."""
+    require_native()
+    rules, bridge = ported_rules((), [EXTREMES / "meeples-per-tile-12.toml"])
+    native = bridge.data(bridge.new_game(3, 7))
+    python = rules.new_game(3, 7)
+    assert native == json.loads(json.dumps(bridge.data(bridge.to_native(python))))
+    assert all(len(tile["meeples"]) == 12 for tile in native["board"]["tiles"])
+
+
+def kernel_refusal(path: Path) -> str:
+    """The one line the kernel refuses ``path``'s content with (Python builds the rules)."""
+    rules = build_rules((), [path])
+    with pytest.raises(ValueError) as refused:
+        NativeRules(rules)
+    message = str(refused.value)
+    assert "\n" not in message
+    obstacle = native_obstacle(rules)
+    assert obstacle == f"the native engine cannot read these rules' content: {message}"
+    return message
+
+
+def test_a_board_of_more_tiles_than_the_kernel_holds_is_refused(tmp_path: Path) -> None:
+    require_native()
+    body = (
+        '[[override]]\ntarget = "tile:oasis"\ncount = 76\n\n'  # 100 tiles: 10 x 10
+        '[[extra_meeples]]\ncolour = "green"\ncount = 210\n'
+    )
+    path = house_rule(tmp_path, "big-board", body)
+    message = kernel_refusal(path)
+    assert message == (
+        "kernel content: tiles: 100 tiles, the kernel holds at most 64 (a board is a 64-bit mask)"
+    )
+
+
+def test_more_cards_than_the_kernel_holds_are_refused(tmp_path: Path) -> None:
+    """66 kinds of 1 000 Fakirs: 66 000 cards, more than a hand's `u16` places."""
+    require_native()
+    body = "".join(
+        f'[[resource]]\nid = "fakir-{i}"\nkind = "fakir"\ncount = 1000\n\n' for i in range(66)
+    )
+    message = kernel_refusal(house_rule(tmp_path, "many-fakirs", body))
+    assert message.startswith("kernel content: card counts: 66")
+    assert message.endswith("cards in the decks, the kernel holds at most 65535")
+
+
+def test_auto_plays_python_where_the_kernel_refuses(tmp_path: Path) -> None:
+    """The refused board plays on ``auto`` as on ``python``: the same summary, and
+    ``native`` refuses in one line."""
+    require_native()
+    body = (
+        '[[override]]\ntarget = "tile:oasis"\ncount = 11\n\n'  # 35 tiles: 5 x 7
+        '[[override]]\ntarget = "tile:small-market"\ncount = 38\n\n'  # 65 tiles: 5 x 13
+        "[tables]\nboard_65 = [5, 13]\n\n"
+        '[[extra_meeples]]\ncolour = "green"\ncount = 120\n'
+    )
+    path = house_rule(tmp_path, "wide-board", body)
+    assert kernel_refusal(path).startswith("kernel content: tiles: 65 tiles")
+    runner = CliRunner()
+    args = ["simulate", "-n", "1", "-p", "2", "-j", "1", "--json", "--house-rules", str(path)]
+    results = {}
+    for engine in ("auto", "python"):
+        result = runner.invoke(app, [*args, "--engine", engine])
+        assert result.exit_code == 0, result.output
+        results[engine] = json.loads(result.stdout)
+    assert results["auto"] == results["python"]
+    refused = runner.invoke(app, [*args, "--engine", "native"])
+    assert refused.exit_code == 2
+    assert "the kernel holds at most 64" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
