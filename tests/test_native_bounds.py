@@ -10,6 +10,7 @@ line naming the content path and the kernel's limit, and ``auto`` then plays Pyt
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -116,3 +117,19 @@ def test_auto_plays_python_where_the_kernel_refuses(tmp_path: Path) -> None:
     assert refused.exit_code == 2
     assert "the kernel holds at most 64" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1
+
+
+def test_the_walks_bench_times_long_walks_on_both_engines() -> None:
+    """bench/walks.py: a row per stage and count, 40 meeples a tile included (the kernel's
+    unmemoised walk of more than 24 steps never ended there)."""
+    require_native()
+    path = Path(__file__).resolve().parent.parent / "bench" / "walks.py"
+    spec = importlib.util.spec_from_file_location("bench_walks", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    lines: list[str] = []
+    assert bench.main(["--counts", "2", "40", "--budget", "0.001"], lines.append) == 0
+    rows = [line.split()[:2] for line in lines[1:]]
+    assert rows == [["2", "pick"], ["2", "drop"], ["40", "pick"], ["40", "drop"]]
+    assert all(line.endswith("×") for line in lines[1:])
