@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
+import tempfile
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from naqala.cli.app import app
+from naqala.core.content import ContentError
 from naqala.core.engine import build_rules
 from naqala.kernel.bridge import NativeRules
 from naqala.kernel.differential import ported_rules, verify_game
@@ -133,3 +136,137 @@ def test_the_walks_bench_times_long_walks_on_both_engines() -> None:
     rows = [line.split()[:2] for line in lines[1:]]
     assert rows == [["2", "pick"], ["2", "drop"], ["40", "pick"], ["40", "drop"]]
     assert all(line.endswith("×") for line in lines[1:])
+
+
+# -- every documented bound, read from docs/formats.md --------------------------------------
+
+FORMATS = Path(__file__).resolve().parent.parent / "docs" / "formats.md"
+
+
+def documented_bounds() -> dict[str, int]:
+    """The bounds of "Numbers are bounded where they are written", read from the doc's
+    own sentence (so a changed doc or a changed bound fails here)."""
+    text = " ".join(FORMATS.read_text().split())
+    start = text.index("Numbers are bounded where they are written")
+    sentence = text[start : text.index("Lower bounds that depend on meaning", start)]
+    number = r"(\d{1,3}(?: \d{3})*)"
+    patterns = {
+        "count": r"a `count` \(of tiles, cards, meeples of a colour, tokens, extra meeples "
+        + r"[^)]*\) is at most "
+        + number,
+        "vp": r"a `vp` at most " + number,
+        "players": r"`players` and `markers` of a `\[\[player_count\]\]` at most " + number,
+        "camels": r"`camels` at most " + number,
+        "low": r"lies between −" + number,
+        "high": r"lies between −[\d ]+ and " + number,
+    }
+    bounds: dict[str, int] = {}
+    for name, pattern in patterns.items():
+        found = re.search(pattern, sentence)
+        assert found, f"docs/formats.md no longer says the {name} bound: {pattern}"
+        bounds[name] = int(found.group(1).replace(" ", ""))
+    return bounds
+
+
+def turn_track(spots: int) -> str:
+    """A turn-order track of ``spots`` spots, dearest first."""
+    return ", ".join(str(max(18 - 2 * i, 0)) for i in range(spots))
+
+
+def bound_rules(bounds: dict[str, int]) -> dict[str, str]:
+    """A content-only house rule at each documented bound (TOML bodies), by name."""
+    count, vp, players = bounds["count"], bounds["vp"], bounds["players"]
+    # the base game's 90 meeples, topped up to cover 1 025 tiles 3 times (3 075)
+    cover = "".join(
+        f'[[extra_meeples]]\ncolour = "{colour}"\ncount = {more}\n\n'
+        for colour, more in (("green", 982), ("blue", 982), ("red", 982), ("white", 49))
+    )
+    return {
+        "tile-count": f'[[override]]\ntarget = "tile:village"\ncount = {count}\n\n{cover}',
+        "card-count": f'[[override]]\ntarget = "resource:silk"\ncount = {count}\n',
+        "colour-count": f'[[override]]\ntarget = "colour:white"\ncount = {count}\n',
+        "token-count": f'[[override]]\ntarget = "token:palm-tree"\ncount = {count}\n',
+        # a colour has at least 1 meeple, so 1 000 extra ones make too many: refused
+        "extra-meeples": f'[[extra_meeples]]\ncolour = "red"\ncount = {count}\n',
+        "colour-with-extras": f'[[extra_meeples]]\ncolour = "red"\ncount = {count - 18}\n',
+        "vp": (
+            f'[[override]]\ntarget = "tile:oasis"\nvp = {vp}\n\n'
+            f'[[override]]\ntarget = "token:palace"\nvp = {vp}\n\n'
+            f'[[override]]\ntarget = "djinn:jafaar"\nvp = {vp}\n'
+        ),
+        "players": (
+            f"[[player_count]]\nplayers = {players}\ncamels = 8\nmarkers = 1\n\n"
+            f"[tables]\nturn_order_costs_{players} = [{turn_track(players)}]\n"
+        ),
+        "markers": (
+            f"[[player_count]]\nplayers = 2\ncamels = 11\nmarkers = {players}\n\n"
+            f"[tables]\nturn_order_costs_2 = [{turn_track(2 * players)}]\n"
+        ),
+        "camels": (f"[[player_count]]\nplayers = 2\ncamels = {bounds['camels']}\nmarkers = 2\n"),
+        "settings-high": (
+            f"[settings]\nvizier_vp = {bounds['high']}\nsmall_market_reach = {bounds['high']}\n"
+            f"resource_row = {bounds['high']}\n\n"
+            f"[tables]\nsuit_values = [1, 3, 7, 13, 21, 30, 40, 50, {bounds['high']}]\n\n"
+            f'[[override]]\ntarget = "djinn:iblis"\nparams = {{ kills = {bounds["high"]} }}\n'
+        ),
+        "settings-low": f"[settings]\nelder_vp = -{bounds['low']}\n",
+        "params-low": (
+            f'[[override]]\ntarget = "djinn:jafaar"\nparams = {{ vizier_vp = -{bounds["low"]} }}\n'
+        ),
+    }
+
+
+def one_line_refusal(error: BaseException) -> str:
+    message = str(error)
+    assert message and "\n" not in message, message
+    return message
+
+
+@pytest.mark.parametrize("name", sorted(bound_rules(documented_bounds())))
+def test_every_documented_bound_plays_the_same_game_or_is_refused(
+    name: str, tmp_path: Path
+) -> None:
+    """At each bound: the rules are refused in one line, or the kernel refuses them (its
+    content reader, or the game it cannot set up) in one line, or a game plays the same
+    on both engines, action by action."""
+    require_native()
+    path = house_rule(tmp_path, name, bound_rules(documented_bounds())[name])
+    try:
+        rules, bridge = ported_rules((), [path])
+    except (ContentError, ValueError) as refused:  # the rules, or the kernel's content reader
+        one_line_refusal(refused)
+        return
+    played = 0
+    for players in sorted(pc.players for pc in rules.content.player_counts):
+        try:
+            bridge.new_game(players, 0)
+        except NotImplementedError as refused:  # more players or markers than it holds
+            assert "kernel" in one_line_refusal(refused)
+            assert rules.new_game(players, 0).decision.stage == "bid"  # Python sets it up
+            continue
+        if played < 1:  # one game compared action by action, at the fewest players
+            assert_native_game_is_python(rules, bridge, players, 0)  # the native setup too
+            report = verify_game(rules, bridge, players, 0)
+            assert [str(d) for d in report.differences] == []
+            assert report.applied_compared == report.actions > 0
+            played += 1
+
+
+@pytest.mark.parametrize(
+    ("name", "body", "message"),
+    [
+        ("count", '[[override]]\ntarget = "token:palace"\ncount = {count}\n', "more than"),
+        ("vp", '[[override]]\ntarget = "tile:oasis"\nvp = {vp}\n', "more than"),
+        ("players", "[[player_count]]\nplayers = {players}\ncamels = 8\nmarkers = 1\n", ""),
+        ("camels", "[[player_count]]\nplayers = 2\ncamels = {camels}\nmarkers = 2\n", ""),
+        # `[settings]` past 1 000 000 is refused by the content parser alone for now
+        # (`parse_content_file`): issue #36's "bounds that hold in every command"
+    ],
+)
+def test_one_past_each_documented_bound_is_refused(name: str, body: str, message: str) -> None:
+    """The doc's numbers are the code's: one more is refused with the file and path."""
+    bounds = {key: value + 1 for key, value in documented_bounds().items()}
+    with tempfile.TemporaryDirectory() as folder:
+        path = house_rule(Path(folder), f"past-{name}", body.format(**bounds))
+        with pytest.raises(ContentError, match=f"{re.escape(path.name)}.*{message}"):
+            build_rules((), [path])
