@@ -96,6 +96,18 @@ def test_more_cards_than_the_kernel_holds_are_refused(tmp_path: Path) -> None:
     assert message.endswith("cards in the decks, the kernel holds at most 65535")
 
 
+def test_a_purchase_of_more_cards_than_an_action_holds_is_refused(tmp_path: Path) -> None:
+    """A large market taking 13 of a row of 13: the kernel's actions name at most 12
+    cards (the game once stopped at the first such market, "not ported")."""
+    require_native()
+    body = "[settings]\nresource_row = 13\nlarge_market_reach = 13\nlarge_market_take = 13\n"
+    message = kernel_refusal(house_rule(tmp_path, "big-purchase", body))
+    assert message == (
+        "kernel content: settings.large_market_take: a purchase of 13 cards, the kernel's "
+        "actions hold at most 12"
+    )
+
+
 def test_auto_plays_python_where_the_kernel_refuses(tmp_path: Path) -> None:
     """The refused board plays on ``auto`` as on ``python``: the same summary, and
     ``native`` refuses in one line."""
@@ -210,6 +222,10 @@ def bound_rules(bounds: dict[str, int]) -> dict[str, str]:
             f'[[override]]\ntarget = "djinn:iblis"\nparams = {{ kills = {bounds["high"]} }}\n'
         ),
         "settings-low": f"[settings]\nelder_vp = -{bounds['low']}\n",
+        "market-take": (
+            f"[settings]\nlarge_market_take = {bounds['high']}\n"
+            f"large_market_reach = {bounds['high']}\nresource_row = {bounds['high']}\n"
+        ),
         "params-low": (
             f'[[override]]\ntarget = "djinn:jafaar"\nparams = {{ vizier_vp = -{bounds["low"]} }}\n'
         ),

@@ -11,6 +11,7 @@ use serde::Deserialize;
 
 use std::sync::{Arc, Mutex};
 
+use crate::actions::MAX_ACTION_CARDS;
 use crate::geometry::Geometry;
 use crate::names::Names;
 use crate::state::{Count, MAX_DECK_CARDS};
@@ -239,6 +240,56 @@ fn check_counts(doc: &ContentDoc) -> Result<(), String> {
     Ok(())
 }
 
+/// No action the content allows names more cards than an action holds
+/// (`MAX_ACTION_CARDS`): a purchase (`take` of the first `reach` of the resource row), a
+/// suit sold (one card of each kind of merchandise), what a card thief takes (`give`,
+/// `keep` of a hand).
+fn check_action_cards(doc: &ContentDoc) -> Result<(), String> {
+    let most = MAX_ACTION_CARDS as i64;
+    let setting = |key: &str| doc.settings.get(key).copied();
+    let row = setting("resource_row").unwrap_or(0);
+    for size in ["small", "large"] {
+        let reach = setting(&format!("{size}_market_reach"));
+        let take = setting(&format!("{size}_market_take"));
+        if let (Some(reach), Some(take)) = (reach, take) {
+            let bought = take.min(reach).min(row);
+            if bought > most {
+                return Err(format!(
+                    "kernel content: settings.{size}_market_take: a purchase of {bought} cards, \
+                     the kernel's actions hold at most {most}"
+                ));
+            }
+        }
+    }
+    let resources = doc.decks.first().map(|d| d.id.as_str());
+    let kinds = doc
+        .cards
+        .iter()
+        .filter(|c| Some(c.deck.as_str()) == resources && c.kind == "merchandise")
+        .count();
+    if kinds > MAX_ACTION_CARDS {
+        return Err(format!(
+            "kernel content: resources: {kinds} kinds of merchandise (a suit sold), the \
+             kernel's actions hold at most {most} cards"
+        ));
+    }
+    for card in &doc.cards {
+        if !doc.decks.iter().any(|d| d.id == card.kind) {
+            continue; // only a card thief takes cards of a deck its kind names
+        }
+        for param in ["give", "keep"] {
+            if let Some(&n) = card.params.get(param).filter(|&&n| n > most) {
+                return Err(format!(
+                    "kernel content: card {}: params.{param}: {n} cards, the kernel's \
+                     actions hold at most {most}",
+                    card.id
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The bag covers every tile that holds meeples `meeples_per_tile` times, as the base
 /// game's content check requires (`plugins/base/checks.py`): the setup draws from it.
 fn check_bag(doc: &ContentDoc) -> Result<(), String> {
@@ -289,6 +340,7 @@ impl Content {
             }
         }
         check_counts(&doc)?;
+        check_action_cards(&doc)?;
         if doc.cards.len() >= usize::from(u8::MAX) {
             return Err(format!(
                 "kernel content: {} cards, the kernel holds at most 254",
