@@ -49,6 +49,20 @@ def test_extreme_house_rules_play_the_same_game_on_both_engines(name: str) -> No
         assert report.applied_compared == report.actions > 0
 
 
+@pytest.mark.parametrize("name", ["cards-1000", "meeples-1000"])
+def test_simulate_gives_one_summary_on_both_engines(name: str) -> None:
+    """What a user saw: ``simulate`` with 1 000 papyrus cards (a deck whose length a byte
+    held) or 1 000 viziers and elders (232 natively) differed between ``--engine native``
+    and ``--engine python``."""
+    require_native()
+    args = ["simulate", "-n", "3", "-p", "3", "-j", "1", "--json"]
+    args += ["--house-rules", str(EXTREMES / f"{name}.toml")]
+    runner = CliRunner()
+    results = [runner.invoke(app, [*args, "--engine", engine]) for engine in ("native", "python")]
+    assert [r.exit_code for r in results] == [0, 0], [r.output for r in results]
+    assert json.loads(results[0].stdout) == json.loads(results[1].stdout)
+
+
 def test_a_big_bag_sets_up_as_in_python() -> None:
     """300 green meeples (the bag's 288 once wrapped to 32): 12 on every tile drew the
     bag empty on the kernel, a panic (``below() needs n >= 1``)."""
