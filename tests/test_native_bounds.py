@@ -300,3 +300,21 @@ def test_one_past_each_documented_bound_is_refused(name: str, body: str, message
         path = house_rule(Path(folder), f"past-{name}", body.format(**bounds))
         with pytest.raises(ContentError, match=f"{re.escape(path.name)}.*{message}"):
             build_rules((), [path])
+
+
+def test_a_state_with_more_cards_than_the_kernel_places_is_refused() -> None:
+    """A forged state whose decks and hands hold more than 65 535 cards: refused with its
+    path (a deck or hand built from it would not fit its `u16` places)."""
+    require_native()
+    from naqala.core.serialize import state_to_data
+
+    rules = build_rules(())
+    bridge = NativeRules(rules)
+    data = state_to_data(rules, rules.new_game(2, 0))
+    data["decks"]["resources"]["draw"] = ["ivory"] * 65_000
+    data["players"][0]["hands"]["resources"] = ["gold"] * 536
+    with pytest.raises(ValueError, match=r"^\$\.decks: 65567 cards in the decks and hands"):
+        bridge.kernel.state(json.dumps(data))
+    data["players"][0]["hands"]["resources"] = ["gold"] * 500
+    held = bridge.data(bridge.kernel.state(json.dumps(data)))
+    assert len(held["decks"]["resources"]["draw"]) == 65_000

@@ -252,12 +252,6 @@ impl Reader<'_> {
             }
             hands[index] = hand;
         }
-        let held: usize = hands.iter().map(Vec::len).sum();
-        if held > MAX_DECK_CARDS {
-            return Err(format!(
-                "{path}.hands: {held} cards, the kernel holds at most {MAX_DECK_CARDS}"
-            ));
-        }
         Ok(Player {
             coins: fit(p.coins, &format!("{path}.coins"))?,
             camels: fit(p.camels, &format!("{path}.camels"))?,
@@ -506,18 +500,29 @@ fn state_from_doc(content: &Content, doc: &StateDoc) -> Result<State, String> {
             "$.decks: the kernel holds at most {MAX_DECKS} decks"
         ));
     }
+    // cards only move during a game: with every card of the state within the kernel's
+    // places, no deck or hand can outgrow them (`Deck::new`, `Hands::new`)
+    let in_decks = doc
+        .decks
+        .values()
+        .map(|d| d.draw.len() + d.row.len() + d.discard.len());
+    let in_hands = doc
+        .players
+        .iter()
+        .flat_map(|p| p.hands.values().map(Vec::len));
+    let cards: usize = in_decks.chain(in_hands).sum();
+    if cards > MAX_DECK_CARDS {
+        return Err(format!(
+            "$.decks: {cards} cards in the decks and hands, the kernel holds at most \
+             {MAX_DECK_CARDS}"
+        ));
+    }
     let mut decks = vec![Deck::default(); content.decks()];
     for (name, deck) in &doc.decks {
         let index = content
             .deck_index(name)
             .ok_or_else(|| format!("$.decks.{name}: no deck {name:?} in these rules"))?;
         let path = format!("$.decks.{name}");
-        let held = deck.draw.len() + deck.row.len() + deck.discard.len();
-        if held > MAX_DECK_CARDS {
-            return Err(format!(
-                "{path}: {held} cards, the kernel holds at most {MAX_DECK_CARDS}"
-            ));
-        }
         decks[index] = Deck::new(
             &reader.cards(&deck.draw, &format!("{path}.draw"))?,
             &reader.row(&deck.row, &format!("{path}.row"))?,
