@@ -3,7 +3,7 @@
 
 use crate::content::Content;
 pub use crate::rules::thieves::Loot;
-use crate::state::tile_name;
+use crate::state::{tile_name, Count};
 
 /// The most cards one action names (a purchase, a suit sold).
 pub const MAX_ACTION_CARDS: usize = 12;
@@ -80,7 +80,7 @@ impl Pay {
     }
 
     /// (elders, Fakirs) the payment takes.
-    pub fn counts(self) -> (u8, usize) {
+    pub fn counts(self) -> (Count, usize) {
         match self {
             Pay::Free => (0, 0),
             Pay::E => (1, 0),
@@ -113,7 +113,7 @@ pub enum Action {
     /// `drop <tile> <colour letter>`: drop the next meeple
     Drop(u8, u8),
     /// `fakirs <n>`: discard that many Fakirs for the tribe action
-    Fakirs(u8),
+    Fakirs(Count),
     /// `kill <tile|p<seat>> <colour letter>`
     Kill(Victim, u8),
     /// `place <tile>`: the token goes on that tile
@@ -127,7 +127,7 @@ pub enum Action {
     /// `<card> [tile] [payment]`: a card used in its owner's turn (`Activated`)
     Card(u8, Option<u8>, Pay),
     /// `<kumarbi> <cost> <F…>`: a bid for the spot of that cost, Fakirs discarded
-    Discounted(u8, u32, u8),
+    Discounted(u8, u32, Count),
     /// `<verb> <card> [payment]`: a card used by its deck's verb (`claim <whim>`)
     Claim(u8, Pay),
     /// `keep <djinn>`: the djinn kept of those drawn (Sibittis)
@@ -146,7 +146,7 @@ pub enum Action {
     /// `tent <tile>`: the Artisans' tent on a tile taken this turn
     Tent(u8),
     /// `workshop <P…|F…>`: the top item, paid with that many artisans (or Fakirs)
-    Workshop(Way, u8),
+    Workshop(Way, Count),
     /// `gather <tile> <colour letter>`: the Enchanting Flute moves one meeple
     Gather(u8, u8),
     /// `done`: the Enchanting Flute gathers no more

@@ -11,8 +11,10 @@ use serde::Deserialize;
 
 use std::sync::{Arc, Mutex};
 
+use crate::actions::MAX_ACTION_CARDS;
 use crate::geometry::Geometry;
 use crate::names::Names;
+use crate::state::{Count, MAX_DECK_CARDS};
 
 /// The most of each component a native state can hold (fixed arrays keep a state
 /// small and its copies free of allocations).
@@ -209,6 +211,105 @@ impl KindRanks {
     }
 }
 
+/// Every count of `doc` fits the state's fields, or an error naming its content path and
+/// the kernel's limit (`Count` for meeples, tokens and camels, `MAX_DECK_CARDS` for the
+/// cards of every deck, which one player's hands may all hold).
+fn check_counts(doc: &ContentDoc) -> Result<(), String> {
+    let most = u32::from(Count::MAX);
+    let mut counts: Vec<(String, u32)> = Vec::new();
+    for colour in &doc.colours {
+        counts.push((format!("colour {}: count", colour.id), colour.count));
+    }
+    for token in &doc.tokens {
+        counts.push((format!("token {}: count", token.id), token.count));
+    }
+    for pc in &doc.player_counts {
+        counts.push((format!("player_count {}: camels", pc.players), pc.camels));
+    }
+    for (what, found) in counts {
+        if found > most {
+            return Err(format!(
+                "kernel content: {what} {found}, the kernel holds at most {most}"
+            ));
+        }
+    }
+    // every card of every deck may end in one player's hands
+    let cards: u64 = doc.cards.iter().map(|c| u64::from(c.count)).sum();
+    if cards > MAX_DECK_CARDS as u64 {
+        return Err(format!(
+            "kernel content: card counts: {cards} cards in the decks, the kernel holds at \
+             most {MAX_DECK_CARDS}"
+        ));
+    }
+    Ok(())
+}
+
+/// No action the content allows names more cards than an action holds
+/// (`MAX_ACTION_CARDS`): a purchase (`take` of the first `reach` of the resource row), a
+/// suit sold (one card of each kind of merchandise), what a card thief takes (`give`,
+/// `keep` of a hand).
+fn check_action_cards(doc: &ContentDoc) -> Result<(), String> {
+    let most = MAX_ACTION_CARDS as i64;
+    let setting = |key: &str| doc.settings.get(key).copied();
+    let row = setting("resource_row").unwrap_or(0);
+    for size in ["small", "large"] {
+        let reach = setting(&format!("{size}_market_reach"));
+        let take = setting(&format!("{size}_market_take"));
+        if let (Some(reach), Some(take)) = (reach, take) {
+            let bought = take.min(reach).min(row);
+            if bought > most {
+                return Err(format!(
+                    "kernel content: settings.{size}_market_take: a purchase of {bought} cards, \
+                     the kernel's actions hold at most {most}"
+                ));
+            }
+        }
+    }
+    let resources = doc.decks.first().map(|d| d.id.as_str());
+    let kinds = doc
+        .cards
+        .iter()
+        .filter(|c| Some(c.deck.as_str()) == resources && c.kind == "merchandise")
+        .count();
+    if kinds > MAX_ACTION_CARDS {
+        return Err(format!(
+            "kernel content: resources: {kinds} kinds of merchandise (a suit sold), the \
+             kernel's actions hold at most {most} cards"
+        ));
+    }
+    for card in &doc.cards {
+        if !doc.decks.iter().any(|d| d.id == card.kind) {
+            continue; // only a card thief takes cards of a deck its kind names
+        }
+        for param in ["give", "keep"] {
+            if let Some(&n) = card.params.get(param).filter(|&&n| n > most) {
+                return Err(format!(
+                    "kernel content: card {}: params.{param}: {n} cards, the kernel's \
+                     actions hold at most {most}",
+                    card.id
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The bag covers every tile that holds meeples `meeples_per_tile` times, as the base
+/// game's content check requires (`plugins/base/checks.py`): the setup draws from it.
+fn check_bag(doc: &ContentDoc) -> Result<(), String> {
+    let per_tile = doc.settings.get("meeples_per_tile").copied().unwrap_or(0);
+    let tiles = doc.tiles.iter().filter(|t| t.holds_meeples).count() as i64;
+    let meeples: i64 = doc.colours.iter().map(|c| i64::from(c.count)).sum();
+    let need = tiles.saturating_mul(per_tile);
+    if meeples < need {
+        return Err(format!(
+            "kernel content: settings.meeples_per_tile: {tiles} tiles hold meeples, \
+             {per_tile} each need {need}, but the colours have {meeples}"
+        ));
+    }
+    Ok(())
+}
+
 /// How many board shapes' geometries a content keeps (`core/state.py` keeps 64 too): a
 /// board with terrain (the Artisans' chasm and mountains) has a shape of its own per game.
 const GEOMETRIES_KEPT: usize = 64;
@@ -242,18 +343,22 @@ impl Content {
                 ));
             }
         }
+        check_counts(&doc)?;
+        check_action_cards(&doc)?;
         if doc.cards.len() >= usize::from(u8::MAX) {
             return Err(format!(
                 "kernel content: {} cards, the kernel holds at most 254",
                 doc.cards.len()
             ));
         }
-        if doc.tiles.len() >= usize::from(u8::MAX) {
+        if doc.tiles.len() > MAX_TILES {
             return Err(format!(
-                "kernel content: {} tile ids, the kernel holds at most 254",
+                "kernel content: tiles: {} tiles, the kernel holds at most {MAX_TILES} \
+                 (a board is a 64-bit mask)",
                 doc.tiles.len()
             ));
         }
+        check_bag(&doc)?;
         let mut letters = Vec::with_capacity(doc.colours.len());
         for colour in &doc.colours {
             let mut chars = colour.letter.chars();
@@ -293,6 +398,12 @@ impl Content {
         }
         known.push(((rows, cols, blocked, walls.into()), Arc::clone(&geometry)));
         geometry
+    }
+
+    /// A count of the content (meeples of a colour, tokens of a kind, camels) as the
+    /// state holds it: `Content::new` refused any that does not fit.
+    pub fn count(&self, n: u32) -> Count {
+        Count::try_from(n).expect("Content::new refuses a count the state cannot hold")
     }
 
     pub fn colours(&self) -> usize {

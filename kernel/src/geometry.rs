@@ -6,11 +6,13 @@
 //! of exactly `k` steps can end; `loop_ends(here, prev, k)` the tiles where such a walk can
 //! end having stood there before. `prev` is `NOBODY` at the start of a walk.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::state::NOBODY;
 
-/// The longest walk the tables hold; a longer one is computed by recursion.
+/// The longest walk the fixed tables hold; longer walks (a tile with many meeples) are
+/// kept in `Geometry::longer`, built one length at a time as `core/board.py` memoises
+/// them per length, so a walk of k steps costs O(k) levels once, never 4^k.
 const TABLE_STEPS: usize = 24;
 /// `prev` as a slot: a neighbour's position in `neighbours[here]`, or this for none.
 const NO_PREV: usize = 4;
@@ -31,14 +33,31 @@ pub struct Geometry {
     /// asked about (a board with terrain is new every game, and most games never walk
     /// far: building every length took longer than the game)
     levels: Vec<OnceLock<Level>>,
+    /// the tables of walks longer than `TABLE_STEPS`, behind a lock (rarely asked)
+    longer: Arc<Mutex<Longer>>,
 }
 
 /// The walk tables of one walk length, by tile and `prev` slot.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Level {
     reach: Box<[u64]>,
     loops: Box<[u64]>,
 }
+
+/// The tables of walks longer than `TABLE_STEPS`: `levels[i]` is length
+/// `TABLE_STEPS + 1 + i`. Each level follows from the one before alone, so once a level
+/// equals one `period` lengths shorter, every longer one repeats them: the tail stops
+/// growing there, whatever the length asked.
+#[derive(Debug, Default)]
+struct Longer {
+    levels: Vec<Arc<Level>>,
+    /// (the first index of the repeating levels, their period), once found
+    cycle: Option<(usize, usize)>,
+}
+
+/// The longest period between equal levels looked for (walks on a grid settle into
+/// period 2: a tile's colour in a chequerboard alternates with each step).
+const MAX_PERIOD: usize = 4;
 
 impl Geometry {
     pub fn new(rows: u8, cols: u8, impassable: u64, walls: &[(u8, u8)]) -> Geometry {
@@ -100,6 +119,7 @@ impl Geometry {
             neighbours,
             area,
             levels: (0..=TABLE_STEPS).map(|_| OnceLock::new()).collect(),
+            longer: Arc::default(),
         }
     }
 
@@ -117,50 +137,87 @@ impl Geometry {
         here * (NO_PREV + 2) + slot
     }
 
-    /// The tables for walks of `steps` steps, built from those one step shorter when
-    /// first needed (`step`'s recursion, one level at a time).
+    /// The tables for walks of `steps` steps (at most `TABLE_STEPS`), built from those
+    /// one step shorter when first needed (`step`'s recursion, one level at a time).
     fn level(&self, steps: usize) -> &Level {
         self.levels[steps].get_or_init(|| {
-            let cells = self.size * (NO_PREV + 2);
-            let (mut reach, mut loops) = (vec![0; cells], vec![0; cells]);
             let below = (steps > 0).then(|| self.level(steps - 1));
-            for here in 0..self.size {
-                let next = &self.neighbours[here];
-                // each neighbour's walks of one step fewer, arriving there from here
-                let mut from = [(0u64, 0u64); NO_PREV];
-                if let Some(below) = below {
-                    for (i, &nxt) in next.iter().enumerate() {
-                        let nxt = usize::from(nxt);
-                        let back = self.slot(nxt, here as i8);
-                        let at = self.index(nxt, back);
-                        let ends = below.reach[at];
-                        let mut again = 0;
-                        if steps >= 2 {
-                            again = below.loops[at] | (ends & 1 << nxt);
-                        }
-                        from[i] = (ends, again);
-                    }
-                }
-                for slot in 0..NO_PREV + 2 {
-                    let at = self.index(here, slot);
-                    if below.is_none() {
-                        reach[at] = 1 << here;
-                        continue;
-                    }
-                    // slot i came from neighbour i: the walk may not step straight back
-                    for (i, &(ends, again)) in from[..next.len()].iter().enumerate() {
-                        if i != slot {
-                            reach[at] |= ends;
-                            loops[at] |= again;
-                        }
-                    }
-                }
-            }
-            Level {
-                reach: reach.into_boxed_slice(),
-                loops: loops.into_boxed_slice(),
-            }
+            self.next_level(below, steps)
         })
+    }
+
+    /// The tables for walks of `steps` steps from those of `steps - 1` (`below`; None
+    /// for no step at all).
+    fn next_level(&self, below: Option<&Level>, steps: usize) -> Level {
+        let cells = self.size * (NO_PREV + 2);
+        let (mut reach, mut loops) = (vec![0; cells], vec![0; cells]);
+        for here in 0..self.size {
+            let next = &self.neighbours[here];
+            // each neighbour's walks of one step fewer, arriving there from here
+            let mut from = [(0u64, 0u64); NO_PREV];
+            if let Some(below) = below {
+                for (i, &nxt) in next.iter().enumerate() {
+                    let nxt = usize::from(nxt);
+                    let back = self.slot(nxt, here as i8);
+                    let at = self.index(nxt, back);
+                    let ends = below.reach[at];
+                    let mut again = 0;
+                    if steps >= 2 {
+                        again = below.loops[at] | (ends & 1 << nxt);
+                    }
+                    from[i] = (ends, again);
+                }
+            }
+            for slot in 0..NO_PREV + 2 {
+                let at = self.index(here, slot);
+                if below.is_none() {
+                    reach[at] = 1 << here;
+                    continue;
+                }
+                // slot i came from neighbour i: the walk may not step straight back
+                for (i, &(ends, again)) in from[..next.len()].iter().enumerate() {
+                    if i != slot {
+                        reach[at] |= ends;
+                        loops[at] |= again;
+                    }
+                }
+            }
+        }
+        Level {
+            reach: reach.into_boxed_slice(),
+            loops: loops.into_boxed_slice(),
+        }
+    }
+
+    /// The tables for walks of `steps` steps, more than `TABLE_STEPS`: kept levels, built
+    /// on from the last one when first needed, and read from the cycle once the levels
+    /// repeat.
+    fn longer_level(&self, steps: usize) -> Arc<Level> {
+        let mut longer = self.longer.lock().unwrap_or_else(|e| e.into_inner());
+        let wanted = steps - TABLE_STEPS - 1;
+        loop {
+            if let Some((first, period)) = longer.cycle {
+                let at = if wanted < first {
+                    wanted
+                } else {
+                    first + (wanted - first) % period
+                };
+                return Arc::clone(&longer.levels[at]);
+            }
+            if let Some(level) = longer.levels.get(wanted) {
+                return Arc::clone(level);
+            }
+            let built = longer.levels.len();
+            let level = match longer.levels.last() {
+                Some(last) => self.next_level(Some(last), TABLE_STEPS + 1 + built),
+                None => self.next_level(Some(self.level(TABLE_STEPS)), TABLE_STEPS + 1),
+            };
+            let period = (1..=MAX_PERIOD.min(built)).find(|&p| *longer.levels[built - p] == level);
+            match period {
+                Some(period) => longer.cycle = Some((built - period, period)),
+                None => longer.levels.push(Arc::new(level)),
+            }
+        }
     }
 
     /// The tile a slot stands for: a neighbour, none (`NOBODY`), or a tile that is not
@@ -174,6 +231,9 @@ impl Geometry {
         }
     }
 
+    /// One step of the walk's recursion over the tables of one step fewer (the tests
+    /// check the tables against it).
+    #[cfg(test)]
     fn step(&self, here: usize, prev: i8, steps: usize) -> (u64, u64) {
         if steps == 0 {
             return (1 << here, 0);
@@ -197,19 +257,21 @@ impl Geometry {
 
     /// Tiles where a walk of exactly `steps` steps from `here` (arrived from `prev`) ends.
     pub fn reach(&self, here: usize, prev: i8, steps: usize) -> u64 {
+        let at = self.index(here, self.slot(here, prev));
         if steps <= TABLE_STEPS {
-            return self.level(steps).reach[self.index(here, self.slot(here, prev))];
+            return self.level(steps).reach[at];
         }
-        self.step(here, prev, steps).0
+        self.longer_level(steps).reach[at]
     }
 
     /// Tiles T where some walk of `steps` steps ends on T having stood on T after at least
     /// one and fewer than `steps` steps.
     pub fn loop_ends(&self, here: usize, prev: i8, steps: usize) -> u64 {
+        let at = self.index(here, self.slot(here, prev));
         if steps <= TABLE_STEPS {
-            return self.level(steps).loops[self.index(here, self.slot(here, prev))];
+            return self.level(steps).loops[at];
         }
-        self.step(here, prev, steps).1
+        self.longer_level(steps).loops[at]
     }
 
     /// Orthogonal (Manhattan) distance, ignoring terrain.
@@ -268,6 +330,38 @@ mod tests {
                     assert_eq!(found, geo.step(here, prev, steps), "{here} {prev} {steps}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn long_walks_are_memoised_and_agree_with_the_recursion() {
+        // walks longer than the fixed tables, on an open board and on one with walls
+        // and a blocked tile: each length agrees with one step over the length below
+        for geo in [
+            open_board(5, 6),
+            Geometry::new(4, 5, 1 << 7, &[(1, 2), (11, 16), (13, 14)]),
+        ] {
+            for steps in TABLE_STEPS + 1..=TABLE_STEPS + 40 {
+                for here in 0..geo.size {
+                    for slot in 0..NO_PREV + 2 {
+                        let prev = geo.prev_of(here, slot);
+                        let found = (
+                            geo.reach(here, prev, steps),
+                            geo.loop_ends(here, prev, steps),
+                        );
+                        assert_eq!(found, geo.step(here, prev, steps), "{here} {prev} {steps}");
+                    }
+                }
+            }
+            // the levels settle into a cycle: a walk of thousands of steps keeps a few
+            assert_ne!(geo.reach(0, NOBODY, 5_000), 0);
+            let longer = geo.longer.lock().unwrap();
+            assert!(longer.cycle.is_some());
+            assert!(
+                longer.levels.len() < 40,
+                "{} levels kept",
+                longer.levels.len()
+            );
         }
     }
 

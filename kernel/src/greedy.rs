@@ -16,7 +16,7 @@ use crate::actions::Action;
 use crate::moves::{distinct_moves, MoveEnd, MoveSource};
 use crate::rules::{Rules, Unported};
 use crate::seats::Player;
-use crate::state::{Decision, State, NOBODY};
+use crate::state::{Count, Decision, State, NOBODY};
 use crate::views::determinize;
 
 /// at most this many pick and drop options are tried when searching through the rules
@@ -151,7 +151,7 @@ struct Estimator<'m, 'r, 'c> {
     state: &'m State,
     player: usize,
     score: i64,
-    kept: HashMap<(usize, u8), f64>,
+    kept: HashMap<(usize, Count), f64>,
     claim: Vec<i64>,
     blue: Vec<i64>,
     row: usize,
@@ -215,7 +215,7 @@ impl<'m, 'r, 'c> Estimator<'m, 'r, 'c> {
         }
     }
 
-    fn kept_value(&mut self, colour: usize, taken: u8) -> f64 {
+    fn kept_value(&mut self, colour: usize, taken: Count) -> f64 {
         if let Some(&value) = self.kept.get(&(colour, taken)) {
             return value;
         }

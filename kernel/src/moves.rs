@@ -13,21 +13,21 @@ use std::collections::{HashMap, HashSet};
 use crate::actions::Action;
 use crate::content::MAX_COLOURS;
 use crate::geometry::Geometry;
-use crate::state::{Board, State, NOBODY};
+use crate::state::{Board, Count, Counts, State, NOBODY};
 
 /// The tiles on the board, as `meeples(tile)` reads them, and how many colours.
-fn counts_of(board: &Board, tile: usize, colours: usize) -> [u8; MAX_COLOURS] {
-    let mut out = [0u8; MAX_COLOURS];
+fn counts_of(board: &Board, tile: usize, colours: usize) -> Counts {
+    let mut out = [0; MAX_COLOURS];
     out[..colours].copy_from_slice(&board.meeples(tile)[..colours]);
     out
 }
 
-fn total(hand: &[u8]) -> usize {
+fn total(hand: &[Count]) -> usize {
     hand.iter().map(|&n| usize::from(n)).sum()
 }
 
 /// `colour_masks`: for each colour, the tiles holding at least one meeple of it.
-pub fn colour_masks(meeples: &[[u8; MAX_COLOURS]], colours: usize) -> [u64; MAX_COLOURS] {
+pub fn colour_masks(meeples: &[Counts], colours: usize) -> [u64; MAX_COLOURS] {
     let mut masks = [0u64; MAX_COLOURS];
     for (tile, counts) in meeples.iter().enumerate() {
         for colour in 0..colours {
@@ -42,7 +42,7 @@ pub fn colour_masks(meeples: &[[u8; MAX_COLOURS]], colours: usize) -> [u64; MAX_
 /// `legal_starts`: the tiles from which some legal move exists, in tile order.
 pub fn legal_starts(
     geo: &Geometry,
-    meeples: &[[u8; MAX_COLOURS]],
+    meeples: &[Counts],
     masks: &[u64; MAX_COLOURS],
     colours: usize,
 ) -> Vec<usize> {
@@ -66,10 +66,10 @@ pub fn legal_starts(
 /// possible, in the order the Python generator yields them.
 pub fn legal_drops(
     geo: &Geometry,
-    meeples: &[[u8; MAX_COLOURS]],
+    meeples: &[Counts],
     here: usize,
     prev: i8,
-    hand: &[u8; MAX_COLOURS],
+    hand: &Counts,
     colours: usize,
 ) -> Vec<(usize, usize)> {
     let masks = colour_masks(meeples, colours);
@@ -123,7 +123,7 @@ pub struct MoveEnd {
     pub end: usize,
     pub colour: usize,
     pub looped: bool,
-    pub taken: u8,
+    pub taken: Count,
     pub emptied: bool,
 }
 
@@ -131,7 +131,7 @@ pub struct MoveEnd {
 /// Python caches `loop_to` too; the walk found is the same either way).
 pub struct MoveSource<'g> {
     geo: &'g Geometry,
-    meeples: Vec<[u8; MAX_COLOURS]>,
+    meeples: Vec<Counts>,
     colours: usize,
     loops: HashMap<(usize, usize, usize), Option<Vec<usize>>>,
 }
@@ -305,7 +305,7 @@ fn drops(
     path: &[usize],
     end: usize,
     colour: usize,
-    hand: &[u8; MAX_COLOURS],
+    hand: &Counts,
     colours: usize,
     looped: bool,
 ) -> Vec<usize> {
@@ -344,7 +344,7 @@ pub fn distinct_moves(
     limit: usize,
     at_drop: bool,
 ) -> Vec<Vec<Action>> {
-    let mut board: Vec<[u8; MAX_COLOURS]> = (0..state.layout.size())
+    let mut board: Vec<Counts> = (0..state.layout.size())
         .map(|t| counts_of(&state.board, t, colours))
         .collect();
     let mut walker = Walker {
@@ -394,10 +394,10 @@ struct Walker<'g> {
 impl Walker<'_> {
     fn walk(
         &mut self,
-        board: &mut [[u8; MAX_COLOURS]],
+        board: &mut [Counts],
         here: usize,
         prev: i8,
-        hand: [u8; MAX_COLOURS],
+        hand: Counts,
         path: &mut Vec<Action>,
     ) {
         for (next, colour) in legal_drops(self.geo, board, here, prev, &hand, self.colours) {
@@ -459,7 +459,7 @@ mod tests {
 
     #[test]
     fn drops_put_the_collected_colour_last_and_on_earlier_visits() {
-        let mut hand = [0u8; MAX_COLOURS];
+        let mut hand = [0; MAX_COLOURS];
         hand[0] = 2;
         hand[2] = 1;
         let order = drops(&[1, 2, 1], 1, 0, &hand, 5, true);

@@ -19,7 +19,7 @@ use crate::actions::Action;
 use crate::content::Content;
 use crate::extras::get_extra;
 use crate::names::Sym;
-use crate::state::{tile_name, State, NOBODY, NON_PLAYER, NO_CARD};
+use crate::state::{tile_name, Count, State, NOBODY, NON_PLAYER, NO_CARD};
 
 /// One deck's place in the observation (`_Shape.cards`).
 #[derive(Debug, Clone, Deserialize)]
@@ -464,14 +464,14 @@ impl Observer {
         out[rest..rest + 5].copy_from_slice(&[
             f32::from(turn.taken),
             f32::from(turn.reach),
-            f32::from(turn.kills),
+            turn.kills as f32,
             turn.used.len() as f32,
             turn.revealed.len() as f32,
         ]);
     }
 }
 
-fn write_counts(out: &mut [f32], counts: &[u8]) {
+fn write_counts(out: &mut [f32], counts: &[Count]) {
     for (value, &count) in out.iter_mut().zip(counts) {
         *value = f32::from(count);
     }

@@ -11,7 +11,7 @@ use crate::actions::{Action, Cards, Pay, Payment, Victim};
 use crate::content::{Content, MAX_COLOURS};
 use crate::extras::{get_extra, set_extra};
 use crate::names::Sym;
-use crate::state::{Decision, Deck, State, Target, Turn, NOBODY};
+use crate::state::{Count, Counts, Decision, Deck, State, Target, Turn, NOBODY};
 
 /// The Artisans of Naqala (plugins/artisans/), a module of its own.
 pub(crate) mod artisans;
@@ -772,7 +772,7 @@ impl<'c> Rules<'c> {
     /// `PickStage.apply`: every meeple of the tile goes into the hand.
     fn pick(&self, state: State, tile: usize) -> State {
         let mut state = state;
-        let mut hand = [0u8; crate::content::MAX_COLOURS];
+        let mut hand: Counts = [0; crate::content::MAX_COLOURS];
         let meeples = state.board.meeples_mut(tile);
         hand[..meeples.len()].copy_from_slice(meeples);
         meeples.fill(0);
@@ -941,11 +941,11 @@ impl<'c> Rules<'c> {
 
     fn builder_options(&self, state: &State) -> Vec<Action> {
         let held = self.fakirs_held(state, state.decision.player as usize);
-        (0..=held).map(|n| Action::Fakirs(n as u8)).collect()
+        (0..=held).map(|n| Action::Fakirs(fakir_count(n))).collect()
     }
 
     /// `Builders._pay`: (builders + Fakirs discarded) × blue tiles around.
-    fn builders_paid(&self, mut state: State, stage: Sym, fakirs: u8) -> Step {
+    fn builders_paid(&self, mut state: State, stage: Sym, fakirs: Count) -> Step {
         let player = state.decision.player as usize;
         state = self.discard_fakirs(state, player, usize::from(fakirs));
         let taken = state.turn.as_ref().expect("in a turn").taken;
@@ -1014,16 +1014,16 @@ impl<'c> Rules<'c> {
     fn assassin_options(&self, state: &State) -> Vec<Action> {
         let held = self.fakirs_held(state, state.decision.player as usize);
         let top = held.min(self.useful_fakirs(state));
-        (0..=top).map(|n| Action::Fakirs(n as u8)).collect()
+        (0..=top).map(|n| Action::Fakirs(fakir_count(n))).collect()
     }
 
     /// `Assassins._to_kill`: the range is the assassins plus the Fakirs discarded; the
     /// kill is a step of the tribe action (`rules.call`).
-    fn to_kill(&self, mut state: State, stage: Sym, fakirs: u8) -> Step {
+    fn to_kill(&self, mut state: State, stage: Sym, fakirs: Count) -> Step {
         let player = state.decision.player as usize;
         state = self.discard_fakirs(state, player, usize::from(fakirs));
         let turn = state.turn.as_mut().expect("in a turn");
-        turn.reach = turn.taken + fakirs;
+        turn.reach = turn.taken.saturating_add(fakirs);
         state = self.report_protection(state);
         if self.kill_targets(&state).is_empty() {
             return self.proceed(state, stage);
@@ -1340,7 +1340,7 @@ impl<'c> Rules<'c> {
         options
     }
 
-    fn elders(&self, state: &State, player: usize) -> u8 {
+    fn elders(&self, state: &State, player: usize) -> Count {
         let elder = self
             .content
             .doc
@@ -1518,7 +1518,11 @@ impl<'c> Rules<'c> {
                     for used in 1..=fakirs {
                         let price = Self::discounted(costs, costs[spot], used);
                         if price <= coins {
-                            options.push(Action::Discounted(card, costs[spot] as u32, used as u8));
+                            options.push(Action::Discounted(
+                                card,
+                                costs[spot] as u32,
+                                fakir_count(used),
+                            ));
                         }
                         if price == 0 {
                             break;
@@ -1531,7 +1535,7 @@ impl<'c> Rules<'c> {
     }
 
     /// `Kumarbi.apply`: discard the Fakirs, bid at the discounted price.
-    fn kumarbi(&self, state: State, card: u8, cost: u32, fakirs: u8) -> Step {
+    fn kumarbi(&self, state: State, card: u8, cost: u32, fakirs: Count) -> Step {
         let player = state.decision.player as usize;
         let price = Self::discounted(self.costs(&state), i64::from(cost), usize::from(fakirs));
         let mut state = self.discard_fakirs(state, player, usize::from(fakirs));
@@ -1696,7 +1700,8 @@ impl<'c> Rules<'c> {
             "iblis" => {
                 let extra = spec.params.get("kills").copied().unwrap_or(1) - 1;
                 let turn = state.turn.as_mut().expect("in a turn");
-                turn.kills = (i64::from(turn.kills) + extra) as u8;
+                turn.kills =
+                    u32::try_from((i64::from(turn.kills) + extra).max(0)).unwrap_or(u32::MAX);
                 return Ok(state);
             }
             "sibittis" => {
@@ -2457,6 +2462,12 @@ pub(crate) fn new_turn(marker: u8, empty: Sym) -> Turn {
 }
 
 /// `Turn.here`: the last tile dropped on, or the start.
+/// A number of Fakirs held, as an action's count: a hand holds no more cards than its
+/// deck, which `Content::new` bounds by `MAX_DECK_CARDS` (a `Count`).
+fn fakir_count(n: usize) -> Count {
+    Count::try_from(n).expect("a hand holds at most MAX_DECK_CARDS cards")
+}
+
 fn turn_here(turn: &Turn) -> usize {
     usize::from(*turn.path.last().unwrap_or(&(turn.start as u8)))
 }

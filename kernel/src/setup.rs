@@ -10,7 +10,10 @@ use std::sync::Arc;
 use crate::content::{Content, MAX_COLOURS, MAX_PLAYERS, MAX_TOKENS};
 use crate::rng::Rng;
 use crate::rules::{Rules, Step, Unported};
-use crate::state::{Board, Decision, Deck, Hands, Layout, Player, State, Track, NOBODY};
+use crate::state::{
+    Board, Counts, Decision, Deck, Hands, Layout, Player, State, TokenCounts, Track, MAX_TRACK,
+    NOBODY,
+};
 
 /// `board_shape`: content table `board_<tiles>`, else the squarest board that looks like
 /// a Five Tribes board (`derived_shape`).
@@ -69,9 +72,9 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
     };
 
     let colours = content.colours();
-    let mut bag = [0u8; MAX_COLOURS];
+    let mut bag: Counts = [0; MAX_COLOURS];
     for (c, spec) in doc.colours.iter().enumerate() {
-        bag[c] = spec.count as u8;
+        bag[c] = content.count(spec.count);
     }
     let per_tile = content.setting("meeples_per_tile").unwrap_or(0);
     let mut board = Board::new(layout.size(), colours, content.tokens());
@@ -106,21 +109,25 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
         decks.push(Deck::new(&pile[face_up..], &pile[..face_up], &[]));
     }
 
+    let too_long = || Unported("a track longer than the kernel holds".to_owned());
     let markers: Vec<i8> = (0..players)
         .flat_map(|p| std::iter::repeat_n(p as i8, count.markers as usize))
         .collect();
-    let mut bid_track: Vec<i8> = (0..markers.len() as i8).collect();
+    if markers.len() > MAX_TRACK {
+        return Err(too_long());
+    }
+    // at most MAX_TRACK markers: their indices are small
+    let mut bid_track: Vec<i8> = (0..markers.len()).map(|m| m as i8).collect();
     rng.shuffle(&mut bid_track);
     let spots = rules.turn_order_costs(players).len();
-    let too_long = || Unported("a track longer than the kernel holds".to_owned());
     let coins = content.setting("starting_coins").unwrap_or(0);
-    let mut pool = [0u8; MAX_TOKENS];
+    let mut pool: TokenCounts = [0; MAX_TOKENS];
     for (k, token) in doc.tokens.iter().enumerate() {
-        pool[k] = token.count as u8;
+        pool[k] = content.count(token.count);
     }
     let player = Player {
         coins: coins as i32,
-        camels: count.camels as u8,
+        camels: content.count(count.camels),
         meeples: [0; MAX_COLOURS],
         hands: Hands::new(&[]),
         extras: Box::new([]),

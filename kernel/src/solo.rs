@@ -16,7 +16,7 @@ use crate::actions::Action;
 use crate::content::{Content, ContentDoc};
 use crate::extras::{get_extra, set_extra, with_extra};
 use crate::names::Sym;
-use crate::state::{Decision, Deck, State, NOBODY, NON_PLAYER};
+use crate::state::{Count, Decision, Deck, State, NOBODY, NON_PLAYER};
 
 /// The plugin's name in a ruleset.
 pub const SOLO: &str = "solo";
@@ -507,10 +507,10 @@ impl Rules<'_> {
             {
                 break;
             }
-            let spent = if fakirs > 0 { 1 } else { 2 };
+            let spent: Count = if fakirs > 0 { 1 } else { 2 };
             let elder = solo.elder.expect("Yazid holds elders");
-            Solo::set_aside(&mut state, solo.aside_meeples[elder], -spent);
-            state.bag[elder] += spent as u8;
+            Solo::set_aside(&mut state, solo.aside_meeples[elder], -i64::from(spent));
+            state.bag[elder] += spent;
             if fakirs > 0 {
                 let fakir = solo.fakir.expect("Yazid holds a Fakir");
                 Solo::set_aside(&mut state, solo.aside_cards[usize::from(fakir)], -1);

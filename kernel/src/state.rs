@@ -18,10 +18,24 @@ pub const NON_PLAYER: i8 = -2;
 /// An empty place of a deck's row laid out in fixed places (`""` in the state JSON).
 pub const NO_CARD: u8 = u8::MAX;
 
+/// A count of meeples of one colour, or of tokens of one kind: content may have 1 000 of
+/// a colour, with 1 000 extra meeples (docs/formats.md), so a byte does not hold it.
+pub type Count = u16;
 /// Meeples per colour, by colour index (the bag, a player's meeples, a hand in a move).
-pub type Counts = [u8; MAX_COLOURS];
+pub type Counts = [Count; MAX_COLOURS];
 /// Tokens per kind, by token index (the bank).
-pub type TokenCounts = [u8; MAX_TOKENS];
+pub type TokenCounts = [Count; MAX_TOKENS];
+/// A place in a deck's or a hand's buffer of cards: a deck may hold far more than 255
+/// cards (1 000 copies of a card), up to `MAX_DECK_CARDS`.
+pub type CardPlace = u16;
+/// `n` as a count, the largest there is for more (a parameter of up to 1 000 000 that a
+/// rule then bounds by what is there: `min(give, held)`).
+pub fn saturating_count(n: i64) -> Count {
+    Count::try_from(n.max(0)).unwrap_or(Count::MAX)
+}
+
+/// The most cards of one deck a native state holds (`Content::new` refuses more).
+pub const MAX_DECK_CARDS: usize = CardPlace::MAX as usize;
 
 /// The most decks, turn markers and spots of one track a native state holds.
 pub const MAX_DECKS: usize = 5;
@@ -88,7 +102,8 @@ impl Eq for Layout {}
 /// each), then every tile's owner, then every tile's tokens (`tokens` counts each).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
-    cells: Box<[u8]>,
+    /// counts, and owners as their `i16` bits
+    cells: Box<[Count]>,
     tiles: u8,
     colours: u8,
     tokens: u8,
@@ -97,9 +112,9 @@ pub struct Board {
 impl Board {
     /// An empty board: no meeples, no owners, no tokens.
     pub fn new(tiles: usize, colours: usize, tokens: usize) -> Board {
-        let mut cells = vec![0u8; tiles * (colours + 1 + tokens)];
+        let mut cells: Vec<Count> = vec![0; tiles * (colours + 1 + tokens)];
         for owner in &mut cells[tiles * colours..tiles * (colours + 1)] {
-            *owner = NOBODY as u8;
+            *owner = owner_cell(NOBODY);
         }
         Board {
             cells: cells.into_boxed_slice(),
@@ -118,12 +133,12 @@ impl Board {
     }
 
     /// The meeples on `tile`, per colour.
-    pub fn meeples(&self, tile: usize) -> &[u8] {
+    pub fn meeples(&self, tile: usize) -> &[Count] {
         let (_, c, _) = self.dims();
         &self.cells[tile * c..(tile + 1) * c]
     }
 
-    pub fn meeples_mut(&mut self, tile: usize) -> &mut [u8] {
+    pub fn meeples_mut(&mut self, tile: usize) -> &mut [Count] {
         let (_, c, _) = self.dims();
         &mut self.cells[tile * c..(tile + 1) * c]
     }
@@ -131,49 +146,57 @@ impl Board {
     /// The owner of `tile`: a player index, `NOBODY` or `NON_PLAYER`.
     pub fn owner(&self, tile: usize) -> i8 {
         let (n, c, _) = self.dims();
-        self.cells[n * c + tile] as i8
+        // an owner cell only ever holds what `owner_cell` wrote: a player index,
+        // `NOBODY` or `NON_PLAYER`, all within `i8`
+        self.cells[n * c + tile].cast_signed() as i8
     }
 
     pub fn set_owner(&mut self, tile: usize, owner: i8) {
         let (n, c, _) = self.dims();
-        self.cells[n * c + tile] = owner as u8;
+        self.cells[n * c + tile] = owner_cell(owner);
     }
 
     /// The tokens on `tile`, per kind.
-    pub fn tokens(&self, tile: usize) -> &[u8] {
+    pub fn tokens(&self, tile: usize) -> &[Count] {
         let (n, c, k) = self.dims();
         let start = n * (c + 1) + tile * k;
         &self.cells[start..start + k]
     }
 
-    pub fn tokens_mut(&mut self, tile: usize) -> &mut [u8] {
+    pub fn tokens_mut(&mut self, tile: usize) -> &mut [Count] {
         let (n, c, k) = self.dims();
         let start = n * (c + 1) + tile * k;
         &mut self.cells[start..start + k]
     }
 
     fn heap_bytes(&self) -> usize {
-        self.cells.len()
+        boxed_bytes(&self.cells)
     }
+}
+
+/// An owner as a board cell: its `i16` bits.
+fn owner_cell(owner: i8) -> Count {
+    i16::from(owner).cast_unsigned()
 }
 
 /// A player's hands, one per deck, in one buffer: `ends[d]` is where deck `d`'s hand ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hands {
     cards: Box<[u8]>,
-    ends: [u8; MAX_DECKS],
+    ends: [CardPlace; MAX_DECKS],
 }
 
 impl Hands {
-    /// Hands from one list of card indices per deck.
+    /// Hands from one list of card indices per deck. The hands hold no more cards than
+    /// the decks, which `Content::new` bounds by `MAX_DECK_CARDS` together.
     pub fn new(hands: &[Vec<u8>]) -> Hands {
         let mut cards = Vec::new();
-        let mut ends = [0u8; MAX_DECKS];
+        let mut ends: [CardPlace; MAX_DECKS] = [0; MAX_DECKS];
         for (deck, end) in ends.iter_mut().enumerate() {
             if let Some(hand) = hands.get(deck) {
                 cards.extend_from_slice(hand);
             }
-            *end = cards.len() as u8;
+            *end = CardPlace::try_from(cards.len()).expect("hands hold at most MAX_DECK_CARDS");
         }
         Hands {
             cards: cards.into_boxed_slice(),
@@ -209,7 +232,7 @@ impl Hands {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Player {
     pub coins: i32,
-    pub camels: u8,
+    pub camels: Count,
     pub meeples: Counts,
     pub hands: Hands,
     /// plugin counters, sorted by name
@@ -221,17 +244,18 @@ pub struct Player {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Deck {
     cards: Box<[u8]>,
-    draw_end: u8,
-    row_end: u8,
+    draw_end: CardPlace,
+    row_end: CardPlace,
 }
 
 impl Deck {
     pub fn new(draw: &[u8], row: &[u8], discard: &[u8]) -> Deck {
         let cards: Vec<u8> = [draw, row, discard].concat();
+        let place = |n: usize| CardPlace::try_from(n).expect("a deck holds at most MAX_DECK_CARDS");
         Deck {
             cards: cards.into_boxed_slice(),
-            draw_end: draw.len() as u8,
-            row_end: (draw.len() + row.len()) as u8,
+            draw_end: place(draw.len()),
+            row_end: place(draw.len() + row.len()),
         }
     }
 
@@ -295,9 +319,9 @@ pub struct Turn {
     /// meeples still in hand during the move; None before the pick (Python's `()`)
     pub hand: Option<Counts>,
     pub colour: i8,
-    pub taken: u8,
-    pub reach: u8,
-    pub kills: u8,
+    pub taken: Count,
+    pub reach: Count,
+    pub kills: u32,
     pub target: Target,
     pub used: Box<[Sym]>,
     pub revealed: Box<[u8]>,

@@ -15,8 +15,8 @@ use crate::content::{Content, MAX_COLOURS, MAX_PLAYERS, MAX_TILES, MAX_TOKENS};
 use crate::names::Sym;
 use crate::rng::Rng;
 use crate::state::{
-    parse_tile, tile_name, Board, Counts, Decision, Deck, Hands, Layout, Player, State, Target,
-    TokenCounts, Track, Turn, MAX_DECKS, NOBODY, NO_CARD,
+    parse_tile, tile_name, Board, Count, Counts, Decision, Deck, Hands, Layout, Player, State,
+    Target, TokenCounts, Track, Turn, MAX_DECKS, MAX_DECK_CARDS, NOBODY, NO_CARD,
 };
 
 pub const FORMAT: &str = "naqala-state";
@@ -500,6 +500,23 @@ fn state_from_doc(content: &Content, doc: &StateDoc) -> Result<State, String> {
             "$.decks: the kernel holds at most {MAX_DECKS} decks"
         ));
     }
+    // cards only move during a game: with every card of the state within the kernel's
+    // places, no deck or hand can outgrow them (`Deck::new`, `Hands::new`)
+    let in_decks = doc
+        .decks
+        .values()
+        .map(|d| d.draw.len() + d.row.len() + d.discard.len());
+    let in_hands = doc
+        .players
+        .iter()
+        .flat_map(|p| p.hands.values().map(Vec::len));
+    let cards: usize = in_decks.chain(in_hands).sum();
+    if cards > MAX_DECK_CARDS {
+        return Err(format!(
+            "$.decks: {cards} cards in the decks and hands, the kernel holds at most \
+             {MAX_DECK_CARDS}"
+        ));
+    }
     let mut decks = vec![Deck::default(); content.decks()];
     for (name, deck) in &doc.decks {
         let index = content
@@ -572,7 +589,7 @@ fn state_from_doc(content: &Content, doc: &StateDoc) -> Result<State, String> {
     })
 }
 
-fn letters_of(content: &Content, counts: &[u8]) -> String {
+fn letters_of(content: &Content, counts: &[Count]) -> String {
     let mut text = String::new();
     for (colour, &letter) in content.letters.iter().enumerate() {
         for _ in 0..counts[colour] {
@@ -612,7 +629,7 @@ fn state_to_doc(content: &Content, state: &State) -> StateDoc {
     let name = |t: u8| tile_name(usize::from(t), cols);
     let names = &content.names;
     let declared = |field: &str| content.declares_turn_field(field);
-    let tokens_doc = |counts: &[u8], all: bool| -> IndexMap<String, i64> {
+    let tokens_doc = |counts: &[Count], all: bool| -> IndexMap<String, i64> {
         content
             .doc
             .tokens

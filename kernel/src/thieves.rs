@@ -17,7 +17,7 @@ use crate::actions::{Action, Cards, Pay, Payment};
 use crate::content::{Content, ContentDoc, MAX_PLAYERS, MAX_TILES};
 use crate::extras::{append_sorted, get_extra, has_extra, set_extra, with_extra};
 use crate::names::Sym;
-use crate::state::{Decision, Deck, State, NOBODY};
+use crate::state::{saturating_count, Decision, Deck, State, NOBODY};
 
 /// The thieves' deck (`row.THIEVES`).
 pub const THIEVES: &str = "thieves";
@@ -686,7 +686,7 @@ impl Rules<'_> {
             Loot::Meeples => {
                 let colour = self.subject_colour(card).expect("the thief's colour");
                 let have = state.players[victim].meeples[colour];
-                let count = (self.param(card, "give").max(0) as u8).min(have);
+                let count = saturating_count(self.param(card, "give")).min(have);
                 state.players[victim].meeples[colour] -= count;
                 state.bag[colour] += count;
                 self.add_given(state, thieves.given_meeples, i64::from(count))
@@ -796,7 +796,7 @@ impl Rules<'_> {
             Loot::Meeples => {
                 let colour = self.subject_colour(card).expect("the thief's colour");
                 let given = get_extra(&state.extras, thieves.given_meeples);
-                let count = self.param(card, "keep").min(given).max(0) as u8;
+                let count = saturating_count(self.param(card, "keep").min(given));
                 state.players[owner].meeples[colour] += count;
                 state.bag[colour] -= count;
                 state

@@ -13,7 +13,7 @@ use crate::actions::{Action, ItemTarget, Way, MAX_KILLS};
 use crate::content::Content;
 use crate::names::Sym;
 use crate::rng::Rng;
-use crate::state::{Decision, Deck, Layout, State, NOBODY};
+use crate::state::{saturating_count, Count, Decision, Deck, Layout, State, NOBODY};
 
 /// The plugin's name, as the ruleset lists it.
 const PLUGIN: &str = "artisans";
@@ -317,20 +317,20 @@ impl Rules<'_> {
         if artisans >= art.workshop_artisans {
             ways.push(Action::Workshop(
                 Way::Artisans,
-                art.workshop_artisans.max(0) as u8,
+                saturating_count(art.workshop_artisans),
             ));
         }
         if self.fakirs_held(state, player) as i64 >= art.workshop_fakirs {
             ways.push(Action::Workshop(
                 Way::Fakirs,
-                art.workshop_fakirs.max(0) as u8,
+                saturating_count(art.workshop_fakirs),
             ));
         }
         ways
     }
 
     /// `Workshop.apply`: pay the artisans (to the bag) or the Fakirs, take the top item.
-    fn workshop(&self, mut state: State, way: Way, n: u8) -> Step {
+    fn workshop(&self, mut state: State, way: Way, n: Count) -> Step {
         let stage = state.decision.stage;
         let player = state.decision.player as usize;
         match way {
@@ -973,7 +973,7 @@ fn remove_meeples(state: &mut State, tile: usize, colours: &[u8]) {
 /// The distinct multisets of `size` meeples of `here` (at most `here[c]` of colour c),
 /// colours in order, in lexicographic order (`sorted(set(combinations(pool, size)))`).
 fn multisets(
-    here: &[u8],
+    here: &[Count],
     colours: usize,
     from: usize,
     size: usize,
