@@ -35,7 +35,7 @@ from naqala.core.plugins import (
     installed_names,
     is_edition,
 )
-from naqala.core.rng import Rng
+from naqala.core.rng import Rng, seed_problem
 from naqala.core.state import (
     NOBODY,
     NON_PLAYER,
@@ -49,7 +49,7 @@ from naqala.core.state import (
     Turn,
     TurnValue,
 )
-from naqala.core.structured import strict_converter, structure
+from naqala.core.structured import OutOfBounds, strict_converter, structure
 from naqala.core.turnfields import CORE_FIELDS
 from naqala.core.validate import check_state
 from naqala.core.without import WithoutError, leave_out
@@ -140,9 +140,16 @@ class TurnDoc:
     callers: list[str] = attrs.Factory(list)
 
 
+def _a_seed(_instance: Any, attribute: Any, value: Any) -> None:
+    """An attrs validator: the generator's seed is a seed of a game (reported at
+    ``$.rng.seed`` in the words of every other place a seed comes in)."""
+    if isinstance(value, int) and (problem := seed_problem(value)):
+        raise OutOfBounds(attribute.name, problem)
+
+
 @attrs.define
 class RngDoc:
-    seed: int
+    seed: int = attrs.field(validator=_a_seed)
     counter: int
 
 
