@@ -59,8 +59,12 @@ mod _native {
         }
 
         /// A new game of `players` players from `seed`, set up natively as
-        /// `rules.new_game` sets it up, waiting for the first bid.
+        /// `rules.new_game` sets it up, waiting for the first bid; ValueError in the
+        /// rules' words when they refuse that player count.
         fn new_game(&self, players: usize, seed: u64) -> PyResult<NativeState> {
+            if let Some(refused) = crate::setup::refused_players(&self.content, players) {
+                return Err(PyValueError::new_err(refused));
+            }
             let state = crate::setup::new_game(&Rules::new(&self.content), players, seed)
                 .map_err(unported)?;
             Ok(NativeState {
