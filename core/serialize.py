@@ -380,9 +380,16 @@ def _version(data: Any) -> int:
     return version
 
 
+#: naqala 0.1 (state version 1) kept no ``callers``: each of its two steps handed back to
+#: one stage, the assassins' kill to the Assassins' tribe action and the item to keep to
+#: the Artisans'; a version-1 state waiting in a step gets that caller back
+_V1_CALLERS = {"kill": "tribe:red", "keep-item": "tribe:purple"}
+
+
 def _upgrade_v1(data: dict[str, Any], rules: Rules) -> dict[str, Any]:
     """A version-1 document as version 2: each player's ``cards``, ``djinns`` and
-    ``held`` become ``hands`` by deck; the turn's item mark ``item`` becomes the deck's."""
+    ``held`` become ``hands`` by deck; the turn's item mark ``item`` becomes the deck's;
+    a pending step (``_V1_CALLERS``) gets the stage that entered it as its caller."""
     players = _structure(data.get("players"), list[PlayerDocV1], "$.players")
     upgraded = dict(data, version=VERSION, players=[])
     for i, p in enumerate(players):
@@ -405,7 +412,12 @@ def _upgrade_v1(data: dict[str, Any], rules: Rules) -> dict[str, Any]:
         and "items" in rules.deck_index
     ):
         used = ["items" if u == "item" else u for u in turn["used"]]
-        upgraded["turn"] = dict(turn, used=sorted(used, key=str))
+        upgraded["turn"] = turn = dict(turn, used=sorted(used, key=str))
+    decision = data.get("decision")
+    step = decision.get("stage") if isinstance(decision, dict) else None
+    caller = _V1_CALLERS.get(step) if isinstance(step, str) else None
+    if isinstance(turn, dict) and "callers" not in turn and caller in rules.stages:
+        upgraded["turn"] = dict(turn, callers=[caller])
     return upgraded
 
 
