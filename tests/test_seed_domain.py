@@ -76,6 +76,18 @@ def test_every_seed_option_refuses_a_seed_outside_the_domain(
     assert message.startswith(f"naqala: --seed: {SEED_RULE}, not ")
 
 
+@pytest.mark.parametrize("seed", [-1, MAX_SEED + 1], ids=["negative", "2**64"])
+def test_tune_and_interactions_refuse_it_in_the_same_words(seed: int, tmp_path: Path) -> None:
+    """Their studies check the seed (``Study.check``) before any game."""
+    pytest.importorskip("optuna")
+    space = tmp_path / "space.toml"
+    space.write_text('[[knob]]\ntarget = "settings"\nfield = "vizier_bonus"\nlow = 5\nhigh = 9\n')
+    tune = refused("tune", str(space), "--out", str(tmp_path / "best.toml"), "--seed", str(seed))
+    pair = refused("interactions", "--components", "djinn:jafaar,djinn:utug", "--seed", str(seed))
+    for message in (tune, pair):
+        assert message == f"naqala: --seed: {SEED_RULE}, not {seed}"
+
+
 @pytest.mark.parametrize(
     "command",
     [
@@ -90,6 +102,17 @@ def test_a_study_refuses_seeds_that_would_leave_the_domain(command: tuple[str, .
     """Game ``i`` of a study has seed ``first + i``: the last one must be a seed too."""
     message = refused(*command, "--seed", str(MAX_SEED))
     assert f"2 games from seed {MAX_SEED} would reach {MAX_SEED + 1}" in message
+
+
+def test_a_study_of_any_command_refuses_them_before_its_first_game() -> None:
+    """The lab's runner checks the seeds of the games it is asked for (interactions and
+    tune, whose options are not the study commands')."""
+    pytest.importorskip("scipy")
+    components = ("--components", "djinn:jafaar,djinn:utug")
+    message = refused("interactions", *components, "--games", "2", "--seed", str(MAX_SEED))
+    assert message == (
+        f"naqala: --seed: {SEED_RULE}; 2 games from seed {MAX_SEED} would reach {MAX_SEED + 1}"
+    )
 
 
 def test_the_largest_seed_plays_on_both_engines(tmp_path: Path) -> None:
