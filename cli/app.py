@@ -15,7 +15,7 @@ from typing import Annotated, cast
 
 import typer
 
-from naqala.cli.common import Expansions, Without, fail, make_rules, read_state
+from naqala.cli.common import Expansions, Without, fail, make_rules, read_state, seed_option
 from naqala.cli.engine import Engine
 from naqala.cli.lazy import LazyGroup, SummaryGroup, is_builtin
 from naqala.core.actions import NotationError, parse_typed, resolve_typed, shorten
@@ -69,7 +69,7 @@ def _main(
 @state_app.command("new")
 def state_new(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 4,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of all chance.")] = 0,
+    seed: Annotated[int, seed_option("Seed of all chance.")] = 0,
     expansion: Expansions = None,
     without: Without = None,
 ) -> None:

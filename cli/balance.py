@@ -15,7 +15,7 @@ import attrs
 import typer
 
 from naqala.cli import study as common
-from naqala.cli.common import Expansions
+from naqala.cli.common import Expansions, check_game_seeds, seed_option
 from naqala.cli.engine import Engine, engine_of_plan
 from naqala.lab.balance import card
 from naqala.lab.runner import play_indices
@@ -45,7 +45,7 @@ def balance(
         int | None, typer.Option("--players", "-p", help="Players per game (default 4).")
     ] = None,
     seats: Seats = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game.")] = 0,
+    seed: Annotated[int, seed_option("Seed of the first game.")] = 0,
     expansion: Expansions = None,
     house_rules: HouseRules = None,
     without: common.Without = None,
@@ -62,6 +62,7 @@ def balance(
     """The balance card of a rule set: seat and bidding-position advantage, the skill
     matrix, length and score distributions, lead changes and comebacks, margins, each
     djinn's take rate and holders' win rate, and each tile kind's points."""
+    check_game_seeds(seed, max(games, skill_games))
     try:
         ruleset = Ruleset.of(expansion or [], house_rules or [], without or [])
         built = ruleset.build()

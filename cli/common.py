@@ -6,7 +6,7 @@ file (bounded: ``naqala.core.files``)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -20,6 +20,7 @@ from naqala.core.files import (
     read_stdin_bounded,
 )
 from naqala.core.plugins import HouseRuleFile, PluginError, read_house_rule
+from naqala.core.rng import SeedError, check_seed, check_seeds
 from naqala.core.serialize import StateFormatError, state_from_json
 from naqala.core.state import State
 from naqala.core.without import WithoutError, leave_out
@@ -59,6 +60,33 @@ def fail(message: str, code: int = 2) -> NoReturn:
     on stdout and no traceback."""
     typer.echo(f"naqala: {message}", err=True)
     raise typer.Exit(code)
+
+
+def _checked_seed(value: int | None) -> int | None:
+    """``--seed`` as given, once it is a seed of a game (``naqala.core.rng.check_seed``:
+    the same domain and words in every command, a state file, a record and the web)."""
+    if value is not None:
+        try:
+            check_seed(value, "--seed")
+        except SeedError as exc:
+            fail(str(exc))
+    return value
+
+
+def seed_option(help: str, short: bool = True) -> Any:
+    """The ``--seed`` option of a command (also ``-s`` where ``short``), checked as it is
+    read."""
+    names = ("--seed", "-s") if short else ("--seed",)
+    return typer.Option(*names, help=help, callback=_checked_seed)
+
+
+def check_game_seeds(first: int, games: int) -> None:
+    """``fail`` unless the seeds of games ``first … first + games − 1`` (a study's game
+    ``i`` has seed ``first + i``) are all seeds of a game."""
+    try:
+        check_seeds(first, games, "--seed")
+    except SeedError as exc:
+        fail(str(exc))
 
 
 def make_rules(

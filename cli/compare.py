@@ -18,7 +18,7 @@ from typing import Annotated, Any, TextIO
 import typer
 
 from naqala.cli import study as common
-from naqala.cli.common import ExpansionsBothSides
+from naqala.cli.common import ExpansionsBothSides, check_game_seeds, seed_option
 from naqala.cli.engine import Engine, on_engine
 from naqala.lab import LabExtraMissing, require
 from naqala.lab.compare import DEFAULT_METRIC, CompareError, Sequential, check, compare
@@ -48,7 +48,7 @@ Games = Annotated[
 Players = Annotated[
     int | None, typer.Option("--players", "-p", help="Players per game (default 4).")
 ]
-Seed = Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game.")]
+Seed = Annotated[int, seed_option("Seed of the first game.")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 UntilSignificant = Annotated[
     bool,
@@ -100,6 +100,7 @@ def compare_command(
     """Play the same games under the baseline and a variant and compare them pair by
     pair: win rate by seat, scores, score by category and game length, with effect sizes,
     95% intervals and Holm-adjusted significance."""
+    check_game_seeds(seed, games)
     with common.ctrl_c_ends_cleanly():
         try:
             require("scipy.stats", "naqala compare")

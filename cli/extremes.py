@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from naqala.cli.common import Expansions, fail
+from naqala.cli.common import Expansions, fail, seed_option
 from naqala.core.metrics import Metric
 from naqala.core.record import save_record
 from naqala.lab.extremes import (
@@ -53,7 +53,7 @@ def extremes_command(
     players: Annotated[
         int | None, typer.Option("--players", "-p", help="Players per game (default 4).")
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the search.")] = 0,
+    seed: Annotated[int, seed_option("Seed of the search.")] = 0,
     expansion: Expansions = None,
     house_rules: HouseRules = None,
     out: Annotated[

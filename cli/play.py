@@ -22,7 +22,7 @@ from rich.columns import Columns
 from rich.console import Console
 
 from naqala.agents.mcts import MAX_PLAYOUTS, MAX_SECONDS
-from naqala.cli.common import Expansions, Without, fail, read_house_rules
+from naqala.cli.common import Expansions, Without, fail, read_house_rules, seed_option
 from naqala.cli.decisions import djinns_in_play
 from naqala.cli.engine import Engine, asked_engine
 from naqala.cli.hint import hint_lines
@@ -516,7 +516,7 @@ def play_command(
     expansion: Expansions = None,
     without: Without = None,
     seed: Annotated[
-        int | None, typer.Option(help="Seed of all chance (random if not set).")
+        int | None, seed_option("Seed of all chance (random if not set).", short=False)
     ] = None,
     house_rules: Annotated[
         list[Path] | None,

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from naqala.cli import study as common
-from naqala.cli.common import Expansions
+from naqala.cli.common import Expansions, check_game_seeds, seed_option
 from naqala.cli.engine import Engine, on_engine
 from naqala.lab import LabExtraMissing
 from naqala.lab.results import split_wins, start_position_wins, summarise
@@ -46,7 +46,7 @@ def simulate(
         int | None,
         typer.Option("--players", "-p", help="Players per game (default 4, or 1 with -x solo)."),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game.")] = 0,
+    seed: Annotated[int, seed_option("Seed of the first game.")] = 0,
     expansion: Expansions = None,
     house_rules: HouseRules = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
@@ -62,6 +62,7 @@ def simulate(
     """Play complete games (random players unless --seats says otherwise) and summarise
     them: wins and win rate by seat with intervals, scores, categories, game length,
     card effects."""
+    check_game_seeds(seed, games)
     with common.ctrl_c_ends_cleanly():
         try:
             ruleset = Ruleset.of(expansion or [], house_rules or [], without or [])

@@ -14,7 +14,7 @@ import attrs
 import typer
 
 from naqala.cli import study as common
-from naqala.cli.common import Expansions
+from naqala.cli.common import Expansions, check_game_seeds, seed_option
 from naqala.cli.engine import Engine, engine_of_plan
 from naqala.lab import LabExtraMissing, require
 from naqala.lab.skill import Ladder, SkillError, compare_matrices, matrix_report, play_matrices
@@ -59,7 +59,7 @@ def skill(
     seats: Kinds = "random,greedy",
     games: Games = 20,
     players: Players = 2,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game.")] = 0,
+    seed: Annotated[int, seed_option("Seed of the first game.")] = 0,
     expansion: Expansions = None,
     house_rules: HouseRules = None,
     without: common.Without = None,
@@ -75,6 +75,7 @@ def skill(
     """Play every kind of player alone against a field of every other kind: the win-rate
     matrix with intervals, the skill gradient and the first bidder's advantage; with a
     --variant-… option, the same for both rule sets and their paired differences."""
+    check_game_seeds(seed, games)
     try:
         baseline = Ruleset.of(expansion or [], house_rules or [], without or [])
         variant = None

@@ -335,7 +335,9 @@ def _structured(path: Path, raw: Any) -> tuple[ContentFile | None, list[str]]:
 def _sound_part(raw: Any) -> ContentFile:
     """The entries of a refused file that are sound on their own, so that merging them
     still reports what is wrong between files (a duplicate id, extra meeples of an
-    unknown colour) alongside the file's own problems."""
+    unknown colour) alongside the file's own problems. A table's keys are kept one by one
+    and checked as the file checks them (``[settings]`` and ``[tables]`` numbers within
+    ``MAX_NUMBER``), so what is kept always makes a file."""
     if not isinstance(raw, dict):
         return ContentFile()
     sound: dict[str, Any] = {}
@@ -344,7 +346,13 @@ def _sound_part(raw: Any) -> ContentFile:
         if isinstance(value, list) and typing.get_origin(kind) is list:
             (entry_kind,) = typing.get_args(kind)
             sound[field.name] = [entry for entry in value if _sound(entry, entry_kind)]
-        elif value is not None and _sound(value, kind):
+        elif isinstance(value, dict) and typing.get_origin(kind) is dict:
+            sound[field.name] = {
+                key: entry
+                for key, entry in value.items()
+                if _sound({field.name: {key: entry}}, ContentFile)
+            }
+        elif value is not None and _sound({field.name: value}, ContentFile):
             sound[field.name] = value
     return _CONVERTER.structure(sound, ContentFile)
 

@@ -32,6 +32,7 @@ from naqala.core.plugins import (
     resolve,
 )
 from naqala.core.powers import Power
+from naqala.core.rng import check_seed
 from naqala.core.stage import Flow, Stage
 from naqala.core.state import Deck, Layout, PlayerState, State, evolve
 from naqala.core.turnfields import CORE_FIELDS, TurnField
@@ -443,7 +444,9 @@ class Rules:
     # -- the state functions -----------------------------------------------------------
 
     def new_game(self, players: int, seed: int) -> State:
-        """The initial state for ``players`` players, fully determined by ``seed``."""
+        """The initial state for ``players`` players, fully determined by ``seed`` (a
+        seed outside ``0 … 2**64-1`` is a ``SeedError``, a ValueError)."""
+        check_seed(seed)
         state = self.provide("naqala_new_game", rules=self, players=players, seed=seed)
         if state is None:
             raise PluginError("no plugin sets up a new game (is the base plugin enabled?)")

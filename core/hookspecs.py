@@ -138,9 +138,20 @@ def naqala_flags() -> Iterable[str]:
 def naqala_player_counters() -> Iterable[str]:
     """Names of the counters this plugin keeps in a player's ``extras`` (the Whims'
     ``whims.claimed``); a name ending in ``*`` stands for every name that begins so (the
-    base game's ``round-used:*``, one counter per card, and ``piece.*``, a piece still to
-    place besides camels, which any plugin may then keep). A state whose ``players[].extras``
-    holds another name is refused when loaded (``naqala.core.validate``). Combined: union.
+    base game's ``round-used:*``, one counter per card). A piece still to place besides
+    camels is declared by its own name by the plugin that gives it (the Artisans'
+    ``piece.tent``). A state whose ``players[].extras`` holds another name is refused when
+    loaded (``naqala.core.validate``). Combined: union.
+    """
+
+
+@hookspec
+def naqala_state_counters() -> Iterable[str]:
+    """Names of the counters this plugin keeps in a state's own ``extras`` (the Artisans'
+    ``flute.tile``, the solo mode's ``sultan.*``), a name ending in ``*`` standing for
+    every name that begins so; the core's ``effects.<card>`` and ``aside.<kind>.<id>``
+    need no declaring. A state whose ``extras`` holds another name is refused when loaded
+    (``naqala.core.validate``), as a player's are. Combined: union.
     """
 
 

@@ -69,6 +69,7 @@ PLAY_HOOKS = frozenset(
         "naqala_hidden_decks",
         "naqala_flags",
         "naqala_player_counters",
+        "naqala_state_counters",
     }
 )
 #: the registries, by the word ``Rules._registry`` files their entries under, with the

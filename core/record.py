@@ -44,6 +44,7 @@ from naqala.core.plugins import (
     load_version,
     read_house_rule,
 )
+from naqala.core.rng import seed_problem
 from naqala.core.serialize import pretty_json
 from naqala.core.state import State
 from naqala.core.structured import json_type, strict_converter, structure
@@ -338,6 +339,8 @@ class _Reader:
         return PluginRef(entry.name, entry.version, entry.source, entry.sha256, entry.path)
 
     def record(self, doc: RecordDoc) -> GameRecord:
+        if problem := seed_problem(doc.seed):
+            raise self.fail("$.seed", problem)
         if doc.players < 1:
             raise self.fail("$.players", "expected at least one player")
         if len(doc.seats) != doc.players:

@@ -15,7 +15,48 @@ import attrs
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 
+#: the seeds of a game: what the generator's 64-bit arithmetic (and the native kernel's
+#: ``u64``) holds; every place a seed comes in (an option, a state file, a record, the web)
+#: checks it here, so every command accepts the same seeds and refuses the rest alike
+MAX_SEED = _MASK
+#: how a seed outside ``0 … MAX_SEED`` is refused, everywhere
+SEED_RULE = f"a seed is a whole number from 0 to 2**64-1 ({MAX_SEED})"
+
 T = TypeVar("T")
+
+
+class SeedError(ValueError):
+    """A seed outside ``0 … MAX_SEED``; the message says where it came from and why."""
+
+
+def seed_problem(seed: int) -> str | None:
+    """Why ``seed`` is no seed of a game (``None`` if it is one); a huge number is told by
+    its size, not written out (Python refuses to print integers of thousands of digits)."""
+    if 0 <= seed <= MAX_SEED:
+        return None
+    shown = str(seed) if abs(seed) < 10**30 else f"a number of {seed.bit_length():,} bits"
+    return f"{SEED_RULE}, not {shown}"
+
+
+def check_seed(seed: int, where: str = "seed") -> int:
+    """``seed`` itself if it is a seed of a game, else ``SeedError`` naming ``where`` (an
+    option, a JSON path)."""
+    problem = seed_problem(seed)
+    if problem is not None:
+        raise SeedError(f"{where}: {problem}")
+    return seed
+
+
+def check_seeds(first: int, games: int, where: str = "--seed") -> int:
+    """``first`` if games ``first … first + games − 1`` all have seeds of a game (a study
+    plays game ``i`` with seed ``first + i``), else ``SeedError`` naming ``where``."""
+    check_seed(first, where)
+    last = first + max(games, 1) - 1
+    if seed_problem(last) is not None:
+        raise SeedError(
+            f"{where}: {SEED_RULE}; {games:,} games from seed {first} would reach {last}"
+        )
+    return first
 
 
 def _splitmix64(x: int) -> int:

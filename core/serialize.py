@@ -35,7 +35,7 @@ from naqala.core.plugins import (
     installed_names,
     is_edition,
 )
-from naqala.core.rng import Rng
+from naqala.core.rng import Rng, seed_problem
 from naqala.core.state import (
     NOBODY,
     NON_PLAYER,
@@ -49,7 +49,7 @@ from naqala.core.state import (
     Turn,
     TurnValue,
 )
-from naqala.core.structured import strict_converter, structure
+from naqala.core.structured import OutOfBounds, strict_converter, structure
 from naqala.core.turnfields import CORE_FIELDS
 from naqala.core.validate import check_state
 from naqala.core.without import WithoutError, leave_out
@@ -140,9 +140,16 @@ class TurnDoc:
     callers: list[str] = attrs.Factory(list)
 
 
+def _a_seed(_instance: Any, attribute: Any, value: Any) -> None:
+    """An attrs validator: the generator's seed is a seed of a game (reported at
+    ``$.rng.seed`` in the words of every other place a seed comes in)."""
+    if isinstance(value, int) and (problem := seed_problem(value)):
+        raise OutOfBounds(attribute.name, problem)
+
+
 @attrs.define
 class RngDoc:
-    seed: int
+    seed: int = attrs.field(validator=_a_seed)
     counter: int
 
 
@@ -373,9 +380,16 @@ def _version(data: Any) -> int:
     return version
 
 
+#: naqala 0.1 (state version 1) kept no ``callers``: each of its two steps handed back to
+#: one stage, the assassins' kill to the Assassins' tribe action and the item to keep to
+#: the Artisans'; a version-1 state waiting in a step gets that caller back
+_V1_CALLERS = {"kill": "tribe:red", "keep-item": "tribe:purple"}
+
+
 def _upgrade_v1(data: dict[str, Any], rules: Rules) -> dict[str, Any]:
     """A version-1 document as version 2: each player's ``cards``, ``djinns`` and
-    ``held`` become ``hands`` by deck; the turn's item mark ``item`` becomes the deck's."""
+    ``held`` become ``hands`` by deck; the turn's item mark ``item`` becomes the deck's;
+    a pending step (``_V1_CALLERS``) gets the stage that entered it as its caller."""
     players = _structure(data.get("players"), list[PlayerDocV1], "$.players")
     upgraded = dict(data, version=VERSION, players=[])
     for i, p in enumerate(players):
@@ -398,7 +412,12 @@ def _upgrade_v1(data: dict[str, Any], rules: Rules) -> dict[str, Any]:
         and "items" in rules.deck_index
     ):
         used = ["items" if u == "item" else u for u in turn["used"]]
-        upgraded["turn"] = dict(turn, used=sorted(used, key=str))
+        upgraded["turn"] = turn = dict(turn, used=sorted(used, key=str))
+    decision = data.get("decision")
+    step = decision.get("stage") if isinstance(decision, dict) else None
+    caller = _V1_CALLERS.get(step) if isinstance(step, str) else None
+    if isinstance(turn, dict) and "callers" not in turn and caller in rules.stages:
+        upgraded["turn"] = dict(turn, callers=[caller])
     return upgraded
 
 

@@ -42,6 +42,8 @@ MAX_COUNTER = 1_000_000
 #: the most counters a state's or a player's ``extras`` may hold: one per card set aside
 #: and per card's effects is a few hundred at most
 MAX_COUNTERS = 1_000
+#: the counters of a state's ``extras`` the core keeps itself, without declaring them
+CORE_STATE_COUNTERS = (f"{ASIDE_CARD}*", f"{ASIDE_MEEPLE}*", f"{EFFECTS}*")
 #: the longest name of a counter or a flag (``aside.card.<card id>`` is about 30)
 MAX_NAME = 100
 
@@ -184,7 +186,8 @@ def _check_terrain(rules: Rules, state: State) -> Iterable[Problem]:
 
 def _check_bounds(rules: Rules, state: State) -> Iterable[Problem]:
     """Nothing negative, coins within ``MAX_COINS``, counters within ``MAX_COUNTER``, the
-    round counted from 1, counters and flags the rules know."""
+    round counted from 1, counters and flags the rules know: the core's own state counters
+    (``aside.…``, ``effects.…``) and those the plugins declare."""
     if state.round < 1:
         yield Problem("$.round", f"rounds are counted from 1, not {shown(state.round)}")
     for i, p in enumerate(state.players):
@@ -196,9 +199,10 @@ def _check_bounds(rules: Rules, state: State) -> Iterable[Problem]:
         if min(p.meeples, default=0) < 0:
             yield Problem(f"{where}.meeples", "a count is negative")
         yield from _check_player_extras(rules, where, p)
-    yield from _check_counters("$.extras", state.extras)
+    counted = list(_check_counters("$.extras", state.extras))
+    yield from counted
     colours = {colour.id for colour in rules.colours}
-    for key, _value in state.extras[:MAX_COUNTERS]:
+    for key, _value in () if counted else state.extras:
         if key.startswith(ASIDE_MEEPLE) and key[len(ASIDE_MEEPLE) :] not in colours:
             yield Problem(f"$.extras.{key}", f"no colour {key[len(ASIDE_MEEPLE) :]!r}")
         elif key.startswith(ASIDE) and not key.startswith((ASIDE_MEEPLE, ASIDE_CARD)):
@@ -208,6 +212,10 @@ def _check_bounds(rules: Rules, state: State) -> Iterable[Problem]:
             )
         elif key.startswith(EFFECTS) and key[len(EFFECTS) :] not in rules.card_specs:
             yield Problem(f"$.extras.{key}", f"no card {key[len(EFFECTS) :]!r} in these rules")
+        elif not key.startswith((ASIDE, EFFECTS)) and len(key) <= MAX_NAME:
+            yield from _check_declared(
+                rules, "$.extras", key, "naqala_state_counters", "state", CORE_STATE_COUNTERS
+            )
     yield from _check_flags(rules, state)
     for i, tile in enumerate(state.board.meeples):
         if min(tile, default=0) < 0:
@@ -234,7 +242,8 @@ def _check_bounds(rules: Rules, state: State) -> Iterable[Problem]:
 
 def declared_names(rules: Rules, hook: str) -> frozenset[str]:
     """The names the plugins declare through ``hook`` (``naqala_flags``,
-    ``naqala_player_counters``), worked out once per rules (``Rules.memo``)."""
+    ``naqala_player_counters``, ``naqala_state_counters``), worked out once per rules
+    (``Rules.memo``)."""
     key = f"validate.{hook}"
     found: frozenset[str] | None = rules.memo.get(key)
     if found is None:
@@ -266,12 +275,23 @@ def _check_player_extras(rules: Rules, where: str, player: PlayerState) -> Itera
     yield from problems
     if problems:
         return
-    known = declared_names(rules, "naqala_player_counters")
-    prefixes = tuple(name[:-1] for name in known if name.endswith("*"))
     for key, _value in player.extras:
-        if not key.startswith(prefixes) and key not in known:
-            names = ", ".join(sorted(known))
-            yield Problem(f"{where}.extras.{key}", f"no player counter {key!r} ({names})")
+        yield from _check_declared(
+            rules, f"{where}.extras", key, "naqala_player_counters", "player"
+        )
+
+
+def _check_declared(
+    rules: Rules, where: str, key: str, hook: str, holder: str, core: tuple[str, ...] = ()
+) -> Iterable[Problem]:
+    """``key`` is a counter some plugin declares through ``hook`` (a declared ``prefix*``
+    stands for every name that begins so), else one problem naming the known ones (the
+    core's own, ``core``, among them)."""
+    known = declared_names(rules, hook) | frozenset(core)
+    prefixes = tuple(name[:-1] for name in known if name.endswith("*"))
+    if not key.startswith(prefixes) and key not in known:
+        names = ", ".join(sorted(known)) or "none"
+        yield Problem(f"{where}.{key}", f"no {holder} counter {key!r} ({names})")
 
 
 def _check_flags(rules: Rules, state: State) -> Iterable[Problem]:

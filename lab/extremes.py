@@ -34,7 +34,7 @@ from naqala.core.engine import Rules
 from naqala.core.metrics import Metric
 from naqala.core.plugins import PluginError
 from naqala.core.record import GameRecord, new_record, with_final_scores
-from naqala.core.rng import Rng
+from naqala.core.rng import MAX_SEED, Rng
 from naqala.core.state import State
 
 #: the share of random moves a candidate may mix into the metric's greedy play
@@ -292,11 +292,11 @@ def search(
 ) -> tuple[Found, int]:
     """The best candidate found within ``budget`` (a higher value, then a shorter
     witness) and how many candidates were played. A quarter of the budget is a plain sweep
-    of seeds with the greedy player, the rest hypothesis' targeted exploration, drawing
-    game and agent seeds from ``seeds`` (a hypothesis strategy: the command passes the
-    testing kit's ``seeds()``, which the lab may not import; by default any 32-bit seed).
-    Ctrl-C raises ``SearchInterrupted`` with the best so far (KeyboardInterrupt before the
-    first candidate finished)."""
+    of seeds from ``seed`` (modulo 2**64) with the greedy player, the rest hypothesis'
+    targeted exploration, drawing game and agent seeds from ``seeds`` (a hypothesis
+    strategy: the command passes the testing kit's ``seeds()``, which the lab may not
+    import; by default any 32-bit seed). Ctrl-C raises ``SearchInterrupted`` with the best
+    so far (KeyboardInterrupt before the first candidate finished)."""
     best: list[Found] = []
 
     def keep(found: Found) -> None:
@@ -309,11 +309,8 @@ def search(
     try:
         while sweep.more() or not best:
             epsilon = EPSILONS[index % len(EPSILONS)]
-            keep(
-                play_candidate(
-                    rules, players, metric, Candidate(seed + index, seed + index, epsilon, 0)
-                )
-            )
+            swept = (seed + index) & MAX_SEED  # past the last seed, the sweep goes on from 0
+            keep(play_candidate(rules, players, metric, Candidate(swept, swept, epsilon, 0)))
             sweep.played += 1
             index += 1
         rest.start = time.monotonic()

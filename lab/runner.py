@@ -16,9 +16,10 @@ from typing import Any
 
 import attrs
 
+from naqala.core.rng import SeedError, check_seeds
 from naqala.lab.executors import Executor
 from naqala.lab.results import GameResult
-from naqala.lab.study import Study, play_task
+from naqala.lab.study import Study, StudyError, play_task
 
 #: called once per finished game (e.g. to advance a progress bar)
 Advance = Callable[[], None]
@@ -77,7 +78,15 @@ def play_indices(
 ) -> tuple[list[list[GameResult]], bool]:
     """Games ``indices`` of every study (interleaved, so an interrupted comparison has
     both sides of most games): the complete games by side, in ``indices`` order, and
-    whether Ctrl-C stopped the run. A game missing on any side is dropped on all."""
+    whether Ctrl-C stopped the run. A game missing on any side is dropped on all. Games
+    whose seeds would leave ``0 … 2**64-1`` are a StudyError before any is played."""
+    if indices:
+        games = max(indices) + 1
+        for study in studies:
+            try:
+                check_seeds(study.seed, games, "--seed")
+            except SeedError as exc:
+                raise StudyError(str(exc)) from None
     tasks = ((study, index) for index in indices for study in studies)  # taken as played
     done: dict[int, GameResult] = {}
     interrupted = False

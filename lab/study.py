@@ -24,6 +24,7 @@ from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
 from naqala.core.failures import PluginFailed, blame
 from naqala.core.plugins import HouseRuleFile, PluginError, read_house_rule, stored_name
+from naqala.core.rng import check_seed
 from naqala.core.simulate import agent_seed, play_game
 from naqala.core.state import State
 from naqala.kernel.choice import ENGINES, PYTHON
@@ -138,8 +139,8 @@ class Study:
         return tuple(self.seats[(seat - index) % n] for seat in range(n))
 
     def check(self) -> Rules:
-        """Rules for this study after checking the seats (by the rules' players) and the
-        player count (StudyError)."""
+        """Rules for this study after checking the seats (by the rules' players), the seed
+        and the player count (StudyError)."""
         rules = self.ruleset.build()
         try:
             names = [seat_name(rules, s) for s in self.seats]
@@ -148,6 +149,7 @@ class Study:
         if tuple(names) != self.seats:
             raise StudyError("seats must be agent names (use seats_of to normalise them)")
         try:
+            check_seed(self.seed, "--seed")  # the commands' option, in their words
             rules.new_game(self.players, self.seed)
         except ValueError as exc:
             raise StudyError(str(exc)) from exc

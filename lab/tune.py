@@ -237,7 +237,9 @@ def run_trials(
     # would log it with TuneInterrupted's traceback; the command says it in one line
     optuna.logging.set_verbosity(optuna.logging.ERROR)
     sampler = optuna.samplers.TPESampler(
-        seed=plan.seed, multivariate=True, n_startup_trials=min(10, max(2, trials // 3))
+        seed=plan.seed % 2**32,  # the sampler takes 32-bit seeds; a game 64-bit ones
+        multivariate=True,
+        n_startup_trials=min(10, max(2, trials // 3)),
     )
     with storage_failures():
         study = optuna.create_study(

@@ -532,6 +532,10 @@ def test_naqala_check_state_adds_a_plugin_component_to_the_checks() -> None:
         NAME = "charms"
 
         @hookimpl
+        def naqala_state_counters(self) -> list[str]:
+            return ["charms"]
+
+        @hookimpl
         def naqala_adjust_new_game(self, rules: Rules, state: State) -> State:
             return attrs.evolve(state, extras=set_extra(state.extras, "charms", 3))
 
@@ -649,8 +653,9 @@ def test_naqala_flags_declares_the_flags_a_state_may_hold() -> None:
 
 
 def test_naqala_player_counters_declares_names_and_prefixes() -> None:
-    """A player counter is ``piece.*`` or a name a plugin declares; a declared ``x*``
-    stands for every name beginning with ``x``."""
+    """A player counter is a name a plugin declares; a declared ``x*`` stands for every
+    name beginning with ``x``. A piece still to place is no exception: ``piece.tent`` is
+    the Artisans' to declare, not any plugin's to keep."""
     from naqala.core.validate import check_state
 
     class Luck:
@@ -668,10 +673,41 @@ def test_naqala_player_counters_declares_names_and_prefixes() -> None:
         return state.replace_player(0, p)
 
     rules = build_rules(extra_plugins=[Luck()])
-    assert check_state(rules, with_counters(rules, "luck", "charm.red", "piece.tent")) == []
+    assert check_state(rules, with_counters(rules, "luck", "charm.red")) == []
     assert [str(p) for p in check_state(rules, with_counters(rules, "lucky"))] == [
-        "$.players[0].extras.lucky: no player counter 'lucky' "
-        "(charm.*, luck, piece.*, round-used:*)"
+        "$.players[0].extras.lucky: no player counter 'lucky' (charm.*, luck, round-used:*)"
+    ]
+    assert [str(p) for p in check_state(rules, with_counters(rules, "piece.palace"))] == [
+        "$.players[0].extras.piece.palace: no player counter 'piece.palace' "
+        "(charm.*, luck, round-used:*)"
+    ]
+
+
+def test_naqala_state_counters_declares_a_states_own_counters() -> None:
+    """A state's own ``extras`` hold the core's counters (``effects.*``, ``aside.*``) and
+    the names a plugin declares, as a player's do; any other name is refused."""
+    from naqala.core.validate import check_state
+
+    class Weather:
+        NAME = "weather"
+
+        @hookimpl
+        def naqala_state_counters(self) -> list[str]:
+            return ["storm", "wind.*"]
+
+    def with_counters(rules: Rules, *keys: str) -> State:
+        state = rules.new_game(3, 1)
+        return attrs.evolve(state, extras=tuple(sorted((key, 1) for key in keys)))
+
+    rules = build_rules(extra_plugins=[Weather()])
+    assert check_state(rules, with_counters(rules, "storm", "wind.north", "effects.jafaar")) == []
+    assert [str(p) for p in check_state(rules, with_counters(rules, "storms"))] == [
+        "$.extras.storms: no state counter 'storms' "
+        "(aside.card.*, aside.meeple.*, effects.*, storm, wind.*)"
+    ]
+    plain = build_rules()
+    assert [str(p) for p in check_state(plain, with_counters(plain, "storm"))] == [
+        "$.extras.storm: no state counter 'storm' (aside.card.*, aside.meeple.*, effects.*)"
     ]
 
 

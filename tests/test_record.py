@@ -145,7 +145,7 @@ def test_records_round_trip_exactly() -> None:
     assert record_to_json(again) == text
     unfinished = without_last(record, 10)
     assert record_from_json(record_to_json(unfinished)) == unfinished
-    empty = new_record(base_rules(), -3, 4, ["human"] * 4)
+    empty = new_record(base_rules(), 2**64 - 1, 4, ["human"] * 4)
     assert record_from_json(record_to_json(empty)) == empty
 
 

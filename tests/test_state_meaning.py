@@ -210,8 +210,8 @@ def test_only_known_components_are_set_aside(key: str, reason: str) -> None:
             lambda d: d["extras"].update({"effects.jafaar": -1}),
         ),
         (
-            "$.players[0].extras.piece.x: -2 is not between 0 and 1000000",
-            lambda d: d["players"][0]["extras"].update({"piece.x": -2}),
+            "$.players[0].extras.round-used:x: -2 is not between 0 and 1000000",
+            lambda d: d["players"][0]["extras"].update({"round-used:x": -2}),
         ),
     ],
 )

@@ -13,6 +13,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from naqala.core.record import record_to_json
+from naqala.core.rng import SEED_RULE, seed_problem
+from naqala.core.structured import json_type
 from naqala.web.games import GAME_ID, TOKEN, Game, option_entry
 from naqala.web.pages import game_page, lobby_page
 from naqala.web.reading import (
@@ -25,7 +27,7 @@ from naqala.web.reading import (
     strings,
 )
 from naqala.web.server import Server
-from naqala.web.store import SEED_RULE, expansions_offered, seed_problem
+from naqala.web.store import expansions_offered
 
 __all__ = ["Endpoints", "seat_of_request"]
 
@@ -85,8 +87,10 @@ class Endpoints:
         seed = data.get("seed")
         if seed is None:
             seed = secrets.randbelow(1_000_000)
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed_problem(seed):
-            raise refusal(400, f"'seed' must be {SEED_RULE}, or null")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise refusal(400, f"'seed': {SEED_RULE}, or null, not {json_type(seed)}")
+        if problem := seed_problem(seed):  # the words of every command and file
+            raise refusal(400, f"'seed': {problem}")
         game = self.store.create(
             seats, strings(data, "expansions"), strings(data, "house_rules"), seed
         )

@@ -47,22 +47,6 @@ from naqala.web.games import GAME_ID, Game, Refused, new_game_id, new_token
 MAX_SEATS = 6
 
 
-#: a game's seed, new or uploaded: what ``naqala play --seed`` and the lobby's field take
-#: (a 64-bit generator's seed; a record with a seed outside is no game this server made)
-SEEDS = range(2**63)
-#: how a seed outside :data:`SEEDS` is refused
-SEED_RULE = "a whole number from 0 to 2**63-1"
-
-
-def seed_problem(seed: int) -> str | None:
-    """Why ``seed`` is no seed of a game here (``None`` if it is one); a huge number is
-    told by its size, not written out."""
-    if seed in SEEDS:
-        return None
-    shown = str(seed) if abs(seed) < 10**24 else f"a number of {seed.bit_length():,} bits"
-    return f"expected {SEED_RULE}, not {shown}"
-
-
 #: how a server is given a house-rule file an uploaded record needs
 ASK_THE_SERVER = "it is not one of this server's house-rule files (naqala serve --house-rules PATH)"
 
@@ -165,9 +149,6 @@ class Store:
         return self._add(rules, record, states, engine)
 
     def _canonical(self, rules: Rules, record: GameRecord) -> GameRecord:
-        problem = seed_problem(record.seed)
-        if problem is not None:
-            raise RecordError(f"the uploaded record: $.seed: {problem}")
         record = with_canonical_seats(rules, record, "the uploaded record")
         if HUMAN not in record.seats:
             raise RecordError("the uploaded record: $.seats: no human seat to play")

@@ -100,7 +100,7 @@ def _finished(rules: Rules, players: int) -> NativeState | str:
         try:
             start = native_rules(rules).new_game(players, 0)
             rules.memo[key] = start.random_playout(list(range(players)))[0]
-        except NotImplementedError as exc:
+        except (NotImplementedError, ValueError) as exc:  # unported, or refused by the rules
             rules.memo[key] = str(exc)
     found: NativeState | str = rules.memo[key]
     return found

@@ -61,9 +61,13 @@ mod _native {
         }
 
         /// A new game of `players` players from `seed`, set up natively as
-        /// `rules.new_game` sets it up, waiting for the first bid; NotImplementedError
-        /// if its rules have one the kernel does not implement.
+        /// `rules.new_game` sets it up, waiting for the first bid; ValueError in the
+        /// rules' words when they refuse that player count, NotImplementedError if its
+        /// rules have one the kernel does not implement.
         fn new_game(&self, players: usize, seed: u64) -> PyResult<NativeState> {
+            if let Some(refused) = crate::setup::refused_players(&self.content, players) {
+                return Err(PyValueError::new_err(refused));
+            }
             let state = crate::setup::new_game(&Rules::new(&self.content), players, seed)
                 .map_err(unported)?;
             refuse_foreign_rules(&self.content)?;

@@ -40,6 +40,16 @@ pub struct EnvKernel {
     engine: Arc<Engine>,
 }
 
+impl EnvKernel {
+    /// ValueError in the rules' words when they refuse a game of `players` players.
+    fn allow_players(&self, players: usize) -> PyResult<()> {
+        match crate::setup::refused_players(self.engine.content(), players) {
+            Some(refused) => Err(PyValueError::new_err(refused)),
+            None => Ok(()),
+        }
+    }
+}
+
 #[pymethods]
 impl EnvKernel {
     /// From the content document, the observation spec (JSON) and the codec's notation
@@ -66,8 +76,10 @@ impl EnvKernel {
         self.engine.table.size()
     }
 
-    /// A new game, set up as `rules.new_game(players, seed)`.
+    /// A new game, set up as `rules.new_game(players, seed)` (ValueError in the rules'
+    /// words for a player count they refuse).
     fn deal(&self, players: usize, seed: u64) -> PyResult<EnvGame> {
+        self.allow_players(players)?;
         let game = Game::deal(&self.engine, players, seed).map_err(env_error)?;
         Ok(self.game(game))
     }
@@ -90,6 +102,7 @@ impl EnvKernel {
         seed: u64,
         learner: Option<usize>,
     ) -> PyResult<EnvBatch> {
+        self.allow_players(players)?;
         if learner.is_some_and(|l| l >= players) {
             return Err(PyValueError::new_err(format!(
                 "learner seat {learner:?} of a {players}-player game"

@@ -45,6 +45,28 @@ fn deck_row(content: &Content, deck: &str) -> usize {
     content.setting(&key).unwrap_or(0).max(0) as usize
 }
 
+/// Why the rules refuse a game of `players` players, in their own words (those of
+/// `plugins/base/setup.py`), or `None` when their content allows that count: a refusal
+/// of the rules, not something the kernel has yet to port.
+pub fn refused_players(content: &Content, players: usize) -> Option<String> {
+    let counts = &content.doc.player_counts;
+    if counts.iter().any(|p| p.players as usize == players) {
+        return None;
+    }
+    let mut allowed: Vec<usize> = counts.iter().map(|p| p.players as usize).collect();
+    allowed.sort_unstable();
+    let allowed: Vec<String> = allowed.iter().map(usize::to_string).collect();
+    let (noun, alone) = if players == 1 {
+        ("player", " (one seat plays the solo mode: -x solo)")
+    } else {
+        ("players", "")
+    };
+    Some(format!(
+        "a game of {players} {noun} is not supported with these rules (allowed: {}){alone}",
+        allowed.join(", ")
+    ))
+}
+
 /// `new_game`, then the flow's start (`Rules.new_game`): the first bid.
 pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
     let content = rules.content;

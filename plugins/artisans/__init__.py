@@ -112,6 +112,16 @@ def naqala_check_state(rules: Rules, state: State) -> list[Problem]:
 
 
 @hookimpl
+def naqala_player_counters() -> list[str]:
+    return [tents.PIECE]
+
+
+@hookimpl
+def naqala_state_counters() -> list[str]:
+    return [board_items.FLUTE_TILE, board_items.FLUTE_LEFT]
+
+
+@hookimpl
 def naqala_turn_fields() -> list[TurnField[tuple[int, ...]]]:
     return [tents.CLAIMED]
 

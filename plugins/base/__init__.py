@@ -170,7 +170,8 @@ def naqala_flags() -> list[str]:
 
 @hookimpl
 def naqala_player_counters() -> list[str]:
-    return [f"{cards.ROUND_USED}*", f"{common.PIECES}*"]
+    # a piece still to place (``piece.<token>``) is declared by the plugin that gives it
+    return [f"{cards.ROUND_USED}*"]
 
 
 @hookimpl

@@ -2,7 +2,8 @@
 
 ``rules_problems`` runs when the rules are built (hook ``naqala_check_rules``), so a
 number the base game cannot play with is refused at once, naming the setting, instead of
-crashing mid-game. ``state_problems`` checks a loaded state's turn-order track, that
+crashing mid-game. ``state_problems`` checks a loaded state's pieces still to place
+against the bank, its turn-order track, that
 the move in progress fits the decision and that the assassins' target is a tile or a
 player (hook ``naqala_check_state``).
 """
@@ -13,10 +14,10 @@ from collections.abc import Iterable
 
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules
-from naqala.core.state import NOBODY, State
-from naqala.core.validate import Problem
+from naqala.core.state import NOBODY, State, get_extra
+from naqala.core.validate import Problem, shown
 from naqala.plugins.base.bidding import turn_order_costs
-from naqala.plugins.base.common import RESOURCE_KINDS, TARGET
+from naqala.plugins.base.common import PIECES, RESOURCE_KINDS, TARGET
 from naqala.plugins.base.costs import cost_problems
 from naqala.plugins.base.setup import board_shape
 
@@ -140,6 +141,7 @@ def state_problems(rules: Rules, state: State) -> Iterable[Problem]:
     """The turn-order track has the spots of this player count, and the move in progress
     fits the decision: ``pick`` before any meeple is picked up, ``drop`` with meeples in
     hand, the tribe and tile actions and ``kill`` after a move collected a colour."""
+    yield from _piece_problems(rules, state)
     players = len(state.players)
     if players in {pc.players for pc in rules.content.player_counts}:
         spots = len(turn_order_costs(rules, players))
@@ -173,3 +175,20 @@ def state_problems(rules: Rules, state: State) -> Iterable[Problem]:
 
 def _seats(players: int) -> frozenset[str]:
     return frozenset(f"p{seat + 1}" for seat in range(players))
+
+
+def _piece_problems(rules: Rules, state: State) -> Iterable[Problem]:
+    """A piece still to place (a ``piece.<token>`` counter a plugin declares) that is a
+    token of the rules is one of the bank's: the players' pieces of a kind are at most
+    the bank's tokens of that kind (a forged count would end the game late or never)."""
+    for k, token in enumerate(rules.tokens):
+        key = PIECES + token.id
+        held = [(seat, get_extra(p.extras, key)) for seat, p in enumerate(state.players)]
+        total = sum(count for _, count in held)
+        if total > state.pool[k]:
+            seat = max(held, key=lambda pair: pair[1])[0]
+            yield Problem(
+                f"$.players[{seat}].extras.{key}",
+                f"{shown(total)} {token.id} pieces still to place in all, but the bank holds "
+                f"{state.pool[k]}",
+            )

@@ -38,6 +38,11 @@ CONFLICTS = {
 
 
 @hookimpl
+def naqala_state_counters() -> list[str]:
+    return list(checks.STATE_COUNTERS)
+
+
+@hookimpl
 def naqala_content_files() -> Iterable[Path]:
     return [content_path("solo.toml")]
 

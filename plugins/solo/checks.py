@@ -31,6 +31,10 @@ def rules_problems(rules: Rules) -> Iterable[str]:
             yield f"settings.{key}: must be at least 1"
 
 
+#: the counters the solo mode keeps in a state's ``extras`` (hook ``naqala_state_counters``)
+STATE_COUNTERS = (WHITE, BLACK, ROLLED, *TARGETS, OUTBID, AFTER, CAMELS, LOST)
+
+
 def state_problems(rules: Rules, state: State) -> Iterable[Problem]:
     """Yazid's camels in supply and on his tiles make ``non_player_camels``; his dice,
     targets and round counters are values they can take."""

@@ -33,6 +33,11 @@ REQUIRES = ("base",)
 
 
 @hookimpl
+def naqala_state_counters() -> list[str]:
+    return [f"{steal.RUNNING}*", f"{steal.VICTIM}*", f"{steal.GIVEN}*"]
+
+
+@hookimpl
 def naqala_content_files() -> Iterable[Path]:
     return [content_path("thieves.toml")]
 
