@@ -17,11 +17,8 @@ use std::path::{Path, PathBuf};
 use naqala_kernel::content::MAX_COLOURS;
 use naqala_kernel::geometry::Geometry;
 use naqala_kernel::moves::{colour_masks, legal_drops, legal_starts};
-use naqala_kernel::state::NOBODY;
+use naqala_kernel::state::{Counts, NOBODY};
 use serde_json::Value;
-
-/// Meeples per colour on a tile or in hand, as the move lister counts them.
-type Counts = [u8; MAX_COLOURS];
 
 /// The colour letters of board files, in colour order (docs/formats.md).
 const LETTERS: &str = "YWGBRP";
