@@ -23,6 +23,7 @@ pub mod rules;
 pub mod seats;
 pub mod setup;
 pub mod state;
+pub mod statecheck;
 pub mod statejson;
 pub mod terrain;
 pub mod views;

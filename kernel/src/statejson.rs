@@ -18,6 +18,7 @@ use crate::state::{
     parse_tile, tile_name, Board, Counts, Decision, Deck, Hands, Layout, Player, State, Target,
     TokenCounts, Track, Turn, MAX_DECKS, NOBODY, NO_CARD,
 };
+use crate::statecheck::check_meaning;
 
 pub const FORMAT: &str = "naqala-state";
 pub const VERSION: i64 = 2;
@@ -541,7 +542,7 @@ fn state_from_doc(content: &Content, doc: &StateDoc) -> Result<State, String> {
         flags.sort();
         flags.dedup();
     }
-    Ok(State {
+    let state = State {
         layout: Arc::new(layout),
         board,
         players: players.into_boxed_slice(),
@@ -569,7 +570,9 @@ fn state_from_doc(content: &Content, doc: &StateDoc) -> Result<State, String> {
         },
         flags: flags.into_boxed_slice(),
         extras: reader.extras(&doc.extras, "$.extras")?,
-    })
+    };
+    check_meaning(content, &state)?;
+    Ok(state)
 }
 
 fn letters_of(content: &Content, counts: &[u8]) -> String {
