@@ -8,6 +8,7 @@
 
 pub mod actions;
 pub mod content;
+pub mod contentcheck;
 pub mod envs;
 pub mod extras;
 pub mod geometry;

@@ -364,6 +364,11 @@ impl<'c> Rules<'c> {
         self.costs.get(players).map_or(0, Vec::len)
     }
 
+    /// The colour whose tribe action `stage` is (`tribe:<colour>`), if it is one.
+    pub(crate) fn tribe_colour(&self, stage: Sym) -> Option<usize> {
+        self.tribes.iter().position(|&t| t == Some(stage))
+    }
+
     /// Whether the owner of the turn in progress takes a decision of `stage` (an opponent
     /// gives up what a thief takes).
     pub(crate) fn owner_decides(&self, stage: Sym) -> bool {

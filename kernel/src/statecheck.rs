@@ -31,6 +31,7 @@ pub fn check_meaning(content: &Content, state: &State) -> Result<(), String> {
     check_meeples(content, state)?;
     check_tokens(content, state)?;
     check_cards(content, state)?;
+    check_solo(content, state)?;
     check_decision(content, state, players)
 }
 
@@ -311,6 +312,32 @@ fn check_cards(content: &Content, state: &State) -> Result<(), String> {
     Ok(())
 }
 
+/// Solo mode's dice show faces of its dice, and its targets are tiles of the board
+/// (counted from 1, 0 for none).
+fn check_solo(content: &Content, state: &State) -> Result<(), String> {
+    if !crate::rules::solo::in_play(&content.doc) {
+        return Ok(());
+    }
+    let sides = content.setting("die_sides").unwrap_or(0);
+    let tiles = state.layout.size() as i64;
+    let limits = [
+        ("sultan.white", sides),
+        ("sultan.black", sides),
+        ("sultan.target.1", tiles),
+        ("sultan.target.2", tiles),
+        ("sultan.after", 1),
+    ];
+    for (key, most) in limits {
+        let value = aside(content, state, key, "");
+        if !(0..=most).contains(&value) {
+            return Err(format!(
+                "$.extras.{key}: {value} is not between 0 and {most}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The pending decision names a player, and a turn is in progress exactly when its stage
 /// belongs to one, at the point of the turn the stage is played at.
 fn check_decision(content: &Content, state: &State, players: usize) -> Result<(), String> {
@@ -383,6 +410,14 @@ fn check_decision(content: &Content, state: &State, players: usize) -> Result<()
         Phase::Any => true,
         Phase::Over | Phase::NoTurn => false,
     };
+    if let Some(colour) = rules.tribe_colour(state.decision.stage) {
+        if i64::from(turn.colour) != colour as i64 {
+            return Err(format!(
+                "$.turn.colour: the move collected colour {}, not the colour of {stage:?}",
+                turn.colour
+            ));
+        }
+    }
     if !fits {
         return Err(format!(
             "$.turn: the decision {stage:?} is not taken {}",
