@@ -32,4 +32,6 @@ pub mod views;
 #[cfg(feature = "python")]
 mod python;
 #[cfg(feature = "python")]
+mod python_args;
+#[cfg(feature = "python")]
 mod python_envs;

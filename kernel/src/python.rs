@@ -13,6 +13,7 @@ mod _native {
     use crate::content::Content;
     use crate::perft::{self, PerftBoard, Stopped};
     use crate::playout::random_playout;
+    use crate::python_args::{Count, Seed};
     use crate::rng::Rng;
     use crate::rules::{Rules, Unported};
     use crate::seats::{player, Player, PLAYERS};
@@ -60,8 +61,8 @@ mod _native {
 
         /// A new game of `players` players from `seed`, set up natively as
         /// `rules.new_game` sets it up, waiting for the first bid.
-        fn new_game(&self, players: usize, seed: u64) -> PyResult<NativeState> {
-            let state = crate::setup::new_game(&Rules::new(&self.content), players, seed)
+        fn new_game(&self, players: Count, seed: Seed) -> PyResult<NativeState> {
+            let state = crate::setup::new_game(&Rules::new(&self.content), players.0, seed.0)
                 .map_err(unported)?;
             Ok(NativeState {
                 content: Arc::clone(&self.content),
@@ -113,9 +114,21 @@ mod _native {
             Rules::new(&self.content).scores(&self.state)
         }
 
-        /// `agents/mcts.py`'s `view_digest`: the number the search of `seat` draws from.
-        fn view_digest(&self, seat: usize) -> u64 {
-            crate::views::view_digest(&self.content, &self.state, seat)
+        /// `agents/mcts.py`'s `view_digest`: the number the search of `seat` draws from;
+        /// ValueError for a seat the game does not have.
+        fn view_digest(&self, seat: Count) -> PyResult<u64> {
+            if seat.0 >= self.state.players.len() {
+                return Err(PyValueError::new_err(format!(
+                    "no seat {} in a game of {} players",
+                    seat.0,
+                    self.state.players.len()
+                )));
+            }
+            Ok(crate::views::view_digest(
+                &self.content,
+                &self.state,
+                seat.0,
+            ))
         }
 
         /// Whether the game is over.
@@ -129,8 +142,9 @@ mod _native {
         fn random_playout(
             &self,
             py: Python<'_>,
-            agent_seeds: Vec<u64>,
+            agent_seeds: Vec<Seed>,
         ) -> PyResult<(NativeState, u64)> {
+            let agent_seeds: Vec<u64> = agent_seeds.iter().map(|s| s.0).collect();
             let content = Arc::clone(&self.content);
             let state = &self.state;
             let (state, count) = py
@@ -153,11 +167,11 @@ mod _native {
         fn play(
             &self,
             py: Python<'_>,
-            seats: Vec<(String, u64)>,
+            seats: Vec<(String, Seed)>,
         ) -> PyResult<(NativeState, u64, Vec<Vec<i64>>)> {
             let mut players: Vec<Box<dyn Player + Send>> = Vec::with_capacity(seats.len());
             for (name, seed) in &seats {
-                let seated = player(name, *seed).ok_or_else(|| {
+                let seated = player(name, seed.0).ok_or_else(|| {
                     PyNotImplementedError::new_err(format!("the kernel has no player '{name}'"))
                 })?;
                 players.push(seated);
@@ -229,8 +243,8 @@ mod _native {
         /// The player a seat named `name` gets from `seed`; NotImplementedError if the
         /// kernel has none.
         #[new]
-        fn new(name: &str, seed: u64) -> PyResult<Self> {
-            let seated = player(name, seed).ok_or_else(|| {
+        fn new(name: &str, seed: Seed) -> PyResult<Self> {
+            let seated = player(name, seed.0).ok_or_else(|| {
                 PyNotImplementedError::new_err(format!("the kernel has no player '{name}'"))
             })?;
             Ok(NativePlayer {

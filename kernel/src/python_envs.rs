@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use crate::content::Content;
 use crate::envs::{Batch, Engine, EnvError, Game, Reward};
 use crate::observe::{ActionTable, ObservationSpec, Observer};
+use crate::python_args::{Count, Seed};
 use crate::statejson::{state_from_json, state_to_json};
 
 fn env_error(error: EnvError) -> PyErr {
@@ -67,8 +68,8 @@ impl EnvKernel {
     }
 
     /// A new game, set up as `rules.new_game(players, seed)`.
-    fn deal(&self, players: usize, seed: u64) -> PyResult<EnvGame> {
-        let game = Game::deal(&self.engine, players, seed).map_err(env_error)?;
+    fn deal(&self, players: Count, seed: Seed) -> PyResult<EnvGame> {
+        let game = Game::deal(&self.engine, players.0, seed.0).map_err(env_error)?;
         Ok(self.game(game))
     }
 
@@ -85,11 +86,13 @@ impl EnvKernel {
     fn batch(
         &self,
         py: Python<'_>,
-        count: usize,
-        players: usize,
-        seed: u64,
-        learner: Option<usize>,
+        count: Count,
+        players: Count,
+        seed: Seed,
+        learner: Option<Count>,
     ) -> PyResult<EnvBatch> {
+        let (count, players, seed) = (count.0, players.0, seed.0);
+        let learner = learner.map(|l| l.0);
         if learner.is_some_and(|l| l >= players) {
             return Err(PyValueError::new_err(format!(
                 "learner seat {learner:?} of a {players}-player game"
