@@ -137,6 +137,32 @@ def test_a_state_that_means_nothing_is_refused_with_its_path(
         state_from_data(data, base())
 
 
+@pytest.mark.parametrize("stage", ["thief-give", "thief-keep"])
+def test_a_theft_decision_with_no_theft_running_is_refused(stage: str) -> None:
+    """A decision of a theft names the thief running (it once panicked: `a theft is
+    running`)."""
+    rules = build_rules(("thieves",))
+    found: list[dict[str, Any]] = []
+
+    def seen(state: State, _action: object) -> None:
+        if state.decision.stage == "thief" and not found:
+            found.append(state_to_data(rules, state))
+
+    seed = 0
+    while not found:
+        play_game(rules, 3, seed, on_action=seen)
+        seed += 1
+    data = found[0]
+    data["decision"]["stage"], data["turn"]["resume"] = stage, "thief"
+    require_native()
+    from naqala.kernel.bridge import NativeRules
+
+    with pytest.raises(ValueError, match=rf'^\$\.extras: "{stage}" needs one running thief'):
+        NativeRules(rules).kernel.state(json.dumps(data))
+    with pytest.raises(ValueError):
+        state_from_data(data, rules)
+
+
 def test_every_decision_of_real_games_still_loads() -> None:
     for stage, data in states_at().items():
         native = kernel().state(json.dumps(data))

@@ -401,6 +401,9 @@ fn check_decision(content: &Content, state: &State, players: usize) -> Result<()
             "$.turn.callers: the step {stage:?} was entered by no stage to return to"
         ));
     }
+    if let Some(problem) = rules.theft_problem(state) {
+        return Err(problem);
+    }
     let point = turn_point(content, state, turn)?;
     let fits = match phase {
         Phase::BeforeMove => point == Point::Before,
