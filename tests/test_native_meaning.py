@@ -181,6 +181,11 @@ def test_seeds_and_counts_outside_their_domain_are_value_errors() -> None:
         k.new_game(-1, 1)
     with pytest.raises(ValueError, match="no seat 3 in a game of 3 players"):
         state.view_digest(3)
+    native = require_native()
+    with pytest.raises(ValueError, match="at most"):
+        native.rng_shuffled(1, 0, 2**40)  # once an allocation the process died of
+    with pytest.raises(ValueError, match="beyond 2"):
+        native.rng_choice_weighted(1, 0, [2**63, 2**63])
 
 
 # -- content documents ------------------------------------------------------------------

@@ -341,18 +341,32 @@ mod _native {
 
     /// `Rng(seed, counter).shuffled(range(n))`: the permutation and the new counter.
     #[pyfunction]
-    fn rng_shuffled(seed: u64, counter: u64, n: usize) -> (Vec<usize>, u64) {
+    /// ValueError beyond `SHUFFLED_MOST` items (a list that large is no deck or bag).
+    fn rng_shuffled(seed: u64, counter: u64, n: usize) -> PyResult<(Vec<usize>, u64)> {
+        if n > SHUFFLED_MOST {
+            return Err(PyValueError::new_err(format!(
+                "shuffled(range({n})): at most {SHUFFLED_MOST} items"
+            )));
+        }
         let mut rng = Rng { seed, counter };
         let mut items: Vec<usize> = (0..n).collect();
         rng.shuffle(&mut items);
-        (items, rng.counter)
+        Ok((items, rng.counter))
     }
+
+    /// The most items `rng_shuffled` shuffles.
+    const SHUFFLED_MOST: usize = 1 << 24;
 
     /// `Rng(seed, counter).choice_weighted(counts)`: the index and the new counter.
     #[pyfunction]
     fn rng_choice_weighted(seed: u64, counter: u64, counts: Vec<u64>) -> PyResult<(usize, u64)> {
-        if counts.iter().sum::<u64>() == 0 {
-            return Err(PyValueError::new_err("below() needs n >= 1, got 0"));
+        match counts
+            .iter()
+            .try_fold(0u64, |total, &n| total.checked_add(n))
+        {
+            None => return Err(PyValueError::new_err("the counts add up beyond 2**64-1")),
+            Some(0) => return Err(PyValueError::new_err("below() needs n >= 1, got 0")),
+            Some(_) => {}
         }
         let mut rng = Rng { seed, counter };
         let index = rng.choice_weighted(&counts);
