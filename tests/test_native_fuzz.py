@@ -324,3 +324,49 @@ def test_seats_and_seeds_given_to_the_kernel_never_panic(name: str, data: st.Dat
     no_panic(lambda: kernel.new_game(players, data.draw(seed)))
     for seat in (-1, 0, 5, 2**64):
         no_panic(lambda seat=seat: state.view_digest(seat))
+
+
+@functools.cache
+def env_inputs() -> tuple[str, Any, tuple[str, ...]]:
+    """The base game's content, observation spec and codec notations, as the
+    environments hand them to ``EnvKernel``."""
+    from naqala.envs.native import codec_for, encoder_for, observation_spec
+
+    rules = rules_of("base")
+    codec = codec_for(rules)
+    notations = tuple(str(codec.decode(i)) for i in range(codec.size))
+    return content_document("base"), observation_spec(rules, encoder_for(rules)), notations
+
+
+@FUZZ(max_examples=60)
+@given(data=st.data())
+def test_mutated_environment_inputs_never_panic(data: st.DataObject) -> None:
+    """An observation spec and a codec a library user wrote: refused, or games are dealt,
+    observed from every seat and stepped."""
+    import numpy as np
+
+    from naqala.kernel import native
+
+    require_native()
+    content, spec, notations = env_inputs()
+    spec = data.draw(mutated(spec))
+    codes = list(notations)
+    for _ in range(data.draw(st.integers(0, 2))):  # an index given another's notation
+        codes[data.draw(st.integers(0, len(codes) - 1))] = data.draw(st.sampled_from(codes))
+    kernel = no_panic(lambda: native().EnvKernel(content, json.dumps(spec), codes))
+    if kernel is None:
+        return
+    game = no_panic(lambda: kernel.deal(data.draw(st.integers(0, 5)), data.draw(st.integers(0, 9))))
+    for _ in range(data.draw(st.integers(0, 20)) if game is not None else 0):
+        observation = np.zeros(kernel.observation_size, dtype=np.float32)
+        mask = np.zeros(kernel.action_size, dtype=np.int8)
+        for seat in range(6):
+            no_panic(
+                lambda seat=seat, out=observation, mask=mask: game.observe_with_mask(
+                    seat, out, mask
+                )
+            )
+        legal = game.legal()
+        if not legal:
+            break
+        no_panic(lambda legal=legal: game.step(data.draw(st.sampled_from(legal))))

@@ -304,3 +304,15 @@ def test_the_save_with_both_items_revealed_is_refused_by_the_kernel_in_one_line(
         pytest.skip("the save is read with the stage that entered keep-item: it plays")
     with pytest.raises(ValueError, match=r'^\$\.turn\.callers: the step "keep-item"'):
         NativeRules(rules).to_native(state)
+
+
+def test_an_environment_codec_with_a_notation_twice_is_refused() -> None:
+    """A mask has one place per codec index: a notation given twice left an index past
+    the mask, which panicked when the action was legal."""
+    native = require_native()
+    from test_native_fuzz import env_inputs
+
+    content_text, spec, notations = env_inputs()
+    codes = [*notations[:-1], notations[0]]
+    with pytest.raises(ValueError, match=r"^codec: .* is both index 0 and index"):
+        native.EnvKernel(content_text, json.dumps(spec), codes)

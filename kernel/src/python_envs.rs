@@ -51,7 +51,7 @@ impl EnvKernel {
         let spec: ObservationSpec = serde_json::from_str(spec_json)
             .map_err(|e| PyValueError::new_err(format!("observation spec: {e}")))?;
         let observer = Observer::new(&content, spec).map_err(PyValueError::new_err)?;
-        let table = ActionTable::new(notations);
+        let table = ActionTable::new(notations).map_err(PyValueError::new_err)?;
         Ok(EnvKernel {
             engine: Arc::new(Engine::new(content, observer, table)),
         })
