@@ -105,6 +105,10 @@ def meeple_from_nowhere(d: dict[str, Any]) -> None:
     d["board"]["tiles"][0]["meeples"] += "Y"
 
 
+def huge_board(d: dict[str, Any]) -> None:
+    d["board"]["rows"] = 2**62  # rows times columns once wrapped round
+
+
 #: (the decision of the state changed, the change, the start of the kernel's message)
 BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("bid", one_player, "$.players: 1 players; these rules allow 2, 3, 4"),
@@ -119,6 +123,7 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("bid", owner_five, "$.board.tiles[0].owner: no player 5"),
     ("bid", negative_coins, "$.players[0].coins: -1 is not between 0 and 1000000"),
     ("bid", meeple_from_nowhere, "$.bag: "),
+    ("bid", huge_board, "$.board: 27670116110564327424 tiles, the kernel holds at most 64"),
 ]
 
 

@@ -6,6 +6,8 @@
 //! and owners that exist, and a pending decision that fits the turn in progress. The
 //! rules rely on these (an index, a marker's owner, a drop with meeples in hand), so a
 //! state that breaks one is refused here with its JSON path instead of reaching them.
+//! The rules' `expect`s on a turn (`"in a turn"`, `"a drop has meeples in hand"`, `"a
+//! step was entered by a stage"`, `"a theft is running"`) are the invariants held here.
 
 use std::collections::BTreeMap;
 
