@@ -356,10 +356,12 @@ def register_plugin_commands(target: typer.Typer, plugins: list[object] | None =
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point. A plugin that raises stops the command with one line
-    naming it (``cli/failures.py``); ``naqala --debug …`` or ``NAQALA_DEBUG=1`` shows the
-    traceback instead. Ctrl-C outside a study (which handles it itself) ends the command
+    naming it (``cli/failures.py``), and a panic of the native kernel with one line saying
+    it is an engine bug; ``naqala --debug …`` or ``NAQALA_DEBUG=1`` shows the traceback
+    instead. Ctrl-C outside a study (which handles it itself) ends the command
     with a one-line note and exit code 130, never a traceback."""
     from naqala.cli.failures import debug_wanted, failure_line
+    from naqala.core.failures import is_game_failure
 
     debug, args = debug_wanted(list(sys.argv[1:] if argv is None else argv))
     if not is_builtin(app, args):  # a command of our own needs no plugin to be loaded
@@ -369,8 +371,8 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         typer.echo("naqala: interrupted", err=True)
         raise SystemExit(130) from None
-    except Exception as exc:
-        if debug:
+    except BaseException as exc:  # a kernel panic is a BaseException too
+        if debug or not is_game_failure(exc):
             raise
         typer.echo(f"naqala: {failure_line(exc)}", err=True)
         sys.exit(1)

@@ -39,6 +39,7 @@ from naqala.core.actions import (
 from naqala.core.agents import HUMAN, Agent, SeatError, canonical_seat
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
+from naqala.core.failures import is_game_failure
 from naqala.core.plugins import HouseRuleFile, PluginError
 from naqala.core.record import (
     GameRecord,
@@ -565,9 +566,11 @@ def play_command(
     session.remember(history)
     try:
         session.run()
-    except Exception:
+    except BaseException as exc:
+        if not is_game_failure(exc):  # Ctrl-C and exits are the session's own
+            raise
         # keep the game up to the failure (where --save said, else in a temporary file),
-        # then report the failure
+        # then report the failure (a kernel panic too, which `except Exception` misses)
         if save_as is None or not session.save(str(save_as)):
             session.keep_somewhere()
         raise

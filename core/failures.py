@@ -87,12 +87,31 @@ def _entry(frame: FrameType) -> str:
     return name
 
 
+def is_engine_panic(exc: BaseException) -> bool:
+    """Whether ``exc`` is a panic of the native kernel. pyo3 raises a Rust panic as
+    ``pyo3_runtime.PanicException``, which derives from ``BaseException`` (so ``except
+    Exception`` misses it) and cannot be imported: it is known by its name."""
+    return any(
+        kind.__name__ == "PanicException" and kind.__module__ == "pyo3_runtime"
+        for kind in type(exc).__mro__
+    )
+
+
+def is_game_failure(exc: BaseException) -> bool:
+    """Whether ``exc`` is a failure of a game's code, to report in one line: any
+    ``Exception``, or a panic of the native kernel (not Ctrl-C or an exit)."""
+    return isinstance(exc, Exception) or is_engine_panic(exc)
+
+
 def blame(exc: BaseException) -> str:
     """``plugin 'x' failed in hook naqala_y: Error: reason`` for the plugin code that
-    raised ``exc`` last, ``internal error: Error: reason`` if no plugin's code did; a
-    ``PluginFailed`` (or one it caused) is said as it is."""
+    raised ``exc`` last, ``internal error: Error: reason`` if no plugin's code did,
+    ``engine bug: …`` for a panic of the native kernel; a ``PluginFailed`` (or one it
+    caused) is said as it is."""
     if isinstance(exc, PluginFailed):
         return str(exc)
+    if is_engine_panic(exc):  # never a plugin's doing: the kernel broke its own invariant
+        return f"engine bug: the native kernel panicked: {str(exc).strip() or 'no message'}"
     frames = _frames(exc.__traceback__)
     providers = _provider(frames)
     owners = [plugin_of(frame, providers) for frame in frames]

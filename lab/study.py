@@ -22,7 +22,7 @@ from naqala.core import without
 from naqala.core.actions import Action
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
-from naqala.core.failures import PluginFailed, blame
+from naqala.core.failures import PluginFailed, blame, is_game_failure
 from naqala.core.plugins import HouseRuleFile, PluginError, read_house_rule, stored_name
 from naqala.core.rng import check_seed
 from naqala.core.simulate import agent_seed, play_game
@@ -188,7 +188,8 @@ def play_task(task: tuple[Study, int]) -> GameResult:
     """Play game ``index`` of ``study`` and return its result (the unit of work sent to
     every executor; a pure function of its argument). Code that raises during the game is
     named here, where its traceback is (``PluginFailed``): a worker process sends back
-    only the exception."""
+    only the exception. A panic of the native kernel is named so too (pyo3's
+    ``PanicException`` cannot be unpickled where the command runs)."""
     study, index = task
     rules = rules_of(study.ruleset)
     seed = study.seed + index
@@ -196,7 +197,9 @@ def play_task(task: tuple[Study, int]) -> GameResult:
     if plays_native(study, rules):
         try:
             return play_native(rules, study.players, seed, names)
-        except Exception as exc:
+        except BaseException as exc:  # a kernel panic too: a worker sends back this line
+            if not is_game_failure(exc):
+                raise
             raise PluginFailed(f"{blame(exc)} (game seed {seed}, native engine)") from exc
     agents = [study_agent(rules, name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
     rounds: list[tuple[int, ...]] = []
@@ -210,5 +213,7 @@ def play_task(task: tuple[Study, int]) -> GameResult:
         first = start_order(rules.new_game(study.players, seed))
         state, actions = play_game(rules, study.players, seed, agents, round_ends)
         return result_of(rules, state, seed, actions, names, first, rounds)
-    except Exception as exc:
+    except BaseException as exc:
+        if not is_game_failure(exc):
+            raise
         raise PluginFailed(f"{blame(exc)} (game seed {seed})") from exc

@@ -106,22 +106,51 @@ def test_the_box_is_played_in_the_harness_games(ported: tuple[Rules, NativeRules
 
 def _score_state(rules: Rules, data: st.DataObject) -> State:
     """A 4-player Whims state with drawn owners, palm trees and palaces, djinns and
-    whims fulfilled: what the cities, the lake, Qareen and Haurvatat score."""
+    whims fulfilled: what the cities, the lake, Qareen and Haurvatat score. It stays a
+    state a game could hold (the kernel checks): a player owns no more tiles than their
+    camels, the tokens placed come from the bank, each djinn is dealt from its deck once."""
     state = rules.new_game(4, data.draw(st.integers(0, 50), label="seed"))
     tiles = len(state.layout.tiles)
-    owners = data.draw(st.lists(st.integers(-1, 3), min_size=tiles, max_size=tiles))
-    owners = [NOBODY if t in state.layout.blocked else o for t, o in enumerate(owners)]
-    tokens = data.draw(
+    camels = state.players[0].camels
+    drawn = data.draw(st.lists(st.integers(-1, 3), min_size=tiles, max_size=tiles))
+    owned = [0] * 4
+    owners = []
+    for tile, owner in enumerate(drawn):
+        if tile in state.layout.blocked or owner == NOBODY or owned[owner] == camels:
+            owner = NOBODY
+        else:
+            owned[owner] += 1
+        owners.append(owner)
+    left = list(state.pool)
+    tokens = []
+    for palms, palaces in data.draw(
         st.lists(st.tuples(st.integers(0, 2), st.integers(0, 1)), min_size=tiles, max_size=tiles)
-    )
+    ):
+        placed = (min(palms, left[0]), min(palaces, left[1]))
+        left = [left[0] - placed[0], left[1] - placed[1], *left[2:]]
+        tokens.append((*placed, *(0,) * (len(left) - 2)))
     board = attrs.evolve(state.board, owners=tuple(owners), tokens=tuple(tokens))
-    djinn_ids = ["qareen", "haurvatat", "dalhan", "jafaar"]
+    djinns = rules.deck_index["djinns"]
+    holders = {
+        djinn: data.draw(st.integers(-1, 3))
+        for djinn in ["qareen", "haurvatat", "dalhan", "jafaar"]
+    }
     players = []
-    for player in state.players:
-        djinns = data.draw(st.lists(st.sampled_from(djinn_ids), unique=True))
+    for seat, player in enumerate(state.players):
+        held = tuple(d for d, holder in holders.items() if holder == seat)
         extras = (("whims.claimed", data.draw(st.integers(0, 6))),)
-        players.append(attrs.evolve(player.with_hand(1, tuple(djinns)), extras=extras))
-    return attrs.evolve(state, board=board, players=tuple(players))
+        player = attrs.evolve(player, camels=camels - owned[seat], extras=extras)
+        players.append(player.with_hand(djinns, held))
+    dealt = [d for d, holder in holders.items() if holder != NOBODY]
+    deck = state.decks[djinns]
+    piles = {"draw": list(deck.draw), "row": list(deck.row), "discard": list(deck.discard)}
+    for djinn in dealt:
+        next(p for p in piles.values() if djinn in p).remove(djinn)
+    decks = list(state.decks)
+    decks[djinns] = attrs.evolve(deck, **{name: tuple(p) for name, p in piles.items()})
+    return attrs.evolve(
+        state, board=board, players=tuple(players), pool=tuple(left), decks=tuple(decks)
+    )
 
 
 _RULES: dict[str, tuple[Rules, NativeRules]] = {}

@@ -10,6 +10,7 @@ import sys
 
 import anyio.to_thread
 
+from naqala.core.failures import blame
 from naqala.core.session import ai_move
 from naqala.web.games import Game
 from naqala.web.store import Store
@@ -89,8 +90,10 @@ class Server:
                 if due:
                     saved = loop.time()
                 self.changed(game, save=due)
-        except Exception as exc:  # anything else broken stops this task, never the server
-            warn(f"game {game.id}: the AI stopped: {type(exc).__name__}: {exc}")
+        except BaseException as exc:  # a broken AI stops itself, never the server
+            if not decision_failed(exc):  # cancelled, or the server is stopping
+                raise
+            warn(f"game {game.id}: the AI stopped: {blame(exc)}")
         finally:
             self.save(game)
 

@@ -16,7 +16,7 @@ import collections
 import math
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -30,6 +30,9 @@ from naqala.core.state import State
 from naqala.core.without import leave_out
 from naqala.kernel.bridge import NativeRules
 from naqala.kernel.support import code_plugins
+
+if TYPE_CHECKING:  # the extension is optional: its types are only named here
+    from naqala.kernel._native import NativeState
 
 
 @attrs.frozen
@@ -123,11 +126,26 @@ def first_difference(left: Any, right: Any, path: str = "$") -> str | None:
     return None
 
 
+def read_natively(
+    bridge: NativeRules, state: State, report: Report, game: str, index: int
+) -> NativeState | None:
+    """``state`` on the kernel; None, and a difference, when the kernel refuses what the
+    Python engine reached (it checks what a state means: a Python rule that pays one coin
+    too many leaves a player with -1)."""
+    try:
+        return bridge.to_native(state)
+    except ValueError as exc:
+        report.differences.append(Difference(game, index, f"the kernel refuses the state: {exc}"))
+        return None
+
+
 def compare_state(
     rules: Rules, bridge: NativeRules, state: State, report: Report, game: str, index: int
 ) -> None:
     """Hand ``state`` to the kernel; compare its legal actions with the Python engine's."""
-    native = bridge.to_native(state)
+    native = read_natively(bridge, state, report, game, index)
+    if native is None:
+        return
     expected = state_to_data(rules, state)
     found = first_difference(expected, bridge.data(native))
     if found:
@@ -165,7 +183,9 @@ def compare_step(
 ) -> None:
     """Apply ``action`` to ``state`` on the kernel; compare with the Python engine's
     ``after``."""
-    native = bridge.to_native(state)
+    native = read_natively(bridge, state, report, game, index)
+    if native is None:
+        return
     try:
         stepped = native.apply(action)
     except NotImplementedError as exc:

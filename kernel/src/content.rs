@@ -332,6 +332,7 @@ impl Content {
     }
 
     pub fn new(doc: ContentDoc) -> Result<Content, String> {
+        crate::contentcheck::check_content(&doc)?;
         let limits = [
             ("colours", doc.colours.len(), MAX_COLOURS),
             ("token kinds", doc.tokens.len(), MAX_TOKENS),

@@ -8,6 +8,7 @@
 
 pub mod actions;
 pub mod content;
+pub mod contentcheck;
 pub mod envs;
 pub mod extras;
 pub mod geometry;
@@ -24,11 +25,14 @@ pub mod rules;
 pub mod seats;
 pub mod setup;
 pub mod state;
+pub mod statecheck;
 pub mod statejson;
 pub mod terrain;
 pub mod views;
 
 #[cfg(feature = "python")]
 mod python;
+#[cfg(feature = "python")]
+mod python_args;
 #[cfg(feature = "python")]
 mod python_envs;

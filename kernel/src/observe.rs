@@ -145,13 +145,18 @@ impl Observer {
             }
         }
         for deck in &spec.decks {
-            if deck.deck >= content.decks() || deck.cards.len() != content.doc.cards.len() {
+            let numbered = deck.cards.iter().flatten().all(|&at| at < deck.size);
+            if deck.deck >= content.decks()
+                || deck.cards.len() != content.doc.cards.len()
+                || !numbered
+            {
                 return Err(format!("observation spec: deck {} does not fit", deck.deck));
             }
         }
         if let Some(whims) = &spec.whims {
             if whims.deck >= content.decks()
                 || whims.cards.len() != content.doc.cards.len()
+                || whims.cards.iter().flatten().any(|&at| at >= whims.size)
                 || whims.cities.len() != content.doc.tiles.len()
             {
                 return Err("observation spec: the whims part does not fit".to_owned());
@@ -500,16 +505,22 @@ pub struct ActionTable {
 }
 
 impl ActionTable {
-    /// The table of `notations`, the action of each index in codec order.
-    pub fn new(notations: Vec<String>) -> ActionTable {
-        ActionTable {
-            by_notation: notations
-                .into_iter()
-                .enumerate()
-                .map(|(i, n)| (n, i as u32))
-                .collect(),
-            known: Mutex::new(HashMap::new()),
+    /// The table of `notations`, the action of each index in codec order; an error
+    /// names a notation given twice (a mask has one place per index).
+    pub fn new(notations: Vec<String>) -> Result<ActionTable, String> {
+        let mut by_notation = HashMap::with_capacity(notations.len());
+        for (index, notation) in notations.into_iter().enumerate() {
+            let index = u32::try_from(index).map_err(|_| "codec: too many actions".to_owned())?;
+            if let Some(first) = by_notation.insert(notation.clone(), index) {
+                return Err(format!(
+                    "codec: {notation:?} is both index {first} and index {index}"
+                ));
+            }
         }
+        Ok(ActionTable {
+            by_notation,
+            known: Mutex::new(HashMap::new()),
+        })
     }
 
     pub fn size(&self) -> usize {

@@ -13,6 +13,7 @@ mod _native {
     use crate::content::Content;
     use crate::perft::{self, PerftBoard, Stopped};
     use crate::playout::random_playout;
+    use crate::python_args::{Count, Seed};
     use crate::rng::Rng;
     use crate::rules::{Rules, Unported};
     use crate::seats::{player, Player, PLAYERS};
@@ -64,11 +65,11 @@ mod _native {
         /// `rules.new_game` sets it up, waiting for the first bid; ValueError in the
         /// rules' words when they refuse that player count, NotImplementedError if its
         /// rules have one the kernel does not implement.
-        fn new_game(&self, players: usize, seed: u64) -> PyResult<NativeState> {
-            if let Some(refused) = crate::setup::refused_players(&self.content, players) {
+        fn new_game(&self, players: Count, seed: Seed) -> PyResult<NativeState> {
+            if let Some(refused) = crate::setup::refused_players(&self.content, players.0) {
                 return Err(PyValueError::new_err(refused));
             }
-            let state = crate::setup::new_game(&Rules::new(&self.content), players, seed)
+            let state = crate::setup::new_game(&Rules::new(&self.content), players.0, seed.0)
                 .map_err(unported)?;
             refuse_foreign_rules(&self.content)?;
             Ok(NativeState {
@@ -121,9 +122,21 @@ mod _native {
             Rules::new(&self.content).scores(&self.state)
         }
 
-        /// `agents/mcts.py`'s `view_digest`: the number the search of `seat` draws from.
-        fn view_digest(&self, seat: usize) -> u64 {
-            crate::views::view_digest(&self.content, &self.state, seat)
+        /// `agents/mcts.py`'s `view_digest`: the number the search of `seat` draws from;
+        /// ValueError for a seat the game does not have.
+        fn view_digest(&self, seat: Count) -> PyResult<u64> {
+            if seat.0 >= self.state.players.len() {
+                return Err(PyValueError::new_err(format!(
+                    "no seat {} in a game of {} players",
+                    seat.0,
+                    self.state.players.len()
+                )));
+            }
+            Ok(crate::views::view_digest(
+                &self.content,
+                &self.state,
+                seat.0,
+            ))
         }
 
         /// Whether the game is over.
@@ -137,8 +150,9 @@ mod _native {
         fn random_playout(
             &self,
             py: Python<'_>,
-            agent_seeds: Vec<u64>,
+            agent_seeds: Vec<Seed>,
         ) -> PyResult<(NativeState, u64)> {
+            let agent_seeds: Vec<u64> = agent_seeds.iter().map(|s| s.0).collect();
             let content = Arc::clone(&self.content);
             let state = &self.state;
             let (state, count) = py
@@ -161,11 +175,11 @@ mod _native {
         fn play(
             &self,
             py: Python<'_>,
-            seats: Vec<(String, u64)>,
+            seats: Vec<(String, Seed)>,
         ) -> PyResult<(NativeState, u64, Vec<Vec<i64>>)> {
             let mut players: Vec<Box<dyn Player + Send>> = Vec::with_capacity(seats.len());
             for (name, seed) in &seats {
-                let seated = player(name, *seed).ok_or_else(|| {
+                let seated = player(name, seed.0).ok_or_else(|| {
                     PyNotImplementedError::new_err(format!("the kernel has no player '{name}'"))
                 })?;
                 players.push(seated);
@@ -237,8 +251,8 @@ mod _native {
         /// The player a seat named `name` gets from `seed`; NotImplementedError if the
         /// kernel has none.
         #[new]
-        fn new(name: &str, seed: u64) -> PyResult<Self> {
-            let seated = player(name, seed).ok_or_else(|| {
+        fn new(name: &str, seed: Seed) -> PyResult<Self> {
+            let seated = player(name, seed.0).ok_or_else(|| {
                 PyNotImplementedError::new_err(format!("the kernel has no player '{name}'"))
             })?;
             Ok(NativePlayer {
@@ -359,18 +373,32 @@ mod _native {
 
     /// `Rng(seed, counter).shuffled(range(n))`: the permutation and the new counter.
     #[pyfunction]
-    fn rng_shuffled(seed: u64, counter: u64, n: usize) -> (Vec<usize>, u64) {
+    /// ValueError beyond `SHUFFLED_MOST` items (a list that large is no deck or bag).
+    fn rng_shuffled(seed: u64, counter: u64, n: usize) -> PyResult<(Vec<usize>, u64)> {
+        if n > SHUFFLED_MOST {
+            return Err(PyValueError::new_err(format!(
+                "shuffled(range({n})): at most {SHUFFLED_MOST} items"
+            )));
+        }
         let mut rng = Rng { seed, counter };
         let mut items: Vec<usize> = (0..n).collect();
         rng.shuffle(&mut items);
-        (items, rng.counter)
+        Ok((items, rng.counter))
     }
+
+    /// The most items `rng_shuffled` shuffles.
+    const SHUFFLED_MOST: usize = 1 << 24;
 
     /// `Rng(seed, counter).choice_weighted(counts)`: the index and the new counter.
     #[pyfunction]
     fn rng_choice_weighted(seed: u64, counter: u64, counts: Vec<u64>) -> PyResult<(usize, u64)> {
-        if counts.iter().sum::<u64>() == 0 {
-            return Err(PyValueError::new_err("below() needs n >= 1, got 0"));
+        match counts
+            .iter()
+            .try_fold(0u64, |total, &n| total.checked_add(n))
+        {
+            None => return Err(PyValueError::new_err("the counts add up beyond 2**64-1")),
+            Some(0) => return Err(PyValueError::new_err("below() needs n >= 1, got 0")),
+            Some(_) => {}
         }
         let mut rng = Rng { seed, counter };
         let index = rng.choice_weighted(&counts);

@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use crate::content::Content;
 use crate::envs::{Batch, Engine, EnvError, Game, Reward};
 use crate::observe::{ActionTable, ObservationSpec, Observer};
+use crate::python_args::{Count, Seed};
 use crate::statejson::{state_from_json, state_to_json};
 
 fn env_error(error: EnvError) -> PyErr {
@@ -60,7 +61,7 @@ impl EnvKernel {
         let spec: ObservationSpec = serde_json::from_str(spec_json)
             .map_err(|e| PyValueError::new_err(format!("observation spec: {e}")))?;
         let observer = Observer::new(&content, spec).map_err(PyValueError::new_err)?;
-        let table = ActionTable::new(notations);
+        let table = ActionTable::new(notations).map_err(PyValueError::new_err)?;
         Ok(EnvKernel {
             engine: Arc::new(Engine::new(content, observer, table)),
         })
@@ -78,9 +79,9 @@ impl EnvKernel {
 
     /// A new game, set up as `rules.new_game(players, seed)` (ValueError in the rules'
     /// words for a player count they refuse).
-    fn deal(&self, players: usize, seed: u64) -> PyResult<EnvGame> {
-        self.allow_players(players)?;
-        let game = Game::deal(&self.engine, players, seed).map_err(env_error)?;
+    fn deal(&self, players: Count, seed: Seed) -> PyResult<EnvGame> {
+        self.allow_players(players.0)?;
+        let game = Game::deal(&self.engine, players.0, seed.0).map_err(env_error)?;
         Ok(self.game(game))
     }
 
@@ -97,11 +98,13 @@ impl EnvKernel {
     fn batch(
         &self,
         py: Python<'_>,
-        count: usize,
-        players: usize,
-        seed: u64,
-        learner: Option<usize>,
+        count: Count,
+        players: Count,
+        seed: Seed,
+        learner: Option<Count>,
     ) -> PyResult<EnvBatch> {
+        let (count, players, seed) = (count.0, players.0, seed.0);
+        let learner = learner.map(|l| l.0);
         self.allow_players(players)?;
         if learner.is_some_and(|l| l >= players) {
             return Err(PyValueError::new_err(format!(

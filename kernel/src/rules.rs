@@ -152,6 +152,25 @@ enum Holding {
     Elders,
 }
 
+/// Where in a turn a decision is taken (`Rules::decision_needs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// the game is over: nobody decides, no turn
+    Over,
+    /// between turns (the bids)
+    NoTurn,
+    /// before the meeples are picked up
+    BeforeMove,
+    /// while meeples are in hand
+    Moving,
+    /// after the last meeple was dropped
+    AfterMove,
+    /// before or after the move, never during it
+    NotMoving,
+    /// at any point of a turn
+    Any,
+}
+
 /// The stages and flags the ported rules name, resolved once per content.
 #[derive(Clone, Debug)]
 struct Known {
@@ -294,6 +313,66 @@ impl<'c> Rules<'c> {
         };
         rules.refused = rules.refused_edition();
         rules
+    }
+
+    /// Where in a turn a decision of `stage` is taken (`statecheck.rs` holds a state read
+    /// from JSON to it); None for a stage the kernel has not ported.
+    pub(crate) fn decision_needs(&self, stage: Sym) -> Option<Phase> {
+        Some(match self.kind(stage) {
+            Kind::Over => Phase::Over,
+            Kind::Bid | Kind::SultansRoll => Phase::NoTurn,
+            Kind::Pick => Phase::BeforeMove,
+            Kind::Drop => Phase::Moving,
+            Kind::Sell => Phase::NotMoving,
+            // a djinn used at any point of the turn can ask these
+            Kind::KeepDjinn | Kind::Placing(_) | Kind::ThiefGive | Kind::ThiefKeep => Phase::Any,
+            Kind::Keep
+            | Kind::Merchants
+            | Kind::Builders
+            | Kind::Assassins
+            | Kind::Kill
+            | Kind::PlaceToken(_)
+            | Kind::Market(..)
+            | Kind::SacredPlace
+            | Kind::City
+            | Kind::ThiefStep
+            | Kind::Artisans
+            | Kind::Workshop
+            | Kind::SpecializedMarket
+            | Kind::KeepItem
+            | Kind::Gather => Phase::AfterMove,
+            Kind::Unported => return None,
+        })
+    }
+
+    /// Whether a decision of `stage` is a step another stage entered, which hands back
+    /// to it when done (`Rules.return_to_caller`): the turn names that caller.
+    pub(crate) fn is_step(&self, stage: Sym) -> bool {
+        matches!(
+            self.kind(stage),
+            Kind::Kill
+                | Kind::Placing(_)
+                | Kind::ThiefStep
+                | Kind::ThiefGive
+                | Kind::ThiefKeep
+                | Kind::KeepItem
+        )
+    }
+
+    /// The turn-order track's spots for `players` players, one per cost.
+    pub(crate) fn turn_track_spots(&self, players: usize) -> usize {
+        self.costs.get(players).map_or(0, Vec::len)
+    }
+
+    /// The colour whose tribe action `stage` is (`tribe:<colour>`), if it is one.
+    pub(crate) fn tribe_colour(&self, stage: Sym) -> Option<usize> {
+        self.tribes.iter().position(|&t| t == Some(stage))
+    }
+
+    /// Whether the owner of the turn in progress takes a decision of `stage` (an opponent
+    /// gives up what a thief takes).
+    pub(crate) fn owner_decides(&self, stage: Sym) -> bool {
+        self.kind(stage) != Kind::ThiefGive
     }
 
     fn kind(&self, stage: Sym) -> Kind {

@@ -4,7 +4,8 @@
 //! so the kernel writes the very JSON the Python engine writes for the same position
 //! (the differential harness compares them). What the shape cannot say is checked while
 //! reading, with the JSON path of the problem; the Python reader has already checked what
-//! the state means (`core/validate.py`), so the kernel only refuses what it cannot hold.
+//! the state means (`core/validate.py`); a library user's has not, so what the rules rely
+//! on is checked too (`statecheck.rs`), and a state that breaks it is refused.
 
 use std::sync::Arc;
 
@@ -18,6 +19,7 @@ use crate::state::{
     parse_tile, tile_name, Board, Count, Counts, Decision, Deck, Hands, Layout, Player, State,
     Target, TokenCounts, Track, Turn, MAX_DECKS, MAX_DECK_CARDS, NOBODY, NO_CARD,
 };
+use crate::statecheck::check_meaning;
 
 pub const FORMAT: &str = "naqala-state";
 pub const VERSION: i64 = 2;
@@ -452,12 +454,13 @@ fn state_from_doc(content: &Content, doc: &StateDoc) -> Result<State, String> {
     if rows < 1 || !(1..=26).contains(&cols) {
         return Err("$.board: rows and cols must be positive (at most 26 columns)".to_owned());
     }
-    let size = (rows * cols) as usize;
-    if size > MAX_TILES {
+    let tiles = i128::from(rows) * i128::from(cols);
+    if tiles > MAX_TILES as i128 {
         return Err(format!(
-            "$.board: {size} tiles, the kernel holds at most {MAX_TILES}"
+            "$.board: {tiles} tiles, the kernel holds at most {MAX_TILES}"
         ));
     }
+    let size = tiles as usize;
     if doc.board.tiles.len() != size {
         return Err(format!(
             "$.board.tiles: expected {size} tiles for a {rows}x{cols} board"
@@ -558,7 +561,7 @@ fn state_from_doc(content: &Content, doc: &StateDoc) -> Result<State, String> {
         flags.sort();
         flags.dedup();
     }
-    Ok(State {
+    let state = State {
         layout: Arc::new(layout),
         board,
         players: players.into_boxed_slice(),
@@ -586,7 +589,9 @@ fn state_from_doc(content: &Content, doc: &StateDoc) -> Result<State, String> {
         },
         flags: flags.into_boxed_slice(),
         extras: reader.extras(&doc.extras, "$.extras")?,
-    })
+    };
+    check_meaning(content, &state)?;
+    Ok(state)
 }
 
 fn letters_of(content: &Content, counts: &[Count]) -> String {

@@ -249,6 +249,60 @@ impl Rules<'_> {
         self.thieves.as_ref().expect("the thieves are in play")
     }
 
+    /// What a state read from JSON must hold of a theft (`plugins/thieves/checks.py`):
+    /// its counters exactly while a victim gives up or the owner keeps, then one thief
+    /// running inside the thief step, victims that are the owner's opponents, and the
+    /// deciding player the one the stage asks. The first problem, with its JSON path.
+    pub(crate) fn theft_problem(&self, state: &State) -> Option<String> {
+        let thieves = self.thieves.as_ref()?;
+        let names = &self.content.names;
+        let stage = state.decision.stage;
+        let deciding = stage == thieves.give || stage == thieves.keep;
+        let running = thieves
+            .running
+            .iter()
+            .flatten()
+            .filter(|&&key| get_extra(&state.extras, key) != 0)
+            .count();
+        if !deciding {
+            let key = state.extras.iter().find(|&&(k, _)| thieves.is_theft_key(k));
+            return key
+                .map(|&(k, _)| format!("$.extras.{}: no theft is in progress", names.name(k)));
+        }
+        if running != 1 {
+            return Some(format!(
+                "$.extras: {:?} needs one running thief",
+                names.name(stage)
+            ));
+        }
+        let turn = state.turn.as_ref()?;
+        if turn.resume != thieves.step {
+            return Some("$.turn.resume: a theft runs inside \"thief\"".to_owned());
+        }
+        let owner = i64::from(*state.markers.as_slice().get(usize::from(turn.marker))?);
+        for (seat, &key) in thieves.victims.iter().enumerate() {
+            let outside = seat as i64 == owner || seat >= state.players.len();
+            if get_extra(&state.extras, key) != 0 && outside {
+                return Some(format!(
+                    "$.extras.{}: not an opponent of the thief",
+                    names.name(key)
+                ));
+            }
+        }
+        let player = state.decision.player;
+        let victim = usize::try_from(player)
+            .ok()
+            .and_then(|seat| thieves.victims.get(seat))
+            .is_some_and(|&key| get_extra(&state.extras, key) != 0);
+        if stage == thieves.give && !victim {
+            return Some("$.decision.player: not an opponent still to give".to_owned());
+        }
+        if stage == thieves.keep && i64::from(player) != owner {
+            return Some("$.decision.player: the thief's owner keeps".to_owned());
+        }
+        None
+    }
+
     /// Whether `card` is a thief the kernel plays.
     pub(super) fn is_thief(&self, card: u8) -> bool {
         self.thieves
