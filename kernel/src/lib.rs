@@ -26,6 +26,7 @@ pub mod setup;
 pub mod state;
 pub mod statejson;
 pub mod terrain;
+pub mod typed_settings;
 pub mod views;
 
 #[cfg(feature = "python")]
