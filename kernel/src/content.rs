@@ -378,13 +378,15 @@ impl Content {
         }
         let names = Names::new(&doc);
         let kind_ranks = KindRanks::new(&doc);
-        Ok(Content {
+        let content = Content {
             doc,
             letters,
             names,
             geometries: Mutex::new(Vec::new()),
             kind_ranks,
-        })
+        };
+        crate::variants::check(&content)?;
+        Ok(content)
     }
 
     /// The geometry of a board shape, built once per content.

@@ -27,6 +27,7 @@ pub mod state;
 pub mod statejson;
 pub mod terrain;
 pub mod typed_settings;
+pub mod variants;
 pub mod views;
 
 #[cfg(feature = "python")]

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules
 from naqala.core.setting_values import Scalar
-from naqala.core.state import State
+from naqala.core.state import NOBODY, State, evolve
 
 ROUND_CAP = "end.after_round"
 START_CARDS = "start.cards"
@@ -47,6 +47,43 @@ def start_cards(rules: Rules) -> tuple[tuple[str, str, int], ...]:
     return tuple(
         (str(e["deck"]), str(e["kind"]), int(e["count"]))
         for e in rules.content.tables_setting(START_CARDS)
+    )
+
+
+def deal_start_cards(
+    rules: Rules, deck: str, pile: tuple[str, ...], players: int
+) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """The shuffled ``pile`` of ``deck`` without the starting cards, and each player's
+    starting hand of it: entry by entry, seat by seat, each player takes the first
+    ``count`` cards of the entry's kind from the top of the pile (the setup's SplitMix64
+    shuffle decides which), before the row is dealt. A hand is sorted if its deck keeps
+    hands sorted."""
+    left = list(pile)
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for name, kind, count in start_cards(rules):
+        if name != deck:
+            continue
+        for hand in hands:
+            for _ in range(count):
+                at = next(i for i, card in enumerate(left) if rules.card_specs[card].kind == kind)
+                hand.append(left.pop(at))
+    keep_sorted = rules.content.deck_spec(deck).order == "sorted"
+    return tuple(left), tuple(tuple(sorted(h)) if keep_sorted else tuple(h) for h in hands)
+
+
+def seated_without_bids(state: State) -> State:
+    """``bidding = "off"``: the markers take the turn-order track's first spots for
+    free, in bid-track order (the order they played last round; the setup's shuffled
+    order in round 1), turned by one after the first round so that the marker that
+    played first plays last."""
+    order = [m for m in state.bid_track if m != NOBODY]
+    if state.round > 1:
+        order = order[1:] + order[:1]
+    free = len(state.turn_track) - len(order)
+    return evolve(
+        state,
+        turn_track=(*order, *(NOBODY,) * free),
+        bid_track=(NOBODY,) * len(state.bid_track),
     )
 
 
