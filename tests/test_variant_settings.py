@@ -6,6 +6,7 @@ CI (``tests/data/settings/``)."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,14 @@ def test_a_variant_the_rules_cannot_play_is_refused(
     with pytest.raises(ContentError) as caught:
         build_rules([], [path])
     assert [p for p in caught.value.problems if expected in p], caught.value.problems
+
+
+def test_the_cookbook_shows_the_samples_the_harness_compares() -> None:
+    """docs/house-rules.md shows each sample file as it is, under its path."""
+    docs = (Path(__file__).parent.parent / "docs" / "house-rules.md").read_text("utf-8")
+    shown = re.findall(
+        r"^```toml\n# (tests/data/settings/[\w-]+\.toml)\n(.*?)^```$", docs, re.M | re.S
+    )
+    assert {path: text for path, text in shown} == {
+        f"tests/data/settings/{p.name}": p.read_text("utf-8") for p in SAMPLES.glob("*.toml")
+    }
