@@ -5,6 +5,7 @@ the type the reading plugin's own value has, with the file and the path."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,22 @@ def test_a_value_no_setting_can_hold_is_refused_at_its_path(
     data, problems = parse_content_file(path)
     assert data is None
     assert [p for p in problems if p.startswith(f"{path}: {where}")], problems
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("yellow", "settings.assassins.protect: expected an array of strings"),
+        (3, "settings.assassins.protect: expected a boolean, a string, or an array"),
+    ],
+    ids=["text-for-array", "number"],
+)
+def test_the_kernel_refuses_a_typed_setting_of_another_shape(value: object, expected: str) -> None:
+    """The kernel reads the document Python wrote; one it cannot read is one clear line."""
+    from tests.native_kit import require_native
+
+    native = require_native()
+    data = content_data(build_rules())
+    data["typed_settings"]["assassins.protect"] = value
+    with pytest.raises(ValueError, match=f"^kernel content: {re.escape(expected)}"):
+        native.Kernel(json.dumps(data))

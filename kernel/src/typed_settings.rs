@@ -57,6 +57,26 @@ impl TypedSetting {
     }
 }
 
+/// Every setting of the document's `typed_settings` by its shape; a value of none of
+/// them is refused naming the setting.
+pub fn read_all(
+    values: &BTreeMap<String, serde_json::Value>,
+) -> Result<BTreeMap<String, TypedSetting>, String> {
+    values
+        .iter()
+        .map(|(key, value)| {
+            TypedSetting::deserialize(value)
+                .map(|setting| (key.clone(), setting))
+                .map_err(|_| {
+                    format!(
+                        "kernel content: settings.{key}: expected a boolean, a string, or an \
+                         array of strings or of tables of scalars"
+                    )
+                })
+        })
+        .collect()
+}
+
 /// A text setting, `default` when the content has none; an error names a value of
 /// another shape.
 pub fn text_setting<'a>(
@@ -101,5 +121,16 @@ mod tests {
         assert_eq!(first["count"], Scalar::Number(2));
         assert_eq!(first["kind"], Scalar::Text("fakir".to_owned()));
         assert!(serde_json::from_str::<TypedSetting>("[[1]]").is_err());
+    }
+
+    #[test]
+    fn a_value_of_no_shape_is_refused_naming_its_setting() {
+        let values: BTreeMap<String, serde_json::Value> =
+            serde_json::from_str(r#"{"bidding": "off", "assassins.protect": 3}"#).unwrap();
+        let refused = read_all(&values).unwrap_err();
+        assert!(refused.starts_with("kernel content: settings.assassins.protect: expected"));
+        let values: BTreeMap<String, serde_json::Value> =
+            serde_json::from_str(r#"{"bidding": "off"}"#).unwrap();
+        assert_eq!(read_all(&values).unwrap()["bidding"].text(), Some("off"));
     }
 }
