@@ -148,6 +148,8 @@ pub struct Content {
     pub kind_ranks: KindRanks,
     /// `doc.typed_settings` read by shape
     typed_settings: BTreeMap<String, crate::typed_settings::TypedSetting>,
+    /// the common variants' settings, read once (`crate::variants`)
+    variants: crate::variants::Variants,
 }
 
 /// The order of action kinds' names, and of card ids, as numbers: the canonical order of
@@ -388,9 +390,13 @@ impl Content {
             geometries: Mutex::new(Vec::new()),
             kind_ranks,
             typed_settings,
+            variants: crate::variants::Variants::default(),
         };
-        crate::variants::check(&content)?;
-        Ok(content)
+        let variants = crate::variants::Variants::read(&content)?;
+        Ok(Content {
+            variants,
+            ..content
+        })
     }
 
     /// The geometry of a board shape, built once per content.
@@ -452,6 +458,11 @@ impl Content {
 
     pub fn setting(&self, key: &str) -> Option<i64> {
         self.doc.settings.get(key).copied()
+    }
+
+    /// The common variants' settings (`crate::variants`).
+    pub fn variants(&self) -> &crate::variants::Variants {
+        &self.variants
     }
 
     /// A setting that is no number (`crate::typed_settings` reads it by type).

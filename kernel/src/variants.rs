@@ -14,9 +14,51 @@ pub const START_CARDS: &str = "start.cards";
 pub const PROTECT: &str = "assassins.protect";
 pub const BIDDING: &str = "bidding";
 
+/// The variants' settings as the rules read them while playing, read once with the
+/// content (`Content::new`), so a turn costs no lookup by name.
+#[derive(Debug, Clone, Default)]
+pub struct Variants {
+    /// `end.after_round` (0: no cap)
+    round_cap: i64,
+    /// `verdict.tie_break = "coins"`
+    coins_tie_break: bool,
+    /// `assassins.protect`, a bit per colour index
+    protected: u64,
+    /// `bidding = "off"`
+    bidding_off: bool,
+}
+
+impl Variants {
+    /// The variants of `content`; an error names a setting of a shape the kernel cannot
+    /// read (Python checked their meaning).
+    pub fn read(content: &Content) -> Result<Variants, String> {
+        let protect = texts_setting(content, PROTECT)?;
+        let protected = content
+            .doc
+            .colours
+            .iter()
+            .enumerate()
+            .filter(|(_, spec)| protect.contains(&spec.id))
+            .fold(0u64, |mask, (colour, _)| mask | 1 << colour);
+        if let Some(setting) = content.typed_setting(START_CARDS) {
+            if setting.tables().is_none() {
+                return Err(format!(
+                    "kernel content: settings.{START_CARDS}: expected an array of tables"
+                ));
+            }
+        }
+        Ok(Variants {
+            round_cap: content.setting(ROUND_CAP).unwrap_or(0),
+            coins_tie_break: text_setting(content, TIE_BREAK, "shared")? == "coins",
+            protected,
+            bidding_off: text_setting(content, BIDDING, "on")? == "off",
+        })
+    }
+}
+
 /// `round_cap_reached`: the round now ending is the last one `end.after_round` allows.
 pub fn round_cap_reached(content: &Content, state: &State) -> bool {
-    let cap = content.setting(ROUND_CAP).unwrap_or(0);
+    let cap = content.variants().round_cap;
     cap > 0 && i64::from(state.round) >= cap
 }
 
@@ -25,7 +67,7 @@ pub fn round_cap_reached(content: &Content, state: &State) -> bool {
 pub fn winners(content: &Content, state: &State, scores: &[i64]) -> Vec<usize> {
     let best = scores.iter().copied().max().unwrap_or(0);
     let tied: Vec<usize> = (0..scores.len()).filter(|&p| scores[p] == best).collect();
-    if tied.len() < 2 || text_setting(content, TIE_BREAK, "shared") != Ok("coins") {
+    if tied.len() < 2 || !content.variants().coins_tie_break {
         return tied;
     }
     let coins = |p: usize| state.players[p].coins;
@@ -36,15 +78,12 @@ pub fn winners(content: &Content, state: &State, scores: &[i64]) -> Vec<usize> {
 /// `protected_colours`: whether `assassins.protect` keeps colour `colour` (an index)
 /// from the assassins in front of every player.
 pub fn protects(content: &Content, colour: usize) -> bool {
-    let Some(spec) = content.doc.colours.get(colour) else {
-        return false;
-    };
-    texts_setting(content, PROTECT).is_ok_and(|ids| ids.contains(&spec.id))
+    colour < 64 && content.variants().protected >> colour & 1 == 1
 }
 
 /// `bidding_off`: the game is played without bids.
 pub fn bidding_off(content: &Content) -> bool {
-    text_setting(content, BIDDING, "on") == Ok("off")
+    content.variants().bidding_off
 }
 
 /// `seated_without_bids`: the markers take the turn track's first spots for free in
@@ -124,20 +163,4 @@ pub fn deal_start_cards(
         }
     }
     Ok(hands)
-}
-
-/// The variants' settings have the shapes the kernel reads (Python checked their
-/// meaning): named in one line otherwise.
-pub fn check(content: &Content) -> Result<(), String> {
-    text_setting(content, TIE_BREAK, "shared")?;
-    text_setting(content, BIDDING, "on")?;
-    texts_setting(content, PROTECT)?;
-    if let Some(setting) = content.typed_setting(START_CARDS) {
-        if setting.tables().is_none() {
-            return Err(format!(
-                "kernel content: settings.{START_CARDS}: expected an array of tables"
-            ));
-        }
-    }
-    Ok(())
 }
