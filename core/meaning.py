@@ -168,6 +168,13 @@ def unknown_settings(rules: Rules, origins: Origins) -> list[str]:
                 )
             elif key in declared and kind(value) != kind(declared[key]):
                 found.append(f"{where}: expected {kind(declared[key])}, got {kind(value)}")
+    found.extend(
+        f"{path} (plugin {plugin!r}): setting_choices.{key}: only the plugin that reads a "
+        "setting declares its choices"
+        for plugin, path, data in origins.parsed()
+        if plugin in content_only
+        for key in data.setting_choices
+    )
     return found
 
 

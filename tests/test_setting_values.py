@@ -120,3 +120,18 @@ def test_the_kernel_refuses_a_typed_setting_of_another_shape(value: object, expe
     data["typed_settings"]["assassins.protect"] = value
     with pytest.raises(ValueError, match=f"^kernel content: {re.escape(expected)}"):
         native.Kernel(json.dumps(data))
+
+
+def test_content_alone_cannot_widen_a_settings_choices(tmp_path: Path) -> None:
+    """``[setting_choices]`` is the reading plugin's: a house rule adding ``"auction"`` to
+    ``bidding`` would pass a value the base game's code does not know."""
+    path = tmp_path / "variant.toml"
+    path.write_text(
+        '[house-rule]\nname = "variant"\n\n[settings]\nbidding = "auction"\n\n'
+        '[setting_choices]\nbidding = ["on", "off", "auction"]\n',
+        "utf-8",
+    )
+    assert refusal(path) == [
+        f"{path} (plugin 'variant'): setting_choices.bidding: only the plugin that reads a "
+        "setting declares its choices"
+    ]
