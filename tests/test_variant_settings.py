@@ -133,6 +133,10 @@ def test_without_bidding_nobody_bids_and_the_order_turns_by_one(engine: str) -> 
         ("end.after_round = -1", "settings.end.after_round: -1 is less than 0"),
         ('assassins.protect = ["pink"]', "settings.assassins.protect[0]: 'pink' is no meeple"),
         (
+            'assassins.protect = ["white", "blue"]',
+            "settings.assassins.protect[1]: 'blue' is never kept in front of a player",
+        ),
+        (
             'start.cards = [{deck = "whims", kind = "fakir", count = 1}]',
             "settings.start.cards[0].deck: 'whims' is no deck of these rules",
         ),
@@ -154,7 +158,16 @@ def test_without_bidding_nobody_bids_and_the_order_turns_by_one(engine: str) -> 
             "'resources', which has 18",
         ),
     ],
-    ids=["negative-cap", "no-colour", "no-deck", "no-kind", "no-count", "no-field", "too-many"],
+    ids=[
+        "negative-cap",
+        "no-colour",
+        "not-kept",
+        "no-deck",
+        "no-kind",
+        "no-count",
+        "no-field",
+        "too-many",
+    ],
 )
 def test_a_variant_the_rules_cannot_play_is_refused(
     tmp_path: Path, settings: str, expected: str

@@ -100,6 +100,7 @@ def variant_problems(rules: Rules) -> list[str]:
     if content.settings.get(ROUND_CAP, 0) < 0:
         problems.append(f"settings.{ROUND_CAP}: {content.settings[ROUND_CAP]} is less than 0")
     colours = {c.id for c in rules.colours}
+    kept = {c.id for c in rules.colours if c.kept}
     try:
         protect = content.names_setting(PROTECT) if PROTECT in content.typed_settings else ()
     except ContentError as exc:
@@ -109,6 +110,11 @@ def variant_problems(rules: Rules) -> list[str]:
             problems.append(
                 f"settings.{PROTECT}[{i}]: {colour!r} is no meeple colour of these rules "
                 f"({', '.join(sorted(colours))})"
+            )
+        elif colour not in kept:
+            problems.append(
+                f"settings.{PROTECT}[{i}]: {colour!r} is never kept in front of a player, "
+                "where the protection holds (kept: " + ", ".join(sorted(kept)) + ")"
             )
     problems.extend(_start_card_problems(rules))
     return problems
