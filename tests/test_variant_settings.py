@@ -42,11 +42,17 @@ def play_out(game: Game, seed: int, watch: list[State] | None = None) -> Game:
 
 
 def test_the_game_ends_after_the_capped_round(engine: str) -> None:
-    """``end.after_round = 3``: a game that would go on ends after round 3's clean-up."""
+    """``end.after_round = 8``: a game that would go on ends after round 8's clean-up."""
     uncapped = play_out(open_game(build_rules(), 3, 11, "python"), 5)
-    assert uncapped.state.round > 3
+    assert uncapped.state.round > 8
     capped = play_out(open_game(rules_with("round-cap"), 3, 11, engine), 5)
-    assert capped.state.round == 3 and capped.state.decision.stage == GAME_OVER
+    assert capped.state.round == 8 and capped.state.decision.stage == GAME_OVER
+
+
+def test_a_poorer_start_is_a_number(engine: str) -> None:
+    """``starting_coins = 40``: a setting that was always there, in the same cookbook."""
+    state = open_game(rules_with("poorer-start"), 4, 1, engine).state
+    assert [p.coins for p in state.players] == [40] * 4
 
 
 def tied_state(rules: Rules) -> State:
