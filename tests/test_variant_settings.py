@@ -47,6 +47,7 @@ def test_the_game_ends_after_the_capped_round(engine: str) -> None:
     assert uncapped.state.round > 8
     capped = play_out(open_game(rules_with("round-cap"), 3, 11, engine), 5)
     assert capped.state.round == 8 and capped.state.decision.stage == GAME_OVER
+    assert capped.state.flags == ("round-cap",)  # why it ended, for records and summaries
 
 
 def test_a_poorer_start_is_a_number(engine: str) -> None:

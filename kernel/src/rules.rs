@@ -1971,11 +1971,15 @@ impl<'c> Rules<'c> {
         // Thieves refill their row and the Whims box lays whims on the empty cities
         let mut state = self.thieves_clean_up(state);
         state = self.whims_clean_up(state);
+        let round_cap = self.content.names.known(crate::variants::ROUND_CAP_FLAG);
+        if crate::variants::round_cap_reached(self.content, &state) {
+            state = with_flag(state, round_cap);
+        }
         let k = &self.known;
         if has_flag(&state, k.last_camel)
             || has_flag(&state, k.no_moves)
             || self.solo_game_ends(&state)
-            || crate::variants::round_cap_reached(self.content, &state)
+            || has_flag(&state, round_cap)
         {
             state.decision = Decision {
                 stage: k.over,

@@ -9,6 +9,8 @@ use crate::state::{State, Track, NOBODY};
 use crate::typed_settings::{text_setting, texts_setting, Scalar};
 
 pub const ROUND_CAP: &str = "end.after_round";
+/// the flag of a game the round cap ended (`crate::names` knows it)
+pub const ROUND_CAP_FLAG: &str = "round-cap";
 pub const TIE_BREAK: &str = "verdict.tie_break";
 pub const START_CARDS: &str = "start.cards";
 pub const PROTECT: &str = "assassins.protect";

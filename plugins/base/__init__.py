@@ -111,7 +111,7 @@ def naqala_new_game(rules: Rules, players: int, seed: int) -> State:
 
 @hookimpl
 def naqala_game_ends(rules: Rules, state: State) -> bool:
-    return flow.game_ends(state) or variants.round_cap_reached(rules, state)
+    return flow.game_ends(state)
 
 
 @hookimpl
@@ -166,7 +166,7 @@ def naqala_display(rules: Rules, state: State) -> Display:
 
 @hookimpl
 def naqala_flags() -> list[str]:
-    return [flow.LAST_CAMEL, flow.NO_MOVES]
+    return [flow.LAST_CAMEL, flow.NO_MOVES, variants.ROUND_CAP_FLAG]
 
 
 @hookimpl

@@ -17,6 +17,8 @@ from naqala.core.setting_values import Scalar
 from naqala.core.state import NOBODY, State, evolve
 
 ROUND_CAP = "end.after_round"
+#: the flag of a game the round cap ended (beside the rulebook's two end triggers)
+ROUND_CAP_FLAG = "round-cap"
 START_CARDS = "start.cards"
 PROTECT = "assassins.protect"
 BIDDING = "bidding"
