@@ -646,7 +646,7 @@ def test_naqala_flags_declares_the_flags_a_state_may_hold() -> None:
 
     rules = build_rules()
     assert [str(p) for p in check_state(rules, rules.new_game(3, 1).with_flag("storm"))] == [
-        "$.flags[0]: no flag 'storm' in these rules (last-camel, no-moves)"
+        "$.flags[0]: no flag 'storm' in these rules (last-camel, no-moves, round-cap)"
     ]
     declared = build_rules(extra_plugins=[Storms()])
     assert check_state(declared, declared.new_game(3, 1).with_flag("storm")) == []

@@ -111,6 +111,10 @@ pub struct ContentDoc {
     pub player_counts: Vec<PlayerCountSpec>,
     pub settings: BTreeMap<String, i64>,
     pub tables: BTreeMap<String, Vec<i64>>,
+    /// the settings that are no number (`verdict.tie_break`, `start.cards`), by dotted
+    /// name, read by shape in `Content::new` (`crate::typed_settings`)
+    #[serde(default)]
+    pub typed_settings: BTreeMap<String, serde_json::Value>,
     pub stages: Vec<String>,
     /// the ids of the cards in play, in content order (the cards left out with
     /// `--without` are in `cards`, so that states naming them can be read, but not here)
@@ -142,6 +146,10 @@ pub struct Content {
     /// where each action kind's name sorts among every kind an action can have (the
     /// stages' kinds and the card ids, which name a card's own actions)
     pub kind_ranks: KindRanks,
+    /// `doc.typed_settings` read by shape
+    typed_settings: BTreeMap<String, crate::typed_settings::TypedSetting>,
+    /// the common variants' settings, read once (`crate::variants`)
+    variants: crate::variants::Variants,
 }
 
 /// The order of action kinds' names, and of card ids, as numbers: the canonical order of
@@ -375,12 +383,20 @@ impl Content {
         }
         let names = Names::new(&doc);
         let kind_ranks = KindRanks::new(&doc);
-        Ok(Content {
+        let typed_settings = crate::typed_settings::read_all(&doc.typed_settings)?;
+        let content = Content {
             doc,
             letters,
             names,
             geometries: Mutex::new(Vec::new()),
             kind_ranks,
+            typed_settings,
+            variants: crate::variants::Variants::default(),
+        };
+        let variants = crate::variants::Variants::read(&content)?;
+        Ok(Content {
+            variants,
+            ..content
         })
     }
 
@@ -443,6 +459,16 @@ impl Content {
 
     pub fn setting(&self, key: &str) -> Option<i64> {
         self.doc.settings.get(key).copied()
+    }
+
+    /// The common variants' settings (`crate::variants`).
+    pub fn variants(&self) -> &crate::variants::Variants {
+        &self.variants
+    }
+
+    /// A setting that is no number (`crate::typed_settings` reads it by type).
+    pub fn typed_setting(&self, key: &str) -> Option<&crate::typed_settings::TypedSetting> {
+        self.typed_settings.get(key)
     }
 
     pub fn table(&self, key: &str) -> Option<&[i64]> {

@@ -28,6 +28,8 @@ pub mod state;
 pub mod statecheck;
 pub mod statejson;
 pub mod terrain;
+pub mod typed_settings;
+pub mod variants;
 pub mod views;
 
 #[cfg(feature = "python")]

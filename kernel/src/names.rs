@@ -20,6 +20,8 @@ const FIXED: &[&str] = &[
     "over",
     "last-camel",
     "no-moves",
+    // plugins/base/variants.py: the game the round cap (`end.after_round`) ended
+    "round-cap",
     "flute.tile",
     "flute.left",
     // plugins/whims/whims.py: the whims a player fulfilled

@@ -587,6 +587,11 @@ impl<'c> Rules<'c> {
 
     /// `BaseFlow._next_bid`: the next marker on the bid track bids, or the turns begin.
     fn next_bid(&self, state: State) -> Step {
+        if crate::variants::bidding_off(self.content)
+            && state.bid_track.as_slice().iter().any(|&m| m != NOBODY)
+        {
+            return self.start_turn(crate::variants::seated_without_bids(state)?);
+        }
         let marker = state.bid_track.as_slice().iter().find(|&&m| m != NOBODY);
         if let Some(&marker) = marker {
             let player = state.markers.as_slice()[marker as usize];
@@ -1157,7 +1162,8 @@ impl<'c> Rules<'c> {
             for (colour, spec) in self.content.doc.colours.iter().enumerate() {
                 let safe = protected
                     && (BOAZ_PROTECTS.contains(&spec.id.as_str())
-                        || self.boaz_protects_artisans(colour));
+                        || self.boaz_protects_artisans(colour))
+                    || crate::variants::protects(self.content, colour);
                 if spec.kept && !safe && holdings.meeples[colour] != 0 {
                     options.push(Action::Kill(Victim::Player(other as u8), colour as u8));
                 }
@@ -2044,10 +2050,15 @@ impl<'c> Rules<'c> {
         // Thieves refill their row and the Whims box lays whims on the empty cities
         let mut state = self.thieves_clean_up(state);
         state = self.whims_clean_up(state);
+        let round_cap = self.content.names.known(crate::variants::ROUND_CAP_FLAG);
+        if crate::variants::round_cap_reached(self.content, &state) {
+            state = with_flag(state, round_cap);
+        }
         let k = &self.known;
         if has_flag(&state, k.last_camel)
             || has_flag(&state, k.no_moves)
             || self.solo_game_ends(&state)
+            || has_flag(&state, round_cap)
         {
             state.decision = Decision {
                 stage: k.over,
@@ -2234,12 +2245,15 @@ impl<'c> Rules<'c> {
         let player = state.decision.player as usize;
         let doc = &self.content.doc;
         let hidden: Vec<usize> = (0..state.players.len())
-            .filter(|&other| other != player && self.protected(&state, other))
+            .filter(|&other| other != player)
             .filter(|&other| {
+                let boaz = self.protected(&state, other);
                 doc.colours.iter().enumerate().any(|(c, spec)| {
                     spec.kept
-                        && (BOAZ_PROTECTS.contains(&spec.id.as_str())
-                            || self.boaz_protects_artisans(c))
+                        && (boaz
+                            && (BOAZ_PROTECTS.contains(&spec.id.as_str())
+                                || self.boaz_protects_artisans(c))
+                            || crate::variants::protects(self.content, c))
                         && state.players[other].meeples[c] != 0
                 })
             })

@@ -37,6 +37,7 @@ from naqala.plugins.base import (
     looks,
     scoring,
     setup,
+    variants,
 )
 from naqala.plugins.base.bidding import BidStage
 from naqala.plugins.base.merchandise import SellStage
@@ -155,7 +156,7 @@ def naqala_adjust_score_lines(
 
 @hookimpl
 def naqala_protected_meeples(rules: Rules, state: State, player: int) -> set[str]:
-    return cards.protected(rules, state, player)
+    return cards.protected(rules, state, player) | variants.protected_colours(rules)
 
 
 @hookimpl
@@ -165,7 +166,7 @@ def naqala_display(rules: Rules, state: State) -> Display:
 
 @hookimpl
 def naqala_flags() -> list[str]:
-    return [flow.LAST_CAMEL, flow.NO_MOVES]
+    return [flow.LAST_CAMEL, flow.NO_MOVES, variants.ROUND_CAP_FLAG]
 
 
 @hookimpl

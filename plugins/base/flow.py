@@ -23,6 +23,12 @@ from naqala.core.state import (
 )
 from naqala.plugins.base import events
 from naqala.plugins.base.common import pieces_left, refill, set_deck
+from naqala.plugins.base.variants import (
+    ROUND_CAP_FLAG,
+    bidding_off,
+    round_cap_reached,
+    seated_without_bids,
+)
 
 #: flags that end the game after the round (trigger A and trigger B)
 LAST_CAMEL = "last-camel"
@@ -56,6 +62,8 @@ class BaseFlow(Flow):
     # -- bidding -----------------------------------------------------------------------
 
     def _next_bid(self, rules: Rules, state: State) -> State:
+        if bidding_off(rules) and any(m != NOBODY for m in state.bid_track):
+            return self._start_turn(rules, seated_without_bids(state))
         for marker in state.bid_track:
             if marker != NOBODY:
                 player = state.markers[marker]
@@ -109,6 +117,8 @@ class BaseFlow(Flow):
         state = set_deck(state, rules.deck_index[RESOURCES], resources)
         state = set_deck(state, rules.deck_index[DJINNS], djinns)
         state = rules.fire(evolve(state, rng=rng, turn=None), Event(CLEAN_UP, NOBODY))
+        if round_cap_reached(rules, state):
+            state = state.with_flag(ROUND_CAP_FLAG)
         if rules.game_ends(state):
             return evolve(state, decision=Decision(GAME_OVER, NOBODY))
         state = evolve(state, round=state.round + 1, decision=Decision("bid", NOBODY))
@@ -116,5 +126,6 @@ class BaseFlow(Flow):
 
 
 def game_ends(state: State) -> bool:
-    """Trigger A (a player placed their last camel) or B (no legal move was left)."""
-    return state.has_flag(LAST_CAMEL) or state.has_flag(NO_MOVES)
+    """Trigger A (a player placed their last camel) or B (no legal move was left), or
+    the round cap (``end.after_round``) was reached."""
+    return state.has_flag(LAST_CAMEL) or state.has_flag(NO_MOVES) or state.has_flag(ROUND_CAP_FLAG)
