@@ -26,6 +26,16 @@ from naqala.core.overrides import (
     apply_overrides,
     targets,
 )
+from naqala.core.setting_values import (
+    Scalar,
+    SettingValue,
+    choice_lists,
+    flatten,
+    frozen,
+    is_number,
+    kind,
+    setting_values,
+)
 from naqala.core.structured import (
     OutOfBounds,
     at_most,
@@ -250,7 +260,10 @@ class ContentFile:
     override: list[OverrideSpec] = attrs.field(factory=list)
     player_count: list[PlayerCountSpec] = attrs.field(factory=list)
     extra_meeples: list[ExtraMeeplesSpec] = attrs.field(factory=list)
-    settings: dict[str, int] = attrs.field(factory=dict, validator=numbers_within(MAX_NUMBER))
+    #: numbers, booleans, texts and short arrays (``core/setting_values.py``), by dotted name
+    settings: dict[str, Any] = attrs.field(factory=dict, validator=setting_values)
+    #: the texts a text setting may take, declared by the plugin that reads it
+    setting_choices: dict[str, list[str]] = attrs.field(factory=dict, validator=choice_lists)
     tables: dict[str, list[int]] = attrs.field(factory=dict, validator=numbers_within(MAX_NUMBER))
 
 
@@ -264,14 +277,47 @@ class Content:
     cards: tuple[CardSpec, ...]  # every deck's cards, in content order
     decks: Mapping[str, DeckSpec]
     player_counts: tuple[PlayerCountSpec, ...]
+    #: the settings that are numbers
     settings: Mapping[str, int]
     tables: Mapping[str, tuple[int, ...]]
+    #: the settings of every other type (booleans, texts, arrays), by dotted name
+    typed_settings: Mapping[str, SettingValue] = attrs.field(factory=dict)
+    #: the texts each text setting may take (``[setting_choices]``)
+    setting_choices: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
 
     def setting(self, key: str) -> int:
         try:
             return self.settings[key]
         except KeyError:
             raise ContentError([f"content: no plugin sets settings.{key}"]) from None
+
+    def typed_setting(self, key: str) -> SettingValue:
+        """A setting that is no number (``verdict.tie_break``, ``start.cards``)."""
+        try:
+            return self.typed_settings[key]
+        except KeyError:
+            raise ContentError([f"content: no plugin sets settings.{key}"]) from None
+
+    def text_setting(self, key: str) -> str:
+        """A text setting (one of its declared choices)."""
+        value = self.typed_setting(key)
+        if not isinstance(value, str):
+            raise ContentError([f"content: settings.{key} is {kind(value)}, not a string"])
+        return value
+
+    def names_setting(self, key: str) -> tuple[str, ...]:
+        """A setting that is an array of texts (``assassins.protect``)."""
+        value = self.typed_setting(key)
+        if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
+            raise ContentError([f"content: settings.{key} is not an array of strings"])
+        return tuple(str(v) for v in value)
+
+    def tables_setting(self, key: str) -> tuple[Mapping[str, Scalar], ...]:
+        """A setting that is an array of small tables (``start.cards``); ``[]`` too."""
+        value = self.typed_setting(key)
+        if not isinstance(value, tuple) or not all(isinstance(v, Mapping) for v in value):
+            raise ContentError([f"content: settings.{key} is not an array of tables"])
+        return tuple(v for v in value if isinstance(v, Mapping))
 
     def table(self, key: str) -> tuple[int, ...]:
         try:
@@ -322,6 +368,13 @@ def _read_toml(path: Path, text: str | None) -> tuple[Any, list[str]]:
     except DocumentError as exc:  # not TOML, nested too deep, numbers Python cannot read
         return None, [f"{path}: {exc}"]
     raw.pop(HOUSE_RULE_TABLE, None)  # a content-only house rule's name: not content
+    problems: list[str] = []
+    if isinstance(raw, dict):
+        for section in ("settings", "setting_choices"):  # `end.after_round`: one name
+            if section in raw:
+                raw[section] = flatten(raw[section], problems, f"{path}: $.{section}")
+    if problems:
+        return None, problems
     return raw, []
 
 
@@ -393,7 +446,8 @@ class _Merging:
     decks: dict[str, DeckSpec] = attrs.field(factory=dict)
     player_counts: dict[int, PlayerCountSpec] = attrs.field(factory=dict)
     extra_meeples: list[tuple[Path, int, ExtraMeeplesSpec]] = attrs.field(factory=list)
-    settings: dict[str, int] = attrs.field(factory=dict)
+    settings: dict[str, Any] = attrs.field(factory=dict)
+    setting_choices: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     tables: dict[str, tuple[int, ...]] = attrs.field(factory=dict)
     seen: dict[tuple[str, str], Path] = attrs.field(factory=dict)
     restated: dict[tuple[str, str], Path] = attrs.field(factory=dict)
@@ -465,6 +519,11 @@ class _Merging:
         a value, but two later plugins re-stating it differently is a conflict."""
         restated: tuple[tuple[str, Mapping[str, object], dict[str, Any]], ...] = (
             ("settings", data.settings, self.settings),
+            (
+                "setting_choices",
+                {k: tuple(v) for k, v in data.setting_choices.items()},
+                self.setting_choices,
+            ),
             ("tables", {k: tuple(v) for k, v in data.tables.items()}, self.tables),
         )
         for section, values, merged in restated:
@@ -499,8 +558,10 @@ class _Merging:
             cards=tuple(cards),
             decks=dict(self.decks),
             player_counts=tuple(player_counts[k] for k in sorted(player_counts)),
-            settings=dict(self.settings),
+            settings={k: v for k, v in self.settings.items() if is_number(v)},
             tables=dict(self.tables),
+            typed_settings={k: frozen(v) for k, v in self.settings.items() if not is_number(v)},
+            setting_choices={k: tuple(v) for k, v in self.setting_choices.items()},
         )
 
     def allowed_player_counts(self) -> dict[int, PlayerCountSpec]:

@@ -35,6 +35,7 @@ from naqala.core.powers import Power
 from naqala.core.rng import check_seed
 from naqala.core.stage import Flow, Stage
 from naqala.core.state import Deck, Layout, PlayerState, State, evolve
+from naqala.core.tie_break import highest_score
 from naqala.core.turnfields import CORE_FIELDS, TurnField
 
 if TYPE_CHECKING:
@@ -591,16 +592,15 @@ class Rules:
 
     def verdict(self, state: State, scores: Sequence[int] | None = None) -> Verdict:
         """Who won and why: a plugin's answer (hook ``naqala_verdict``), else the players
-        with the highest score, ties sharing the win. ``scores``: ``self.scores(state)``
-        when the caller has summed the score sheets already (each costs every plugin's
-        score lines)."""
+        with the highest score, a tie shared or broken as ``verdict.tie_break`` says.
+        ``scores``: ``self.scores(state)`` when the caller has summed the score sheets
+        already (each costs every plugin's score lines)."""
         found: Verdict | None = self.hook.naqala_verdict(rules=self, state=state)
         if found is not None:
             return found
         if scores is None:
             scores = self.scores(state)
-        best = max(scores)
-        return Verdict(tuple(p for p, s in enumerate(scores) if s == best), "the highest score")
+        return highest_score(self.content, state, scores)
 
     def protected(self, state: State, player: int) -> frozenset[str]:
         """Colour ids in front of ``player`` that assassins may not kill."""

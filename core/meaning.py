@@ -22,6 +22,7 @@ from naqala.core.content import (
     ContentFile,
     parse_content_file,
 )
+from naqala.core.setting_values import kind
 
 if TYPE_CHECKING:
     from naqala.core.engine import Rules
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 #: what a problem is about, at its start: ``settings.key``, ``tables.key``, or a section
 #: and an id (``djinn 'enki'``, ``tile 'oasis'``) — used to find the file that set it;
 #: ``tiles:`` (the number of tiles) names every file that brings tiles
-_SUBJECT = re.compile(r"^(?:(settings|tables)\.([\w-]+)|(\w+) '([^']*)')")
+_SUBJECT = re.compile(r"^(?:(settings|tables)\.([\w.-]+?)(?=[:\[ ]|$)|(\w+) '([^']*)')")
 _SECTIONS = {
     "colour": ("colour", "id"),
     "token": ("token", "id"),
@@ -116,7 +117,10 @@ def check_rules(rules: Rules, files: Sequence[tuple[str, Path]]) -> None:
     every problem, each with its file and plugin (and the plugin that found it)."""
     origins = Origins(files)
     problems = [_located(origins, p, "") for p in core_problems(rules)]
-    problems.extend(unknown_settings(rules, origins))
+    mistyped = unknown_settings(rules, origins)
+    if mistyped:  # the plugins' checks would read a value of the wrong type: not yet
+        raise ContentError(problems + mistyped)
+    problems.extend(unchosen_settings(rules, origins))
     for impl in rules.hook.naqala_check_rules.get_hookimpls():
         check = cast(Callable[..., Iterable[str]], impl.function)
         for problem in check(rules=rules):
@@ -146,15 +150,40 @@ def unknown_settings(rules: Rules, origins: Origins) -> list[str]:
         key for plugin, _path, values in set_by if plugin not in content_only for key in values
     }
     known |= {f"{deck}_row" for deck in rules.deck_names}
+    declared = {
+        key: value
+        for plugin, _path, values in set_by
+        if plugin not in content_only
+        for key, value in values.items()
+    }
     listed = ", ".join(sorted(known))
-    return [
-        f"{path} (plugin {plugin!r}): settings.{key}: no plugin reads a setting {key!r} "
-        f"(the settings of these rules: {listed})"
-        for plugin, path, values in set_by
-        if plugin in content_only
-        for key in values
-        if key not in known
-    ]
+    found = []
+    for plugin, path, values in set_by:
+        for key, value in values.items() if plugin in content_only else ():
+            where = f"{path} (plugin {plugin!r}): settings.{key}"
+            if key not in known:
+                found.append(
+                    f"{where}: no plugin reads a setting {key!r} (the settings of these "
+                    f"rules: {listed})"
+                )
+            elif key in declared and kind(value) != kind(declared[key]):
+                found.append(f"{where}: expected {kind(declared[key])}, got {kind(value)}")
+    return found
+
+
+def unchosen_settings(rules: Rules, origins: Origins) -> list[str]:
+    """Text settings whose value is none of the choices the plugin reading them declares
+    (``[setting_choices]``), named with the file that set the value."""
+    content = rules.content
+    found = []
+    for key, choices in sorted(content.setting_choices.items()):
+        value = content.typed_settings.get(key, content.settings.get(key))
+        if value not in choices:
+            found.append(
+                f"{origins.of(f'settings.{key}') or 'content'}: settings.{key}: {value!r} is "
+                f"none of {', '.join(map(repr, choices))}"
+            )
+    return found
 
 
 def _located(origins: Origins, problem: str, checker: str) -> str:

@@ -137,10 +137,9 @@ def test_missing_required_field(tmp_path: Path) -> None:
     [
         ('[[tile]]\nkind = "village"\nvp = true\n', "$.tile[0].vp"),
         ('[[colour]]\nid = "x"\nletter = "X"\nname = "X"\ncount = false\n', "$.colour[0].count"),
-        ("[settings]\nrows = true\n", "$.settings"),
         ("[tables]\ncosts = [1, true]\n", "$.tables"),
     ],
-    ids=["tile-vp", "colour-count", "setting", "table-entry"],
+    ids=["tile-vp", "colour-count", "table-entry"],
 )
 def test_booleans_are_not_integers(tmp_path: Path, text: str, where: str) -> None:
     """``true``/``false`` where an integer belongs is an error, not 1/0."""

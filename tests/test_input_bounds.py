@@ -443,7 +443,8 @@ def test_a_setting_nothing_reads_is_an_error_naming_the_known_ones(tmp_path: Pat
     line = result.stdout.strip()
     assert line.startswith(
         f"{path} (plugin 'checked-files'): settings.warp_drive: no plugin reads a setting "
-        "'warp_drive' (the settings of these rules: djinn_limit_round_2p, djinn_row,"
+        "'warp_drive' (the settings of these rules: assassins.protect, bidding, "
+        "djinn_limit_round_2p,"
     )
     assert "elder_vp" in line and "starting_coins" in line and "\n" not in line
     path.write_text("[settings]\nelder_vp = 3\ndjinns_row = 4\n", encoding="utf-8")

@@ -49,7 +49,7 @@ def start(rules: Rules, meeples: dict[str, str]) -> State:
 def test_no_loops_is_the_setting_alone() -> None:
     """The shipped rule sets the reading and has no code: it plays native."""
     rules = no_loops()
-    assert not revisits(rules) and rules.content.settings[REVISIT] is not None
+    assert not revisits(rules) and rules.content.typed_settings[REVISIT] is False
     assert revisits(base_rules())
     assert code_plugins(rules) == []
 

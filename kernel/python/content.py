@@ -9,6 +9,7 @@ Python is noticed there.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -34,6 +35,8 @@ def content_data(rules: Rules) -> dict[str, Any]:
         "decks": [attrs.asdict(spec) for spec in rules.deck_specs],
         "player_counts": [attrs.asdict(p) for p in content.player_counts],
         "settings": dict(content.settings),
+        # booleans, texts and arrays (``verdict.tie_break``, ``start.cards``) by dotted name
+        "typed_settings": {key: _plain(value) for key, value in content.typed_settings.items()},
         "tables": {key: list(values) for key, values in content.tables.items()},
         "stages": sorted(rules.stages),
         # the cards in play: ``rules.card_specs`` keeps those left out (``--without``)
@@ -47,6 +50,13 @@ def content_data(rules: Rules) -> dict[str, Any]:
         # game with a rule whose provider it does not implement
         "providers": providers_table(rules),
     }
+
+
+def _plain(value: object) -> object:
+    """A setting's value as JSON data: arrays as lists, tables as dicts."""
+    if isinstance(value, tuple):
+        return [dict(entry) if isinstance(entry, Mapping) else entry for entry in value]
+    return value
 
 
 def providers_table(rules: Rules) -> list[dict[str, Any]]:

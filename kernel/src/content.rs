@@ -111,6 +111,10 @@ pub struct ContentDoc {
     pub player_counts: Vec<PlayerCountSpec>,
     pub settings: BTreeMap<String, i64>,
     pub tables: BTreeMap<String, Vec<i64>>,
+    /// the settings that are no number (`verdict.tie_break`, `start.cards`), by dotted
+    /// name (`crate::typed_settings`)
+    #[serde(default)]
+    pub typed_settings: BTreeMap<String, crate::typed_settings::TypedSetting>,
     pub stages: Vec<String>,
     /// the ids of the cards in play, in content order (the cards left out with
     /// `--without` are in `cards`, so that states naming them can be read, but not here)
@@ -374,13 +378,15 @@ impl Content {
         }
         let names = Names::new(&doc);
         let kind_ranks = KindRanks::new(&doc);
-        Ok(Content {
+        let content = Content {
             doc,
             letters,
             names,
             geometries: Mutex::new(Vec::new()),
             kind_ranks,
-        })
+        };
+        crate::variants::check(&content)?;
+        Ok(content)
     }
 
     /// The geometry of a board shape, built once per content.
@@ -442,6 +448,11 @@ impl Content {
 
     pub fn setting(&self, key: &str) -> Option<i64> {
         self.doc.settings.get(key).copied()
+    }
+
+    /// A setting that is no number (`crate::typed_settings` reads it by type).
+    pub fn typed_setting(&self, key: &str) -> Option<&crate::typed_settings::TypedSetting> {
+        self.doc.typed_settings.get(key)
     }
 
     pub fn table(&self, key: &str) -> Option<&[i64]> {

@@ -53,13 +53,12 @@ impl Engine {
     }
 
     /// The players who won `state` (`Rules.winners`): solo mode's verdict, else the
-    /// highest scores (ties share the win).
+    /// highest scores (a tie shared or broken as `verdict.tie_break` says).
     pub fn winners(&self, state: &State, scores: &[i64]) -> Vec<usize> {
         if let Some(solo) = &self.solo {
             return solo.winners(state);
         }
-        let best = scores.iter().copied().max().unwrap_or(0);
-        (0..scores.len()).filter(|&p| scores[p] == best).collect()
+        crate::variants::winners(self.rules().content, state, scores)
     }
 
     /// Each seat's reward for `state` (`final_rewards`); an error for a margin without

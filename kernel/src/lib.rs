@@ -26,6 +26,8 @@ pub mod setup;
 pub mod state;
 pub mod statejson;
 pub mod terrain;
+pub mod typed_settings;
+pub mod variants;
 pub mod views;
 
 #[cfg(feature = "python")]

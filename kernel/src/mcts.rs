@@ -493,9 +493,11 @@ impl MctsPlayer {
         let last = self.policy.playout(meter, after)?;
         let scores = meter.scores(&last);
         let over = meter.is_over(&last);
-        // `rules.winners`: the highest score wins, ties sharing the win (read through
-        // the rules themselves in Python, so it costs no counted work)
-        let won = over && scores.iter().max() == Some(&scores[me]);
+        // `rules.winners`: the highest score wins, a tie shared or broken as
+        // `verdict.tie_break` says (read through the rules themselves in Python, so it
+        // costs no counted work)
+        let won =
+            over && crate::variants::winners(meter.rules.content, &last, &scores).contains(&me);
         Ok(Some((value_of(&scores, me, won, over && !won), scores[me])))
     }
 

@@ -14,6 +14,7 @@ use crate::actions::Action;
 use crate::content::{Content, MAX_COLOURS};
 use crate::geometry::Geometry;
 use crate::state::{Board, Count, Counts, State, NOBODY};
+use crate::typed_settings::TypedSetting;
 
 /// The tiles on the board, as `meeples(tile)` reads them, and how many colours.
 fn counts_of(board: &Board, tile: usize, colours: usize) -> Counts {
@@ -120,7 +121,10 @@ pub const REVISIT: &str = "movement.revisit";
 
 /// `revisits`: whether a meeple move may enter a tile twice (the default).
 pub fn revisits(content: &Content) -> bool {
-    content.setting(REVISIT).is_none_or(|v| v != 0)
+    !matches!(
+        content.typed_setting(REVISIT),
+        Some(TypedSetting::Flag(false))
+    )
 }
 
 /// The tiles holding at least one meeple of a colour the hand holds.

@@ -511,6 +511,11 @@ impl<'c> Rules<'c> {
 
     /// `BaseFlow._next_bid`: the next marker on the bid track bids, or the turns begin.
     fn next_bid(&self, state: State) -> Step {
+        if crate::variants::bidding_off(self.content)
+            && state.bid_track.as_slice().iter().any(|&m| m != NOBODY)
+        {
+            return self.start_turn(crate::variants::seated_without_bids(state)?);
+        }
         let marker = state.bid_track.as_slice().iter().find(|&&m| m != NOBODY);
         if let Some(&marker) = marker {
             let player = state.markers.as_slice()[marker as usize];
@@ -1103,7 +1108,8 @@ impl<'c> Rules<'c> {
             for (colour, spec) in self.content.doc.colours.iter().enumerate() {
                 let safe = protected
                     && (BOAZ_PROTECTS.contains(&spec.id.as_str())
-                        || self.boaz_protects_artisans(colour));
+                        || self.boaz_protects_artisans(colour))
+                    || crate::variants::protects(self.content, colour);
                 if spec.kept && !safe && holdings.meeples[colour] != 0 {
                     options.push(Action::Kill(Victim::Player(other as u8), colour as u8));
                 }
@@ -1994,6 +2000,7 @@ impl<'c> Rules<'c> {
         if has_flag(&state, k.last_camel)
             || has_flag(&state, k.no_moves)
             || self.solo_game_ends(&state)
+            || crate::variants::round_cap_reached(self.content, &state)
         {
             state.decision = Decision {
                 stage: k.over,
@@ -2180,12 +2187,15 @@ impl<'c> Rules<'c> {
         let player = state.decision.player as usize;
         let doc = &self.content.doc;
         let hidden: Vec<usize> = (0..state.players.len())
-            .filter(|&other| other != player && self.protected(&state, other))
+            .filter(|&other| other != player)
             .filter(|&other| {
+                let boaz = self.protected(&state, other);
                 doc.colours.iter().enumerate().any(|(c, spec)| {
                     spec.kept
-                        && (BOAZ_PROTECTS.contains(&spec.id.as_str())
-                            || self.boaz_protects_artisans(c))
+                        && (boaz
+                            && (BOAZ_PROTECTS.contains(&spec.id.as_str())
+                                || self.boaz_protects_artisans(c))
+                            || crate::variants::protects(self.content, c))
                         && state.players[other].meeples[c] != 0
                 })
             })

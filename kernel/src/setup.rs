@@ -115,6 +115,7 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
     }
 
     let mut decks = Vec::with_capacity(content.decks());
+    let mut hands: Vec<Vec<Vec<u8>>> = vec![Vec::new(); players]; // by player, then deck
     for deck in &doc.decks {
         let mut pile: Vec<u8> = Vec::new();
         for id in &doc.in_play {
@@ -127,6 +128,11 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
             }
         }
         rng.shuffle(&mut pile);
+        // `start.cards`: dealt from the top of the shuffled pile before the row
+        let dealt = crate::variants::deal_start_cards(content, &deck.id, &mut pile, players)?;
+        for (hand, cards) in hands.iter_mut().zip(dealt) {
+            hand.push(cards);
+        }
         let face_up = deck_row(content, &deck.id).min(pile.len());
         decks.push(Deck::new(&pile[face_up..], &pile[..face_up], &[]));
     }
@@ -158,7 +164,13 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
     let state = State {
         layout: Arc::new(layout),
         board,
-        players: vec![player; players].into_boxed_slice(),
+        players: hands
+            .iter()
+            .map(|by_deck| Player {
+                hands: Hands::new(by_deck),
+                ..player.clone()
+            })
+            .collect(),
         bag,
         pool,
         decks: decks.into_boxed_slice(),

@@ -37,6 +37,7 @@ from naqala.plugins.base import (
     looks,
     scoring,
     setup,
+    variants,
 )
 from naqala.plugins.base.bidding import BidStage
 from naqala.plugins.base.merchandise import SellStage
@@ -110,7 +111,7 @@ def naqala_new_game(rules: Rules, players: int, seed: int) -> State:
 
 @hookimpl
 def naqala_game_ends(rules: Rules, state: State) -> bool:
-    return flow.game_ends(state)
+    return flow.game_ends(state) or variants.round_cap_reached(rules, state)
 
 
 @hookimpl
@@ -155,7 +156,7 @@ def naqala_adjust_score_lines(
 
 @hookimpl
 def naqala_protected_meeples(rules: Rules, state: State, player: int) -> set[str]:
-    return cards.protected(rules, state, player)
+    return cards.protected(rules, state, player) | variants.protected_colours(rules)
 
 
 @hookimpl

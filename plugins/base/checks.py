@@ -20,6 +20,7 @@ from naqala.plugins.base.bidding import turn_order_costs
 from naqala.plugins.base.common import PIECES, RESOURCE_KINDS, TARGET
 from naqala.plugins.base.costs import cost_problems
 from naqala.plugins.base.setup import board_shape
+from naqala.plugins.base.variants import variant_problems
 
 #: settings the base game reads, which must be at least this much
 MINIMUM_SETTINGS = {
@@ -37,6 +38,7 @@ MINIMUM_SETTINGS = {
     "large_market_reach": 1,
     "large_market_take": 1,
     "sacred_place_elders": 1,
+    "end.after_round": 0,
 }
 
 
@@ -58,6 +60,7 @@ def rules_problems(rules: Rules) -> list[str]:
     problems.extend(_track_problems(rules))
     problems.extend(_suit_problems(rules))
     problems.extend(_meeple_problems(rules))
+    problems.extend(variant_problems(rules))
     if uses_board_shape(rules, "base"):
         problems.extend(shape_problems(rules))
     return problems

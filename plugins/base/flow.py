@@ -23,6 +23,7 @@ from naqala.core.state import (
 )
 from naqala.plugins.base import events
 from naqala.plugins.base.common import pieces_left, refill, set_deck
+from naqala.plugins.base.variants import bidding_off, seated_without_bids
 
 #: flags that end the game after the round (trigger A and trigger B)
 LAST_CAMEL = "last-camel"
@@ -56,6 +57,8 @@ class BaseFlow(Flow):
     # -- bidding -----------------------------------------------------------------------
 
     def _next_bid(self, rules: Rules, state: State) -> State:
+        if bidding_off(rules) and any(m != NOBODY for m in state.bid_track):
+            return self._start_turn(rules, seated_without_bids(state))
         for marker in state.bid_track:
             if marker != NOBODY:
                 player = state.markers[marker]

@@ -43,7 +43,7 @@ REVISIT = "movement.revisit"
 
 def revisits(rules: Rules) -> bool:
     """Whether a meeple move may enter a tile twice under these rules (the default)."""
-    return bool(rules.content.settings.get(REVISIT, True))
+    return rules.content.typed_settings.get(REVISIT, True) is not False
 
 
 def colour_masks(meeples: Sequence[Counts], colours: int) -> list[int]:

@@ -10,6 +10,7 @@ from naqala.core.engine import Rules
 from naqala.core.rng import Rng
 from naqala.core.state import NOBODY, Board, Decision, Deck, Layout, PlayerState, State, add_at
 from naqala.plugins.base.bidding import turn_order_costs
+from naqala.plugins.base.variants import deal_start_cards
 
 
 class SetupError(ValueError):
@@ -139,8 +140,11 @@ def new_game(rules: Rules, players: int, seed: int) -> State:
     )
 
     decks: list[Deck] = []
+    hands: list[tuple[tuple[str, ...], ...]] = []  # by deck, then by player
     for name in rules.deck_names:  # resources, djinns, then the decks plugins add
         pile, rng = rng.shuffled([c.id for c in rules.content.deck(name) for _ in range(c.count)])
+        pile, dealt = deal_start_cards(rules, name, pile, players)  # `start.cards`
+        hands.append(dealt)
         face_up = deck_row(rules, name)
         decks.append(Deck(draw=pile[face_up:], row=pile[:face_up]))
 
@@ -157,9 +161,9 @@ def new_game(rules: Rules, players: int, seed: int) -> State:
                 coins=coins,
                 camels=per_player.camels,
                 meeples=empty,
-                hands=((),) * len(rules.deck_names),
+                hands=tuple(by_deck[player] for by_deck in hands),
             )
-            for _ in range(players)
+            for player in range(players)
         ),
         bag=bag,
         pool=tuple(t.count for t in rules.tokens),
