@@ -22,11 +22,28 @@ def artisans_of(rules: Rules, state: State, player: int) -> int:
     return state.players[player].meeples[rules.colour_index[ARTISAN]]
 
 
+#: the setting naming the reading of a tie for the most artisans (docs/rules-notes.md
+#: D1): ``"most"``, the bonus goes to the one player with strictly the most (a tie gives
+#: it to nobody); ``"shared"``, to every player no other player has more than
+MAJORITY_TIES = "artisan_majority_ties"
+MOST = "most"
+SHARED = "shared"
+
+
+def shares_ties(rules: Rules) -> bool:
+    """Whether players tied for the most artisans all score the majority value."""
+    return rules.content.typed_settings.get(MAJORITY_TIES, MOST) == SHARED
+
+
 def artisan_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
-    """2 VP per artisan; 3 per artisan for the one player with strictly the most."""
+    """2 VP per artisan; 3 per artisan for the player with the most (strictly the most,
+    or tied for the most when ties are shared)."""
     mine = artisans_of(rules, state, player)
     others = [artisans_of(rules, state, p) for p in range(len(state.players)) if p != player]
-    leads = mine > 0 and all(mine > n for n in others)
+    if shares_ties(rules):
+        leads = mine > 0 and all(mine >= n for n in others)
+    else:
+        leads = mine > 0 and all(mine > n for n in others)
     setting = rules.content.setting
     each = setting("artisan_majority_vp") if leads else setting("artisan_vp")
     detail = f"{mine} artisans × {each}" + (" (the most)" if leads else "")
