@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
 from naqala.core.plugins import PluginError
 from naqala.core.state import State
@@ -89,3 +90,12 @@ def test_the_kernel_scores_each_reading_of_a_tie(
     state = holding(rules, held)
     assert artisan_points(rules, state) == (shared if reading == "shared" else strict)
     assert NativeRules(rules).to_native(state).scores() == list(rules.scores(state))
+
+
+def test_a_tie_reading_among_no_choice_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "half.toml"
+    path.write_text('[house-rule]\nname = "half"\n[settings]\nartisan_majority_ties = "half"\n')
+    with pytest.raises(
+        ContentError, match="artisan_majority_ties: 'half' is none of 'most', 'shared'"
+    ):
+        build_rules(["artisans"], [path])

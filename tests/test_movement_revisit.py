@@ -5,10 +5,12 @@ it (plugins/base/movement.py, kernel/src/moves.rs); these scenarios run on each.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from native_kit import require_native
 
+from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
 from naqala.core.state import State
 from naqala.kernel.support import code_plugins
@@ -153,3 +155,17 @@ def test_perft_under_no_loops_counts_fewer_moves_where_loops_helped() -> None:
     strict, _ = count_moves(state.geometry, state.board.meeples, revisit=False)
     loose, _ = count_moves(state.geometry, state.board.meeples)
     assert strict < loose
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [("0", "expected a boolean, got an integer"), ('"off"', "expected a boolean, got a string")],
+)
+def test_a_revisit_that_is_no_boolean_is_refused_in_one_line(
+    tmp_path: Path, value: str, words: str
+) -> None:
+    path = tmp_path / "loops.toml"
+    path.write_text(f'[house-rule]\nname = "loops"\n[settings]\nmovement.revisit = {value}\n')
+    with pytest.raises(ContentError) as refused:
+        build_rules(house_rules=[path])
+    assert f"settings.{REVISIT}: {words}" in str(refused.value)
