@@ -137,7 +137,7 @@ fn hand_targets(masks: &[u64; MAX_COLOURS], hand: &[Count]) -> u64 {
 
 /// The answers of the self-avoiding search (`self_avoiding_end`), by (here, visited,
 /// steps, target): one memo per question asked of a position, as `lru_cache` is in Python.
-pub type PathMemo = HashMap<(u8, u64, u8, u64), bool>;
+pub type PathMemo = HashMap<(u8, u64, usize, u64), bool>;
 
 /// `self_avoiding_end`: whether a path of `steps` more steps from `here` through tiles
 /// not in `visited` can end on a tile of `target` ("no loops": `movement.revisit = false`).
@@ -149,11 +149,13 @@ pub fn self_avoiding_end(
     target: u64,
     memo: &mut PathMemo,
 ) -> bool {
-    // a self-avoiding path never turns straight back: if no such walk reaches, none does
-    if geo.reach(here, NOBODY, steps) & target & !visited == 0 {
+    // a path enters each of its tiles once, so it is never longer than the tiles left;
+    // and it never turns straight back: if no such walk reaches a target, no path does
+    let left = geo.size - (visited.count_ones() as usize);
+    if steps > left || geo.reach(here, NOBODY, steps) & target & !visited == 0 {
         return false;
     }
-    let key = (here as u8, visited, steps as u8, target);
+    let key = (here as u8, visited, steps, target);
     if let Some(&found) = memo.get(&key) {
         return found;
     }
@@ -567,6 +569,8 @@ mod tests {
         assert!(self_avoiding_end(&geo, 0, 1, 3, 0b10, &mut memo));
         // b1 already entered: no path may end there
         assert!(!self_avoiding_end(&geo, 0, 0b11, 3, 0b10, &mut memo));
+        // a hand longer than the board (259 = 3 + 256 meeples) is no 3-step path
+        assert!(!self_avoiding_end(&geo, 0, 1, 259, 0b10, &mut memo));
     }
 
     #[test]

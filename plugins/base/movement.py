@@ -81,8 +81,12 @@ def hand_targets(masks: Sequence[int], hand: Counts) -> int:
 def self_avoiding_end(geo: Geometry, here: int, visited: int, steps: int, target: int) -> bool:
     """Whether a path of ``steps`` more steps from ``here`` through tiles not in
     ``visited`` (a bit mask) can end on a tile of ``target`` (a bit mask)."""
-    # a self-avoiding path is a walk that never turns straight back: none reaches it, none
-    if not geo.reach(here, NOBODY, steps) & target & ~visited:
+    # a path enters each of its tiles once, so it is never longer than the tiles left;
+    # and it is a walk that never turns straight back: if no walk reaches a target, no path
+    if (
+        steps > geo.size - visited.bit_count()
+        or not geo.reach(here, NOBODY, steps) & target & ~visited
+    ):
         return False
     for nxt in geo.neighbours[here]:
         bit = 1 << nxt
