@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from native_kit import require_native
 
 from naqala.core.content import ContentError
@@ -169,3 +171,36 @@ def test_a_revisit_that_is_no_boolean_is_refused_in_one_line(
     with pytest.raises(ContentError) as refused:
         build_rules(house_rules=[path])
     assert f"settings.{REVISIT}: {words}" in str(refused.value)
+
+
+def self_avoiding_base_moves(rules: Rules, state: State) -> int:
+    """The base game's complete moves whose tiles (the start and every drop) are all
+    different: what "no loops" must leave, found without the setting's search."""
+
+    def walk(here: State, seen: tuple[str, ...]) -> int:
+        if here.decision.stage not in ("pick", "drop"):
+            return 1
+        total = 0
+        for action in rules.legal_actions(here):
+            tile = action.args[0]
+            if tile not in seen:
+                total += walk(rules.apply(here, action), (*seen, tile))
+        return total
+
+    return walk(state, ())
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_no_loops_offers_exactly_the_base_moves_that_enter_no_tile_twice(
+    data: st.DataObject,
+) -> None:
+    """On drawn boards of up to five meeples a tile, the moves the setting offers,
+    walked to the end, are the base game's moves filtered to those entering no tile
+    twice nor coming back to the start."""
+    plain, rules = base_rules(), no_loops()
+    names = plain.new_game(2, 1).geometry.names
+    tiles = data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=5, unique=True))
+    position = {t: data.draw(st.text("WYB", min_size=1, max_size=5), label=t) for t in tiles}
+    expected = self_avoiding_base_moves(plain, start(plain, position))
+    assert moves_on("python", rules, start(rules, position)) == expected
