@@ -284,17 +284,19 @@ def count_moves(
     meeples: tuple[Counts, ...],
     max_seconds: float | None = None,
     progress: Progress | None = None,
+    revisit: bool = True,
 ) -> tuple[int, int]:
     """(moves, paths): distinct legal moves (start, path, colour sequence) and distinct
     (start, path) pairs with at least one legal colour sequence, by listing every move
     with the base game's own movement rule (``naqala perft --enumerate``; exponential in
-    the meeples of a tile, so it is the cross-check of ``count_moves_fast``).
+    the meeples of a tile, so it is the cross-check of ``count_moves_fast``); with
+    ``revisit`` off, under the reading "no loops" (``movement.revisit = false``).
     ``progress(done, total)`` after each start tile; ``PerftTimeout`` once ``max_seconds``
     of CPU time have passed."""
     started = time.process_time()
     moves = 0
     paths: set[tuple[int, ...]] = set()
-    starts = list(legal_starts(geo, meeples))
+    starts = list(legal_starts(geo, meeples, revisit=revisit))
     done = 0
 
     def check_time() -> None:
@@ -305,7 +307,8 @@ def count_moves(
         board: list[Counts], here: int, prev: int, hand: Counts, path: tuple[int, ...]
     ) -> None:
         nonlocal moves
-        for nxt, colour in legal_drops(geo, board, here, prev, hand):
+        visited = None if revisit else sum(1 << tile for tile in path)
+        for nxt, colour in legal_drops(geo, board, here, prev, hand, visited=visited):
             rest = add_at(hand, colour, -1)
             before = board[nxt]
             board[nxt] = add_at(before, colour, 1)

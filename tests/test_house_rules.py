@@ -566,11 +566,8 @@ def test_the_plugin_listing_a_stage_in_replaces_wins_in_any_registration_order()
 def test_house_rules_replace_base_stages_whether_registered_before_or_after_base(
     how: str,
 ) -> None:
-    """no-loops owns pick and drop, rich-villages owns tile:village, before or after base."""
-    for name, keys, cls in (
-        ("no-loops", ("pick", "drop"), ("NoLoopPick", "NoLoopDrop")),
-        ("rich-villages", ("tile:village",), ("RichVillage",)),
-    ):
+    """rich-villages owns tile:village, before or after base."""
+    for name, keys, cls in (("rich-villages", ("tile:village",), ("RichVillage",)),):
         base, rule = load(name, how).plugins
         for order in ([base, rule], [rule, base]):
             rules = Rules(order)

@@ -172,12 +172,21 @@ def test_the_kept_0_1_edition_stays_on_the_python_engine() -> None:
 
 
 def test_a_plugin_with_code_beside_the_artisans_keeps_the_game_in_python() -> None:
-    """The shared majority is a scoring hook, not content: it stays in Python."""
+    """A house rule with a code hook (rich-villages' tile action) stays in Python."""
     require_native()
     from naqala.kernel.differential import NotPorted, ported_rules
 
-    with pytest.raises(NotPorted, match=r"'shared-artisan-majority' has code hooks"):
-        ported_rules([*ARTISANS, "shared-artisan-majority"])
+    with pytest.raises(NotPorted, match=r"'rich-villages' has code hooks"):
+        ported_rules([*ARTISANS, "rich-villages"])
+
+
+def test_the_shared_majority_is_a_setting_that_plays_native() -> None:
+    """shared-artisan-majority is the setting ``artisan_majority_ties`` alone: native."""
+    require_native()
+    from naqala.kernel.differential import ported_rules
+
+    rules, _ = ported_rules([*ARTISANS, "shared-artisan-majority"])
+    assert rules.content.typed_settings["artisan_majority_ties"] == "shared"
 
 
 def test_bench_measures_artisans_games_and_their_state_size() -> None:

@@ -237,8 +237,8 @@ def test_a_plugin_with_code_keeps_the_game_in_python() -> None:
     require_native()
     from naqala.kernel.differential import NotPorted, ported_rules
 
-    with pytest.raises(NotPorted, match=r"'no-loops' has code hooks \(naqala_stages\)"):
-        ported_rules(["no-loops"])
+    with pytest.raises(NotPorted, match=r"'rich-villages' has code hooks \(naqala_tile_actions\)"):
+        ported_rules(["rich-villages"])
 
 
 def _bench() -> ModuleType:

@@ -11,9 +11,10 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::actions::Action;
-use crate::content::MAX_COLOURS;
+use crate::content::{Content, MAX_COLOURS};
 use crate::geometry::Geometry;
 use crate::state::{Board, Count, Counts, State, NOBODY};
+use crate::typed_settings::TypedSetting;
 
 /// The tiles on the board, as `meeples(tile)` reads them, and how many colours.
 fn counts_of(board: &Board, tile: usize, colours: usize) -> Counts {
@@ -109,6 +110,135 @@ pub fn legal_drops(
                 if found != 0 {
                     out.push((nxt, colour));
                 }
+            }
+        }
+    }
+    out
+}
+
+/// The setting naming the reading "no loops" when false (`movement.py`'s `REVISIT`).
+pub const REVISIT: &str = "movement.revisit";
+
+/// `revisits`: whether a meeple move may enter a tile twice (the default).
+pub fn revisits(content: &Content) -> bool {
+    !matches!(
+        content.typed_setting(REVISIT),
+        Some(TypedSetting::Flag(false))
+    )
+}
+
+/// The tiles holding at least one meeple of a colour the hand holds.
+fn hand_targets(masks: &[u64; MAX_COLOURS], hand: &[Count]) -> u64 {
+    hand.iter()
+        .zip(masks)
+        .filter(|(&n, _)| n != 0)
+        .fold(0, |target, (_, &mask)| target | mask)
+}
+
+/// The answers of the self-avoiding search (`self_avoiding_end`), by (here, visited,
+/// steps, target): one memo per question asked of a position, as `lru_cache` is in Python.
+pub type PathMemo = HashMap<(u8, u64, usize, u64), bool>;
+
+/// `self_avoiding_end`: whether a path of `steps` more steps from `here` through tiles
+/// not in `visited` can end on a tile of `target` ("no loops": `movement.revisit = false`).
+pub fn self_avoiding_end(
+    geo: &Geometry,
+    here: usize,
+    visited: u64,
+    steps: usize,
+    target: u64,
+    memo: &mut PathMemo,
+) -> bool {
+    // a path enters each of its tiles once, so it is never longer than the tiles left;
+    // and it never turns straight back: if no such walk reaches a target, no path does
+    let left = geo.size - (visited.count_ones() as usize);
+    if steps > left || geo.reach(here, NOBODY, steps) & target & !visited == 0 {
+        return false;
+    }
+    let key = (here as u8, visited, steps, target);
+    if let Some(&found) = memo.get(&key) {
+        return found;
+    }
+    let found = geo.neighbours[here].iter().any(|&next| {
+        let bit = 1u64 << next;
+        if visited & bit != 0 {
+            false
+        } else if steps == 1 {
+            target & bit != 0
+        } else {
+            self_avoiding_end(
+                geo,
+                usize::from(next),
+                visited | bit,
+                steps - 1,
+                target,
+                memo,
+            )
+        }
+    });
+    memo.insert(key, found);
+    found
+}
+
+/// `legal_starts` with `revisit` off: the tiles from which a self-avoiding move exists,
+/// in tile order; only the first when `first`.
+pub fn self_avoiding_starts(
+    geo: &Geometry,
+    board: &Board,
+    masks: &[u64; MAX_COLOURS],
+    first: bool,
+) -> Vec<usize> {
+    let mut memo = PathMemo::new();
+    let mut out = Vec::new();
+    for tile in 0..geo.size {
+        let hand = board.meeples(tile);
+        let k = total(hand);
+        if k == 0 || geo.is_impassable(tile) {
+            continue;
+        }
+        let bit = 1u64 << tile;
+        let target = hand_targets(masks, hand) & !bit;
+        if self_avoiding_end(geo, tile, bit, k, target, &mut memo) {
+            out.push(tile);
+            if first {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// `self_avoiding_drops`: `legal_drops` when no tile may be entered twice (`visited`:
+/// the tiles the move stood on), in the Python order.
+pub fn self_avoiding_drops(
+    geo: &Geometry,
+    board: &Board,
+    here: usize,
+    hand: &[Count],
+    masks: &[u64; MAX_COLOURS],
+    visited: u64,
+) -> Vec<(usize, usize)> {
+    let k = total(hand) - 1;
+    let mut memo = PathMemo::new();
+    let mut out = Vec::new();
+    for &next in &geo.neighbours[here] {
+        let next = usize::from(next);
+        let bit = 1u64 << next;
+        if visited & bit != 0 {
+            continue;
+        }
+        for colour in (0..hand.len()).filter(|&c| hand[c] != 0) {
+            let legal = if k == 0 {
+                board.meeples(next)[colour] != 0
+            } else {
+                let mut rest: Counts = [0; MAX_COLOURS];
+                rest[..hand.len()].copy_from_slice(hand);
+                rest[colour] -= 1;
+                let target = hand_targets(masks, &rest[..hand.len()]);
+                self_avoiding_end(geo, next, visited | bit, k, target, &mut memo)
+            };
+            if legal {
+                out.push((next, colour));
             }
         }
     }
@@ -426,6 +556,22 @@ impl Walker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_self_avoiding_path_never_closes_a_loop() {
+        // a 2x2 board, a1 b1 / a2 b2: the walk a1 b1 b2 a2 a1 b1 ends on b1 in 5 steps,
+        // but every path that long enters a tile twice
+        let geo = Geometry::new(2, 2, 0, &[]);
+        let mut memo = PathMemo::new();
+        assert_ne!(geo.reach(0, NOBODY, 5) & 0b10, 0);
+        assert!(!self_avoiding_end(&geo, 0, 1, 5, 0b10, &mut memo));
+        // a1 a2 b2 b1: three steps through new tiles end on b1
+        assert!(self_avoiding_end(&geo, 0, 1, 3, 0b10, &mut memo));
+        // b1 already entered: no path may end there
+        assert!(!self_avoiding_end(&geo, 0, 0b11, 3, 0b10, &mut memo));
+        // a hand longer than the board (259 = 3 + 256 meeples) is no 3-step path
+        assert!(!self_avoiding_end(&geo, 0, 1, 259, 0b10, &mut memo));
+    }
 
     #[test]
     fn walks_have_their_length_and_end() {

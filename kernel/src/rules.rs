@@ -214,6 +214,8 @@ pub struct Rules<'c> {
     pub(crate) artisans: Option<artisans::Artisans>,
     /// why the kernel refuses these rules (a kept older edition), found once
     refused: Option<Unported>,
+    /// `movement.revisit`: whether a meeple move may enter a tile twice (false: no loops)
+    revisit: bool,
 }
 
 /// The decks every game has, by index (`core/engine.py`).
@@ -310,6 +312,7 @@ impl<'c> Rules<'c> {
             whims,
             artisans,
             refused: None,
+            revisit: crate::moves::revisits(content),
         };
         rules.refused = rules.refused_edition();
         rules
@@ -762,6 +765,10 @@ impl<'c> Rules<'c> {
     fn starts(&self, state: &State, first: bool) -> Vec<Action> {
         let geo = &state.layout.geometry;
         let masks = self.colour_masks(state);
+        if !self.revisit {
+            let starts = crate::moves::self_avoiding_starts(geo, &state.board, &masks, first);
+            return starts.into_iter().map(|t| Action::Pick(t as u8)).collect();
+        }
         let mut out = Vec::new();
         for tile in 0..state.layout.size() {
             let hand = state.board.meeples(tile);
@@ -794,6 +801,24 @@ impl<'c> Rules<'c> {
         let masks = self.colour_masks(state);
         let colours = self.content.colours();
         let here = turn_here(turn);
+        if !self.revisit {
+            let visited = turn
+                .path
+                .iter()
+                .fold(1u64 << turn.start, |mask, &tile| mask | 1u64 << tile);
+            let drops = crate::moves::self_avoiding_drops(
+                geo,
+                &state.board,
+                here,
+                &hand[..colours],
+                &masks,
+                visited,
+            );
+            return drops
+                .into_iter()
+                .map(|(t, c)| Action::Drop(t as u8, c as u8))
+                .collect();
+        }
         let prev = turn_previous(turn);
         let k = hand[..colours]
             .iter()

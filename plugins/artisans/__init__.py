@@ -156,6 +156,13 @@ def naqala_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLin
 
 
 @hookimpl
+def naqala_adjust_score_lines(
+    rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...]
+) -> list[ScoreLine]:
+    return scoring.tied_share_lines(rules, state, player)
+
+
+@hookimpl
 def naqala_display(rules: Rules, state: State) -> Display:
     return looks.DISPLAY
 

@@ -10,10 +10,16 @@ with ``k`` meeples in hand at tile ``here`` (arrived from ``prev``), a legal end
     hand (the walk can drop the others anywhere, that colour last), or
   * the hand holds two of one colour and some walk of ``k`` steps ends on a tile it also
     stood on earlier (drop one there first, the other at the end).
+
+With the setting ``movement.revisit = false`` (the reading "no loops") a move may not
+enter a tile twice nor come back to its start: an end is possible iff some self-avoiding
+path of ``k`` steps through unvisited tiles ends on a tile holding a colour of the hand,
+found by a memoised search pruned by the walk tables.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 
 from naqala.core.actions import Action, action_of
@@ -28,6 +34,16 @@ from naqala.plugins.base.common import current, take_tile
 #: the action ``kind args``, one shared object per distinct move (moves are listed over
 #: and over); kept under this name for the modules that build plans of moves
 move_action = action_of
+
+
+#: the setting naming the reading: ``true`` lets a move enter a tile again (the rulebook's
+#: own rule), ``false`` is "no loops"
+REVISIT = "movement.revisit"
+
+
+def revisits(rules: Rules) -> bool:
+    """Whether a meeple move may enter a tile twice under these rules (the default)."""
+    return rules.content.typed_settings.get(REVISIT, True) is not False
 
 
 def colour_masks(meeples: Sequence[Counts], colours: int) -> list[int]:
@@ -52,12 +68,55 @@ def can_finish(geo: Geometry, masks: Sequence[int], here: int, prev: int, hand: 
     return max(hand) >= 2 and geo.loop_ends(here, prev, k) != 0
 
 
+def hand_targets(masks: Sequence[int], hand: Counts) -> int:
+    """The tiles holding at least one meeple of a colour in ``hand``."""
+    target = 0
+    for colour, n in enumerate(hand):
+        if n:
+            target |= masks[colour]
+    return target
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def self_avoiding_end(geo: Geometry, here: int, visited: int, steps: int, target: int) -> bool:
+    """Whether a path of ``steps`` more steps from ``here`` through tiles not in
+    ``visited`` (a bit mask) can end on a tile of ``target`` (a bit mask)."""
+    # a path enters each of its tiles once, so it is never longer than the tiles left;
+    # and it is a walk that never turns straight back: if no walk reaches a target, no path
+    if (
+        steps > geo.size - visited.bit_count()
+        or not geo.reach(here, NOBODY, steps) & target & ~visited
+    ):
+        return False
+    for nxt in geo.neighbours[here]:
+        bit = 1 << nxt
+        if visited & bit:
+            continue
+        if steps == 1:
+            if target & bit:
+                return True
+        elif self_avoiding_end(geo, nxt, visited | bit, steps - 1, target):
+            return True
+    return False
+
+
 def legal_starts(
-    geo: Geometry, meeples: Sequence[Counts], masks: Sequence[int] | None = None
+    geo: Geometry,
+    meeples: Sequence[Counts],
+    masks: Sequence[int] | None = None,
+    revisit: bool = True,
 ) -> Iterator[int]:
-    """Tiles from which some legal move exists."""
+    """Tiles from which some legal move exists (self-avoiding ones unless ``revisit``)."""
     if masks is None:
         masks = colour_masks(meeples, len(meeples[0]) if meeples else 0)
+    if not revisit:
+        for tile, hand in enumerate(meeples):
+            k = sum(hand)
+            if k and tile not in geo.impassable:
+                bit = 1 << tile
+                if self_avoiding_end(geo, tile, bit, k, hand_targets(masks, hand) & ~bit):
+                    yield tile
+        return
     reach = geo.reach
     impassable = geo.impassable
     colours = range(len(masks))
@@ -83,10 +142,15 @@ def legal_drops(
     prev: int,
     hand: Counts,
     masks: Sequence[int] | None = None,
+    visited: int | None = None,
 ) -> Iterator[tuple[int, int]]:
-    """(tile, colour) pairs that the next drop may be, each keeping a legal end possible."""
+    """(tile, colour) pairs that the next drop may be, each keeping a legal end possible;
+    with ``visited`` (the tiles the move stood on, a bit mask) no tile is entered twice."""
     if masks is None:
         masks = colour_masks(meeples, len(hand))
+    if visited is not None:
+        yield from self_avoiding_drops(geo, meeples, here, hand, masks, visited)
+        return
     k = sum(hand) - 1  # meeples left in hand after this drop
     held = [colour for colour, n in enumerate(hand) if n]
     reach = geo.reach
@@ -117,6 +181,40 @@ def legal_drops(
                     yield nxt, colour
 
 
+def self_avoiding_drops(
+    geo: Geometry,
+    meeples: Sequence[Counts],
+    here: int,
+    hand: Counts,
+    masks: Sequence[int],
+    visited: int,
+) -> Iterator[tuple[int, int]]:
+    """``legal_drops`` when no tile may be entered twice, in the same order."""
+    k = sum(hand) - 1
+    held = [colour for colour, n in enumerate(hand) if n]
+    for nxt in geo.neighbours[here]:
+        bit = 1 << nxt
+        if visited & bit:
+            continue
+        for colour in held:
+            if not k:
+                if meeples[nxt][colour]:
+                    yield nxt, colour
+                continue
+            rest = hand[:colour] + (hand[colour] - 1,) + hand[colour + 1 :]
+            # the drop itself puts ``colour`` on nxt, which the path has left for good
+            if self_avoiding_end(geo, nxt, visited | bit, k, hand_targets(masks, rest)):
+                yield nxt, colour
+
+
+def visited_mask(start: int, path: Sequence[int]) -> int:
+    """The tiles a move in progress has stood on, as a bit mask."""
+    mask = 1 << start
+    for tile in path:
+        mask |= 1 << tile
+    return mask
+
+
 class PickStage(Stage):
     """Choose the tile to take every meeple from: ``pick <tile>``."""
 
@@ -124,7 +222,7 @@ class PickStage(Stage):
         geo = state.geometry
         board = state.board
         names = geo.names
-        starts = legal_starts(geo, board.meeples, board.colour_masks)
+        starts = legal_starts(geo, board.meeples, board.colour_masks, revisits(rules))
         return [action_of("pick", names[t]) for t in starts]
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
@@ -163,10 +261,17 @@ class DropStage(Stage):
         letters = rules.letters
         board = state.board
         names = geo.names
+        visited = None if revisits(rules) else visited_mask(turn.start, turn.path)
         return [
             action_of("drop", names[t], letters[c])
             for t, c in legal_drops(
-                geo, board.meeples, turn.here, turn.previous, turn.hand, board.colour_masks
+                geo,
+                board.meeples,
+                turn.here,
+                turn.previous,
+                turn.hand,
+                board.colour_masks,
+                visited,
             )
         ]
 
@@ -204,6 +309,8 @@ class DropStage(Stage):
         colour = rules.letters.index(letter)
         if not turn.hand[colour]:
             return f"you hold no {rules.colours[colour].name} ({letter}) meeple"
+        if not revisits(rules) and (tile == turn.start or tile in turn.path):
+            return f"no loops ({REVISIT} = false): {geo.name(tile)} was already entered this move"
         if tile == turn.previous:
             return f"no immediate backtracking: you just came from {geo.name(tile)}"
         if tile not in geo.orthogonal[turn.here]:
@@ -230,4 +337,13 @@ def control_check(rules: Rules, state: State, tile: int, colour: int) -> State:
     return state
 
 
-__all__ = ["DropStage", "PickStage", "can_finish", "legal_drops", "legal_starts"]
+__all__ = [
+    "REVISIT",
+    "DropStage",
+    "PickStage",
+    "can_finish",
+    "legal_drops",
+    "legal_starts",
+    "revisits",
+    "self_avoiding_end",
+]

@@ -4,7 +4,9 @@
 - ``djinns_once_per_round``: at 2 players a paid djinn power once per round (content).
 - ``generous_jafaar``: Jafaar's viziers are worth 4 VP, not 3 (a content override).
 - ``nekir_per_assassination``: Nekir pays once for an Iblis double kill (content).
-- ``no_loops``: a meeple move may not enter any tile twice (legal moves).
+- ``no_loops``: a meeple move may not enter any tile twice (content: ``movement.revisit``).
+- ``shared_artisans``: players tied for the most artisans all score the majority value
+  (content: ``artisan_majority_ties``).
 - ``rich_villages``: the village action also pays 2 coins (a tile action).
 
 Each works with ``naqala play --house-rules plugins/house/<file>.py`` from a checkout,

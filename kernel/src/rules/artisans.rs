@@ -75,6 +75,9 @@ pub(crate) struct Artisans {
     keep_item: Sym,
     artisan_vp: i64,
     artisan_majority_vp: i64,
+    /// `artisan_majority_ties = "shared"`: every player tied for the most artisans
+    /// scores the majority value (the default `"most"`: only strictly the most does)
+    shared_ties: bool,
     workshop_artisans: i64,
     workshop_fakirs: i64,
     specialized_market_cost: i64,
@@ -82,6 +85,14 @@ pub(crate) struct Artisans {
     /// by card index: the item power of the card, None for other decks' cards
     item: Vec<Option<Item>>,
 }
+
+/// `shares_ties`: whether `artisan_majority_ties` reads a tie for the most as shared.
+fn shares_ties(content: &Content) -> bool {
+    crate::typed_settings::text_setting(content, MAJORITY_TIES, "most") == Ok("shared")
+}
+
+/// The setting naming the reading of a tie for the most artisans (`scoring.py`).
+const MAJORITY_TIES: &str = "artisan_majority_ties";
 
 impl Artisans {
     /// The Artisans' parts of `content`, or None when the plugin is not in play.
@@ -104,6 +115,7 @@ impl Artisans {
             keep_item: names.sym("keep-item")?,
             artisan_vp: setting("artisan_vp"),
             artisan_majority_vp: setting("artisan_majority_vp"),
+            shared_ties: shares_ties(content),
             workshop_artisans: setting("workshop_artisans"),
             workshop_fakirs: setting("workshop_fakirs"),
             specialized_market_cost: setting("specialized_market_cost"),
@@ -752,7 +764,7 @@ impl Rules<'_> {
     // -- scoring (scoring.py, items.py, tents.py) -------------------------------------
 
     /// The Artisans' score lines summed: the artisans (the majority per artisan for the
-    /// one player with strictly the most), the precious items, the tents, and the
+    /// one player with strictly the most, or each player tied for the most when shared), the precious items, the tents, and the
     /// Artisans' scoring djinns (Geb, Ptah).
     pub(super) fn artisan_score(&self, state: &State, player: usize) -> i64 {
         let Some(art) = self.artisans.as_ref() else {
@@ -762,9 +774,10 @@ impl Rules<'_> {
         let artisans_of = |p: usize| i64::from(state.players[p].meeples[art.purple]);
         let mine = artisans_of(player);
         let leads = mine > 0
-            && (0..state.players.len())
-                .filter(|&p| p != player)
-                .all(|p| mine > artisans_of(p));
+            && (0..state.players.len()).filter(|&p| p != player).all(|p| {
+                let theirs = artisans_of(p);
+                mine > theirs || (art.shared_ties && mine == theirs)
+            });
         let each = if leads {
             art.artisan_majority_vp
         } else {
