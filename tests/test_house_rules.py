@@ -7,6 +7,7 @@ and as the installed plugin (``-x <name>``).
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import re
@@ -33,6 +34,7 @@ from naqala.core.events import ScoreLine
 from naqala.core.hookspecs import hookimpl
 from naqala.core.plugins import PluginError, PluginInfo, resolve
 from naqala.core.powers import Power
+from naqala.core.record import RecordError, new_record, rules_for_record
 from naqala.core.rng import Rng
 from naqala.core.simulate import play_game
 from naqala.core.stage import Stage
@@ -42,8 +44,8 @@ from naqala.testing.scenario import base_rules, board, options, play, player, to
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = ROOT / "plugins" / "house"
 FILES = {
-    "big-viziers": HOUSE / "big_viziers.py",
-    "generous-jafaar": HOUSE / "generous_jafaar.py",
+    "big-viziers": HOUSE / "big_viziers.toml",
+    "generous-jafaar": HOUSE / "generous_jafaar.toml",
     "no-loops": HOUSE / "no_loops.py",
     "rich-villages": HOUSE / "rich_villages.py",
 }
@@ -113,7 +115,44 @@ def test_the_house_rules_are_installed_under_the_group_naqala_plugins() -> None:
     """pyproject.toml installs the three example rules as plugins of their own names."""
     installed = {ep.name: ep.value for ep in entry_points(group="naqala.plugins")}
     for name, path in FILES.items():
-        assert installed[name] == f"naqala.plugins.house.{path.stem}"
+        module = "naqala.plugins.house"
+        assert installed[name] == (
+            f"{module}:{path.stem}" if path.suffix == ".toml" else f"{module}.{path.stem}"
+        )
+
+
+#: the shipped rules made of numbers: each is its .toml alone (issue 37)
+TOML_ONLY = ("big_viziers", "djinns_once_per_round", "generous_jafaar", "nekir_per_assassination")
+
+
+@pytest.mark.parametrize("stem", TOML_ONLY)
+def test_a_shipped_toml_rule_is_one_file_installed_and_named_by_its_sha256(stem: str) -> None:
+    """No Python wrapper: the entry point is the .toml, whose sha256 the record keeps,
+    the same installed as given as a file."""
+    path = HOUSE / f"{stem}.toml"
+    assert not path.with_suffix(".py").exists()
+    name = stem.replace("_", "-")
+    installed = build_rules([name]).plugins[-1]
+    as_file = build_rules([], [path]).plugins[-1]
+    assert installed.name == as_file.name == name and installed.source == "entry-point"
+    assert installed.sha256 == as_file.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+    record = new_record(build_rules([name]), 5, 2, ["ai:random", "ai:random"])
+    assert record.plugins[-1].sha256 == installed.sha256
+
+
+def test_a_record_of_an_installed_toml_rule_replays_old_or_new_and_refuses_other_bytes() -> None:
+    """A record made before the rules were one file names no sha256 and still loads; one
+    naming other bytes is refused."""
+    record = new_record(build_rules(["big-viziers"]), 5, 2, ["ai:random", "ai:random"])
+    assert rules_for_record(record).ruleset == ("base", "big-viziers")
+    old = attrs.evolve(record, plugins=[attrs.evolve(ref, sha256="") for ref in record.plugins])
+    assert rules_for_record(old).ruleset == ("base", "big-viziers")
+    other = attrs.evolve(
+        record,
+        plugins=[record.plugins[0], attrs.evolve(record.plugins[1], sha256="0" * 64)],
+    )
+    with pytest.raises(RecordError, match="do not match the record"):
+        rules_for_record(other)
 
 
 # -- big viziers -----------------------------------------------------------------------------
