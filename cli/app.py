@@ -128,6 +128,7 @@ def content_check(
     there is any."""
     from naqala.core.files import CONTENT_LIMIT, FileRefused, refuse_unreadable_kind
     from naqala.core.plugins import describe, order_plugins, resolve
+    from naqala.core.powers import broken_promises
 
     try:  # a device or a huge file is no content file: bad input, before anything is read
         for path in paths:
@@ -146,7 +147,7 @@ def content_check(
     checked = _CheckedFiles([p for p in paths if p.resolve() not in shipped])
     try:
         # merged last, as a house rule's content is, so the file overrides the expansions
-        Rules(order_plugins([*plugins, describe(checked, source="house-rule")]))
+        rules = Rules(order_plugins([*plugins, describe(checked, source="house-rule")]))
     except ContentError as exc:
         for problem in exc.problems:
             typer.echo(problem)
@@ -154,6 +155,8 @@ def content_check(
         raise typer.Exit(1) from None
     except PluginError as exc:
         fail(str(exc))
+    for broken in broken_promises(rules):  # numbers that work, but not as the cards say
+        typer.echo(f"warning: {broken}")
     typer.echo(f"ok: {len(paths)} file(s) checked")
 
 

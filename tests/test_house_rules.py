@@ -763,6 +763,28 @@ def test_the_tutorial_wise_elders_score_3_each(tutorial: Path) -> None:
     }
 
 
+def test_the_tutorial_wise_elders_keep_shamhats_promise(tutorial: Path) -> None:
+    """Shamhat follows the setting (5 instead of 3), so content check warns of nothing;
+    the setting alone breaks the card's text, and content check says so (issue 37)."""
+    rules = build_rules(house_rules=[tutorial / "wise_elders.py"])
+    assert rules.content.card("shamhat").params["elder_vp"] == 5
+    state = player(rules, rules.new_game(2, 1), 0, meeples="WWY", djinns=["shamhat"])
+    shamhat = [line for line in rules.score_lines(state, 0) if line.source == "shamhat"]
+    assert [line.points for line in shamhat] == [2 * 2]
+    runner = CliRunner()
+    quiet = runner.invoke(app, ["content", "check", str(tutorial / "wise_elders.toml")])
+    assert quiet.exit_code == 0 and "warning" not in quiet.stdout, quiet.stdout
+    alone = tutorial / "setting_alone.toml"
+    alone.write_text("[settings]\nelder_vp = 6\n", encoding="utf-8")
+    loud = runner.invoke(app, ["content", "check", str(alone)])
+    assert loud.exit_code == 0
+    assert "warning: djinn 'shamhat'" in loud.stdout and "a penalty of 2 VP" in loud.stdout
+    base = runner.invoke(
+        app, ["content", "check", "-x", "whims", str(tutorial / "wise_elders.toml")]
+    )
+    assert "warning" not in base.stdout
+
+
 def test_the_tutorial_shady_oasis_pays_for_the_palm_trees_already_there(tutorial: Path) -> None:
     """Two palm trees on the oasis: 2 coins, then a third tree is planted."""
     rules = build_rules(house_rules=[tutorial / "shady_oases.py"])
