@@ -160,6 +160,36 @@ def content_check(
     typer.echo(f"ok: {len(paths)} file(s) checked")
 
 
+@content_app.command("ids")
+def content_ids(
+    expansion: Expansions = None,
+    house_rules: Annotated[
+        list[Path] | None,
+        typer.Option("--house-rules", help="A house-rule file, .py or .toml content (repeatable)."),
+    ] = None,
+    without: Without = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per row.")] = False,
+    as_markdown: Annotated[
+        bool, typer.Option("--markdown", help="A Markdown table (docs/house-rules.md's).")
+    ] = False,
+) -> None:
+    """List every target, field, param and setting an [[override]] of these rules may
+    name, with its current value and bound (docs/formats.md#overrides)."""
+    from naqala.core.override_ids import markdown, nameables, table
+
+    rows = nameables(make_rules(expansion, house_rules, without).content)
+    if as_json:
+        typer.echo(json.dumps([row.as_json() for row in rows], indent=1))
+    elif as_markdown:
+        typer.echo(markdown(rows), nl=False)
+    else:
+        cells = [["target", "what", "field", "value", "bound"], *table(rows)]
+        widths = [max(len(line[i]) for line in cells) for i in range(4)]
+        for line in cells:
+            padded = [c.ljust(w) for c, w in zip(line, widths, strict=False)]
+            typer.echo("  ".join([*padded, line[4]]))
+
+
 class _CheckedFiles:
     """The files given to ``content check``, as the content of a plugin of their own."""
 
