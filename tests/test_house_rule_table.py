@@ -195,3 +195,30 @@ def test_the_strategies_draw_an_installed_rule_with_its_requirements_never_its_c
     check()
     assert any("strict-rule" in names for names in drawn)
     assert any("solo" in names for names in drawn)
+
+
+def test_a_conflict_named_by_an_alias_is_its_plugin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``conflicts = ["djinns"]`` (the Whims box's stored name) keeps whims out too."""
+    from hypothesis import given, settings
+
+    from naqala.core import plugins
+    from naqala.core.content_rule import installed_rule
+    from naqala.testing import strategies
+
+    path = tmp_path / "no_whims.toml"
+    path.write_text('[house-rule]\nname = "no-whims-rule"\nconflicts = ["djinns"]\n', "utf-8")
+    points = dict(plugins.installed_entry_points())
+    points["no-whims-rule"] = _Installed("no-whims-rule", installed_rule(path))  # type: ignore[assignment]
+    monkeypatch.setattr(plugins, "installed_entry_points", lambda: points)
+    monkeypatch.setattr(strategies, "installed_entry_points", lambda: points)
+    with pytest.raises(PluginError, match="cannot be played with 'whims'"):
+        build_rules(["whims", "no-whims-rule"])
+
+    @settings(max_examples=40, database=None, derandomize=True)
+    @given(strategies.expansion_sets(["no-whims-rule", "whims"]))
+    def check(names: tuple[str, ...]) -> None:
+        assert set(names) != {"no-whims-rule", "whims"}
+
+    check()
