@@ -222,3 +222,15 @@ def test_a_conflict_named_by_an_alias_is_its_plugin(
         assert set(names) != {"no-whims-rule", "whims"}
 
     check()
+
+
+def test_a_python_rules_without_is_recorded_too(tmp_path: Path) -> None:
+    """The ban done in code says so: ``WITHOUT`` is the record's ``without``."""
+    path = tmp_path / "ban.py"
+    path.write_text('NAME = "ban"\nWITHOUT = ("djinn:enki",)\n', encoding="utf-8")
+    rules = build_rules([], [path])
+    assert new_record(rules, 1, 2, ["ai", "ai"]).without == ("djinn:enki",)
+    assert "enki" not in {c.id for c in rules.content.cards}
+    path.write_text('NAME = "ban"\nWITHOUT = ("djinn:enky",)\n', encoding="utf-8")
+    with pytest.raises(ContentError, match=r"^plugin 'ban': WITHOUT\[0\]: 'djinn:enky': no djinn"):
+        build_rules([], [path])
