@@ -159,3 +159,30 @@ def test_the_forms_play_native(tmp_path: Path) -> None:
     )
     report = verify_game(rules, NativeRules(rules), 3, 11)
     assert report.differences == [] and not report.unported and report.actions > 100
+
+
+def test_the_docs_example_does_what_it_says_on_both_engines(tmp_path: Path) -> None:
+    """docs/house-rules.md's block of overrides: whims pay 5 more, sacred places 10 %
+    more, 6 camels at 4 players, a start of 40 coins; played the same natively."""
+    from native_kit import require_native
+
+    from naqala.kernel.bridge import NativeRules
+    from naqala.kernel.differential import verify_game
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "house-rules.md").read_text()
+    block = next(
+        b.split("```")[0]
+        for b in docs.split("```toml\n")[1:]
+        if b.startswith("# every Sultan's Whim pays 5 more coins")
+    )
+    rules = rules_with(tmp_path, block, ("whims",))
+    base = build_rules(["whims"])
+    assert whim_coins(rules) == {c: n + 5 for c, n in whim_coins(base).items()}
+    sacred = [t.vp for t in rules.content.tiles if t.kind == "sacred-place"]
+    assert sacred == [7, 11, 13, 17]  # 6.6, 11, 13.2, 16.5 to the nearest, halves away
+    assert {pc.players: pc.camels for pc in rules.content.player_counts}[4] == 6
+    state = rules.new_game(4, 2)
+    assert [p.coins for p in state.players] == [40] * 4
+    require_native()
+    report = verify_game(rules, NativeRules(rules), 4, 2)
+    assert report.differences == [] and not report.unported and report.actions > 100
