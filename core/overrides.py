@@ -214,9 +214,13 @@ class Applying:
     def apply(self, found: Sequence[Located]) -> None:
         self.merged = {id(holder): holder[0] for holder in self.entries.values()}
         self.merged_settings = dict(self.settings)
+        # settings first, each against the merged ones, so that a number written from a
+        # setting follows its final value, whatever the order of the overrides
         for item in found:
             if item.spec.target.startswith("setting:"):
                 self.set_setting(item)
+        for item in found:
+            if item.spec.target.startswith("setting:"):
                 continue
             selected = select(item.spec.target, self.entries)
             if isinstance(selected, str):
@@ -244,7 +248,11 @@ class Applying:
         if isinstance(value, str) and not isinstance(current, int):
             self.problems.append(f"{item.where}.{where}: only a number can change by {value!r}")
             return None
-        resolved = resolve(value, current if isinstance(current, int) else 0, self.settings)
+        start = current if isinstance(current, int) else 0
+        # a setting's own override resolves against the merged settings, the rest against
+        # the settings as overridden
+        settings = self.merged_settings if field == "value" else self.settings
+        resolved = resolve(value, start, settings)
         if isinstance(resolved, str):
             self.problems.append(f"{item.where}.{where}: {resolved}")
             return None

@@ -98,6 +98,17 @@ def test_a_param_follows_a_setting(tmp_path: Path) -> None:
     assert rules.content.card("shamhat").params["elder_vp"] == 5
 
 
+def test_a_param_follows_a_setting_changed_by_an_override_in_any_order(tmp_path: Path) -> None:
+    shamhat = (
+        '[[override]]\ntarget = "djinn:shamhat"\nparams = { elder_vp = "settings.elder_vp + 2" }\n'
+    )
+    setting = '[[override]]\ntarget = "setting:elder_vp"\nvalue = "+1"\n'
+    for body in (shamhat + setting, setting + shamhat):
+        rules = rules_with(tmp_path, body)
+        assert rules.content.settings["elder_vp"] == 3
+        assert rules.content.card("shamhat").params["elder_vp"] == 5
+
+
 @pytest.mark.parametrize(
     ("body", "where", "words"),
     [
