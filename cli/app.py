@@ -126,6 +126,7 @@ def content_check(
     rules named): their shape, then their meaning to those plugins, exactly as when the
     rules are built. Every problem is printed with its file (and plugin); exit code 1 if
     there is any."""
+    from naqala.core.content_rule import table_problems
     from naqala.core.files import CONTENT_LIMIT, FileRefused, refuse_unreadable_kind
     from naqala.core.plugins import describe, order_plugins, resolve
     from naqala.core.powers import broken_promises
@@ -155,6 +156,16 @@ def content_check(
         raise typer.Exit(1) from None
     except PluginError as exc:
         fail(str(exc))
+    tables = [  # a content-only house rule's own table, checked against these rules
+        problem
+        for path in checked.paths
+        if path.suffix == ".toml"
+        for problem in table_problems(path, _bytes_of(path), rules)
+    ]
+    if tables:
+        typer.echo("\n".join(tables))
+        typer.echo(f"{len(tables)} problem(s) found", err=True)
+        raise typer.Exit(1)
     for broken in broken_promises(rules):  # numbers that work, but not as the cards say
         typer.echo(f"warning: {broken}")
     typer.echo(f"ok: {len(paths)} file(s) checked")
@@ -188,6 +199,14 @@ def content_ids(
         for line in cells:
             padded = [c.ljust(w) for c, w in zip(line, widths, strict=False)]
             typer.echo("  ".join([*padded, line[4]]))
+
+
+def _bytes_of(path: Path) -> bytes:
+    """The bytes of a file just checked, or none if it went away meanwhile."""
+    try:
+        return path.read_bytes()
+    except OSError:
+        return b""
 
 
 class _CheckedFiles:

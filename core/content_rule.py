@@ -21,12 +21,15 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from naqala.core.content import HOUSE_RULE_TABLE
 from naqala.core.documents import DocumentError, parse_toml
 from naqala.core.hookspecs import hookimpl
-from naqala.core.without import CARD_KINDS
+from naqala.core.without import CARD_KINDS, WithoutError, leave_out
+
+if TYPE_CHECKING:
+    from naqala.core.engine import Rules
 
 #: the table naming a content-only house rule (skipped by the content loader)
 TABLE = HOUSE_RULE_TABLE
@@ -140,3 +143,36 @@ def installed_rule(path: Path) -> ModuleType:
     except OSError as exc:
         raise HouseRuleTableError(f"{path}: cannot read: {exc.strerror}") from None
     return content_module(path, data, f"naqala_installed_{path.stem}")
+
+
+def table_problems(path: Path, data: bytes, rules: Rules) -> list[str]:
+    """What is wrong with the ``[house-rule]`` table of a file checked as content
+    (``naqala content check PATH``) against the ``rules`` it was checked with: its shape,
+    a card ``without`` names that the rules lack, a box it requires that is not in them
+    or one it conflicts with that is; nothing for a file without the table."""
+    try:
+        raw = parse_toml(data.decode("utf-8"))
+    except (UnicodeDecodeError, DocumentError):
+        return []  # the content loader has said so already
+    if TABLE not in raw:
+        return []
+    try:
+        found = header(path, data)
+    except HouseRuleTableError as exc:
+        return [str(exc)]
+    problems = []
+    names = {name for info in rules.plugins for name in info.known_as}
+    for i, other in enumerate(found["requires"]):
+        if other not in names:
+            problems.append(
+                f"{path}: $.{TABLE}.requires[{i}]: {other!r} is not among the rules checked "
+                f"(add -x {other})"
+            )
+    for i, other in enumerate(found["conflicts"]):
+        if other in names:
+            problems.append(f"{path}: $.{TABLE}.conflicts[{i}]: {other!r} is among the rules")
+    try:
+        leave_out(rules, found["without"], f"{path}: $.{TABLE}.without")
+    except WithoutError as exc:
+        problems.append(str(exc))
+    return problems

@@ -234,3 +234,27 @@ def test_a_python_rules_without_is_recorded_too(tmp_path: Path) -> None:
     path.write_text('NAME = "ban"\nWITHOUT = ("djinn:enky",)\n', encoding="utf-8")
     with pytest.raises(ContentError, match=r"^plugin 'ban': WITHOUT\[0\]: 'djinn:enky': no djinn"):
         build_rules([], [path])
+
+
+def test_content_check_checks_the_table_against_the_rules(tmp_path: Path) -> None:
+    """``naqala content check FILE`` of a .toml rule: a card it leaves out that the rules
+    lack, a box it requires that is not checked with it, one it conflicts with that is."""
+    path = rule_file(
+        tmp_path,
+        'without = ["djinn:jafaar", "djinn:nosuch"]\nrequires = ["artisans"]\n'
+        'conflicts = ["whims"]',
+    )
+    got = CliRunner().invoke(app, ["content", "check", "-x", "whims", str(path)])
+    assert got.exit_code == 1
+    lines = got.stdout.splitlines()
+    assert [line.split(": ")[1] for line in lines] == [
+        "$.house-rule.requires[0]",
+        "$.house-rule.conflicts[0]",
+        "$.house-rule.without[1]",
+    ]
+    assert all(line.startswith(f"{path}: ") for line in lines)
+    fine = rule_file(
+        tmp_path, 'without = ["djinn:jafaar"]\nrequires = ["artisans"]', name="ok.toml"
+    )
+    got = CliRunner().invoke(app, ["content", "check", "-x", "artisans", str(fine)])
+    assert got.exit_code == 0 and got.stdout.startswith("ok:"), got.stdout
