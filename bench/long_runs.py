@@ -29,7 +29,7 @@ from naqala.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the variant every comparison plays against the plain rules
-VARIANT = ROOT / "plugins" / "house" / "big_viziers.py"
+VARIANT = ROOT / "plugins" / "house" / "big_viziers.toml"
 #: the boxes a set is drawn from; the solo mode plays alone
 BOXES = ("artisans", "djinns", "thieves")
 #: every kind of player (an mcts with a small budget keeps a game within seconds)

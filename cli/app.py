@@ -126,8 +126,10 @@ def content_check(
     rules named): their shape, then their meaning to those plugins, exactly as when the
     rules are built. Every problem is printed with its file (and plugin); exit code 1 if
     there is any."""
+    from naqala.core.content_rule import table_problems
     from naqala.core.files import CONTENT_LIMIT, FileRefused, refuse_unreadable_kind
     from naqala.core.plugins import describe, order_plugins, resolve
+    from naqala.core.powers import broken_promises
 
     try:  # a device or a huge file is no content file: bad input, before anything is read
         for path in paths:
@@ -146,7 +148,7 @@ def content_check(
     checked = _CheckedFiles([p for p in paths if p.resolve() not in shipped])
     try:
         # merged last, as a house rule's content is, so the file overrides the expansions
-        Rules(order_plugins([*plugins, describe(checked, source="house-rule")]))
+        rules = Rules(order_plugins([*plugins, describe(checked, source="house-rule")]))
     except ContentError as exc:
         for problem in exc.problems:
             typer.echo(problem)
@@ -154,7 +156,57 @@ def content_check(
         raise typer.Exit(1) from None
     except PluginError as exc:
         fail(str(exc))
+    tables = [  # a content-only house rule's own table, checked against these rules
+        problem
+        for path in checked.paths
+        if path.suffix == ".toml"
+        for problem in table_problems(path, _bytes_of(path), rules)
+    ]
+    if tables:
+        typer.echo("\n".join(tables))
+        typer.echo(f"{len(tables)} problem(s) found", err=True)
+        raise typer.Exit(1)
+    for broken in broken_promises(rules):  # numbers that work, but not as the cards say
+        typer.echo(f"warning: {broken}")
     typer.echo(f"ok: {len(paths)} file(s) checked")
+
+
+@content_app.command("ids")
+def content_ids(
+    expansion: Expansions = None,
+    house_rules: Annotated[
+        list[Path] | None,
+        typer.Option("--house-rules", help="A house-rule file, .py or .toml content (repeatable)."),
+    ] = None,
+    without: Without = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per row.")] = False,
+    as_markdown: Annotated[
+        bool, typer.Option("--markdown", help="A Markdown table (docs/house-rules.md's).")
+    ] = False,
+) -> None:
+    """List every target, field, param and setting an [[override]] of these rules may
+    name, with its current value and bound (docs/formats.md#overrides)."""
+    from naqala.core.override_ids import markdown, nameables, table
+
+    rows = nameables(make_rules(expansion, house_rules, without).content)
+    if as_json:
+        typer.echo(json.dumps([row.as_json() for row in rows], indent=1))
+    elif as_markdown:
+        typer.echo(markdown(rows), nl=False)
+    else:
+        cells = [["target", "what", "field", "value", "bound"], *table(rows)]
+        widths = [max(len(line[i]) for line in cells) for i in range(4)]
+        for line in cells:
+            padded = [c.ljust(w) for c, w in zip(line, widths, strict=False)]
+            typer.echo("  ".join([*padded, line[4]]))
+
+
+def _bytes_of(path: Path) -> bytes:
+    """The bytes of a file just checked, or none if it went away meanwhile."""
+    try:
+        return path.read_bytes()
+    except OSError:
+        return b""
 
 
 class _CheckedFiles:

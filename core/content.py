@@ -20,6 +20,7 @@ from naqala.core.files import CONTENT_LIMIT, FileRefused, read_text_bounded
 from naqala.core.overrides import (
     MAX_COPIES,
     MAX_NUMBER,
+    MAX_PLAYERS,
     MAX_POINTS,
     Located,
     OverrideSpec,
@@ -43,9 +44,6 @@ from naqala.core.structured import (
     problems,
     strict_converter,
 )
-
-#: the most players any content may describe (a number, not a design: games have 1-5)
-MAX_PLAYERS = 100
 
 
 def at_least(least: int) -> Callable[[Any, Any, Any], None]:
@@ -544,8 +542,9 @@ class _Merging:
         colours, tokens, tiles, cards = self.colours, self.tokens, self.tiles, self.cards
         if self.overrides:
             colours, tokens, tiles, cards = _overridden(
-                colours, tokens, tiles, cards, self.overrides, self.problems
-            )
+                (colours, tokens, tiles, cards), self.player_counts, self.settings, self.overrides,
+                self.problems,
+            )  # fmt: skip
         colours = _add_meeples(colours, self.extra_meeples, self.problems)
         cards = _present(cards, colours, tokens, tiles)
         player_counts = self.allowed_player_counts()
@@ -581,14 +580,16 @@ class _Merging:
 
 
 def _overridden(
-    colours: list[ColourSpec],
-    tokens: list[TokenSpec],
-    tiles: list[TileSpec],
-    cards: list[CardSpec],
+    records: tuple[list[ColourSpec], list[TokenSpec], list[TileSpec], list[CardSpec]],
+    player_counts: dict[int, PlayerCountSpec],
+    settings: dict[str, Any],
     found: list[Located],
     problems: list[str],
 ) -> tuple[list[ColourSpec], list[TokenSpec], list[TileSpec], list[CardSpec]]:
-    """The merged records with the overrides applied (see ``naqala.core.overrides``)."""
+    """The merged records with the overrides applied (see ``naqala.core.overrides``);
+    ``player_counts`` and ``settings`` are changed in place."""
+    colours, tokens, tiles, cards = records
+    counts = {players: [spec] for players, spec in player_counts.items()}
     holders: dict[str, list[list[Any]]] = {
         name: [[r] for r in records]
         for name, records in (
@@ -604,8 +605,10 @@ def _overridden(
         *((f"tile:{h[0].kind}", h) for h in holders["tiles"]),
         *((f"{CARD_SECTIONS.get(h[0].deck, 'card')}:{h[0].id}", h) for h in holders["cards"]),
         *((f"card:{h[0].id}", h) for h in holders["cards"] if h[0].deck in CARD_SECTIONS),
+        *((f"player_count:{players}", h) for players, h in counts.items()),
     ]
-    apply_overrides(targets(named), found, problems)
+    apply_overrides(targets(named), found, problems, settings)
+    player_counts.update({players: h[0] for players, h in counts.items()})
     return (
         [h[0] for h in holders["colours"]],
         [h[0] for h in holders["tokens"]],

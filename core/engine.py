@@ -17,7 +17,15 @@ from pluggy import HookImpl
 
 from naqala.core import hookspecs
 from naqala.core.actions import SORT_KEY, Action, shorten
-from naqala.core.content import DECK_NAMES, CardSpec, Content, DeckSpec, TileSpec, load_content
+from naqala.core.content import (
+    DECK_NAMES,
+    CardSpec,
+    Content,
+    ContentError,
+    DeckSpec,
+    TileSpec,
+    load_content,
+)
 from naqala.core.costs import CostCode
 from naqala.core.events import Event, ScoreLine, Verdict
 from naqala.core.meaning import check_rules
@@ -37,6 +45,7 @@ from naqala.core.stage import Flow, Stage
 from naqala.core.state import Deck, Layout, PlayerState, State, evolve
 from naqala.core.tie_break import highest_score
 from naqala.core.turnfields import CORE_FIELDS, TurnField
+from naqala.core.without import WithoutError, declared_without
 
 if TYPE_CHECKING:
     from naqala.core.agents import AgentFactory
@@ -88,6 +97,10 @@ class Rules:
         self.flow: Flow = flow
         check_rules(self, files)  # what the content means to these plugins
         self._resolve_hot_hooks()
+        try:  # cards a house rule leaves out, exactly as ``--without`` does
+            declared_without(self)
+        except WithoutError as exc:
+            raise ContentError([str(exc)]) from None
 
     # -- construction steps, in the order ``__init__`` takes them ------------------------
 

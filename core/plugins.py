@@ -117,7 +117,8 @@ def describe(
         description=str(getattr(module, "DESCRIPTION", "")),
         requires=tuple(getattr(module, "REQUIRES", ())),
         source=source,
-        sha256=sha256,
+        # a .toml rule, installed too, is named by the sha256 of its one file
+        sha256=sha256 or str(getattr(module, "SHA256", "")),
         path=path,
         id=stored,
         aliases=tuple(str(alias) for alias in getattr(module, "ALIASES", ())),

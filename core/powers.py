@@ -40,6 +40,12 @@ class Power:
         """What the power does, in plain words, with this card's numbers filled in."""
         return self.effect.format(**card.params)
 
+    def broken_promise(self, rules: Rules, card: CardSpec) -> str | None:
+        """What the numbers of these rules break of what ``card``'s printed text promises
+        (a setting or an override can turn a bonus into a penalty), in words, or None:
+        ``naqala content check`` warns of it."""
+        return None
+
     def options(self, rules: Rules, state: State, owner: int, card: CardSpec) -> Iterable[Action]:
         """Options the owner may take at the pending decision (activated powers)."""
         return ()
@@ -76,3 +82,14 @@ class Power:
     def protects(self, rules: Rules, state: State, owner: int, card: CardSpec) -> Iterable[str]:
         """Colour ids of the meeples in front of the owner that assassins cannot kill."""
         return ()
+
+
+def broken_promises(rules: Rules) -> list[str]:
+    """Every card of ``rules`` whose numbers break what its text promises, in words (its
+    power's ``broken_promise``), in content order."""
+    found = []
+    for card in rules.content.cards:
+        power = rules.card_powers.get(card.id)
+        if power is not None and (broken := power.broken_promise(rules, card)):
+            found.append(broken)
+    return found

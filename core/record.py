@@ -530,7 +530,7 @@ def rules_for_record(
         raise RecordError(f"the record's plugins cannot be combined: {exc}") from None
     rebuilt = plugin_refs(rules)
     if [(r.name, r.version, r.source, r.sha256) for r in rebuilt] != [
-        (r.name, r.version, r.source, r.sha256) for r in stored
+        (r.name, r.version, r.source, r.sha256 or _installed_sha256(r, rebuilt)) for r in stored
     ]:
         raise RecordError(
             "the rebuilt rules do not match the record: plugins "
@@ -541,6 +541,15 @@ def rules_for_record(
         return leave_out(rules, record.without)
     except WithoutError as exc:
         raise RecordError(f"the record's cards left out ($.without) do not fit: {exc}") from None
+
+
+def _installed_sha256(stored: PluginRef, rebuilt: Sequence[PluginRef]) -> str:
+    """The sha256 of the installed plugin ``stored`` names, for a record that names none:
+    installed ``.toml`` rules are named by it since they are one file, and a record made
+    before (or by an installed Python plugin, which has none) matches on name and version."""
+    if stored.source != ENTRY_POINT:
+        return stored.sha256
+    return next((r.sha256 for r in rebuilt if r.name == stored.name), "")
 
 
 def replay(record: GameRecord, rules: Rules) -> list[State]:

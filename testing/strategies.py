@@ -65,7 +65,13 @@ def _requires(name: str) -> tuple[str, ...]:
 
 @functools.cache
 def _conflicts(name: str) -> frozenset[str]:
-    return frozenset(getattr(load_named(name).module, "CONFLICTS", {}))
+    """The installed plugins ``name`` cannot be played with (its ``CONFLICTS``, a Python
+    plugin's or a ``.toml`` rule's ``[house-rule] conflicts``), by entry-point name: a
+    conflict named by an alias (``djinns``) is its plugin (``whims``)."""
+    names = installed_names()
+    return frozenset(
+        names.get(other, other) for other in getattr(load_named(name).module, "CONFLICTS", {})
+    )
 
 
 def _compatible(names: Collection[str]) -> bool:

@@ -332,7 +332,7 @@ def test_simulate_takes_house_rule_files() -> None:
             "3",
             "--json",
             "--house-rules",
-            str(root / "plugins" / "house" / "big_viziers.py"),
+            str(root / "plugins" / "house" / "big_viziers.toml"),
         ],
     )
     assert result.exit_code == 0, result.output

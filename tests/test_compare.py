@@ -34,7 +34,7 @@ from naqala.lab.stats import (
 from naqala.lab.study import Ruleset, Study
 
 HOUSE = Path(__file__).resolve().parent.parent / "plugins" / "house"
-BIG_VIZIERS = HOUSE / "big_viziers.py"
+BIG_VIZIERS = HOUSE / "big_viziers.toml"
 
 # Student (1908) / R's ``sleep`` data: extra hours of sleep of 10 patients under two drugs
 SLEEP_1 = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0]
@@ -437,8 +437,10 @@ def test_unreadable_house_rules_exit_2(tmp_path: Path) -> None:
     )
     assert str(tmp_path) in fails("--house-rules", str(tmp_path))
     assert "not a house-rule file" in fails("--house-rules", str(tmp_path / "rule.pyc"))
-    # a content file of a Python house rule is not a house rule by itself: it has no name
-    assert "$.house-rule: missing" in fails("--house-rules", str(HOUSE / "big_viziers.toml"))
+    # a content file with no [house-rule] table is not a house rule by itself: it has no name
+    plain = tmp_path / "plain.toml"
+    plain.write_text("[settings]\nvizier_bonus = 15\n", encoding="utf-8")
+    assert "$.house-rule: missing" in fails("--house-rules", str(plain))
     broken = tmp_path / "broken.py"
     broken.write_text("raise RuntimeError('boom')\n", encoding="utf-8")
     assert "failed to load" in fails("--house-rules", str(broken))

@@ -7,6 +7,7 @@ and as the installed plugin (``-x <name>``).
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import re
@@ -33,6 +34,7 @@ from naqala.core.events import ScoreLine
 from naqala.core.hookspecs import hookimpl
 from naqala.core.plugins import PluginError, PluginInfo, resolve
 from naqala.core.powers import Power
+from naqala.core.record import RecordError, new_record, rules_for_record
 from naqala.core.rng import Rng
 from naqala.core.simulate import play_game
 from naqala.core.stage import Stage
@@ -42,9 +44,9 @@ from naqala.testing.scenario import base_rules, board, options, play, player, to
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = ROOT / "plugins" / "house"
 FILES = {
-    "big-viziers": HOUSE / "big_viziers.py",
-    "generous-jafaar": HOUSE / "generous_jafaar.py",
-    "no-loops": HOUSE / "no_loops.py",
+    "big-viziers": HOUSE / "big_viziers.toml",
+    "generous-jafaar": HOUSE / "generous_jafaar.toml",
+    "no-loops": HOUSE / "no_loops.toml",
     "rich-villages": HOUSE / "rich_villages.py",
 }
 TUTORIAL = ROOT / "docs" / "house-rules.md"
@@ -113,7 +115,44 @@ def test_the_house_rules_are_installed_under_the_group_naqala_plugins() -> None:
     """pyproject.toml installs the three example rules as plugins of their own names."""
     installed = {ep.name: ep.value for ep in entry_points(group="naqala.plugins")}
     for name, path in FILES.items():
-        assert installed[name] == f"naqala.plugins.house.{path.stem}"
+        module = "naqala.plugins.house"
+        assert installed[name] == (
+            f"{module}:{path.stem}" if path.suffix == ".toml" else f"{module}.{path.stem}"
+        )
+
+
+#: the shipped rules made of numbers: each is its .toml alone (issue 37)
+TOML_ONLY = ("big_viziers", "djinns_once_per_round", "generous_jafaar", "nekir_per_assassination")
+
+
+@pytest.mark.parametrize("stem", TOML_ONLY)
+def test_a_shipped_toml_rule_is_one_file_installed_and_named_by_its_sha256(stem: str) -> None:
+    """No Python wrapper: the entry point is the .toml, whose sha256 the record keeps,
+    the same installed as given as a file."""
+    path = HOUSE / f"{stem}.toml"
+    assert not path.with_suffix(".py").exists()
+    name = stem.replace("_", "-")
+    installed = build_rules([name]).plugins[-1]
+    as_file = build_rules([], [path]).plugins[-1]
+    assert installed.name == as_file.name == name and installed.source == "entry-point"
+    assert installed.sha256 == as_file.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+    record = new_record(build_rules([name]), 5, 2, ["ai:random", "ai:random"])
+    assert record.plugins[-1].sha256 == installed.sha256
+
+
+def test_a_record_of_an_installed_toml_rule_replays_old_or_new_and_refuses_other_bytes() -> None:
+    """A record made before the rules were one file names no sha256 and still loads; one
+    naming other bytes is refused."""
+    record = new_record(build_rules(["big-viziers"]), 5, 2, ["ai:random", "ai:random"])
+    assert rules_for_record(record).ruleset == ("base", "big-viziers")
+    old = attrs.evolve(record, plugins=[attrs.evolve(ref, sha256="") for ref in record.plugins])
+    assert rules_for_record(old).ruleset == ("base", "big-viziers")
+    other = attrs.evolve(
+        record,
+        plugins=[record.plugins[0], attrs.evolve(record.plugins[1], sha256="0" * 64)],
+    )
+    with pytest.raises(RecordError, match="do not match the record"):
+        rules_for_record(other)
 
 
 # -- big viziers -----------------------------------------------------------------------------
@@ -452,7 +491,7 @@ def invoke(*args: str) -> tuple[int, str]:
 
 
 def test_play_with_the_no_loops_file_runs_to_the_end() -> None:
-    """naqala play --seats ai,ai:random --seed 3 --house-rules plugins/house/no_loops.py"""
+    """naqala play --seats ai,ai:random --seed 3 --house-rules plugins/house/no_loops.toml"""
     code, output = invoke(
         "play", "--seats", "ai,ai:random", "--seed", "3", "--house-rules", str(FILES["no-loops"])
     )
@@ -719,6 +758,28 @@ def test_the_tutorial_wise_elders_score_3_each(tutorial: Path) -> None:
     assert {k: v for k, v in lines.items() if k != "elders"} == {
         k: v for k, v in base.items() if k != "elders"
     }
+
+
+def test_the_tutorial_wise_elders_keep_shamhats_promise(tutorial: Path) -> None:
+    """Shamhat follows the setting (5 instead of 3), so content check warns of nothing;
+    the setting alone breaks the card's text, and content check says so (issue 37)."""
+    rules = build_rules(house_rules=[tutorial / "wise_elders.py"])
+    assert rules.content.card("shamhat").params["elder_vp"] == 5
+    state = player(rules, rules.new_game(2, 1), 0, meeples="WWY", djinns=["shamhat"])
+    shamhat = [line for line in rules.score_lines(state, 0) if line.source == "shamhat"]
+    assert [line.points for line in shamhat] == [2 * 2]
+    runner = CliRunner()
+    quiet = runner.invoke(app, ["content", "check", str(tutorial / "wise_elders.toml")])
+    assert quiet.exit_code == 0 and "warning" not in quiet.stdout, quiet.stdout
+    alone = tutorial / "setting_alone.toml"
+    alone.write_text("[settings]\nelder_vp = 6\n", encoding="utf-8")
+    loud = runner.invoke(app, ["content", "check", str(alone)])
+    assert loud.exit_code == 0
+    assert "warning: djinn 'shamhat'" in loud.stdout and "a penalty of 2 VP" in loud.stdout
+    base = runner.invoke(
+        app, ["content", "check", "-x", "whims", str(tutorial / "wise_elders.toml")]
+    )
+    assert "warning" not in base.stdout
 
 
 def test_the_tutorial_shady_oasis_pays_for_the_palm_trees_already_there(tutorial: Path) -> None:

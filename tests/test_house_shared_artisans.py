@@ -17,7 +17,7 @@ from naqala.core.state import State
 from naqala.testing.scenario import player
 
 ROOT = Path(__file__).resolve().parent.parent
-FILE = ROOT / "plugins" / "house" / "shared_artisans.py"
+FILE = ROOT / "plugins" / "house" / "shared_artisans.toml"
 HELD = [
     (("PP", "PP", "P"), [4, 4, 2], [6, 6, 2]),  # tied for the most: 3 VP each for both
     (("PPP", "PPP", "PPP"), [6, 6, 6], [9, 9, 9]),  # everybody tied: everybody

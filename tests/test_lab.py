@@ -33,7 +33,7 @@ from naqala.lab.study import Ruleset, Study, StudyError, leave_out, seats_of
 from naqala.testing.scenario import DJINN_DECK, base_rules
 
 ROOT = Path(__file__).resolve().parent.parent
-BIG_VIZIERS = ROOT / "plugins" / "house" / "big_viziers.py"
+BIG_VIZIERS = ROOT / "plugins" / "house" / "big_viziers.toml"
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -509,12 +509,10 @@ def test_a_studys_house_rule_travels_as_the_bytes_read_on_the_command_line(
     """A worker runs the house rule as it was read once, not whatever is at its path when
     the worker starts: the file gone, or changed, after the study was made changes nothing
     (and a Dask worker on another machine needs no copy of it)."""
-    copy = tmp_path / "big_viziers.py"
+    copy = tmp_path / "big_viziers.toml"
     copy.write_bytes(BIG_VIZIERS.read_bytes())
-    # its numbers are content beside it, which it names by its own path
-    (tmp_path / "big_viziers.toml").write_bytes(BIG_VIZIERS.with_suffix(".toml").read_bytes())
     study = Study(Ruleset.of([], [copy]), ("random",) * 3, 11)
-    copy.write_text("raise SystemExit('the changed file ran')\n", encoding="utf-8")
+    copy.write_text("[house-rule]\nname = 'changed'\n", encoding="utf-8")
     executor = ProcessExecutor(2)
     try:
         results = run_studies([study], 2, executor).sides
@@ -522,7 +520,7 @@ def test_a_studys_house_rule_travels_as_the_bytes_read_on_the_command_line(
         executor.close()
     assert results == run_studies([VARIANT], 2, SerialExecutor()).sides
     assert study.ruleset.identity() == VARIANT.ruleset.identity()[:1] + [
-        [["big_viziers.py", VARIANT.ruleset.house_rules[0].sha256]],
+        [["big_viziers.toml", VARIANT.ruleset.house_rules[0].sha256]],
         [],
     ]
 

@@ -15,7 +15,7 @@ from naqala.core.simulate import play_game
 from naqala.testing.scenario import base_rules, player
 
 ROOT = Path(__file__).resolve().parent.parent
-JAFAAR = ROOT / "plugins" / "house" / "generous_jafaar.py"
+JAFAAR = ROOT / "plugins" / "house" / "generous_jafaar.toml"
 
 
 def content_plugin(name: str, path: Path) -> object:

@@ -60,7 +60,7 @@ OPTIONS = [
     ("state", "new", "--seed"),
     ("play", "--seats", "ai:random,ai:random", "--seed"),
     ("simulate", "--games", "1", "--seed"),
-    ("compare", "--house-rules", "plugins/house/big_viziers.py", "--games", "2", "--seed"),
+    ("compare", "--house-rules", "plugins/house/big_viziers.toml", "--games", "2", "--seed"),
     ("skill", "--seats", "random,greedy", "--games", "1", "--seed"),
     ("balance", "--games", "1", "--skill-games", "1", "--seed"),
     ("extremes", "--budget", "1g", "--seed"),
@@ -92,7 +92,7 @@ def test_tune_and_interactions_refuse_it_in_the_same_words(seed: int, tmp_path: 
     "command",
     [
         ("simulate", "--games", "2"),
-        ("compare", "--house-rules", "plugins/house/big_viziers.py", "--games", "2"),
+        ("compare", "--house-rules", "plugins/house/big_viziers.toml", "--games", "2"),
         ("skill", "--seats", "random,greedy", "--games", "2"),
         ("balance", "--games", "2", "--skill-games", "1"),
     ],

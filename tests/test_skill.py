@@ -84,7 +84,7 @@ def test_the_command_is_the_same_on_one_and_two_jobs() -> None:
 
 def test_a_variant_gives_both_matrices_and_their_paired_differences(tmp_path: Path) -> None:
     page = tmp_path / "skill.html"
-    args = [*SMALL, "--variant-house-rules", str(HOUSE / "big_viziers.py"), "--report", str(page)]
+    args = [*SMALL, "--variant-house-rules", str(HOUSE / "big_viziers.toml"), "--report", str(page)]
     got = CliRunner().invoke(app, args)
     assert got.exit_code == 0, got.output
     data = json.loads(got.stdout)

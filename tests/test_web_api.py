@@ -32,7 +32,7 @@ from naqala.web.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 JSON = {"content-type": "application/json"}
-NO_LOOPS = ROOT / "plugins" / "house" / "no_loops.py"
+NO_LOOPS = ROOT / "plugins" / "house" / "no_loops.toml"
 
 
 @pytest.fixture
@@ -83,7 +83,7 @@ def test_the_lobby_offers_seats_expansions_and_house_rules(folder: Path) -> None
     with client_for(Store(folder, houses, 5)) as client:
         page = client.get("/")
     assert page.status_code == 200
-    for text in ("ai:greedy", "ai:mcts", "artisans", "whims", "no_loops.py", "Load"):
+    for text in ("ai:greedy", "ai:mcts", "artisans", "whims", "no_loops.toml", "Load"):
         assert text in page.text
     assert page.headers["referrer-policy"] == "no-referrer"
 

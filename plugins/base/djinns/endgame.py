@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from naqala.core.content import CardSpec
@@ -11,6 +12,9 @@ from naqala.core.powers import Power
 from naqala.core.state import State
 from naqala.plugins.base.common import FAKIR, owned_tiles
 from naqala.plugins.base.merchandise import best_suits, merchandise_types, suit_value
+
+#: a better count's printed text: "worth 4 VP each instead of 2"
+PRINTED_BONUS = re.compile(r"worth (?P<value>\d+) VP.*? instead of (?P<base>\d+)")
 
 
 class BetterCount(Power):
@@ -27,6 +31,27 @@ class BetterCount(Power):
     def describe(self, rules: Rules, card: CardSpec) -> str:
         value = card.param(self.param)
         return f"Each of your {self.what} is worth {value} VP instead of {self._base(rules)}."
+
+    def broken_promise(self, rules: Rules, card: CardSpec) -> str | None:
+        """The text says how much more a piece is worth ("worth 4 VP each instead of
+        2": 2 more); a setting or an override that changes the difference breaks it."""
+        printed = PRINTED_BONUS.search(card.text)
+        if printed is None:
+            return None
+        promised = int(printed["value"]) - int(printed["base"])
+        value, base = card.param(self.param), self._base(rules)
+        if value - base == promised:
+            return None
+        if value < base:
+            now = f"a penalty of {base - value} VP"
+        else:
+            now = "nothing more" if value == base else f"{value - base} VP more"
+        return (
+            f"djinn {card.id!r}: its text promises each of your {self.what} "
+            f"{promised} VP more ({card.text!r}), but these rules make it {now} "
+            f"({value} instead of {base}): write params.{self.param} relative to what it "
+            "improves on, or say so in the rule's description"
+        )
 
     def _base(self, rules: Rules) -> int:
         if self.base_value.startswith("token:"):
