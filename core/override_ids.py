@@ -9,12 +9,14 @@ rules would start from (relative forms are resolved against them).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import attrs
 
 from naqala.core.content import CARD_SECTIONS, Content
 from naqala.core.overrides import BOUNDS
+from naqala.core.setting_values import SettingValue
 
 
 @attrs.frozen
@@ -55,6 +57,8 @@ def _rows(content: Content) -> Iterator[Nameable]:
     for key, value in sorted(content.settings.items()):
         if type(value) is int:
             yield row(f"setting:{key}", "setting", "value", value)
+    for key, typed in sorted(content.typed_settings.items()):
+        yield _reading(key, typed, content.setting_choices.get(key, ()))
     for pc in content.player_counts:
         for field in ("camels", "markers"):
             yield row(f"player_count:{pc.players}", "player count", field, getattr(pc, field))
@@ -78,6 +82,19 @@ def _rows(content: Content) -> Iterator[Nameable]:
         for key, value in sorted(card.params.items()):
             yield row(target, what, f"params.{key}", value)
     yield from _bulk(content)
+
+
+def _reading(key: str, value: SettingValue, choices: tuple[str, ...]) -> Nameable:
+    """A setting that is no number (a reading such as ``bidding``): written in a
+    ``[settings]`` table, never by an override, which changes numbers."""
+    if isinstance(value, bool):
+        bound = "true or false"
+    elif isinstance(value, str):
+        bound = "one of " + ", ".join(f'"{c}"' for c in choices) if choices else "a text"
+    else:
+        bound = "an array"
+    shown = json.dumps(value, default=dict)  # a table of start.cards is a mapping
+    return Nameable(f"setting:{key}", "reading, set in [settings]", "value", shown, bound)
 
 
 def _bulk(content: Content) -> Iterator[Nameable]:

@@ -29,11 +29,14 @@ def test_the_docs_reference_is_the_base_games_list() -> None:
 
 
 def test_every_name_listed_is_one_an_override_accepts(tmp_path: Path) -> None:
-    """One override per row, each giving the number it has ("+0"), builds the rules."""
+    """One override per row, each giving the number it has ("+0"), builds the rules; a
+    reading (no number) is one written in ``[settings]``, the same value again."""
     rows = nameables(build_rules(["whims", "artisans"]).content)
-    blocks = []
+    blocks, readings = [], []
     for row in rows:
-        if row.field == "cost":
+        if row.what.startswith("reading"):
+            readings.append(f"{row.target.removeprefix('setting:')} = {row.value}")
+        elif row.field == "cost":
             blocks.append(f'target = "{row.target}"\ncost = "{row.value}"')
         elif row.field.startswith("params."):
             blocks.append(f'target = "{row.target}"\nparams = {{ {row.field[7:]} = "+0" }}')
@@ -41,11 +44,15 @@ def test_every_name_listed_is_one_an_override_accepts(tmp_path: Path) -> None:
             blocks.append(f'target = "{row.target}"\n{row.field} = "+0"')
     path = tmp_path / "all.toml"
     path.write_text(
-        '[house-rule]\nname = "all"\n\n' + "".join(f"[[override]]\n{b}\n\n" for b in blocks),
+        '[house-rule]\nname = "all"\n\n[settings]\n'
+        + "".join(f"{r}\n" for r in readings)
+        + "\n"
+        + "".join(f"[[override]]\n{b}\n\n" for b in blocks),
         encoding="utf-8",
     )
     rules = build_rules(["whims", "artisans"], [path])
     assert nameables(rules.content) == rows
+    assert len(readings) == 6  # the base game's five readings and the Artisans' tie
     assert {r.target.partition(":")[0] for r in rows} == {
         "setting", "player_count", "colour", "token", "tile", "resource", "djinn", "card",
         "deck", "kind",

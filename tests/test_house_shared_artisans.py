@@ -14,7 +14,7 @@ from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
 from naqala.core.plugins import PluginError
 from naqala.core.state import State
-from naqala.testing.scenario import player
+from naqala.testing.scenario import board, player
 
 ROOT = Path(__file__).resolve().parent.parent
 FILE = ROOT / "plugins" / "house" / "shared_artisans.toml"
@@ -35,7 +35,9 @@ def artisan_points(rules: Rules, state: State) -> list[int]:
 
 
 def holding(rules: Rules, held: tuple[str, ...]) -> State:
-    state = rules.new_game(len(held), 7)
+    """A new game whose players hold ``held``, taken from the bag: the board is emptied
+    into it first, so every meeple is still counted once (as the kernel checks)."""
+    state = board(rules, rules.new_game(len(held), 7), clear=True)
     for seat, meeples in enumerate(held):
         state = player(rules, state, seat, meeples=meeples)
     return state

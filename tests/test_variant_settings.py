@@ -14,6 +14,7 @@ import pytest
 from naqala.core.engine import Rules, build_rules
 from naqala.core.state import GAME_OVER, NOBODY, Decision, State, add_at, evolve
 from naqala.envs.games import Game, load_game, open_game
+from naqala.testing.scenario import board
 from tests.native_kit import require_native
 
 SAMPLES = Path(__file__).parent / "data" / "settings"
@@ -58,8 +59,10 @@ def test_a_poorer_start_is_a_number(engine: str) -> None:
 
 def tied_state(rules: Rules) -> State:
     """Three players at the end: seat 0 with 50 coins, seat 1 with 46 coins and 2 elders
-    (4 points), seat 2 with 40 coins: seats 0 and 1 tie at 50 points."""
-    state = rules.new_game(3, 2)
+    (4 points), seat 2 with 40 coins: seats 0 and 1 tie at 50 points. The board is
+    emptied into the bag first, so the elders held come from it and every meeple is still
+    counted once."""
+    state = board(rules, rules.new_game(3, 2), clear=True)
     white = [c.id for c in rules.colours].index("white")
     players = list(state.players)
     players[1] = evolve(players[1], coins=46, meeples=add_at(players[1].meeples, white, 2))
