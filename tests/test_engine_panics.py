@@ -103,13 +103,18 @@ def test_a_panicking_ai_seat_stops_its_game_not_the_server(
 ) -> None:
     import asyncio
 
+    from naqala.web.games import failure_line
     from naqala.web.server import Server
 
     class OneGame:
         id, rules, state = "g1", None, None
+        stopped: str | None = None
 
-        def next_player(self) -> tuple[int, str]:
-            return 0, "greedy"
+        def next_player(self) -> tuple[int, str] | None:
+            return None if self.stopped else (0, "greedy")
+
+        def stop(self, seat: int, failure: BaseException) -> None:
+            self.stopped = failure_line(failure)
 
     class Saves:
         def __init__(self) -> None:
@@ -124,5 +129,6 @@ def test_a_panicking_ai_seat_stops_its_game_not_the_server(
     monkeypatch.setattr("naqala.web.server.ai_move", panics)
     asyncio.run(server._ai(store.games["g1"]))  # type: ignore[arg-type]
     err = capsys.readouterr().err
-    assert "game g1: the AI stopped: engine bug: the native kernel panicked" in err
+    assert "game g1: stopped: engine bug: the native kernel panicked" in err
+    assert store.games["g1"].stopped.startswith("engine bug: the native kernel panicked")
     assert store.saved == ["g1"]

@@ -350,13 +350,13 @@ def test_flags_are_the_flags_the_rules_know() -> None:
     longer than the rules know, in one problem (today 8 million flags load, ``apply``
     takes 27 s and ``render`` never finishes)."""
     assert refusal(state_data(flags=["warp-drive"])) == (
-        "$.flags[0]: no flag 'warp-drive' in these rules (last-camel, no-moves)"
+        "$.flags[0]: no flag 'warp-drive' in these rules (last-camel, no-moves, round-cap)"
     )
     assert refusal(state_data(flags=["no-moves", "no-moves"])) == (
         "$.flags[1]: 'no-moves' is given twice"
     )
     assert refusal(state_data(flags=["x"] * 500_000)) == (
-        "$.flags: 500000 flags; these rules know 2 (last-camel, no-moves)"
+        "$.flags: 500000 flags; these rules know 3 (last-camel, no-moves, round-cap)"
     )
     state_from_json(json.dumps(state_data(flags=["last-camel"])))
 

@@ -257,8 +257,8 @@ def test_a_count_beyond_a_field_is_refused_or_played(count: int) -> None:
     try:
         k = native.Kernel(json.dumps(data))
     except ValueError as exc:
-        want = f"kernel content: colours.yellow.count: {count} is more than the kernel holds"
-        assert str(exc) == want
+        want = f"kernel content: colour yellow: count {count}, the kernel holds at most "
+        assert str(exc).startswith(want)
         return
     dealt = json.loads(k.new_game(3, 1).to_json())
     on_board = sum(tile["meeples"].count("Y") for tile in dealt["board"]["tiles"])

@@ -25,6 +25,7 @@ from naqala.core.actions import (
 )
 from naqala.core.agents import HUMAN, Agent, make_agent
 from naqala.core.engine import IllegalAction, Rules
+from naqala.core.failures import blame, is_engine_panic
 from naqala.core.record import GameRecord, with_action, with_final_scores, without_last
 from naqala.core.session import UndoRefused, replay_draws, undo_point
 from naqala.core.simulate import agent_seed
@@ -336,8 +337,11 @@ FAILURE_CHARS = 300
 def failure_line(failure: BaseException) -> str:
     """``Kind: message`` of a failure in one line (its first), shortened to
     :data:`FAILURE_CHARS`."""
-    lines = str(failure).strip().splitlines()
-    text = f"{type(failure).__name__}: {lines[0]}" if lines else type(failure).__name__
+    if is_engine_panic(failure):  # the kernel's bug, said as every command says it
+        text = blame(failure)
+    else:
+        lines = str(failure).strip().splitlines()
+        text = f"{type(failure).__name__}: {lines[0]}" if lines else type(failure).__name__
     return text if len(text) <= FAILURE_CHARS else text[: FAILURE_CHARS - 1] + "…"
 
 

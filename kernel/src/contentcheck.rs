@@ -10,7 +10,7 @@
 use std::collections::BTreeSet;
 
 use crate::content::ContentDoc;
-use crate::state::{Board, Deck, Hands, Player, State, MAX_DECKS};
+use crate::state::MAX_DECKS;
 
 /// The decks every game has, first and in this order (`core/engine.py`).
 const FIRST_DECKS: [&str; 2] = ["resources", "djinns"];
@@ -46,7 +46,6 @@ pub fn check_content(doc: &ContentDoc) -> Result<(), String> {
         .and_then(|()| check_tables(doc))
         .and_then(|()| check_player_counts(doc))
         .and_then(|()| check_solo(doc))
-        .and_then(|()| check_fields(doc))
         .map_err(|problem| format!("kernel content: {problem}"))
 }
 
@@ -259,59 +258,6 @@ fn check_solo(doc: &ContentDoc) -> Result<(), String> {
     for key in ["assassins_lose", "djinns_lose", "non_player_camels"] {
         if setting(key) < 1 {
             return Err(format!("settings.{key}: must be at least 1"));
-        }
-    }
-    Ok(())
-}
-
-/// Whether `value` fits the kernel's field that `field` reads: the field's own type
-/// decides, so this follows when a field is widened.
-fn fits<R, T: TryFrom<u32>>(value: u32, _field: impl Fn(&R) -> T) -> bool {
-    T::try_from(value).is_ok()
-}
-
-/// Every count fits the fields that hold it: a colour's meeples (on a tile, in the bag,
-/// in front of a player), a token kind, a player's camels, a deck's cards (in the deck
-/// or in one hand).
-fn check_fields(doc: &ContentDoc) -> Result<(), String> {
-    let limit = |path: String, value: u32| format!("{path}: {value} is more than the kernel holds");
-    for colour in &doc.colours {
-        let held = fits(colour.count, |s: &State| s.bag[0])
-            && fits(colour.count, |b: &Board| b.meeples(0)[0]);
-        if !held {
-            return Err(limit(format!("colours.{}.count", colour.id), colour.count));
-        }
-    }
-    for token in &doc.tokens {
-        let held = fits(token.count, |s: &State| s.pool[0])
-            && fits(token.count, |b: &Board| b.tokens(0)[0]);
-        if !held {
-            return Err(limit(format!("tokens.{}.count", token.id), token.count));
-        }
-    }
-    for count in &doc.player_counts {
-        if !fits(count.camels, |p: &Player| p.camels) {
-            let path = format!("player_counts.{}.camels", count.players);
-            return Err(limit(path, count.camels));
-        }
-    }
-    for deck in &doc.decks {
-        let cards: u64 = doc
-            .cards
-            .iter()
-            .filter(|c| c.deck == deck.id)
-            .map(|c| u64::from(c.count))
-            .sum();
-        let all = usize::try_from(cards).unwrap_or(usize::MAX).min(1 << 20);
-        let pile = vec![0u8; all];
-        let held = Deck::new(&pile, &[], &[]).draw().len() == all
-            && Hands::new(&[pile]).hand(0).len() == all
-            && cards < 1 << 20;
-        if !held {
-            return Err(format!(
-                "decks.{}: {cards} cards are more than the kernel holds",
-                deck.id
-            ));
         }
     }
     Ok(())
