@@ -9,6 +9,7 @@ worker) cannot send its traceback back, so it sends this line instead, inside a
 
 from __future__ import annotations
 
+import copyreg
 import sys
 import traceback
 from types import FrameType, TracebackType
@@ -95,6 +96,25 @@ def is_engine_panic(exc: BaseException) -> bool:
         kind.__name__ == "PanicException" and kind.__module__ == "pyo3_runtime"
         for kind in type(exc).__mro__
     )
+
+
+class EnginePanicText(Exception):
+    """A panic of the native kernel as it travels from a worker process: its message.
+    pyo3's ``PanicException`` cannot be imported where it would be unpickled, and a Dask
+    worker pickles an exception's cause too (tblib), so the panic behind a
+    ``PluginFailed`` travels as this."""
+
+
+def _as_text(exc: BaseException) -> tuple[type[EnginePanicText], tuple[str]]:
+    return EnginePanicText, (str(exc),)
+
+
+def let_panics_pickle(exc: BaseException) -> None:
+    """Let ``exc``, a panic of the native kernel, pickle as ``EnginePanicText`` (its
+    class is registered with ``copyreg``, which wins over a reducer tblib registered)."""
+    for kind in type(exc).__mro__:
+        if kind.__name__ == "PanicException" and kind.__module__ == "pyo3_runtime":
+            copyreg.pickle(kind, _as_text)
 
 
 def is_game_failure(exc: BaseException) -> bool:

@@ -22,7 +22,7 @@ from naqala.core import without
 from naqala.core.actions import Action
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
-from naqala.core.failures import PluginFailed, blame, is_game_failure
+from naqala.core.failures import PluginFailed, blame, is_game_failure, let_panics_pickle
 from naqala.core.plugins import HouseRuleFile, PluginError, read_house_rule, stored_name
 from naqala.core.rng import check_seed
 from naqala.core.simulate import agent_seed, play_game
@@ -200,6 +200,7 @@ def play_task(task: tuple[Study, int]) -> GameResult:
         except BaseException as exc:  # a kernel panic too: a worker sends back this line
             if not is_game_failure(exc):
                 raise
+            let_panics_pickle(exc)  # the cause travels with the line from a Dask worker
             raise PluginFailed(f"{blame(exc)} (game seed {seed}, native engine)") from exc
     agents = [study_agent(rules, name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
     rounds: list[tuple[int, ...]] = []

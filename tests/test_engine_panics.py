@@ -18,7 +18,13 @@ import pytest
 
 from naqala.cli.app import main
 from naqala.cli.failures import failure_line
-from naqala.core.failures import PluginFailed, blame, is_engine_panic, is_game_failure
+from naqala.core.failures import (
+    EnginePanicText,
+    PluginFailed,
+    blame,
+    is_engine_panic,
+    is_game_failure,
+)
 
 #: pyo3's class for a Rust panic, as pyo3 creates it
 PanicException: type[BaseException] = type(
@@ -81,6 +87,9 @@ def test_a_panic_in_a_worker_comes_back_as_its_line(monkeypatch: pytest.MonkeyPa
     with pytest.raises(PluginFailed) as caught:
         play_task((study, 0))
     sent = pickle.loads(pickle.dumps(caught.value))
+    # a Dask worker pickles the cause too (tblib): it travels as its text
+    cause = pickle.loads(pickle.dumps(caught.value.__cause__))
+    assert isinstance(cause, EnginePanicText) and "index out of bounds" in str(cause)
     assert str(sent).startswith("engine bug: the native kernel panicked: index out of bounds")
     assert str(sent).endswith("(game seed 7, native engine)")
 
