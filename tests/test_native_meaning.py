@@ -321,3 +321,17 @@ def test_an_environment_codec_with_a_notation_twice_is_refused() -> None:
     codes = [*notations[:-1], notations[0]]
     with pytest.raises(ValueError, match=r"^codec: .* is both index 0 and index"):
         native.EnvKernel(content_text, json.dumps(spec), codes)
+
+
+def test_the_flute_played_at_the_pick_gathers_before_the_move_natively() -> None:
+    """The Enchanting Flute is played in the owner's turn except during the move and the
+    kill, so its ``gather`` decision comes at the pick too (before the move): a state
+    waiting there is one the kernel reads, not one it refuses. Random 2-player seed 42
+    with the Artisans plays the Flute at the pick at action 129."""
+    require_native()
+    from naqala.kernel.differential import ported_rules, verify_game
+
+    rules, bridge = ported_rules(["artisans"])
+    report = verify_game(rules, bridge, 2, 42)
+    assert report.decisions["gather"] > 0
+    assert report.differences == []

@@ -342,8 +342,9 @@ impl<'c> Rules<'c> {
             | Kind::Artisans
             | Kind::Workshop
             | Kind::SpecializedMarket
-            | Kind::KeepItem
-            | Kind::Gather => Phase::AfterMove,
+            | Kind::KeepItem => Phase::AfterMove,
+            // the Enchanting Flute is played at the pick too, never during the move
+            Kind::Gather => Phase::NotMoving,
             Kind::Unported => return None,
         })
     }

@@ -425,7 +425,7 @@ fn check_decision(content: &Content, state: &State, players: usize) -> Result<()
     }
     if !fits {
         return Err(format!(
-            "$.turn: the decision {stage:?} is not taken {}",
+            "$.turn: the decision {stage:?} is never taken {}",
             point.words()
         ));
     }
