@@ -181,6 +181,8 @@ class Rules:
         #: whose offer of an entry another plugin replaced (``REPLACES``): what the native
         #: engine is told of who provides each rule (``naqala.core.native``)
         self.entry_providers: dict[tuple[str, str], str] = {}
+        #: the hook that registered each entry (``naqala_tile_actions`` for ``tile:village``)
+        self.entry_hooks: dict[tuple[str, str], str] = {}
         self.replaced: dict[tuple[str, str], tuple[str, ...]] = {}
         self.stages: dict[str, Stage] = {}
         for hook_name, prefix in STAGE_HOOKS:
@@ -274,6 +276,7 @@ class Rules:
                 offers.setdefault(prefix + key, []).append((owner, value))
         merged: dict[str, Any] = {}
         for name, candidates in offers.items():
+            self.entry_hooks[what, name] = hook_name
             if len(candidates) == 1:
                 merged[name] = candidates[0][1]
                 self.providers[name] = self.entry_providers[what, name] = candidates[0][0]

@@ -138,7 +138,7 @@ def provided_rules(rules: Rules) -> tuple[Provided, ...]:
         kind = REGISTRIES.get(what)
         if kind is not None:
             own = name.removeprefix(f"{kind}:")  # cost codes and turn fields are prefixed
-            hook = _registry_hook(kind, own)
+            hook = rules.entry_hooks[what, name]
             found.append(Provided(f"{kind}:{own}", plugin, hook, _replaced(rules, what, name)))
     for hook, (answering, wrappers) in rules.hook_providers.items():
         found += [Provided(f"hook:{hook}", impl.plugin_name, hook) for impl in answering]
@@ -150,17 +150,6 @@ def provided_rules(rules: Rules) -> tuple[Provided, ...]:
                 kind = "reads" if caller.name in READ_ONLY_HOOKS else "hook"
                 found.append(Provided(f"{kind}:{caller.name}", info.name, caller.name))
     return tuple(sorted(set(found), key=lambda p: (p.entry, p.plugin)))
-
-
-def _registry_hook(kind: str, name: str) -> str:
-    if kind == "stage":
-        prefix = name.partition(":")[0] if ":" in name else ""
-        return {"tribe": "naqala_tribe_actions", "tile": "naqala_tile_actions"}.get(
-            prefix, "naqala_stages"
-        )
-    return {"power": "naqala_card_powers", "cost": "naqala_cost_codes"}.get(
-        kind, "naqala_turn_fields"
-    )
 
 
 def _replaced(rules: Rules, what: str, name: str) -> tuple[str, ...]:
