@@ -16,6 +16,13 @@ from typing import Any
 import attrs
 
 from naqala.core.documents import DocumentError, parse_toml
+from naqala.core.effects import (
+    PowerSpec,
+    Source,
+    TileActionSpec,
+    TriggerSpec,
+    structure_source,
+)
 from naqala.core.files import CONTENT_LIMIT, FileRefused, read_text_bounded
 from naqala.core.overrides import (
     MAX_COPIES,
@@ -258,6 +265,9 @@ class ContentFile:
     override: list[OverrideSpec] = attrs.field(factory=list)
     player_count: list[PlayerCountSpec] = attrs.field(factory=list)
     extra_meeples: list[ExtraMeeplesSpec] = attrs.field(factory=list)
+    trigger: list[TriggerSpec] = attrs.field(factory=list)
+    tile_action: list[TileActionSpec] = attrs.field(factory=list)
+    power: list[PowerSpec] = attrs.field(factory=list)
     #: numbers, booleans, texts and short arrays (``core/setting_values.py``), by dotted name
     settings: dict[str, Any] = attrs.field(factory=dict, validator=setting_values)
     #: the texts a text setting may take, declared by the plugin that reads it
@@ -282,6 +292,10 @@ class Content:
     typed_settings: Mapping[str, SettingValue] = attrs.field(factory=dict)
     #: the texts each text setting may take (``[setting_choices]``)
     setting_choices: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
+    #: the effects language's entries (``core/effects.py``), in content order
+    triggers: tuple[TriggerSpec, ...] = ()
+    tile_actions: tuple[TileActionSpec, ...] = ()
+    powers: tuple[PowerSpec, ...] = ()
 
     def setting(self, key: str) -> int:
         try:
@@ -343,6 +357,7 @@ class Content:
 HOUSE_RULE_TABLE = "house-rule"
 
 _CONVERTER = strict_converter()
+_CONVERTER.register_structure_hook_func(lambda t: t == (Source | None), structure_source)
 #: each section of a content file and its type (``list[TileSpec]``)
 _FIELD_TYPES = typing.get_type_hints(ContentFile)
 
@@ -447,6 +462,9 @@ class _Merging:
     settings: dict[str, Any] = attrs.field(factory=dict)
     setting_choices: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     tables: dict[str, tuple[int, ...]] = attrs.field(factory=dict)
+    triggers: list[TriggerSpec] = attrs.field(factory=list)
+    tile_actions: list[TileActionSpec] = attrs.field(factory=list)
+    powers: list[PowerSpec] = attrs.field(factory=list)
     seen: dict[tuple[str, str], Path] = attrs.field(factory=dict)
     restated: dict[tuple[str, str], Path] = attrs.field(factory=dict)
 
@@ -477,6 +495,19 @@ class _Merging:
             who = f"plugin {self.owners[path]!r}" if path in self.owners else str(path)
             self.overrides.append(Located(path, i, override, who))
         self.add_tables(path, data)
+        self.add_effects(path, data)
+
+    def add_effects(self, path: Path, data: ContentFile) -> None:
+        """Triggers and tile actions by id, powers by card kind: one of each name."""
+        for i, trigger in enumerate(data.trigger):
+            self.claim("trigger", trigger.id, path, i)
+            self.triggers.append(trigger)
+        for i, action in enumerate(data.tile_action):
+            self.claim("tile_action", action.id, path, i)
+            self.tile_actions.append(action)
+        for i, power in enumerate(data.power):
+            self.claim("power", f"{power.deck}:{power.kind}", path, i)
+            self.powers.append(power)
 
     def add_components(self, path: Path, data: ContentFile) -> None:
         """Colours (and their letters), tokens, tiles, player counts and extra meeples;
@@ -561,6 +592,9 @@ class _Merging:
             tables=dict(self.tables),
             typed_settings={k: frozen(v) for k, v in self.settings.items() if not is_number(v)},
             setting_choices={k: tuple(v) for k, v in self.setting_choices.items()},
+            triggers=tuple(self.triggers),
+            tile_actions=tuple(self.tile_actions),
+            powers=tuple(self.powers),
         )
 
     def allowed_player_counts(self) -> dict[int, PlayerCountSpec]:

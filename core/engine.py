@@ -7,6 +7,7 @@ the same state and action always give the same result, and states are never chan
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -264,13 +265,16 @@ class Rules:
         no part."""
         offers: dict[str, list[tuple[str, Any]]] = {}
         answers = [
-            (impl.plugin_name, impl.function)
+            (impl.plugin_name, impl.function, "rules" in impl.argnames)
             for impl in getattr(self.hook, hook_name).get_hookimpls()
         ]
-        answers += [(owner, getattr(module, hook_name)) for owner, module in more]
+        answers += [
+            (owner, answer := getattr(module, hook_name), _takes_rules(answer))
+            for owner, module in more
+        ]
         outside = dict(more)
-        for owner, answer in answers:
-            found = answer()
+        for owner, answer, with_rules in answers:
+            found = answer(self) if with_rules else answer()
             pairs = found.items() if isinstance(found, Mapping) else ((v.name, v) for v in found)
             for key, value in pairs:
                 offers.setdefault(prefix + key, []).append((owner, value))
@@ -762,6 +766,12 @@ def content_order(plugins: Sequence[PluginInfo]) -> list[PluginInfo]:
     in: base first, then each plugin after what it requires, ties by id (what saved games
     call a plugin, which a renamed plugin keeps: renaming one never reorders the cards)."""
     return order_plugins(sorted(plugins, key=lambda info: info.id))
+
+
+def _takes_rules(function: Callable[..., Any]) -> bool:
+    """Whether a registry hook's answer asks for the rules (content loaded and indexed:
+    the effects language registers the powers and tile actions content describes)."""
+    return "rules" in inspect.signature(function).parameters
 
 
 def _tile_table(specs: Sequence[TileSpec]) -> dict[str, TileSpec]:

@@ -72,8 +72,12 @@ def naqala_tribe_actions() -> Mapping[str, Stage]:
 
 
 @hookspec
-def naqala_tile_actions() -> Mapping[str, Stage]:
+def naqala_tile_actions(rules: Rules) -> Mapping[str, Stage]:
     """The action of each tile kind this plugin owns, by kind (``village``, ``oasis``…).
+
+    ``rules`` is optional for an implementation (ask for it only if you need it): its
+    content is loaded and indexed, nothing else (the base game registers the tile actions
+    content describes whole, ``[[tile_action]] at = "instead"``).
 
     Called once when the rules are built; each becomes the stage ``tile:<kind>``, entered
     after the tribe action on the tile where the move ended. Combined like ``naqala_stages``.
@@ -81,9 +85,12 @@ def naqala_tile_actions() -> Mapping[str, Stage]:
 
 
 @hookspec
-def naqala_card_powers() -> Mapping[str, Power]:
+def naqala_card_powers(rules: Rules) -> Mapping[str, Power]:
     """The power of each card kind this plugin owns, keyed ``<deck>:<kind>`` (a djinn
     ``djinns:enki``, an item ``items:horn-of-plenty``, a whim ``whims:kept``…).
+
+    ``rules`` is optional for an implementation: its content is loaded and indexed,
+    nothing else (the base game registers the powers content describes, ``[[power]]``).
 
     Called once per rules build. The one card router asks the power of every card a
     player holds, following its deck's ``[[deck]]`` policy. Combined: merged; a key offered

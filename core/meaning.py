@@ -22,6 +22,7 @@ from naqala.core.content import (
     ContentFile,
     parse_content_file,
 )
+from naqala.core.effects import settings_read, sources_of
 from naqala.core.setting_values import kind
 
 if TYPE_CHECKING:
@@ -150,6 +151,8 @@ def unknown_settings(rules: Rules, origins: Origins) -> list[str]:
         key for plugin, _path, values in set_by if plugin not in content_only for key in values
     }
     known |= {f"{deck}_row" for deck in rules.deck_names}
+    content = rules.content
+    known |= settings_read(sources_of(content.triggers, content.tile_actions, content.powers))
     declared = {
         key: value
         for plugin, _path, values in set_by

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import attrs
 import cattrs
 from cattrs.cols import is_sequence, list_structure_factory
-from cattrs.gen import make_dict_structure_fn
+from cattrs.gen import make_dict_structure_fn, override
 from cattrs.v import format_exception
 
 T = TypeVar("T")
@@ -127,8 +127,14 @@ def _strict_list(type_: Any, converter: cattrs.BaseConverter) -> Callable[[Any, 
 
 def _strict_record(cls: Any, converter: cattrs.Converter) -> Callable[[Any, Any], Any]:
     """Records only from objects: cattrs would otherwise index a string or an array and
-    report the record's first field instead of the value that is wrong."""
-    structure = make_dict_structure_fn(cls, converter)
+    report the record's first field instead of the value that is wrong. A field whose key
+    in files is a Python keyword names it in its metadata (``{"key": "if"}``)."""
+    renamed = {
+        field.name: override(rename=field.metadata["key"])
+        for field in attrs.fields(cls)
+        if "key" in field.metadata
+    }
+    structure = make_dict_structure_fn(cls, converter, **renamed)
 
     def hook(value: Any, _type: Any) -> Any:
         if not isinstance(value, dict):

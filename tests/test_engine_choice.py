@@ -61,8 +61,8 @@ def test_the_base_game_and_content_only_house_rules_run_native() -> None:
 
 def test_auto_names_the_plugin_that_keeps_the_game_in_python_and_native_refuses() -> None:
     require_native()
-    rules = build_rules(["rich-villages"])
-    expected = "plugin 'rich-villages' has code hooks (naqala_tile_actions)"
+    rules = build_rules(["double-palms"])
+    expected = "plugin 'double-palms' has code hooks (naqala_tile_actions)"
     choice = choose(rules, "auto", ["random"] * 4)
     assert choice.engine == "python"
     assert choice.fallback is not None
@@ -197,25 +197,25 @@ def test_compare_prints_the_same_json_on_both_engines() -> None:
 def test_auto_falls_back_with_one_line_naming_the_plugin() -> None:
     require_native()
     args = ["simulate", "--games", "2", "--players", "2", "--json", "--jobs", "1"]
-    got = run(*args, "-x", "rich-villages")
+    got = run(*args, "-x", "double-palms")
     assert got.exit_code == 0, got.stderr
     assert got.stderr.splitlines() == [
-        "naqala: playing on the Python engine: plugin 'rich-villages' has code hooks "
+        "naqala: playing on the Python engine: plugin 'double-palms' has code hooks "
         "(naqala_tile_actions) that the native engine does not implement"
     ]
-    quiet = run(*args, "-x", "rich-villages", env={"NAQALA_ENGINE": "python"})
+    quiet = run(*args, "-x", "double-palms", env={"NAQALA_ENGINE": "python"})
     assert quiet.exit_code == 0 and quiet.stderr == ""
     assert quiet.stdout == got.stdout
 
 
-CODE_HOOKS = "plugin 'rich-villages' has code hooks"
+CODE_HOOKS = "plugin 'double-palms' has code hooks"
 
 
 @pytest.mark.parametrize(
     ("args", "env", "words"),
     [
-        (["-x", "rich-villages", "--engine", "native"], {}, CODE_HOOKS),
-        (["-x", "rich-villages"], {"NAQALA_ENGINE": "native"}, CODE_HOOKS),
+        (["-x", "double-palms", "--engine", "native"], {}, CODE_HOOKS),
+        (["-x", "double-palms"], {"NAQALA_ENGINE": "native"}, CODE_HOOKS),
         ([], {"NAQALA_ENGINE": "rust"}, "NAQALA_ENGINE 'rust': the engine is one of"),
     ],
 )

@@ -177,10 +177,10 @@ def test_what_a_seat_cannot_see_does_not_change_its_native_observation(
 
 
 def test_rules_the_kernel_cannot_play_stay_on_python_and_say_why() -> None:
-    house = build_rules(["rich-villages"])  # a house rule with code the kernel lacks
+    house = build_rules(["double-palms"])  # a house rule with code the kernel lacks
     blocker = native_blocker(house)
     # the kernel's reason (code it lacks) or the environments' (not proven there yet)
-    assert blocker is not None and "plugin 'rich-villages'" in blocker
+    assert blocker is not None and "plugin 'double-palms'" in blocker
     assert engine_for(house) == "python"
     assert engine_for(build_rules([])) == "native"
     assert engine_for(build_rules([]), "python") == "python"

@@ -221,10 +221,10 @@ def test_the_engine_is_native_where_the_rules_run_there() -> None:
     for box in ("artisans", "djinns", "thieves"):
         params = {"players": 2, "expansions": box}
         assert pyspiel.load_game("python_naqala", params).engine == "native"
-    house = pyspiel.load_game("python_naqala", {"players": 2, "house_rules": "rich-villages"})
+    house = pyspiel.load_game("python_naqala", {"players": 2, "house_rules": "double-palms"})
     assert house.engine == "python"
-    with pytest.raises(ValueError, match=r"cannot run natively: .*plugin 'rich-villages'"):
-        openspiel.NaqalaGame({"house_rules": "rich-villages", "engine": "native"})
+    with pytest.raises(ValueError, match=r"cannot run natively: .*plugin 'double-palms'"):
+        openspiel.NaqalaGame({"house_rules": "double-palms", "engine": "native"})
 
 
 def test_the_evaluators_give_rewards_from_naqala() -> None:

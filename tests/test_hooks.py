@@ -1087,8 +1087,10 @@ def test_naqala_native_support_is_a_claim_beside_who_provides_each_rule() -> Non
     assert by(alone, "content-alone") == ["plugin:content-alone", "reads:naqala_explain"]
     tolls = build_rules(extra_plugins=[Tolls()])
     assert by(tolls, "tolls") == ["hook:naqala_flags", "plugin:tolls"]
-    village = Provided("stage:tile:village", "rich-villages", "naqala_tile_actions", ("base",))
-    assert village in build_rules(["rich-villages"]).provided
+    oasis = Provided("stage:tile:oasis", "double-palms", "naqala_tile_actions", ("base",))
+    assert oasis in build_rules(["double-palms"]).provided
+    # a tile action content gives whole is the base game's interpreter's
+    assert {p.plugin for p in build_rules(["rich-villages"]).provided} == {"base", "rich-villages"}
     assert {p.plugin for p in build_rules().provided} == {"base"}
     both = build_rules(extra_plugins=[Declared(), Declined()])
     assert declared_native(both) == {"base", "declared"}

@@ -47,7 +47,8 @@ FILES = {
     "big-viziers": HOUSE / "big_viziers.toml",
     "generous-jafaar": HOUSE / "generous_jafaar.toml",
     "no-loops": HOUSE / "no_loops.toml",
-    "rich-villages": HOUSE / "rich_villages.py",
+    "rich-villages": HOUSE / "rich_villages.toml",
+    "double-palms": HOUSE / "double_palms.py",
 }
 TUTORIAL = ROOT / "docs" / "house-rules.md"
 #: how a house rule is loaded: the installed plugin (-x NAME) or the file (--house-rules)
@@ -476,8 +477,7 @@ def test_rich_villages_leaves_the_other_tiles_unchanged(how: str, tile: str) -> 
     assert unruled(rich) == unruled(usual)
     assert options(rules, rich) == options(plain, usual)
     for name, stage in plain.stages.items():
-        if name != "tile:village":
-            assert type(rules.stages[name]) is type(stage), name
+        assert type(rules.stages[name]) is type(stage), name  # the village's stays too
 
 
 # -- the command line ------------------------------------------------------------------------
@@ -516,17 +516,17 @@ def test_play_with_the_no_loops_file_and_random_ais_runs_to_the_end() -> None:
     assert re.search(r"P[12] (wins|and P[12] share the win) with \d+ points", output)
 
 
-def test_simulate_with_the_installed_rich_villages() -> None:
-    """naqala simulate -x rich-villages --games 3 --json: its code keeps the games on the
+def test_simulate_with_the_installed_double_palms() -> None:
+    """naqala simulate -x double-palms --games 3 --json: its code keeps the games on the
     Python engine, which auto says on stderr (without the extension, the suite asks for
     the Python engine itself: tests/conftest.py)."""
-    result = CliRunner().invoke(app, ["simulate", "-x", "rich-villages", "--games", "3", "--json"])
+    result = CliRunner().invoke(app, ["simulate", "-x", "double-palms", "--games", "3", "--json"])
     assert result.exit_code == 0, result.output
     if result.stderr:
-        assert result.stderr.startswith("naqala: playing on the Python engine: plugin 'rich-")
+        assert result.stderr.startswith("naqala: playing on the Python engine: plugin 'double-")
     summary = json.loads(result.stdout)
     assert summary["games"] == 3
-    assert summary["plugins"] == ["base", "rich-villages"]
+    assert summary["plugins"] == ["base", "double-palms"]
     assert sum(summary["wins_by_seat"]) == pytest.approx(3)
 
 
@@ -569,19 +569,19 @@ def test_a_stage_replaced_by_two_plugins_is_refused_naming_both() -> None:
     with pytest.raises(PluginError, match="'tax'") as refused:
         build_rules(extra_plugins=[one, two])
     assert "'one'" in str(refused.value) and "'two'" in str(refused.value)
-    # replacing a base stage twice: rich-villages and a second village rule
+    # replacing a base stage twice: double-palms and a second oasis rule
 
-    class Village:
-        NAME = "village-too"
-        REPLACES = ("tile:village",)
+    class Oasis:
+        NAME = "oasis-too"
+        REPLACES = ("tile:oasis",)
 
         @hookimpl
         def naqala_tile_actions(self) -> dict[str, Stage]:
-            return {"village": Stage()}
+            return {"oasis": Stage()}
 
-    with pytest.raises(PluginError, match="'tile:village'") as refused:
-        build_rules(["rich-villages"], extra_plugins=[Village()])
-    assert "'rich-villages'" in str(refused.value) and "'village-too'" in str(refused.value)
+    with pytest.raises(PluginError, match="'tile:oasis'") as refused:
+        build_rules(["double-palms"], extra_plugins=[Oasis()])
+    assert "'double-palms'" in str(refused.value) and "'oasis-too'" in str(refused.value)
 
 
 def test_the_plugin_listing_a_stage_in_replaces_wins_in_any_registration_order() -> None:
@@ -605,8 +605,8 @@ def test_the_plugin_listing_a_stage_in_replaces_wins_in_any_registration_order()
 def test_house_rules_replace_base_stages_whether_registered_before_or_after_base(
     how: str,
 ) -> None:
-    """rich-villages owns tile:village, before or after base."""
-    for name, keys, cls in (("rich-villages", ("tile:village",), ("RichVillage",)),):
+    """double-palms owns tile:oasis, before or after base."""
+    for name, keys, cls in (("double-palms", ("tile:oasis",), ("DoublePalms",)),):
         base, rule = load(name, how).plugins
         for order in ([base, rule], [rule, base]):
             rules = Rules(order)

@@ -172,12 +172,12 @@ def test_the_kept_0_1_edition_stays_on_the_python_engine() -> None:
 
 
 def test_a_plugin_with_code_beside_the_artisans_keeps_the_game_in_python() -> None:
-    """A house rule with a code hook (rich-villages' tile action) stays in Python."""
+    """A house rule with a code hook (double-palms' tile action) stays in Python."""
     require_native()
     from naqala.kernel.differential import NotPorted, ported_rules
 
-    with pytest.raises(NotPorted, match=r"'rich-villages' has code hooks"):
-        ported_rules([*ARTISANS, "rich-villages"])
+    with pytest.raises(NotPorted, match=r"'double-palms' has code hooks"):
+        ported_rules([*ARTISANS, "double-palms"])
 
 
 def test_the_shared_majority_is_a_setting_that_plays_native() -> None:

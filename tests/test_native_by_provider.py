@@ -245,7 +245,7 @@ def test_one_plan_gives_each_part_its_engine_and_every_front_end_reads_it() -> N
     study = Study(Ruleset(), ("random", "firsty"), engine="auto")
     assert plays_native(study, rules) is False
     assert plays_native(attrs.evolve(study, seats=("random", "random")), rules) is True
-    coded = plan(build_rules(["rich-villages"]), ["random"] * 2)  # a stage of its own
+    coded = plan(build_rules(["double-palms"]), ["random"] * 2)  # a stage of its own
     assert {coded.game.engine, coded.envs.engine, coded.seats[0][1].engine} == {"python"}
     loops = plan(build_rules(["no-loops"]), ["random"] * 2)  # a reading: a setting
     assert {loops.game.engine, loops.envs.engine, loops.seats[0][1].engine} == {"native"}

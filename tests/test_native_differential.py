@@ -237,8 +237,8 @@ def test_a_plugin_with_code_keeps_the_game_in_python() -> None:
     require_native()
     from naqala.kernel.differential import NotPorted, ported_rules
 
-    with pytest.raises(NotPorted, match=r"'rich-villages' has code hooks \(naqala_tile_actions\)"):
-        ported_rules(["rich-villages"])
+    with pytest.raises(NotPorted, match=r"'double-palms' has code hooks \(naqala_tile_actions\)"):
+        ported_rules(["double-palms"])
 
 
 def _bench() -> ModuleType:

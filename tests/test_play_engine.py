@@ -77,28 +77,28 @@ def test_a_native_seat_decides_as_the_python_player_of_its_seat() -> None:
 
 def test_native_refuses_a_code_house_rule_in_one_line_before_the_game_starts() -> None:
     require_native()
-    result = run("play", "--seats", "ai,ai", "-x", "rich-villages", "--engine", "native")
+    result = run("play", "--seats", "ai,ai", "-x", "double-palms", "--engine", "native")
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == (
-        "naqala: the native engine cannot play these games: plugin 'rich-villages' has code "
+        "naqala: the native engine cannot play these games: plugin 'double-palms' has code "
         "hooks (naqala_tile_actions) that the native engine does not implement\n"
     )
 
 
 def test_auto_with_a_code_house_rule_plays_in_python_saying_why_once() -> None:
     require_native()
-    result = run("play", "--seats", "ai,ai", "-x", "rich-villages", "--seed", "2")
+    result = run("play", "--seats", "ai,ai", "-x", "double-palms", "--seed", "2")
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == [
-        "naqala: playing on the Python engine: plugin 'rich-villages' has code hooks "
+        "naqala: playing on the Python engine: plugin 'double-palms' has code hooks "
         "(naqala_tile_actions) that the native engine does not implement"
     ]
     assert "wins with" in result.stdout
 
 
 def test_auto_says_nothing_when_no_seat_is_one_the_kernel_would_play() -> None:
-    result = run("play", "--seats", "ai:random,ai:random", "-x", "rich-villages", "--seed", "2")
+    result = run("play", "--seats", "ai:random,ai:random", "-x", "double-palms", "--seed", "2")
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
 

@@ -77,10 +77,10 @@ def test_native_refuses_a_game_it_cannot_play_naming_the_plugin(tmp_path: Path) 
     require_native()
     store = Store(tmp_path, [], 5, "native")
     with pytest.raises(Refused) as refused:
-        store.create(SEATS, ["rich-villages"], [], 3)
+        store.create(SEATS, ["double-palms"], [], 3)
     assert refused.value.status == 422
     assert str(refused.value) == (
-        "the native engine cannot play these games: plugin 'rich-villages' has code hooks "
+        "the native engine cannot play these games: plugin 'double-palms' has code hooks "
         "(naqala_tile_actions) that the native engine does not implement"
     )
     assert store.games == {}
@@ -91,11 +91,11 @@ def test_auto_plays_such_a_game_in_python_saying_why_once(
 ) -> None:
     require_native()
     store = Store(tmp_path, [], 5)
-    first = store.create(SEATS, ["rich-villages"], [], 3)
-    store.create(SEATS, ["rich-villages"], [], 4)
+    first = store.create(SEATS, ["double-palms"], [], 3)
+    store.create(SEATS, ["double-palms"], [], 4)
     assert first.engine == "python"
     assert capsys.readouterr().err.splitlines() == [
-        "naqala serve: playing on the Python engine: plugin 'rich-villages' has code hooks "
+        "naqala serve: playing on the Python engine: plugin 'double-palms' has code hooks "
         "(naqala_tile_actions) that the native engine does not implement"
     ]
 
@@ -103,7 +103,7 @@ def test_auto_plays_such_a_game_in_python_saying_why_once(
 def test_auto_says_nothing_when_no_seat_is_one_the_kernel_would_play(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    game = Store(tmp_path, [], 5).create(["human", "ai:random"], ["rich-villages"], [], 3)
+    game = Store(tmp_path, [], 5).create(["human", "ai:random"], ["double-palms"], [], 3)
     assert game.engine == "python"
     assert capsys.readouterr().err == ""
 

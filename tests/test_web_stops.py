@@ -176,10 +176,10 @@ def test_a_game_the_asked_engine_cannot_play_is_resumed_stopped_saying_why(
     from native_kit import require_native
 
     require_native()
-    rule = read_house_rule(ROOT / "plugins" / "house" / "rich_villages.py")
+    rule = read_house_rule(ROOT / "plugins" / "house" / "double_palms.py")
     folder = tmp_path / "games"
     with TestClient(create_app(Store(folder, [rule], 5, engine="python"), ai_delay=0)) as client:
-        api = seat_api(client, ["human", "ai:greedy"], house_rules=["rich_villages.py"])
+        api = seat_api(client, ["human", "ai:greedy"], house_rules=["double_palms.py"])
         before = client.get(api).json()
         assert before["yours"] and before["stopped"] is None
     saved = sorted((path.name, path.read_bytes()) for path in folder.iterdir())
@@ -189,7 +189,7 @@ def test_a_game_the_asked_engine_cannot_play_is_resumed_stopped_saying_why(
     with TestClient(create_app(store, ai_delay=0)) as client:
         page = client.get(api).json()
         reason = page["stopped"]
-        assert "naqala serve --engine native" in reason and "'rich-villages'" in reason
+        assert "naqala serve --engine native" in reason and "'double-palms'" in reason
         assert page["status"] == f"The game cannot continue: {reason}"
         assert not page["yours"] and page["options"] == []
         refused = client.post(api + "/act", json={"action": before["options"][0]["action"]})

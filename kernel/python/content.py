@@ -14,6 +14,8 @@ from typing import Any
 
 import attrs
 
+from naqala.core.content import Content
+from naqala.core.effects import Source, Tree, compile_expression, compiled
 from naqala.core.engine import Rules
 from naqala.core.native import declared_native, module_of
 from naqala.core.plugins import is_edition
@@ -49,6 +51,51 @@ def content_data(rules: Rules) -> dict[str, Any]:
         # who provides each rule (``kernel/src/providers.rs``): the kernel sets up no
         # game with a rule whose provider it does not implement
         "providers": providers_table(rules),
+        # the effects language's entries, each expression compiled once in Python
+        # (``core/effects.py``) and interpreted by ``kernel/src/effects.rs``
+        "effects": effects_data(content),
+    }
+
+
+def effects_data(content: Content) -> dict[str, Any]:
+    """The triggers, tile actions and powers of ``content`` as the kernel reads them."""
+
+    def test(source: Source | None) -> Tree | None:
+        return None if source is None else compile_expression(source)
+
+    return {
+        "triggers": [
+            {
+                "id": t.id,
+                "on": t.on,
+                "if": test(t.when),
+                "effects": [compiled(e) for e in t.effects],
+                "params": dict(t.params),
+            }
+            for t in content.triggers
+        ],
+        "tile_actions": [
+            {
+                "id": a.id,
+                "tile": a.tile,
+                "at": a.at,
+                "if": test(a.when),
+                "effects": [compiled(e) for e in a.effects],
+                "params": dict(a.params),
+            }
+            for a in content.tile_actions
+        ],
+        "powers": [
+            {
+                "deck": p.deck,
+                "kind": p.kind,
+                "on": p.on,
+                "if": test(p.when),
+                "effects": [compiled(e) for e in p.effects],
+                "protects": list(p.protects),
+            }
+            for p in content.powers
+        ],
     }
 
 

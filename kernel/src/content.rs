@@ -131,6 +131,9 @@ pub struct ContentDoc {
     /// kernel sets up no game with a rule whose provider it does not implement
     #[serde(default)]
     pub providers: Vec<crate::providers::ProviderSpec>,
+    /// the effects language's triggers, tile actions and powers (`crate::effects`)
+    #[serde(default)]
+    pub effects: crate::effects::EffectsDoc,
 }
 
 /// The content with its lookups built once: what every rule and conversion reads.
@@ -150,6 +153,8 @@ pub struct Content {
     typed_settings: BTreeMap<String, crate::typed_settings::TypedSetting>,
     /// the common variants' settings, read once (`crate::variants`)
     variants: crate::variants::Variants,
+    /// the effects language's entries, resolved once (`crate::effects`)
+    pub effects: crate::effects::Effects,
 }
 
 /// The order of action kinds' names, and of card ids, as numbers: the canonical order of
@@ -384,6 +389,7 @@ impl Content {
         let names = Names::new(&doc);
         let kind_ranks = KindRanks::new(&doc);
         let typed_settings = crate::typed_settings::read_all(&doc.typed_settings)?;
+        let effects = crate::effects::Effects::read(&doc, &doc.effects)?;
         let content = Content {
             doc,
             letters,
@@ -392,6 +398,7 @@ impl Content {
             kind_ranks,
             typed_settings,
             variants: crate::variants::Variants::default(),
+            effects,
         };
         let variants = crate::variants::Variants::read(&content)?;
         Ok(Content {

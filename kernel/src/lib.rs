@@ -9,6 +9,7 @@
 pub mod actions;
 pub mod content;
 pub mod contentcheck;
+pub mod effects;
 pub mod envs;
 pub mod extras;
 pub mod geometry;

@@ -7,6 +7,7 @@
 //! nothing here: the kernel plays only content whose cards react to no event
 //! (`unported_content`), and the places where Python fires an event are marked.
 
+use crate::effects::{self, At, Facts, Scope};
 use crate::actions::{Action, Cards, Pay, Payment, Victim};
 use crate::content::{Content, MAX_COLOURS};
 use crate::extras::{get_extra, set_extra};
@@ -61,6 +62,9 @@ enum Kind {
     SultansRoll,
     /// the Whims box's Fabulous City: take the whim lying on it (`cities.City`)
     City,
+    /// a tile action content gives whole (`[[tile_action]] at = "instead"`): its
+    /// effects, by index in `Effects::tile_actions` (`crate::effects`)
+    EffectsTile(usize),
     /// the Artisans' stages (rules/artisans.rs): the artisans' tribe action, the two
     /// tile actions, the item kept, the Enchanting Flute's gathering
     Artisans,
@@ -85,8 +89,9 @@ const PORTED_DJINNS: &[(&str, Holding, &str)] = &[
 const AL_AMIN: &str = "al-amin";
 
 /// Whether the kernel plays the djinns of kind `kind`.
-fn djinn_ported(kind: &str) -> bool {
-    kind == AL_AMIN
+fn djinn_ported(content: &Content, kind: &str) -> bool {
+    content.doc.effects.powers.iter().any(|p| p.kind == kind)
+        || kind == AL_AMIN
         || PORTED_DJINNS.iter().any(|d| d.0 == kind)
         || PAYING_DJINNS.contains(&kind)
         || REACTING_DJINNS.contains(&kind)
@@ -127,21 +132,34 @@ const BOAZ_PROTECTS: &[&str] = &["yellow", "white"];
 enum Event {
     /// `meeple-dropped`: the mover, the tile dropped on
     MeepleDropped { player: usize, tile: usize },
-    /// `kill`: the assassins' owner, the colour killed, the tile (None: in front of a
-    /// player)
+    /// `kill`: the assassins' owner, the colour killed, the tile (None: in front of
+    /// `victim`)
     Kill {
         player: usize,
         colour: usize,
         tile: Option<usize>,
+        victim: Option<usize>,
     },
-    /// `kill-prevented`: a protection hid the meeples in front of `victim`
-    KillPrevented { victim: usize },
-    /// `builders-paid`: who, and how many coins
-    BuildersPaid { player: usize, count: i64 },
-    /// `palace-placed`: who placed it
-    PalacePlaced { player: usize },
+    /// `kill-prevented`: a protection of `victim` hid a target from `player`'s assassins
+    KillPrevented { player: usize, victim: usize },
+    /// `builders-paid`: who, where, and how many coins
+    BuildersPaid {
+        player: usize,
+        tile: usize,
+        count: i64,
+    },
+    /// `<token>-placed`: who placed a token of which kind (by index) where
+    TokenPlaced {
+        player: usize,
+        tile: usize,
+        token: usize,
+    },
     /// `djinn-taken`: who took which djinn
     DjinnTaken { player: usize, djinn: u8 },
+    /// `tile-taken`: who put a camel (or a piece) on which tile
+    TileTaken { player: usize, tile: usize },
+    /// `turn-end`: whose turn ended, once the sale is done
+    TurnEnd { player: usize },
 }
 
 /// What a scoring djinn counts (`BetterCount.category`).
@@ -219,7 +237,7 @@ pub struct Rules<'c> {
 }
 
 /// The decks every game has, by index (`core/engine.py`).
-const RESOURCES: usize = 0;
+pub(crate) const RESOURCES: usize = 0;
 const DJINNS: usize = 1;
 
 impl<'c> Rules<'c> {
@@ -289,9 +307,13 @@ impl<'c> Rules<'c> {
                 .doc
                 .cards
                 .iter()
-                .map(|c| {
+                .enumerate()
+                .map(|(i, c)| {
                     PAYING_DJINNS.contains(&c.kind.as_str())
                         || REACTING_DJINNS.contains(&c.kind.as_str())
+                        || content.effects.power_of(i as u8).is_some_and(|p| {
+                            p.on.is_some_and(|m| m != crate::effects::Moment::Scoring)
+                        })
                 })
                 .collect(),
             activated: content
@@ -338,6 +360,7 @@ impl<'c> Rules<'c> {
             | Kind::Market(..)
             | Kind::SacredPlace
             | Kind::City
+            | Kind::EffectsTile(_)
             | Kind::ThiefStep
             | Kind::Artisans
             | Kind::Workshop
@@ -529,7 +552,11 @@ impl<'c> Rules<'c> {
                 let here = turn_here(turn);
                 let tile = usize::from(state.layout.tiles[here]);
                 match self.tile_stages[tile] {
-                    Some(stage) => self.enter(state, stage),
+                    Some(stage) => {
+                        let kind = &self.content.doc.tiles[tile].kind;
+                        let state = self.tile_effects(state, kind, At::Before);
+                        self.enter(state, stage)
+                    }
                     None => self.enter(state, k.sell),
                 }
             }
@@ -537,8 +564,14 @@ impl<'c> Rules<'c> {
             | Kind::Market(..)
             | Kind::SacredPlace
             | Kind::City
+            | Kind::EffectsTile(_)
             | Kind::Workshop
-            | Kind::SpecializedMarket => self.enter(state, k.sell),
+            | Kind::SpecializedMarket => {
+                let name = self.stage_name(finished);
+                let kind = name.strip_prefix("tile:").unwrap_or(name);
+                let state = self.tile_effects(state, kind, At::After);
+                self.enter(state, k.sell)
+            }
             Kind::Sell => self.end_turn(state),
             _ => Err(Unported(format!(
                 "what follows {}",
@@ -560,6 +593,11 @@ impl<'c> Rules<'c> {
             Kind::Assassins => self.assassins(state, stage),
             Kind::PlaceToken(token) => self.place_token_tile(state, stage, token),
             Kind::City => self.city(state, stage),
+            Kind::EffectsTile(index) => {
+                let program = &self.content.effects.tile_actions[index].program;
+                let state = self.run_program(state, program, None, None);
+                self.proceed(state, stage)
+            }
             Kind::Market(cost, ..) => {
                 let player = state.decision.player as usize;
                 let coins = i64::from(state.players[player].coins);
@@ -961,8 +999,7 @@ impl<'c> Rules<'c> {
                 turn.claimed = append(&turn.claimed, tile as u8);
             }
         }
-        // Python fires `tile-taken` here: no card the kernel plays reacts to it
-        state
+        self.fire(state, Event::TileTaken { player, tile })
     }
 
     // -- tribe actions (plugins/base/tribes.py) ---------------------------------------
@@ -1061,10 +1098,12 @@ impl<'c> Rules<'c> {
         let taken = state.turn.as_ref().expect("in a turn").taken;
         let amount = (usize::from(taken) + usize::from(fakirs)) * self.blue_around(&state);
         state.players[player].coins += amount as i32;
+        let tile = turn_here(state.turn.as_ref().expect("in a turn"));
         let state = self.fire(
             state,
             Event::BuildersPaid {
                 player,
+                tile,
                 count: amount as i64,
             },
         );
@@ -1189,7 +1228,8 @@ impl<'c> Rules<'c> {
                 let safe = protected
                     && (BOAZ_PROTECTS.contains(&spec.id.as_str())
                         || self.boaz_protects_artisans(colour))
-                    || crate::variants::protects(self.content, colour);
+                    || crate::variants::protects(self.content, colour)
+                    || self.effect_protects(state, other, colour);
                 if spec.kept && !safe && holdings.meeples[colour] != 0 {
                     options.push(Action::Kill(Victim::Player(other as u8), colour as u8));
                 }
@@ -1209,6 +1249,7 @@ impl<'c> Rules<'c> {
                     player,
                     colour,
                     tile: None,
+                    victim: Some(usize::from(p)),
                 };
                 state = self.fire(state, event);
             }
@@ -1220,6 +1261,7 @@ impl<'c> Rules<'c> {
                     player,
                     colour,
                     tile: Some(tile),
+                    victim: None,
                 };
                 state = self.fire(state, event);
                 if state.board.meeples(tile).iter().all(|&n| n == 0) {
@@ -1279,11 +1321,11 @@ impl<'c> Rules<'c> {
         }
         state.board.tokens_mut(tile)[token] += 1;
         state.pool[token] -= 1;
-        if self.content.doc.tokens[token].id == "palace" {
-            state = self.fire(state, Event::PalacePlaced { player });
-        }
-        // `palm-tree-placed` too: no card the kernel plays reacts to it
-        state
+        self.fire(state, Event::TokenPlaced {
+            player,
+            tile,
+            token,
+        })
     }
 
     // -- cards used in the owner's turn (plugins/base/cards.py, djinns/activated.py) ---
@@ -2041,11 +2083,12 @@ impl<'c> Rules<'c> {
     /// `BaseFlow._end_turn`: a player with no piece left to place triggers the end.
     fn end_turn(&self, state: State) -> Step {
         // `SoloFlow`: Yazid's deferred turn once an outbidding player's turn is over
-        let mut state = match self.solo_after_turn(state) {
+        let state = match self.solo_after_turn(state) {
             std::ops::ControlFlow::Continue(state) => state,
             std::ops::ControlFlow::Break(over) => return Ok(over),
         };
         let player = state.decision.player as usize;
+        let mut state = self.fire(state, Event::TurnEnd { player });
         let p = &state.players[player];
         let pieces: i64 = i64::from(p.camels)
             + p.extras
@@ -2105,6 +2148,26 @@ impl<'c> Rules<'c> {
     /// `Rules.fire`: every card held that reacts to events reacts, players in seat order,
     /// each player's hands deck by deck in hand order, as the state is at its turn.
     fn fire(&self, mut state: State, event: Event) -> State {
+        let facts = self.facts(event);
+        let heard = self.content.effects.heard[facts.moment.index()];
+        // no hand-written card reacts to these: only content might
+        let cards_deaf = match event {
+            Event::TileTaken { .. } | Event::TurnEnd { .. } => true,
+            Event::TokenPlaced { .. } => facts.moment != crate::effects::Moment::PalacePlaced,
+            _ => false,
+        };
+        if cards_deaf && !heard {
+            return state;
+        }
+        state = self.cards_react(state, event);
+        if heard {
+            state = self.triggers_fire(state, facts);
+        }
+        state
+    }
+
+    /// The cards held that react, players in seat order (`cards.on_event`).
+    fn cards_react(&self, mut state: State, event: Event) -> State {
         for owner in 0..state.players.len() {
             let hands = &state.players[owner].hands;
             if !(0..self.content.decks()).any(|deck| {
@@ -2131,6 +2194,9 @@ impl<'c> Rules<'c> {
     /// One card's reaction (`Baal`, `Marid`, `Monkir`, `Nekir`, `Kandicha`, `Boaz`),
     /// or None.
     fn react(&self, state: &State, owner: usize, card: u8, event: Event) -> Option<State> {
+        if let Some(power) = self.content.effects.power_of(card) {
+            return self.power_reacts(state, owner, card, power, self.facts(event));
+        }
         let spec = &self.content.doc.cards[usize::from(card)];
         match (spec.kind.as_str(), event) {
             (
@@ -2139,12 +2205,13 @@ impl<'c> Rules<'c> {
                     player,
                     colour,
                     tile,
+                    ..
                 },
             ) if player == owner => return self.kandicha(state, owner, card, colour, tile),
-            ("boaz", Event::KillPrevented { victim }) if victim == owner => {
+            ("boaz", Event::KillPrevented { victim, .. }) if victim == owner => {
                 return Some(self.count_effect(state.clone(), card));
             }
-            ("echidna", Event::BuildersPaid { player, count }) if player == owner => {
+            ("echidna", Event::BuildersPaid { player, count, .. }) if player == owner => {
                 let used = state.turn.as_ref().is_some_and(|t| {
                     self.content
                         .names
@@ -2169,7 +2236,11 @@ impl<'c> Rules<'c> {
             {
                 player
             }
-            ("monkir", Event::PalacePlaced { player }) => player,
+            ("monkir", Event::TokenPlaced { player, token, .. })
+                if self.content.doc.tokens[token].id == "palace" =>
+            {
+                player
+            }
             ("nekir", Event::Kill { player, .. }) => {
                 let later = state
                     .turn
@@ -2279,15 +2350,245 @@ impl<'c> Rules<'c> {
                         && (boaz
                             && (BOAZ_PROTECTS.contains(&spec.id.as_str())
                                 || self.boaz_protects_artisans(c))
-                            || crate::variants::protects(self.content, c))
+                            || crate::variants::protects(self.content, c)
+                            || self.effect_protects(&state, other, c))
                         && state.players[other].meeples[c] != 0
                 })
             })
             .collect();
         for victim in hidden {
-            state = self.fire(state, Event::KillPrevented { victim });
+            state = self.fire(state, Event::KillPrevented { player, victim });
         }
         state
+    }
+
+    // -- the effects language (crate::effects, plugins/base/effects.py) -------------
+
+    /// An event's facts for the effects language (`core/events.py`'s fields).
+    fn facts(&self, event: Event) -> Facts {
+        use crate::effects::Moment;
+        let facts = |moment, player| Facts::of(moment, player);
+        match event {
+            Event::MeepleDropped { player, tile } => Facts {
+                tile: Some(tile),
+                ..facts(Moment::MeepleDropped, player)
+            },
+            Event::Kill {
+                player,
+                tile,
+                victim,
+                ..
+            } => Facts {
+                tile,
+                victim: victim.map_or(i64::from(NOBODY), |v| v as i64),
+                ..facts(Moment::Kill, player)
+            },
+            Event::KillPrevented { player, victim } => Facts {
+                victim: victim as i64,
+                ..facts(Moment::KillPrevented, player)
+            },
+            Event::BuildersPaid {
+                player,
+                tile,
+                count,
+            } => Facts {
+                tile: Some(tile),
+                count,
+                ..facts(Moment::BuildersPaid, player)
+            },
+            Event::TokenPlaced {
+                player,
+                tile,
+                token,
+            } => {
+                // other tokens' events have no moment: a trigger cannot name them
+                let moment = match self.content.doc.tokens[token].id.as_str() {
+                    "palace" => Moment::PalacePlaced,
+                    "palm-tree" => Moment::PalmTreePlaced,
+                    _ => Moment::Scoring,
+                };
+                Facts {
+                    tile: Some(tile),
+                    ..facts(moment, player)
+                }
+            }
+            Event::DjinnTaken { player, djinn } => Facts {
+                card: Some(djinn),
+                ..facts(Moment::DjinnTaken, player)
+            },
+            Event::TileTaken { player, tile } => Facts {
+                tile: Some(tile),
+                ..facts(Moment::TileTaken, player)
+            },
+            Event::TurnEnd { player } => facts(Moment::TurnEnd, player),
+        }
+    }
+
+    /// `ReactingPower.on_event`: a card's content power reacts when the event is its
+    /// moment and its `if` holds, and counts as used each time.
+    fn power_reacts(
+        &self,
+        state: &State,
+        owner: usize,
+        card: u8,
+        power: &crate::effects::Power,
+        facts: Facts,
+    ) -> Option<State> {
+        if power.on != Some(facts.moment) || facts.moment == crate::effects::Moment::Scoring {
+            return None;
+        }
+        let params = &self.content.doc.cards[usize::from(card)].params;
+        let scope = Scope {
+            me: owner,
+            actor: facts.player as i64,
+            event: Some(facts),
+            params,
+            card: Some(card),
+        };
+        if !effects::holds(&power.program.test, state, &scope) {
+            return None;
+        }
+        let state = self.run_effects(state.clone(), &power.program.effects, &scope);
+        Some(self.count_effect(state, card))
+    }
+
+    /// `effects.on_event`: the triggers of the event's moment, in content order, each
+    /// for the event's player.
+    fn triggers_fire(&self, mut state: State, facts: Facts) -> State {
+        for program in &self.content.effects.triggers[facts.moment.index()] {
+            state = self.run_program(state, program, Some(facts), None);
+        }
+        state
+    }
+
+    /// A trigger's or a tile action's program for `facts.player` (without an event: for
+    /// the player deciding), if its `if` holds.
+    fn run_program(
+        &self,
+        state: State,
+        program: &effects::Program,
+        facts: Option<Facts>,
+        card: Option<u8>,
+    ) -> State {
+        let me = facts.map_or(state.decision.player as usize, |f| f.player);
+        let scope = Scope {
+            me,
+            actor: me as i64,
+            event: facts,
+            params: &program.params,
+            card,
+        };
+        if !effects::holds(&program.test, &state, &scope) {
+            return state;
+        }
+        self.run_effects(state, &program.effects, &scope)
+    }
+
+    /// `effects.run`: coins (never below 0 nor above `MAX_COINS`) and resource cards
+    /// drawn, in order; score lines wait for scoring.
+    fn run_effects(&self, mut state: State, list: &[effects::Effect], scope: &Scope<'_>) -> State {
+        for effect in list {
+            if !effects::holds(&effect.test, &state, scope) {
+                continue;
+            }
+            let value = effects::evaluate(&effect.amount, &state, scope);
+            match effect.verb {
+                effects::Verb::Coins => {
+                    let coins = i64::from(state.players[scope.me].coins) + value;
+                    let most = crate::statecheck::MAX_COINS;
+                    state.players[scope.me].coins = coins.clamp(0, most) as i32;
+                }
+                effects::Verb::Draw => {
+                    for _ in 0..value.max(0) {
+                        let (drawn, after) = self.draw_resource(state.clone());
+                        match after {
+                            Some(after) => state = self.add_cards(after, scope.me, &[drawn]),
+                            None => break,
+                        }
+                    }
+                }
+                effects::Verb::Score => {}
+            }
+        }
+        state
+    }
+
+    /// `effects.tile_effects`: the `before` or `after` effects of a tile kind's action.
+    fn tile_effects(&self, mut state: State, kind: &str, at: At) -> State {
+        for program in self.content.effects.tile_programs(kind, at) {
+            state = self.run_program(state, program, None, None);
+        }
+        state
+    }
+
+    /// The points of the effects language at final scoring: the `scoring` triggers for
+    /// `player`, and the scoring powers of the cards `player` holds.
+    fn effects_score(&self, state: &State, player: usize) -> i64 {
+        let effects = &self.content.effects;
+        let scoring = crate::effects::Moment::Scoring;
+        let mut total = 0;
+        for program in &effects.triggers[scoring.index()] {
+            let scope = Scope {
+                me: player,
+                actor: player as i64,
+                event: None,
+                params: &program.params,
+                card: None,
+            };
+            total += self.points(&program.test, &program.effects, state, &scope);
+        }
+        if effects.powers.iter().all(|p| p.on != Some(scoring)) {
+            return total;
+        }
+        for deck in 0..self.content.decks() {
+            for &card in state.players[player].hands.hand(deck) {
+                let Some(power) = effects.power_of(card).filter(|p| p.on == Some(scoring)) else {
+                    continue;
+                };
+                let scope = Scope {
+                    me: player,
+                    actor: player as i64,
+                    event: None,
+                    params: &self.content.doc.cards[usize::from(card)].params,
+                    card: Some(card),
+                };
+                total += self.points(&power.program.test, &power.program.effects, state, &scope);
+            }
+        }
+        total
+    }
+
+    /// The score effects' points, if the `if` holds.
+    fn points(
+        &self,
+        test: &Option<effects::Expr>,
+        list: &[effects::Effect],
+        state: &State,
+        scope: &Scope<'_>,
+    ) -> i64 {
+        if !effects::holds(test, state, scope) {
+            return 0;
+        }
+        list.iter()
+            .filter(|e| e.verb == effects::Verb::Score && effects::holds(&e.test, state, scope))
+            .map(|e| effects::evaluate(&e.amount, state, scope))
+            .sum()
+    }
+
+    /// Whether a content power of a card `player` holds protects their meeples of
+    /// `colour` from the assassins (`[[power]] protects`).
+    fn effect_protects(&self, state: &State, player: usize, colour: usize) -> bool {
+        let effects = &self.content.effects;
+        if effects.powers.iter().all(|p| p.protects.is_empty()) {
+            return false;
+        }
+        (0..self.content.decks()).any(|deck| {
+            state.players[player]
+                .hands
+                .hand(deck)
+                .iter()
+                .any(|&c| effects.power_of(c).is_some_and(|p| p.protects.contains(&colour)))
+        })
     }
 
     /// `count_effect`: the state counter `effects.<card>` goes up by one.
@@ -2382,6 +2683,7 @@ impl<'c> Rules<'c> {
             + self.solo_points(state, player)
             + self.whims_score(state, player)
             + self.artisan_score(state, player)
+            + self.effects_score(state, player)
     }
 
     fn suit_value(&self, size: usize) -> i64 {
@@ -2536,7 +2838,7 @@ impl<'c> Rules<'c> {
             let index = self.content.card_index(&card.id).unwrap_or(u8::MAX);
             let ported = card.deck == decks[RESOURCES].id
                 || (card.deck == decks[DJINNS].id
-                    && (djinn_ported(&card.kind)
+                    && (djinn_ported(self.content, &card.kind)
                         || (card.kind == thieves::HAFIZ && self.thieves.is_some())))
                 || (self.thieves.is_some() && thieves::is_thief(&card.deck, &card.kind))
                 || self.whims.is_whim(index)
@@ -2668,6 +2970,14 @@ fn kind_of(content: &Content, name: &str) -> Kind {
             Kind::PlaceToken(index) => Kind::Placing(index),
             other => other,
         };
+    }
+    if let Some(kind) = name.strip_prefix("tile:") {
+        let whole = content.effects.tile_actions.iter().position(|a| {
+            a.at == At::Instead && a.tile == kind
+        });
+        if let Some(index) = whole {
+            return Kind::EffectsTile(index);
+        }
     }
     match name {
         "tile:village" => token("palace"),

@@ -32,6 +32,7 @@ from naqala.plugins.base import (
     common,
     costs,
     djinns,
+    effects,
     encoding,
     flow,
     looks,
@@ -90,8 +91,9 @@ def naqala_tribe_actions() -> dict[str, Stage]:
 
 
 @hookimpl
-def naqala_tile_actions() -> dict[str, Stage]:
-    return tile_actions()
+def naqala_tile_actions(rules: Rules) -> dict[str, Stage]:
+    # a tile kind whose whole action is content (``at = "instead"``) takes its place
+    return {**tile_actions(), **effects.tile_stages(rules)}
 
 
 @hookimpl(trylast=True)
@@ -120,8 +122,9 @@ def naqala_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLin
 
 
 @hookimpl
-def naqala_card_powers() -> dict[str, Power]:
-    return djinns.djinn_powers()
+def naqala_card_powers(rules: Rules) -> dict[str, Power]:
+    # the djinns whose power is content (``[[power]]``) are the effects interpreter's
+    return {**djinns.djinn_powers(), **effects.card_powers(rules)}
 
 
 # the one card router: every deck's cards, whichever plugin adds the deck
@@ -144,14 +147,19 @@ def naqala_explain(rules: Rules, state: State, action: Action) -> str | None:
 
 @hookimpl
 def naqala_event(rules: Rules, state: State, event: Event) -> State | None:
-    return cards.on_event(rules, state, event)
+    # the cards held react first, then the content's triggers (``[[trigger]]``)
+    changed = cards.on_event(rules, state, event)
+    after = effects.on_event(rules, changed or state, event)
+    return after if changed is not None or after is not state else None
 
 
 @hookimpl
 def naqala_adjust_score_lines(
     rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...]
 ) -> list[ScoreLine]:
-    return cards.score_lines(rules, state, player, lines)
+    return cards.score_lines(rules, state, player, lines) + effects.scoring_lines(
+        rules, state, player
+    )
 
 
 @hookimpl

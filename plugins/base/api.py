@@ -49,6 +49,7 @@ from naqala.plugins.base.events import (
     PALACE_PLACED,
     PALM_TREE_PLACED,
     TILE_TAKEN,
+    TURN_END,
     token_placed,
 )
 from naqala.plugins.base.events import EVENTS as BASE_EVENTS
@@ -83,6 +84,7 @@ __all__ = [
     "SKIP",
     "TARGET",
     "TILE_TAKEN",
+    "TURN_END",
     "Activated",
     "BaseFlow",
     "Boaz",

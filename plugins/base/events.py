@@ -21,6 +21,8 @@ DJINN_TAKEN = "djinn-taken"
 KILL_PREVENTED = "kill-prevented"
 #: the end of a round, once the resource and djinn rows are refilled; ``player`` is -1
 CLEAN_UP = "clean-up"
+#: the end of a turn, once the sale is done: ``player`` (whose turn it was)
+TURN_END = "turn-end"
 
 
 def token_placed(token: str) -> str:
@@ -45,4 +47,5 @@ EVENTS = (
     DJINN_TAKEN,
     KILL_PREVENTED,
     CLEAN_UP,
+    TURN_END,
 )

@@ -1,9 +1,10 @@
 """The order of play of the base game (rulebook "Game turn").
 
 A round is: bids in bid order; then, marker by marker in turn order, a turn of move →
-tribe action → tile action → merchandise sale; then clean-up. The game ends after the
-round in which an end trigger fired. Each stage calls ``rules.proceed`` when it is done
-and this flow enters the next one.
+tribe action → tile action → merchandise sale; then clean-up. Content's tile effects run
+just before and after the tile action, and ``turn-end`` fires once the sale is done. The
+game ends after the round in which an end trigger fired. Each stage calls
+``rules.proceed`` when it is done and this flow enters the next one.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from naqala.core.state import (
 )
 from naqala.plugins.base import events
 from naqala.plugins.base.common import pieces_left, refill, set_deck
+from naqala.plugins.base.effects import tile_effects, turn_end
 from naqala.plugins.base.variants import (
     ROUND_CAP_FLAG,
     bidding_off,
@@ -51,12 +53,12 @@ class BaseFlow(Flow):
             kind = rules.tile(state.layout.tiles[state.turn.here]).kind
             stage = f"tile:{kind}"
             if stage in rules.stages:
-                return rules.enter(state, stage)
+                return rules.enter(tile_effects(rules, state, kind, "before"), stage)
             return rules.enter(state, "sell")
         if finished.startswith("tile:"):
-            return rules.enter(state, "sell")
+            return rules.enter(tile_effects(rules, state, finished[5:], "after"), "sell")
         if finished == "sell":
-            return self._end_turn(rules, state)
+            return self._end_turn(rules, turn_end(rules, state))
         raise ValueError(f"the base flow does not know what follows stage {finished!r}")
 
     # -- bidding -----------------------------------------------------------------------

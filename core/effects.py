@@ -1,0 +1,422 @@
+"""The effects language: triggers, tile actions and card powers as content data.
+
+A content file may say what happens, not only what numbers the game uses:
+
+- ``[[trigger]]``: when an event fires (``tile-taken``, ``kill``…), at the end of a turn
+  (``turn-end``) or at final scoring (``scoring``);
+- ``[[tile_action]]``: before, after or instead of a tile kind's action;
+- ``[[power]]``: the power of a card kind (a djinn), reacting to an event, scoring, or
+  protecting meeples.
+
+Each runs a list of **effects** (gain or pay coins, draw cards, a score line), each with
+an optional ``if``. Amounts and conditions are **expressions**: integers, names
+(``me``, ``actor``, ``coins``, ``param.self``, ``setting.vizier_vp``, ``event.count``…),
+counts (``here("palm-tree")``, ``held("yellow")``…), arithmetic, comparisons and
+``a if c else b``. An expression is compiled here once, when the file is read, into a
+small tree of plain data; the base plugin interprets the tree in Python
+(``naqala.plugins.base.effects``) and the kernel in Rust (``kernel/src/effects.rs``), and
+the differential harness proves the two agree over drawn programs
+(``naqala.testing.effect_programs``). docs/effects.md is the reference.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import attrs
+
+from naqala.core.overrides import MAX_NUMBER
+from naqala.core.structured import OutOfBounds, ShapeError, json_type, numbers_within
+
+#: an expression as a file writes it: a whole number or a formula
+Source = int | str
+#: an expression compiled to plain data (``{"bin": "+", "a": …, "b": …}``)
+Tree = dict[str, Any]
+
+#: the events a trigger or a power may listen to, besides ``turn-end`` and ``scoring``:
+#: the base game's (``plugins/base/events.py``), which both engines fire with these fields
+EVENTS = (
+    "meeple-dropped",
+    "tile-taken",
+    "kill",
+    "builders-paid",
+    "palace-placed",
+    "palm-tree-placed",
+    "djinn-taken",
+    "kill-prevented",
+)
+#: the end of a turn, once the sale is done; the player is the one whose turn it was
+TURN_END = "turn-end"
+#: final scoring: effects run once per player and may only add score lines
+SCORING = "scoring"
+#: every moment a trigger or power may name in ``on``
+MOMENTS = (*EVENTS, TURN_END, SCORING)
+
+#: plain names an expression may use
+NAMES = {
+    "me": "the player the effect is for (a seat)",
+    "actor": "the player who caused the event (at other moments: ``me``)",
+    "coins": "the coins ``me`` holds",
+}
+#: dotted names: ``event.<field>`` and ``turn.<field>``
+DOTTED = {
+    "event.count": "the event's count (the coins of ``builders-paid``; else 1)",
+    "event.tile_owner": "the owner of the event's tile, -1 if none (or no tile)",
+    "event.victim": "the player whose meeples were hidden (``kill-prevented``), else -1",
+    "event.this_card": "1 if the event is about this very card (``djinn-taken``), else 0",
+    "turn.killed": "1 once the assassins of this turn have killed, else 0",
+}
+#: counting functions: name -> what the argument names
+COUNTS = {
+    "here": "token",  # tokens of that kind on the tile of the turn in progress
+    "owned": "token",  # tokens of that kind on the tiles ``me`` owns
+    "held": "colour",  # meeples of that colour in front of ``me``
+    "cards": "card",  # copies of that card id in ``me``'s resource hand
+    "vp": "token",  # the victory points a token of that kind is worth
+    "tiles": "",  # the tiles ``me`` owns
+}
+#: functions of numbers
+FUNCTIONS = ("min", "max", "abs")
+#: binary operators, as the tree writes them
+_BINARY: Mapping[type, str] = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+}
+_COMPARE: Mapping[type, str] = {
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+}
+#: longest formula accepted, and deepest nesting: a file is data, never a program
+MAX_LENGTH = 400
+MAX_DEPTH = 24
+
+
+#: the metadata key of a field whose key in a file is not its name (``if``)
+KEY = "key"
+
+
+def structure_source(value: Any, _type: Any) -> Source | None:
+    """An expression field as a file gives it: a whole number or a formula (strict, as
+    every field: a boolean is neither)."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ShapeError(f"expected a whole number or a formula, got {json_type(value)}")
+    return value
+
+
+class ExpressionError(ValueError):
+    """A formula that is not one of the language's: the reason in words."""
+
+
+def compile_expression(source: Source) -> Tree:
+    """The tree of one expression, or ``ExpressionError`` saying what is wrong."""
+    if isinstance(source, bool):
+        raise ExpressionError("expected a whole number or a formula, got a boolean")
+    if isinstance(source, int):
+        return {"num": _bounded(source)}
+    if len(source) > MAX_LENGTH:
+        raise ExpressionError(f"a formula of {len(source)} characters; at most {MAX_LENGTH}")
+    try:
+        parsed = ast.parse(source.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise ExpressionError(f"{source!r} is no formula: {exc.msg}") from None
+    return _Compiler(source).node(parsed.body, 0)
+
+
+def _bounded(number: int) -> int:
+    if abs(number) > MAX_NUMBER:
+        raise ExpressionError(f"{number} is beyond ±{MAX_NUMBER}")
+    return number
+
+
+@attrs.frozen
+class _Compiler:
+    source: str
+
+    def refuse(self, what: str) -> ExpressionError:
+        return ExpressionError(f"{self.source!r}: {what}")
+
+    def node(self, node: ast.expr, depth: int) -> Tree:
+        if depth > MAX_DEPTH:
+            raise self.refuse(f"nested more than {MAX_DEPTH} deep")
+        deeper = depth + 1
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool) or not isinstance(node.value, int):
+                raise self.refuse(f"{node.value!r} is not a whole number")
+            return {"num": _bounded(node.value)}
+        if isinstance(node, ast.Name):
+            if node.id not in NAMES:
+                raise self.refuse(f"unknown name {node.id!r} (names: {', '.join(NAMES)})")
+            return {"var": node.id}
+        if isinstance(node, ast.Attribute):
+            return self.dotted(node)
+        if isinstance(node, ast.Call):
+            return self.call(node, deeper)
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+            return {
+                "bin": _BINARY[type(node.op)],
+                "a": self.node(node.left, deeper),
+                "b": self.node(node.right, deeper),
+            }
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return {"neg": self.node(node.operand, deeper)}
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return {"not": self.node(node.operand, deeper)}
+        if isinstance(node, ast.Compare):
+            if len(node.ops) != 1 or type(node.ops[0]) not in _COMPARE:
+                raise self.refuse("compare two values at a time (==, !=, <, <=, >, >=)")
+            return {
+                "bin": _COMPARE[type(node.ops[0])],
+                "a": self.node(node.left, deeper),
+                "b": self.node(node.comparators[0], deeper),
+            }
+        if isinstance(node, ast.BoolOp):
+            op = "and" if isinstance(node.op, ast.And) else "or"
+            tree = self.node(node.values[0], deeper)
+            for value in node.values[1:]:
+                tree = {"bin": op, "a": tree, "b": self.node(value, deeper)}
+            return tree
+        if isinstance(node, ast.IfExp):
+            return {
+                "if": self.node(node.test, deeper),
+                "then": self.node(node.body, deeper),
+                "else": self.node(node.orelse, deeper),
+            }
+        raise self.refuse(f"{ast.unparse(node)!r} is not part of the language")
+
+    def dotted(self, node: ast.Attribute) -> Tree:
+        parts: list[str] = []
+        current: ast.expr = node
+        while isinstance(current, ast.Attribute):
+            parts.append(current.attr)
+            current = current.value
+        if not isinstance(current, ast.Name):
+            raise self.refuse(f"{ast.unparse(node)!r} is not a name")
+        parts.append(current.id)
+        head, rest = parts[-1], ".".join(reversed(parts[:-1]))
+        if head in ("param", "setting"):
+            return {head: rest}
+        name = f"{head}.{rest}"
+        if name not in DOTTED:
+            raise self.refuse(f"unknown name {name!r} (known: {', '.join(DOTTED)})")
+        return {"var": name}
+
+    def call(self, node: ast.Call, depth: int) -> Tree:
+        if not isinstance(node.func, ast.Name) or node.keywords:
+            raise self.refuse(f"{ast.unparse(node)!r} is not a call of the language")
+        name = node.func.id
+        if name in FUNCTIONS:
+            wanted = 1 if name == "abs" else None
+            if not node.args or (wanted is not None and len(node.args) != wanted):
+                raise self.refuse(f"{name}() takes {'one value' if wanted else 'values'}")
+            return {"call": name, "args": [self.node(a, depth) for a in node.args]}
+        if name not in COUNTS:
+            known = ", ".join([*COUNTS, *FUNCTIONS])
+            raise self.refuse(f"unknown function {name!r} (functions: {known})")
+        what = COUNTS[name]
+        if not what:
+            if node.args:
+                raise self.refuse(f"{name}() takes nothing")
+            return {"count": name, "of": ""}
+        if len(node.args) != 1 or not isinstance(node.args[0], ast.Constant):
+            raise self.refuse(f'{name}() takes the id of a {what}, in quotes: {name}("...")')
+        of = node.args[0].value
+        if not isinstance(of, str) or not of:
+            raise self.refuse(f"{name}() takes the id of a {what}, in quotes")
+        return {"count": name, "of": of}
+
+
+def expression(attribute_name: str) -> Callable[[Any, Any, Any], None]:
+    """An attrs validator: the field is an expression of the language (``None`` allowed),
+    so a wrong formula is reported at its own path like a wrong type."""
+
+    def check(_instance: Any, attribute: Any, value: Any) -> None:
+        if value is None:
+            return
+        try:
+            compile_expression(value)
+        except ExpressionError as exc:
+            raise OutOfBounds(attribute_name, str(exc)) from None
+
+    return check
+
+
+_VERBS = ("coins", "draw", "score")
+
+
+def _one_verb(instance: EffectSpec, _attribute: Any, _value: Any) -> None:
+    given = [verb for verb in _VERBS if getattr(instance, verb) is not None]
+    if len(given) != 1:
+        raise OutOfBounds(
+            "coins" if not given else given[1],
+            f"an effect does one thing: exactly one of {', '.join(_VERBS)}"
+            + (f" (got {', '.join(given)})" if given else ""),
+        )
+
+
+@attrs.frozen
+class EffectSpec:
+    """One effect: ``coins`` gained (a negative amount pays, down to 0 coins), cards
+    drawn from the resource deck (``draw``) or a ``score`` line (at ``scoring`` only,
+    in ``category``); ``if`` skips it when false (0)."""
+
+    coins: Source | None = attrs.field(default=None, validator=expression("coins"))
+    draw: Source | None = attrs.field(default=None, validator=expression("draw"))
+    score: Source | None = attrs.field(default=None, validator=expression("score"))
+    category: str = ""
+    #: the score line's detail, with ``{expression}`` fields (``{held("yellow")} viziers``)
+    detail: str = ""
+    when: Source | None = attrs.field(
+        default=None, validator=[expression("if"), _one_verb], metadata={KEY: "if"}
+    )
+
+    def verb(self) -> tuple[str, Source]:
+        for verb in _VERBS:
+            amount = getattr(self, verb)
+            if amount is not None:
+                return verb, amount
+        raise AssertionError("an effect has a verb")  # _one_verb checked it
+
+
+def _moment(_instance: Any, attribute: Any, value: str) -> None:
+    if value not in MOMENTS:
+        raise OutOfBounds(attribute.name, f"{value!r} is no moment ({', '.join(MOMENTS)})")
+
+
+def _optional_moment(instance: Any, attribute: Any, value: str) -> None:
+    if value:
+        _moment(instance, attribute, value)
+
+
+def _tile_when(_instance: Any, attribute: Any, value: str) -> None:
+    if value not in ("before", "after", "instead"):
+        raise OutOfBounds(attribute.name, f"{value!r}: one of before, after, instead")
+
+
+@attrs.frozen
+class TriggerSpec:
+    """Effects run when something happens to anyone (a house rule's trigger)."""
+
+    id: str
+    on: str = attrs.field(validator=_moment)
+    effects: list[EffectSpec] = attrs.field(factory=list)
+    when: Source | None = attrs.field(
+        default=None, validator=expression("if"), metadata={KEY: "if"}
+    )
+    params: dict[str, int] = attrs.field(factory=dict, validator=numbers_within(MAX_NUMBER))
+    text: str = ""
+
+
+@attrs.frozen
+class TileActionSpec:
+    """Effects run by a tile kind's action: before or after the usual one, or instead
+    of it (a new tile kind's whole action)."""
+
+    id: str
+    tile: str
+    at: str = attrs.field(validator=_tile_when)
+    effects: list[EffectSpec] = attrs.field(factory=list)
+    when: Source | None = attrs.field(
+        default=None, validator=expression("if"), metadata={KEY: "if"}
+    )
+    params: dict[str, int] = attrs.field(factory=dict, validator=numbers_within(MAX_NUMBER))
+    text: str = ""
+
+
+@attrs.frozen
+class PowerSpec:
+    """The power of every card of ``kind`` in ``deck``: effects for its owner at a
+    moment (``on``), and colours of the meeples in front of the owner that assassins
+    cannot kill (``protects``). ``when_text`` and ``effect_text`` are its words for the
+    card reference, with ``{expression}`` fields filled from the card's numbers."""
+
+    deck: str
+    kind: str
+    on: str = attrs.field(default="", validator=_optional_moment)
+    effects: list[EffectSpec] = attrs.field(factory=list)
+    when: Source | None = attrs.field(
+        default=None, validator=expression("if"), metadata={KEY: "if"}
+    )
+    protects: list[str] = attrs.field(factory=list)
+    when_text: str = ""
+    effect_text: str = ""
+    #: what the card's printed text promises, as a number (``promised``: "worth 4 VP
+    #: instead of 2" promises 2) and as an expression of these rules' numbers
+    #: (``promise``); ``naqala content check`` warns when the two differ
+    promise: Source | None = attrs.field(default=None, validator=expression("promise"))
+    promised: int = 0
+    promise_words: str = ""
+
+
+#: ``{expression}`` fields of a text (a detail, a card's words)
+FIELD = re.compile(r"\{([^{}]+)\}")
+
+
+def template_fields(text: str) -> list[Tree]:
+    """The compiled expressions of a text's ``{...}`` fields, in order."""
+    return [compile_expression(field) for field in FIELD.findall(text)]
+
+
+def compiled(spec: EffectSpec) -> Tree:
+    """One effect as the kernel reads it."""
+    verb, amount = spec.verb()
+    return {
+        "verb": verb,
+        "amount": compile_expression(amount),
+        "if": None if spec.when is None else compile_expression(spec.when),
+        "category": spec.category,
+    }
+
+
+def _names_in(node: Tree, key: str) -> set[str]:
+    """The names a tree reads under ``key`` (``setting``: the settings it reads)."""
+    found = {node[key]} if key in node else set()
+    for value in node.values():
+        if isinstance(value, dict):
+            found |= _names_in(value, key)
+        elif isinstance(value, list):
+            for item in value:
+                found |= _names_in(item, key)
+    return found
+
+
+def sources_of(
+    triggers: Iterable[TriggerSpec],
+    tile_actions: Iterable[TileActionSpec],
+    powers: Iterable[PowerSpec],
+) -> list[Source]:
+    """Every expression of these entries: conditions, amounts and texts' fields."""
+    found: list[Source] = []
+    entries: list[TriggerSpec | TileActionSpec | PowerSpec] = [*triggers, *tile_actions, *powers]
+    for entry in entries:
+        if entry.when is not None:
+            found.append(entry.when)
+        for effect in entry.effects:
+            found.extend(s for s in (effect.when, effect.verb()[1]) if s is not None)
+            found.extend(FIELD.findall(effect.detail))
+        if isinstance(entry, PowerSpec):
+            found.extend(FIELD.findall(entry.effect_text))
+            if entry.promise is not None:
+                found.append(entry.promise)
+    return found
+
+
+def settings_read(sources: Iterable[Source]) -> set[str]:
+    """The settings these expressions read (``setting.rich_village_coins``): a content-only
+    house rule may set a setting its own effects read."""
+    found: set[str] = set()
+    for source in sources:
+        try:
+            found |= _names_in(compile_expression(source), "setting")
+        except ExpressionError:
+            continue  # reported where the file is read
+    return found

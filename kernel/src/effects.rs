@@ -1,0 +1,724 @@
+//! The kernel's interpreter of the effects language (`core/effects.py`).
+//!
+//! Content says what happens: `[[trigger]]`, `[[tile_action]]` and `[[power]]` entries,
+//! each a list of effects with expressions. Python compiles every expression once into a
+//! small tree of plain data; this module reads the trees from the content JSON, resolves
+//! their names to indices once per content (`Effects::read`), and evaluates them. The
+//! effects themselves (coins, a draw, a score line) are carried out by `rules.rs`, next to
+//! the helpers the hand-written rules use, so both kinds of rule change a state the same
+//! way. `plugins/base/effects.py` is the reference; the harness compares the two over
+//! drawn programs (`naqala.testing.effect_programs`).
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::state::{State, Target, NOBODY};
+
+/// Every intermediate value is held within ±`BOUND`, as in Python (`effects.BOUND`).
+pub const BOUND: i64 = 1_000_000_000;
+
+/// An expression as Python compiled it (`core/effects.py`, `compile_expression`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum ExprDoc {
+    Num {
+        num: i64,
+    },
+    Bin {
+        bin: String,
+        a: Box<ExprDoc>,
+        b: Box<ExprDoc>,
+    },
+    Var {
+        var: String,
+    },
+    Param {
+        param: String,
+    },
+    Setting {
+        setting: String,
+    },
+    Count {
+        count: String,
+        of: String,
+    },
+    Neg {
+        neg: Box<ExprDoc>,
+    },
+    Not {
+        not: Box<ExprDoc>,
+    },
+    If {
+        #[serde(rename = "if")]
+        test: Box<ExprDoc>,
+        then: Box<ExprDoc>,
+        #[serde(rename = "else")]
+        otherwise: Box<ExprDoc>,
+    },
+    Call {
+        call: String,
+        args: Vec<ExprDoc>,
+    },
+}
+
+/// One effect as content gives it (`core/effects.py`'s `compiled`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EffectDoc {
+    pub verb: String,
+    pub amount: ExprDoc,
+    #[serde(rename = "if")]
+    pub test: Option<ExprDoc>,
+    #[serde(default)]
+    pub category: String,
+}
+
+/// A `[[trigger]]`: effects for the event's player at a moment.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TriggerDoc {
+    pub id: String,
+    pub on: String,
+    #[serde(rename = "if")]
+    pub test: Option<ExprDoc>,
+    pub effects: Vec<EffectDoc>,
+    #[serde(default)]
+    pub params: BTreeMap<String, i64>,
+}
+
+/// A `[[tile_action]]`: effects before, after or instead of a tile kind's action.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TileActionDoc {
+    pub id: String,
+    pub tile: String,
+    pub at: String,
+    #[serde(rename = "if")]
+    pub test: Option<ExprDoc>,
+    pub effects: Vec<EffectDoc>,
+    #[serde(default)]
+    pub params: BTreeMap<String, i64>,
+}
+
+/// A `[[power]]`: the power of a card kind, for the card's owner.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PowerDoc {
+    pub deck: String,
+    pub kind: String,
+    pub on: String,
+    #[serde(rename = "if")]
+    pub test: Option<ExprDoc>,
+    pub effects: Vec<EffectDoc>,
+    #[serde(default)]
+    pub protects: Vec<String>,
+}
+
+/// The effects language's part of the content JSON.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EffectsDoc {
+    #[serde(default)]
+    pub triggers: Vec<TriggerDoc>,
+    #[serde(default)]
+    pub tile_actions: Vec<TileActionDoc>,
+    #[serde(default)]
+    pub powers: Vec<PowerDoc>,
+}
+
+/// When a trigger or a power acts (`core/effects.py`'s `MOMENTS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moment {
+    MeepleDropped,
+    TileTaken,
+    Kill,
+    BuildersPaid,
+    PalacePlaced,
+    PalmTreePlaced,
+    DjinnTaken,
+    KillPrevented,
+    TurnEnd,
+    Scoring,
+}
+
+impl Moment {
+    pub const ALL: [Moment; 10] = [
+        Moment::MeepleDropped,
+        Moment::TileTaken,
+        Moment::Kill,
+        Moment::BuildersPaid,
+        Moment::PalacePlaced,
+        Moment::PalmTreePlaced,
+        Moment::DjinnTaken,
+        Moment::KillPrevented,
+        Moment::TurnEnd,
+        Moment::Scoring,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Moment::MeepleDropped => "meeple-dropped",
+            Moment::TileTaken => "tile-taken",
+            Moment::Kill => "kill",
+            Moment::BuildersPaid => "builders-paid",
+            Moment::PalacePlaced => "palace-placed",
+            Moment::PalmTreePlaced => "palm-tree-placed",
+            Moment::DjinnTaken => "djinn-taken",
+            Moment::KillPrevented => "kill-prevented",
+            Moment::TurnEnd => "turn-end",
+            Moment::Scoring => "scoring",
+        }
+    }
+
+    fn read(name: &str) -> Result<Moment, String> {
+        Moment::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .ok_or_else(|| format!("kernel content: effects: {name:?} is no moment"))
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Add,
+    Sub,
+    Mul,
+    FloorDiv,
+    Mod,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Var {
+    Me,
+    Actor,
+    Coins,
+    EventCount,
+    EventTileOwner,
+    EventVictim,
+    EventThisCard,
+    TurnKilled,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    /// tokens of this kind on the tile of the turn in progress
+    Here(usize),
+    /// tokens of this kind on the tiles the player owns
+    Owned(usize),
+    /// meeples of this colour in front of the player
+    Held(usize),
+    /// copies of this card in the player's resource hand
+    Cards(u8),
+    /// the tiles the player owns
+    Tiles,
+    /// an id these rules do not have: nothing to count
+    Nothing,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fun {
+    Min,
+    Max,
+    Abs,
+}
+
+/// An expression with its names resolved against one content.
+#[derive(Debug, Clone)]
+pub enum Expr {
+    Num(i64),
+    Bin(Op, Box<Expr>, Box<Expr>),
+    Var(Var),
+    Param(String),
+    Count(Counted),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Call(Fun, Vec<Expr>),
+}
+
+/// What an effect does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verb {
+    Coins,
+    Draw,
+    Score,
+}
+
+#[derive(Debug, Clone)]
+pub struct Effect {
+    pub verb: Verb,
+    pub amount: Expr,
+    pub test: Option<Expr>,
+}
+
+/// A trigger or a tile action: when, the condition, the effects, the numbers.
+#[derive(Debug, Clone)]
+pub struct Program {
+    pub test: Option<Expr>,
+    pub effects: Vec<Effect>,
+    pub params: BTreeMap<String, i64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum At {
+    Before,
+    After,
+    Instead,
+}
+
+#[derive(Debug, Clone)]
+pub struct TileAction {
+    pub tile: String,
+    pub at: At,
+    pub program: Program,
+}
+
+#[derive(Debug, Clone)]
+pub struct Power {
+    pub on: Option<Moment>,
+    pub program: Program,
+    /// colour indices of the meeples in front of the owner that assassins cannot kill
+    pub protects: Vec<usize>,
+}
+
+/// The effects language's entries of one content, resolved.
+#[derive(Debug, Clone, Default)]
+pub struct Effects {
+    /// triggers by moment, in content order
+    pub triggers: Vec<Vec<Program>>,
+    pub tile_actions: Vec<TileAction>,
+    /// the power of each card (by card index) whose kind has one in content
+    pub card_powers: Vec<Option<usize>>,
+    pub powers: Vec<Power>,
+    /// whether anything at all listens to each moment (a trigger or a power)
+    pub heard: [bool; Moment::ALL.len()],
+}
+
+/// What a content names, for resolving an expression's ids.
+pub struct Lookup<'a> {
+    pub doc: &'a crate::content::ContentDoc,
+}
+
+impl Lookup<'_> {
+    fn token(&self, id: &str) -> Option<usize> {
+        self.doc.tokens.iter().position(|t| t.id == id)
+    }
+
+    fn colour(&self, id: &str) -> Option<usize> {
+        self.doc.colours.iter().position(|c| c.id == id)
+    }
+
+    fn card(&self, id: &str) -> Option<u8> {
+        self.doc
+            .cards
+            .iter()
+            .position(|c| c.id == id)
+            .and_then(|i| u8::try_from(i).ok())
+    }
+}
+
+fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
+    let refuse = |what: &str| Err(format!("kernel content: effects: {what}"));
+    Ok(match doc {
+        ExprDoc::Num { num } => Expr::Num(clamp(*num)),
+        ExprDoc::Bin { bin, a, b } => {
+            let op = match bin.as_str() {
+                "+" => Op::Add,
+                "-" => Op::Sub,
+                "*" => Op::Mul,
+                "//" => Op::FloorDiv,
+                "%" => Op::Mod,
+                "==" => Op::Eq,
+                "!=" => Op::Ne,
+                "<" => Op::Lt,
+                "<=" => Op::Le,
+                ">" => Op::Gt,
+                ">=" => Op::Ge,
+                "and" => Op::And,
+                "or" => Op::Or,
+                other => return refuse(&format!("unknown operator {other:?}")),
+            };
+            Expr::Bin(
+                op,
+                Box::new(resolve(a, names)?),
+                Box::new(resolve(b, names)?),
+            )
+        }
+        ExprDoc::Var { var } => Expr::Var(match var.as_str() {
+            "me" => Var::Me,
+            "actor" => Var::Actor,
+            "coins" => Var::Coins,
+            "event.count" => Var::EventCount,
+            "event.tile_owner" => Var::EventTileOwner,
+            "event.victim" => Var::EventVictim,
+            "event.this_card" => Var::EventThisCard,
+            "turn.killed" => Var::TurnKilled,
+            other => return refuse(&format!("unknown name {other:?}")),
+        }),
+        ExprDoc::Param { param } => Expr::Param(param.clone()),
+        ExprDoc::Setting { setting } => {
+            Expr::Num(clamp(names.doc.settings.get(setting).copied().unwrap_or(0)))
+        }
+        ExprDoc::Count { count, of } => match count.as_str() {
+            "vp" => Expr::Num(clamp(
+                names.token(of).map_or(0, |t| names.doc.tokens[t].vp),
+            )),
+            "here" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Here)),
+            "owned" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Owned)),
+            "held" => Expr::Count(names.colour(of).map_or(Counted::Nothing, Counted::Held)),
+            "cards" => Expr::Count(names.card(of).map_or(Counted::Nothing, Counted::Cards)),
+            "tiles" => Expr::Count(Counted::Tiles),
+            other => return refuse(&format!("unknown count {other:?}")),
+        },
+        ExprDoc::Neg { neg } => Expr::Neg(Box::new(resolve(neg, names)?)),
+        ExprDoc::Not { not } => Expr::Not(Box::new(resolve(not, names)?)),
+        ExprDoc::If {
+            test,
+            then,
+            otherwise,
+        } => Expr::If(
+            Box::new(resolve(test, names)?),
+            Box::new(resolve(then, names)?),
+            Box::new(resolve(otherwise, names)?),
+        ),
+        ExprDoc::Call { call, args } => {
+            let fun = match call.as_str() {
+                "min" => Fun::Min,
+                "max" => Fun::Max,
+                "abs" => Fun::Abs,
+                other => return refuse(&format!("unknown function {other:?}")),
+            };
+            if args.is_empty() || (fun == Fun::Abs && args.len() != 1) {
+                return refuse(&format!("{call}() with {} values", args.len()));
+            }
+            let args = args
+                .iter()
+                .map(|a| resolve(a, names))
+                .collect::<Result<Vec<_>, _>>()?;
+            Expr::Call(fun, args)
+        }
+    })
+}
+
+fn program(
+    test: &Option<ExprDoc>,
+    effects: &[EffectDoc],
+    params: &BTreeMap<String, i64>,
+    names: &Lookup<'_>,
+) -> Result<Program, String> {
+    let effects = effects
+        .iter()
+        .map(|e| {
+            let verb = match e.verb.as_str() {
+                "coins" => Verb::Coins,
+                "draw" => Verb::Draw,
+                "score" => Verb::Score,
+                other => return Err(format!("kernel content: effects: unknown verb {other:?}")),
+            };
+            Ok(Effect {
+                verb,
+                amount: resolve(&e.amount, names)?,
+                test: e.test.as_ref().map(|t| resolve(t, names)).transpose()?,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Program {
+        test: test.as_ref().map(|t| resolve(t, names)).transpose()?,
+        effects,
+        params: params.clone(),
+    })
+}
+
+impl Effects {
+    /// The entries of `doc`, resolved against its content; an unknown moment, verb or
+    /// name is refused in one line.
+    pub fn read(doc: &crate::content::ContentDoc, effects: &EffectsDoc) -> Result<Effects, String> {
+        let names = Lookup { doc };
+        let mut out = Effects {
+            triggers: vec![Vec::new(); Moment::ALL.len()],
+            ..Effects::default()
+        };
+        for trigger in &effects.triggers {
+            let moment = Moment::read(&trigger.on)?;
+            out.triggers[moment.index()].push(program(
+                &trigger.test,
+                &trigger.effects,
+                &trigger.params,
+                &names,
+            )?);
+            out.heard[moment.index()] = true;
+        }
+        for action in &effects.tile_actions {
+            let at = match action.at.as_str() {
+                "before" => At::Before,
+                "after" => At::After,
+                "instead" => At::Instead,
+                other => {
+                    return Err(format!(
+                        "kernel content: effects: tile action at {other:?}"
+                    ))
+                }
+            };
+            out.tile_actions.push(TileAction {
+                tile: action.tile.clone(),
+                at,
+                program: program(&action.test, &action.effects, &action.params, &names)?,
+            });
+        }
+        let empty = BTreeMap::new();
+        for power in &effects.powers {
+            let on = if power.on.is_empty() {
+                None
+            } else {
+                Some(Moment::read(&power.on)?)
+            };
+            if let Some(moment) = on {
+                out.heard[moment.index()] = true;
+            }
+            let protects = power
+                .protects
+                .iter()
+                .filter_map(|c| names.colour(c))
+                .collect();
+            out.powers.push(Power {
+                on,
+                program: program(&power.test, &power.effects, &empty, &names)?,
+                protects,
+            });
+        }
+        out.card_powers = doc
+            .cards
+            .iter()
+            .map(|card| {
+                effects
+                    .powers
+                    .iter()
+                    .position(|p| p.deck == card.deck && p.kind == card.kind)
+            })
+            .collect();
+        Ok(out)
+    }
+
+    /// The power of card `card` (by index) in content, if its kind has one.
+    pub fn power_of(&self, card: u8) -> Option<&Power> {
+        self.card_powers
+            .get(usize::from(card))
+            .copied()
+            .flatten()
+            .map(|p| &self.powers[p])
+    }
+
+    /// The tile actions of tile kind `kind` at `at`, in content order.
+    pub fn tile_programs<'a>(&'a self, kind: &'a str, at: At) -> impl Iterator<Item = &'a Program> {
+        self.tile_actions
+            .iter()
+            .filter(move |a| a.at == at && a.tile == kind)
+            .map(|a| &a.program)
+    }
+}
+
+/// The facts of an event an expression may read (`core/events.py`'s `Event`).
+#[derive(Debug, Clone, Copy)]
+pub struct Facts {
+    pub moment: Moment,
+    pub player: usize,
+    pub tile: Option<usize>,
+    pub count: i64,
+    pub victim: i64,
+    /// the card the event is about (`what`: a djinn taken)
+    pub card: Option<u8>,
+}
+
+impl Facts {
+    pub fn of(moment: Moment, player: usize) -> Facts {
+        Facts {
+            moment,
+            player,
+            tile: None,
+            count: 1,
+            victim: i64::from(NOBODY),
+            card: None,
+        }
+    }
+}
+
+/// What an expression is evaluated for: the player `me`, the event's `actor`, the event,
+/// the numbers `param.*` reads and the card whose power it is.
+#[derive(Debug, Clone, Copy)]
+pub struct Scope<'a> {
+    pub me: usize,
+    pub actor: i64,
+    pub event: Option<Facts>,
+    pub params: &'a BTreeMap<String, i64>,
+    pub card: Option<u8>,
+}
+
+pub fn clamp(value: i64) -> i64 {
+    value.clamp(-BOUND, BOUND)
+}
+
+/// Python's `//`: the quotient rounded down (0 when dividing by 0, as the language says).
+fn floor_div(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        return 0;
+    }
+    let q = a / b;
+    if a % b != 0 && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+/// Python's `%`: the remainder with the sign of the divisor (0 for a divisor of 0).
+fn modulo(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        return 0;
+    }
+    let r = a % b;
+    if r != 0 && ((r < 0) != (b < 0)) {
+        r + b
+    } else {
+        r
+    }
+}
+
+/// The value of `expr` in `state`, within ±`BOUND` (`plugins/base/effects.py`'s
+/// `evaluate`; operands are within the bound, so no operation overflows an `i64`).
+pub fn evaluate(expr: &Expr, state: &State, scope: &Scope<'_>) -> i64 {
+    match expr {
+        Expr::Num(n) => *n,
+        Expr::Bin(op, a, b) => {
+            let a = evaluate(a, state, scope);
+            let b = evaluate(b, state, scope);
+            clamp(match op {
+                Op::Add => a + b,
+                Op::Sub => a - b,
+                Op::Mul => a * b,
+                Op::FloorDiv => floor_div(a, b),
+                Op::Mod => modulo(a, b),
+                Op::Eq => i64::from(a == b),
+                Op::Ne => i64::from(a != b),
+                Op::Lt => i64::from(a < b),
+                Op::Le => i64::from(a <= b),
+                Op::Gt => i64::from(a > b),
+                Op::Ge => i64::from(a >= b),
+                Op::And => i64::from(a != 0 && b != 0),
+                Op::Or => i64::from(a != 0 || b != 0),
+            })
+        }
+        Expr::Var(var) => clamp(variable(*var, state, scope)),
+        Expr::Param(name) => clamp(scope.params.get(name).copied().unwrap_or(0)),
+        Expr::Count(counted) => clamp(count(*counted, state, scope.me)),
+        Expr::Neg(a) => clamp(-evaluate(a, state, scope)),
+        Expr::Not(a) => i64::from(evaluate(a, state, scope) == 0),
+        Expr::If(test, then, otherwise) => {
+            if evaluate(test, state, scope) != 0 {
+                evaluate(then, state, scope)
+            } else {
+                evaluate(otherwise, state, scope)
+            }
+        }
+        Expr::Call(fun, args) => {
+            let mut values = args.iter().map(|a| evaluate(a, state, scope));
+            match fun {
+                Fun::Abs => clamp(values.next().unwrap_or(0).abs()),
+                Fun::Min => values.min().unwrap_or(0),
+                Fun::Max => values.max().unwrap_or(0),
+            }
+        }
+    }
+}
+
+fn variable(var: Var, state: &State, scope: &Scope<'_>) -> i64 {
+    let nobody = i64::from(NOBODY);
+    match var {
+        Var::Me => scope.me as i64,
+        Var::Actor => scope.actor,
+        Var::Coins => i64::from(state.players[scope.me].coins),
+        Var::TurnKilled => i64::from(
+            state
+                .turn
+                .as_ref()
+                .is_some_and(|t| t.target != Target::None),
+        ),
+        Var::EventCount => scope.event.map_or(1, |e| e.count),
+        Var::EventTileOwner => scope
+            .event
+            .and_then(|e| e.tile)
+            .map_or(nobody, |t| i64::from(state.board.owner(t))),
+        Var::EventVictim => scope.event.map_or(nobody, |e| e.victim),
+        Var::EventThisCard => i64::from(
+            scope
+                .event
+                .is_some_and(|e| e.card.is_some() && e.card == scope.card),
+        ),
+    }
+}
+
+fn count(counted: Counted, state: &State, me: usize) -> i64 {
+    let player = &state.players[me];
+    let owned = || (0..state.layout.size()).filter(move |&t| state.board.owner(t) == me as i8);
+    match counted {
+        Counted::Nothing => 0,
+        Counted::Held(colour) => i64::from(player.meeples[colour]),
+        Counted::Cards(card) => player
+            .hands
+            .hand(crate::rules::RESOURCES)
+            .iter()
+            .filter(|&&c| c == card)
+            .count() as i64,
+        Counted::Tiles => owned().count() as i64,
+        Counted::Owned(token) => owned()
+            .map(|t| i64::from(state.board.tokens(t)[token]))
+            .sum(),
+        Counted::Here(token) => state.turn.as_ref().map_or(0, |turn| {
+            let here = usize::from(*turn.path.last().unwrap_or(&(turn.start as u8)));
+            i64::from(state.board.tokens(here)[token])
+        }),
+    }
+}
+
+/// Whether an optional condition holds (none: always).
+pub fn holds(test: &Option<Expr>, state: &State, scope: &Scope<'_>) -> bool {
+    test.as_ref().is_none_or(|t| evaluate(t, state, scope) != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_division_and_remainder_follow_python() {
+        assert_eq!(floor_div(-7, 2), -4);
+        assert_eq!(floor_div(7, -2), -4);
+        assert_eq!(floor_div(7, 2), 3);
+        assert_eq!(floor_div(7, 0), 0);
+        assert_eq!(modulo(-7, 2), 1);
+        assert_eq!(modulo(7, -2), -1);
+        assert_eq!(modulo(7, 0), 0);
+    }
+
+    #[test]
+    fn a_tree_of_python_reads() {
+        let text = r#"{"bin": "+", "a": {"num": 2}, "b": {"if": {"var": "me"}, "then": {"num": 1}, "else": {"call": "max", "args": [{"num": 5}, {"neg": {"num": 3}}]}}}"#;
+        let doc: ExprDoc = serde_json::from_str(text).expect("a tree");
+        let ExprDoc::Bin { b, .. } = doc else {
+            panic!("a sum")
+        };
+        assert!(matches!(*b, ExprDoc::If { .. }));
+    }
+}

@@ -1,0 +1,357 @@
+"""The Python interpreter of the effects language (``naqala.core.effects``).
+
+Content says what happens (``[[trigger]]``, ``[[tile_action]]``, ``[[power]]``); this
+module does it on a state: it evaluates the compiled expressions and carries out the
+effects. The kernel's ``effects.rs`` is the other interpreter of the same trees; the two
+are compared over drawn programs (``naqala.testing.effect_programs``), so a rule made of
+existing effects needs no code in either engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any
+
+import attrs
+
+from naqala.core.content import RESOURCES, CardSpec
+from naqala.core.effects import (
+    FIELD,
+    SCORING,
+    EffectSpec,
+    PowerSpec,
+    Source,
+    TileActionSpec,
+    Tree,
+    TriggerSpec,
+    compile_expression,
+)
+from naqala.core.engine import Rules
+from naqala.core.events import Event, ScoreLine
+from naqala.core.powers import Power
+from naqala.core.stage import Stage
+from naqala.core.state import NOBODY, State, count_effect, evolve
+from naqala.core.validate import MAX_COINS
+from naqala.plugins.base import events
+from naqala.plugins.base.common import TARGET, add_cards, draw_cards
+
+#: every intermediate value is held within ±BOUND, in both engines, so no formula can
+#: overflow the kernel's integers or grow Python's without end
+BOUND = 1_000_000_000
+
+
+@lru_cache(maxsize=4096)
+def tree(source: Source) -> Tree:
+    """The compiled tree of an expression (files were checked when read)."""
+    return compile_expression(source)
+
+
+@attrs.frozen
+class Scope:
+    """What an expression is evaluated for: the player ``me``, the event's ``actor``,
+    the event itself (or None), the numbers ``param.*`` reads and the card (for
+    ``event.this_card``)."""
+
+    me: int
+    actor: int
+    event: Event | None = None
+    params: Mapping[str, int] = attrs.field(factory=dict)
+    card: str = ""
+
+
+def _clamp(value: int) -> int:
+    return max(-BOUND, min(BOUND, value))
+
+
+def _floor_div(a: int, b: int) -> int:
+    return 0 if b == 0 else a // b
+
+
+def _mod(a: int, b: int) -> int:
+    return 0 if b == 0 else a % b
+
+
+_OPERATORS = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "//": _floor_div,
+    "%": _mod,
+    "==": lambda a, b: int(a == b),
+    "!=": lambda a, b: int(a != b),
+    "<": lambda a, b: int(a < b),
+    "<=": lambda a, b: int(a <= b),
+    ">": lambda a, b: int(a > b),
+    ">=": lambda a, b: int(a >= b),
+    "and": lambda a, b: int(bool(a) and bool(b)),
+    "or": lambda a, b: int(bool(a) or bool(b)),
+}
+
+
+def evaluate(rules: Rules, state: State, node: Tree, scope: Scope) -> int:
+    """The value of a compiled expression, an integer within ±``BOUND``."""
+    if "num" in node:
+        return _clamp(int(node["num"]))
+    if "bin" in node:
+        a = evaluate(rules, state, node["a"], scope)
+        b = evaluate(rules, state, node["b"], scope)
+        return _clamp(_OPERATORS[node["bin"]](a, b))
+    if "var" in node:
+        return _clamp(_variable(rules, state, node["var"], scope))
+    if "param" in node:
+        return _clamp(scope.params.get(node["param"], 0))
+    if "setting" in node:
+        return _clamp(rules.content.settings.get(node["setting"], 0))
+    if "count" in node:
+        return _clamp(_count(rules, state, node["count"], node["of"], scope.me))
+    if "neg" in node:
+        return _clamp(-evaluate(rules, state, node["neg"], scope))
+    if "not" in node:
+        return int(not evaluate(rules, state, node["not"], scope))
+    if "if" in node:
+        branch = node["then"] if evaluate(rules, state, node["if"], scope) else node["else"]
+        return evaluate(rules, state, branch, scope)
+    values = [evaluate(rules, state, arg, scope) for arg in node["args"]]
+    function = node["call"]
+    if function == "abs":
+        return _clamp(abs(values[0]))
+    return min(values) if function == "min" else max(values)
+
+
+def _variable(rules: Rules, state: State, name: str, scope: Scope) -> int:
+    event = scope.event
+    if name == "me":
+        return scope.me
+    if name == "actor":
+        return scope.actor
+    if name == "coins":
+        return state.players[scope.me].coins if scope.me != NOBODY else 0
+    if name == "turn.killed":
+        return int(state.turn is not None and bool(TARGET.of(state.turn)))
+    if event is None:
+        return {"event.count": 1, "event.this_card": 0}.get(name, NOBODY)
+    if name == "event.count":
+        return event.count
+    if name == "event.tile_owner":
+        return state.board.owners[event.tile] if event.tile != NOBODY else NOBODY
+    if name == "event.victim":
+        return event.victim
+    return int(bool(scope.card) and event.what == scope.card)  # event.this_card
+
+
+def _count(rules: Rules, state: State, what: str, of: str, me: int) -> int:
+    if what == "vp":
+        index = rules.token_index.get(of)
+        return 0 if index is None else rules.tokens[index].vp
+    if me == NOBODY:
+        return 0
+    if what == "held":
+        colour = rules.colour_index.get(of)
+        return 0 if colour is None else state.players[me].meeples[colour]
+    if what == "cards":
+        return state.players[me].cards.count(of)
+    owned = [t for t, owner in enumerate(state.board.owners) if owner == me]
+    if what == "tiles":
+        return len(owned)
+    token = rules.token_index.get(of)
+    if token is None:
+        return 0
+    if what == "here":
+        if state.turn is None:
+            return 0
+        return state.board.tokens[state.turn.here][token]
+    return sum(state.board.tokens[t][token] for t in owned)  # owned
+
+
+def holds(rules: Rules, state: State, condition: Source | None, scope: Scope) -> bool:
+    """Whether an ``if`` holds (no ``if``: always)."""
+    return condition is None or evaluate(rules, state, tree(condition), scope) != 0
+
+
+def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope) -> State:
+    """Carry out effects in order for ``scope.me``; score lines are left to scoring."""
+    for effect in effects:
+        if not holds(rules, state, effect.when, scope):
+            continue
+        verb, amount = effect.verb()
+        value = evaluate(rules, state, tree(amount), scope)
+        if verb == "coins":
+            player = state.players[scope.me]
+            coins = max(0, min(MAX_COINS, player.coins + value))
+            state = state.replace_player(scope.me, evolve(player, coins=coins))
+        elif verb == "draw" and value > 0:
+            state, drawn = draw_cards(state, rules.deck_index[RESOURCES], value)
+            state = add_cards(state, scope.me, drawn)
+    return state
+
+
+def score_lines(
+    rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope, source: str
+) -> list[ScoreLine]:
+    """The score lines of effects at final scoring, each named after its ``source``."""
+    lines = []
+    for effect in effects:
+        if effect.score is None or not holds(rules, state, effect.when, scope):
+            continue
+        points = evaluate(rules, state, tree(effect.score), scope)
+        detail = FIELD.sub(
+            lambda m: str(evaluate(rules, state, tree(m.group(1)), scope)), effect.detail
+        )
+        lines.append(ScoreLine(effect.category, points, source, detail))
+    return lines
+
+
+# -- where effects attach ------------------------------------------------------------
+
+
+def _listening(rules: Rules, moment: str) -> tuple[TriggerSpec, ...]:
+    key = f"effects.triggers.{moment}"
+    found: tuple[TriggerSpec, ...] | None = rules.memo.get(key)
+    if found is None:
+        found = rules.memo[key] = tuple(t for t in rules.content.triggers if t.on == moment)
+    return found
+
+
+def on_event(rules: Rules, state: State, event: Event) -> State:
+    """The triggers listening to ``event``, in content order, each for the event's
+    player (at ``turn-end``: the player whose turn ended)."""
+    for trigger in _listening(rules, event.name):
+        scope = Scope(event.player, event.player, event, trigger.params)
+        if holds(rules, state, trigger.when, scope):
+            state = run(rules, state, trigger.effects, scope)
+    return state
+
+
+def turn_end(rules: Rules, state: State) -> State:
+    """Fire ``turn-end`` for the player whose sale just ended."""
+    return rules.fire(state, Event(events.TURN_END, state.decision.player))
+
+
+def scoring_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
+    """The score lines of the ``scoring`` triggers for ``player``."""
+    lines: list[ScoreLine] = []
+    for trigger in _listening(rules, SCORING):
+        scope = Scope(player, player, None, trigger.params)
+        if holds(rules, state, trigger.when, scope):
+            lines.extend(score_lines(rules, state, trigger.effects, scope, trigger.id))
+    return lines
+
+
+def tile_effects(rules: Rules, state: State, kind: str, at: str) -> State:
+    """The ``before`` or ``after`` effects of a tile kind's action, for the player whose
+    turn it is."""
+    for action in rules.content.tile_actions:
+        if action.tile == kind and action.at == at:
+            state = _run_tile(rules, state, action)
+    return state
+
+
+def _run_tile(rules: Rules, state: State, action: TileActionSpec) -> State:
+    me = state.decision.player
+    scope = Scope(me, me, None, action.params)
+    if holds(rules, state, action.when, scope):
+        state = run(rules, state, action.effects, scope)
+    return state
+
+
+class EffectsTile(Stage):
+    """A tile kind's whole action in content (``at = "instead"``): its effects, then the
+    turn goes on. It asks nothing."""
+
+    def __init__(self, action: TileActionSpec) -> None:
+        self.action = action
+
+    def enter(self, rules: Rules, state: State) -> State:
+        return rules.proceed(_run_tile(rules, state, self.action), self.name)
+
+    def legal(self, rules: Rules, state: State) -> list[Any]:
+        return []
+
+
+def tile_stages(rules: Rules) -> dict[str, Stage]:
+    """The tile actions content gives whole (``instead``), by tile kind."""
+    return {a.tile: EffectsTile(a) for a in rules.content.tile_actions if a.at == "instead"}
+
+
+# -- card powers -----------------------------------------------------------------------
+
+
+class EffectPower(Power):
+    """A card kind's power in content: words from its ``when_text`` and ``effect_text``
+    (with ``{expression}`` fields filled from the card's numbers)."""
+
+    def __init__(self, spec: PowerSpec) -> None:
+        self.spec = spec
+        self.when = spec.when_text
+
+    def describe(self, rules: Rules, card: CardSpec) -> str:
+        scope = Scope(NOBODY, NOBODY, None, card.params, card.id)
+        return FIELD.sub(
+            lambda m: str(_static(rules, tree(m.group(1)), scope)), self.spec.effect_text
+        )
+
+    def _fires(self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event) -> bool:
+        return event.name == self.spec.on and holds(
+            rules, state, self.spec.when, Scope(owner, event.player, event, card.params, card.id)
+        )
+
+
+def _static(rules: Rules, node: Tree, scope: Scope) -> int:
+    """A text field's value: numbers of the card and the rules only (no state)."""
+    return evaluate(rules, _NO_STATE, node, scope)
+
+
+#: words are written without a game: a text field reading the state reads nothing
+_NO_STATE: Any = None
+
+
+class ReactingPower(EffectPower):
+    """A power that reacts to an event: it counts as used once each time its ``if``
+    holds, whatever its effects change."""
+
+    def on_event(
+        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
+    ) -> State | None:
+        if not self._fires(rules, state, owner, card, event):
+            return None
+        scope = Scope(owner, event.player, event, card.params, card.id)
+        return count_effect(run(rules, state, self.spec.effects, scope), card.id)
+
+
+class ScoringPower(EffectPower):
+    """A power that adds score lines at final scoring, named after its card."""
+
+    def score_lines(
+        self, rules: Rules, state: State, owner: int, card: CardSpec, lines: tuple[ScoreLine, ...]
+    ) -> Iterable[ScoreLine]:
+        scope = Scope(owner, owner, None, card.params, card.id)
+        if not holds(rules, state, self.spec.when, scope):
+            return []
+        return score_lines(rules, state, self.spec.effects, scope, card.id)
+
+
+class ProtectingPower(EffectPower):
+    """A power that hides meeples in front of its owner from the assassins."""
+
+    def protects(self, rules: Rules, state: State, owner: int, card: CardSpec) -> Iterable[str]:
+        return tuple(self.spec.protects)
+
+
+class ProtectingReactingPower(ProtectingPower, ReactingPower):
+    """Both: Boaz protects, and counts each time its protection hides a target."""
+
+
+def power_of(spec: PowerSpec) -> Power:
+    """The power a ``[[power]]`` entry describes (only the methods it uses overridden, so
+    the card router asks it nothing else)."""
+    if spec.on == SCORING:
+        return ScoringPower(spec)
+    if spec.protects:
+        return ProtectingReactingPower(spec) if spec.on else ProtectingPower(spec)
+    return ReactingPower(spec) if spec.on else EffectPower(spec)
+
+
+def card_powers(rules: Rules) -> dict[str, Power]:
+    """The powers content gives, keyed ``<deck>:<kind>``."""
+    return {f"{p.deck}:{p.kind}": power_of(p) for p in rules.content.powers}
