@@ -685,8 +685,13 @@ fn count(counted: Counted, state: &State, me: usize) -> i64 {
         Counted::Owned(token) => owned()
             .map(|t| i64::from(state.board.tokens(t)[token]))
             .sum(),
+        // before the pick (a djinn used first) the turn is on no tile yet: nothing here
         Counted::Here(token) => state.turn.as_ref().map_or(0, |turn| {
-            let here = usize::from(*turn.path.last().unwrap_or(&(turn.start as u8)));
+            let here = match turn.path.last() {
+                Some(&tile) => usize::from(tile),
+                None if turn.start >= 0 => turn.start as usize,
+                None => return 0,
+            };
             i64::from(state.board.tokens(here)[token])
         }),
     }

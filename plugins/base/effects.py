@@ -158,7 +158,8 @@ def _count(rules: Rules, state: State, what: str, of: str, me: int) -> int:
     if token is None:
         return 0
     if what == "here":
-        if state.turn is None:
+        # before the pick (a djinn used first) the turn is on no tile yet: nothing here
+        if state.turn is None or state.turn.here == NOBODY:
             return 0
         return state.board.tokens[state.turn.here][token]
     return sum(state.board.tokens[t][token] for t in owned)  # owned

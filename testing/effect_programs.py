@@ -1,0 +1,189 @@
+"""Drawn programs of the effects language, for proving its two interpreters equal.
+
+A rule made of existing effects needs no code in either engine, so the two interpreters
+(``plugins/base/effects.py`` and ``kernel/src/effects.rs``) are proven once, as
+interpreters: Hypothesis draws content-only house rules from the whole vocabulary
+(triggers at every moment, tile actions before, after and instead of every base tile
+kind, a new djinn with a reacting or scoring power; every name, count and operator of
+the expressions) and the differential harness plays each on both engines, comparing
+every state, legal list and score sheet (``tests/test_effects_programs.py``,
+``bench/effects.py`` for thousands).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from hypothesis import strategies as st
+
+from naqala.core.effects import EVENTS, SCORING, TURN_END
+from naqala.core.plugins import HouseRuleFile
+
+#: leaves of an expression: names, numbers, card params and settings, counts
+LEAVES = (
+    "me",
+    "actor",
+    "coins",
+    "event.count",
+    "event.tile_owner",
+    "event.victim",
+    "event.this_card",
+    "turn.killed",
+    "param.x",
+    "param.y",
+    "setting.vizier_vp",
+    "setting.elder_vp",
+    'here("palm-tree")',
+    'here("palace")',
+    'owned("palm-tree")',
+    'owned("palace")',
+    'held("yellow")',
+    'held("white")',
+    'cards("fakir")',
+    'cards("ivory")',
+    "tiles()",
+    'vp("palace")',
+    'vp("nothing-such")',
+)
+_BINARY = ("+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or")
+#: the base game's tile kinds (every one has an action)
+TILE_KINDS = ("village", "oasis", "small-market", "large-market", "sacred-place")
+
+
+def expressions(depth: int = 3) -> st.SearchStrategy[str]:
+    """Formulas of the language, as an author writes them."""
+    leaf = st.one_of(st.integers(-12, 12).map(str), st.sampled_from(LEAVES))
+    if depth <= 0:
+        return leaf
+    inner = expressions(depth - 1)
+    return st.one_of(
+        leaf,
+        st.tuples(inner, st.sampled_from(_BINARY), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        inner.map(lambda e: f"(-{e})"),
+        inner.map(lambda e: f"(not {e})"),
+        st.tuples(inner, inner, inner).map(lambda t: f"({t[0]} if {t[1]} else {t[2]})"),
+        st.tuples(st.sampled_from(("min", "max")), st.lists(inner, min_size=1, max_size=3)).map(
+            lambda t: f"{t[0]}({', '.join(t[1])})"
+        ),
+        inner.map(lambda e: f"abs({e})"),
+    )
+
+
+def _effects(scoring: bool) -> st.SearchStrategy[list[dict[str, str]]]:
+    amount = expressions()
+    condition = st.none() | expressions(2)
+    if scoring:
+        one = st.builds(
+            lambda score, when, category: (
+                {"score": score, "category": category} | ({"if": when} if when else {})
+            ),
+            amount,
+            condition,
+            st.sampled_from(("coins", "djinns", "extra")),
+        )
+    else:
+        draw = amount.map(lambda e: f"min(2, {e})")
+        one = st.builds(
+            lambda verb, value, when: {verb: value} | ({"if": when} if when else {}),
+            st.sampled_from(("coins", "coins", "draw")),
+            st.one_of(amount, draw),
+            condition,
+        ).map(lambda e: e if "draw" not in e else {**e, "draw": f"min(2, {e['draw']})"})
+    return st.lists(one, min_size=1, max_size=3)
+
+
+def _value(text: str) -> str:
+    return json.dumps(text)
+
+
+def _inline(effect: dict[str, str]) -> str:
+    return "{ " + ", ".join(f"{key} = {_value(value)}" for key, value in effect.items()) + " }"
+
+
+def _entry(section: str, fields: dict[str, str], effects: list[dict[str, str]]) -> str:
+    lines = [f"[[{section}]]"]
+    lines += [f"{key} = {value}" for key, value in fields.items()]
+    lines.append(f"effects = [{', '.join(_inline(e) for e in effects)}]")
+    return "\n".join(lines)
+
+
+@st.composite
+def triggers(draw: st.DrawFn, index: int) -> str:
+    moment = draw(st.sampled_from((*EVENTS, TURN_END, SCORING)))
+    fields = {"id": _value(f"drawn-{index}"), "on": _value(moment)}
+    if draw(st.booleans()):
+        fields["if"] = _value(draw(expressions(2)))
+    fields["params"] = f"{{ x = {draw(st.integers(-5, 5))}, y = {draw(st.integers(0, 5))} }}"
+    return _entry("trigger", fields, draw(_effects(moment == SCORING)))
+
+
+@st.composite
+def tile_actions(draw: st.DrawFn, index: int, taken: set[str]) -> str:
+    kind = draw(st.sampled_from(TILE_KINDS))
+    at = draw(st.sampled_from(("before", "after", "instead")))
+    if at == "instead" and kind in taken:
+        at = "after"
+    if at == "instead":
+        taken.add(kind)
+    fields = {"id": _value(f"drawn-tile-{index}"), "tile": _value(kind), "at": _value(at)}
+    if draw(st.booleans()):
+        fields["if"] = _value(draw(expressions(2)))
+    fields["params"] = f"{{ x = {draw(st.integers(-5, 5))} }}"
+    return _entry("tile_action", fields, draw(_effects(False)))
+
+
+@st.composite
+def djinn_powers(draw: st.DrawFn, index: int) -> str:
+    """A new djinn (``qarin-N``, no cost) and its power: reacting, scoring or protecting."""
+    kind = f"qarin-{index}"
+    moment = draw(st.sampled_from((*EVENTS, SCORING)))
+    card = "\n".join(
+        [
+            "[[djinn]]",
+            f'id = "{kind}"',
+            f'name = "Qarin {index}"',
+            f"vp = {draw(st.integers(0, 8))}",
+            f'kind = "{kind}"',
+            f"params = {{ x = {draw(st.integers(-3, 6))}, y = {draw(st.integers(0, 4))} }}",
+        ]
+    )
+    fields = {"deck": '"djinns"', "kind": _value(kind), "on": _value(moment)}
+    if draw(st.booleans()):
+        fields["if"] = _value(draw(expressions(2)))
+    if moment != SCORING and draw(st.booleans()):
+        fields["protects"] = _value(draw(st.sampled_from(("yellow", "white"))))
+        fields["protects"] = f"[{fields['protects']}]"
+    return card + "\n\n" + _entry("power", fields, draw(_effects(moment == SCORING)))
+
+
+@st.composite
+def programs(draw: st.DrawFn) -> str:
+    """A content-only house rule of one to four entries of the language."""
+    taken: set[str] = set()
+    makers = st.sampled_from(("trigger", "tile", "power"))
+    parts = [
+        "[house-rule]",
+        'name = "drawn"',
+        'version = "1.0"',
+        'description = "a drawn program of the effects language"',
+    ]
+    rounds = draw(st.sampled_from((0, 2, 3, 4)))
+    if rounds:  # shorter games: more programs proven per second
+        parts.append(f"[settings]\nend.after_round = {rounds}")
+    for index in range(draw(st.integers(1, 4))):
+        maker = draw(makers)
+        if maker == "trigger":
+            parts.append(draw(triggers(index)))
+        elif maker == "tile":
+            parts.append(draw(tile_actions(index, taken)))
+        else:
+            parts.append(draw(djinn_powers(index)))
+    return "\n\n".join(parts) + "\n"
+
+
+def as_house_rule(text: str) -> HouseRuleFile:
+    """A drawn program as a house-rule file read from nowhere (``drawn.toml``)."""
+    data = text.encode("utf-8")
+    return HouseRuleFile(Path("drawn.toml"), data, hashlib.sha256(data).hexdigest())
