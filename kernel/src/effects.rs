@@ -262,6 +262,8 @@ pub struct Effect {
     pub verb: Verb,
     pub amount: Expr,
     pub test: Option<Expr>,
+    /// a score line's category (`palm-trees`: the Great Lake doubles those lines)
+    pub category: String,
 }
 
 /// A trigger or a tile action: when, the condition, the effects, the numbers.
@@ -373,9 +375,7 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
             Expr::Num(clamp(names.doc.settings.get(setting).copied().unwrap_or(0)))
         }
         ExprDoc::Count { count, of } => match count.as_str() {
-            "vp" => Expr::Num(clamp(
-                names.token(of).map_or(0, |t| names.doc.tokens[t].vp),
-            )),
+            "vp" => Expr::Num(clamp(names.token(of).map_or(0, |t| names.doc.tokens[t].vp))),
             "here" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Here)),
             "owned" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Owned)),
             "held" => Expr::Count(names.colour(of).map_or(Counted::Nothing, Counted::Held)),
@@ -432,6 +432,7 @@ fn program(
                 verb,
                 amount: resolve(&e.amount, names)?,
                 test: e.test.as_ref().map(|t| resolve(t, names)).transpose()?,
+                category: e.category.clone(),
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
@@ -466,11 +467,7 @@ impl Effects {
                 "before" => At::Before,
                 "after" => At::After,
                 "instead" => At::Instead,
-                other => {
-                    return Err(format!(
-                        "kernel content: effects: tile action at {other:?}"
-                    ))
-                }
+                other => return Err(format!("kernel content: effects: tile action at {other:?}")),
             };
             out.tile_actions.push(TileAction {
                 tile: action.tile.clone(),

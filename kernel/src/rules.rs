@@ -7,9 +7,9 @@
 //! nothing here: the kernel plays only content whose cards react to no event
 //! (`unported_content`), and the places where Python fires an event are marked.
 
-use crate::effects::{self, At, Facts, Scope};
 use crate::actions::{Action, Cards, Pay, Payment, Victim};
 use crate::content::{Content, MAX_COLOURS};
+use crate::effects::{self, At, Facts, Scope};
 use crate::extras::{get_extra, set_extra};
 use crate::names::Sym;
 use crate::state::{Count, Counts, Decision, Deck, State, Target, Turn, NOBODY};
@@ -76,15 +76,8 @@ enum Kind {
     Unported,
 }
 
-/// The djinns the kernel has ported, by kind: each changes final scoring only (Python's
-/// `BetterCount`: one kind of holding is worth `param` VP a piece instead of its base).
-const PORTED_DJINNS: &[(&str, Holding, &str)] = &[
-    ("haurvatat", Holding::PalmTrees, "palm_tree_vp"),
-    ("jafaar", Holding::Viziers, "vizier_vp"),
-    ("shamhat", Holding::Elders, "elder_vp"),
-];
-
-/// The other djinns the kernel has ported: Al-Amin (Fakirs as wild merchandise at final
+/// The djinns the kernel has ported by hand besides those content gives (`[[power]]`,
+/// `crate::effects`): Al-Amin (Fakirs as wild merchandise at final
 /// scoring, `AlAmin`).
 const AL_AMIN: &str = "al-amin";
 
@@ -92,7 +85,6 @@ const AL_AMIN: &str = "al-amin";
 fn djinn_ported(content: &Content, kind: &str) -> bool {
     content.doc.effects.powers.iter().any(|p| p.kind == kind)
         || kind == AL_AMIN
-        || PORTED_DJINNS.iter().any(|d| d.0 == kind)
         || PAYING_DJINNS.contains(&kind)
         || REACTING_DJINNS.contains(&kind)
         || ACTIVATED_DJINNS.contains(&kind)
@@ -102,8 +94,9 @@ fn djinn_ported(content: &Content, kind: &str) -> bool {
 }
 
 /// The djinns that react to events by paying their owner (`pays_self_or_opponent`):
-/// `params.self` coins when the owner caused the event, `params.opponent` otherwise.
-const PAYING_DJINNS: &[&str] = &["baal", "marid", "monkir", "nekir"];
+/// `params.self` coins when the owner caused the event, `params.opponent` otherwise (Ba'al,
+/// Marid and Monkir do too, as content: `[[power]]` in content/base.toml).
+const PAYING_DJINNS: &[&str] = &["nekir"];
 
 /// The djinns that react to events in their own way: Kandicha (what the owner's
 /// assassins kill), Boaz (its protection counted when it hides a target).
@@ -160,14 +153,6 @@ enum Event {
     TileTaken { player: usize, tile: usize },
     /// `turn-end`: whose turn ended, once the sale is done
     TurnEnd { player: usize },
-}
-
-/// What a scoring djinn counts (`BetterCount.category`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Holding {
-    PalmTrees,
-    Viziers,
-    Elders,
 }
 
 /// Where in a turn a decision is taken (`Rules::decision_needs`).
@@ -1321,11 +1306,14 @@ impl<'c> Rules<'c> {
         }
         state.board.tokens_mut(tile)[token] += 1;
         state.pool[token] -= 1;
-        self.fire(state, Event::TokenPlaced {
-            player,
-            tile,
-            token,
-        })
+        self.fire(
+            state,
+            Event::TokenPlaced {
+                player,
+                tile,
+                token,
+            },
+        )
     }
 
     // -- cards used in the owner's turn (plugins/base/cards.py, djinns/activated.py) ---
@@ -2230,17 +2218,6 @@ impl<'c> Rules<'c> {
             _ => {}
         }
         let actor = match (spec.kind.as_str(), event) {
-            ("baal", Event::DjinnTaken { player, djinn }) if djinn != card => player,
-            ("marid", Event::MeepleDropped { player, tile })
-                if state.board.owner(tile) == owner as i8 =>
-            {
-                player
-            }
-            ("monkir", Event::TokenPlaced { player, token, .. })
-                if self.content.doc.tokens[token].id == "palace" =>
-            {
-                player
-            }
             ("nekir", Event::Kill { player, .. }) => {
                 let later = state
                     .turn
@@ -2558,6 +2535,48 @@ impl<'c> Rules<'c> {
         total
     }
 
+    /// The points of the content powers of the cards `player` holds in decks scored
+    /// `after` the plugins, in score lines of `category` (`card_score_lines` read by
+    /// category: the Great Lake doubles what the `palm-trees` lines give, Haurvatat's
+    /// included).
+    pub(crate) fn power_points_in(&self, state: &State, player: usize, category: &str) -> i64 {
+        let effects = &self.content.effects;
+        let scoring = Some(crate::effects::Moment::Scoring);
+        let mut total = 0;
+        for deck in 0..self.content.decks() {
+            if self
+                .content
+                .doc
+                .decks
+                .get(deck)
+                .is_some_and(|d| d.scored != "after")
+            {
+                continue;
+            }
+            for &card in state.players[player].hands.hand(deck) {
+                let Some(power) = effects.power_of(card).filter(|p| p.on == scoring) else {
+                    continue;
+                };
+                let scope = Scope {
+                    me: player,
+                    actor: player as i64,
+                    event: None,
+                    params: &self.content.doc.cards[usize::from(card)].params,
+                    card: Some(card),
+                };
+                let lines: Vec<effects::Effect> = power
+                    .program
+                    .effects
+                    .iter()
+                    .filter(|e| e.category == category)
+                    .cloned()
+                    .collect();
+                total += self.points(&power.program.test, &lines, state, &scope);
+            }
+        }
+        total
+    }
+
     /// The score effects' points, if the `if` holds.
     fn points(
         &self,
@@ -2583,11 +2602,11 @@ impl<'c> Rules<'c> {
             return false;
         }
         (0..self.content.decks()).any(|deck| {
-            state.players[player]
-                .hands
-                .hand(deck)
-                .iter()
-                .any(|&c| effects.power_of(c).is_some_and(|p| p.protects.contains(&colour)))
+            state.players[player].hands.hand(deck).iter().any(|&c| {
+                effects
+                    .power_of(c)
+                    .is_some_and(|p| p.protects.contains(&colour))
+            })
         })
     }
 
@@ -2678,7 +2697,7 @@ impl<'c> Rules<'c> {
             .map(|&n| self.suit_value(n))
             .sum::<i64>();
         total
-            + self.djinn_score(state, player, &owned)
+            + self.djinn_score(state, player)
             + self.thief_points(state, player)
             + self.solo_points(state, player)
             + self.whims_score(state, player)
@@ -2771,13 +2790,11 @@ impl<'c> Rules<'c> {
             .unwrap_or(0)
     }
 
-    /// The score lines of the djinns held (`BetterCount.score_lines`: each counted
-    /// piece is worth the card's parameter instead of its base value; `AlAmin`: the
-    /// Fakirs held as wild merchandise).
-    fn djinn_score(&self, state: &State, player: usize, owned: &[usize]) -> i64 {
+    /// The score lines of the djinns held that are code (`AlAmin`: the Fakirs held as
+    /// wild merchandise); the content powers' lines are `effects_score`'s.
+    fn djinn_score(&self, state: &State, player: usize) -> i64 {
         let doc = &self.content.doc;
         let me = &state.players[player];
-        let colour = |id: &str| doc.colours.iter().position(|c| c.id == id);
         let mut total = 0;
         for &card in me.hands.hand(DJINNS) {
             let spec = &doc.cards[usize::from(card)];
@@ -2791,33 +2808,7 @@ impl<'c> Rules<'c> {
                 let suits = self.best_suits(state, player);
                 let plain: i64 = suits.iter().map(|&n| self.suit_value(n)).sum();
                 total += self.best_with_wilds(&suits, wilds) - plain;
-                continue;
             }
-            let Some(&(_, holding, param)) = PORTED_DJINNS.iter().find(|d| d.0 == spec.kind) else {
-                continue;
-            };
-            let value = spec.params.get(param).copied().unwrap_or(0);
-            let (count, base) = match holding {
-                Holding::PalmTrees => {
-                    let palm = doc.tokens.iter().position(|t| t.id == "palm-tree");
-                    let count = palm.map_or(0, |k| {
-                        owned
-                            .iter()
-                            .map(|&t| i64::from(state.board.tokens(t)[k]))
-                            .sum()
-                    });
-                    (count, palm.map_or(0, |k| doc.tokens[k].vp))
-                }
-                Holding::Viziers => (
-                    colour("yellow").map_or(0, |c| i64::from(me.meeples[c])),
-                    self.content.setting("vizier_vp").unwrap_or(0),
-                ),
-                Holding::Elders => (
-                    colour("white").map_or(0, |c| i64::from(me.meeples[c])),
-                    self.content.setting("elder_vp").unwrap_or(0),
-                ),
-            };
-            total += count * (value - base);
         }
         total
     }
@@ -2972,9 +2963,11 @@ fn kind_of(content: &Content, name: &str) -> Kind {
         };
     }
     if let Some(kind) = name.strip_prefix("tile:") {
-        let whole = content.effects.tile_actions.iter().position(|a| {
-            a.at == At::Instead && a.tile == kind
-        });
+        let whole = content
+            .effects
+            .tile_actions
+            .iter()
+            .position(|a| a.at == At::Instead && a.tile == kind);
         if let Some(index) = whole {
             return Kind::EffectsTile(index);
         }

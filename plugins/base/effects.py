@@ -292,6 +292,27 @@ class EffectPower(Power):
             lambda m: str(_static(rules, tree(m.group(1)), scope)), self.spec.effect_text
         )
 
+    def broken_promise(self, rules: Rules, card: CardSpec) -> str | None:
+        """The printed text promises ``promised`` (2 VP more a piece); these rules' numbers
+        give ``promise`` (a setting or an override may turn it into a penalty)."""
+        spec = self.spec
+        if spec.promise is None:
+            return None
+        scope = Scope(NOBODY, NOBODY, None, card.params, card.id)
+        now = _static(rules, tree(spec.promise), scope)
+        if now == spec.promised:
+            return None
+        if now < 0:
+            words = f"a penalty of {-now} VP"
+        else:
+            words = "nothing more" if now == 0 else f"{now} VP more"
+        return (
+            f"{card.deck.rstrip('s')} {card.id!r}: its text promises {spec.promise_words} "
+            f"{spec.promised} VP more ({card.text!r}), but these rules make it {words}: "
+            "write the card's params relative to what they improve on, or say so in the "
+            "rule's description"
+        )
+
     def _fires(self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event) -> bool:
         return event.name == self.spec.on and holds(
             rules, state, self.spec.when, Scope(owner, event.player, event, card.params, card.id)

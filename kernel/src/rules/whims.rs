@@ -7,7 +7,7 @@
 //! Each function names the Python it follows. Every number (a whim's `at_least` and
 //! `coins`, `city_vp`, `lake_diagonals`, Qareen's `per_whim`) is read from the content.
 
-use super::{turn_here, Holding, Rules, DJINNS, PORTED_DJINNS, RESOURCES};
+use super::{turn_here, Rules, DJINNS, RESOURCES};
 use crate::actions::{Action, Pay};
 use crate::content::Content;
 use crate::extras::{get_extra, set_extra};
@@ -467,25 +467,11 @@ impl Rules<'_> {
         total
     }
 
-    /// The points of the djinns' lines in token `token`'s category (`BetterCount` of
-    /// palm trees: Haurvatat), for `held` such tokens on the player's tiles.
-    fn better_count_points(&self, state: &State, player: usize, token: usize, held: i64) -> i64 {
-        let doc = &self.content.doc;
-        if doc.tokens[token].id != "palm-tree" {
-            return 0;
-        }
-        let base = doc.tokens[token].vp;
-        state.players[player]
-            .hands
-            .hand(DJINNS)
-            .iter()
-            .filter_map(|&card| {
-                let spec = &doc.cards[usize::from(card)];
-                let (_, holding, param) = PORTED_DJINNS.iter().find(|d| d.0 == spec.kind)?;
-                (*holding == Holding::PalmTrees)
-                    .then(|| held * (spec.params.get(*param).copied().unwrap_or(0) - base))
-            })
-            .sum()
+    /// The points of the djinns' lines in token `token`'s category (`<token>s`: a
+    /// content power's score lines, such as Haurvatat's palm trees).
+    fn better_count_points(&self, state: &State, player: usize, token: usize, _held: i64) -> i64 {
+        let category = format!("{}s", self.content.doc.tokens[token].id);
+        self.power_points_in(state, player, &category)
     }
 
     /// The action using whim `card` by its deck's verb (`claim <whim>`), each payment.

@@ -1,4 +1,5 @@
-"""The powers of the 22 base djinns.
+"""The powers of the base djinns that are code (the others are content: ``[[power]]``
+in content/base.toml, interpreted by ``naqala.plugins.base.effects``).
 
 Each djinn in content names a ``kind``; ``djinn_powers`` maps every base kind to its
 ``Power`` (keyed ``djinns:<kind>`` for ``naqala_card_powers``). The one card router
@@ -22,8 +23,8 @@ from naqala.plugins.base.djinns.activated import (
     Sloar,
     TakeTile,
 )
-from naqala.plugins.base.djinns.endgame import AlAmin, BetterCount
-from naqala.plugins.base.djinns.triggered import Baal, Boaz, Kandicha, Marid, Monkir, Nekir
+from naqala.plugins.base.djinns.endgame import AlAmin
+from naqala.plugins.base.djinns.triggered import Boaz, Kandicha, Nekir
 
 
 def djinn_powers() -> dict[str, Power]:
@@ -34,23 +35,17 @@ def _powers() -> dict[str, Power]:
     return {
         "al-amin": AlAmin(),
         "anun-nak": AnunNak(),
-        "baal": Baal(),
         "boaz": Boaz(),
         "bouraq": PlaceOnKind("palace", "village", "Place a palace from the bank on any village."),
         "echidna": Echidna(),
         "enki": PlaceOnKind("palm-tree", "oasis", "Place a palm tree from the bank on any oasis."),
         "hagis": PlaceNearby("palace", "village"),
-        "haurvatat": BetterCount("palm-trees", "palm_tree_vp", "token:palm-tree", "palm trees"),
         "iblis": Iblis(),
-        "jafaar": BetterCount("viziers", "vizier_vp", "vizier_vp", "viziers"),
         "kandicha": Kandicha(),
         "kumarbi": Kumarbi(),
         "lamia": PlaceNearby("palm-tree", "oasis"),
         "leta": TakeTile(False, "Take an empty tile (no camel, meeple, palm tree or palace)."),
-        "marid": Marid(),
-        "monkir": Monkir(),
         "nekir": Nekir(),
-        "shamhat": BetterCount("elders", "elder_vp", "elder_vp", "elders"),
         "sibittis": Sibittis(),
         "sloar": Sloar(),
         "utug": TakeTile(

@@ -15,42 +15,6 @@ from naqala.plugins.base.djinns.common import draw_resource, pays_self_or_oppone
 from naqala.plugins.base.tribes import ELDER, VIZIER, blue_tiles_around
 
 
-class Baal(Power):
-    when = "whenever any player takes a djinn (not Ba'al itself)"
-    effect = "You gain {self} coin(s) if you took it, {opponent} if an opponent did."
-
-    def on_event(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
-    ) -> State | None:
-        if event.name != events.DJINN_TAKEN or event.what == card.id:
-            return None
-        return pays_self_or_opponent(rules, state, owner, card, event.player)
-
-
-class Marid(Power):
-    when = "whenever a meeple is dropped on one of your tiles during a move"
-    effect = "You gain {self} coin(s) per meeple if the move is yours, {opponent} if an opponent's."
-
-    def on_event(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
-    ) -> State | None:
-        if event.name != events.MEEPLE_DROPPED or state.board.owners[event.tile] != owner:
-            return None
-        return pays_self_or_opponent(rules, state, owner, card, event.player)
-
-
-class Monkir(Power):
-    when = "whenever a palace is placed"
-    effect = "You gain {self} coin(s) if you placed it, {opponent} if an opponent did."
-
-    def on_event(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
-    ) -> State | None:
-        if event.name != events.PALACE_PLACED:
-            return None
-        return pays_self_or_opponent(rules, state, owner, card, event.player)
-
-
 class Nekir(Power):
     """Pays per meeple killed, or once per assassination when its ``per_assassination``
     param is 1 (the card's "kill Meeple(s)"; docs/rules-notes.md): then only the first
