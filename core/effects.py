@@ -54,6 +54,8 @@ TURN_END = "turn-end"
 SCORING = "scoring"
 #: every moment a trigger or power may name in ``on``
 MOMENTS = (*EVENTS, TURN_END, SCORING)
+#: a power used by its owner in their own turn, paid with its card's ``cost``
+USE = "use"
 
 #: plain names an expression may use
 NAMES = {
@@ -77,6 +79,7 @@ COUNTS = {
     "cards": "card",  # copies of that card id in ``me``'s resource hand
     "vp": "token",  # the victory points a token of that kind is worth
     "tiles": "",  # the tiles ``me`` owns
+    "pile": "",  # the resource cards left to draw: the pile and its discards
 }
 #: functions of numbers
 FUNCTIONS = ("min", "max", "abs")
@@ -292,8 +295,8 @@ def _moment(_instance: Any, attribute: Any, value: str) -> None:
         raise OutOfBounds(attribute.name, f"{value!r} is no moment ({', '.join(MOMENTS)})")
 
 
-def _optional_moment(instance: Any, attribute: Any, value: str) -> None:
-    if value:
+def _power_moment(instance: Any, attribute: Any, value: str) -> None:
+    if value and value != USE:
         _moment(instance, attribute, value)
 
 
@@ -341,7 +344,7 @@ class PowerSpec:
 
     deck: str
     kind: str
-    on: str = attrs.field(default="", validator=_optional_moment)
+    on: str = attrs.field(default="", validator=_power_moment)
     effects: list[EffectSpec] = attrs.field(factory=list)
     when: Source | None = attrs.field(
         default=None, validator=expression("if"), metadata={KEY: "if"}

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from naqala.core.effects import EVENTS, SCORING, TURN_END
+from naqala.core.effects import EVENTS, SCORING, TURN_END, USE
 from naqala.core.plugins import HouseRuleFile
 
 #: leaves of an expression: names, numbers, card params and settings, counts
@@ -44,6 +44,7 @@ LEAVES = (
     'cards("fakir")',
     'cards("ivory")',
     "tiles()",
+    "pile()",
     'vp("palace")',
     'vp("nothing-such")',
 )
@@ -136,9 +137,11 @@ def tile_actions(draw: st.DrawFn, index: int, taken: set[str]) -> str:
 
 @st.composite
 def djinn_powers(draw: st.DrawFn, index: int) -> str:
-    """A new djinn (``qarin-N``, no cost) and its power: reacting, scoring or protecting."""
+    """A new djinn (``qarin-N``) and its power: reacting, scoring, protecting, or used in
+    its owner's turn (then paid with a drawn cost)."""
     kind = f"qarin-{index}"
-    moment = draw(st.sampled_from((*EVENTS, SCORING)))
+    moment = draw(st.sampled_from((*EVENTS, SCORING, USE, USE)))
+    cost = draw(st.sampled_from(("", "F", "E/F", "E+(E/F)"))) if moment == USE else ""
     card = "\n".join(
         [
             "[[djinn]]",
@@ -146,13 +149,14 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
             f'name = "Qarin {index}"',
             f"vp = {draw(st.integers(0, 8))}",
             f'kind = "{kind}"',
+            f'cost = "{cost}"',
             f"params = {{ x = {draw(st.integers(-3, 6))}, y = {draw(st.integers(0, 4))} }}",
         ]
     )
     fields = {"deck": '"djinns"', "kind": _value(kind), "on": _value(moment)}
     if draw(st.booleans()):
         fields["if"] = _value(draw(expressions(2)))
-    if moment != SCORING and draw(st.booleans()):
+    if moment not in (SCORING, USE) and draw(st.booleans()):
         fields["protects"] = _value(draw(st.sampled_from(("yellow", "white"))))
         fields["protects"] = f"[{fields['protects']}]"
     return card + "\n\n" + _entry("power", fields, draw(_effects(moment == SCORING)))

@@ -140,10 +140,12 @@ pub enum Moment {
     KillPrevented,
     TurnEnd,
     Scoring,
+    /// a power its owner uses in their own turn (`on = "use"`)
+    Use,
 }
 
 impl Moment {
-    pub const ALL: [Moment; 10] = [
+    pub const ALL: [Moment; 11] = [
         Moment::MeepleDropped,
         Moment::TileTaken,
         Moment::Kill,
@@ -154,6 +156,7 @@ impl Moment {
         Moment::KillPrevented,
         Moment::TurnEnd,
         Moment::Scoring,
+        Moment::Use,
     ];
 
     pub fn name(self) -> &'static str {
@@ -168,6 +171,7 @@ impl Moment {
             Moment::KillPrevented => "kill-prevented",
             Moment::TurnEnd => "turn-end",
             Moment::Scoring => "scoring",
+            Moment::Use => "use",
         }
     }
 
@@ -224,6 +228,8 @@ pub enum Counted {
     Cards(u8),
     /// the tiles the player owns
     Tiles,
+    /// the resource cards left to draw: the pile and its discards
+    Pile,
     /// an id these rules do not have: nothing to count
     Nothing,
 }
@@ -381,6 +387,7 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
             "held" => Expr::Count(names.colour(of).map_or(Counted::Nothing, Counted::Held)),
             "cards" => Expr::Count(names.card(of).map_or(Counted::Nothing, Counted::Cards)),
             "tiles" => Expr::Count(Counted::Tiles),
+            "pile" => Expr::Count(Counted::Pile),
             other => return refuse(&format!("unknown count {other:?}")),
         },
         ExprDoc::Neg { neg } => Expr::Neg(Box::new(resolve(neg, names)?)),
@@ -679,6 +686,10 @@ fn count(counted: Counted, state: &State, me: usize) -> i64 {
             .filter(|&&c| c == card)
             .count() as i64,
         Counted::Tiles => owned().count() as i64,
+        Counted::Pile => {
+            let deck = &state.decks[crate::rules::RESOURCES];
+            (deck.draw().len() + deck.discard().len()) as i64
+        }
         Counted::Owned(token) => owned()
             .map(|t| i64::from(state.board.tokens(t)[token]))
             .sum(),

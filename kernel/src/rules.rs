@@ -108,8 +108,7 @@ const REACTING_DJINNS: &[&str] = &["kandicha", "boaz", "echidna"];
 /// resource cards, Echidna multiplies the builders' pay (with its `builders-paid`
 /// reaction).
 const ACTIVATED_DJINNS: &[&str] = &[
-    "leta", "utug", "bouraq", "enki", "anun-nak", "sloar", "echidna", "iblis", "sibittis", "hagis",
-    "lamia",
+    "leta", "utug", "bouraq", "enki", "anun-nak", "echidna", "iblis", "sibittis", "hagis", "lamia",
 ];
 
 /// Kumarbi: a discount on the bid, paid in Fakirs (offered while its owner bids).
@@ -308,6 +307,10 @@ impl<'c> Rules<'c> {
                 .enumerate()
                 .map(|(i, c)| {
                     ACTIVATED_DJINNS.contains(&c.kind.as_str())
+                        || content
+                            .effects
+                            .power_of(i as u8)
+                            .is_some_and(|p| p.on == Some(crate::effects::Moment::Use))
                         || thieves::is_thief(&c.deck, &c.kind)
                         || c.kind == whims::DALHAN
                         || whims.is_whim(i as u8)
@@ -1447,17 +1450,19 @@ impl<'c> Rules<'c> {
         if self.whims.is_whim(card) {
             return self.whim_options(state, player, card, &ways);
         }
-        let targets: Vec<Option<u8>> = match kind {
-            // `_if_cards_left`: one use without a target while the pile or discards hold one
-            "sloar" => {
-                let deck = &state.decks[RESOURCES];
-                if deck.draw().is_empty() && deck.discard().is_empty() {
-                    Vec::new()
-                } else {
-                    vec![None]
-                }
+        if let Some(power) = self.used_power(card) {
+            let scope = self.card_scope(player, card);
+            if !effects::holds(&power.program.test, state, &scope) {
+                return Vec::new();
             }
+            return ways
+                .iter()
+                .map(|&way| Action::Card(card, None, way))
+                .collect();
+        }
+        let targets: Vec<Option<u8>> = match kind {
             "echidna" | "iblis" => vec![None],
+            // `_if_cards_left`: one use without a target while the pile or discards hold one
             "sibittis" => {
                 let deck = &state.decks[DJINNS];
                 if deck.draw().is_empty() && deck.discard().is_empty() {
@@ -1832,6 +1837,10 @@ impl<'c> Rules<'c> {
         if self.whims.is_whim(card) {
             return Ok(self.claim_whim(state, player, card));
         }
+        if let Some(power) = self.used_power(card) {
+            let scope = self.card_scope(player, card);
+            return Ok(self.run_effects(state, &power.program.effects, &scope));
+        }
         let spec = &self.content.doc.cards[usize::from(card)];
         let kind = spec.kind.as_str();
         match kind {
@@ -1856,15 +1865,6 @@ impl<'c> Rules<'c> {
                     stage: self.content.names.known("keep-djinn"),
                     player: player as i8,
                 };
-                return Ok(state);
-            }
-            "sloar" => {
-                for _ in 0..spec.params.get("cards").copied().unwrap_or(0) {
-                    let (drawn, after) = self.draw_resource(state.clone());
-                    if let Some(after) = after {
-                        state = self.add_cards(after, player, &[drawn]);
-                    }
-                }
                 return Ok(state);
             }
             _ => {}
@@ -2488,6 +2488,23 @@ impl<'c> Rules<'c> {
             }
         }
         state
+    }
+
+    /// The content power of `card` its owner uses (`on = "use"`: `UsedPower`), if any.
+    fn used_power(&self, card: u8) -> Option<&effects::Power> {
+        let used = Some(crate::effects::Moment::Use);
+        self.content.effects.power_of(card).filter(|p| p.on == used)
+    }
+
+    /// What a card's own power reads: its owner, its numbers, the card itself.
+    fn card_scope(&self, owner: usize, card: u8) -> Scope<'_> {
+        Scope {
+            me: owner,
+            actor: owner as i64,
+            event: None,
+            params: &self.content.doc.cards[usize::from(card)].params,
+            card: Some(card),
+        }
     }
 
     /// `effects.tile_effects`: the `before` or `after` effects of a tile kind's action.

@@ -19,6 +19,7 @@ from naqala.core.content import RESOURCES, CardSpec
 from naqala.core.effects import (
     FIELD,
     SCORING,
+    USE,
     EffectSpec,
     PowerSpec,
     Source,
@@ -34,6 +35,7 @@ from naqala.core.stage import Stage
 from naqala.core.state import NOBODY, State, count_effect, evolve
 from naqala.core.validate import MAX_COINS
 from naqala.plugins.base import events
+from naqala.plugins.base.cards import Activated
 from naqala.plugins.base.common import TARGET, add_cards, draw_cards
 
 #: every intermediate value is held within ±BOUND, in both engines, so no formula can
@@ -144,6 +146,9 @@ def _count(rules: Rules, state: State, what: str, of: str, me: int) -> int:
     if what == "vp":
         index = rules.token_index.get(of)
         return 0 if index is None else rules.tokens[index].vp
+    if what == "pile":
+        deck = state.decks[rules.deck_index[RESOURCES]]
+        return len(deck.draw) + len(deck.discard)
     if me == NOBODY:
         return 0
     if what == "held":
@@ -361,7 +366,20 @@ class ProtectingPower(EffectPower):
 
 
 class ProtectingReactingPower(ProtectingPower, ReactingPower):
-    """Both: Boaz protects, and counts each time its protection hides a target."""
+    """Both: a power that protects, and counts each time its protection hides a target."""
+
+
+class UsedPower(EffectPower, Activated):
+    """A power its owner uses in their own turn (``on = "use"``), paid with the card's
+    ``cost``, at most as often as its deck allows; offered while its ``if`` holds."""
+
+    def usable(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
+        return holds(rules, state, self.spec.when, Scope(owner, owner, None, card.params, card.id))
+
+    def act(
+        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
+    ) -> State:
+        return run(rules, state, self.spec.effects, Scope(owner, owner, None, card.params, card.id))
 
 
 def power_of(spec: PowerSpec) -> Power:
@@ -369,6 +387,8 @@ def power_of(spec: PowerSpec) -> Power:
     the card router asks it nothing else)."""
     if spec.on == SCORING:
         return ScoringPower(spec)
+    if spec.on == USE:
+        return UsedPower(spec)
     if spec.protects:
         return ProtectingReactingPower(spec) if spec.on else ProtectingPower(spec)
     return ReactingPower(spec) if spec.on else EffectPower(spec)

@@ -20,7 +20,6 @@ from naqala.plugins.base.djinns.activated import (
     PlaceNearby,
     PlaceOnKind,
     Sibittis,
-    Sloar,
     TakeTile,
 )
 from naqala.plugins.base.djinns.endgame import AlAmin
@@ -47,7 +46,6 @@ def _powers() -> dict[str, Power]:
         "leta": TakeTile(False, "Take an empty tile (no camel, meeple, palm tree or palace)."),
         "nekir": Nekir(),
         "sibittis": Sibittis(),
-        "sloar": Sloar(),
         "utug": TakeTile(
             True, "Take a tile holding only meeples (no camel, palm tree or palace); they stay."
         ),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from naqala.core.actions import Action, action_of
-from naqala.core.content import DJINNS, RESOURCES, CardSpec
+from naqala.core.content import DJINNS, CardSpec
 from naqala.core.encoding import board_squares, player_counts
 from naqala.core.engine import Rules
 from naqala.core.events import Event
@@ -40,7 +40,6 @@ from naqala.plugins.base.common import (
     set_deck,
     take_tile,
 )
-from naqala.plugins.base.djinns.common import draw_resource
 from naqala.plugins.base.placing import pending_tile, place_token_for, placed
 from naqala.plugins.base.placing import stage_name as placing_stage
 from naqala.plugins.base.tiles import final_tile, take_djinn_card
@@ -211,26 +210,6 @@ class TakeTile(Activated):
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
         return take_tile(rules, state, owner, state.geometry.parse(target[0]))
-
-
-class Sloar(Activated):
-    when = "any time in your turn"
-    effect = (
-        "Take the top {cards} card(s) of the resource pile (the discards are reshuffled if it "
-        "is empty; not usable when both are empty)."
-    )
-
-    def targets(
-        self, rules: Rules, state: State, owner: int, card: CardSpec
-    ) -> Iterable[tuple[str, ...]]:
-        return _if_cards_left(state, rules.deck_index[RESOURCES])
-
-    def act(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
-    ) -> State:
-        for _ in range(card.param("cards")):
-            state, _drawn = draw_resource(rules, state, owner)
-        return state
 
 
 class Echidna(Activated):
