@@ -46,7 +46,6 @@ LEAVES = (
     "tiles()",
     "pile()",
     'vp("palace")',
-    'vp("nothing-such")',
 )
 _BINARY = ("+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or")
 #: the base game's tile kinds (every one has an action)

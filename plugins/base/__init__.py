@@ -33,6 +33,7 @@ from naqala.plugins.base import (
     costs,
     djinns,
     effects,
+    effects_checks,
     encoding,
     flow,
     looks,
@@ -77,7 +78,8 @@ def naqala_cost_codes() -> dict[str, CostCode]:
 
 @hookimpl
 def naqala_check_rules(rules: Rules) -> list[str]:
-    return checks.rules_problems(rules)
+    code_powers = set(djinns.djinn_powers())
+    return checks.rules_problems(rules) + effects_checks.problems(rules, code_powers)
 
 
 @hookimpl

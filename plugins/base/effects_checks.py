@@ -1,0 +1,127 @@
+"""What the effects language's entries mean, checked when the rules are built.
+
+The loader checks a formula's shape (``core/effects.py``); this checks it against the
+rules in play, so a wrong name is refused naming its entry rather than counting nothing
+in the middle of a game: ids that no token, colour or card has, a score line outside
+scoring, a tile kind without an action to run before or after, a power for a card kind
+no card has or whose power is already code, words that read the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from naqala.core.effects import (
+    FIELD,
+    SCORING,
+    USE,
+    EffectSpec,
+    ExpressionError,
+    Source,
+    Tree,
+    compile_expression,
+)
+from naqala.core.engine import Rules
+
+#: what each counting function's argument must name
+_IDS = {"here": "token", "owned": "token", "vp": "token", "held": "colour", "cards": "card"}
+#: leaves a card's words may read: its numbers and the rules', never the state
+_STATIC = ("num", "param", "setting", "bin", "neg", "not", "if", "call")
+
+
+def problems(rules: Rules, code_powers: set[str]) -> list[str]:
+    """Every problem of the content's triggers, tile actions and powers; ``code_powers``
+    are the ``<deck>:<kind>`` keys the base game's code already gives a power."""
+    content = rules.content
+    found: list[str] = []
+    for trigger in content.triggers:
+        where = f"trigger {trigger.id!r}"
+        found += _effect_problems(rules, where, trigger.on, trigger.effects, trigger.when)
+    kinds = {tile.kind for tile in content.tiles}
+    for action in content.tile_actions:
+        where = f"tile_action {action.id!r}"
+        found += _effect_problems(rules, where, "", action.effects, action.when)
+        if action.tile not in kinds:
+            found.append(f"{where}: no tile of kind {action.tile!r} in these rules")
+        elif action.at != "instead" and f"tile:{action.tile}" not in rules.stages:
+            found.append(
+                f"{where}: tiles of kind {action.tile!r} have no action to run {action.at}; "
+                'give it whole with at = "instead"'
+            )
+    for power in content.powers:
+        key = f"{power.deck}:{power.kind}"
+        where = f"power {key!r}"
+        found += _effect_problems(rules, where, power.on, power.effects, power.when)
+        if key in code_powers:
+            found.append(f"{where}: the base game's code gives this card kind its power")
+        if not any(c.deck == power.deck and c.kind == power.kind for c in content.cards):
+            found.append(f"{where}: no card of kind {power.kind!r} in deck {power.deck!r}")
+        for colour in power.protects:
+            spec = next((c for c in content.colours if c.id == colour), None)
+            if spec is None or not spec.kept:
+                found.append(f"{where}: protects {colour!r}, no meeple kept in front of a player")
+        words = [*FIELD.findall(power.effect_text)]
+        words += [power.promise] if power.promise is not None else []
+        for field in words:
+            found += _static_problems(where, field)
+    return found
+
+
+def _effect_problems(
+    rules: Rules, where: str, moment: str, effects: list[EffectSpec], when: Source | None
+) -> list[str]:
+    found: list[str] = []
+    sources: list[Source] = [] if when is None else [when]
+    for i, effect in enumerate(effects):
+        verb, amount = effect.verb()
+        sources.append(amount)
+        sources += [] if effect.when is None else [effect.when]
+        sources += FIELD.findall(effect.detail)
+        at = f"{where}: effects[{i}]"
+        if verb == "score" and moment != SCORING:
+            found.append(f'{at}: a score line is given at scoring only (on = "scoring")')
+        if verb != "score" and moment == SCORING:
+            found.append(f"{at}: at scoring, effects give score lines only (score = …)")
+        if verb == "score" and not effect.category:
+            found.append(f'{at}: a score line names its category (category = "coins"…)')
+    if moment == USE and not effects:
+        found.append(f"{where}: a used power does something (effects = […])")
+    for source in sources:
+        found += _id_problems(rules, where, source)
+    return found
+
+
+def _trees(source: Source) -> Iterator[Tree]:
+    try:
+        stack = [compile_expression(source)]
+    except ExpressionError:
+        return  # the loader reported it
+    while stack:
+        node = stack.pop()
+        yield node
+        for value in node.values():
+            if isinstance(value, dict):
+                stack.append(value)
+            elif isinstance(value, list):
+                stack.extend(value)
+
+
+def _id_problems(rules: Rules, where: str, source: Source) -> list[str]:
+    known = {
+        "token": rules.token_index,
+        "colour": rules.colour_index,
+        "card": rules.card_specs,
+    }
+    found = []
+    for node in _trees(source):
+        what = _IDS.get(node.get("count", ""))
+        if what and node["of"] not in known[what]:
+            found.append(f"{where}: {source!r}: no {what} {node['of']!r} in these rules")
+    return found
+
+
+def _static_problems(where: str, source: Source) -> list[str]:
+    for node in _trees(source):
+        if not any(key in node for key in _STATIC) and node.get("count") != "vp":
+            return [f"{where}: {source!r}: a card's words read its numbers only, not the game"]
+    return []

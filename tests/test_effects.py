@@ -1,0 +1,191 @@
+"""The effects language as an author meets it: the cookbook of docs/effects.md, each rule
+a TOML file that does what it says and plays on the native engine; formulas and names
+refused in one line; the djinns written in the language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+import pytest
+
+from naqala.core.content import ContentError, parse_content_file
+from naqala.core.engine import Rules, build_rules
+from naqala.core.state import State
+from naqala.testing.scenario import base_rules, board, play, player, tokens, turn_of
+
+ROOT = Path(__file__).resolve().parent.parent
+COOKBOOK = ROOT / "docs" / "examples" / "effects"
+
+
+def cookbook(name: str) -> Rules:
+    return build_rules(house_rules=[COOKBOOK / f"{name}.toml"])
+
+
+def start(rules: Rules, meeples: dict[str, str], tiles: dict[str, str] | None = None) -> State:
+    """Player 0 about to pick, on a board holding only ``meeples``."""
+    state = board(rules, rules.new_game(2, 1), meeples, clear=True, tiles=tiles)
+    return turn_of(rules, state, 0)
+
+
+def end_move_on(rules: Rules, tile: str, placed: dict[str, dict[str, int]] | None = None) -> State:
+    """Player 0 moves a vizier from a1 onto b1 (tile ``tile``, holding a vizier and the
+    tokens ``placed``): both viziers are collected, a camel goes on b1, then its action."""
+    state = start(rules, {"a1": "Y", "b1": "Y"}, tiles={"b1": tile})
+    state = tokens(rules, state, placed)
+    return play(rules, state, "pick a1", "drop b1 Y")
+
+
+def coins(state: State, seat: int = 0) -> int:
+    return state.players[seat].coins
+
+
+def test_camel_drivers_whoever_puts_a_camel_on_a_tile_gains_3_coins() -> None:
+    rules = cookbook("camel_drivers")
+    driven, usual = end_move_on(rules, "oasis-1"), end_move_on(base_rules(), "oasis-1")
+    assert driven.board.owners[1] == 0
+    assert coins(driven) == coins(usual) + 3
+
+
+def test_shady_oases_the_oasis_pays_1_coin_per_palm_tree_already_there() -> None:
+    rules = cookbook("shady_oases")
+    palms = {"b1": {"palm-tree": 2}}
+    shady, usual = end_move_on(rules, "oasis-1", palms), end_move_on(base_rules(), "oasis-1", palms)
+    assert shady.board.tokens[1][rules.token_index["palm-tree"]] == 3  # then plants as usual
+    assert coins(shady) == coins(usual) + 2
+
+
+def test_village_tax_costs_2_coins_and_a_poor_player_pays_what_they_have() -> None:
+    rules = cookbook("village_tax")
+    taxed, usual = end_move_on(rules, "village-1"), end_move_on(base_rules(), "village-1")
+    assert coins(taxed) == coins(usual) - 2
+    assert taxed.board.tokens[1][rules.token_index["palace"]] == 1
+    poor = player(rules, start(rules, {"a1": "Y", "b1": "Y"}, {"b1": "village-1"}), 0, coins=1)
+    assert coins(play(rules, poor, "pick a1", "drop b1 Y")) == 0
+
+
+def finish_turn(rules: Rules, state: State) -> State:
+    """Play the rest of player 0's turn with the first option (ending the sale)."""
+    while state.decision.player == 0 and state.decision.stage != "bid":
+        options = rules.legal_actions(state)
+        end = [a for a in options if a.kind == "end"]
+        state = rules.apply(state, end[0] if end else options[0])
+    return state
+
+
+def test_the_sultans_tax_takes_1_coin_at_the_end_of_a_turn_if_there_is_one() -> None:
+    rules, plain = cookbook("sultans_tax"), base_rules()
+    taxed = finish_turn(rules, end_move_on(rules, "oasis-1"))
+    usual = finish_turn(plain, end_move_on(plain, "oasis-1"))
+    assert coins(taxed) == coins(usual) - 1
+    broke = player(rules, start(rules, {"a1": "Y", "b1": "Y"}, {"b1": "oasis-1"}), 0, coins=0)
+    assert coins(finish_turn(rules, play(rules, broke, "pick a1", "drop b1 Y"))) == 0
+
+
+def test_qarin_is_a_new_djinn_in_one_file_that_scores_its_palaces() -> None:
+    rules = cookbook("qarin")
+    state = start(rules, {})
+    state = tokens(rules, state, {"a1": {"palace": 2}, "c3": {"palace": 1}})
+    state = attrs.evolve(
+        state, board=attrs.evolve(state.board, owners=(0, *state.board.owners[1:]))
+    )
+    state = player(rules, state, 0, djinns=["qarin"])
+    lines = [line for line in rules.score_lines(state, 0) if line.source == "qarin"]
+    assert [(line.category, line.points, line.detail) for line in lines] == [
+        ("palaces", 4, "2 palaces")
+    ]
+    assert rules.card_powers["qarin"].describe(rules, rules.card_specs["qarin"]) == (
+        "Each palace on your tiles scores 2 VP more."
+    )
+
+
+def test_wells_a_new_tile_kind_draws_a_card_and_pays_a_coin() -> None:
+    rules = cookbook("wells")
+    state = start(rules, {"a1": "Y", "b1": "Y"}, tiles={"b1": "well-1"})
+    before = len(state.players[0].cards)
+    after = play(rules, state, "pick a1", "drop b1 Y")
+    assert after.decision.stage == "sell"
+    assert len(after.players[0].cards) == before + 1
+    assert coins(after) == coins(state) + 1
+
+
+@pytest.mark.parametrize("path", sorted(COOKBOOK.glob("*.toml")), ids=lambda p: p.stem)
+def test_every_cookbook_rule_plays_natively_and_the_same_on_both_engines(path: Path) -> None:
+    differential = pytest.importorskip("naqala.kernel.differential")
+    plan = pytest.importorskip("naqala.kernel.plan")
+    rules = build_rules(house_rules=[path])
+    assert plan.plan(rules, ["random", "random"]).reason is None  # native
+    native = pytest.importorskip("naqala.kernel.bridge").NativeRules(rules)
+    assert native.kernel.unported_content() == []
+    for players, seed in ((2, 1), (3, 2)):
+        report = differential.verify_game(rules, native, players, seed)
+        assert not report.differences, report.differences[:2]
+
+
+# -- what is refused, in one line ------------------------------------------------------
+
+
+def refused(text: str) -> list[str]:
+    parsed, problems = parse_content_file(Path("rule.toml"), text)
+    assert parsed is None
+    return problems
+
+
+def test_a_wrong_formula_is_refused_at_its_path() -> None:
+    problems = refused('[[trigger]]\nid = "t"\non = "kill"\neffects = [{ coins = "3 +" }]\n')
+    assert problems == [
+        "rule.toml: $.trigger[0].effects[0].coins: '3 +' is no formula: invalid syntax"
+    ]
+    problems = refused('[[trigger]]\nid = "t"\non = "kill"\neffects = [{ coins = "you" }]\n')
+    assert "unknown name 'you'" in problems[0]
+    problems = refused('[[trigger]]\nid = "t"\non = "kill"\neffects = [{ coins = 1, draw = 1 }]\n')
+    assert "an effect does one thing" in problems[0]
+    too_long = "1" + " + 1" * 200
+    problems = refused(
+        f'[[trigger]]\nid = "t"\non = "kill"\neffects = [{{ coins = "{too_long}" }}]\n'
+    )
+    assert "at most 400" in problems[0]
+
+
+def test_what_a_rule_means_is_checked_against_the_rules_in_play(tmp_path: Path) -> None:
+    rule = tmp_path / "bad.toml"
+    rule.write_text(
+        '[house-rule]\nname = "bad"\nversion = "1.0"\ndescription = "bad"\n\n'
+        '[[trigger]]\nid = "t1"\non = "tile-taken"\n'
+        'effects = [{ score = 3, category = "x" }, { coins = \'here("palmtree")\' }]\n\n'
+        '[[tile_action]]\nid = "t2"\ntile = "swamp"\nat = "before"\neffects = [{ coins = 1 }]\n\n'
+        '[[power]]\ndeck = "djinns"\nkind = "kandicha"\non = "kill"\neffects = [{ coins = 1 }]\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ContentError) as error:
+        build_rules(house_rules=[rule])
+    text = str(error.value)
+    assert "a score line is given at scoring only" in text
+    assert "no token 'palmtree' in these rules" in text
+    assert "no tile of kind 'swamp' in these rules" in text
+    assert "the base game's code gives this card kind its power" in text
+
+
+def test_two_powers_for_one_card_kind_are_refused_naming_the_first_file(tmp_path: Path) -> None:
+    rule = tmp_path / "baal_again.toml"
+    rule.write_text(
+        '[house-rule]\nname = "baal-again"\nversion = "1.0"\ndescription = "x"\n\n'
+        '[[power]]\ndeck = "djinns"\nkind = "baal"\non = "kill"\neffects = [{ coins = 1 }]\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(
+        ContentError, match=r"power 'djinns:baal' is already defined in .*base.toml"
+    ):
+        build_rules(house_rules=[rule])
+
+
+# -- the djinns in the language --------------------------------------------------------
+
+PORTED = ("baal", "haurvatat", "jafaar", "marid", "monkir", "shamhat", "sloar")
+
+
+@pytest.mark.parametrize("kind", PORTED)
+def test_the_djinns_written_in_the_language_are_content_not_code(kind: str) -> None:
+    rules = base_rules()
+    assert any(p.kind == kind for p in rules.content.powers)
+    assert type(rules.powers["djinns", kind]).__module__ == "naqala.plugins.base.effects"
