@@ -358,10 +358,21 @@ class PowerSpec:
     promise: Source | None = attrs.field(default=None, validator=expression("promise"))
     promised: int = 0
     promise_words: str = ""
+    #: words that depend on a card param (a reading): ``{reading.<param>}`` in
+    #: ``effect_text`` is the param's value's entry (0: the first)
+    readings: dict[str, list[str]] = attrs.field(factory=dict)
 
 
 #: ``{expression}`` fields of a text (a detail, a card's words)
 FIELD = re.compile(r"\{([^{}]+)\}")
+
+
+#: a text field naming a reading of a card param (``{reading.per_assassination}``)
+READING = "reading."
+
+
+def is_reading(field: str) -> bool:
+    return field.startswith(READING)
 
 
 def template_fields(text: str) -> list[Tree]:
@@ -407,7 +418,7 @@ def sources_of(
             found.extend(s for s in (effect.when, effect.verb()[1]) if s is not None)
             found.extend(FIELD.findall(effect.detail))
         if isinstance(entry, PowerSpec):
-            found.extend(FIELD.findall(entry.effect_text))
+            found.extend(f for f in FIELD.findall(entry.effect_text) if not is_reading(f))
             if entry.promise is not None:
                 found.append(entry.promise)
     return found

@@ -181,7 +181,7 @@ def test_two_powers_for_one_card_kind_are_refused_naming_the_first_file(tmp_path
 
 # -- the djinns in the language --------------------------------------------------------
 
-PORTED = ("baal", "haurvatat", "jafaar", "marid", "monkir", "shamhat", "sloar")
+PORTED = ("baal", "haurvatat", "jafaar", "marid", "monkir", "nekir", "shamhat", "sloar")
 
 
 @pytest.mark.parametrize("kind", PORTED)

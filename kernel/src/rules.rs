@@ -85,18 +85,12 @@ const AL_AMIN: &str = "al-amin";
 fn djinn_ported(content: &Content, kind: &str) -> bool {
     content.doc.effects.powers.iter().any(|p| p.kind == kind)
         || kind == AL_AMIN
-        || PAYING_DJINNS.contains(&kind)
         || REACTING_DJINNS.contains(&kind)
         || ACTIVATED_DJINNS.contains(&kind)
         || kind == KUMARBI
         || whims::BOX_DJINNS.contains(&kind)
         || artisans::SCORING_DJINNS.contains(&kind)
 }
-
-/// The djinns that react to events by paying their owner (`pays_self_or_opponent`):
-/// `params.self` coins when the owner caused the event, `params.opponent` otherwise (Ba'al,
-/// Marid and Monkir do too, as content: `[[power]]` in content/base.toml).
-const PAYING_DJINNS: &[&str] = &["nekir"];
 
 /// The djinns that react to events in their own way: Kandicha (what the owner's
 /// assassins kill), Boaz (its protection counted when it hides a target).
@@ -293,8 +287,7 @@ impl<'c> Rules<'c> {
                 .iter()
                 .enumerate()
                 .map(|(i, c)| {
-                    PAYING_DJINNS.contains(&c.kind.as_str())
-                        || REACTING_DJINNS.contains(&c.kind.as_str())
+                    REACTING_DJINNS.contains(&c.kind.as_str())
                         || content.effects.power_of(i as u8).is_some_and(|p| {
                             p.on.is_some_and(|m| m != crate::effects::Moment::Scoring)
                         })
@@ -2217,24 +2210,7 @@ impl<'c> Rules<'c> {
             }
             _ => {}
         }
-        let actor = match (spec.kind.as_str(), event) {
-            ("nekir", Event::Kill { player, .. }) => {
-                let later = state
-                    .turn
-                    .as_ref()
-                    .is_some_and(|t| t.target != Target::None);
-                if later && spec.params.get("per_assassination").copied().unwrap_or(0) != 0 {
-                    return None;
-                }
-                player
-            }
-            _ => return None,
-        };
-        let key = if actor == owner { "self" } else { "opponent" };
-        let amount = spec.params.get(key).copied().unwrap_or(0);
-        let mut state = state.clone();
-        state.players[owner].coins += amount as i32;
-        Some(self.count_effect(state, card))
+        None
     }
 
     /// `Kandicha.on_event`: the owner's assassins killed a merchant (the top resource

@@ -9,6 +9,7 @@ existing effects needs no code in either engine.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
@@ -18,6 +19,7 @@ import attrs
 from naqala.core.content import RESOURCES, CardSpec
 from naqala.core.effects import (
     FIELD,
+    READING,
     SCORING,
     USE,
     EffectSpec,
@@ -27,6 +29,7 @@ from naqala.core.effects import (
     Tree,
     TriggerSpec,
     compile_expression,
+    is_reading,
 )
 from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
@@ -293,9 +296,16 @@ class EffectPower(Power):
 
     def describe(self, rules: Rules, card: CardSpec) -> str:
         scope = Scope(NOBODY, NOBODY, None, card.params, card.id)
-        return FIELD.sub(
-            lambda m: str(_static(rules, tree(m.group(1)), scope)), self.spec.effect_text
-        )
+
+        def field(found: re.Match[str]) -> str:
+            name = found.group(1)
+            if is_reading(name):
+                words = self.spec.readings.get(name[len(READING) :], [])
+                index = card.params.get(name[len(READING) :], 0)
+                return words[index] if 0 <= index < len(words) else ""
+            return str(_static(rules, tree(name), scope))
+
+        return FIELD.sub(field, self.spec.effect_text)
 
     def broken_promise(self, rules: Rules, card: CardSpec) -> str | None:
         """The printed text promises ``promised`` (2 VP more a piece); these rules' numbers

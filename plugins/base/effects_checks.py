@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from naqala.core.effects import (
     FIELD,
+    READING,
     SCORING,
     USE,
     EffectSpec,
@@ -20,6 +21,7 @@ from naqala.core.effects import (
     Source,
     Tree,
     compile_expression,
+    is_reading,
 )
 from naqala.core.engine import Rules
 
@@ -60,7 +62,11 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
             spec = next((c for c in content.colours if c.id == colour), None)
             if spec is None or not spec.kept:
                 found.append(f"{where}: protects {colour!r}, no meeple kept in front of a player")
-        words = [*FIELD.findall(power.effect_text)]
+        fields = FIELD.findall(power.effect_text)
+        for name in (f[len(READING) :] for f in fields if is_reading(f)):
+            if name not in power.readings:
+                found.append(f"{where}: effect_text reads {name!r}, which readings lack")
+        words: list[Source] = [f for f in fields if not is_reading(f)]
         words += [power.promise] if power.promise is not None else []
         for field in words:
             found += _static_problems(where, field)

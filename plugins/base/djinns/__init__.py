@@ -23,7 +23,7 @@ from naqala.plugins.base.djinns.activated import (
     TakeTile,
 )
 from naqala.plugins.base.djinns.endgame import AlAmin
-from naqala.plugins.base.djinns.triggered import Boaz, Kandicha, Nekir
+from naqala.plugins.base.djinns.triggered import Boaz, Kandicha
 
 
 def djinn_powers() -> dict[str, Power]:
@@ -44,7 +44,6 @@ def _powers() -> dict[str, Power]:
         "kumarbi": Kumarbi(),
         "lamia": PlaceNearby("palm-tree", "oasis"),
         "leta": TakeTile(False, "Take an empty tile (no camel, meeple, palm tree or palace)."),
-        "nekir": Nekir(),
         "sibittis": Sibittis(),
         "utug": TakeTile(
             True, "Take a tile holding only meeples (no camel, palm tree or palace); they stay."

@@ -10,36 +10,9 @@ from naqala.core.events import Event
 from naqala.core.powers import Power
 from naqala.core.state import NOBODY, State, count_effect
 from naqala.plugins.base import events
-from naqala.plugins.base.common import TARGET, change_kept, gain_coins
-from naqala.plugins.base.djinns.common import draw_resource, pays_self_or_opponent
+from naqala.plugins.base.common import change_kept, gain_coins
+from naqala.plugins.base.djinns.common import draw_resource
 from naqala.plugins.base.tribes import ELDER, VIZIER, blue_tiles_around
-
-
-class Nekir(Power):
-    """Pays per meeple killed, or once per assassination when its ``per_assassination``
-    param is 1 (the card's "kill Meeple(s)"; docs/rules-notes.md): then only the first
-    kill of the turn's assassination pays, an Iblis double kill pays once."""
-
-    when = "whenever assassins kill"
-    effect = "You gain {self} coin(s) if they were your assassins, {opponent} if an opponent's"
-
-    def describe(self, rules: Rules, card: CardSpec) -> str:
-        how = (
-            "once per assassination, even for a double kill (Iblis)"
-            if card.param("per_assassination")
-            else "for each meeple killed, so twice for a double kill (Iblis)"
-        )
-        return f"{self.effect.format(**card.params)}: {how}."
-
-    def on_event(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
-    ) -> State | None:
-        if event.name != events.KILL:
-            return None
-        later_kill = state.turn is not None and bool(TARGET.of(state.turn))
-        if card.param("per_assassination") and later_kill:
-            return None
-        return pays_self_or_opponent(rules, state, owner, card, event.player)
 
 
 class Kandicha(Power):
