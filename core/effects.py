@@ -80,6 +80,7 @@ COUNTS = {
     "vp": "token",  # the victory points a token of that kind is worth
     "tiles": "",  # the tiles ``me`` owns
     "pile": "",  # the resource cards left to draw: the pile and its discards
+    "bank": "token",  # tokens of that kind left in the bank
 }
 #: functions of numbers
 FUNCTIONS = ("min", "max", "abs")
@@ -253,7 +254,7 @@ def expression(attribute_name: str) -> Callable[[Any, Any, Any], None]:
     return check
 
 
-_VERBS = ("coins", "draw", "score")
+_VERBS = ("coins", "draw", "score", "place")
 
 
 def _one_verb(instance: EffectSpec, _attribute: Any, _value: Any) -> None:
@@ -269,12 +270,17 @@ def _one_verb(instance: EffectSpec, _attribute: Any, _value: Any) -> None:
 @attrs.frozen
 class EffectSpec:
     """One effect: ``coins`` gained (a negative amount pays, down to 0 coins), cards
-    drawn from the resource deck (``draw``) or a ``score`` line (at ``scoring`` only,
-    in ``category``); ``if`` skips it when false (0)."""
+    drawn from the resource deck (``draw``), a ``score`` line (at ``scoring`` only, in
+    ``category``) or a token placed on the target (``place``); ``if`` skips it when
+    false (0)."""
 
     coins: Source | None = attrs.field(default=None, validator=expression("coins"))
     draw: Source | None = attrs.field(default=None, validator=expression("draw"))
     score: Source | None = attrs.field(default=None, validator=expression("score"))
+    #: a token from the bank on the power's target tile (a used power with a
+    #: ``target_kind``), through the same placement as the hand-written djinns (Hagis
+    #: and Lamia may put it elsewhere)
+    place: str | None = None
     category: str = ""
     #: the score line's detail, with ``{expression}`` fields (``{held("yellow")} viziers``)
     detail: str = ""
@@ -350,6 +356,8 @@ class PowerSpec:
         default=None, validator=expression("if"), metadata={KEY: "if"}
     )
     protects: list[str] = attrs.field(factory=list)
+    #: a used power's target: any tile of this kind (the action names it: ``enki d4 F``)
+    target_kind: str = ""
     when_text: str = ""
     effect_text: str = ""
     #: what the card's printed text promises, as a number (``promised``: "worth 4 VP
@@ -383,11 +391,13 @@ def template_fields(text: str) -> list[Tree]:
 def compiled(spec: EffectSpec) -> Tree:
     """One effect as the kernel reads it."""
     verb, amount = spec.verb()
+    placed = verb == "place"
     return {
         "verb": verb,
-        "amount": compile_expression(amount),
+        "amount": compile_expression(1 if placed else amount),
         "if": None if spec.when is None else compile_expression(spec.when),
         "category": spec.category,
+        "token": str(amount) if placed else "",
     }
 
 
@@ -415,7 +425,8 @@ def sources_of(
         if entry.when is not None:
             found.append(entry.when)
         for effect in entry.effects:
-            found.extend(s for s in (effect.when, effect.verb()[1]) if s is not None)
+            verb, amount = effect.verb()
+            found.extend(s for s in (effect.when, amount if verb != "place" else None) if s)
             found.extend(FIELD.findall(effect.detail))
         if isinstance(entry, PowerSpec):
             found.extend(f for f in FIELD.findall(entry.effect_text) if not is_reading(f))

@@ -37,6 +37,7 @@ LEAVES = (
     "setting.elder_vp",
     'here("palm-tree")',
     'here("palace")',
+    'bank("palace")',
     'owned("palm-tree")',
     'owned("palace")',
     'held("yellow")',
@@ -155,10 +156,16 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
     fields = {"deck": '"djinns"', "kind": _value(kind), "on": _value(moment)}
     if draw(st.booleans()):
         fields["if"] = _value(draw(expressions(2)))
+    effects = draw(_effects(moment == SCORING))
+    if moment == USE and draw(st.booleans()):  # a target tile, and maybe a token on it
+        fields["target_kind"] = _value(draw(st.sampled_from(TILE_KINDS)))
+        if draw(st.booleans()):
+            token = draw(st.sampled_from(("palace", "palm-tree")))
+            effects.insert(draw(st.integers(0, len(effects))), {"place": token})
     if moment not in (SCORING, USE) and draw(st.booleans()):
         fields["protects"] = _value(draw(st.sampled_from(("yellow", "white"))))
         fields["protects"] = f"[{fields['protects']}]"
-    return card + "\n\n" + _entry("power", fields, draw(_effects(moment == SCORING)))
+    return card + "\n\n" + _entry("power", fields, effects)
 
 
 @st.composite

@@ -181,7 +181,18 @@ def test_two_powers_for_one_card_kind_are_refused_naming_the_first_file(tmp_path
 
 # -- the djinns in the language --------------------------------------------------------
 
-PORTED = ("baal", "haurvatat", "jafaar", "marid", "monkir", "nekir", "shamhat", "sloar")
+PORTED = (
+    "baal",
+    "bouraq",
+    "enki",
+    "haurvatat",
+    "jafaar",
+    "marid",
+    "monkir",
+    "nekir",
+    "shamhat",
+    "sloar",
+)
 
 
 @pytest.mark.parametrize("kind", PORTED)
@@ -189,3 +200,15 @@ def test_the_djinns_written_in_the_language_are_content_not_code(kind: str) -> N
     rules = base_rules()
     assert any(p.kind == kind for p in rules.content.powers)
     assert type(rules.powers["djinns", kind]).__module__ == "naqala.plugins.base.effects"
+
+
+def test_a_market_whose_buyer_lost_the_coins_since_entering_offers_only_to_skip() -> None:
+    """An effect can take coins while the market waits (a trigger on a tile taken by a
+    djinn); the purchase is then refused, as at the market's entry (a drawn program found
+    a player at -3 coins)."""
+    rules = base_rules()
+    state = end_move_on(rules, "small-market-1")
+    assert state.decision.stage == "tile:small-market"
+    assert len(rules.legal_actions(state)) > 1
+    broke = player(rules, state, 0, coins=rules.content.setting("small_market_cost") - 1)
+    assert [str(a) for a in rules.legal_actions(broke)] == ["skip"]

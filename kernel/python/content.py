@@ -93,6 +93,7 @@ def effects_data(content: Content) -> dict[str, Any]:
                 "if": test(p.when),
                 "effects": [compiled(e) for e in p.effects],
                 "protects": list(p.protects),
+                "target_kind": p.target_kind,
             }
             for p in content.powers
         ],

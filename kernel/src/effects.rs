@@ -72,6 +72,9 @@ pub struct EffectDoc {
     pub test: Option<ExprDoc>,
     #[serde(default)]
     pub category: String,
+    /// the token a `place` effect puts on the target tile
+    #[serde(default)]
+    pub token: String,
 }
 
 /// A `[[trigger]]`: effects for the event's player at a moment.
@@ -113,6 +116,9 @@ pub struct PowerDoc {
     pub effects: Vec<EffectDoc>,
     #[serde(default)]
     pub protects: Vec<String>,
+    /// a used power's target: any tile of this kind
+    #[serde(default)]
+    pub target_kind: String,
 }
 
 /// The effects language's part of the content JSON.
@@ -230,6 +236,8 @@ pub enum Counted {
     Tiles,
     /// the resource cards left to draw: the pile and its discards
     Pile,
+    /// tokens of this kind left in the bank
+    Bank(usize),
     /// an id these rules do not have: nothing to count
     Nothing,
 }
@@ -261,6 +269,8 @@ pub enum Verb {
     Coins,
     Draw,
     Score,
+    /// a token from the bank on the power's target tile
+    Place(usize),
 }
 
 #[derive(Debug, Clone)]
@@ -300,6 +310,8 @@ pub struct Power {
     pub program: Program,
     /// colour indices of the meeples in front of the owner that assassins cannot kill
     pub protects: Vec<usize>,
+    /// a used power's target: any tile of this kind ("": none)
+    pub target_kind: String,
 }
 
 /// The effects language's entries of one content, resolved.
@@ -388,6 +400,7 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
             "cards" => Expr::Count(names.card(of).map_or(Counted::Nothing, Counted::Cards)),
             "tiles" => Expr::Count(Counted::Tiles),
             "pile" => Expr::Count(Counted::Pile),
+            "bank" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Bank)),
             other => return refuse(&format!("unknown count {other:?}")),
         },
         ExprDoc::Neg { neg } => Expr::Neg(Box::new(resolve(neg, names)?)),
@@ -433,6 +446,15 @@ fn program(
                 "coins" => Verb::Coins,
                 "draw" => Verb::Draw,
                 "score" => Verb::Score,
+                "place" => match names.token(&e.token) {
+                    Some(token) => Verb::Place(token),
+                    None => {
+                        return Err(format!(
+                            "kernel content: effects: no token {:?} to place",
+                            e.token
+                        ))
+                    }
+                },
                 other => return Err(format!("kernel content: effects: unknown verb {other:?}")),
             };
             Ok(Effect {
@@ -501,6 +523,7 @@ impl Effects {
                 on,
                 program: program(&power.test, &power.effects, &empty, &names)?,
                 protects,
+                target_kind: power.target_kind.clone(),
             });
         }
         out.card_powers = doc
@@ -568,6 +591,8 @@ pub struct Scope<'a> {
     pub event: Option<Facts>,
     pub params: &'a BTreeMap<String, i64>,
     pub card: Option<u8>,
+    /// the tile a used power targets
+    pub target: Option<usize>,
 }
 
 pub fn clamp(value: i64) -> i64 {
@@ -686,6 +711,7 @@ fn count(counted: Counted, state: &State, me: usize) -> i64 {
             .filter(|&&c| c == card)
             .count() as i64,
         Counted::Tiles => owned().count() as i64,
+        Counted::Bank(token) => i64::from(state.pool[token]),
         Counted::Pile => {
             let deck = &state.decks[crate::rules::RESOURCES];
             (deck.draw().len() + deck.discard().len()) as i64

@@ -96,13 +96,12 @@ fn djinn_ported(content: &Content, kind: &str) -> bool {
 /// assassins kill), Boaz (its protection counted when it hides a target).
 const REACTING_DJINNS: &[&str] = &["kandicha", "boaz", "echidna"];
 
-/// The activated djinns the kernel has ported (`Activated` powers used in the owner's
-/// turn): Leta and Utug take a tile (`TakeTile`), Bouraq and Enki place a token on a tile
-/// of a kind (`PlaceOnKind`), Anun-Nak fills an empty tile from the bag, Sloar draws
-/// resource cards, Echidna multiplies the builders' pay (with its `builders-paid`
-/// reaction).
+/// The activated djinns written in Rust (`Activated` powers used in the owner's turn):
+/// Leta and Utug take a tile (`TakeTile`), Anun-Nak fills an empty tile from the bag,
+/// Echidna multiplies the builders' pay (with its `builders-paid` reaction), Iblis,
+/// Sibittis, Hagis and Lamia. Sloar, Bouraq and Enki are content (`on = "use"`).
 const ACTIVATED_DJINNS: &[&str] = &[
-    "leta", "utug", "bouraq", "enki", "anun-nak", "echidna", "iblis", "sibittis", "hagis", "lamia",
+    "leta", "utug", "anun-nak", "echidna", "iblis", "sibittis", "hagis", "lamia",
 ];
 
 /// Kumarbi: a discount on the bid, paid in Fakirs (offered while its owner bids).
@@ -410,7 +409,14 @@ impl<'c> Rules<'c> {
             Kind::Builders => self.builder_options(state),
             Kind::Assassins => self.assassin_options(state),
             Kind::Kill => self.kill_targets(state),
-            Kind::Market(_, reach, take) => self.market_options(state, reach, take)?,
+            Kind::Market(cost, reach, take) => {
+                let player = state.decision.player as usize;
+                if i64::from(state.players[player].coins) < cost {
+                    vec![Action::Skip] // an effect took coins since the market was entered
+                } else {
+                    self.market_options(state, reach, take)?
+                }
+            }
             Kind::Sell => self.sell_options(state)?,
             Kind::SacredPlace => self.sacred_place_options(state),
             Kind::KeepDjinn => {
@@ -1448,9 +1454,20 @@ impl<'c> Rules<'c> {
             if !effects::holds(&power.program.test, state, &scope) {
                 return Vec::new();
             }
-            return ways
-                .iter()
-                .map(|&way| Action::Card(card, None, way))
+            let targets: Vec<Option<u8>> = if power.target_kind.is_empty() {
+                vec![None]
+            } else {
+                let doc = &self.content.doc;
+                (0..state.layout.size())
+                    .filter(|&t| {
+                        doc.tiles[usize::from(state.layout.tiles[t])].kind == power.target_kind
+                    })
+                    .map(|t| Some(t as u8))
+                    .collect()
+            };
+            return targets
+                .into_iter()
+                .flat_map(|target| ways.iter().map(move |&way| Action::Card(card, target, way)))
                 .collect();
         }
         let targets: Vec<Option<u8>> = match kind {
@@ -1541,18 +1558,6 @@ impl<'c> Rules<'c> {
                     .collect()
             }
             whims::DALHAN => self.dalhan_targets(state),
-            "bouraq" | "enki" => {
-                let Some((token, tile_kind)) = self.place_on_kind(kind) else {
-                    return Vec::new();
-                };
-                if state.pool[token] == 0 {
-                    return Vec::new();
-                }
-                (0..geo.size)
-                    .filter(|&t| doc.tiles[usize::from(state.layout.tiles[t])].kind == tile_kind)
-                    .map(|t| t as u8)
-                    .collect()
-            }
             _ => Vec::new(),
         }
     }
@@ -1786,17 +1791,6 @@ impl<'c> Rules<'c> {
         self.place_token_on(state, player, token, tile)
     }
 
-    /// Bouraq: a palace on a village; Enki: a palm tree on an oasis.
-    fn place_on_kind(&self, kind: &str) -> Option<(usize, &'static str)> {
-        let (token, tile_kind) = match kind {
-            "bouraq" => ("palace", "village"),
-            "enki" => ("palm-tree", "oasis"),
-            _ => return None,
-        };
-        let index = self.content.doc.tokens.iter().position(|t| t.id == token)?;
-        Some((index, tile_kind))
-    }
-
     /// `Activated.apply`: pay, mark the use, count the effect, then act.
     fn use_card(&self, mut state: State, card: u8, target: Option<u8>, pay: Pay) -> Step {
         let player = state.decision.player as usize;
@@ -1831,7 +1825,10 @@ impl<'c> Rules<'c> {
             return Ok(self.claim_whim(state, player, card));
         }
         if let Some(power) = self.used_power(card) {
-            let scope = self.card_scope(player, card);
+            let scope = Scope {
+                target: target.map(usize::from),
+                ..self.card_scope(player, card)
+            };
             return Ok(self.run_effects(state, &power.program.effects, &scope));
         }
         let spec = &self.content.doc.cards[usize::from(card)];
@@ -1879,10 +1876,6 @@ impl<'c> Rules<'c> {
             }
             "leta" | "utug" => self.take_tile(state, player, tile),
             whims::DALHAN => self.dalhan(state, player, tile),
-            "bouraq" | "enki" => {
-                let (token, _) = self.place_on_kind(kind).expect("a token to place");
-                self.place_token_for(state, player, token, tile)
-            }
             "hagis" | "lamia" => {
                 let (token, _) = self.place_nearby(kind).expect("a token to place");
                 if self.kind(state.decision.stage) == Kind::Placing(token) {
@@ -2397,6 +2390,7 @@ impl<'c> Rules<'c> {
             event: Some(facts),
             params,
             card: Some(card),
+            target: None,
         };
         if !effects::holds(&power.program.test, state, &scope) {
             return None;
@@ -2430,6 +2424,7 @@ impl<'c> Rules<'c> {
             event: facts,
             params: &program.params,
             card,
+            target: None,
         };
         if !effects::holds(&program.test, &state, &scope) {
             return state;
@@ -2461,6 +2456,11 @@ impl<'c> Rules<'c> {
                     }
                 }
                 effects::Verb::Score => {}
+                effects::Verb::Place(token) => {
+                    if let Some(tile) = scope.target {
+                        state = self.place_token_for(state, scope.me, token, tile);
+                    }
+                }
             }
         }
         state
@@ -2480,6 +2480,7 @@ impl<'c> Rules<'c> {
             event: None,
             params: &self.content.doc.cards[usize::from(card)].params,
             card: Some(card),
+            target: None,
         }
     }
 
@@ -2504,6 +2505,7 @@ impl<'c> Rules<'c> {
                 event: None,
                 params: &program.params,
                 card: None,
+                target: None,
             };
             total += self.points(&program.test, &program.effects, state, &scope);
         }
@@ -2521,6 +2523,7 @@ impl<'c> Rules<'c> {
                     event: None,
                     params: &self.content.doc.cards[usize::from(card)].params,
                     card: Some(card),
+                    target: None,
                 };
                 total += self.points(&power.program.test, &power.program.effects, state, &scope);
             }
@@ -2556,6 +2559,7 @@ impl<'c> Rules<'c> {
                     event: None,
                     params: &self.content.doc.cards[usize::from(card)].params,
                     card: Some(card),
+                    target: None,
                 };
                 let lines: Vec<effects::Effect> = power
                     .program

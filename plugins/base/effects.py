@@ -31,6 +31,7 @@ from naqala.core.effects import (
     compile_expression,
     is_reading,
 )
+from naqala.core.encoding import board_squares
 from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.powers import Power
@@ -40,6 +41,7 @@ from naqala.core.validate import MAX_COINS
 from naqala.plugins.base import events
 from naqala.plugins.base.cards import Activated
 from naqala.plugins.base.common import TARGET, add_cards, draw_cards
+from naqala.plugins.base.placing import place_token_for
 
 #: every intermediate value is held within ±BOUND, in both engines, so no formula can
 #: overflow the kernel's integers or grow Python's without end
@@ -63,6 +65,8 @@ class Scope:
     event: Event | None = None
     params: Mapping[str, int] = attrs.field(factory=dict)
     card: str = ""
+    #: the tile a used power targets (``target_kind``), else NOBODY
+    target: int = NOBODY
 
 
 def _clamp(value: int) -> int:
@@ -149,6 +153,9 @@ def _count(rules: Rules, state: State, what: str, of: str, me: int) -> int:
     if what == "vp":
         index = rules.token_index.get(of)
         return 0 if index is None else rules.tokens[index].vp
+    if what == "bank":
+        token = rules.token_index.get(of)
+        return 0 if token is None else state.pool[token]
     if what == "pile":
         deck = state.decks[rules.deck_index[RESOURCES]]
         return len(deck.draw) + len(deck.discard)
@@ -184,6 +191,10 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
         if not holds(rules, state, effect.when, scope):
             continue
         verb, amount = effect.verb()
+        if verb == "place":
+            if scope.target != NOBODY:
+                state = place_token_for(rules, state, scope.me, str(amount), scope.target)
+            continue
         value = evaluate(rules, state, tree(amount), scope)
         if verb == "coins":
             player = state.players[scope.me]
@@ -386,10 +397,24 @@ class UsedPower(EffectPower, Activated):
     def usable(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
         return holds(rules, state, self.spec.when, Scope(owner, owner, None, card.params, card.id))
 
+    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
+        return (board_squares(rules),) if self.spec.target_kind else ()
+
+    def targets(
+        self, rules: Rules, state: State, owner: int, card: CardSpec
+    ) -> Iterable[tuple[str, ...]]:
+        if not self.spec.target_kind:
+            return [()]
+        geo = state.geometry
+        kinds = [rules.tile(tile).kind for tile in state.layout.tiles]
+        return [(geo.name(t),) for t in range(geo.size) if kinds[t] == self.spec.target_kind]
+
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
-        return run(rules, state, self.spec.effects, Scope(owner, owner, None, card.params, card.id))
+        tile = state.geometry.parse(target[0]) if target else NOBODY
+        scope = Scope(owner, owner, None, card.params, card.id, tile)
+        return run(rules, state, self.spec.effects, scope)
 
 
 def power_of(spec: PowerSpec) -> Power:

@@ -26,7 +26,14 @@ from naqala.core.effects import (
 from naqala.core.engine import Rules
 
 #: what each counting function's argument must name
-_IDS = {"here": "token", "owned": "token", "vp": "token", "held": "colour", "cards": "card"}
+_IDS = {
+    "here": "token",
+    "owned": "token",
+    "vp": "token",
+    "bank": "token",
+    "held": "colour",
+    "cards": "card",
+}
 #: leaves a card's words may read: its numbers and the rules', never the state
 _STATIC = ("num", "param", "setting", "bin", "neg", "not", "if", "call")
 
@@ -38,10 +45,14 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
     found: list[str] = []
     for trigger in content.triggers:
         where = f"trigger {trigger.id!r}"
+        if any(e.place is not None for e in trigger.effects):
+            found.append(f"{where}: a token is placed by a used power on its target tile only")
         found += _effect_problems(rules, where, trigger.on, trigger.effects, trigger.when)
     kinds = {tile.kind for tile in content.tiles}
     for action in content.tile_actions:
         where = f"tile_action {action.id!r}"
+        if any(e.place is not None for e in action.effects):
+            found.append(f"{where}: a token is placed by a used power on its target tile only")
         found += _effect_problems(rules, where, "", action.effects, action.when)
         if action.tile not in kinds:
             found.append(f"{where}: no tile of kind {action.tile!r} in these rules")
@@ -54,6 +65,14 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
         key = f"{power.deck}:{power.kind}"
         where = f"power {key!r}"
         found += _effect_problems(rules, where, power.on, power.effects, power.when)
+        places = [e.place for e in power.effects if e.place is not None]
+        if places and (power.on != USE or not power.target_kind):
+            found.append(f"{where}: a token is placed by a used power on its target tile only")
+        found += [
+            f"{where}: no token {t!r} in these rules" for t in places if t not in rules.token_index
+        ]
+        if power.target_kind and power.target_kind not in kinds:
+            found.append(f"{where}: no tile of kind {power.target_kind!r} in these rules")
         if key in code_powers:
             found.append(f"{where}: the base game's code gives this card kind its power")
         if not any(c.deck == power.deck and c.kind == power.kind for c in content.cards):
@@ -80,7 +99,7 @@ def _effect_problems(
     sources: list[Source] = [] if when is None else [when]
     for i, effect in enumerate(effects):
         verb, amount = effect.verb()
-        sources.append(amount)
+        sources += [amount] if verb != "place" else []
         sources += [] if effect.when is None else [effect.when]
         sources += FIELD.findall(effect.detail)
         at = f"{where}: effects[{i}]"

@@ -109,7 +109,9 @@ class Market(Stage):
         return f"{self._numbers(rules)[0]} coins" if action.kind == "buy" else None
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
-        _, reach, take = self._numbers(rules)
+        cost, reach, take = self._numbers(rules)
+        if state.players[current(state)].coins < cost:
+            return [SKIP]  # an effect took coins since the market was entered
         visible = rules.deck_in(state, RESOURCES).row[:reach]
         count = min(take, len(visible))
         choices = {tuple(sorted(c)) for c in itertools.combinations(visible, count)}

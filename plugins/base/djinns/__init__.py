@@ -18,7 +18,6 @@ from naqala.plugins.base.djinns.activated import (
     KeepDjinn,
     Kumarbi,
     PlaceNearby,
-    PlaceOnKind,
     Sibittis,
     TakeTile,
 )
@@ -35,9 +34,7 @@ def _powers() -> dict[str, Power]:
         "al-amin": AlAmin(),
         "anun-nak": AnunNak(),
         "boaz": Boaz(),
-        "bouraq": PlaceOnKind("palace", "village", "Place a palace from the bank on any village."),
         "echidna": Echidna(),
-        "enki": PlaceOnKind("palm-tree", "oasis", "Place a palm tree from the bank on any oasis."),
         "hagis": PlaceNearby("palace", "village"),
         "iblis": Iblis(),
         "kandicha": Kandicha(),

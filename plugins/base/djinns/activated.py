@@ -40,7 +40,7 @@ from naqala.plugins.base.common import (
     set_deck,
     take_tile,
 )
-from naqala.plugins.base.placing import pending_tile, place_token_for, placed
+from naqala.plugins.base.placing import pending_tile, placed
 from naqala.plugins.base.placing import stage_name as placing_stage
 from naqala.plugins.base.tiles import final_tile, take_djinn_card
 
@@ -100,35 +100,6 @@ class AnunNak(Activated):
             here = add_at(here, colour, 1)
         board = evolve(state.board, meeples=replace_at(state.board.meeples, tile, here))
         return evolve(state, board=board, bag=bag, rng=rng)
-
-
-class PlaceOnKind(Activated):
-    """Bouraq and Enki: a token from the bank on any tile of one kind."""
-
-    when = "any time in your turn"
-
-    def __init__(self, token: str, kind: str, effect: str) -> None:
-        self.token = token
-        self.tile_kind = kind
-        self.effect = effect
-
-    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
-        return (board_squares(rules),)
-
-    def targets(
-        self, rules: Rules, state: State, owner: int, card: CardSpec
-    ) -> Iterable[tuple[str, ...]]:
-        if state.pool[rules.token_index[self.token]] == 0:
-            return []
-        geo = state.geometry
-        return [
-            (geo.name(t),) for t in range(geo.size) if _tile_kind(rules, state, t) == self.tile_kind
-        ]
-
-    def act(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
-    ) -> State:
-        return place_token_for(rules, state, owner, self.token, state.geometry.parse(target[0]))
 
 
 class PlaceNearby(Activated):
