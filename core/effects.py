@@ -254,7 +254,7 @@ def expression(attribute_name: str) -> Callable[[Any, Any, Any], None]:
     return check
 
 
-_VERBS = ("coins", "draw", "score", "place")
+_VERBS = ("coins", "draw", "score", "place", "kills")
 
 
 def _one_verb(instance: EffectSpec, _attribute: Any, _value: Any) -> None:
@@ -281,6 +281,8 @@ class EffectSpec:
     #: ``target_kind``), through the same placement as the hand-written djinns (Hagis
     #: and Lamia may put it elsewhere)
     place: str | None = None
+    #: more meeples the assassins of this turn kill (Iblis: ``kills = "param.kills - 1"``)
+    kills: Source | None = attrs.field(default=None, validator=expression("kills"))
     category: str = ""
     #: the score line's detail, with ``{expression}`` fields (``{held("yellow")} viziers``)
     detail: str = ""
@@ -358,6 +360,8 @@ class PowerSpec:
     protects: list[str] = attrs.field(factory=list)
     #: a used power's target: any tile of this kind (the action names it: ``enki d4 F``)
     target_kind: str = ""
+    #: the decisions of its owner's turn at which a used power is offered (none: all)
+    stages: list[str] = attrs.field(factory=list)
     when_text: str = ""
     effect_text: str = ""
     #: what the card's printed text promises, as a number (``promised``: "worth 4 VP

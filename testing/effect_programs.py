@@ -49,6 +49,8 @@ LEAVES = (
     'vp("palace")',
 )
 _BINARY = ("+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or")
+#: decisions of a turn a used power may be offered at
+STAGES = ("pick", "drop", "kill", "sell", "tribe:red", "tribe:blue", "tile:village", "tile:oasis")
 #: the base game's tile kinds (every one has an action)
 TILE_KINDS = ("village", "oasis", "small-market", "large-market", "sacred-place")
 
@@ -88,7 +90,7 @@ def _effects(scoring: bool) -> st.SearchStrategy[list[dict[str, str]]]:
         draw = amount.map(lambda e: f"min(2, {e})")
         one = st.builds(
             lambda verb, value, when: {verb: value} | ({"if": when} if when else {}),
-            st.sampled_from(("coins", "coins", "draw")),
+            st.sampled_from(("coins", "coins", "draw", "kills")),
             st.one_of(amount, draw),
             condition,
         ).map(lambda e: e if "draw" not in e else {**e, "draw": f"min(2, {e['draw']})"})
@@ -157,6 +159,9 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
     if draw(st.booleans()):
         fields["if"] = _value(draw(expressions(2)))
     effects = draw(_effects(moment == SCORING))
+    if moment == USE and draw(st.booleans()):  # offered at some decisions only
+        stages = draw(st.lists(st.sampled_from(STAGES), min_size=1, max_size=3, unique=True))
+        fields["stages"] = "[" + ", ".join(_value(stage) for stage in stages) + "]"
     if moment == USE and draw(st.booleans()):  # a target tile, and maybe a token on it
         fields["target_kind"] = _value(draw(st.sampled_from(TILE_KINDS)))
         if draw(st.booleans()):

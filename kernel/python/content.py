@@ -94,6 +94,7 @@ def effects_data(content: Content) -> dict[str, Any]:
                 "effects": [compiled(e) for e in p.effects],
                 "protects": list(p.protects),
                 "target_kind": p.target_kind,
+                "stages": list(p.stages),
             }
             for p in content.powers
         ],

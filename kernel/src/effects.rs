@@ -119,6 +119,9 @@ pub struct PowerDoc {
     /// a used power's target: any tile of this kind
     #[serde(default)]
     pub target_kind: String,
+    /// the decisions of its owner's turn at which a used power is offered (none: all)
+    #[serde(default)]
+    pub stages: Vec<String>,
 }
 
 /// The effects language's part of the content JSON.
@@ -271,6 +274,8 @@ pub enum Verb {
     Score,
     /// a token from the bank on the power's target tile
     Place(usize),
+    /// more meeples the assassins of this turn kill
+    Kills,
 }
 
 #[derive(Debug, Clone)]
@@ -312,6 +317,8 @@ pub struct Power {
     pub protects: Vec<usize>,
     /// a used power's target: any tile of this kind ("": none)
     pub target_kind: String,
+    /// the decisions of its owner's turn at which a used power is offered (none: all)
+    pub stages: Vec<String>,
 }
 
 /// The effects language's entries of one content, resolved.
@@ -446,6 +453,7 @@ fn program(
                 "coins" => Verb::Coins,
                 "draw" => Verb::Draw,
                 "score" => Verb::Score,
+                "kills" => Verb::Kills,
                 "place" => match names.token(&e.token) {
                     Some(token) => Verb::Place(token),
                     None => {
@@ -524,6 +532,7 @@ impl Effects {
                 program: program(&power.test, &power.effects, &empty, &names)?,
                 protects,
                 target_kind: power.target_kind.clone(),
+                stages: power.stages.clone(),
             });
         }
         out.card_powers = doc

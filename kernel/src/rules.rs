@@ -98,10 +98,10 @@ const REACTING_DJINNS: &[&str] = &["kandicha", "boaz", "echidna"];
 
 /// The activated djinns written in Rust (`Activated` powers used in the owner's turn):
 /// Leta and Utug take a tile (`TakeTile`), Anun-Nak fills an empty tile from the bag,
-/// Echidna multiplies the builders' pay (with its `builders-paid` reaction), Iblis,
-/// Sibittis, Hagis and Lamia. Sloar, Bouraq and Enki are content (`on = "use"`).
+/// Echidna multiplies the builders' pay (with its `builders-paid` reaction), Sibittis,
+/// Hagis and Lamia. Sloar, Bouraq, Enki and Iblis are content (`on = "use"`).
 const ACTIVATED_DJINNS: &[&str] = &[
-    "leta", "utug", "anun-nak", "echidna", "iblis", "sibittis", "hagis", "lamia",
+    "leta", "utug", "anun-nak", "echidna", "sibittis", "hagis", "lamia",
 ];
 
 /// Kumarbi: a discount on the bid, paid in Fakirs (offered while its owner bids).
@@ -1409,13 +1409,6 @@ impl<'c> Rules<'c> {
                 return Vec::new();
             }
         }
-        // `Iblis.stages` and `usable`: before the assassins' first kill
-        if kind == "iblis"
-            && (!["pick", "drop", "tribe:red", "kill"].contains(&stage)
-                || turn.target != Target::None)
-        {
-            return Vec::new();
-        }
         if let Some(mark) = self.use_mark(card) {
             if turn.used.contains(&mark) {
                 return Vec::new();
@@ -1451,7 +1444,8 @@ impl<'c> Rules<'c> {
         }
         if let Some(power) = self.used_power(card) {
             let scope = self.card_scope(player, card);
-            if !effects::holds(&power.program.test, state, &scope) {
+            let offered = power.stages.is_empty() || power.stages.iter().any(|s| s == stage);
+            if !offered || !effects::holds(&power.program.test, state, &scope) {
                 return Vec::new();
             }
             let targets: Vec<Option<u8>> = if power.target_kind.is_empty() {
@@ -1471,7 +1465,7 @@ impl<'c> Rules<'c> {
                 .collect();
         }
         let targets: Vec<Option<u8>> = match kind {
-            "echidna" | "iblis" => vec![None],
+            "echidna" => vec![None],
             // `_if_cards_left`: one use without a target while the pile or discards hold one
             "sibittis" => {
                 let deck = &state.decks[DJINNS];
@@ -1837,13 +1831,6 @@ impl<'c> Rules<'c> {
             _ if self.is_thief(card) => return self.use_thief(state, player, card),
             // marked used: its builders-paid reaction pays the rest
             "echidna" => return Ok(state),
-            "iblis" => {
-                let extra = spec.params.get("kills").copied().unwrap_or(1) - 1;
-                let turn = state.turn.as_mut().expect("in a turn");
-                turn.kills =
-                    u32::try_from((i64::from(turn.kills) + extra).max(0)).unwrap_or(u32::MAX);
-                return Ok(state);
-            }
             "sibittis" => {
                 let draw = spec.params.get("draw").copied().unwrap_or(0).max(0) as usize;
                 let (mut state, drawn) = self.draw_cards(state, DJINNS, draw);
@@ -2456,6 +2443,12 @@ impl<'c> Rules<'c> {
                     }
                 }
                 effects::Verb::Score => {}
+                effects::Verb::Kills => {
+                    if let Some(turn) = state.turn.as_mut() {
+                        let kills = (i64::from(turn.kills) + value).max(0);
+                        turn.kills = u32::try_from(kills).unwrap_or(u32::MAX);
+                    }
+                }
                 effects::Verb::Place(token) => {
                     if let Some(tile) = scope.target {
                         state = self.place_token_for(state, scope.me, token, tile);

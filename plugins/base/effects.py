@@ -40,7 +40,7 @@ from naqala.core.state import NOBODY, State, count_effect, evolve
 from naqala.core.validate import MAX_COINS
 from naqala.plugins.base import events
 from naqala.plugins.base.cards import Activated
-from naqala.plugins.base.common import TARGET, add_cards, draw_cards
+from naqala.plugins.base.common import KILLS, TARGET, add_cards, draw_cards
 from naqala.plugins.base.placing import place_token_for
 
 #: every intermediate value is held within ±BOUND, in both engines, so no formula can
@@ -200,6 +200,9 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
             player = state.players[scope.me]
             coins = max(0, min(MAX_COINS, player.coins + value))
             state = state.replace_player(scope.me, evolve(player, coins=coins))
+        elif verb == "kills" and state.turn is not None:
+            kills = max(0, KILLS.of(state.turn) + value)
+            state = evolve(state, turn=KILLS.on(state.turn, kills))
         elif verb == "draw" and value > 0:
             state, drawn = draw_cards(state, rules.deck_index[RESOURCES], value)
             state = add_cards(state, scope.me, drawn)
@@ -304,6 +307,7 @@ class EffectPower(Power):
     def __init__(self, spec: PowerSpec) -> None:
         self.spec = spec
         self.when = spec.when_text
+        self.stages = frozenset(spec.stages) if spec.stages else None
 
     def describe(self, rules: Rules, card: CardSpec) -> str:
         scope = Scope(NOBODY, NOBODY, None, card.params, card.id)

@@ -14,7 +14,6 @@ from naqala.core.stage import Stage
 from naqala.plugins.base.djinns.activated import (
     AnunNak,
     Echidna,
-    Iblis,
     KeepDjinn,
     Kumarbi,
     PlaceNearby,
@@ -36,7 +35,6 @@ def _powers() -> dict[str, Power]:
         "boaz": Boaz(),
         "echidna": Echidna(),
         "hagis": PlaceNearby("palace", "village"),
-        "iblis": Iblis(),
         "kandicha": Kandicha(),
         "kumarbi": Kumarbi(),
         "lamia": PlaceNearby("palm-tree", "oasis"),

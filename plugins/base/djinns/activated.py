@@ -29,8 +29,6 @@ from naqala.plugins.base.cards import (
 )
 from naqala.plugins.base.common import (
     FAKIR,
-    KILLS,
-    TARGET,
     current,
     discard_cards,
     draw_cards,
@@ -206,29 +204,6 @@ class Echidna(Activated):
             return None
         extra = event.count * (card.param("multiplier") - 1)
         return gain_coins(state, owner, extra) if extra else None
-
-
-class Iblis(Activated):
-    stages = frozenset({"pick", "drop", "tribe:red", "kill"})
-    when = "in your turn, before your assassins kill"
-    effect = (
-        "Your assassins kill {kills} meeples this turn, all on the same tile (any colours) or "
-        "all viziers and/or elders in front of the same opponent."
-    )
-
-    def usable(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
-        turn = state.turn
-        return (
-            super().usable(rules, state, owner, card) and turn is not None and not TARGET.of(turn)
-        )
-
-    def act(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
-    ) -> State:
-        turn = state.turn
-        assert turn is not None
-        extra = card.param("kills") - 1
-        return evolve(state, turn=KILLS.on(turn, KILLS.of(turn) + extra))
 
 
 class Sibittis(Activated):
