@@ -186,6 +186,7 @@ PORTED = (
     "bouraq",
     "enki",
     "haurvatat",
+    "iblis",
     "jafaar",
     "marid",
     "monkir",
