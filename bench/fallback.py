@@ -3,8 +3,8 @@ house rule the native engine does not implement against the base game it does.
 
 Each case runs the whole command in this process (``--jobs 1``, typer's test runner) and
 reads its CPU time (``time.process_time``), so the two sides of a ratio share the
-machine's load alike. ``plugins/house/rich_villages.py`` replaces the village tile
-action: on ``auto`` it falls back to Python (the one line on stderr is checked); the base
+machine's load alike. ``plugins/house/double_palms.py`` replaces the oasis tile
+action (placing a token is not an effect of the language yet): on ``auto`` it falls back to Python (the one line on stderr is checked); the base
 game plays natively. The same pair is timed with greedy players, whose searches are
 where a falling-back game pays most, and a house rule whose only code hook reads a state
 (``naqala_public_notes``) is timed on ``auto`` (native) against ``--engine python``, what
@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 from naqala import kernel
 from naqala.cli.app import app
 
-RICH_VILLAGES = Path(__file__).resolve().parents[1] / "plugins" / "house" / "rich_villages.py"
+CODED_RULE = Path(__file__).resolve().parents[1] / "plugins" / "house" / "double_palms.py"
 #: a house rule whose only code hook reads a state
 NOTES = """
 from naqala.core.hookspecs import hookimpl
@@ -74,7 +74,7 @@ def main() -> None:
     args = parser.parse_args()
     if not kernel.available():
         raise SystemExit(f"no native engine: {kernel.unavailable_reason()}")
-    rich = ["--house-rules", str(RICH_VILLAGES)]
+    rich = ["--house-rules", str(CODED_RULE)]
     random = ["--games", str(args.games), "--players", "4"]
     greedy = [
         "--games",
@@ -86,11 +86,11 @@ def main() -> None:
     ]
     print(f"naqala simulate --json --jobs 1, one process, {args.games} random games of 4")
     pair(
-        "rich-villages on auto (falls back) / base game on auto (native)", [*random, *rich], random
+        "double-palms on auto (falls back) / base game on auto (native)", [*random, *rich], random
     )
     print(f"the same with greedy seats, {args.greedy_games} games of 4")
     pair(
-        "rich-villages on auto (falls back) / base game on auto (native)", [*greedy, *rich], greedy
+        "double-palms on auto (falls back) / base game on auto (native)", [*greedy, *rich], greedy
     )
     with tempfile.TemporaryDirectory() as folder:
         notes = Path(folder) / "round_notes.py"
