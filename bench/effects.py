@@ -9,6 +9,12 @@ the kernel after every action: legal actions, state JSON and score sheet. It pri
 many programs, games and actions were compared, and every difference; the only acceptable
 count is 0 (exit status 1 otherwise). The draws are fixed by ``--seed``, so a run can be
 repeated; ``.ci/run`` proves 1,000 programs.
+
+``--speed`` measures instead what a rule in the language costs natively: each file of the
+cookbook (``docs/examples/effects/``) against the base game alone, whole random games of 4
+on the kernel, interleaved in CPU-time slices in this process; it prints the CPU per
+action with the rule over without it. (The base game's djinns in the language against the
+same djinns in hand-written Rust: ``bench/kernel_builds.py``.)
 """
 
 from __future__ import annotations
@@ -54,12 +60,40 @@ def prove(count: int, seed: int, expansions: list[str]) -> tuple[Report, int, li
     return total, proven[0], failed
 
 
+def speed(rounds: int, seconds: float) -> None:
+    """CPU per action of each cookbook rule on the kernel, over the base game alone."""
+    import statistics
+    from pathlib import Path
+
+    from naqala.kernel.differential import agent_seed
+
+    def rate(bridge: NativeRules) -> float:
+        start, actions, game = time.process_time(), 0, 0
+        while time.process_time() - start < seconds:
+            seeds = [agent_seed(game, seat) for seat in range(4)]
+            actions += bridge.new_game(4, game).random_playout(seeds)[1]
+            game += 1
+        return actions / (time.process_time() - start)
+
+    base = NativeRules(build_rules())
+    folder = Path(__file__).resolve().parents[1] / "docs" / "examples" / "effects"
+    print(f"CPU per action, the rule over the base game alone ({rounds} rounds, median)")
+    for path in sorted(folder.glob("*.toml")):
+        ruled = NativeRules(build_rules(house_rules=[path]))
+        ratios = [rate(base) / rate(ruled) for _ in range(rounds)]
+        print(f"  {path.stem}: {statistics.median(ratios):.2f}×")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--programs", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("-x", dest="expansions", action="append", default=[])
+    parser.add_argument("--speed", action="store_true")
     args = parser.parse_args(argv)
+    if args.speed:
+        speed(5, 0.5)
+        return 0
     start = time.process_time()
     report, proven, failed = prove(args.programs, args.seed, args.expansions)
     spent = time.process_time() - start

@@ -3,13 +3,13 @@ house rule the native engine does not implement against the base game it does.
 
 Each case runs the whole command in this process (``--jobs 1``, typer's test runner) and
 reads its CPU time (``time.process_time``), so the two sides of a ratio share the
-machine's load alike. ``plugins/house/double_palms.py`` replaces the oasis tile
-action (placing a token is not an effect of the language yet): on ``auto`` it falls back to Python (the one line on stderr is checked); the base
-game plays natively. The same pair is timed with greedy players, whose searches are
-where a falling-back game pays most, and a house rule whose only code hook reads a state
-(``naqala_public_notes``) is timed on ``auto`` (native) against ``--engine python``, what
-it cost before read-only hooks kept a game native. Each result is the same JSON on both
-engines where both can play it.
+machine's load alike. ``plugins/house/double_palms.py`` replaces the oasis tile action
+(in Python): on ``auto`` it falls back to Python (the one line on stderr is checked);
+the base game plays natively. The same pair is timed with greedy players, whose searches
+are where a falling-back game pays most, and a house rule whose only code hook reads a
+state (``naqala_public_notes``) is timed on ``auto`` (native) against ``--engine
+python``, what it cost before read-only hooks kept a game native. Each result is the
+same JSON on both engines where both can play it.
 
     python bench/fallback.py [--games 200] [--greedy-games 20]
 """
@@ -85,13 +85,9 @@ def main() -> None:
         ",".join(["greedy"] * 4),
     ]
     print(f"naqala simulate --json --jobs 1, one process, {args.games} random games of 4")
-    pair(
-        "double-palms on auto (falls back) / base game on auto (native)", [*random, *rich], random
-    )
+    pair("double-palms on auto (falls back) / base game on auto (native)", [*random, *rich], random)
     print(f"the same with greedy seats, {args.greedy_games} games of 4")
-    pair(
-        "double-palms on auto (falls back) / base game on auto (native)", [*greedy, *rich], greedy
-    )
+    pair("double-palms on auto (falls back) / base game on auto (native)", [*greedy, *rich], greedy)
     with tempfile.TemporaryDirectory() as folder:
         notes = Path(folder) / "round_notes.py"
         notes.write_text(NOTES, encoding="utf-8")
