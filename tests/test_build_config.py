@@ -4,6 +4,7 @@ verdicts (tools/wheel_check.py); the wheel itself is built and installed by .ci/
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import sys
 import zipfile
 from pathlib import Path
@@ -158,3 +159,24 @@ def test_the_wheel_check_reads_auditwheels_tag(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(wheel_check, "run", lambda command: report)
     line = wheel_check.platform_tag(Path("naqala.whl"))
     assert "manylinux_2_34_x86_64" in line and "glibc 2.34 or newer" in line
+
+
+def test_a_wheel_builds_in_a_fresh_folder_never_the_checkouts_build(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ``build/`` left in the checkout once shipped a stale second extension."""
+    pytest.importorskip("setuptools_rust")
+    from setuptools.dist import Distribution
+
+    monkeypatch.setattr(setup_py.sys, "argv", ["setup.py", "bdist_wheel"])
+    command = setup_py.command_classes()["bdist_wheel"](Distribution({"name": "x"}))
+    command.finalize_options()
+    base = Path(command.distribution.get_command_obj("build").build_base)
+    try:
+        assert base.name.startswith("naqala-build-") and base.is_dir()
+        assert not any(base.iterdir())
+        assert Path(command.bdist_dir).is_relative_to(base)
+    finally:
+        shutil.rmtree(base)
+    monkeypatch.setattr(setup_py.sys, "argv", ["setup.py", "editable_wheel"])
+    assert "bdist_wheel" not in setup_py.command_classes()
