@@ -94,7 +94,7 @@ def tune(
     house rule and compare it with the original rules."""
     try:
         require("optuna", "naqala tune")
-        require("scipy.stats", "naqala tune")
+        require("scipy.stats", "naqala tune", extra="tune")
         space = load_space(space_path)
         goal = parse_objective(objective, target_rounds)
         baseline = Ruleset.of(expansion or [], house_rules or [], without or [])

@@ -7,10 +7,13 @@ the same state and action always give the same result, and states are never chan
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pickle
 import re
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
 import pluggy
@@ -33,6 +36,7 @@ from naqala.core.meaning import check_rules
 from naqala.core.metrics import Metric
 from naqala.core.native import Provided, provided_rules
 from naqala.core.plugins import (
+    LOADED_HOUSE_RULES,
     HouseRuleFile,
     PluginError,
     PluginInfo,
@@ -46,7 +50,7 @@ from naqala.core.stage import Flow, Stage
 from naqala.core.state import Deck, Layout, PlayerState, State, evolve
 from naqala.core.tie_break import highest_score
 from naqala.core.turnfields import CORE_FIELDS, TurnField
-from naqala.core.without import WithoutError, declared_without
+from naqala.core.without import WithoutError, declared_without, leave_out
 
 if TYPE_CHECKING:
     from naqala.core.agents import AgentFactory
@@ -102,6 +106,35 @@ class Rules:
             declared_without(self)
         except WithoutError as exc:
             raise ContentError([str(exc)]) from None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rules pickle as how to build them again, as the lab's workers rebuild theirs:
+        installed plugins by id and version, house-rule files as the bytes that were
+        hashed, plugin objects by reference, the cards left out. A process that unpickles
+        them builds fresh rules (``Rules`` holds modules and caches, which never travel)."""
+        plugins = [i for i in self.plugins if i.source == "entry-point"]
+        houses = []
+        for info in self.plugins:
+            if info.source == "house-rule":
+                file = LOADED_HOUSE_RULES.get(info.sha256)
+                if file is None:
+                    raise pickle.PicklingError(f"the house rule {info.path} was never read")
+                houses.append(file)
+        objects = [
+            ("module", o.module.__name__)
+            if isinstance(o.module, ModuleType)
+            else ("object", o.module)
+            for o in self.plugins
+            if o.source not in ("entry-point", "house-rule")
+        ]
+        recipe = (
+            tuple(i.id for i in plugins if i.id != "base"),
+            {i.id: i.version for i in plugins},
+            tuple(houses),
+            tuple(objects),
+            self.without,
+        )
+        return _rebuilt_rules, recipe
 
     # -- construction steps, in the order ``__init__`` takes them ------------------------
 
@@ -795,6 +828,19 @@ def build_rules(
     the deterministic order of ``plugins.order_plugins``; ``versions`` plays named plugins
     at the older versions a saved game was made with."""
     return Rules(resolve(expansions, house_rules, extra_plugins, versions))
+
+
+def _rebuilt_rules(
+    expansions: tuple[str, ...],
+    versions: dict[str, str],
+    house_rules: tuple[HouseRuleFile, ...],
+    objects: tuple[tuple[str, Any], ...],
+    without: tuple[str, ...],
+) -> Rules:
+    """Rules unpickled: built again from what ``Rules.__reduce__`` kept."""
+    extra = [importlib.import_module(o) if kind == "module" else o for kind, o in objects]
+    rules = build_rules(expansions, house_rules, extra, versions)
+    return leave_out(rules, without) if without else rules
 
 
 def same_plugins(rules: Rules, names: Sequence[str]) -> bool:

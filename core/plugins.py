@@ -320,10 +320,16 @@ def read_house_rule(path: Path) -> HouseRuleFile:
     return HouseRuleFile(path.resolve(), data, hashlib.sha256(data).hexdigest())
 
 
+#: every house-rule file loaded in this process, by sha256: the bytes pickled rules carry
+#: (``Rules.__reduce__``), so a worker process runs what was hashed here
+LOADED_HOUSE_RULES: dict[str, HouseRuleFile] = {}
+
+
 def load_house_rule(source: Path | HouseRuleFile) -> PluginInfo:
     """Run a house-rule file (read now if given as a path) as a module of its own, named
     after its whole sha256: the same contents are one module for the whole process."""
     file = source if isinstance(source, HouseRuleFile) else read_house_rule(source)
+    LOADED_HOUSE_RULES.setdefault(file.sha256, file)
     module_name = f"naqala_house_{file.sha256}"
     module: ModuleType | None = sys.modules.get(module_name)
     if module is None and file.path.suffix == ".toml":

@@ -30,8 +30,9 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     ) from exc
 
 from naqala.core.agents import HUMAN, Agent, RandomAgent, canonical_seat, make_agent
+from naqala.core.engine import Rules
 from naqala.core.simulate import agent_seed
-from naqala.envs.pettingzoo import NaqalaAEC
+from naqala.envs.pettingzoo import NaqalaAEC, _unpickled_aec
 
 
 class MaskedDiscrete(gymnasium.spaces.Discrete):
@@ -66,7 +67,7 @@ class NaqalaGym(gymnasium.Env[Any, Any]):
         render_mode: str | None = None,
         engine: str = "auto",
     ) -> None:
-        self.game = NaqalaAEC(
+        game = NaqalaAEC(
             players=players,
             expansions=expansions,
             house_rules=house_rules,
@@ -74,6 +75,14 @@ class NaqalaGym(gymnasium.Env[Any, Any]):
             render_mode=render_mode,
             engine=engine,
         )
+        self._setup(game, opponents, seat, render_mode)
+
+    def _setup(
+        self, game: NaqalaAEC, opponents: Sequence[str], seat: int, render_mode: str | None
+    ) -> None:
+        """Everything ``__init__`` sets around the game: what an unpickled one rebuilds."""
+        self.game = game
+        players = game.players
         if not 0 <= seat < players:
             raise ValueError(f"seat={seat}: a {players}-player game has seats 0..{players - 1}")
         kinds = list(opponents) * (players - 1) if len(opponents) == 1 else list(opponents)
@@ -92,12 +101,25 @@ class NaqalaGym(gymnasium.Env[Any, Any]):
         self.observation_space = self.game.observation_space(self.game.possible_agents[seat])
         self.action_space = MaskedDiscrete(self.game.codec.size, self._mask)
         self.agents: dict[int, Agent] = {}
+        #: the episode's seed and the learner's actions since, replayed when unpickled
+        self._episode: tuple[int, list[int]] | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game's rules and settings, its opponents, and the learner's
+        actions in the episode under way, which the other process replays (the opponents
+        draw from seeds fixed by the episode's: the same game again, unless an opponent
+        searches for a time rather than a number of playouts)."""
+        game = self.game
+        settings = (game.players, game.reward_kind, game.render_mode, game.engine_used)
+        table = (game.rules, settings, game._next_seed)
+        return _unpickled_gym, (type(self), table, self.kinds, self.seat, self._episode)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         self.game.reset(seed=seed)
+        self._episode = (self.game.seed_used, [])
         others = [s for s in range(self.game.players) if s != self.seat]
         game_seed = self.game.seed_used
         self.agents = {
@@ -112,6 +134,8 @@ class NaqalaGym(gymnasium.Env[Any, Any]):
         if game.is_over:
             raise RuntimeError("the game is over: call reset()")
         self.game.step(int(action))
+        if self._episode is not None:
+            self._episode[1].append(int(action))
         self._play_others()
         reward = 0.0
         if game.is_over:
@@ -120,6 +144,13 @@ class NaqalaGym(gymnasium.Env[Any, Any]):
 
     def render(self) -> str | None:
         return self.game.render()
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions now, as booleans over the codec (what
+        sb3-contrib's MaskablePPO asks an environment for); all False once the game is
+        over or before the first reset."""
+        mask: np.ndarray = self._mask().astype(bool)
+        return mask
 
     def _play_others(self) -> None:
         rules = self.game.rules
@@ -152,3 +183,24 @@ class NaqalaGym(gymnasium.Env[Any, Any]):
         if game.is_over:
             return {"scores": game.scores()}
         return {"stage": game.stage}
+
+
+def _unpickled_gym(
+    cls: type[NaqalaGym],
+    table: tuple[Rules, tuple[int, str, str | None, str], int],
+    kinds: list[str],
+    seat: int,
+    episode: tuple[int, list[int]] | None,
+) -> NaqalaGym:
+    """A pickled Gymnasium environment again, its episode replayed."""
+    rules, settings, next_seed = table
+    game = _unpickled_aec(NaqalaAEC, rules, settings, next_seed, None)
+    env = cls.__new__(cls)
+    env._setup(game, kinds, seat, game.render_mode)
+    if episode is not None:
+        seed, actions = episode
+        env.reset(seed=seed)
+        for action in actions:
+            env.step(action)
+        game._next_seed = next_seed
+    return env

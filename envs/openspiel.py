@@ -136,9 +136,9 @@ def _position(game_text: str, state_json: str) -> _Position:
 class NaqalaGame(pyspiel.Game):  # type: ignore[misc]
     """A naqala ruleset and player count as an OpenSpiel game."""
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: dict[str, Any] | None = None, rules: Rules | None = None) -> None:
         params = {**_DEFAULTS, **(params or {})}
-        self.rules: Rules = rules_from(
+        self.rules: Rules = rules or rules_from(
             split_names(params["expansions"]), split_names(params["house_rules"])
         )
         self.players = int(params["players"])
@@ -170,6 +170,11 @@ class NaqalaGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(GAME_TYPE, info, params)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its parameters and its rules (which pickle as their ruleset and
+        house-rule bytes): pyspiel's own pickling would give back a game without them."""
+        return _unpickled_game, (type(self), self.get_parameters(), self.rules)
+
     def new_initial_state(self) -> NaqalaState:
         return NaqalaState(self)
 
@@ -198,6 +203,10 @@ class NaqalaGame(pyspiel.Game):  # type: ignore[misc]
             except StateFormatError as exc:
                 raise ValueError(f"not a naqala state of this game: {exc}") from exc
         return state
+
+
+def _unpickled_game(cls: type[NaqalaGame], params: dict[str, Any], rules: Rules) -> NaqalaGame:
+    return cls(params, rules)
 
 
 class NaqalaState(pyspiel.State):  # type: ignore[misc]

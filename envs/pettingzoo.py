@@ -46,6 +46,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         "the PettingZoo environment needs the extra: pip install 'naqala[pettingzoo]'"
     ) from exc
 
+from naqala.core.engine import Rules
 from naqala.core.state import State
 from naqala.envs.codec import codec_for
 from naqala.envs.common import REWARDS, rules_from
@@ -79,7 +80,19 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
         engine: str = "auto",
     ) -> None:
         super().__init__()
-        self.rules = rules_from(expansions, house_rules)
+        self._setup(rules_from(expansions, house_rules), players, seed, reward, render_mode, engine)
+
+    def _setup(
+        self,
+        rules: Rules,
+        players: int,
+        seed: int,
+        reward: str,
+        render_mode: str | None,
+        engine: str,
+    ) -> None:
+        """Everything ``__init__`` sets from the rules: what an unpickled game rebuilds."""
+        self.rules = rules
         allowed = sorted(pc.players for pc in self.rules.content.player_counts)
         if players not in allowed:
             raise ValueError(f"players={players}: these rules allow {', '.join(map(str, allowed))}")
@@ -104,6 +117,17 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
         self._next_seed = seed
         self.seed_used = seed
         self.game: Game | None = None
+        #: every step since the last reset (None for a finished agent's), replayed when
+        #: the environment is unpickled: a game is its seed and its actions
+        self._steps: list[int | None] = []
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its rules (which pickle as their ruleset and house-rule bytes), its
+        settings and the steps of the game under way, which the other process replays:
+        what subprocess vector environments need."""
+        settings = (self.players, self.reward_kind, self.render_mode, self.engine_used)
+        progress = (self.seed_used, list(self._steps)) if self.game is not None else None
+        return _unpickled_aec, (type(self), self.rules, settings, self._next_seed, progress)
 
     # -- spaces ------------------------------------------------------------------------
 
@@ -119,6 +143,7 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
         self.seed_used = self._next_seed if seed is None else seed
         self._next_seed = self.seed_used + 1
         self.game = open_game(self.rules, self.players, self.seed_used, self.engine_used)
+        self._steps = []
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -157,6 +182,10 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
         self.step(self._game().option_index(place))
 
     def step(self, action: int | None) -> None:
+        self._step(action)
+        self._steps.append(None if action is None else int(action))
+
+    def _step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -203,6 +232,27 @@ class NaqalaAEC(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         pass
+
+
+def _unpickled_aec(
+    cls: type[NaqalaAEC],
+    rules: Rules,
+    settings: tuple[int, str, str | None, str],
+    next_seed: int,
+    progress: tuple[int, list[int | None]] | None,
+) -> NaqalaAEC:
+    """A pickled environment again: its rules, settings, and the game under way replayed."""
+    players, reward, render_mode, engine = settings
+    game = cls.__new__(cls)
+    AECEnv.__init__(game)
+    game._setup(rules, players, next_seed, reward, render_mode, engine)
+    if progress is not None:
+        seed, steps = progress
+        game.reset(seed=seed)
+        for action in steps:
+            game.step(action)
+    game._next_seed = next_seed
+    return game
 
 
 def raw_env(**kwargs: Any) -> NaqalaAEC:

@@ -209,7 +209,7 @@ def clearly_worse(trial: Sequence[float], best: Sequence[float], level: float) -
         return False
     if len(set(differences)) == 1:  # no variance: worse in every game, or not at all
         return differences[0] > 0
-    scipy_stats = require("scipy.stats", "naqala tune's early stop")
+    scipy_stats = require("scipy.stats", "naqala tune's early stop", extra="tune")
     test = scipy_stats.ttest_1samp(differences, 0.0, alternative="greater")
     p = float(test.pvalue)
     return math.isfinite(p) and p < level
