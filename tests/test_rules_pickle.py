@@ -59,12 +59,12 @@ class QuietPlugin:
 
 
 def test_unpickled_rules_are_fresh_rules_of_the_same_game() -> None:
-    rich_villages = importlib.import_module("naqala.plugins.house.rich_villages")
-    rules = build_rules(["djinns"], extra_plugins=[rich_villages, QuietPlugin()])
+    double_palms = importlib.import_module("naqala.plugins.house.double_palms")
+    rules = build_rules(["djinns"], extra_plugins=[double_palms, QuietPlugin()])
     again = pickle.loads(pickle.dumps(rules))
     assert again is not rules and identity(again) == identity(rules)
     modules = {info.name: info.module for info in again.plugins}
-    assert modules["rich-villages"] is rich_villages  # a module, by its name
+    assert modules["double-palms"] is double_palms  # a module, by its name
     assert isinstance(modules["quiet-object"], QuietPlugin)
     state, actions = play_game(again, 4, 5)
     assert (state_to_json(again, state), actions) == (
