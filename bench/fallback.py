@@ -3,13 +3,13 @@ house rule the native engine does not implement against the base game it does.
 
 Each case runs the whole command in this process (``--jobs 1``, typer's test runner) and
 reads its CPU time (``time.process_time``), so the two sides of a ratio share the
-machine's load alike. ``plugins/house/double_palms.py`` replaces the oasis tile action
-(in Python): on ``auto`` it falls back to Python (the one line on stderr is checked);
-the base game plays natively. The same pair is timed with greedy players, whose searches
-are where a falling-back game pays most, and a house rule whose only code hook reads a
-state (``naqala_public_notes``) is timed on ``auto`` (native) against ``--engine
-python``, what it cost before read-only hooks kept a game native. Each result is the
-same JSON on both engines where both can play it.
+machine's load alike. ``plugins/examples/double_palms.py`` replaces the oasis tile
+action (in Python): on ``auto`` it falls back to Python (the one line on stderr is
+checked); the base game plays natively. The same pair is timed with greedy players,
+whose searches are where a falling-back game pays most, and a house rule whose only code
+hook reads a state (``naqala_public_notes``) is timed on ``auto`` (native) against
+``--engine python``, what it cost before read-only hooks kept a game native. Each result
+is the same JSON on both engines where both can play it.
 
     python bench/fallback.py [--games 200] [--greedy-games 20]
 """
@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 from naqala import kernel
 from naqala.cli.app import app
 
-CODED_RULE = Path(__file__).resolve().parents[1] / "plugins" / "house" / "double_palms.py"
+CODED_RULE = Path(__file__).resolve().parents[1] / "plugins" / "examples" / "double_palms.py"
 #: a house rule whose only code hook reads a state
 NOTES = """
 from naqala.core.hookspecs import hookimpl

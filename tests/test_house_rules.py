@@ -48,7 +48,7 @@ FILES = {
     "generous-jafaar": HOUSE / "generous_jafaar.toml",
     "no-loops": HOUSE / "no_loops.toml",
     "rich-villages": HOUSE / "rich_villages.toml",
-    "double-palms": HOUSE / "double_palms.py",
+    "double-palms": ROOT / "plugins" / "examples" / "double_palms.py",
 }
 TUTORIAL = ROOT / "docs" / "house-rules.md"
 #: how a house rule is loaded: the installed plugin (-x NAME) or the file (--house-rules)
@@ -113,17 +113,33 @@ def test_each_house_rule_loads_as_a_file_and_as_an_installed_plugin(name: str, h
 
 
 def test_the_house_rules_are_installed_under_the_group_naqala_plugins() -> None:
-    """pyproject.toml installs the three example rules as plugins of their own names."""
+    """pyproject.toml installs the example rules as plugins of their own names: the
+    shipped house rules as their .toml files, the example of a code rule as its module."""
     installed = {ep.name: ep.value for ep in entry_points(group="naqala.plugins")}
     for name, path in FILES.items():
-        module = "naqala.plugins.house"
-        assert installed[name] == (
-            f"{module}:{path.stem}" if path.suffix == ".toml" else f"{module}.{path.stem}"
-        )
+        if path.suffix == ".toml":
+            assert installed[name] == f"naqala.plugins.house:{path.stem}"
+        else:
+            assert installed[name] == f"naqala.plugins.examples.{path.stem}"
+
+
+def test_the_shipped_house_rules_are_toml_alone_and_play_natively() -> None:
+    """plugins/house/ holds .toml files only (issue 37), each native on the kernel."""
+    plan = pytest.importorskip("naqala.kernel.plan")
+    assert {p.suffix for p in HOUSE.iterdir() if p.name != "__init__.py"} <= {".toml", ""}
+    for path in sorted(HOUSE.glob("*.toml")):
+        rules = build_rules(["artisans"], [path])
+        assert plan.plan(rules, ["random", "random"]).reason is None, path.name
 
 
 #: the shipped rules made of numbers: each is its .toml alone (issue 37)
-TOML_ONLY = ("big_viziers", "djinns_once_per_round", "generous_jafaar", "nekir_per_assassination")
+TOML_ONLY = (
+    "big_viziers",
+    "djinns_once_per_round",
+    "generous_jafaar",
+    "nekir_per_assassination",
+    "rich_villages",
+)
 
 
 @pytest.mark.parametrize("stem", TOML_ONLY)

@@ -59,7 +59,7 @@ class QuietPlugin:
 
 
 def test_unpickled_rules_are_fresh_rules_of_the_same_game() -> None:
-    double_palms = importlib.import_module("naqala.plugins.house.double_palms")
+    double_palms = importlib.import_module("naqala.plugins.examples.double_palms")
     rules = build_rules(["djinns"], extra_plugins=[double_palms, QuietPlugin()])
     again = pickle.loads(pickle.dumps(rules))
     assert again is not rules and identity(again) == identity(rules)

@@ -176,7 +176,7 @@ def test_a_game_the_asked_engine_cannot_play_is_resumed_stopped_saying_why(
     from native_kit import require_native
 
     require_native()
-    rule = read_house_rule(ROOT / "plugins" / "house" / "double_palms.py")
+    rule = read_house_rule(ROOT / "plugins" / "examples" / "double_palms.py")
     folder = tmp_path / "games"
     with TestClient(create_app(Store(folder, [rule], 5, engine="python"), ai_delay=0)) as client:
         api = seat_api(client, ["human", "ai:greedy"], house_rules=["double_palms.py"])

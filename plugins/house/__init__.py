@@ -7,7 +7,8 @@
 - ``no_loops.toml``: a meeple move may not enter any tile twice (``movement.revisit``).
 - ``shared_artisans.toml``: players tied for the most artisans all score the majority
   value (``artisan_majority_ties``).
-- ``rich_villages``: the village action also pays 2 coins (a tile action).
+- ``rich_villages.toml``: the village action also pays 2 coins (a tile action in the
+  effects language, docs/effects.md).
 
 Each works with ``naqala play --house-rules plugins/house/<file>`` from a checkout, and
 is installed as a plugin too (``-x big-viziers``). A rule made of numbers is its
