@@ -326,7 +326,7 @@ class EffectPower(Power):
         """The printed text promises ``promised`` (2 VP more a piece); these rules' numbers
         give ``promise`` (a setting or an override may turn it into a penalty)."""
         spec = self.spec
-        if spec.promise is None:
+        if spec.promise is None or not card.text:  # a card without words promises nothing
             return None
         scope = Scope(NOBODY, NOBODY, None, card.params, card.id)
         now = _static(rules, tree(spec.promise), scope)
