@@ -24,6 +24,7 @@ pub mod rng;
 pub mod rules;
 pub mod seats;
 pub mod setup;
+pub mod shared_rules;
 pub mod state;
 pub mod statecheck;
 pub mod statejson;
