@@ -20,6 +20,7 @@ pub mod observe;
 pub mod perft;
 pub mod playout;
 pub mod providers;
+pub mod results;
 pub mod rng;
 pub mod rules;
 pub mod seats;

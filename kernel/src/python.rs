@@ -144,6 +144,52 @@ mod _native {
             ))
         }
 
+        /// The finished game as the lab reads it (`crate::results`), as plain data:
+        /// `(round, lines, scores, winners, flags, effects, djinns, tile_points)`, each seat's
+        /// score lines as `(category, source, points)`; None when its rules score lines
+        /// the kernel does not write (the caller reads a Python state instead).
+        #[allow(clippy::type_complexity)]
+        fn reading(
+            &self,
+        ) -> Option<(
+            u16,
+            Vec<Vec<(String, String, i64)>>,
+            Vec<i64>,
+            Vec<usize>,
+            Vec<String>,
+            Vec<(String, i64)>,
+            Vec<Vec<String>>,
+            Vec<Vec<(String, i64)>>,
+        )> {
+            let read = crate::results::read(self.rules.rules(), &self.state)?;
+            let lines = read
+                .lines
+                .into_iter()
+                .map(|sheet| {
+                    sheet
+                        .into_iter()
+                        .map(|l| (l.category, l.source, l.points))
+                        .collect()
+                })
+                .collect();
+            Some((
+                read.round,
+                lines,
+                read.scores,
+                read.winners,
+                read.flags,
+                read.effects,
+                read.djinns,
+                read.tile_points,
+            ))
+        }
+
+        /// The players in the order their first marker lies on the bid track
+        /// (`lab/results.py`'s `start_order`).
+        fn first_bidders(&self) -> Vec<usize> {
+            crate::results::first_bidders(&self.state)
+        }
+
         /// Whether the game is over.
         fn is_over(&self) -> bool {
             self.rules.content().names.name(self.state.decision.stage) == "over"
