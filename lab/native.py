@@ -16,7 +16,6 @@ is the Python engine's, game for game.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -75,15 +74,15 @@ def read_natively(
         return None
     rounds, lines, scores, winners, flags, effect_counts, djinns, tile_points = reading
     plugins = set(rules.ruleset)
-    effects: Counter[str] = Counter(dict(effect_counts))
+    effects = dict(effect_counts)
     categories = []
-    for sheet in lines:
-        totals: Counter[str] = Counter()
+    for sheet in lines:  # plain dicts: a Counter per seat was a fifth of the reading
+        totals: dict[str, int] = {}
         for category, source, points in sheet:
-            totals[category] += points
-            if source not in plugins and points:
-                effects[source] += 1  # a card that changed a score line
-        categories.append(dict(totals))
+            totals[category] = totals.get(category, 0) + points
+            if points and source not in plugins:
+                effects[source] = effects.get(source, 0) + 1  # a card that changed a line
+        categories.append(totals)
     final_scores = tuple(scores)
     return GameResult(
         seed=seed,
@@ -93,7 +92,7 @@ def read_natively(
         winners=tuple(winners),
         categories=tuple(categories),
         flags=tuple(flags),
-        effects=dict(effects),
+        effects=effects,
         agents=tuple(agents),
         start_order=tuple(first_order),
         verdict="",  # the kernel reads only the rules without a verdict hook
