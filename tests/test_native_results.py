@@ -1,8 +1,8 @@
 """A native game's result read from the kernel's plain data (``NativeState.reading``,
 ``kernel/src/results.rs``) is the result read from its Python state (``result_of``): the
 score lines by category, the cards' effects, winners, flags, djinns held, tiles' worth and
-first bidders, over seat kinds and house rules; rules whose score lines the kernel does
-not write fall back to the Python state, still the Python engine's result."""
+first bidders, over every box, seat kinds and house rules; solo mode, whose verdict the
+kernel does not read, falls back to the Python state, still the Python engine's result."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def both_readings(ruleset: Ruleset, players: int, seats: tuple[str, ...], seeds:
         assert first == start_order(bridge.to_python(start))
         played = [tuple(r) for r in rounds]
         native = read_natively(rules, final, seed, actions, names, first, played)
-        assert native is not None, "the kernel writes the base game's score lines"
+        assert native is not None, "the kernel writes these rules' score lines"
         python = result_of(rules, bridge.to_python(final), seed, actions, names, first, played)
         assert native == python
         reading = final.reading()
@@ -71,23 +71,40 @@ def test_house_rules_read_natively(ruleset: Ruleset) -> None:
 
 
 @pytest.mark.parametrize(
-    ("expansions", "players", "seats"),
+    ("expansions", "players", "games"),
     [
-        (("artisans", "djinns"), 5, ("random", "greedy")),
-        (("thieves",), 4, ("random", "greedy")),
-        (("solo",), 1, ("random",)),
+        (("artisans", "djinns"), 5, 16),
+        (("artisans",), 4, 20),
+        (("djinns",), 4, 20),
+        (("thieves",), 4, 20),
+        (("thieves", "djinns", "artisans"), 3, 10),
     ],
-    ids=["artisans-djinns", "thieves", "solo"],
+    ids=["artisans-djinns", "artisans", "whims-box", "thieves", "every-box"],
 )
-def test_other_boxes_fall_back_to_the_python_state(
-    expansions: tuple[str, ...], players: int, seats: tuple[str, ...]
-) -> None:
+def test_the_boxes_read_natively(expansions: tuple[str, ...], players: int, games: int) -> None:
     require_native()
-    ruleset = Ruleset(expansions)
+    seats = ("random", "greedy", "mcts:8")
+    sources = both_readings(Ruleset(expansions), players, seats, range(games))
+    if "artisans" in expansions:
+        assert "artisans" in sources
+    if "djinns" in expansions:
+        assert "great-lake" in sources  # the lake's worth, the djinns' lines included
+
+
+def test_house_rules_of_the_boxes_read_natively() -> None:
+    require_native()
+    both_readings(
+        Ruleset(("artisans", "djinns", "shared-artisan-majority")), 3, ("random",), range(10)
+    )
+
+
+def test_solo_falls_back_to_the_python_state() -> None:
+    require_native()
+    ruleset = Ruleset(("solo",))
     bridge = NativeRules(rules_of(ruleset))
-    final, _, _ = bridge.new_game(players, 0).play([("random", 1)] * players)
-    assert final.reading() is None  # another box scores: the kernel does not read it
-    python = Study(ruleset, tuple(seats[s % len(seats)] for s in range(players)), seed=3)
+    final, _, _ = bridge.new_game(1, 0).play([("random", 1)])
+    assert final.reading() is None  # a verdict of its own: the kernel does not read it
+    python = Study(ruleset, ("random",), seed=3)
     native = attrs.evolve(python, engine="native")
-    for index in range(2):
+    for index in range(3):
         assert play_task((native, index)) == play_task((python, index))

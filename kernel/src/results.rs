@@ -5,16 +5,21 @@
 //!
 //! Only the rules whose every score line this module writes are read here: the base
 //! game's score sheet (`plugins/base/scoring.py`) and the djinns that change it at the end
-//! (`plugins/base/djinns/endgame.py`: `BetterCount`, `AlAmin`), when no other plugin adds,
-//! changes or judges the scores (no other deck, no solo mode, every scoring hook the base
-//! plugin's). Anything else is `None`, and the caller reads the game through a Python
-//! state as before. The lines must also add up to the kernel's own scores
+//! (`plugins/base/djinns/endgame.py`: `BetterCount`, `AlAmin`; the boxes' Geb, Ptah and
+//! Qareen), the Thieves' unused thieves (`plugins/thieves/steal.py`), the Artisans'
+//! artisans, precious items and tents (`plugins/artisans/`), and the Whims box's cities
+//! and Great Lake (`plugins/whims/`), when no other plugin adds, changes or judges the
+//! scores (no other deck, no solo mode, every scoring hook one of those plugins').
+//! Anything else is `None`, and the caller reads the game through a Python state as
+//! before. The lines must also add up to the kernel's own scores
 //! (`Rules::scores`, proven the Python engine's by the differential harness), or the
 //! reading is refused.
 
-use crate::content::Content;
+use crate::content::{CardSpec, Content};
+use crate::extras::get_extra;
 use crate::rules::{solo, Rules};
 use crate::state::State;
+use crate::typed_settings::text_setting;
 use crate::variants::winners;
 
 /// One score line of a seat's sheet (`ScoreLine` without its words).
@@ -46,16 +51,21 @@ pub struct Reading {
     pub tile_points: Vec<Vec<(String, i64)>>,
 }
 
-/// The decks of the rules this module reads (any other deck's cards may score).
+/// The decks whose cards' score lines this module writes: the two every game has
+/// first, then the boxes' (any other deck's cards may score).
 const DECKS: [&str; 2] = ["resources", "djinns"];
-/// The hooks that write, change or judge the scores: the base plugin's alone here.
-const SCORING_HOOKS: [&str; 3] = [
-    "naqala_score_lines",
-    "naqala_adjust_score_lines",
-    "naqala_verdict",
-];
+const THIEVES: &str = "thieves";
+const ITEMS: &str = "items";
+const WHIMS: &str = "whims";
+/// The hooks that write or change the scores, and the plugins whose answers this module
+/// writes; a verdict hook (solo mode) is never read here.
+const SCORING_HOOKS: [&str; 2] = ["naqala_score_lines", "naqala_adjust_score_lines"];
+const VERDICT_HOOK: &str = "naqala_verdict";
 /// The plugin whose score lines this module writes.
 const BASE: &str = "base";
+const ARTISANS: &str = "artisans";
+/// The Whims box's plugin, as the providers table names it (its ruleset name is `djinns`).
+const WHIMS_PLUGIN: &str = "whims";
 /// `BetterCount` djinns: kind, category, the card's parameter, and what it improves on
 /// (`token:<id>` a token's worth, else a setting).
 const BETTER_COUNTS: [(&str, &str, &str, &str); 3] = [
@@ -64,42 +74,78 @@ const BETTER_COUNTS: [(&str, &str, &str, &str); 3] = [
     ("shamhat", "elders", "elder_vp", "elder_vp"),
 ];
 const AL_AMIN: &str = "al-amin";
+/// The boxes' scoring djinns: Geb (precious items), Ptah (artisans), Qareen (whims).
+const GEB: &str = "geb";
+const PTAH: &str = "ptah";
+const QAREEN: &str = "qareen";
+/// The kinds of the Thieves' cards: each unused one scores its VP (`FabulousLamp`).
+const THIEF_KINDS: [&str; 6] = ["djinns", "items", "meeples", "resources", "tile", "token"];
+const PRECIOUS: &str = "precious";
 const VIZIER: &str = "yellow";
 const ELDER: &str = "white";
+const ARTISAN: &str = "purple";
 const MERCHANDISE: &str = "merchandise";
 const FAKIR: &str = "fakir";
+const TENT: &str = "tent";
+const CITY: &str = "city";
+const LAKE: &str = "great-lake";
+const CLAIMED: &str = "whims.claimed";
 const EFFECTS: &str = "effects.";
 
-/// Whether this module writes every score line of `content`'s games.
-pub fn readable(content: &Content) -> bool {
+/// Which boxes score in a content whose score lines this module writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Scoring {
+    pub artisans: bool,
+    pub whims: bool,
+}
+
+/// Whether this module writes every score line of `content`'s games, and with which
+/// boxes' lines; `None` when it does not.
+pub fn readable(content: &Content) -> Option<Scoring> {
     let doc = &content.doc;
-    let decks_known = doc.decks.len() == DECKS.len()
-        && doc.decks.iter().zip(DECKS).all(|(deck, id)| deck.id == id);
+    let decks = doc.decks.len() >= DECKS.len()
+        && doc.decks.iter().zip(DECKS).all(|(deck, id)| deck.id == id)
+        && doc.decks[DECKS.len()..]
+            .iter()
+            .all(|deck| [THIEVES, ITEMS, WHIMS].contains(&deck.id.as_str()));
     let colours = [VIZIER, ELDER]
         .iter()
         .all(|id| doc.colours.iter().any(|c| c.id == *id));
+    let mut scoring = Scoring::default();
     let mut scored_by_base = false;
     for spec in &doc.providers {
         let (kind, name) = spec.entry.split_once(':').unwrap_or(("", ""));
-        if SCORING_HOOKS.contains(&name) {
-            if kind != "hook" || spec.plugin != BASE {
-                return false;
-            }
-            scored_by_base |= name == SCORING_HOOKS[0];
+        if name == VERDICT_HOOK {
+            return None;
+        }
+        if !SCORING_HOOKS.contains(&name) {
+            continue;
+        }
+        match (kind, spec.plugin.as_str()) {
+            ("hook", BASE) => scored_by_base |= name == SCORING_HOOKS[0],
+            ("hook", ARTISANS) => scoring.artisans = true,
+            ("hook", WHIMS_PLUGIN) => scoring.whims = true,
+            _ => return None,
         }
     }
-    decks_known && colours && scored_by_base && !solo::in_play(doc)
+    let cards_known = doc.cards.iter().all(|card| match card.deck.as_str() {
+        THIEVES => THIEF_KINDS.contains(&card.kind.as_str()),
+        ITEMS => scoring.artisans,
+        WHIMS => scoring.whims,
+        _ => true,
+    });
+    let artisans_colour = !scoring.artisans || doc.colours.iter().any(|c| c.id == ARTISAN);
+    (decks && colours && cards_known && artisans_colour && scored_by_base && !solo::in_play(doc))
+        .then_some(scoring)
 }
 
 /// The finished game `state` as the lab reads it, or `None` when its rules score lines
 /// this module does not write (`readable`) or its lines miss the kernel's scores.
 pub fn read(rules: &Rules, state: &State) -> Option<Reading> {
     let content = rules.content;
-    if !readable(content) {
-        return None;
-    }
+    let scoring = readable(content)?;
     let lines: Vec<Vec<Line>> = (0..state.players.len())
-        .map(|p| score_lines(content, state, p))
+        .map(|p| score_lines(content, scoring, state, p))
         .collect();
     let scores: Vec<i64> = lines
         .iter()
@@ -195,88 +241,314 @@ fn line(category: &str, source: &str, points: i64) -> Line {
     }
 }
 
-/// The base game's score lines of `player` (`scoring.score_lines`), then those of the
-/// djinns held (`cards.score_lines`).
-fn score_lines(content: &Content, state: &State, player: usize) -> Vec<Line> {
+/// What a seat's lines count, read once.
+struct Seat<'a> {
+    content: &'a Content,
+    state: &'a State,
+    player: usize,
+    owned: Vec<usize>,
+    viziers: i64,
+    elders: i64,
+}
+
+impl Seat<'_> {
+    fn setting(&self, key: &str) -> i64 {
+        self.content.setting(key).unwrap_or(0)
+    }
+
+    /// Tokens of index `index` on the seat's tiles.
+    fn on_owned(&self, index: usize) -> i64 {
+        self.owned
+            .iter()
+            .map(|&t| i64::from(self.state.board.tokens(t)[index]))
+            .sum()
+    }
+
+    fn token(&self, id: &str) -> Option<usize> {
+        self.content.doc.tokens.iter().position(|t| t.id == id)
+    }
+
+    /// `artisans_of`: the artisans in front of `player`.
+    fn artisans_of(&self, player: usize) -> i64 {
+        let doc = &self.content.doc;
+        doc.colours
+            .iter()
+            .position(|c| c.id == ARTISAN)
+            .map_or(0, |c| i64::from(self.state.players[player].meeples[c]))
+    }
+
+    /// The cards of the deck `id` the seat holds, as specs.
+    fn held(&self, id: &str) -> Vec<&CardSpec> {
+        let doc = &self.content.doc;
+        self.content.deck_index(id).map_or(Vec::new(), |deck| {
+            self.state.players[self.player]
+                .hands
+                .hand(deck)
+                .iter()
+                .map(|&c| &doc.cards[usize::from(c)])
+                .collect()
+        })
+    }
+}
+
+/// `player`'s score lines, as `Rules.score_lines` gathers them: the plugins' lines
+/// (`base_lines`, `box_lines`), then their adjustments (`card_lines`, the artisans'
+/// shared majority, the Great Lake's).
+fn score_lines(content: &Content, scoring: Scoring, state: &State, player: usize) -> Vec<Line> {
     let doc = &content.doc;
-    let setting = |key: &str| content.setting(key).unwrap_or(0);
     let colour = |id: &str| doc.colours.iter().position(|c| c.id == id).unwrap_or(0);
     let me = &state.players[player];
-    let viziers = i64::from(me.meeples[colour(VIZIER)]);
-    let elders = i64::from(me.meeples[colour(ELDER)]);
+    let seat = Seat {
+        content,
+        state,
+        player,
+        owned: (0..state.layout.size())
+            .filter(|&t| state.board.owner(t) == player as i8)
+            .collect(),
+        viziers: i64::from(me.meeples[colour(VIZIER)]),
+        elders: i64::from(me.meeples[colour(ELDER)]),
+    };
+    let mut lines = base_lines(&seat);
+    lines.extend(box_lines(&seat, scoring));
+    let cards = card_lines(&seat);
+    let mut adjusted = cards.clone();
+    if scoring.artisans {
+        adjusted.extend(tied_share(&seat));
+    }
+    if scoring.whims {
+        let everything: Vec<&Line> = lines.iter().chain(&cards).collect();
+        adjusted.extend(lake_lines(&seat, &everything));
+    }
+    lines.extend(adjusted);
+    lines
+}
+
+/// The base game's score sheet (`scoring.score_lines`).
+fn base_lines(seat: &Seat) -> Vec<Line> {
+    let (content, state) = (seat.content, seat.state);
+    let doc = &content.doc;
+    let me = &state.players[seat.player];
     let beaten = state
         .players
         .iter()
         .enumerate()
-        .filter(|&(other, p)| other != player && i64::from(p.meeples[colour(VIZIER)]) < viziers)
+        .filter(|&(other, p)| {
+            other != seat.player
+                && i64::from(
+                    p.meeples[doc.colours.iter().position(|c| c.id == VIZIER).unwrap_or(0)],
+                ) < seat.viziers
+        })
         .count() as i64;
-    let owned: Vec<usize> = (0..state.layout.size())
-        .filter(|&t| state.board.owner(t) == player as i8)
-        .collect();
-    let held = me.hands.hand(1);
+    let djinns = seat.held(DECKS[1]).iter().map(|c| c.vp).sum();
     let mut lines = vec![
         line("coins", BASE, i64::from(me.coins)),
-        line("viziers", BASE, viziers * setting("vizier_vp")),
-        line("vizier-majority", BASE, beaten * setting("vizier_bonus")),
-        line("elders", BASE, elders * setting("elder_vp")),
+        line("viziers", BASE, seat.viziers * seat.setting("vizier_vp")),
         line(
-            "djinns",
+            "vizier-majority",
             BASE,
-            held.iter().map(|&d| doc.cards[usize::from(d)].vp).sum(),
+            beaten * seat.setting("vizier_bonus"),
         ),
+        line("elders", BASE, seat.elders * seat.setting("elder_vp")),
+        line("djinns", BASE, djinns),
     ];
-    let on_owned = |index: usize| -> i64 {
-        owned
-            .iter()
-            .map(|&t| i64::from(state.board.tokens(t)[index]))
-            .sum()
-    };
     for (index, token) in doc.tokens.iter().enumerate() {
         if token.vp != 0 {
             lines.push(line(
                 &format!("{}s", token.id),
                 BASE,
-                on_owned(index) * token.vp,
+                seat.on_owned(index) * token.vp,
             ));
         }
     }
-    let tiles: i64 = owned
+    let tiles: i64 = seat
+        .owned
         .iter()
         .map(|&t| doc.tiles[usize::from(state.layout.tiles[t])].vp)
         .sum();
     lines.push(line("tiles", BASE, tiles));
-    let goods = Goods::of(content, state, player);
-    let suits = goods.suits();
-    let plain: i64 = suits.iter().map(|&n| goods.value(n)).sum();
+    let goods = Goods::of(content, state, seat.player);
+    let plain: i64 = goods.suits().iter().map(|&n| goods.value(n)).sum();
     lines.push(line(MERCHANDISE, BASE, plain));
-    for &card in held {
-        let spec = &doc.cards[usize::from(card)];
-        let param = |key: &str| spec.params.get(key).copied().unwrap_or(0);
-        if spec.kind == AL_AMIN {
-            let per_wild = param("fakirs_per_wild");
-            let wilds = if per_wild > 0 {
-                goods.fakirs / per_wild as usize
-            } else {
-                0
-            };
-            let gain = goods.best_with_wilds(&suits, wilds) - plain;
-            lines.push(line(MERCHANDISE, &spec.id, gain));
-        } else if let Some(&(_, category, key, improves)) =
-            BETTER_COUNTS.iter().find(|b| b.0 == spec.kind)
-        {
-            let (count, base) = match improves.strip_prefix("token:") {
-                Some(token) => {
-                    let index = doc.tokens.iter().position(|t| t.id == token);
-                    (
-                        index.map_or(0, on_owned),
-                        index.map_or(0, |i| doc.tokens[i].vp),
-                    )
-                }
-                None if category == "viziers" => (viziers, setting(improves)),
-                None => (elders, setting(improves)),
-            };
-            lines.push(line(category, &spec.id, count * (param(key) - base)));
+    lines
+}
+
+/// The boxes' own lines: the Artisans' artisans, precious items and tents, the Whims
+/// box's cities.
+fn box_lines(seat: &Seat, scoring: Scoring) -> Vec<Line> {
+    let (content, state) = (seat.content, seat.state);
+    let doc = &content.doc;
+    let mut lines = Vec::new();
+    if scoring.artisans {
+        let mine = seat.artisans_of(seat.player);
+        let leads = mine > 0
+            && (0..state.players.len())
+                .filter(|&p| p != seat.player)
+                .all(|p| mine > seat.artisans_of(p));
+        let each = seat.setting(if leads {
+            "artisan_majority_vp"
+        } else {
+            "artisan_vp"
+        });
+        lines.push(line(ARTISANS, ARTISANS, mine * each));
+        for card in seat.held(ITEMS) {
+            if card.kind == PRECIOUS {
+                lines.push(line("items", &card.id, card.vp));
+            }
         }
+        if let Some(tent) = seat.token(TENT) {
+            let per_tile = seat.setting("tent_red_tile_vp");
+            let area = &state.layout.geometry.area;
+            for (tile, block) in area.iter().enumerate().take(state.layout.size()) {
+                if state.board.owner(tile) != seat.player as i8
+                    || state.board.tokens(tile)[tent] == 0
+                {
+                    continue;
+                }
+                let red = block
+                    .iter()
+                    .filter(|&&t| {
+                        doc.tiles[usize::from(state.layout.tiles[usize::from(t)])].value == "red"
+                    })
+                    .count() as i64;
+                lines.push(line(TENT, ARTISANS, red * per_tile));
+            }
+        }
+    }
+    if scoring.whims {
+        let cities = seat
+            .owned
+            .iter()
+            .filter(|&&t| doc.tiles[usize::from(state.layout.tiles[t])].kind == CITY)
+            .count() as i64;
+        // the Whims box's plugin is named `djinns` in the rules (`cities.SOURCE`)
+        lines.push(line(
+            "cities",
+            DECKS[1],
+            seat.setting("city_vp") * cities * cities,
+        ));
+    }
+    lines
+}
+
+/// The lines of the cards held that score after every plugin (`cards.score_lines`),
+/// deck by deck: the djinns' and the unused thieves'.
+fn card_lines(seat: &Seat) -> Vec<Line> {
+    let (content, state) = (seat.content, seat.state);
+    let mut lines = Vec::new();
+    for card in seat.held(DECKS[1]) {
+        let param = |key: &str| card.params.get(key).copied().unwrap_or(0);
+        match card.kind.as_str() {
+            AL_AMIN => {
+                let goods = Goods::of(content, state, seat.player);
+                let suits = goods.suits();
+                let plain: i64 = suits.iter().map(|&n| goods.value(n)).sum();
+                let per_wild = param("fakirs_per_wild");
+                let wilds = if per_wild > 0 {
+                    goods.fakirs / per_wild as usize
+                } else {
+                    0
+                };
+                let gain = goods.best_with_wilds(&suits, wilds) - plain;
+                lines.push(line(MERCHANDISE, &card.id, gain));
+            }
+            GEB => {
+                let precious = seat
+                    .held(ITEMS)
+                    .iter()
+                    .filter(|c| c.kind == PRECIOUS)
+                    .count() as i64;
+                lines.push(line("items", &card.id, precious * param("per_precious")));
+            }
+            PTAH => {
+                let count = seat.artisans_of(seat.player);
+                lines.push(line(ARTISANS, &card.id, count * param("per_artisan")));
+            }
+            QAREEN => {
+                let claimed = content
+                    .names
+                    .sym(CLAIMED)
+                    .map_or(0, |key| get_extra(&state.players[seat.player].extras, key));
+                lines.push(line("whims", &card.id, claimed * param("per_whim")));
+            }
+            kind => {
+                if let Some(&(_, category, key, improves)) =
+                    BETTER_COUNTS.iter().find(|b| b.0 == kind)
+                {
+                    let (count, base) = match improves.strip_prefix("token:") {
+                        Some(token) => seat
+                            .token(token)
+                            .map_or((0, 0), |i| (seat.on_owned(i), content.doc.tokens[i].vp)),
+                        None if category == "viziers" => (seat.viziers, seat.setting(improves)),
+                        None => (seat.elders, seat.setting(improves)),
+                    };
+                    lines.push(line(category, &card.id, count * (param(key) - base)));
+                }
+            }
+        }
+    }
+    for card in seat.held(THIEVES) {
+        lines.push(line(THIEVES, THIEVES, card.vp));
+    }
+    lines
+}
+
+/// `tied_share_lines`: with `artisan_majority_ties = "shared"`, a seat tied for the most
+/// artisans scores the majority's difference too.
+fn tied_share(seat: &Seat) -> Option<Line> {
+    let shared = text_setting(seat.content, "artisan_majority_ties", "most") == Ok("shared");
+    let mine = seat.artisans_of(seat.player);
+    let others: Vec<i64> = (0..seat.state.players.len())
+        .filter(|&p| p != seat.player)
+        .map(|p| seat.artisans_of(p))
+        .collect();
+    if !shared || mine == 0 || !others.contains(&mine) || others.iter().any(|&n| n > mine) {
+        return None;
+    }
+    let more = seat.setting("artisan_majority_vp") - seat.setting("artisan_vp");
+    Some(line(ARTISANS, "shared-artisan-majority", mine * more))
+}
+
+/// `lake_score_lines`: each palm tree and palace on the seat's tiles next to a Great Lake
+/// scores its worth once more, its worth being what its category's lines (`everything`:
+/// the plugins' lines and the cards') give each such token the seat has.
+fn lake_lines(seat: &Seat, everything: &[&Line]) -> Vec<Line> {
+    let (content, state) = (seat.content, seat.state);
+    let doc = &content.doc;
+    let geometry = &state.layout.geometry;
+    let around = if seat.setting("lake_diagonals") != 0 {
+        &geometry.area
+    } else {
+        &geometry.orthogonal
+    };
+    let kind = |t: usize| doc.tiles[usize::from(state.layout.tiles[t])].kind.as_str();
+    let water: Vec<usize> = (0..state.layout.size())
+        .filter(|&t| kind(t) == LAKE)
+        .collect();
+    let mut near: Vec<usize> = water
+        .iter()
+        .flat_map(|&lake| around[lake].iter().map(|&t| usize::from(t)))
+        .filter(|&t| kind(t) != LAKE && state.board.owner(t) == seat.player as i8)
+        .collect();
+    near.sort_unstable();
+    near.dedup();
+    let mut lines = Vec::new();
+    for (index, token) in doc.tokens.iter().enumerate() {
+        let count: i64 = near
+            .iter()
+            .map(|&t| i64::from(state.board.tokens(t)[index]))
+            .sum();
+        if token.vp == 0 || count == 0 {
+            continue;
+        }
+        let category = format!("{}s", token.id);
+        let total = seat.on_owned(index);
+        let points: i64 = everything
+            .iter()
+            .filter(|l| l.category == category)
+            .map(|l| l.points)
+            .sum();
+        let worth = points.div_euclid(total);
+        lines.push(line(&category, LAKE, count * worth));
     }
     lines
 }
