@@ -6,12 +6,12 @@ the scores at the end of each round); the result comes back as plain data
 winners, the end flags, the cards' effects, the djinns held and the tiles' worth, and the
 first bidders of the new game. ``GameResult`` is built from them as ``result_of`` builds
 it from a Python state, with no Python state made. Where the kernel does not write every
-score line of the rules (a plugin's deck, solo mode, another box's scoring), the final
-state is converted once (its shape checked, not its meaning: the differential harness
-proves the kernel's states the Python engine's) and read as a Python game's. A study
-plays here only when its engine was chosen native for its rules and seats (the engine
-plan, ``naqala.kernel.plan``, weighed by ``naqala.kernel.choice.choose``), so the result
-is the Python engine's, game for game.
+score line of the rules (solo mode, whose verdict is its own; a plugin's deck or scoring
+hook), the final state is converted once (its shape checked, not its meaning: the
+differential harness proves the kernel's states the Python engine's) and read as a Python
+game's. A study plays here only when its engine was chosen native for its rules and seats
+(the engine plan, ``naqala.kernel.plan``, weighed by ``naqala.kernel.choice.choose``), so
+the result is the Python engine's, game for game.
 """
 
 from __future__ import annotations
