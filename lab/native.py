@@ -1,13 +1,17 @@
 """One game of a study played on the native engine, with the result the Python game gives.
 
 The whole game runs in one kernel call (``NativeState.play``: setup, every seat's choice,
-the scores at the end of each round); only what the result needs comes back to Python:
-the first bidders, read from the new game's state JSON, and the final state, converted
-once (its shape checked, not its meaning: the differential harness proves the kernel's
-states the Python engine's), from which the score lines, winners, verdict and holdings
-are read as for a Python game. A study plays here only when its engine was chosen native
-for its rules and seats (the engine plan, ``naqala.kernel.plan``, weighed by
-``naqala.kernel.choice.choose``), so the result is the Python engine's, game for game.
+the scores at the end of each round); the result comes back as plain data
+(``NativeState.reading``, ``kernel/src/results.rs``): each seat's score lines, the
+winners, the end flags, the cards' effects, the djinns held and the tiles' worth, and the
+first bidders of the new game. ``GameResult`` is built from them as ``result_of`` builds
+it from a Python state, with no Python state made. Where the kernel does not write every
+score line of the rules (solo mode, whose verdict is its own; a plugin's deck or scoring
+hook), the final state is converted once (its shape checked, not its meaning: the
+differential harness proves the kernel's states the Python engine's) and read as a Python
+game's. A study plays here only when its engine was chosen native for its rules and seats
+(the engine plan, ``naqala.kernel.plan``, weighed by ``naqala.kernel.choice.choose``), so
+the result is the Python engine's, game for game.
 """
 
 from __future__ import annotations
@@ -19,9 +23,10 @@ from naqala.core.engine import Rules
 from naqala.core.simulate import agent_seed
 from naqala.kernel.choice import AUTO, NATIVE, choose
 from naqala.kernel.support import native_rules
-from naqala.lab.results import GameResult, first_bidders, result_of
+from naqala.lab.results import GameResult, result_of
 
 if TYPE_CHECKING:
+    from naqala.kernel._native import NativeState
     from naqala.lab.study import Study
 
 
@@ -44,8 +49,54 @@ def play_native(rules: Rules, players: int, seed: int, names: Sequence[str]) -> 
     start = bridge.new_game(players, seed)
     seats = [(name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
     final, actions, rounds = start.play(seats)
-    begun = bridge.data(start)
-    first = first_bidders(begun["bid_track"], begun["markers"])
-    state = bridge.to_python(final, meaning=False)  # proven the Python engine's state
+    first = tuple(start.first_bidders())
     played = [tuple(scores) for scores in rounds]
+    read = read_natively(rules, final, seed, actions, names, first, played)
+    if read is not None:
+        return read
+    state = bridge.to_python(final, meaning=False)  # proven the Python engine's state
     return result_of(rules, state, seed, actions, names, first, played)
+
+
+def read_natively(
+    rules: Rules,
+    final: NativeState,
+    seed: int,
+    actions: int,
+    agents: Sequence[str],
+    first_order: Sequence[int],
+    round_scores: Sequence[tuple[int, ...]],
+) -> GameResult | None:
+    """``result_of`` the finished native game ``final``, from the kernel's plain data;
+    None when the kernel does not write every score line of these rules."""
+    reading = final.reading()
+    if reading is None:
+        return None
+    rounds, lines, scores, winners, flags, effect_counts, djinns, tile_points = reading
+    plugins = set(rules.ruleset)
+    effects = dict(effect_counts)
+    categories = []
+    for sheet in lines:  # plain dicts: a Counter per seat was a fifth of the reading
+        totals: dict[str, int] = {}
+        for category, source, points in sheet:
+            totals[category] = totals.get(category, 0) + points
+            if points and source not in plugins:
+                effects[source] = effects.get(source, 0) + 1  # a card that changed a line
+        categories.append(totals)
+    final_scores = tuple(scores)
+    return GameResult(
+        seed=seed,
+        rounds=rounds,
+        actions=actions,
+        scores=final_scores,
+        winners=tuple(winners),
+        categories=tuple(categories),
+        flags=tuple(flags),
+        effects=effects,
+        agents=tuple(agents),
+        start_order=tuple(first_order),
+        verdict="",  # the kernel reads only the rules without a verdict hook
+        round_scores=(*round_scores, final_scores),
+        djinns=tuple(tuple(held) for held in djinns),
+        tile_points=tuple(dict(points) for points in tile_points),
+    )

@@ -15,8 +15,9 @@ mod _native {
     use crate::playout::random_playout;
     use crate::python_args::{Count, Seed};
     use crate::rng::Rng;
-    use crate::rules::{Rules, Unported};
+    use crate::rules::Unported;
     use crate::seats::{player, Player, PLAYERS};
+    use crate::shared_rules::SharedRules;
     use crate::state::State;
     use crate::statejson::{state_from_json, state_to_json};
 
@@ -28,10 +29,11 @@ mod _native {
     #[pymodule_export]
     const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-    /// The rules' merged content, read once per `Rules`; it reads and makes native states.
+    /// The rules' merged content, read once per `Rules`, and the kernel's rules built
+    /// over it once, shared by every state it makes; it reads and makes native states.
     #[pyclass(frozen, module = "naqala.kernel._native")]
     struct Kernel {
-        content: Arc<Content>,
+        rules: Arc<SharedRules>,
     }
 
     #[pymethods]
@@ -40,7 +42,7 @@ mod _native {
         fn new(content_json: &str) -> PyResult<Self> {
             let content = Content::from_json(content_json).map_err(PyValueError::new_err)?;
             Ok(Kernel {
-                content: Arc::new(content),
+                rules: Arc::new(SharedRules::new(Arc::new(content))),
             })
         }
 
@@ -48,17 +50,18 @@ mod _native {
         /// kernel cannot hold it, NotImplementedError if its rules have one the kernel does
         /// not implement (`refuse_foreign_rules`).
         fn state(&self, text: &str) -> PyResult<NativeState> {
-            let state = state_from_json(&self.content, text).map_err(PyValueError::new_err)?;
-            refuse_foreign_rules(&self.content)?;
+            let content = self.rules.content();
+            let state = state_from_json(content, text).map_err(PyValueError::new_err)?;
+            refuse_foreign_rules(content)?;
             Ok(NativeState {
-                content: Arc::clone(&self.content),
+                rules: Arc::clone(&self.rules),
                 state,
             })
         }
 
         /// What of this content the kernel's rules cannot play yet (card kinds by deck).
         fn unported_content(&self) -> Vec<String> {
-            Rules::new(&self.content).unported_content()
+            self.rules.rules().unported_content()
         }
 
         /// A new game of `players` players from `seed`, set up natively as
@@ -66,31 +69,33 @@ mod _native {
         /// rules' words when they refuse that player count, NotImplementedError if its
         /// rules have one the kernel does not implement.
         fn new_game(&self, players: Count, seed: Seed) -> PyResult<NativeState> {
-            if let Some(refused) = crate::setup::refused_players(&self.content, players.0) {
+            let content = self.rules.content();
+            if let Some(refused) = crate::setup::refused_players(content, players.0) {
                 return Err(PyValueError::new_err(refused));
             }
-            let state = crate::setup::new_game(&Rules::new(&self.content), players.0, seed.0)
-                .map_err(unported)?;
-            refuse_foreign_rules(&self.content)?;
+            let state =
+                crate::setup::new_game(self.rules.rules(), players.0, seed.0).map_err(unported)?;
+            refuse_foreign_rules(content)?;
             Ok(NativeState {
-                content: Arc::clone(&self.content),
+                rules: Arc::clone(&self.rules),
                 state,
             })
         }
 
         /// Every name the kernel knows (stages, marks, flags, counters), sorted.
         fn names(&self) -> Vec<String> {
-            let names = &self.content.names;
+            let names = &self.rules.content().names;
             (0..names.len())
                 .map(|i| names.name(crate::names::Sym(i as u16)).to_owned())
                 .collect()
         }
     }
 
-    /// A native game state, with the content that names its parts.
+    /// A native game state, with the rules (and the content that names its parts) of
+    /// the kernel that made it.
     #[pyclass(frozen, module = "naqala.kernel._native")]
     struct NativeState {
-        content: Arc<Content>,
+        rules: Arc<SharedRules>,
         state: State,
     }
 
@@ -98,7 +103,7 @@ mod _native {
     impl NativeState {
         /// The state as state JSON text (compact), as the Python engine writes it.
         fn to_json(&self) -> String {
-            state_to_json(&self.content, &self.state)
+            state_to_json(self.rules.content(), &self.state)
         }
 
         /// The bytes the state takes (the value and what it owns; the layout is shared).
@@ -113,13 +118,13 @@ mod _native {
             Ok(self
                 .legal()?
                 .iter()
-                .map(|a| a.notation(&self.content, cols))
+                .map(|a| a.notation(self.rules.content(), cols))
                 .collect())
         }
 
         /// Every player's score (the base game's score lines, summed), as `rules.scores`.
         fn scores(&self) -> Vec<i64> {
-            Rules::new(&self.content).scores(&self.state)
+            self.rules.rules().scores(&self.state)
         }
 
         /// `agents/mcts.py`'s `view_digest`: the number the search of `seat` draws from;
@@ -133,15 +138,61 @@ mod _native {
                 )));
             }
             Ok(crate::views::view_digest(
-                &self.content,
+                self.rules.content(),
                 &self.state,
                 seat.0,
             ))
         }
 
+        /// The finished game as the lab reads it (`crate::results`), as plain data:
+        /// `(round, lines, scores, winners, flags, effects, djinns, tile_points)`, each seat's
+        /// score lines as `(category, source, points)`; None when its rules score lines
+        /// the kernel does not write (the caller reads a Python state instead).
+        #[allow(clippy::type_complexity)]
+        fn reading(
+            &self,
+        ) -> Option<(
+            u16,
+            Vec<Vec<(String, String, i64)>>,
+            Vec<i64>,
+            Vec<usize>,
+            Vec<String>,
+            Vec<(String, i64)>,
+            Vec<Vec<String>>,
+            Vec<Vec<(String, i64)>>,
+        )> {
+            let read = crate::results::read(self.rules.rules(), &self.state)?;
+            let lines = read
+                .lines
+                .into_iter()
+                .map(|sheet| {
+                    sheet
+                        .into_iter()
+                        .map(|l| (l.category, l.source, l.points))
+                        .collect()
+                })
+                .collect();
+            Some((
+                read.round,
+                lines,
+                read.scores,
+                read.winners,
+                read.flags,
+                read.effects,
+                read.djinns,
+                read.tile_points,
+            ))
+        }
+
+        /// The players in the order their first marker lies on the bid track
+        /// (`lab/results.py`'s `start_order`).
+        fn first_bidders(&self) -> Vec<usize> {
+            crate::results::first_bidders(&self.state)
+        }
+
         /// Whether the game is over.
         fn is_over(&self) -> bool {
-            self.content.names.name(self.state.decision.stage) == "over"
+            self.rules.content().names.name(self.state.decision.stage) == "over"
         }
 
         /// The game played to its end by random players seeded `agent_seeds` (one per
@@ -153,14 +204,14 @@ mod _native {
             agent_seeds: Vec<Seed>,
         ) -> PyResult<(NativeState, u64)> {
             let agent_seeds: Vec<u64> = agent_seeds.iter().map(|s| s.0).collect();
-            let content = Arc::clone(&self.content);
+            let rules = &self.rules;
             let state = &self.state;
             let (state, count) = py
-                .detach(|| random_playout(&Rules::new(&content), state, &agent_seeds))
+                .detach(|| random_playout(rules.rules(), state, &agent_seeds))
                 .map_err(unported)?;
             Ok((
                 NativeState {
-                    content: Arc::clone(&self.content),
+                    rules: Arc::clone(&self.rules),
                     state,
                 },
                 count,
@@ -184,14 +235,14 @@ mod _native {
                 })?;
                 players.push(seated);
             }
-            let content = Arc::clone(&self.content);
+            let rules = &self.rules;
             let state = &self.state;
             let played = py
-                .detach(|| crate::seats::play(&Rules::new(&content), state, &mut players))
+                .detach(|| crate::seats::play(rules.rules(), state, &mut players))
                 .map_err(unported)?;
             Ok((
                 NativeState {
-                    content: Arc::clone(&self.content),
+                    rules: Arc::clone(&self.rules),
                     state: played.state,
                 },
                 played.actions,
@@ -215,17 +266,19 @@ mod _native {
             let legal = self.legal()?;
             let Some(action) = legal
                 .iter()
-                .find(|a| a.notation(&self.content, cols) == notation)
+                .find(|a| a.notation(self.rules.content(), cols) == notation)
             else {
                 return Err(PyValueError::new_err(format!(
                     "'{notation}' is not one of the legal options"
                 )));
             };
-            let state = Rules::new(&self.content)
+            let state = self
+                .rules
+                .rules()
                 .apply(self.state.clone(), action)
                 .map_err(unported)?;
             Ok(NativeState {
-                content: Arc::clone(&self.content),
+                rules: Arc::clone(&self.rules),
                 state,
             })
         }
@@ -233,7 +286,8 @@ mod _native {
 
     impl NativeState {
         fn legal(&self) -> PyResult<Vec<Action>> {
-            Rules::new(&self.content)
+            self.rules
+                .rules()
                 .legal_actions(&self.state)
                 .map_err(unported)
         }
@@ -263,10 +317,10 @@ mod _native {
         /// The index, among `state.legal_actions()`, of the option the player takes.
         fn choose(&self, py: Python<'_>, state: &NativeState) -> PyResult<usize> {
             let options = state.legal()?;
-            let content = Arc::clone(&state.content);
+            let rules = &state.rules;
             let mut guard = self.player.lock().unwrap_or_else(|e| e.into_inner());
             let seated: &mut Box<dyn Player + Send> = &mut guard;
-            py.detach(|| seated.choose(&Rules::new(&content), &state.state, &options))
+            py.detach(|| seated.choose(rules.rules(), &state.state, &options))
                 .map_err(unported)
         }
     }

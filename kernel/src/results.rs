@@ -1,0 +1,695 @@
+//! What a finished game leaves to the lab, read from the native state as plain data: each
+//! seat's score lines (category, source, points), the winners, the end flags, the cards'
+//! effect counts, the djinns held and the tiles' worth by kind (`lab/results.py`'s
+//! `result_of`), so a study's result needs no Python state.
+//!
+//! Only the rules whose every score line this module writes are read here: the base
+//! game's score sheet (`plugins/base/scoring.py`) and the djinns that change it at the end
+//! (`plugins/base/djinns/endgame.py`: `BetterCount`, `AlAmin`; the boxes' Geb, Ptah and
+//! Qareen), the Thieves' unused thieves (`plugins/thieves/steal.py`), the Artisans'
+//! artisans, precious items and tents (`plugins/artisans/`), and the Whims box's cities
+//! and Great Lake (`plugins/whims/`), when no other plugin adds, changes or judges the
+//! scores (no other deck, no solo mode, every scoring hook one of those plugins').
+//! Anything else is `None`, and the caller reads the game through a Python state as
+//! before. The lines must also add up to the kernel's own scores
+//! (`Rules::scores`, proven the Python engine's by the differential harness), or the
+//! reading is refused.
+
+use crate::content::{CardSpec, Content};
+use crate::extras::get_extra;
+use crate::rules::{solo, Rules};
+use crate::state::State;
+use crate::typed_settings::text_setting;
+use crate::variants::winners;
+
+/// One score line of a seat's sheet (`ScoreLine` without its words).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub category: String,
+    pub source: String,
+    pub points: i64,
+}
+
+/// A finished game as the lab reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reading {
+    /// the round the game ended in
+    pub round: u16,
+    /// each seat's score lines, in the order the Python hooks give them
+    pub lines: Vec<Vec<Line>>,
+    /// each seat's score: its lines summed
+    pub scores: Vec<i64>,
+    /// the seats with the highest score (`verdict.tie_break` applied)
+    pub winners: Vec<usize>,
+    /// the state's flags, by name, in the state's order
+    pub flags: Vec<String>,
+    /// `effects.<card>` extras: how often each card's power changed the game
+    pub effects: Vec<(String, i64)>,
+    /// the djinn ids each seat holds, sorted
+    pub djinns: Vec<Vec<String>>,
+    /// the worth of the tiles each seat owns, by tile kind, sorted by kind
+    pub tile_points: Vec<Vec<(String, i64)>>,
+}
+
+/// The decks whose cards' score lines this module writes: the two every game has
+/// first, then the boxes' (any other deck's cards may score).
+const DECKS: [&str; 2] = ["resources", "djinns"];
+const THIEVES: &str = "thieves";
+const ITEMS: &str = "items";
+const WHIMS: &str = "whims";
+/// The hooks that write or change the scores, and the plugins whose answers this module
+/// writes; a verdict hook (solo mode) is never read here.
+const SCORING_HOOKS: [&str; 2] = ["naqala_score_lines", "naqala_adjust_score_lines"];
+const VERDICT_HOOK: &str = "naqala_verdict";
+/// The plugin whose score lines this module writes.
+const BASE: &str = "base";
+const ARTISANS: &str = "artisans";
+/// The Whims box's plugin, as the providers table names it (its ruleset name is `djinns`).
+const WHIMS_PLUGIN: &str = "whims";
+/// `BetterCount` djinns: kind, category, the card's parameter, and what it improves on
+/// (`token:<id>` a token's worth, else a setting).
+const BETTER_COUNTS: [(&str, &str, &str, &str); 3] = [
+    ("haurvatat", "palm-trees", "palm_tree_vp", "token:palm-tree"),
+    ("jafaar", "viziers", "vizier_vp", "vizier_vp"),
+    ("shamhat", "elders", "elder_vp", "elder_vp"),
+];
+const AL_AMIN: &str = "al-amin";
+/// The boxes' scoring djinns: Geb (precious items), Ptah (artisans), Qareen (whims).
+const GEB: &str = "geb";
+const PTAH: &str = "ptah";
+const QAREEN: &str = "qareen";
+/// The kinds of the Thieves' cards: each unused one scores its VP (`FabulousLamp`).
+const THIEF_KINDS: [&str; 6] = ["djinns", "items", "meeples", "resources", "tile", "token"];
+const PRECIOUS: &str = "precious";
+const VIZIER: &str = "yellow";
+const ELDER: &str = "white";
+const ARTISAN: &str = "purple";
+const MERCHANDISE: &str = "merchandise";
+const FAKIR: &str = "fakir";
+const TENT: &str = "tent";
+const CITY: &str = "city";
+const LAKE: &str = "great-lake";
+const CLAIMED: &str = "whims.claimed";
+const EFFECTS: &str = "effects.";
+
+/// Which boxes score in a content whose score lines this module writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Scoring {
+    pub artisans: bool,
+    pub whims: bool,
+}
+
+/// Whether this module writes every score line of `content`'s games, and with which
+/// boxes' lines; `None` when it does not.
+pub fn readable(content: &Content) -> Option<Scoring> {
+    let doc = &content.doc;
+    let decks = doc.decks.len() >= DECKS.len()
+        && doc.decks.iter().zip(DECKS).all(|(deck, id)| deck.id == id)
+        && doc.decks[DECKS.len()..]
+            .iter()
+            .all(|deck| [THIEVES, ITEMS, WHIMS].contains(&deck.id.as_str()));
+    let colours = [VIZIER, ELDER]
+        .iter()
+        .all(|id| doc.colours.iter().any(|c| c.id == *id));
+    let mut scoring = Scoring::default();
+    let mut scored_by_base = false;
+    for spec in &doc.providers {
+        let (kind, name) = spec.entry.split_once(':').unwrap_or(("", ""));
+        if name == VERDICT_HOOK {
+            return None;
+        }
+        if !SCORING_HOOKS.contains(&name) {
+            continue;
+        }
+        match (kind, spec.plugin.as_str()) {
+            ("hook", BASE) => scored_by_base |= name == SCORING_HOOKS[0],
+            ("hook", ARTISANS) => scoring.artisans = true,
+            ("hook", WHIMS_PLUGIN) => scoring.whims = true,
+            _ => return None,
+        }
+    }
+    let cards_known = doc.cards.iter().all(|card| match card.deck.as_str() {
+        THIEVES => THIEF_KINDS.contains(&card.kind.as_str()),
+        ITEMS => scoring.artisans,
+        WHIMS => scoring.whims,
+        _ => true,
+    });
+    let artisans_colour = !scoring.artisans || doc.colours.iter().any(|c| c.id == ARTISAN);
+    (decks && colours && cards_known && artisans_colour && scored_by_base && !solo::in_play(doc))
+        .then_some(scoring)
+}
+
+/// The finished game `state` as the lab reads it, or `None` when its rules score lines
+/// this module does not write (`readable`) or its lines miss the kernel's scores.
+pub fn read(rules: &Rules, state: &State) -> Option<Reading> {
+    let content = rules.content;
+    let scoring = readable(content)?;
+    let lines: Vec<Vec<Line>> = (0..state.players.len())
+        .map(|p| score_lines(content, scoring, state, p))
+        .collect();
+    let scores: Vec<i64> = lines
+        .iter()
+        .map(|sheet| sheet.iter().map(|l| l.points).sum())
+        .collect();
+    if scores != rules.scores(state) {
+        return None;
+    }
+    let names = &content.names;
+    let doc = &content.doc;
+    let effects = state
+        .extras
+        .iter()
+        .filter_map(|&(key, value)| {
+            let name = names.name(key).strip_prefix(EFFECTS)?;
+            Some((name.to_owned(), value))
+        })
+        .collect();
+    let djinns = state
+        .players
+        .iter()
+        .map(|player| {
+            let mut ids: Vec<String> = player
+                .hands
+                .hand(1)
+                .iter()
+                .map(|&c| doc.cards[usize::from(c)].id.clone())
+                .collect();
+            ids.sort();
+            ids
+        })
+        .collect();
+    Some(Reading {
+        round: state.round,
+        winners: winners(content, state, &scores),
+        lines,
+        scores,
+        flags: state
+            .flags
+            .iter()
+            .map(|&f| names.name(f).to_owned())
+            .collect(),
+        effects,
+        djinns,
+        tile_points: tile_points(content, state),
+    })
+}
+
+/// `tile_points`: the worth of the tiles each seat owns, by tile kind.
+fn tile_points(content: &Content, state: &State) -> Vec<Vec<(String, i64)>> {
+    let mut per_seat: Vec<Vec<(String, i64)>> = vec![Vec::new(); state.players.len()];
+    for tile in 0..state.layout.size() {
+        let Ok(owner) = usize::try_from(state.board.owner(tile)) else {
+            continue;
+        };
+        let Some(seat) = per_seat.get_mut(owner) else {
+            continue;
+        };
+        let spec = &content.doc.tiles[usize::from(state.layout.tiles[tile])];
+        match seat.iter_mut().find(|(kind, _)| *kind == spec.kind) {
+            Some((_, points)) => *points += spec.vp,
+            None => seat.push((spec.kind.clone(), spec.vp)),
+        }
+    }
+    for seat in &mut per_seat {
+        seat.sort();
+    }
+    per_seat
+}
+
+/// `start_order`: the players in the order their first marker lies on the bid track.
+pub fn first_bidders(state: &State) -> Vec<usize> {
+    let markers = state.markers.as_slice();
+    let mut order: Vec<usize> = Vec::new();
+    for &marker in state.bid_track.as_slice() {
+        let Some(&owner) = usize::try_from(marker).ok().and_then(|m| markers.get(m)) else {
+            continue;
+        };
+        if let Ok(owner) = usize::try_from(owner) {
+            if !order.contains(&owner) {
+                order.push(owner);
+            }
+        }
+    }
+    order
+}
+
+fn line(category: &str, source: &str, points: i64) -> Line {
+    Line {
+        category: category.to_owned(),
+        source: source.to_owned(),
+        points,
+    }
+}
+
+/// What a seat's lines count, read once.
+struct Seat<'a> {
+    content: &'a Content,
+    state: &'a State,
+    player: usize,
+    owned: Vec<usize>,
+    viziers: i64,
+    elders: i64,
+}
+
+impl Seat<'_> {
+    fn setting(&self, key: &str) -> i64 {
+        self.content.setting(key).unwrap_or(0)
+    }
+
+    /// Tokens of index `index` on the seat's tiles.
+    fn on_owned(&self, index: usize) -> i64 {
+        self.owned
+            .iter()
+            .map(|&t| i64::from(self.state.board.tokens(t)[index]))
+            .sum()
+    }
+
+    fn token(&self, id: &str) -> Option<usize> {
+        self.content.doc.tokens.iter().position(|t| t.id == id)
+    }
+
+    /// `artisans_of`: the artisans in front of `player`.
+    fn artisans_of(&self, player: usize) -> i64 {
+        let doc = &self.content.doc;
+        doc.colours
+            .iter()
+            .position(|c| c.id == ARTISAN)
+            .map_or(0, |c| i64::from(self.state.players[player].meeples[c]))
+    }
+
+    /// The cards of the deck `id` the seat holds, as specs.
+    fn held(&self, id: &str) -> Vec<&CardSpec> {
+        let doc = &self.content.doc;
+        self.content.deck_index(id).map_or(Vec::new(), |deck| {
+            self.state.players[self.player]
+                .hands
+                .hand(deck)
+                .iter()
+                .map(|&c| &doc.cards[usize::from(c)])
+                .collect()
+        })
+    }
+}
+
+/// `player`'s score lines, as `Rules.score_lines` gathers them: the plugins' lines
+/// (`base_lines`, `box_lines`), then their adjustments (`card_lines`, the artisans'
+/// shared majority, the Great Lake's).
+fn score_lines(content: &Content, scoring: Scoring, state: &State, player: usize) -> Vec<Line> {
+    let doc = &content.doc;
+    let colour = |id: &str| doc.colours.iter().position(|c| c.id == id).unwrap_or(0);
+    let me = &state.players[player];
+    let seat = Seat {
+        content,
+        state,
+        player,
+        owned: (0..state.layout.size())
+            .filter(|&t| state.board.owner(t) == player as i8)
+            .collect(),
+        viziers: i64::from(me.meeples[colour(VIZIER)]),
+        elders: i64::from(me.meeples[colour(ELDER)]),
+    };
+    let mut lines = base_lines(&seat);
+    lines.extend(box_lines(&seat, scoring));
+    let cards = card_lines(&seat);
+    let mut adjusted = cards.clone();
+    if scoring.artisans {
+        adjusted.extend(tied_share(&seat));
+    }
+    if scoring.whims {
+        let everything: Vec<&Line> = lines.iter().chain(&cards).collect();
+        adjusted.extend(lake_lines(&seat, &everything));
+    }
+    lines.extend(adjusted);
+    lines
+}
+
+/// The base game's score sheet (`scoring.score_lines`).
+fn base_lines(seat: &Seat) -> Vec<Line> {
+    let (content, state) = (seat.content, seat.state);
+    let doc = &content.doc;
+    let me = &state.players[seat.player];
+    let beaten = state
+        .players
+        .iter()
+        .enumerate()
+        .filter(|&(other, p)| {
+            other != seat.player
+                && i64::from(
+                    p.meeples[doc.colours.iter().position(|c| c.id == VIZIER).unwrap_or(0)],
+                ) < seat.viziers
+        })
+        .count() as i64;
+    let djinns = seat.held(DECKS[1]).iter().map(|c| c.vp).sum();
+    let mut lines = vec![
+        line("coins", BASE, i64::from(me.coins)),
+        line("viziers", BASE, seat.viziers * seat.setting("vizier_vp")),
+        line(
+            "vizier-majority",
+            BASE,
+            beaten * seat.setting("vizier_bonus"),
+        ),
+        line("elders", BASE, seat.elders * seat.setting("elder_vp")),
+        line("djinns", BASE, djinns),
+    ];
+    for (index, token) in doc.tokens.iter().enumerate() {
+        if token.vp != 0 {
+            lines.push(line(
+                &format!("{}s", token.id),
+                BASE,
+                seat.on_owned(index) * token.vp,
+            ));
+        }
+    }
+    let tiles: i64 = seat
+        .owned
+        .iter()
+        .map(|&t| doc.tiles[usize::from(state.layout.tiles[t])].vp)
+        .sum();
+    lines.push(line("tiles", BASE, tiles));
+    let goods = Goods::of(content, state, seat.player);
+    let plain: i64 = goods.suits().iter().map(|&n| goods.value(n)).sum();
+    lines.push(line(MERCHANDISE, BASE, plain));
+    lines
+}
+
+/// The boxes' own lines: the Artisans' artisans, precious items and tents, the Whims
+/// box's cities.
+fn box_lines(seat: &Seat, scoring: Scoring) -> Vec<Line> {
+    let (content, state) = (seat.content, seat.state);
+    let doc = &content.doc;
+    let mut lines = Vec::new();
+    if scoring.artisans {
+        let mine = seat.artisans_of(seat.player);
+        let leads = mine > 0
+            && (0..state.players.len())
+                .filter(|&p| p != seat.player)
+                .all(|p| mine > seat.artisans_of(p));
+        let each = seat.setting(if leads {
+            "artisan_majority_vp"
+        } else {
+            "artisan_vp"
+        });
+        lines.push(line(ARTISANS, ARTISANS, mine * each));
+        for card in seat.held(ITEMS) {
+            if card.kind == PRECIOUS {
+                lines.push(line("items", &card.id, card.vp));
+            }
+        }
+        if let Some(tent) = seat.token(TENT) {
+            let per_tile = seat.setting("tent_red_tile_vp");
+            let area = &state.layout.geometry.area;
+            for (tile, block) in area.iter().enumerate().take(state.layout.size()) {
+                if state.board.owner(tile) != seat.player as i8
+                    || state.board.tokens(tile)[tent] == 0
+                {
+                    continue;
+                }
+                let red = block
+                    .iter()
+                    .filter(|&&t| {
+                        doc.tiles[usize::from(state.layout.tiles[usize::from(t)])].value == "red"
+                    })
+                    .count() as i64;
+                lines.push(line(TENT, ARTISANS, red * per_tile));
+            }
+        }
+    }
+    if scoring.whims {
+        let cities = seat
+            .owned
+            .iter()
+            .filter(|&&t| doc.tiles[usize::from(state.layout.tiles[t])].kind == CITY)
+            .count() as i64;
+        // the Whims box's plugin is named `djinns` in the rules (`cities.SOURCE`)
+        lines.push(line(
+            "cities",
+            DECKS[1],
+            seat.setting("city_vp") * cities * cities,
+        ));
+    }
+    lines
+}
+
+/// The lines of the cards held that score after every plugin (`cards.score_lines`),
+/// deck by deck: the djinns' and the unused thieves'.
+fn card_lines(seat: &Seat) -> Vec<Line> {
+    let (content, state) = (seat.content, seat.state);
+    let mut lines = Vec::new();
+    for card in seat.held(DECKS[1]) {
+        let param = |key: &str| card.params.get(key).copied().unwrap_or(0);
+        match card.kind.as_str() {
+            AL_AMIN => {
+                let goods = Goods::of(content, state, seat.player);
+                let suits = goods.suits();
+                let plain: i64 = suits.iter().map(|&n| goods.value(n)).sum();
+                let per_wild = param("fakirs_per_wild");
+                let wilds = if per_wild > 0 {
+                    goods.fakirs / per_wild as usize
+                } else {
+                    0
+                };
+                let gain = goods.best_with_wilds(&suits, wilds) - plain;
+                lines.push(line(MERCHANDISE, &card.id, gain));
+            }
+            GEB => {
+                let precious = seat
+                    .held(ITEMS)
+                    .iter()
+                    .filter(|c| c.kind == PRECIOUS)
+                    .count() as i64;
+                lines.push(line("items", &card.id, precious * param("per_precious")));
+            }
+            PTAH => {
+                let count = seat.artisans_of(seat.player);
+                lines.push(line(ARTISANS, &card.id, count * param("per_artisan")));
+            }
+            QAREEN => {
+                let claimed = content
+                    .names
+                    .sym(CLAIMED)
+                    .map_or(0, |key| get_extra(&state.players[seat.player].extras, key));
+                lines.push(line("whims", &card.id, claimed * param("per_whim")));
+            }
+            kind => {
+                if let Some(&(_, category, key, improves)) =
+                    BETTER_COUNTS.iter().find(|b| b.0 == kind)
+                {
+                    let (count, base) = match improves.strip_prefix("token:") {
+                        Some(token) => seat
+                            .token(token)
+                            .map_or((0, 0), |i| (seat.on_owned(i), content.doc.tokens[i].vp)),
+                        None if category == "viziers" => (seat.viziers, seat.setting(improves)),
+                        None => (seat.elders, seat.setting(improves)),
+                    };
+                    lines.push(line(category, &card.id, count * (param(key) - base)));
+                }
+            }
+        }
+    }
+    for card in seat.held(THIEVES) {
+        lines.push(line(THIEVES, THIEVES, card.vp));
+    }
+    lines
+}
+
+/// `tied_share_lines`: with `artisan_majority_ties = "shared"`, a seat tied for the most
+/// artisans scores the majority's difference too.
+fn tied_share(seat: &Seat) -> Option<Line> {
+    let shared = text_setting(seat.content, "artisan_majority_ties", "most") == Ok("shared");
+    let mine = seat.artisans_of(seat.player);
+    let others: Vec<i64> = (0..seat.state.players.len())
+        .filter(|&p| p != seat.player)
+        .map(|p| seat.artisans_of(p))
+        .collect();
+    if !shared || mine == 0 || !others.contains(&mine) || others.iter().any(|&n| n > mine) {
+        return None;
+    }
+    let more = seat.setting("artisan_majority_vp") - seat.setting("artisan_vp");
+    Some(line(ARTISANS, "shared-artisan-majority", mine * more))
+}
+
+/// `lake_score_lines`: each palm tree and palace on the seat's tiles next to a Great Lake
+/// scores its worth once more, its worth being what its category's lines (`everything`:
+/// the plugins' lines and the cards') give each such token the seat has.
+fn lake_lines(seat: &Seat, everything: &[&Line]) -> Vec<Line> {
+    let (content, state) = (seat.content, seat.state);
+    let doc = &content.doc;
+    let geometry = &state.layout.geometry;
+    let around = if seat.setting("lake_diagonals") != 0 {
+        &geometry.area
+    } else {
+        &geometry.orthogonal
+    };
+    let kind = |t: usize| doc.tiles[usize::from(state.layout.tiles[t])].kind.as_str();
+    let water: Vec<usize> = (0..state.layout.size())
+        .filter(|&t| kind(t) == LAKE)
+        .collect();
+    let mut near: Vec<usize> = water
+        .iter()
+        .flat_map(|&lake| around[lake].iter().map(|&t| usize::from(t)))
+        .filter(|&t| kind(t) != LAKE && state.board.owner(t) == seat.player as i8)
+        .collect();
+    near.sort_unstable();
+    near.dedup();
+    let mut lines = Vec::new();
+    for (index, token) in doc.tokens.iter().enumerate() {
+        let count: i64 = near
+            .iter()
+            .map(|&t| i64::from(state.board.tokens(t)[index]))
+            .sum();
+        if token.vp == 0 || count == 0 {
+            continue;
+        }
+        let category = format!("{}s", token.id);
+        let total = seat.on_owned(index);
+        let points: i64 = everything
+            .iter()
+            .filter(|l| l.category == category)
+            .map(|l| l.points)
+            .sum();
+        let worth = points.div_euclid(total);
+        lines.push(line(&category, LAKE, count * worth));
+    }
+    lines
+}
+
+/// A seat's merchandise (`plugins/base/merchandise.py`): copies held by type, the
+/// number of merchandise types, the suits' values, and the Fakirs held.
+struct Goods<'c> {
+    held: Vec<(u8, usize)>,
+    types: usize,
+    values: &'c [i64],
+    fakirs: usize,
+}
+
+impl<'c> Goods<'c> {
+    fn of(content: &'c Content, state: &State, player: usize) -> Goods<'c> {
+        let doc = &content.doc;
+        let merchandise =
+            |c: &crate::content::CardSpec| c.deck == DECKS[0] && c.kind == MERCHANDISE;
+        let mut held: Vec<(u8, usize)> = Vec::new();
+        let mut fakirs = 0;
+        for &card in state.players[player].hands.hand(0) {
+            let spec = &doc.cards[usize::from(card)];
+            if spec.id == FAKIR {
+                fakirs += 1;
+            }
+            if !merchandise(spec) {
+                continue;
+            }
+            match held.iter_mut().find(|(c, _)| *c == card) {
+                Some((_, n)) => *n += 1,
+                None => held.push((card, 1)),
+            }
+        }
+        let mut types: Vec<&str> = doc
+            .cards
+            .iter()
+            .filter(|c| merchandise(c))
+            .map(|c| c.id.as_str())
+            .collect();
+        types.sort_unstable();
+        types.dedup();
+        Goods {
+            held,
+            types: types.len(),
+            values: content.table("suit_values").unwrap_or(&[]),
+            fakirs,
+        }
+    }
+
+    /// `suit_value`
+    fn value(&self, size: usize) -> i64 {
+        if size == 0 {
+            return 0;
+        }
+        self.values.get(size - 1).copied().unwrap_or(0)
+    }
+
+    /// `best_suits`: one of every type held, again and again.
+    fn suits(&self) -> Vec<usize> {
+        let mut left = self.held.clone();
+        let mut sizes = Vec::new();
+        while !left.is_empty() {
+            sizes.push(left.len());
+            left = left
+                .into_iter()
+                .filter(|&(_, n)| n > 1)
+                .map(|(c, n)| (c, n - 1))
+                .collect();
+        }
+        sizes
+    }
+
+    /// `best_with_wilds`: the best merchandise score with `wilds` jokers, added to the
+    /// suits held or made into suits of their own.
+    fn best_with_wilds(&self, suits: &[usize], wilds: usize) -> i64 {
+        let mut alone = vec![0i64; wilds + 1];
+        for n in 1..=wilds {
+            alone[n] = (1..=n.min(self.types))
+                .map(|k| self.value(k) + alone[n - k])
+                .max()
+                .unwrap_or(0);
+        }
+        let mut best: Vec<i64> = vec![-1; wilds + 1];
+        best[0] = 0;
+        for &size in suits {
+            let mut next = vec![-1i64; wilds + 1];
+            for (used, &score) in best.iter().enumerate() {
+                if score < 0 {
+                    continue;
+                }
+                for extra in 0..=self.types.saturating_sub(size).min(wilds - used) {
+                    let total = score + self.value(size + extra);
+                    if total > next[used + extra] {
+                        next[used + extra] = total;
+                    }
+                }
+            }
+            best = next;
+        }
+        best.iter()
+            .enumerate()
+            .filter(|&(_, &score)| score >= 0)
+            .map(|(used, &score)| score + alone[wilds - used])
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn goods(held: &[(u8, usize)], types: usize, values: &'static [i64]) -> Goods<'static> {
+        Goods {
+            held: held.to_vec(),
+            types,
+            values,
+            fakirs: 0,
+        }
+    }
+
+    const VALUES: &[i64] = &[1, 3, 7, 13, 21, 30, 40, 50, 60];
+
+    #[test]
+    fn suits_take_one_of_every_type_again_and_again() {
+        let held = goods(&[(1, 3), (2, 1), (3, 2)], 9, VALUES);
+        assert_eq!(held.suits(), vec![3, 2, 1]);
+        assert_eq!(held.value(0), 0);
+        assert_eq!(held.value(3), 7);
+    }
+
+    #[test]
+    fn wilds_join_the_suits_or_make_their_own() {
+        let held = goods(&[(1, 1), (2, 1)], 3, VALUES);
+        // a pair and one joker: a suit of three (7) beats a pair and a single (3 + 1)
+        assert_eq!(held.best_with_wilds(&held.suits(), 1), 7);
+        // no cards, two jokers: a suit of two (3)
+        let none = goods(&[], 3, VALUES);
+        assert_eq!(none.best_with_wilds(&[], 2), 3);
+        // a full suit cannot grow: the joker makes a suit of one
+        let full = goods(&[(1, 1), (2, 1), (3, 1)], 3, VALUES);
+        assert_eq!(full.best_with_wilds(&full.suits(), 1), 8);
+    }
+}
