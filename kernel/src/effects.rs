@@ -290,6 +290,8 @@ pub struct Effect {
 /// A trigger or a tile action: when, the condition, the effects, the numbers.
 #[derive(Debug, Clone)]
 pub struct Program {
+    /// the trigger's or tile action's id (a score line's source); "" for a power
+    pub id: String,
     pub test: Option<Expr>,
     pub effects: Vec<Effect>,
     pub params: BTreeMap<String, i64>,
@@ -441,6 +443,7 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
 }
 
 fn program(
+    id: &str,
     test: &Option<ExprDoc>,
     effects: &[EffectDoc],
     params: &BTreeMap<String, i64>,
@@ -474,6 +477,7 @@ fn program(
         })
         .collect::<Result<Vec<_>, String>>()?;
     Ok(Program {
+        id: id.to_owned(),
         test: test.as_ref().map(|t| resolve(t, names)).transpose()?,
         effects,
         params: params.clone(),
@@ -492,6 +496,7 @@ impl Effects {
         for trigger in &effects.triggers {
             let moment = Moment::read(&trigger.on)?;
             out.triggers[moment.index()].push(program(
+                &trigger.id,
                 &trigger.test,
                 &trigger.effects,
                 &trigger.params,
@@ -509,7 +514,13 @@ impl Effects {
             out.tile_actions.push(TileAction {
                 tile: action.tile.clone(),
                 at,
-                program: program(&action.test, &action.effects, &action.params, &names)?,
+                program: program(
+                    &action.id,
+                    &action.test,
+                    &action.effects,
+                    &action.params,
+                    &names,
+                )?,
             });
         }
         let empty = BTreeMap::new();
@@ -529,7 +540,7 @@ impl Effects {
                 .collect();
             out.powers.push(Power {
                 on,
-                program: program(&power.test, &power.effects, &empty, &names)?,
+                program: program("", &power.test, &power.effects, &empty, &names)?,
                 protects,
                 target_kind: power.target_kind.clone(),
                 stages: power.stages.clone(),
@@ -743,6 +754,20 @@ fn count(counted: Counted, state: &State, me: usize) -> i64 {
 /// Whether an optional condition holds (none: always).
 pub fn holds(test: &Option<Expr>, state: &State, scope: &Scope<'_>) -> bool {
     test.as_ref().is_none_or(|t| evaluate(t, state, scope) != 0)
+}
+
+/// The score lines of a program at final scoring for `scope.me`: (category, points) of
+/// each `score` effect whose `if` holds, when the program's own `if` holds.
+pub fn score_lines(program: &Program, state: &State, scope: &Scope<'_>) -> Vec<(String, i64)> {
+    if !holds(&program.test, state, scope) {
+        return Vec::new();
+    }
+    program
+        .effects
+        .iter()
+        .filter(|e| e.verb == Verb::Score && holds(&e.test, state, scope))
+        .map(|e| (e.category.clone(), evaluate(&e.amount, state, scope)))
+        .collect()
 }
 
 #[cfg(test)]

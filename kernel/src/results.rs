@@ -16,6 +16,7 @@
 //! reading is refused.
 
 use crate::content::{CardSpec, Content};
+use crate::effects::{self, Scope};
 use crate::extras::get_extra;
 use crate::rules::{solo, Rules};
 use crate::state::State;
@@ -66,13 +67,7 @@ const BASE: &str = "base";
 const ARTISANS: &str = "artisans";
 /// The Whims box's plugin, as the providers table names it (its ruleset name is `djinns`).
 const WHIMS_PLUGIN: &str = "whims";
-/// `BetterCount` djinns: kind, category, the card's parameter, and what it improves on
-/// (`token:<id>` a token's worth, else a setting).
-const BETTER_COUNTS: [(&str, &str, &str, &str); 3] = [
-    ("haurvatat", "palm-trees", "palm_tree_vp", "token:palm-tree"),
-    ("jafaar", "viziers", "vizier_vp", "vizier_vp"),
-    ("shamhat", "elders", "elder_vp", "elder_vp"),
-];
+/// Al-Amin: the Fakirs held as wild merchandise (`AlAmin`), written in Rust.
 const AL_AMIN: &str = "al-amin";
 /// The boxes' scoring djinns: Geb (precious items), Ptah (artisans), Qareen (whims).
 const GEB: &str = "geb";
@@ -470,26 +465,59 @@ fn card_lines(seat: &Seat) -> Vec<Line> {
                     .map_or(0, |key| get_extra(&state.players[seat.player].extras, key));
                 lines.push(line("whims", &card.id, claimed * param("per_whim")));
             }
-            kind => {
-                if let Some(&(_, category, key, improves)) =
-                    BETTER_COUNTS.iter().find(|b| b.0 == kind)
-                {
-                    let (count, base) = match improves.strip_prefix("token:") {
-                        Some(token) => seat
-                            .token(token)
-                            .map_or((0, 0), |i| (seat.on_owned(i), content.doc.tokens[i].vp)),
-                        None if category == "viziers" => (seat.viziers, seat.setting(improves)),
-                        None => (seat.elders, seat.setting(improves)),
-                    };
-                    lines.push(line(category, &card.id, count * (param(key) - base)));
-                }
+            _ => {
+                // a power in the effects language that scores (`ScoringPower`)
+                lines.extend(power_lines(seat, card));
             }
         }
     }
     for card in seat.held(THIEVES) {
         lines.push(line(THIEVES, THIEVES, card.vp));
     }
+    // the content's `scoring` triggers, after the cards (`effects.scoring_lines`)
+    let scoring = crate::effects::Moment::Scoring;
+    for program in &content.effects.triggers[scoring.index()] {
+        let scope = Scope {
+            me: seat.player,
+            actor: seat.player as i64,
+            event: None,
+            params: &program.params,
+            card: None,
+            target: None,
+        };
+        for (category, points) in effects::score_lines(program, state, &scope) {
+            lines.push(line(&category, &program.id, points));
+        }
+    }
     lines
+}
+
+/// The lines of `card`'s content power at final scoring, named after the card.
+fn power_lines(seat: &Seat, card: &CardSpec) -> Vec<Line> {
+    let content = seat.content;
+    let Some(index) = content.doc.cards.iter().position(|c| c.id == card.id) else {
+        return Vec::new();
+    };
+    let scoring = Some(crate::effects::Moment::Scoring);
+    let Some(power) = content
+        .effects
+        .power_of(index as u8)
+        .filter(|p| p.on == scoring)
+    else {
+        return Vec::new();
+    };
+    let scope = Scope {
+        me: seat.player,
+        actor: seat.player as i64,
+        event: None,
+        params: &card.params,
+        card: Some(index as u8),
+        target: None,
+    };
+    effects::score_lines(&power.program, seat.state, &scope)
+        .into_iter()
+        .map(|(category, points)| line(&category, &card.id, points))
+        .collect()
 }
 
 /// `tied_share_lines`: with `artisan_majority_ties = "shared"`, a seat tied for the most
