@@ -6,6 +6,8 @@ kernel does not read, falls back to the Python state, still the Python engine's 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import attrs
 import pytest
 from native_kit import require_native
@@ -108,3 +110,19 @@ def test_solo_falls_back_to_the_python_state() -> None:
     native = attrs.evolve(python, engine="native")
     for index in range(3):
         assert play_task((native, index)) == play_task((python, index))
+
+
+def test_the_effects_languages_score_lines_read_natively(tmp_path: Path) -> None:
+    """A new djinn's scoring power and a scoring trigger, both content, are written by
+    the kernel's reading as the Python engine writes them."""
+    cookbook = Path(__file__).resolve().parent.parent / "docs" / "examples" / "effects"
+    trigger = tmp_path / "tiles_bonus.toml"
+    trigger.write_text(
+        '[house-rule]\nname = "tiles-bonus"\nversion = "1.0"\ndescription = "x"\n\n'
+        '[[trigger]]\nid = "tiles-bonus"\non = "scoring"\n'
+        'effects = [{ score = "tiles() // 2", category = "tiles" }]\n',
+        encoding="utf-8",
+    )
+    ruleset = Ruleset.of([], [cookbook / "qarin.toml", trigger])
+    sources = both_readings(ruleset, 3, ("random",), range(30))
+    assert {"qarin", "tiles-bonus"} <= sources
