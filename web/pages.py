@@ -117,8 +117,8 @@ def game_page(game_id: str, token: str, seat: int) -> str:
 <div id="scores"></div>
 </section>
 <aside id="side">
-<div id="message" role="alert"></div>
-<div id="choices"></div>
+<div id="answer"><div id="message" role="alert"></div>
+<div id="choices"></div></div>
 <h2>Your options</h2>
 <ol id="options"></ol>
 <form id="typed"><label>or type an action

@@ -5,10 +5,23 @@ const API = document.body.dataset.api;
 const board = document.getElementById("board");
 const message = document.getElementById("message");
 const choices = document.getElementById("choices");
+const answer = document.getElementById("answer");
 let version = -1;
+// the answer to a tap or a button (a refusal, "undone", the colours to choose from) is
+// seen where the eye is: when its place beside or under the board is out of sight, it
+// floats at the bottom of the screen until it is answered or cleared
+function inSight() {
+  answer.classList.remove("afloat");
+  if (!answer.textContent.trim()) { return; }
+  const box = answer.getBoundingClientRect();
+  const bar = document.getElementById("bar");
+  const top = bar ? bar.getBoundingClientRect().bottom : 0;
+  if (box.top < top || box.bottom > window.innerHeight) { answer.classList.add("afloat"); }
+}
 function say(text, bad) {
   message.textContent = text;
   message.className = text ? (bad ? "refused" : "ok") : "";
+  inSight();
 }
 function button(option, cls) {
   const b = optionButton(option, cls, function () { act(option.action); });
@@ -142,7 +155,7 @@ function render(page) {
   auto.textContent = page.autoplay ? "stop playing for me" : "play for me";
   auto.dataset.on = page.autoplay ? "1" : "";
   auto.disabled = page.over;
-  if (!page.yours) { choices.innerHTML = ""; }
+  if (!page.yours) { choices.innerHTML = ""; inSight(); }
   document.body.dataset.version = String(page.version);
   document.body.dataset.yours = page.yours ? "1" : "";
   document.body.dataset.over = page.over ? "1" : "";
@@ -192,14 +205,26 @@ async function click(target) {
     title.textContent = target + ": choose one";
     choices.appendChild(title);
     data.choices.forEach(function (o) { choices.appendChild(button(o, "choice")); });
+    inSight();
   } else {
     say("played " + data.played.join(", "), false);
   }
 }
+// the tile a tap names: its own group, or the pieces drawn over it (meeples, a camel,
+// tokens: a group of their own, "pieces-c3", drawn after every tile)
+function tapped(g) {
+  if (g.classList.contains("tile")) { return g.id.slice("tile-".length); }
+  if (g.classList.contains("pieces")) { return g.id.slice("pieces-".length); }
+  return g.dataset.pick;
+}
 document.getElementById("table").addEventListener("click", function (event) {
-  const g = event.target.closest("g.tile, g[data-pick]");
+  const g = event.target.closest("g.tile, g.pieces, g[data-pick]");
   if (!g || g.classList.contains("has-power")) { return; }  // a card opens its sheet
-  click(g.classList.contains("tile") ? g.id.slice(5) : g.dataset.pick);
+  click(tapped(g));
+});
+// a tap on an answer floating over the board puts it away
+message.addEventListener("click", function () {
+  if (answer.classList.contains("afloat") && !choices.textContent) { say("", false); }
 });
 document.getElementById("undo").addEventListener("click", async function () {
   if (await call("/undo", {})) { say("undone: back to your previous decision", false); }
