@@ -23,12 +23,15 @@ if isinstance(FOUND, str):
         pytest.fail(f"the browser tests must run here, but: {FOUND}", pytrace=False)
     pytest.skip(f"no browser for the browser tests: {FOUND}", allow_module_level=True)
 
+from selenium.webdriver.common.by import By  # noqa: E402
 from web_kit import (  # noqa: E402
     SCREENS,
+    api_call,
     as_device,
     body,
     in_view,
     made_game,
+    my_decision,
     serving,
     tap,
     to_a_drop_with_choices,
@@ -135,3 +138,58 @@ def test_a_tablet_shows_the_decision_beside_or_under_the_board(
         assert side["top"] >= board["bottom"] - 1
         assert boxes["tableau"]["top"] >= side["bottom"] - 1  # the side panel after it
     assert in_view(driver, "#options li:first-child button")
+
+
+# -- cues: the game moved while the person looked elsewhere ----------------------------
+
+
+def test_the_tab_says_your_turn_and_a_stale_refusal_goes_when_the_game_moves_on(
+    server: str, driver: Any
+) -> None:
+    link, api = made_game(server, ["human", "ai:greedy"], seed=33)
+    page = my_decision(api)
+    as_device(driver, 390, 844)
+    driver.get(link)
+    until(lambda: body(driver, "yours") == "1")
+    assert driver.title.startswith("● your turn")
+    tap(driver, "#tile-c3 > text")  # a tile while bidding: refused
+    until(lambda: "refused" in text_of(driver, "#message"))
+    api_call(api + "/act", {"action": page["options"][-1]["action"]})  # from another tab
+    until(lambda: text_of(driver, "#message") == "")
+    assert all("409 (Conflict)" in error for error in console_errors(driver))
+
+
+def test_a_cards_sheet_is_put_away_once_its_seat_has_played(server: str, driver: Any) -> None:
+    link, _ = made_game(server, ["human", "ai:greedy"], seed=34)
+    as_device(driver, 1400, 900)
+    driver.get(link)
+    until(lambda: body(driver, "yours") == "1")
+    tap(driver, "#tableau g.card.has-power")
+    until(lambda: driver.find_element(By.ID, "card-sheet").is_displayed())
+    version = body(driver, "version")
+    tap(driver, "#tableau g.spot.target")  # a bid, beside the open sheet
+    until(lambda: body(driver, "version") != version)
+    until(lambda: not driver.find_element(By.ID, "card-sheet").is_displayed())
+
+
+def test_another_page_of_the_game_is_told_of_an_undo(server: str, driver: Any) -> None:
+    made = api_call(server + "api/games", {"seats": ["human", "human"], "seed": 35})
+    site = server.rstrip("/")
+    apis = [site + "/api" + s["url"].replace("/play/", "/games/", 1) for s in made["seats"]]
+    # both people play the first option until P2 is about to pick its meeples
+    while True:
+        page = api_call(apis[0])
+        seat = page["deciding"]
+        mine = api_call(apis[seat])
+        if seat == 1 and mine["options"][0]["action"].startswith("pick"):
+            break
+        api_call(apis[seat] + "/act", {"action": mine["options"][-1]["action"]})
+    as_device(driver, 390, 844)
+    driver.get(site + made["seats"][0]["url"])
+    until(lambda: body(driver, "version") == str(page["version"]))
+    api_call(apis[1] + "/act", {"action": mine["options"][0]["action"]})
+    api_call(apis[1] + "/undo", {})
+    until(lambda: "P2 undid" in text_of(driver, "#message"))
+    assert "1 action taken back" in text_of(driver, "#message")
+    assert in_view(driver, "#message")
+    assert console_errors(driver) == []

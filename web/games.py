@@ -102,6 +102,9 @@ class Game:
         #: whether ``stopped`` is for good (the server cannot play the game as asked),
         #: or only until a person changes who plays
         self._halted = False
+        #: the latest undo (the version it made, the seat and how many actions it took
+        #: back), which the other pages of the game say when they show that version
+        self.last_undo: tuple[int, int, int] | None = None
         self.agents: list[Agent | None] = []
         self._reset_agents()
 
@@ -241,6 +244,7 @@ class Game:
         self.states = self.states[: target + 1]
         self._reset_agents()
         self.version += 1
+        self.last_undo = (self.version, seat, now - target)
 
     def set_autoplay(self, seat: int, on: bool) -> None:
         """Play for ``seat`` or stop; either may let a stopped game go on (the AI is
@@ -327,6 +331,19 @@ class Game:
             "cards": card_catalogue(rules, state),
             "mine": own_cards(rules, view, seat),
             "in_play": cards_in_play(rules, state, view, seat),
+            "undo": self._undo_note(),
+        }
+
+    def _undo_note(self) -> dict[str, Any] | None:
+        """The latest undo as the pages say it: its version, who and how far back."""
+        if self.last_undo is None:
+            return None
+        version, seat, back = self.last_undo
+        actions = f"{back} action{'s' if back != 1 else ''}"
+        return {
+            "version": version,
+            "by": seat_label(seat),
+            "words": f"{seat_label(seat)} undid: {actions} taken back, to their previous decision",
         }
 
 

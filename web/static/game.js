@@ -7,6 +7,7 @@ const message = document.getElementById("message");
 const choices = document.getElementById("choices");
 const answer = document.getElementById("answer");
 let version = -1;
+const TITLE = document.title;
 // the answer to a tap or a button (a refusal, "undone", the colours to choose from) is
 // seen where the eye is: when its place beside or under the board is out of sight, it
 // floats at the bottom of the screen until it is answered or cleared
@@ -102,8 +103,20 @@ function showScore(score) {
     .map(function (p) { return p.label + " + " + p.uncounted.join(", ") + " (not shown to you)"; })
     .join("; ");
 }
+// what tells a person the game moved while they looked elsewhere: the tab's title, a
+// stale refusal gone, another page's undo said
+function cues(page, previous) {
+  document.title = (page.yours ? "● your turn · " : page.over ? "game over · " : "") + TITLE;
+  if (previous < 0 || page.version <= previous) { return; }
+  if (message.className === "refused") { say("", false); }
+  if (page.undo && page.undo.version > previous && page.undo.by !== page.you) {
+    say(page.undo.words, false);
+  }
+}
 function render(page) {
+  const previous = version;
   version = page.version;
+  cues(page, previous);
   drawPicture(page.svg, board, document.getElementById("tableau"),
     document.getElementById("players"));
   const targets = new Set(page.targets);
@@ -154,7 +167,7 @@ function render(page) {
   const auto = document.getElementById("autoplay");
   auto.textContent = page.autoplay ? "stop playing for me" : "play for me";
   auto.dataset.on = page.autoplay ? "1" : "";
-  auto.disabled = page.over;
+  auto.hidden = page.over;  // nobody plays for anyone once the game is over
   if (!page.yours) { choices.innerHTML = ""; inSight(); }
   document.body.dataset.version = String(page.version);
   document.body.dataset.yours = page.yours ? "1" : "";
@@ -193,7 +206,7 @@ async function call(path, body) {
 async function act(action) {
   choices.innerHTML = "";
   const data = await call("/act", {action: action});
-  if (data) { say("played " + data.played.join(", "), false); }
+  if (data) { played(data); }
 }
 async function click(target) {
   choices.innerHTML = "";
@@ -207,8 +220,14 @@ async function click(target) {
     data.choices.forEach(function (o) { choices.appendChild(button(o, "choice")); });
     inSight();
   } else {
-    say("played " + data.played.join(", "), false);
+    played(data);
   }
+}
+// an action of this seat went through: said, and a card's sheet is put away (its
+// options were for the decision just taken)
+function played(data) {
+  say("played " + data.played.join(", "), false);
+  cardSheet.hide(true);
 }
 // the tile a tap names: its own group, or the pieces drawn over it (meeples, a camel,
 // tokens: a group of their own, "pieces-c3", drawn after every tile)
