@@ -193,3 +193,53 @@ def test_another_page_of_the_game_is_told_of_an_undo(server: str, driver: Any) -
     assert "1 action taken back" in text_of(driver, "#message")
     assert in_view(driver, "#message")
     assert console_errors(driver) == []
+
+
+# -- a phone: the bar in sight, the end at the top -------------------------------------
+
+
+def test_a_phone_keeps_the_status_holdings_and_score_in_sight(server: str, driver: Any) -> None:
+    link, api = made_game(server, ["human", "ai:greedy", "ai:greedy"], seed=36)
+    page = to_a_drop_with_choices(api)
+    as_device(driver, 390, 844)
+    driver.get(link)
+    until(lambda: body(driver, "yours") == "1")
+    driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    for part in ("#status", "#holding", "#score summary"):
+        assert in_view(driver, part), part
+    assert (
+        driver.execute_script("return document.getElementById('bar').getBoundingClientRect().top")
+        == 0
+    )
+    assert "in hand" in text_of(driver, "#status")
+    assert text_of(driver, "#holding").startswith(
+        f"You: {page['view']['players'][0]['coins']} coins"
+    )
+    tap(driver, "#score summary")  # the score's lines open from the bottom of the page
+    until(lambda: in_view(driver, "#score-lines tfoot"))
+
+
+def test_the_end_is_announced_at_the_top_with_every_players_points(
+    server: str, driver: Any
+) -> None:
+    link, _ = made_game(server, ["human", "ai:greedy"], seed=37)
+    as_device(driver, 390, 844)
+    driver.get(link)
+    until(lambda: body(driver, "yours") == "1")
+    tap(driver, "#autoplay")
+    until(lambda: body(driver, "version") > "" and text_of(driver, "#autoplay") != "play for me")
+    driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    until(lambda: body(driver, "over") == "1")
+    until(lambda: in_view(driver, "#final-words"))
+    words = text_of(driver, "#final-words")
+    assert words.startswith("The game is over: ") and (" wins with " in words or " win " in words)
+    totals = text_of(driver, "#final-totals")
+    assert "P1 (you) " in totals and "P2 " in totals
+    assert not driver.find_element(By.ID, "autoplay").is_displayed()  # nobody to play for
+    assert (
+        driver.execute_script(
+            "return document.querySelector('#scores table.final').getBoundingClientRect().top"
+        )
+        < 844
+    )
+    assert driver.title.startswith("game over")

@@ -142,7 +142,7 @@ const element = document.querySelector(arguments[0]);
 if (!element) { return {found: false}; }
 const box = element.getBoundingClientRect();
 const bar = document.getElementById("bar");
-const top = bar ? bar.getBoundingClientRect().bottom : 0;
+const top = bar && !bar.contains(element) ? bar.getBoundingClientRect().bottom : 0;
 return {found: true, top: box.top, bottom: box.bottom, left: box.left, right: box.right,
   shown: box.height > 0 && getComputedStyle(element).visibility !== "hidden",
   inside: box.top >= top - 1 && box.bottom <= innerHeight + 1 && box.left >= -1 &&

@@ -36,6 +36,7 @@ from naqala.display.html import score_table_html
 from naqala.display.svg import seat_label, svg_parts
 from naqala.kernel.choice import PYTHON
 from naqala.kernel.seated import table_agents
+from naqala.web.bar import final_line, holding_line
 from naqala.web.cards import card_catalogue, cards_in_play, own_cards
 from naqala.web.score import score_in_sight
 from naqala.web.words import option_words
@@ -332,6 +333,8 @@ class Game:
             "mine": own_cards(rules, view, seat),
             "in_play": cards_in_play(rules, state, view, seat),
             "undo": self._undo_note(),
+            "holding": holding_line(rules, state, seat),
+            "final": final_line(rules, state) if state.is_over else None,
         }
 
     def _undo_note(self) -> dict[str, Any] | None:

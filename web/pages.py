@@ -99,22 +99,26 @@ def game_page(game_id: str, token: str, seat: int) -> str:
     """A seat's page of a game; what it shows comes from the API, for this seat only."""
     api = f"/api/games/{game_id}/{token}"
     body = f"""<header><h1>naqala · game {escape(game_id)} · you are P{seat + 1}</h1>
-<div id="status" aria-live="polite"></div>
-<details id="score"><summary><span class="what">Score</span> <span id="score-line"></span>
-</summary><table class="scores" id="score-lines"></table>
-<p id="score-note"></p></details>
 <div class="controls">
 <button id="undo" type="button">undo</button>
 <button id="autoplay" type="button">play for me</button>
 <a id="save" href="{escape(api)}/record" download>save (download the record)</a> ·
 <a href="/">new game</a>
 </div></header>
+<div id="bar">
+<div id="status" aria-live="polite"></div>
+<div id="holding"></div>
+<details id="score"><summary><span class="what">Score</span> <span id="score-line"></span>
+</summary><table class="scores" id="score-lines"></table>
+<p id="score-note"></p></details>
+</div>
+<section id="final" hidden><h2 id="final-words"></h2><p id="final-totals"></p>
+<div id="scores"></div></section>
 <main class="game">
 <section id="table">
 <div id="board" class="scroller"></div>
 <div id="tableau"></div>
 <div id="players"></div>
-<div id="scores"></div>
 </section>
 <aside id="side">
 <div id="answer"><div id="message" role="alert"></div>

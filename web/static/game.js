@@ -113,6 +113,19 @@ function cues(page, previous) {
     say(page.undo.words, false);
   }
 }
+// the end, at the top of the page: who won, every player's points, then the score table
+function showFinal(page, previous) {
+  const box = document.getElementById("final");
+  const shown = !box.hidden;
+  box.hidden = !page.final;
+  document.getElementById("scores").innerHTML = page.scores;
+  if (!page.final) { return; }
+  document.getElementById("final-words").textContent = "The game is over: " + page.final.words;
+  document.getElementById("final-totals").textContent = page.final.totals.map(function (t) {
+    return t[0] + (t[0] === page.you ? " (you)" : "") + " " + t[1];
+  }).join(" · ");
+  if (!shown && previous >= 0) { window.scrollTo(0, 0); }  // it just ended: look up
+}
 function render(page) {
   const previous = version;
   version = page.version;
@@ -161,7 +174,8 @@ function render(page) {
   const log = document.getElementById("log");
   fill(log, page.log);
   log.scrollTop = log.scrollHeight;
-  document.getElementById("scores").innerHTML = page.scores;
+  document.getElementById("holding").textContent = page.over ? "" : "You: " + page.holding;
+  showFinal(page, previous);
   showScore(page.score);
   document.getElementById("undo").disabled = !page.yours;
   const auto = document.getElementById("autoplay");
