@@ -243,3 +243,82 @@ def test_the_end_is_announced_at_the_top_with_every_players_points(
         < 844
     )
     assert driver.title.startswith("game over")
+
+
+# -- the others' turns: drawn until the seat decides, the log in words --------------------
+
+
+def loaded_at(server: str, tmp_path: Path, seats: list[str], seed: int, there: Any) -> str:
+    """A game played by the AI (the person's seat too) until ``there(game)`` holds, then
+    loaded into the server: the person's page address."""
+    import json
+    import urllib.request
+
+    from naqala.core.record import record_to_json
+    from naqala.web.store import Store
+
+    game = Store(tmp_path / "games", [], 5).create(seats, [], [], seed)
+    game.set_autoplay(0, True)
+    while not there(game):
+        assert not game.state.is_over
+        deciding = game.next_player()
+        assert deciding is not None
+        game.play(deciding[1].choose(game.rules, game.state, game.rules.legal_actions(game.state)))
+    request = urllib.request.Request(
+        server + "api/load",
+        data=record_to_json(game.record).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return server.rstrip("/") + json.loads(answer.read())["seats"][0]["url"]
+
+
+def _picks_after_a_move(game: Any) -> bool:
+    state = game.state
+    return (
+        state.decision.player == 0
+        and state.decision.stage == "pick"
+        and any(turn["path"] for turn in game.others_turns(0))
+    )
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1400, 900)])
+def test_the_others_turns_stay_drawn_until_the_seat_decides(
+    server: str, driver: Any, tmp_path: Path, width: int, height: int
+) -> None:
+    link = loaded_at(server, tmp_path, ["human", "ai:greedy", "ai:greedy"], 7, _picks_after_a_move)
+    api = link.replace("/play/", "/api/games/", 1)
+    page = api_call(api)
+    moved = [turn for turn in page["others"] if turn["path"]]
+    as_device(driver, width, height)
+    driver.get(link)
+    until(lambda: body(driver, "yours") == "1")
+    drawn = driver.execute_script(
+        """return [...document.querySelectorAll("#board g.others-move")].map(g => [g.dataset.by,
+          g.querySelector("polyline").points.numberOfItems])"""
+    )
+    assert drawn == [[turn["by"], len(turn["path"])] for turn in moved]
+    said = text_of(driver, "#others")
+    for turn in moved:
+        assert f"{turn['by']}: moved {' → '.join(turn['path'])}" in said
+        for tile in turn["took"]:
+            assert f"took {tile}" in said or f", {tile}" in said
+    # the log says every action as the options do, the notation after it
+    log = text_of(driver, "#log")
+    assert "start at " in log and ": take its " in log and "(pick " in log
+    # a tap on a tile under a drawn path still reaches the tile; once the seat has decided
+    # the others' turns are gone
+    tile = moved[0]["path"][0]
+    version = body(driver, "version")
+    tap(driver, f"#tile-{tile} > text")
+    until(lambda: body(driver, "version") != version or "refused" in text_of(driver, "#message"))
+    if body(driver, "version") == version:  # that tile is no start: a legal one
+        tap(driver, f"#board g.tile.target#tile-{page['targets'][0]} > text")
+        until(lambda: body(driver, "version") != version)
+    until(
+        lambda: (
+            driver.execute_script("return document.querySelectorAll('#board g.others-move').length")
+            == 0
+        )
+    )
+    assert not driver.find_element(By.ID, "others-box").is_displayed()

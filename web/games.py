@@ -38,6 +38,7 @@ from naqala.kernel.choice import PYTHON
 from naqala.kernel.seated import table_agents
 from naqala.web.bar import final_line, holding_line
 from naqala.web.cards import card_catalogue, cards_in_play, own_cards
+from naqala.web.recent import logged_words, turns_since
 from naqala.web.score import score_in_sight
 from naqala.web.words import option_words
 
@@ -264,23 +265,38 @@ class Game:
         kind = self.record.seats[seat]
         return f"{seat_label(seat)} ({'person' if kind == HUMAN else kind})"
 
+    def seen_action(self, index: int, seat: int) -> str:
+        """Action ``index`` of the record as ``seat`` may know it, in the options' words: a
+        choice among cards hidden from ``seat`` (another player keeping one of the items
+        revealed to them) is said without the card."""
+        before = self.states[index]
+        text = self.record.actions[index]
+        if _hides_revealed(before, seat):
+            action = parse_action(text)
+            if _parts(action) & set(before.turn.revealed if before.turn else ()):
+                return f"{action.kind} (a card you do not see)"
+        return logged_words(self.rules, before, text)
+
     def log(self, seat: int) -> list[str]:
-        """The latest actions as ``seat`` may know them, each with who took it, oldest
-        first: a choice among cards hidden from ``seat`` (another player keeping one of
-        the items revealed to them) is shown without the card."""
+        """The latest actions as ``seat`` may know them (``seen_action``), each with who
+        took it, oldest first."""
         start = max(0, len(self.record.actions) - LOG_LINES)
         lines = []
         for index in range(start, len(self.record.actions)):
             before = self.states[index]
             player = before.decision.player
             who = seat_label(player) if player != NOBODY else "—"
-            text = self.record.actions[index]
-            if _hides_revealed(before, seat):
-                action = parse_action(text)
-                if _parts(action) & set(before.turn.revealed if before.turn else ()):
-                    text = f"{action.kind} (a card you do not see)"
-            lines.append(f"{index + 1}. R{before.round} {who}: {text}")
+            lines.append(f"{index + 1}. R{before.round} {who}: {self.seen_action(index, seat)}")
         return lines
+
+    def others_turns(self, seat: int) -> list[dict[str, Any]]:
+        """The other players' turns since ``seat`` last decided (``web.recent``)."""
+        return turns_since(
+            self.states,
+            len(self.record.actions),
+            seat,
+            lambda index: self.seen_action(index, seat),
+        )
 
     def page(self, seat: int) -> dict[str, Any]:
         """Everything ``seat``'s page shows, and nothing another seat may hide from it:
@@ -333,6 +349,7 @@ class Game:
             "mine": own_cards(rules, view, seat),
             "in_play": cards_in_play(rules, state, view, seat),
             "undo": self._undo_note(),
+            "others": self.others_turns(seat) if not state.is_over else [],
             "holding": holding_line(rules, state, seat),
             "final": final_line(rules, state) if state.is_over else None,
         }

@@ -123,6 +123,7 @@ def game_page(game_id: str, token: str, seat: int) -> str:
 <aside id="side">
 <div id="answer"><div id="message" role="alert"></div>
 <div id="choices"></div></div>
+<div id="others-box" hidden><h2>Since your last decision</h2><ul id="others"></ul></div>
 <h2>Your options</h2>
 <ol id="options"></ol>
 <form id="typed"><label>or type an action

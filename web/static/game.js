@@ -113,6 +113,77 @@ function cues(page, previous) {
     say(page.undo.words, false);
   }
 }
+// the other players' turns since this seat last decided, drawn over the board (each path
+// in its player's colour, the tiles taken framed) and said in words, until it decides
+function drawOthers(turns) {
+  const whole = board.querySelector("svg");
+  const list = document.getElementById("others");
+  list.innerHTML = "";
+  document.getElementById("others-box").hidden = turns.length === 0;
+  turns.forEach(function (turn) {
+    const item = document.createElement("li");
+    const line = document.createElement("span");
+    const moved = turn.path.length ? ": moved " + turn.path.join(" → ") :
+      ": " + turn.words.join("; ");
+    const took = turn.took.length ? ", took " + turn.took.join(", ") : "";
+    line.textContent = turn.by + moved + took;
+    item.appendChild(line);
+    const steps = document.createElement("details");
+    const summary = document.createElement("summary");
+    summary.textContent = turn.words.length + " action" + (turn.words.length === 1 ? "" : "s");
+    steps.appendChild(summary);
+    const each = document.createElement("ol");
+    turn.words.forEach(function (words) {
+      const step = document.createElement("li");
+      step.textContent = words;
+      each.appendChild(step);
+    });
+    steps.appendChild(each);
+    item.appendChild(steps);
+    list.appendChild(item);
+    if (whole && turn.path.length) { whole.appendChild(othersMove(whole, turn)); }
+  });
+}
+function tileCentre(whole, name) {
+  const ground = whole.querySelector("#tile-" + name + " > rect");
+  if (!ground) { return null; }
+  const box = ground.getBBox();
+  return {x: box.x + box.width / 2, y: box.y + box.height / 2, box: box};
+}
+function svgElement(name, attributes) {
+  const element = document.createElementNS(SVG_NS, name);
+  Object.keys(attributes).forEach(function (key) { element.setAttribute(key, attributes[key]); });
+  return element;
+}
+function othersMove(whole, turn) {
+  const g = svgElement("g", {"class": "others-move", "data-by": turn.by});
+  const title = svgElement("title", {});
+  title.textContent = turn.by + "'s move " + turn.path.join("→");
+  g.appendChild(title);
+  const points = turn.path.map(function (name) { return tileCentre(whole, name); })
+    .filter(function (p) { return p !== null; });
+  g.appendChild(svgElement("polyline", {points: points.map(function (p) {
+    return p.x + "," + p.y; }).join(" "), fill: "none", stroke: turn.colour, "stroke-width": 5,
+    "stroke-dasharray": "12 7", "stroke-linecap": "round", "stroke-linejoin": "round",
+    "stroke-opacity": 0.85}));
+  const start = points[0], end = points[points.length - 1];
+  g.appendChild(svgElement("circle", {cx: start.x, cy: start.y, r: 8, fill: "#ffffff",
+    stroke: turn.colour, "stroke-width": 3}));
+  turn.took.forEach(function (name) {
+    const taken = tileCentre(whole, name);
+    if (taken) {
+      g.appendChild(svgElement("rect", {x: taken.box.x + 5, y: taken.box.y + 5,
+        width: taken.box.width - 10, height: taken.box.height - 10, fill: "none",
+        stroke: turn.colour, "stroke-width": 4, "stroke-dasharray": "4 4"}));
+    }
+  });
+  const label = svgElement("text", {x: end.x + 10, y: end.y - 10, fill: "#ffffff",
+    stroke: turn.colour, "stroke-width": 4, "paint-order": "stroke", "font-size": 15,
+    "font-weight": "bold"});
+  label.textContent = turn.by;
+  g.appendChild(label);
+  return g;
+}
 // the end, at the top of the page: who won, every player's points, then the score table
 function showFinal(page, previous) {
   const box = document.getElementById("final");
@@ -132,6 +203,7 @@ function render(page) {
   cues(page, previous);
   drawPicture(page.svg, board, document.getElementById("tableau"),
     document.getElementById("players"));
+  drawOthers(page.others);
   const targets = new Set(page.targets);
   document.querySelectorAll("#board g.tile").forEach(function (g) {
     g.classList.toggle("target", targets.has(g.id.slice(5)));
