@@ -33,8 +33,10 @@ from web_kit import (  # noqa: E402
     made_game,
     my_decision,
     serving,
+    start_of_colours,
     tap,
     to_a_drop_with_choices,
+    to_a_pick,
     until,
 )
 
@@ -322,3 +324,38 @@ def test_the_others_turns_stay_drawn_until_the_seat_decides(
         )
     )
     assert not driver.find_element(By.ID, "others-box").is_displayed()
+
+
+# -- the move preview ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1024, 768)])
+def test_a_pick_shows_where_the_hand_can_end_and_what_each_end_takes(
+    server: str, driver: Any, width: int, height: int
+) -> None:
+    link, api = made_game(server, ["human", "ai:greedy", "ai:greedy"], seed=38)
+    start = start_of_colours(to_a_pick(api))
+    as_device(driver, width, height)
+    driver.get(link)
+    until(lambda: body(driver, "yours") == "1")
+    assert (
+        driver.execute_script("return document.querySelectorAll('#board g.end-mark').length") == 0
+    )
+    version = body(driver, "version")
+    tap(driver, f"#tile-{start} > text")
+    until(lambda: body(driver, "version") != version)
+    preview = api_call(api)["preview"]
+    assert preview
+    marks = driver.execute_script(
+        """return [...document.querySelectorAll("#board g.end-mark")].map(g =>
+          [g.dataset.tile, g.textContent])"""
+    )
+    expected: dict[str, list[str]] = {}
+    for end in preview:
+        mark = f"{end['taken']}{end['letter']}{'⚑' if end['captures'] else ''}"
+        expected.setdefault(end["end"], []).append(mark)
+    assert sorted(marks) == sorted([tile, " ".join(each)] for tile, each in expected.items())
+    # at least one end is in sight around the tile just tapped
+    assert any(in_view(driver, f'#board g.end-mark[data-tile="{tile}"] rect') for tile in expected)
+    listed = text_of(driver, "#preview")
+    assert all(end["words"] in listed for end in preview)

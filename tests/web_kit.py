@@ -76,17 +76,27 @@ def my_decision(api: str) -> dict[str, Any]:
     return dict(until(lambda: (lambda p: p if p["yours"] else None)(api_call(api))))
 
 
-def to_a_drop_with_choices(api: str) -> dict[str, Any]:
-    """Bid (the last option: the cheapest) until the seat picks, then pick a hand of
-    several colours: the page at the first drop, where a tile offers several colours."""
+def to_a_pick(api: str) -> dict[str, Any]:
+    """Bid (the last option) until the seat picks: the page at its pick."""
     page = my_decision(api)
     while not page["options"][0]["action"].startswith("pick"):
         api_call(api + "/act", {"action": page["options"][-1]["action"]})
         page = my_decision(api)
+    return page
+
+
+def start_of_colours(page: dict[str, Any]) -> str:
+    """A tile the seat may pick whose meeples are of several colours."""
     meeples = {tile["at"]: tile["meeples"] for tile in page["view"]["board"]["tiles"]}
     names = [option["action"].split()[1] for option in page["options"]]
-    chosen = next(name for name in names if len(set(meeples[name])) > 1)
-    return dict(api_call(api + "/act", {"action": f"pick {chosen}"})["page"])
+    return next(name for name in names if len(set(meeples[name])) > 1)
+
+
+def to_a_drop_with_choices(api: str) -> dict[str, Any]:
+    """The page at the seat's first drop of a hand of several colours, where a tile
+    offers several colours."""
+    start = start_of_colours(to_a_pick(api))
+    return dict(api_call(api + "/act", {"action": f"pick {start}"})["page"])
 
 
 def as_device(driver: Any, width: int, height: int) -> None:

@@ -38,6 +38,7 @@ from naqala.kernel.choice import PYTHON
 from naqala.kernel.seated import table_agents
 from naqala.web.bar import final_line, holding_line
 from naqala.web.cards import card_catalogue, cards_in_play, own_cards
+from naqala.web.preview import move_preview
 from naqala.web.recent import logged_words, turns_since
 from naqala.web.score import score_in_sight
 from naqala.web.words import option_words
@@ -107,6 +108,8 @@ class Game:
         #: the latest undo (the version it made, the seat and how many actions it took
         #: back), which the other pages of the game say when they show that version
         self.last_undo: tuple[int, int, int] | None = None
+        #: the move preview of the latest version (a page asks for it at every change)
+        self._preview: tuple[int, list[dict[str, Any]]] = (-1, [])
         self.agents: list[Agent | None] = []
         self._reset_agents()
 
@@ -289,6 +292,12 @@ class Game:
             lines.append(f"{index + 1}. R{before.round} {who}: {self.seen_action(index, seat)}")
         return lines
 
+    def preview(self) -> list[dict[str, Any]]:
+        """Where the move under way can end (``web.preview``), worked out once a version."""
+        if self._preview[0] != self.version:
+            self._preview = (self.version, move_preview(self.rules, self.state))
+        return self._preview[1]
+
     def others_turns(self, seat: int) -> list[dict[str, Any]]:
         """The other players' turns since ``seat`` last decided (``web.recent``)."""
         return turns_since(
@@ -350,6 +359,7 @@ class Game:
             "in_play": cards_in_play(rules, state, view, seat),
             "undo": self._undo_note(),
             "others": self.others_turns(seat) if not state.is_over else [],
+            "preview": self.preview() if mine else [],
             "holding": holding_line(rules, state, seat),
             "final": final_line(rules, state) if state.is_over else None,
         }

@@ -123,6 +123,9 @@ def game_page(game_id: str, token: str, seat: int) -> str:
 <aside id="side">
 <div id="answer"><div id="message" role="alert"></div>
 <div id="choices"></div></div>
+<div id="preview-box" hidden><h2>Where this hand can end</h2>
+<p class="hint">the meeples each end collects, ⚑ where it takes the tile, and what follows</p>
+<ul id="preview"></ul></div>
 <div id="others-box" hidden><h2>Since your last decision</h2><ul id="others"></ul></div>
 <h2>Your options</h2>
 <ol id="options"></ol>

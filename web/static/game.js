@@ -184,6 +184,32 @@ function othersMove(whole, turn) {
   g.appendChild(label);
   return g;
 }
+// where the hand in play can end: said beside the options, and marked on each end tile
+// (the colours it collects there, ⚑ when the tile is taken)
+function showPreview(ends) {
+  document.getElementById("preview-box").hidden = ends.length === 0;
+  fill(document.getElementById("preview"), ends.map(function (end) { return end.words; }));
+  const whole = board.querySelector("svg");
+  if (!whole) { return; }
+  const byTile = {};
+  ends.forEach(function (end) { (byTile[end.end] = byTile[end.end] || []).push(end); });
+  Object.keys(byTile).forEach(function (name) {
+    const here = tileCentre(whole, name);
+    if (!here) { return; }
+    const mark = svgElement("g", {"class": "end-mark", "data-tile": name});
+    const text = byTile[name].map(function (end) {
+      return end.taken + end.letter + (end.captures ? "⚑" : "");
+    }).join(" ");
+    const width = 12 + 8.5 * text.length;
+    mark.appendChild(svgElement("rect", {x: here.x - width / 2, y: here.box.y + here.box.height - 30,
+      width: width, height: 20, rx: 10, fill: "#3b2f23", "fill-opacity": 0.88}));
+    const label = svgElement("text", {x: here.x, y: here.box.y + here.box.height - 15.5,
+      "text-anchor": "middle", fill: "#ffffff", "font-size": 13, "font-weight": "bold"});
+    label.textContent = text;
+    mark.appendChild(label);
+    whole.appendChild(mark);
+  });
+}
 // the end, at the top of the page: who won, every player's points, then the score table
 function showFinal(page, previous) {
   const box = document.getElementById("final");
@@ -204,6 +230,7 @@ function render(page) {
   drawPicture(page.svg, board, document.getElementById("tableau"),
     document.getElementById("players"));
   drawOthers(page.others);
+  showPreview(page.preview);
   const targets = new Set(page.targets);
   document.querySelectorAll("#board g.tile").forEach(function (g) {
     g.classList.toggle("target", targets.has(g.id.slice(5)));
