@@ -41,6 +41,7 @@ from naqala.web.cards import card_catalogue, cards_in_play, own_cards
 from naqala.web.preview import move_preview
 from naqala.web.recent import logged_words, turns_since
 from naqala.web.score import score_in_sight
+from naqala.web.updates import Pictures, catalogue_digest, lighten
 from naqala.web.words import option_words
 
 #: the AI that plays a human seat whose person asked for "play for me"
@@ -110,6 +111,8 @@ class Game:
         self.last_undo: tuple[int, int, int] | None = None
         #: the move preview of the latest version (a page asks for it at every change)
         self._preview: tuple[int, list[dict[str, Any]]] = (-1, [])
+        #: the pictures the pages were sent lately, so an update sends only new pieces
+        self.pictures = Pictures()
         self.agents: list[Agent | None] = []
         self._reset_agents()
 
@@ -307,7 +310,16 @@ class Game:
             lambda index: self.seen_action(index, seat),
         )
 
-    def page(self, seat: int) -> dict[str, Any]:
+    def update(self, seat: int, picture: str, cards: str) -> dict[str, Any]:
+        """The seat's page for a page that shows the picture whose digest is ``picture``
+        and holds the catalogue whose digest is ``cards`` (``web.updates``): the picture
+        as new pieces and references, the catalogue only if it changed."""
+        parts = svg_parts(self.rules, self.state, seat=seat, picks=True)
+        page = self.page(seat, parts)
+        page["svg_hash"] = self.pictures.keep(parts)
+        return lighten(page, parts, self.pictures.get(picture) if picture else None, cards)
+
+    def page(self, seat: int, parts: list[str] | None = None) -> dict[str, Any]:
         """Everything ``seat``'s page shows, and nothing another seat may hide from it:
         the picture and the engine's view as this seat sees them, the options when it
         decides, the score as this seat may see it during the game and the score table
@@ -330,6 +342,7 @@ class Game:
             prefix = "Your decision" if mine else f"{self.who(decider)} decides"
             status = f"{prefix}: {title}"
         view = view_for(rules, state, seat)
+        cards = card_catalogue(rules, state)
         return {
             "game": self.id,
             "seat": seat,
@@ -346,7 +359,7 @@ class Game:
             "autoplay": seat in self.autoplay,
             "seats": [self.who(s) for s in range(len(self.record.seats))],
             "log": self.log(seat),
-            "svg": "".join(svg_parts(rules, state, seat=seat, picks=True)),
+            "svg": "".join(parts or svg_parts(rules, state, seat=seat, picks=True)),
             "scores": (
                 score_table_html(rules, state, self.record.seats, final=True)
                 if state.is_over
@@ -354,7 +367,8 @@ class Game:
             ),
             "view": view,
             "score": None if state.is_over else score_in_sight(rules, state, seat),
-            "cards": card_catalogue(rules, state),
+            "cards": cards,
+            "cards_hash": catalogue_digest(cards),
             "mine": own_cards(rules, view, seat),
             "in_play": cards_in_play(rules, state, view, seat),
             "undo": self._undo_note(),

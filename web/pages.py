@@ -8,11 +8,13 @@ game page asks the JSON API for what it shows and listens to the game's event st
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
-__all__ = ["STATIC", "game_page", "lobby_page", "message_page"]
+__all__ = ["STATIC", "game_page", "lobby_page", "message_page", "static_address"]
 
 #: the pages' style sheet and scripts, served as they are under ``/static/``
 STATIC = Path(__file__).resolve().parent / "static"
@@ -21,19 +23,29 @@ STATIC = Path(__file__).resolve().parent / "static"
 LOBBY_SEATS = ("human", "ai:greedy", "ai:greedy", "", "")
 
 
+@functools.cache
+def static_address(name: str) -> str:
+    """The address of static file ``name`` with its content's digest (``?v=``): the
+    browser keeps it for good, and a changed file has a new address."""
+    version = hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]
+    return f"/static/{name}?v={version}"
+
+
 def _page(
     title: str, body: str, scripts: Sequence[str] = (), data: dict[str, str] | None = None
 ) -> str:
     """A whole document: ``scripts`` are static files, ``data`` the body's ``data-*``
     attributes (how a page tells its script what it needs, such as its API address)."""
     attributes = "".join(f' data-{name}="{escape(value)}"' for name, value in (data or {}).items())
-    tags = "".join(f'<script src="/static/{escape(name)}" defer></script>\n' for name in scripts)
+    tags = "".join(
+        f'<script src="{escape(static_address(name))}" defer></script>\n' for name in scripts
+    )
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<link rel="icon" href="data:,">\n'
         f"<title>{escape(title)}</title>\n"
-        '<link rel="stylesheet" href="/static/naqala.css">\n'
+        f'<link rel="stylesheet" href="{escape(static_address("naqala.css"))}">\n'
         f"{tags}</head>\n<body{attributes}>\n{body}\n</body>\n</html>\n"
     )
 
@@ -123,15 +135,15 @@ def game_page(game_id: str, token: str, seat: int) -> str:
 <aside id="side">
 <div id="answer"><div id="message" role="alert"></div>
 <div id="choices"></div></div>
-<div id="preview-box" hidden><h2>Where this hand can end</h2>
-<p class="hint">the meeples each end collects, ⚑ where it takes the tile, and what follows</p>
-<ul id="preview"></ul></div>
-<div id="others-box" hidden><h2>Since your last decision</h2><ul id="others"></ul></div>
 <h2>Your options</h2>
 <ol id="options"></ol>
 <form id="typed"><label>or type an action
 <input id="action" autocomplete="off" placeholder="e.g. pick c3"></label>
 <button type="submit">play</button></form>
+<div id="preview-box" hidden><h2>Where this hand can end</h2>
+<p class="hint">the meeples each end collects, ⚑ where it takes the tile, and what follows</p>
+<ul id="preview"></ul></div>
+<div id="others-box" hidden><h2>Since your last decision</h2><ul id="others"></ul></div>
 <h2>Your cards</h2><ul id="mine" class="cards"></ul>
 <h2>Cards in play</h2><ul id="in-play" class="cards"></ul>
 <h2>Seats</h2><ul id="seats"></ul>

@@ -286,6 +286,11 @@ function render(page) {
   document.body.dataset.yours = page.yours ? "1" : "";
   document.body.dataset.over = page.over ? "1" : "";
 }
+// a light page made whole with what the page holds, then shown
+function show(page, basis) {
+  held = whole(page, basis);
+  render(page);
+}
 let loading = false;
 let pending = null;
 async function refresh(announced) {
@@ -295,25 +300,42 @@ async function refresh(announced) {
   try { await load(announced); } finally { loading = false; }
   if (pending !== null) { const next = pending; pending = null; refresh(next); }
 }
+// light updates (web/updates.py): the page names the picture and the catalogue it holds
+// and gets the picture's new pieces only, the catalogue only when it changed
+let held = {parts: [], svg: "", cards: "", catalogue: {}};
+// (each answer is made whole with what was held when it was asked for: answers may cross)
+function lightQuery(basis) {
+  return "?light=1&svg=" + basis.svg + "&cards=" + basis.cards;
+}
+function whole(page, basis) {
+  const parts = page.svg_parts.map(function (part) {
+    return typeof part === "number" ? basis.parts[part] : part;
+  });
+  if (page.cards === null) { page.cards = basis.catalogue; }
+  page.svg = parts.join("");
+  return {parts: parts, svg: page.svg_hash, cards: page.cards_hash, catalogue: page.cards};
+}
 async function load(announced) {
-  const answer = await fetch(API);
+  const basis = held;
+  const answer = await fetch(API + lightQuery(basis));
   if (answer.ok) {
     const page = await answer.json();
     // answers may arrive out of order: show only a newer page, or the one the stream
     // announced (a restarted server counts its versions anew)
     const wanted = page.version > version || page.version === announced;
-    if (wanted && page.version !== version) { render(page); }
+    if (wanted && page.version !== version) { show(page, basis); }
     return;
   }
   const data = await answer.json().catch(function () { return {}; });
   say(data.error || ("the game cannot be shown: " + answer.status), true);
 }
 async function call(path, body) {
-  const answer = await fetch(API + path, {method: "POST",
+  const basis = held;
+  const answer = await fetch(API + path + lightQuery(basis), {method: "POST",
     headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   const data = await answer.json().catch(function () { return {error: answer.statusText}; });
   if (!answer.ok) { say("refused: " + (data.error || answer.status), true); return null; }
-  if (data.page && data.page.version > version) { render(data.page); }
+  if (data.page && data.page.version > version) { show(data.page, basis); }
   return data;
 }
 async function act(action) {
