@@ -359,3 +359,58 @@ def test_a_pick_shows_where_the_hand_can_end_and_what_each_end_takes(
     assert any(in_view(driver, f'#board g.end-mark[data-tile="{tile}"] rect') for tile in expected)
     listed = text_of(driver, "#preview")
     assert all(end["words"] in listed for end in preview)
+
+
+# -- the lobby ----------------------------------------------------------------------------
+
+
+def test_each_persons_link_has_a_copy_button_that_a_finger_can_use(
+    server: str, driver: Any
+) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    as_device(driver, 390, 844)
+    driver.get(server)
+    for number, kind in enumerate(["human", "human", "ai:greedy", "", ""], start=1):
+        Select(driver.find_element(By.ID, f"seat-{number}")).select_by_value(kind)
+    tap(driver, "#start")
+    until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#links button.copy")) == 2)
+    link = text_of(driver, "#links li:nth-child(2) a.seat-link")
+    tap(driver, "#links li:nth-child(2) button.copy")
+    until(lambda: text_of(driver, "#links li:nth-child(2) button.copy") != "copy")
+    said = text_of(driver, "#links li:nth-child(2) button.copy")
+    if said == "copied":  # the clipboard took it
+        return
+    assert said == "selected: copy it"  # else the link is selected for a copy by hand
+    assert driver.execute_script("return window.getSelection().toString()") == link
+
+
+def test_the_tiles_and_cards_can_be_reached_by_keyboard(server: str, driver: Any) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    link, api = made_game(server, ["human", "ai:greedy"], seed=39)
+    my_decision(api)
+    as_device(driver, 1400, 900)
+    driver.get(link)
+    until(lambda: body(driver, "yours") == "1")
+    focused = "return document.activeElement.id || document.activeElement.dataset.pick || ''"
+    for _ in range(20):  # past the header's buttons and links, to the board's first tile
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        if driver.execute_script(focused) == "tile-a1":
+            break
+    assert driver.execute_script(focused) == "tile-a1"
+    label = driver.execute_script("return document.activeElement.getAttribute('aria-label')")
+    assert label.startswith("tile a1: ")
+    ActionChains(driver).send_keys(Keys.ENTER).perform()  # a tile while bidding: refused
+    until(lambda: "refused" in text_of(driver, "#message"))
+    assert "a1" in text_of(driver, "#message")
+    # the face-up djinns are reached too, and Enter opens a card's sheet
+    cards = driver.execute_script(
+        "return [...document.querySelectorAll('#tableau g.card.has-power')]"
+        ".map(g => g.getAttribute('tabindex'))"
+    )
+    assert cards and all(index == "0" for index in cards)
+    driver.execute_script("document.querySelector('#tableau g.card.has-power').focus()")
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    until(lambda: driver.find_element(By.ID, "card-sheet").is_displayed())

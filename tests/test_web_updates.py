@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import re
 import warnings
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +29,11 @@ def _client(tmp_path: Path) -> TestClient:
 
 
 def _new_game(client: TestClient, seats: list[str]) -> str:
-    """The API address of the person who decides first in a new game."""
+    """The API address of the person in a new game (of the one who decides first)."""
     answer = client.post("/api/games", json={"seats": seats, "seed": 41})
     apis = ["/api" + s["url"].replace("/play/", "/games/", 1) for s in answer.json()["seats"]]
+    if len(apis) == 1:
+        return apis[0]
     return next(api for api in apis if client.get(api).json()["yours"])
 
 
@@ -99,3 +102,22 @@ def test_static_files_are_named_by_their_digest_and_kept(tmp_path: Path) -> None
         # the same file without its digest, and every answer of the API, is asked anew
         assert client.get("/static/game.js").headers["cache-control"] == "no-store"
         assert client.get(api).headers["cache-control"] == "no-store"
+
+
+def test_the_lobby_names_the_boxes_apart_from_house_rules_and_says_each_ai(
+    tmp_path: Path,
+) -> None:
+    from naqala.web.lobby import AI_LINES
+
+    with _client(tmp_path) as client:
+        html = client.get("/").text
+    boxes = html[html.index('id="boxes"') : html.index('id="house-rules"')]
+    rules = html[html.index('id="house-rules"') : html.index("House-rule files")]
+    assert "<b>The Artisans of Naqala</b>" in boxes
+    assert "<b>Djinns of Naqala: Whims of the Sultan</b>" in boxes
+    assert "Fabulous Cities" in boxes  # what the box adds, under its name
+    assert 'value="whims"' in boxes and 'value="no-loops"' not in boxes
+    assert 'value="no-loops"' in rules and 'value="artisans"' not in rules
+    levels = html[html.index('id="levels"') :]
+    for name in ("random", "greedy", "mcts"):
+        assert f"<b>ai:{name}</b> — {escape(AI_LINES[name])}" in levels

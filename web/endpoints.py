@@ -17,6 +17,7 @@ from naqala.core.record import record_to_json
 from naqala.core.rng import SEED_RULE, seed_problem
 from naqala.core.structured import json_type
 from naqala.web.games import GAME_ID, TOKEN, Game, option_entry
+from naqala.web.lobby import offers
 from naqala.web.pages import game_page, lobby_page
 from naqala.web.reading import (
     MAX_UPLOAD,
@@ -93,7 +94,8 @@ class Endpoints:
 
     async def lobby(self, request: Request) -> Response:
         houses = [house.name for house in self.store.house_rules]
-        return HTMLResponse(lobby_page(expansions_offered(), houses, self.store.players_offered()))
+        offered = offers(expansions_offered())
+        return HTMLResponse(lobby_page(offered, houses, self.store.players_offered()))
 
     async def play_page(self, request: Request) -> Response:
         game, number = seat_of_request(self.server, request)

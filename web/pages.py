@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
+from naqala.web.lobby import Offer, ai_line
+
 __all__ = ["STATIC", "game_page", "lobby_page", "message_page", "static_address"]
 
 #: the pages' style sheet and scripts, served as they are under ``/static/``
@@ -59,13 +61,15 @@ def message_page(status: int, reason: str) -> str:
     return _page(f"naqala · {status}", body)
 
 
-def lobby_page(expansions: Sequence[str], houses: Sequence[str], agents: Sequence[str]) -> str:
-    """The first page: seats, expansions, house-rule files, seed; and loading a record."""
-    kinds = ["human", *(f"ai:{name}" for name in agents)]
+def lobby_page(offered: Sequence[Offer], houses: Sequence[str], agents: Sequence[str]) -> str:
+    """The first page: seats (each AI player with a line on how it plays), the boxes by
+    their names apart from the installed house rules, house-rule files, seed; and loading
+    a record."""
+    kinds = [("human", "human")] + [(f"ai:{name}", f"ai:{name}") for name in agents]
     seats = []
     for number, chosen in enumerate(LOBBY_SEATS, start=1):
         choices = [("", "nobody")] if number > 1 else []
-        choices += [(kind, kind) for kind in kinds]
+        choices += kinds
         options = "".join(
             f'<option value="{escape(value)}"{" selected" if value == chosen else ""}>'
             f"{escape(text)}</option>"
@@ -75,11 +79,19 @@ def lobby_page(expansions: Sequence[str], houses: Sequence[str], agents: Sequenc
             f'<label>P{number} <select class="seat-kind" id="seat-{number}">'
             f"{options}</select></label> "
         )
-    boxes = "".join(
-        f'<label><input type="checkbox" class="expansion" value="{escape(name)}"> '
-        f"{escape(name)}</label><br>"
-        for name in expansions
+    levels = "".join(
+        f"<li><b>ai:{escape(name)}</b> — {escape(ai_line(name))}</li>" for name in agents
     )
+
+    def box(offer: Offer) -> str:
+        return (
+            f'<label class="offer"><input type="checkbox" class="expansion" '
+            f'value="{escape(offer.name)}"> <b>{escape(offer.title)}</b>'
+            f'<span class="adds">{escape(offer.adds)}</span></label>'
+        )
+
+    boxes = "".join(box(offer) for offer in offered if not offer.house) or "none installed"
+    rules = "".join(box(offer) for offer in offered if offer.house) or "none installed"
     house_boxes = (
         "".join(
             f'<label><input type="checkbox" class="house" value="{escape(name)}"> '
@@ -91,8 +103,10 @@ def lobby_page(expansions: Sequence[str], houses: Sequence[str], agents: Sequenc
     body = f"""<header><h1>naqala · Five Tribes in the browser</h1></header>
 <main><div>
 <form id="new-game">
-<fieldset><legend>Seats</legend>{"".join(seats)}</fieldset>
-<fieldset><legend>Expansions and installed house rules</legend>{boxes}</fieldset>
+<fieldset><legend>Seats</legend>{"".join(seats)}
+<ul id="levels" class="levels">{levels}</ul></fieldset>
+<fieldset id="boxes"><legend>Expansions (the boxes)</legend>{boxes}</fieldset>
+<fieldset id="house-rules"><legend>House rules</legend>{rules}</fieldset>
 <fieldset><legend>House-rule files of this server</legend>{house_boxes}</fieldset>
 <fieldset><legend>Seed</legend>
 <label>seed <input id="seed" type="number" min="0" placeholder="random"></label></fieldset>
@@ -126,7 +140,7 @@ def game_page(game_id: str, token: str, seat: int) -> str:
 </div>
 <section id="final" hidden><h2 id="final-words"></h2><p id="final-totals"></p>
 <div id="scores"></div></section>
-<main class="game">
+<main class="game" id="main">
 <section id="table">
 <div id="board" class="scroller"></div>
 <div id="tableau"></div>

@@ -262,6 +262,7 @@ function render(page) {
       cardSheet.showHand((label === page.you ? "Your" : label + "'s") + " cards", ids);
     });
   });
+  reachable();
   cardSheet.update(page.cards, page.options);
   document.getElementById("status").textContent = "Round " + page.round + " · " + page.status;
   // a game an AI seat could not go on with: its one-line reason, where refusals are said
@@ -375,6 +376,26 @@ document.getElementById("table").addEventListener("click", function (event) {
   const g = event.target.closest("g.tile, g.pieces, g[data-pick]");
   if (!g || g.classList.contains("has-power")) { return; }  // a card opens its sheet
   click(tapped(g));
+});
+// the tiles, spots and cards of the picture can be reached by keyboard: Tab to one,
+// Enter or Space to tap it (a tile's own title says what it is)
+function reachable() {
+  document.querySelectorAll("#board g.tile, #table g[data-pick], #players g.has-power")
+    .forEach(function (g) {
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      const title = g.querySelector(":scope > title");
+      const name = g.classList.contains("tile") ? "tile " + g.id.slice(5) :
+        (g.dataset.pick || g.id);
+      g.setAttribute("aria-label", title ? name + ": " + title.textContent : name);
+    });
+}
+document.getElementById("main").addEventListener("keydown", function (event) {
+  if (event.key !== "Enter" && event.key !== " ") { return; }
+  const g = event.target.closest && event.target.closest("g[tabindex]");
+  if (!g) { return; }
+  event.preventDefault();
+  g.dispatchEvent(new MouseEvent("click", {bubbles: true}));
 });
 // a tap on an answer floating over the board puts it away
 message.addEventListener("click", function () {
