@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("starlette")
 
 from naqala.core.engine import Rules
-from naqala.core.state import State
+from naqala.core.state import NOBODY, State
 from naqala.web.games import Game
 from naqala.web.store import Store
 
@@ -72,3 +72,27 @@ def test_the_preview_lists_every_end_the_rules_allow(tmp_path: Path, seed: int, 
         assert ("takes the tile" in end["words"]) == end["captures"]
     # the other seats get none, nor does the seat once its move is over
     assert game.page(1)["preview"] == []
+
+
+@pytest.mark.parametrize(("seed", "moves"), [(9, 4), (10, 1), (11, 3)])
+def test_a_drop_that_leaves_a_tile_of_one_colour_is_warned_of(
+    tmp_path: Path, seed: int, moves: int
+) -> None:
+    """A drop with the hand going on that leaves its tile unowned with one colour only
+    (the next player ending there with it takes the tile) says so; no other drop does."""
+    game = _at_a_drop(tmp_path, seed, moves)
+    rules, state = game.rules, game.state
+    warned = {o["action"]: o["warning"] for o in game.page(0)["options"] if "warning" in o}
+    assert warned, "these games hold such a drop"
+    for action in rules.legal_actions(state):
+        after = rules.apply(state, action)
+        going_on = after.decision.player == 0 and after.decision.stage == "drop"
+        tile = after.geometry.parse(action.args[0])
+        kinds = [(i, n) for i, n in enumerate(after.board.meeples[tile]) if n]
+        open_tile = going_on and len(kinds) == 1 and after.board.owners[tile] == NOBODY
+        assert (str(action) in warned) == open_tile, action
+        if open_tile:
+            ((colour, count),) = kinds
+            name = rules.colours[colour].name
+            assert warned[str(action)].startswith(f"leaves {action.args[0]} with {count} {name}")
+    assert all("warning" not in o for o in game.page(1)["options"])

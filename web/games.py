@@ -38,7 +38,7 @@ from naqala.kernel.choice import PYTHON
 from naqala.kernel.seated import table_agents
 from naqala.web.bar import final_line, holding_line
 from naqala.web.cards import card_catalogue, cards_in_play, own_cards
-from naqala.web.preview import move_preview
+from naqala.web.preview import drop_warnings, move_preview
 from naqala.web.recent import logged_words, turns_since
 from naqala.web.score import score_in_sight
 from naqala.web.updates import Pictures, catalogue_digest, lighten
@@ -354,7 +354,10 @@ class Game:
             "deciding": None if decider == NOBODY else decider,
             "yours": mine,
             "status": status,
-            "options": [option_entry(rules, state, a) for a in options],
+            "options": with_warnings(
+                [option_entry(rules, state, a) for a in options],
+                drop_warnings(rules, state, options) if mine else {},
+            ),
             "targets": targets,
             "autoplay": seat in self.autoplay,
             "seats": [self.who(s) for s in range(len(self.record.seats))],
@@ -414,6 +417,15 @@ def option_entry(rules: Rules, state: State, action: Action) -> dict[str, str]:
         "words": option_words(rules, state, action),
         "label": option_label(rules, state, action),
     }
+
+
+def with_warnings(entries: list[dict[str, str]], warnings: dict[str, str]) -> list[dict[str, str]]:
+    """The options' entries, each with its ``warning`` (``web.preview.drop_warnings``)
+    where it has one."""
+    return [
+        {**entry, "warning": warnings[entry["action"]]} if entry["action"] in warnings else entry
+        for entry in entries
+    ]
 
 
 def _hides_revealed(state: State, seat: int) -> bool:

@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from naqala.agents.greedy_full import distinct_moves
+from naqala.core.actions import Action
 from naqala.core.board import tile_name
 from naqala.core.engine import Rules
-from naqala.core.state import State
+from naqala.core.state import NOBODY, State
 from naqala.display.decisions import decision_title
 
-__all__ = ["move_preview"]
+__all__ = ["drop_warnings", "move_preview"]
 
 
 def _plural(word: str, count: int) -> str:
@@ -71,3 +72,30 @@ def move_preview(rules: Rules, state: State) -> list[dict[str, Any]]:
             + (f"; then {then}" if then else ""),
         }
     return [ends[key] for key in sorted(ends)]
+
+
+def drop_warnings(rules: Rules, state: State, options: list[Action]) -> dict[str, str]:
+    """A warning for each drop of ``options`` that leaves its tile (with the hand going on)
+    holding meeples of one colour only and no owner: the next player who ends a move
+    there with that colour takes it. By the option's notation."""
+    if state.is_over or state.decision.stage != "drop":
+        return {}
+    player = state.decision.player
+    found = {}
+    for option in options:
+        if option.kind != "drop" or len(option.args) != 2:
+            continue
+        after = rules.apply(state, option)
+        if after.decision.player != player or after.decision.stage != "drop":
+            continue  # the last drop: its tile is collected
+        tile = after.geometry.parse(option.args[0])
+        meeples = after.board.meeples[tile]
+        colours = [index for index, count in enumerate(meeples) if count]
+        if len(colours) != 1 or after.board.owners[tile] != NOBODY:
+            continue
+        count, name = meeples[colours[0]], rules.colours[colours[0]].name
+        found[str(option)] = (
+            f"leaves {option.args[0]} with {count} {_plural(name, count)} only: a move "
+            f"ending there with {'a' if name[0] not in 'AEIOU' else 'an'} {name} takes it"
+        )
+    return found
