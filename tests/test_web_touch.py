@@ -414,3 +414,23 @@ def test_the_tiles_and_cards_can_be_reached_by_keyboard(server: str, driver: Any
     driver.execute_script("document.querySelector('#tableau g.card.has-power').focus()")
     ActionChains(driver).send_keys(Keys.ENTER).perform()
     until(lambda: driver.find_element(By.ID, "card-sheet").is_displayed())
+
+
+def test_a_phone_fits_the_whole_board_to_its_width_on_a_tap_and_back(
+    server: str, driver: Any
+) -> None:
+    link, _ = made_game(server, ["human", "ai:greedy"], seed=40)
+    as_device(driver, 390, 844)
+    driver.get(link)
+    until(lambda: body(driver, "version") != "")
+    last_column = "#board #tile-f1 > rect"  # the base game has six columns
+    right = "return document.querySelector(arguments[0]).getBoundingClientRect().right"
+    assert driver.execute_script(right, last_column) > 390  # drawn size: it scrolls
+    tap(driver, "#fit")
+    until(lambda: driver.execute_script(right, last_column) <= 390)
+    assert text_of(driver, "#fit") == "readable board"
+    tap(driver, "#fit")
+    until(lambda: driver.execute_script(right, last_column) > 390)
+    assert text_of(driver, "#fit") == "whole board"
+    as_device(driver, 768, 1024)  # a tablet's board fits anyway: no button
+    assert not driver.find_element(By.ID, "fit").is_displayed()

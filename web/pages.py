@@ -134,6 +134,7 @@ def game_page(game_id: str, token: str, seat: int) -> str:
 <div id="bar">
 <div id="status" aria-live="polite"></div>
 <div id="holding"></div>
+<button id="fit" type="button" aria-pressed="false">whole board</button>
 <details id="score"><summary><span class="what">Score</span> <span id="score-line"></span>
 </summary><table class="scores" id="score-lines"></table>
 <p id="score-note"></p></details>

@@ -401,6 +401,11 @@ document.getElementById("main").addEventListener("keydown", function (event) {
 message.addEventListener("click", function () {
   if (answer.classList.contains("afloat") && !choices.textContent) { say("", false); }
 });
+document.getElementById("fit").addEventListener("click", function () {
+  const fit = document.body.classList.toggle("fit");
+  this.setAttribute("aria-pressed", fit ? "true" : "false");
+  this.textContent = fit ? "readable board" : "whole board";
+});
 document.getElementById("undo").addEventListener("click", async function () {
   if (await call("/undo", {})) { say("undone: back to your previous decision", false); }
 });
