@@ -434,3 +434,40 @@ def test_a_phone_fits_the_whole_board_to_its_width_on_a_tap_and_back(
     assert text_of(driver, "#fit") == "whole board"
     as_device(driver, 768, 1024)  # a tablet's board fits anyway: no button
     assert not driver.find_element(By.ID, "fit").is_displayed()
+
+
+def test_asked_to_tell_the_turn_the_page_sounds_and_notifies_when_hidden(
+    server: str, driver: Any
+) -> None:
+    made = api_call(server + "api/games", {"seats": ["human", "human"], "seed": 42})
+    site = server.rstrip("/")
+    apis = [site + "/api" + s["url"].replace("/play/", "/games/", 1) for s in made["seats"]]
+    as_device(driver, 390, 844)
+    driver.execute_cdp_cmd(
+        "Browser.grantPermissions", {"permissions": ["notifications"], "origin": site}
+    )
+    first = api_call(apis[0])["deciding"]  # the person who decides first watches
+    driver.get(site + made["seats"][first]["url"])
+    until(lambda: body(driver, "yours") == "1")
+    # what the page makes is recorded: a tone, a notification; the tab is hidden
+    driver.execute_script(
+        """window.told = [];
+        window.AudioContext = class { constructor() { this.currentTime = 0;
+            this.destination = {}; told.push("tone"); }
+          createOscillator() { return {frequency: {}, connect: x => x, start() {}, stop() {}}; }
+          createGain() { return {gain: {}, connect: x => x}; } };
+        window.Notification = class { constructor(title, o) { told.push(title + ": " + o.body); }
+          static get permission() { return "granted"; } };
+        Object.defineProperty(document, "hidden", {get: () => true});"""
+    )
+    tap(driver, "#tell")
+    assert driver.execute_script("return document.getElementById('tell').checked")
+    assert driver.execute_script("return window.told") == []
+    for seat in (first, 1 - first):  # a decision each: the turn comes back
+        page = api_call(apis[seat])
+        api_call(apis[seat] + "/act", {"action": page["options"][-1]["action"]})
+        if seat == first:
+            until(lambda: body(driver, "yours") == "")
+    until(lambda: body(driver, "yours") == "1")
+    told = driver.execute_script("return window.told")
+    assert told[0] == "tone" and told[1].startswith("naqala: your turn: Your decision")

@@ -103,10 +103,39 @@ function showScore(score) {
     .map(function (p) { return p.label + " + " + p.uncounted.join(", ") + " (not shown to you)"; })
     .join("; ");
 }
+// asked for: a short tone when the turn comes back, and a notification if the tab is hidden
+// (both made here: no sound file, nothing from the network)
+const tell = document.getElementById("tell");
+tell.checked = localStorage.getItem("naqala-tell") === "1";
+tell.addEventListener("change", function () {
+  localStorage.setItem("naqala-tell", tell.checked ? "1" : "");
+  if (tell.checked && "Notification" in window && Notification.permission === "default") {
+    Notification.requestPermission();
+  }
+});
+function tellTurn(page) {
+  try {
+    const context = new AudioContext();
+    const tone = context.createOscillator();
+    const volume = context.createGain();
+    tone.frequency.value = 660;
+    volume.gain.value = 0.08;
+    tone.connect(volume).connect(context.destination);
+    tone.start();
+    tone.stop(context.currentTime + 0.18);
+  } catch (error) { /* no sound here: the title still says it */ }
+  if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+    new Notification("naqala: your turn", {body: page.status});
+  }
+}
 // what tells a person the game moved while they looked elsewhere: the tab's title, a
 // stale refusal gone, another page's undo said
+let wasYours = null;
 function cues(page, previous) {
   document.title = (page.yours ? "● your turn · " : page.over ? "game over · " : "") + TITLE;
+  const turnCame = page.yours && wasYours === false;
+  wasYours = page.yours;
+  if (turnCame && tell.checked) { tellTurn(page); }
   if (previous < 0 || page.version <= previous) { return; }
   if (message.className === "refused") { say("", false); }
   if (page.undo && page.undo.version > previous && page.undo.by !== page.you) {
