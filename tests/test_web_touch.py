@@ -471,3 +471,35 @@ def test_asked_to_tell_the_turn_the_page_sounds_and_notifies_when_hidden(
     until(lambda: body(driver, "yours") == "1")
     told = driver.execute_script("return window.told")
     assert told[0] == "tone" and told[1].startswith("naqala: your turn: Your decision")
+
+
+def test_another_players_turn_can_be_stepped_through_on_the_board(
+    server: str, driver: Any, tmp_path: Path
+) -> None:
+    link = loaded_at(server, tmp_path, ["human", "ai:greedy", "ai:greedy"], 7, _picks_after_a_move)
+    page = api_call(link.replace("/play/", "/api/games/", 1))
+    number, turn = next((i, t) for i, t in enumerate(page["others"]) if t["path"])
+    words = turn["words"]
+    as_device(driver, 390, 844)
+    driver.get(link)
+    until(lambda: body(driver, "yours") == "1")
+    item = f"#others > li:nth-child({number + 1})"
+    tap(driver, f"{item} summary")
+    drawn = (
+        "const g = document.querySelector('#board g.others-move[data-turn=\"' + arguments[0] +"
+        " '\"]'); return g ? g.querySelector('polyline').points.numberOfItems : 0"
+    )
+
+    def steps(upto: int) -> int:
+        return sum(1 for w in words[:upto] if "(pick " in w or "(drop " in w)
+
+    for at in range(len(words)):
+        tap(driver, f"{item} button.step-on")
+        wanted = words[at]
+        until(lambda wanted=wanted: text_of(driver, f"{item} li.current") == wanted)
+        assert driver.execute_script(drawn, number) == steps(at + 1)
+    assert steps(len(words)) == len(turn["path"])  # at the end, the whole path
+    tap(driver, f"{item} button.step-back")
+    until(lambda: text_of(driver, f"{item} li.current") == words[-2])
+    assert driver.execute_script(drawn, number) == steps(len(words) - 1)
+    assert text_of(driver, f"{item} .step-at") == f"action {len(words) - 1} of {len(words)}"

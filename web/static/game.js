@@ -149,7 +149,7 @@ function drawOthers(turns) {
   const list = document.getElementById("others");
   list.innerHTML = "";
   document.getElementById("others-box").hidden = turns.length === 0;
-  turns.forEach(function (turn) {
+  turns.forEach(function (turn, number) {
     const item = document.createElement("li");
     const line = document.createElement("span");
     const moved = turn.path.length ? ": moved " + turn.path.join(" → ") :
@@ -167,11 +167,51 @@ function drawOthers(turns) {
       step.textContent = words;
       each.appendChild(step);
     });
+    steps.appendChild(stepper(whole, turn, number, each));
     steps.appendChild(each);
     item.appendChild(steps);
     list.appendChild(item);
-    if (whole && turn.path.length) { whole.appendChild(othersMove(whole, turn)); }
+    if (whole && turn.path.length) { whole.appendChild(othersMove(whole, turn, number)); }
   });
+}
+// a step-through of another player's turn: each action in turn, the path drawn as far
+// as that action took it (a pick or a drop is a step of the path)
+function stepper(whole, turn, number, each) {
+  const box = document.createElement("div");
+  box.className = "stepper";
+  let at = -1;
+  const back = document.createElement("button");
+  const on = document.createElement("button");
+  const where = document.createElement("span");
+  back.type = on.type = "button";
+  back.className = "step-back";
+  on.className = "step-on";
+  back.textContent = "◀";
+  on.textContent = "▶";
+  back.setAttribute("aria-label", "the action before");
+  on.setAttribute("aria-label", "the next action");
+  where.className = "step-at";
+  where.textContent = "step through";
+  function show() {
+    Array.from(each.children).forEach(function (li, i) { li.classList.toggle("current", i === at); });
+    where.textContent = "action " + (at + 1) + " of " + turn.words.length;
+    const moved = turn.words.slice(0, at + 1).filter(function (w) {
+      return /\((pick|drop) /.test(w);
+    }).length;
+    const old = whole && whole.querySelector('g.others-move[data-turn="' + number + '"]');
+    if (old) { old.remove(); }
+    if (whole && moved > 0) {
+      const part = Object.assign({}, turn, {path: turn.path.slice(0, moved),
+        took: moved >= turn.path.length ? turn.took : []});
+      whole.appendChild(othersMove(whole, part, number));
+    }
+  }
+  back.addEventListener("click", function () { at = Math.max(at - 1, 0); show(); });
+  on.addEventListener("click", function () { at = Math.min(at + 1, turn.words.length - 1); show(); });
+  box.appendChild(back);
+  box.appendChild(where);
+  box.appendChild(on);
+  return box;
 }
 function tileCentre(whole, name) {
   const ground = whole.querySelector("#tile-" + name + " > rect");
@@ -184,8 +224,8 @@ function svgElement(name, attributes) {
   Object.keys(attributes).forEach(function (key) { element.setAttribute(key, attributes[key]); });
   return element;
 }
-function othersMove(whole, turn) {
-  const g = svgElement("g", {"class": "others-move", "data-by": turn.by});
+function othersMove(whole, turn, number) {
+  const g = svgElement("g", {"class": "others-move", "data-by": turn.by, "data-turn": number});
   const title = svgElement("title", {});
   title.textContent = turn.by + "'s move " + turn.path.join("→");
   g.appendChild(title);
