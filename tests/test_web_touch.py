@@ -503,3 +503,24 @@ def test_another_players_turn_can_be_stepped_through_on_the_board(
     until(lambda: text_of(driver, f"{item} li.current") == words[-2])
     assert driver.execute_script(drawn, number) == steps(len(words) - 1)
     assert text_of(driver, f"{item} .step-at") == f"action {len(words) - 1} of {len(words)}"
+
+
+def test_a_phones_options_open_in_a_sheet_over_the_board(server: str, driver: Any) -> None:
+    link, api = made_game(server, ["human", "ai:greedy", "ai:greedy"], seed=43)
+    page = to_a_pick(api)
+    as_device(driver, 390, 844)
+    driver.get(link)
+    until(lambda: body(driver, "yours") == "1")
+    assert in_view(driver, "#sheet-toggle")
+    assert text_of(driver, "#sheet-toggle") == f"▲ your options ({len(page['options'])})"
+    assert not in_view(driver, "#options li:first-child button")  # under the board
+    tap(driver, "#sheet-toggle")
+    until(lambda: in_view(driver, "#options li:first-child button"))
+    version = body(driver, "version")
+    action = page["options"][0]["action"]
+    tap(driver, "#options li:first-child button")
+    until(lambda: body(driver, "version") != version)
+    assert action in text_of(driver, "#log")
+    until(lambda: not in_view(driver, "#options li:first-child button"))  # put away
+    as_device(driver, 768, 1024)  # a tablet shows its options under the board
+    assert not driver.find_element(By.ID, "sheet-toggle").is_displayed()

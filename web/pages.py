@@ -167,6 +167,8 @@ and a notification when this tab is hidden)</label>
 <h2>Latest moves</h2><ul id="log"></ul>
 </aside>
 </main>
+<button id="sheet-toggle" type="button" aria-controls="options" aria-expanded="false"
+hidden></button>
 <div id="card-sheet" role="dialog" aria-modal="false" aria-labelledby="card-name" hidden>
 <button id="card-close" type="button" aria-label="close">×</button>
 <h3 id="card-name"></h3><p id="card-facts"></p><p id="card-effect"></p>

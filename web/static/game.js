@@ -338,6 +338,7 @@ function render(page) {
   if (page.stopped) { say("The game cannot continue: " + page.stopped, true); }
   fill(document.getElementById("options"),
     page.options.map(function (o) { return button(o, "option"); }));
+  optionsSheet(page);
   showCards(page);
   fill(document.getElementById("seats"), page.seats);
   const log = document.getElementById("log");
@@ -428,11 +429,36 @@ async function click(target) {
     played(data);
   }
 }
+// a phone's options sheet: a handle at the bottom while the seat decides, the options
+// over the board once it is tapped, put away when an option is played
+const sheetToggle = document.getElementById("sheet-toggle");
+function optionsSheet(page) {
+  const open = document.body.classList.contains("sheet-open") && page.yours;
+  sheetToggle.hidden = !page.yours || page.options.length === 0;
+  document.body.classList.toggle("has-sheet", !sheetToggle.hidden);
+  sheetOpen(open);
+  sheetToggle.dataset.count = String(page.options.length);
+  sheetLabel();
+}
+function sheetOpen(open) {
+  document.body.classList.toggle("sheet-open", open);
+  sheetToggle.setAttribute("aria-expanded", open ? "true" : "false");
+  sheetLabel();
+}
+function sheetLabel() {
+  const open = document.body.classList.contains("sheet-open");
+  sheetToggle.textContent = (open ? "▼ hide the options" : "▲ your options (" +
+    sheetToggle.dataset.count + ")");
+}
+sheetToggle.addEventListener("click", function () {
+  sheetOpen(!document.body.classList.contains("sheet-open"));
+});
 // an action of this seat went through: said, and a card's sheet is put away (its
 // options were for the decision just taken)
 function played(data) {
   say("played " + data.played.join(", "), false);
   cardSheet.hide(true);
+  sheetOpen(false);
 }
 // the tile a tap names: its own group, or the pieces drawn over it (meeples, a camel,
 // tokens: a group of their own, "pieces-c3", drawn after every tile)
