@@ -72,8 +72,12 @@ def main(argv: list[str] | None = None) -> int:
             until(lambda: call(api)["round"] >= 3)
             call(api + "/autoplay", {"on": False})
             page = until(lambda: (lambda p: p if p["yours"] else None)(call(api)))
-            while not page["options"][0]["action"].startswith("pick"):
-                page = call(api + "/act", {"action": page["options"][0]["action"]})["page"]
+            # on to a pick of the person's that follows another player's move
+            while not (
+                page["options"][0]["action"].startswith("pick")
+                and any(turn["path"] for turn in page["others"])
+            ):
+                call(api + "/act", {"action": page["options"][0]["action"]})
                 page = until(lambda: (lambda p: p if p["yours"] else None)(call(api)))
             args.out.parent.mkdir(parents=True, exist_ok=True)
             shots = []

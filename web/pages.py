@@ -128,8 +128,8 @@ def game_page(game_id: str, token: str, seat: int) -> str:
 <div class="controls">
 <button id="undo" type="button">undo</button>
 <button id="autoplay" type="button">play for me</button>
-<label class="tell"><input type="checkbox" id="tell"> tell me when it is my turn (a sound,
-and a notification when this tab is hidden)</label>
+<label class="tell" title="a short tone, and a notification when this tab is hidden"><input
+type="checkbox" id="tell"> tell me my turn</label>
 <a id="save" href="{escape(api)}/record" download>save (download the record)</a> ·
 <a href="/">new game</a>
 </div></header>
