@@ -20,6 +20,7 @@ import attrs
 import typer
 from rich.columns import Columns
 from rich.console import Console
+from rich.text import Text
 
 from naqala.agents.mcts import MAX_PLAYOUTS, MAX_SECONDS
 from naqala.cli.common import Expansions, Without, fail, read_house_rules, seed_option
@@ -66,6 +67,8 @@ from naqala.core.state import State
 from naqala.core.without import leave_out, without_text
 from naqala.display.decisions import decision_title, option_label
 from naqala.display.text import render_state
+from naqala.web.preview import move_preview
+from naqala.web.words import option_words
 
 #: a decision with more options than this lists only the first ``OPTIONS_PREVIEW`` of
 #: them (a sale from a hand of eight kinds of merchandise has 256); ``options`` lists all
@@ -275,13 +278,23 @@ class Session:
         start tile by its name alone (``12) c3``: every one of them is listed)."""
         picking = self.state.decision.stage == "pick"
         labels = [
-            a.args[0] if picking and a.kind == "pick" else option_label(self.rules, self.state, a)
-            for a in options
+            a.args[0] if picking and a.kind == "pick" else self.option_text(a) for a in options
         ]
         self.console.print(
-            Columns([f"{i}) {label}" for i, label in enumerate(labels, start=1)], padding=(0, 2)),
+            Columns(
+                [Text(f"{i}) {label}") for i, label in enumerate(labels, start=1)], padding=(0, 2)
+            ),
             markup=False,
         )
+
+    def option_text(self, action: Action) -> str:
+        """An option in the web page's words, its notation (what may be typed) after it
+        in brackets: ``drop a Builder on d3 [drop d3 B]``."""
+        words = option_words(self.rules, self.state, action)
+        notation = str(action)
+        if words == notation:
+            return option_label(self.rules, self.state, action)
+        return f"{words} [{notation}]"
 
     def say(self, message: str, *, whole_lines: bool = False) -> None:
         """Print a message; ``whole_lines`` keeps a line with a file path unbroken so it
@@ -358,7 +371,10 @@ class Session:
         """The hint's lines; its seed comes from the game and the number of actions, not
         from any AI seat, so asking changes nothing in the game."""
         seed = agent_seed(self.record.seed, HINT_SEAT) + len(self.record.actions)
-        return "\n".join(hint_lines(self.rules, self.state, seed))
+        ends = move_preview(self.rules, self.state)
+        preview = ["where this hand can end:"] if ends else []
+        preview += [f"  {end['words']}" for end in ends]
+        return "\n".join([*preview, *hint_lines(self.rules, self.state, seed)])
 
     def whole_move(self, steps: list[Action]) -> bool:
         """Apply a whole move, all or nothing."""

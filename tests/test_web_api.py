@@ -463,8 +463,9 @@ def test_the_pages_run_no_inline_script(folder: Path) -> None:
                 answer = client.get(source)
                 assert answer.status_code == 200
                 assert "javascript" in answer.headers["content-type"]
-        assert "/static/lobby.js" in _sources(pages[0])
-        assert "/static/game.js" in _sources(pages[1])
+        # each named with its content's digest, which the browser then keeps
+        assert [s.split("?v=")[0] for s in _sources(pages[0])] == ["/static/lobby.js"]
+        assert "/static/game.js" in [s.split("?v=")[0] for s in _sources(pages[1])]
 
 
 def _sources(html: str) -> list[str]:
@@ -525,7 +526,7 @@ def test_the_pages_have_no_inline_script_and_their_static_files_are_served(
     for html in pages:
         assert "<script>" not in html and "<style>" not in html
         assert not re.search(r"\son[a-z]+=", html)  # no inline event handlers
-        names.update(re.findall(r'(?:src|href)="/static/([^"]+)"', html))
+        names.update(re.findall(r'(?:src|href)="/static/([^"?]+)\?v=[0-9a-f]{12}"', html))
     assert {"naqala.css", "lobby.js", "game.js", "stream.js"} <= names
     for name in names:
         answer = client.get(f"/static/{name}")

@@ -255,14 +255,22 @@ def as_device(driver: Any, width: int, height: int, touch: bool) -> None:
 
 
 def tap(driver: Any, element: Any) -> None:
-    """A finger's tap on ``element`` (touch events, not a mouse click)."""
+    """A finger's tap on the centre of ``element`` (touch events, not a mouse click),
+    scrolled to the middle of the screen, clear of the bars at its top and bottom."""
     from selenium.webdriver.common.actions import interaction
     from selenium.webdriver.common.actions.action_builder import ActionBuilder
     from selenium.webdriver.common.actions.pointer_input import PointerInput
 
+    x, y = driver.execute_script(
+        """arguments[0].scrollIntoView({block: "center", inline: "center"});
+        const box = arguments[0].getBoundingClientRect();
+        return [box.left + box.width / 2, box.top + box.height / 2];""",
+        element,
+    )
     finger = PointerInput(interaction.POINTER_TOUCH, "finger")
     actions = ActionBuilder(driver, mouse=finger)
-    actions.pointer_action.move_to(element).pointer_down().pause(0.05).pointer_up()
+    actions.pointer_action.move_to_location(int(x), int(y)).pointer_down().pause(0.05)
+    actions.pointer_action.pointer_up()
     actions.perform()
 
 

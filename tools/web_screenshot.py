@@ -1,11 +1,13 @@
 """Take the pictures of ``naqala serve`` shown in docs/web.md.
 
 Starts the server on a free local port, makes a game of one person against two greedy
-AI players, lets the AI play the person's seat into round 3, starts a meeple move, then
-photographs the person's page in headless Chromium (``naqala.testing.browser``) at three
-widths: 1400 px with a tile clicked that offers several drops (``web-game.png``), a
-390×844 phone with a djinn's power tapped open (``web-game-390.png``) and a 768×1024
-tablet with the score's lines open (``web-game-768.png``)::
+AI players and lets the AI play the person's seat into round 3, then photographs the
+person's page in headless Chromium (``naqala.testing.browser``) on four screens: a
+1024×768 tablet held sideways at the person's pick, the others' turns drawn
+(``web-game-1024.png``); then, the move started, 1400×900 with the move preview and a
+tile tapped that offers several drops (``web-game.png``), a 390×844 phone scrolled down
+with the bar in sight and the tile's colours floating at the bottom (``web-game-390.png``)
+and a 768×1024 tablet with the options under the board (``web-game-768.png``)::
 
     python tools/web_screenshot.py                 # writes docs/pictures/web-game*.png
     python tools/web_screenshot.py --out /tmp/web.png
@@ -70,43 +72,71 @@ def main(argv: list[str] | None = None) -> int:
             until(lambda: call(api)["round"] >= 3)
             call(api + "/autoplay", {"on": False})
             page = until(lambda: (lambda p: p if p["yours"] else None)(call(api)))
-            while not page["options"][0]["action"].startswith("pick"):
-                page = call(api + "/act", {"action": page["options"][0]["action"]})["page"]
+            # on to a pick of the person's that follows another player's move
+            while not (
+                page["options"][0]["action"].startswith("pick")
+                and any(turn["path"] for turn in page["others"])
+            ):
+                call(api + "/act", {"action": page["options"][0]["action"]})
                 page = until(lambda: (lambda p: p if p["yours"] else None)(call(api)))
-            page = call(api + "/act", {"action": page["options"][0]["action"]})["page"]
-            tiles = [option["action"].split()[1] for option in page["options"]]
-            several = next((t for t in tiles if tiles.count(t) > 1), tiles[0])
             args.out.parent.mkdir(parents=True, exist_ok=True)
+            shots = []
             with chromium(1400, 1000) as browser:
-                browser.get(site + link)
-                until(lambda: browser.find_element("tag name", "body").get_attribute("data-yours"))
-                browser.find_element("css selector", f"#board g#tile-{several}").click()
+                # a tablet held sideways at the pick: the others' turns drawn, the
+                # options beside the board
+                sideways = args.out.with_name(args.out.stem + "-1024.png")
+                show(browser, site + link, 1024, 768)
+                browser.save_screenshot(str(sideways))
+                shots.append(sideways)
+                page = call(api + "/act", {"action": page["options"][0]["action"]})["page"]
+                tiles = [option["action"].split()[1] for option in page["options"]]
+                several = next((t for t in tiles if tiles.count(t) > 1), tiles[0])
+                # a desktop after the pick: the move preview, a tile's colours to choose
+                show(browser, site + link, 1400, 900)
+                tap(browser, f"#board g#tile-{several} > rect")
                 until(lambda: browser.find_elements("css selector", "#choices button"))
                 browser.save_screenshot(str(args.out))
-            phone = args.out.with_name(args.out.stem + "-390.png")
-            with chromium(1000, 1000) as browser:
-                as_device(browser, 390, 844)
-                browser.get(site + link)
-                until(lambda: browser.find_element("tag name", "body").get_attribute("data-yours"))
-                card = browser.find_element("css selector", "#tableau g.card.has-power")
-                browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", card)
-                card.click()
-                until(lambda: browser.find_element("id", "card-sheet").is_displayed())
-                browser.execute_script("window.scrollTo(0, 0)")
+                shots.append(args.out)
+                # a phone scrolled down the board: the bar in sight, a tile's colours
+                # floating at the bottom
+                phone = args.out.with_name(args.out.stem + "-390.png")
+                show(browser, site + link, 390, 844)
+                browser.execute_script("window.scrollTo(0, 180)")
+                tap(browser, f"#board g#tile-{several} > rect")
+                until(lambda: browser.find_elements("css selector", "#choices button"))
                 browser.save_screenshot(str(phone))
-            tablet = args.out.with_name(args.out.stem + "-768.png")
-            with chromium(1000, 1100) as browser:
-                as_device(browser, 768, 1024)
-                browser.get(site + link)
-                until(lambda: browser.find_element("tag name", "body").get_attribute("data-yours"))
-                browser.find_element("css selector", "#score summary").click()
-                until(lambda: browser.find_element("id", "score-lines").is_displayed())
+                shots.append(phone)
+                # a tablet held upright: the options under the board
+                tablet = args.out.with_name(args.out.stem + "-768.png")
+                show(browser, site + link, 768, 1024)
                 browser.save_screenshot(str(tablet))
+                shots.append(tablet)
         finally:
             server.terminate()
             server.wait(30)
-    print(f"wrote {args.out}, {phone} and {tablet}")
+    print("wrote " + ", ".join(str(shot) for shot in shots))
     return 0
+
+
+def show(browser: Any, address: str, width: int, height: int) -> None:
+    """Open ``address`` on a screen of ``width``×``height``, once the seat decides."""
+    as_device(browser, width, height)
+    browser.get(address)
+    until(lambda: browser.find_element("tag name", "body").get_attribute("data-yours"))
+
+
+def tap(browser: Any, selector: str) -> None:
+    """A finger's tap on the centre of what ``selector`` finds (scrolled into view)."""
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+    element = browser.find_element("css selector", selector)
+    browser.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", element)
+    finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+    actions = ActionBuilder(browser, mouse=finger)
+    actions.pointer_action.move_to(element).pointer_down().pause(0.05).pointer_up()
+    actions.perform()
 
 
 def as_device(browser: Any, width: int, height: int) -> None:
@@ -114,7 +144,10 @@ def as_device(browser: Any, width: int, height: int) -> None:
     window cannot be narrower than 500 px)."""
     browser.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
-        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True},
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 1100},
+    )
+    browser.execute_cdp_cmd(
+        "Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5}
     )
 
 

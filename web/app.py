@@ -20,6 +20,7 @@ from starlette.applications import Starlette
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -73,6 +74,12 @@ HEADERS = {
     "Cache-Control": "no-store",
 }
 
+
+#: how long a browser keeps a static file named with its digest: a year (a new file has
+#: a new name)
+STATIC_CACHE = "public, max-age=31536000, immutable"
+#: answers smaller than this many bytes are sent as they are
+GZIP_FROM = 500
 
 #: the address of a seat's game in the API: the game and the seat's secret
 SEAT_API = "/api/games/{game}/{token}"
@@ -129,6 +136,7 @@ def middleware(allowed_hosts: Sequence[str] | None) -> list[Middleware]:
     layers = [Middleware(_Headers)]
     if allowed_hosts is not None:
         layers.append(Middleware(_Hosts, allowed=frozenset(allowed_hosts)))
+    layers.append(Middleware(_Compressed))
     return layers
 
 
@@ -173,15 +181,37 @@ class _Headers:
             await self.app(scope, receive, send)
             return
 
+        # a static file named with its digest (``?v=``, as the pages name them) never
+        # changes: the browser keeps it; anything else is asked for again
+        lasting = scope["path"].startswith("/static/") and b"v=" in scope["query_string"]
+
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
+                if lasting and message["status"] == 200:
+                    headers["Cache-Control"] = STATIC_CACHE
                 for name, value in HEADERS.items():
                     if name not in headers:
                         headers[name] = value
             await send(message)
 
         await self.app(scope, receive, sending)
+
+
+class _Compressed:
+    """Answers gzipped to a browser that accepts it (the seat's page JSON is about a
+    seventh of its size so), but never an event stream, which must reach the page as
+    each event is sent (older starlettes' gzip would hold it back)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.gzipped = GZipMiddleware(app, minimum_size=GZIP_FROM)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and not scope["path"].endswith("/events"):
+            await self.gzipped(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 class _Hosts:

@@ -5,6 +5,7 @@ one thing asked under the game's lock. The routes themselves are laid out by
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -16,6 +17,7 @@ from naqala.core.record import record_to_json
 from naqala.core.rng import SEED_RULE, seed_problem
 from naqala.core.structured import json_type
 from naqala.web.games import GAME_ID, TOKEN, Game, option_entry
+from naqala.web.lobby import offers
 from naqala.web.pages import game_page, lobby_page
 from naqala.web.reading import (
     MAX_UPLOAD,
@@ -62,6 +64,25 @@ def links(game: Game) -> dict[str, Any]:
     return {"game": game.id, "seats": seats}
 
 
+#: a digest a page sends: what ``web.updates.digest`` writes
+DIGEST = re.compile(r"[0-9a-f]{16}")
+
+
+def page_for(request: Request, game: Game, number: int) -> dict[str, Any]:
+    """The seat's page: whole, or light (``web.updates``) when the request asks for an
+    update with ``?light=1``, naming with ``svg`` and ``cards`` the digests of the
+    picture and the catalogue the page holds (a malformed digest counts as none)."""
+    query = request.query_params
+    if query.get("light") != "1":
+        return game.page(number)
+    picture, cards = query.get("svg", ""), query.get("cards", "")
+    return game.update(
+        number,
+        picture if DIGEST.fullmatch(picture) else "",
+        cards if DIGEST.fullmatch(cards) else "",
+    )
+
+
 class Endpoints:
     """The handlers of the pages and the API over one :class:`Server`."""
 
@@ -73,7 +94,8 @@ class Endpoints:
 
     async def lobby(self, request: Request) -> Response:
         houses = [house.name for house in self.store.house_rules]
-        return HTMLResponse(lobby_page(expansions_offered(), houses, self.store.players_offered()))
+        offered = offers(expansions_offered())
+        return HTMLResponse(lobby_page(offered, houses, self.store.players_offered()))
 
     async def play_page(self, request: Request) -> Response:
         game, number = seat_of_request(self.server, request)
@@ -114,7 +136,7 @@ class Endpoints:
     async def state(self, request: Request) -> Response:
         game, number = seat_of_request(self.server, request)
         async with self.server.lock(game):
-            return JSONResponse(game.page(number))
+            return JSONResponse(page_for(request, game, number))
 
     async def changing(self, request: Request, change: Change) -> Response:
         """Make ``change`` under the game's lock and answer with its result and the seat's
@@ -124,7 +146,7 @@ class Endpoints:
         async with self.server.lock(game):
             before = game.version
             result = change(game, number, data)
-            page = game.page(number)
+            page = page_for(request, game, number)
         if game.version != before:
             self.server.changed(game)
         return JSONResponse({**(result or {}), "page": page})

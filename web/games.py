@@ -36,8 +36,12 @@ from naqala.display.html import score_table_html
 from naqala.display.svg import seat_label, svg_parts
 from naqala.kernel.choice import PYTHON
 from naqala.kernel.seated import table_agents
+from naqala.web.bar import final_line, holding_line
 from naqala.web.cards import card_catalogue, cards_in_play, own_cards
+from naqala.web.preview import drop_warnings, move_preview
+from naqala.web.recent import logged_words, turns_since
 from naqala.web.score import score_in_sight
+from naqala.web.updates import Pictures, catalogue_digest, lighten
 from naqala.web.words import option_words
 
 #: the AI that plays a human seat whose person asked for "play for me"
@@ -102,6 +106,13 @@ class Game:
         #: whether ``stopped`` is for good (the server cannot play the game as asked),
         #: or only until a person changes who plays
         self._halted = False
+        #: the latest undo (the version it made, the seat and how many actions it took
+        #: back), which the other pages of the game say when they show that version
+        self.last_undo: tuple[int, int, int] | None = None
+        #: the move preview of the latest version (a page asks for it at every change)
+        self._preview: tuple[int, list[dict[str, Any]]] = (-1, [])
+        #: the pictures the pages were sent lately, so an update sends only new pieces
+        self.pictures = Pictures()
         self.agents: list[Agent | None] = []
         self._reset_agents()
 
@@ -241,6 +252,7 @@ class Game:
         self.states = self.states[: target + 1]
         self._reset_agents()
         self.version += 1
+        self.last_undo = (self.version, seat, now - target)
 
     def set_autoplay(self, seat: int, on: bool) -> None:
         """Play for ``seat`` or stop; either may let a stopped game go on (the AI is
@@ -259,25 +271,55 @@ class Game:
         kind = self.record.seats[seat]
         return f"{seat_label(seat)} ({'person' if kind == HUMAN else kind})"
 
+    def seen_action(self, index: int, seat: int) -> str:
+        """Action ``index`` of the record as ``seat`` may know it, in the options' words: a
+        choice among cards hidden from ``seat`` (another player keeping one of the items
+        revealed to them) is said without the card."""
+        before = self.states[index]
+        text = self.record.actions[index]
+        if _hides_revealed(before, seat):
+            action = parse_action(text)
+            if _parts(action) & set(before.turn.revealed if before.turn else ()):
+                return f"{action.kind} (a card you do not see)"
+        return logged_words(self.rules, before, text)
+
     def log(self, seat: int) -> list[str]:
-        """The latest actions as ``seat`` may know them, each with who took it, oldest
-        first: a choice among cards hidden from ``seat`` (another player keeping one of
-        the items revealed to them) is shown without the card."""
+        """The latest actions as ``seat`` may know them (``seen_action``), each with who
+        took it, oldest first."""
         start = max(0, len(self.record.actions) - LOG_LINES)
         lines = []
         for index in range(start, len(self.record.actions)):
             before = self.states[index]
             player = before.decision.player
             who = seat_label(player) if player != NOBODY else "—"
-            text = self.record.actions[index]
-            if _hides_revealed(before, seat):
-                action = parse_action(text)
-                if _parts(action) & set(before.turn.revealed if before.turn else ()):
-                    text = f"{action.kind} (a card you do not see)"
-            lines.append(f"{index + 1}. R{before.round} {who}: {text}")
+            lines.append(f"{index + 1}. R{before.round} {who}: {self.seen_action(index, seat)}")
         return lines
 
-    def page(self, seat: int) -> dict[str, Any]:
+    def preview(self) -> list[dict[str, Any]]:
+        """Where the move under way can end (``web.preview``), worked out once a version."""
+        if self._preview[0] != self.version:
+            self._preview = (self.version, move_preview(self.rules, self.state))
+        return self._preview[1]
+
+    def others_turns(self, seat: int) -> list[dict[str, Any]]:
+        """The other players' turns since ``seat`` last decided (``web.recent``)."""
+        return turns_since(
+            self.states,
+            len(self.record.actions),
+            seat,
+            lambda index: self.seen_action(index, seat),
+        )
+
+    def update(self, seat: int, picture: str, cards: str) -> dict[str, Any]:
+        """The seat's page for a page that shows the picture whose digest is ``picture``
+        and holds the catalogue whose digest is ``cards`` (``web.updates``): the picture
+        as new pieces and references, the catalogue only if it changed."""
+        parts = svg_parts(self.rules, self.state, seat=seat, picks=True)
+        page = self.page(seat, parts)
+        page["svg_hash"] = self.pictures.keep(parts)
+        return lighten(page, parts, self.pictures.get(picture) if picture else None, cards)
+
+    def page(self, seat: int, parts: list[str] | None = None) -> dict[str, Any]:
         """Everything ``seat``'s page shows, and nothing another seat may hide from it:
         the picture and the engine's view as this seat sees them, the options when it
         decides, the score as this seat may see it during the game and the score table
@@ -300,6 +342,7 @@ class Game:
             prefix = "Your decision" if mine else f"{self.who(decider)} decides"
             status = f"{prefix}: {title}"
         view = view_for(rules, state, seat)
+        cards = card_catalogue(rules, state)
         return {
             "game": self.id,
             "seat": seat,
@@ -311,12 +354,15 @@ class Game:
             "deciding": None if decider == NOBODY else decider,
             "yours": mine,
             "status": status,
-            "options": [option_entry(rules, state, a) for a in options],
+            "options": with_warnings(
+                [option_entry(rules, state, a) for a in options],
+                drop_warnings(rules, state, options) if mine else {},
+            ),
             "targets": targets,
             "autoplay": seat in self.autoplay,
             "seats": [self.who(s) for s in range(len(self.record.seats))],
             "log": self.log(seat),
-            "svg": "".join(svg_parts(rules, state, seat=seat, picks=True)),
+            "svg": "".join(parts or svg_parts(rules, state, seat=seat, picks=True)),
             "scores": (
                 score_table_html(rules, state, self.record.seats, final=True)
                 if state.is_over
@@ -324,9 +370,27 @@ class Game:
             ),
             "view": view,
             "score": None if state.is_over else score_in_sight(rules, state, seat),
-            "cards": card_catalogue(rules, state),
+            "cards": cards,
+            "cards_hash": catalogue_digest(cards),
             "mine": own_cards(rules, view, seat),
             "in_play": cards_in_play(rules, state, view, seat),
+            "undo": self._undo_note(),
+            "others": self.others_turns(seat) if not state.is_over else [],
+            "preview": self.preview() if mine else [],
+            "holding": holding_line(rules, state, seat),
+            "final": final_line(rules, state) if state.is_over else None,
+        }
+
+    def _undo_note(self) -> dict[str, Any] | None:
+        """The latest undo as the pages say it: its version, who and how far back."""
+        if self.last_undo is None:
+            return None
+        version, seat, back = self.last_undo
+        actions = f"{back} action{'s' if back != 1 else ''}"
+        return {
+            "version": version,
+            "by": seat_label(seat),
+            "words": f"{seat_label(seat)} undid: {actions} taken back, to their previous decision",
         }
 
 
@@ -353,6 +417,15 @@ def option_entry(rules: Rules, state: State, action: Action) -> dict[str, str]:
         "words": option_words(rules, state, action),
         "label": option_label(rules, state, action),
     }
+
+
+def with_warnings(entries: list[dict[str, str]], warnings: dict[str, str]) -> list[dict[str, str]]:
+    """The options' entries, each with its ``warning`` (``web.preview.drop_warnings``)
+    where it has one."""
+    return [
+        {**entry, "warning": warnings[entry["action"]]} if entry["action"] in warnings else entry
+        for entry in entries
+    ]
 
 
 def _hides_revealed(state: State, seat: int) -> bool:

@@ -141,6 +141,12 @@ function optionButton(option, cls, onClick) {
     notation.textContent = option.action;
     b.appendChild(notation);
   }
+  if (option.warning) {  // a drop that leaves a tile for the next player to take
+    const warning = document.createElement("span");
+    warning.className = "warning";
+    warning.textContent = "⚠ " + option.warning;
+    b.appendChild(warning);
+  }
   b.addEventListener("click", onClick);
   return b;
 }

@@ -18,10 +18,33 @@ function opened(data) {
     link.className = "seat-link";
     link.textContent = seat.label + ": " + window.location.origin + seat.url;
     item.appendChild(link);
+    item.appendChild(copyButton(window.location.origin + seat.url));
     list.appendChild(item);
   });
   links.appendChild(list);
   say("The game is ready.", false);
+}
+// a button that copies a person's link, to send it on; where the clipboard is refused
+// the link is selected for a copy by hand
+function copyButton(address) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "copy";
+  button.textContent = "copy";
+  button.addEventListener("click", async function () {
+    try {
+      await navigator.clipboard.writeText(address);
+      button.textContent = "copied";
+    } catch (error) {
+      const range = document.createRange();
+      range.selectNodeContents(button.previousSibling);
+      const selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      button.textContent = "selected: copy it";
+    }
+  });
+  return button;
 }
 async function send(path, body) {
   const answer = await fetch(path, {method: "POST",
