@@ -134,7 +134,7 @@ def _strict_record(cls: Any, converter: cattrs.Converter) -> Callable[[Any, Any]
         for field in attrs.fields(cls)
         if "key" in field.metadata
     }
-    structure = make_dict_structure_fn(cls, converter, **renamed)
+    structure = make_dict_structure_fn(cls, converter, **renamed)  # type: ignore[arg-type]
 
     def hook(value: Any, _type: Any) -> Any:
         if not isinstance(value, dict):

@@ -10,7 +10,7 @@ existing effects needs no code in either engine.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -81,7 +81,7 @@ def _mod(a: int, b: int) -> int:
     return 0 if b == 0 else a % b
 
 
-_OPERATORS = {
+_OPERATORS: dict[str, Callable[[int, int], int]] = {
     "+": lambda a, b: a + b,
     "-": lambda a, b: a - b,
     "*": lambda a, b: a * b,

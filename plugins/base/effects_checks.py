@@ -9,7 +9,7 @@ no card has or whose power is already code, words that read the state.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from naqala.core.effects import (
     FIELD,
@@ -132,10 +132,10 @@ def _trees(source: Source) -> Iterator[Tree]:
 
 
 def _id_problems(rules: Rules, where: str, source: Source) -> list[str]:
-    known = {
-        "token": rules.token_index,
-        "colour": rules.colour_index,
-        "card": rules.card_specs,
+    known: dict[str, Collection[str]] = {
+        "token": rules.token_index.keys(),
+        "colour": rules.colour_index.keys(),
+        "card": rules.card_specs.keys(),
     }
     found = []
     for node in _trees(source):
