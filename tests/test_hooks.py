@@ -703,11 +703,12 @@ def test_naqala_state_counters_declares_a_states_own_counters() -> None:
     assert check_state(rules, with_counters(rules, "storm", "wind.north", "effects.jafaar")) == []
     assert [str(p) for p in check_state(rules, with_counters(rules, "storms"))] == [
         "$.extras.storms: no state counter 'storms' "
-        "(aside.card.*, aside.meeple.*, effects.*, storm, wind.*)"
+        "(aside.card.*, aside.meeple.*, effects.*, placing:*, storm, wind.*)"
     ]
     plain = build_rules()
     assert [str(p) for p in check_state(plain, with_counters(plain, "storm"))] == [
-        "$.extras.storm: no state counter 'storm' (aside.card.*, aside.meeple.*, effects.*)"
+        "$.extras.storm: no state counter 'storm' "
+        "(aside.card.*, aside.meeple.*, effects.*, placing:*)"
     ]
 
 

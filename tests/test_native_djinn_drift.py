@@ -1,10 +1,11 @@
 """A djinn changed in Python only fails the differential harness, at its first use.
 
 ``tests/test_native_differential.py`` shows this for a bid rule; here a djinn's power is
-broken on the Python engine alone (Marid pays its owner one coin more per meeple dropped
-on the owner's tiles), and the harness names the first action where the engines part:
-the drop that paid, and the owner's coins by JSON path. So CI catches a djinn's drift,
-not only a stage's."""
+broken on the Python engine alone: Marid is content (the effects language), so the
+Python interpreter of its power is made to pay its owner one coin more per meeple
+dropped on the owner's tiles, and the harness names the first action where the engines
+part: the drop that paid, and the owner's coins by JSON path. So CI catches a djinn's
+drift, and an interpreter's, not only a stage's."""
 
 from __future__ import annotations
 
@@ -48,21 +49,28 @@ def test_a_djinn_changed_in_python_only_is_caught(
     from naqala.core.simulate import agent_seed
     from naqala.kernel.differential import verify_game
     from naqala.plugins.base.common import gain_coins
-    from naqala.plugins.base.djinns.triggered import Marid
+    from naqala.plugins.base.effects import ReactingPower
 
     rules, bridge = ported
-    honest = Marid.on_event
+    honest = ReactingPower.on_event
 
     def overpaying(
-        self: Marid, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
+        self: ReactingPower,
+        rules: Rules,
+        state: State,
+        owner: int,
+        card: CardSpec,
+        event: Event,
     ) -> State | None:
         paid = honest(self, rules, state, owner, card, event)
-        return None if paid is None else gain_coins(paid, owner, 1)
+        if paid is None or card.kind != "marid":
+            return paid
+        return gain_coins(paid, owner, 1)
 
     players = 3
     seed = next(seed for seed in SEEDS if marid_pays(rules, players, seed))
     with monkeypatch.context() as patched:
-        patched.setattr(Marid, "on_event", overpaying)
+        patched.setattr(ReactingPower, "on_event", overpaying)
         report = verify_game(rules, bridge, players, seed)
     assert report.differences
     first = report.differences[0]

@@ -37,6 +37,7 @@ from naqala.plugins.base import (
     encoding,
     flow,
     looks,
+    placing,
     scoring,
     setup,
     variants,
@@ -177,6 +178,12 @@ def naqala_display(rules: Rules, state: State) -> Display:
 @hookimpl
 def naqala_flags() -> list[str]:
     return [flow.LAST_CAMEL, flow.NO_MOVES, variants.ROUND_CAP_FLAG]
+
+
+@hookimpl
+def naqala_state_counters() -> list[str]:
+    # a token placed by an effect waits here while its owner decides where (placing.py)
+    return [f"{placing.STAGE}:*"]
 
 
 @hookimpl
