@@ -70,6 +70,11 @@ from naqala.display.text import render_state
 from naqala.web.preview import move_preview
 from naqala.web.words import option_words
 
+#: the screen at a decision says at most this many options in words, one a line (more
+#: are listed short, in columns; ``options`` lists every one in words)
+WORDS_ON_SCREEN = 10
+#: the room an option's number takes on its line (``512) ``)
+OPTION_NUMBER = 5
 #: a decision with more options than this lists only the first ``OPTIONS_PREVIEW`` of
 #: them (a sale from a hand of eight kinds of merchandise has 256); ``options`` lists all
 OPTIONS_LISTED = 30
@@ -266,19 +271,26 @@ class Session:
         )
         in_full = len(options) <= OPTIONS_LISTED or self.state.decision.stage in LISTED_IN_FULL
         shown = options if in_full else options[:OPTIONS_PREVIEW]
-        self.list_options(shown)
+        # in words when they fit the screen; else short, and `options` says them in words
+        self.list_options(shown, in_words=len(shown) <= WORDS_ON_SCREEN)
         if len(shown) < len(options):
             self.say(
                 f"… and {len(options) - len(shown)} more: type options to list them all, "
                 f"or type one (e.g. {str(options[-1])!r})"
             )
 
-    def list_options(self, options: list[Action]) -> None:
-        """The options numbered from 1, in columns as the width allows; at the pick, a
-        start tile by its name alone (``12) c3``: every one of them is listed)."""
+    def list_options(self, options: list[Action], in_words: bool = True) -> None:
+        """The options numbered from 1, in columns as the width allows, in words (or
+        short, ``leta a1 EE``, when ``in_words`` is false); at the pick, a start tile by
+        its name alone (``12) c3``: every one of them is listed)."""
         picking = self.state.decision.stage == "pick"
         labels = [
-            a.args[0] if picking and a.kind == "pick" else self.option_text(a) for a in options
+            a.args[0]
+            if picking and a.kind == "pick"
+            else self.option_text(a)
+            if in_words
+            else option_label(self.rules, self.state, a)
+            for a in options
         ]
         self.console.print(
             Columns(
@@ -289,11 +301,16 @@ class Session:
 
     def option_text(self, action: Action) -> str:
         """An option in the web page's words, its notation (what may be typed) after it
-        in brackets: ``drop a Builder on d3 [drop d3 B]``."""
+        in brackets: ``drop a Builder on d3 [drop d3 B]``. Long words are cut short with
+        an ellipsis so that an option is one line and its notation is always whole (the
+        screen at a decision stays about 50 rows)."""
         words = option_words(self.rules, self.state, action)
         notation = str(action)
         if words == notation:
             return option_label(self.rules, self.state, action)
+        room = self.console.width - len(notation) - len(" []") - OPTION_NUMBER
+        if len(words) > room:
+            words = words[: max(room - 1, 1)].rstrip() + "…"
         return f"{words} [{notation}]"
 
     def say(self, message: str, *, whole_lines: bool = False) -> None:

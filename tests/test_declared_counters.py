@@ -94,11 +94,14 @@ def test_each_box_declares_the_state_counters_it_keeps() -> None:
     """The names the boxes' own states hold are declared by them."""
     from naqala.core.validate import declared_names
 
+    base = {"placing:*"}  # a token an effect placed, waiting for its tile (placing.py)
+    assert declared_names(build_rules(), "naqala_state_counters") == base
     assert declared_names(build_rules(["artisans"]), "naqala_state_counters") == {
+        *base,
         "flute.tile",
         "flute.left",
     }
     solo = declared_names(build_rules(["solo"]), "naqala_state_counters")
     assert {"sultan.white", "sultan.black", "sultan.camels", "sultan.lost"} <= solo
     thieves = declared_names(build_rules(["thieves"]), "naqala_state_counters")
-    assert thieves == {"thieves.running.*", "thieves.victim.*", "thieves.given.*"}
+    assert thieves == {*base, "thieves.running.*", "thieves.victim.*", "thieves.given.*"}

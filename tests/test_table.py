@@ -227,7 +227,7 @@ def test_a_long_decision_lists_a_few_options_and_options_lists_them_all() -> Non
     assert session.command("options") is False
     listed = out.getvalue()
     for number, action in enumerate(options, start=1):
-        assert f"{number}) {option_label(rules, state, action)}" in listed
+        assert f"{number}) {session.option_text(action)}" in listed
     assert session.command(str(len(options))) is True
     assert session.record.actions[-1] == str(options[-1])
 
