@@ -254,6 +254,22 @@ def expression(attribute_name: str) -> Callable[[Any, Any, Any], None]:
     return check
 
 
+def template(attribute_name: str) -> Callable[[Any, Any, Any], None]:
+    """An attrs validator: every ``{expression}`` field of a text is a formula of the
+    language (``{reading.<param>}`` apart), so words never fail in the middle of a game."""
+
+    def check(_instance: Any, attribute: Any, value: str) -> None:
+        for field in FIELD.findall(value):
+            if is_reading(field):
+                continue
+            try:
+                compile_expression(field)
+            except ExpressionError as exc:
+                raise OutOfBounds(attribute_name, str(exc)) from None
+
+    return check
+
+
 _VERBS = ("coins", "draw", "score", "place", "kills")
 
 
@@ -285,7 +301,7 @@ class EffectSpec:
     kills: Source | None = attrs.field(default=None, validator=expression("kills"))
     category: str = ""
     #: the score line's detail, with ``{expression}`` fields (``{held("yellow")} viziers``)
-    detail: str = ""
+    detail: str = attrs.field(default="", validator=template("detail"))
     when: Source | None = attrs.field(
         default=None, validator=[expression("if"), _one_verb], metadata={KEY: "if"}
     )
@@ -363,7 +379,7 @@ class PowerSpec:
     #: the decisions of its owner's turn at which a used power is offered (none: all)
     stages: list[str] = attrs.field(factory=list)
     when_text: str = ""
-    effect_text: str = ""
+    effect_text: str = attrs.field(default="", validator=template("effect_text"))
     #: what the card's printed text promises, as a number (``promised``: "worth 4 VP
     #: instead of 2" promises 2) and as an expression of these rules' numbers
     #: (``promise``); ``naqala content check`` warns when the two differ
@@ -385,11 +401,6 @@ READING = "reading."
 
 def is_reading(field: str) -> bool:
     return field.startswith(READING)
-
-
-def template_fields(text: str) -> list[Tree]:
-    """The compiled expressions of a text's ``{...}`` fields, in order."""
-    return [compile_expression(field) for field in FIELD.findall(text)]
 
 
 def compiled(spec: EffectSpec) -> Tree:

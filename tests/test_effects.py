@@ -213,3 +213,19 @@ def test_a_market_whose_buyer_lost_the_coins_since_entering_offers_only_to_skip(
     assert len(rules.legal_actions(state)) > 1
     broke = player(rules, state, 0, coins=rules.content.setting("small_market_cost") - 1)
     assert [str(a) for a in rules.legal_actions(broke)] == ["skip"]
+
+
+def test_a_wrong_field_in_words_is_refused_when_the_file_is_read() -> None:
+    """A detail's or a card's words are checked like every formula, so they never fail
+    at scoring or in the card reference."""
+    problems = refused(
+        '[[trigger]]\nid = "t"\non = "scoring"\n'
+        'effects = [{ score = 1, category = "c", detail = "{foo(} palaces" }]\n'
+    )
+    assert problems == [
+        "rule.toml: $.trigger[0].effects[0].detail: 'foo(' is no formula: '(' was never closed"
+    ]
+    problems = refused(
+        '[[power]]\ndeck = "djinns"\nkind = "q"\non = "scoring"\neffect_text = "{nobody} VP"\n'
+    )
+    assert "unknown name 'nobody'" in problems[0]
