@@ -30,3 +30,28 @@ def test_a_drawn_program_plays_the_same_game_on_both_engines(
     assert native.kernel.unported_content() == []
     report = differential.verify_game(rules, native, players, seed)
     assert not report.differences, f"{text}\n{report.differences[:3]}"
+
+
+EXTREMES = {
+    # every meeple dropped takes the assassins' kills away: a kill then ends their action
+    "no kills left": (
+        '[[trigger]]\nid = "calm"\non = "meeple-dropped"\neffects = [{ kills = -5 }]\n'
+    ),
+    # a tile taken makes its taker as rich as an effect may; sales add to it afterwards
+    "as rich as can be": (
+        '[[trigger]]\nid = "gold"\non = "tile-taken"\neffects = [{ coins = "1000000 * 1000" }]\n'
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXTREMES))
+def test_programs_at_the_edges_the_10000_found_play_the_same_game(name: str) -> None:
+    """The two programs of the 10,000 drawn in bench/effects.py that parted the engines:
+    the kills left counted below zero (the kernel wrapped), and coins past the state's
+    bound once a sale paid after an effect."""
+    header = '[house-rule]\nname = "edge"\nversion = "1.0"\ndescription = "x"\n\n'
+    rules = build_rules(house_rules=[as_house_rule(header + EXTREMES[name])])
+    native = bridge_module.NativeRules(rules)
+    for seed in range(6):
+        report = differential.verify_game(rules, native, 2 + seed % 3, seed)
+        assert not report.differences, report.differences[:2]

@@ -18,6 +18,10 @@ use crate::state::{State, Target, NOBODY};
 /// Every intermediate value is held within ±`BOUND`, as in Python (`effects.BOUND`).
 pub const BOUND: i64 = 1_000_000_000;
 
+/// The most coins an effect leaves a player: `MAX_COINS` less room for what the game
+/// itself pays afterwards, so no state passes the bound (`effects.MOST_COINS`).
+pub const MOST_COINS: i64 = crate::statecheck::MAX_COINS - 100_000;
+
 /// An expression as Python compiled it (`core/effects.py`, `compile_expression`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(untagged)]

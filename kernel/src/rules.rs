@@ -1257,7 +1257,7 @@ impl<'c> Rules<'c> {
             }
         }
         let turn = state.turn.as_mut().expect("in a turn");
-        turn.kills -= 1;
+        turn.kills = turn.kills.saturating_sub(1); // an effect may have left none to kill
         turn.target = match victim {
             Victim::Player(p) => Target::Player(p),
             Victim::Tile(t) => Target::Tile(t),
@@ -2419,7 +2419,7 @@ impl<'c> Rules<'c> {
         self.run_effects(state, &program.effects, &scope)
     }
 
-    /// `effects.run`: coins (never below 0 nor above `MAX_COINS`) and resource cards
+    /// `effects.run`: coins (never below 0 nor above `MOST_COINS`) and resource cards
     /// drawn, in order; score lines wait for scoring.
     fn run_effects(&self, mut state: State, list: &[effects::Effect], scope: &Scope<'_>) -> State {
         for effect in list {
@@ -2430,7 +2430,7 @@ impl<'c> Rules<'c> {
             match effect.verb {
                 effects::Verb::Coins => {
                     let coins = i64::from(state.players[scope.me].coins) + value;
-                    let most = crate::statecheck::MAX_COINS;
+                    let most = effects::MOST_COINS;
                     state.players[scope.me].coins = coins.clamp(0, most) as i32;
                 }
                 effects::Verb::Draw => {

@@ -46,6 +46,9 @@ from naqala.plugins.base.placing import place_token_for
 #: every intermediate value is held within ±BOUND, in both engines, so no formula can
 #: overflow the kernel's integers or grow Python's without end
 BOUND = 1_000_000_000
+#: the most coins an effect leaves a player: ``MAX_COINS`` less room for what the game
+#: itself pays afterwards (a sale, a market), so no state passes the bound
+MOST_COINS = MAX_COINS - 100_000
 
 
 @lru_cache(maxsize=4096)
@@ -198,7 +201,7 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
         value = evaluate(rules, state, tree(amount), scope)
         if verb == "coins":
             player = state.players[scope.me]
-            coins = max(0, min(MAX_COINS, player.coins + value))
+            coins = max(0, min(MOST_COINS, player.coins + value))
             state = state.replace_player(scope.me, evolve(player, coins=coins))
         elif verb == "kills" and state.turn is not None:
             kills = max(0, KILLS.of(state.turn) + value)

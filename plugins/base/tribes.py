@@ -292,7 +292,7 @@ class KillStage(Stage):
             if not any(counts):
                 state = take_tile(rules, state, player, tile)
         turn = _turn(state)
-        kills = KILLS.of(turn) - 1
+        kills = max(0, KILLS.of(turn) - 1)  # an effect may have left none to kill
         state = evolve(state, turn=TARGET.on(KILLS.on(turn, kills), where))
         if kills > 0 and kill_targets(rules, state):
             return state
