@@ -761,17 +761,19 @@ pub fn holds(test: &Option<Expr>, state: &State, scope: &Scope<'_>) -> bool {
 }
 
 /// The score lines of a program at final scoring for `scope.me`: (category, points) of
-/// each `score` effect whose `if` holds, when the program's own `if` holds.
-pub fn score_lines(program: &Program, state: &State, scope: &Scope<'_>) -> Vec<(String, i64)> {
-    if !holds(&program.test, state, scope) {
-        return Vec::new();
-    }
+/// each `score` effect whose `if` holds, when the program's own `if` holds. Nothing is
+/// allocated: the kernel's scoring sums these at every greedy evaluation.
+pub fn scores<'a>(
+    program: &'a Program,
+    state: &'a State,
+    scope: &'a Scope<'a>,
+) -> impl Iterator<Item = (&'a str, i64)> + 'a {
+    let holds_here = holds(&program.test, state, scope);
     program
         .effects
         .iter()
-        .filter(|e| e.verb == Verb::Score && holds(&e.test, state, scope))
-        .map(|e| (e.category.clone(), evaluate(&e.amount, state, scope)))
-        .collect()
+        .filter(move |e| holds_here && e.verb == Verb::Score && holds(&e.test, state, scope))
+        .map(move |e| (e.category.as_str(), evaluate(&e.amount, state, scope)))
 }
 
 #[cfg(test)]

@@ -485,8 +485,8 @@ fn card_lines(seat: &Seat) -> Vec<Line> {
             card: None,
             target: None,
         };
-        for (category, points) in effects::score_lines(program, state, &scope) {
-            lines.push(line(&category, &program.id, points));
+        for (category, points) in effects::scores(program, state, &scope) {
+            lines.push(line(category, &program.id, points));
         }
     }
     lines
@@ -514,9 +514,8 @@ fn power_lines(seat: &Seat, card: &CardSpec) -> Vec<Line> {
         card: Some(index as u8),
         target: None,
     };
-    effects::score_lines(&power.program, seat.state, &scope)
-        .into_iter()
-        .map(|(category, points)| line(&category, &card.id, points))
+    effects::scores(&power.program, seat.state, &scope)
+        .map(|(category, points)| line(category, &card.id, points))
         .collect()
 }
 

@@ -2488,10 +2488,9 @@ impl<'c> Rules<'c> {
     /// The points of the effects language at final scoring: the `scoring` triggers for
     /// `player`, and the scoring powers of the cards `player` holds.
     fn effects_score(&self, state: &State, player: usize) -> i64 {
-        let effects = &self.content.effects;
         let scoring = crate::effects::Moment::Scoring;
         let mut total = 0;
-        for program in &effects.triggers[scoring.index()] {
+        for program in &self.content.effects.triggers[scoring.index()] {
             let scope = Scope {
                 me: player,
                 actor: player as i64,
@@ -2500,28 +2499,11 @@ impl<'c> Rules<'c> {
                 card: None,
                 target: None,
             };
-            total += self.points(&program.test, &program.effects, state, &scope);
+            total += effects::scores(program, state, &scope)
+                .map(|(_, points)| points)
+                .sum::<i64>();
         }
-        if effects.powers.iter().all(|p| p.on != Some(scoring)) {
-            return total;
-        }
-        for deck in 0..self.content.decks() {
-            for &card in state.players[player].hands.hand(deck) {
-                let Some(power) = effects.power_of(card).filter(|p| p.on == Some(scoring)) else {
-                    continue;
-                };
-                let scope = Scope {
-                    me: player,
-                    actor: player as i64,
-                    event: None,
-                    params: &self.content.doc.cards[usize::from(card)].params,
-                    card: Some(card),
-                    target: None,
-                };
-                total += self.points(&power.program.test, &power.program.effects, state, &scope);
-            }
-        }
-        total
+        total + self.power_points(state, player, |_| true, |_| true)
     }
 
     /// The points of the content powers of the cards `player` holds in decks scored
@@ -2529,59 +2511,44 @@ impl<'c> Rules<'c> {
     /// category: the Great Lake doubles what the `palm-trees` lines give, Haurvatat's
     /// included).
     pub(crate) fn power_points_in(&self, state: &State, player: usize, category: &str) -> i64 {
-        let effects = &self.content.effects;
-        let scoring = Some(crate::effects::Moment::Scoring);
-        let mut total = 0;
-        for deck in 0..self.content.decks() {
-            if self
-                .content
+        let after = |deck: usize| {
+            self.content
                 .doc
                 .decks
                 .get(deck)
-                .is_some_and(|d| d.scored != "after")
-            {
-                continue;
-            }
-            for &card in state.players[player].hands.hand(deck) {
+                .is_none_or(|d| d.scored == "after")
+        };
+        self.power_points(state, player, after, |c| c == category)
+    }
+
+    /// The points of the scoring content powers of the cards `player` holds, in the
+    /// decks `deck` keeps and the lines whose category `category` keeps.
+    fn power_points(
+        &self,
+        state: &State,
+        player: usize,
+        deck: impl Fn(usize) -> bool,
+        category: impl Fn(&str) -> bool,
+    ) -> i64 {
+        let effects = &self.content.effects;
+        let scoring = Some(crate::effects::Moment::Scoring);
+        if effects.powers.iter().all(|p| p.on != scoring) {
+            return 0;
+        }
+        let mut total = 0;
+        for held in (0..self.content.decks()).filter(|&d| deck(d)) {
+            for &card in state.players[player].hands.hand(held) {
                 let Some(power) = effects.power_of(card).filter(|p| p.on == scoring) else {
                     continue;
                 };
-                let scope = Scope {
-                    me: player,
-                    actor: player as i64,
-                    event: None,
-                    params: &self.content.doc.cards[usize::from(card)].params,
-                    card: Some(card),
-                    target: None,
-                };
-                let lines: Vec<effects::Effect> = power
-                    .program
-                    .effects
-                    .iter()
-                    .filter(|e| e.category == category)
-                    .cloned()
-                    .collect();
-                total += self.points(&power.program.test, &lines, state, &scope);
+                let scope = self.card_scope(player, card);
+                total += effects::scores(&power.program, state, &scope)
+                    .filter(|&(c, _)| category(c))
+                    .map(|(_, points)| points)
+                    .sum::<i64>();
             }
         }
         total
-    }
-
-    /// The score effects' points, if the `if` holds.
-    fn points(
-        &self,
-        test: &Option<effects::Expr>,
-        list: &[effects::Effect],
-        state: &State,
-        scope: &Scope<'_>,
-    ) -> i64 {
-        if !effects::holds(test, state, scope) {
-            return 0;
-        }
-        list.iter()
-            .filter(|e| e.verb == effects::Verb::Score && effects::holds(&e.test, state, scope))
-            .map(|e| effects::evaluate(&e.amount, state, scope))
-            .sum()
     }
 
     /// Whether a content power of a card `player` holds protects their meeples of
