@@ -40,7 +40,7 @@ from naqala.core.state import NOBODY, State, count_effect, evolve
 from naqala.core.validate import MAX_COINS
 from naqala.plugins.base import events
 from naqala.plugins.base.cards import Activated
-from naqala.plugins.base.common import KILLS, TARGET, add_cards, draw_cards
+from naqala.plugins.base.common import KILLS, TARGET, add_cards, draw_cards, owned_tiles
 from naqala.plugins.base.placing import place_token_for
 
 #: every intermediate value is held within ±BOUND, in both engines, so no formula can
@@ -169,7 +169,7 @@ def _count(rules: Rules, state: State, what: str, of: str, me: int) -> int:
         return 0 if colour is None else state.players[me].meeples[colour]
     if what == "cards":
         return state.players[me].cards.count(of)
-    owned = [t for t, owner in enumerate(state.board.owners) if owner == me]
+    owned = owned_tiles(state, me)
     if what == "tiles":
         return len(owned)
     token = rules.token_index.get(of)
