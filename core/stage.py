@@ -54,6 +54,12 @@ class Stage:
         name instead."""
         return None
 
+    def summary(self, rules: Rules) -> str | None:
+        """What the stage does, said with no game under way, for a page's list of what
+        each tile does (``Oasis: place a palm tree``); None says nothing. A tile action
+        whose title needs no state gives its title here."""
+        return None
+
     def option_note(self, rules: Rules, state: State, action: Action) -> str | None:
         """A few words shown after one of this stage's options when it is listed for
         people, such as what it costs (``3 coins``, ``2 elders``); None for nothing."""

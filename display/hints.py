@@ -18,7 +18,7 @@ import attrs
 from naqala.core.engine import Rules
 from naqala.core.state import State
 
-__all__ = ["SHAPES", "Display", "Look", "collect", "plugins_with_display"]
+__all__ = ["SHAPES", "Display", "Look", "collect", "plugins_with_display", "tile_summary"]
 
 #: the shapes the renderer can draw for a token or a tile's value badge
 SHAPES = ("disc", "square", "diamond", "tree", "palace", "tent")
@@ -30,7 +30,9 @@ class Look:
     drawn. ``fill`` and ``ink`` are CSS colours (``#rrggbb``); ``label`` is the short text
     written on it (it must carry the meaning on its own: never colour alone); ``name`` is
     the legend's word; ``shape`` one of :data:`SHAPES`; ``owned`` draws it in the colour
-    of the player who owns its tile (a tent) instead of ``fill``."""
+    of the player who owns its tile (a tent) instead of ``fill``; ``says`` what it means
+    in play, in one sentence, for the page's list of what each piece does (a tent's
+    scoring), or "" when its name says enough."""
 
     fill: str
     label: str
@@ -38,6 +40,7 @@ class Look:
     ink: str = "#222222"
     shape: str = "disc"
     owned: bool = False
+    says: str = ""
 
 
 @attrs.frozen
@@ -146,3 +149,9 @@ def public_notes_without_display(rules: Rules, state: State) -> list[str]:
         notes = cast(Iterable[str], impl.function(rules=rules, state=state))
         lines.extend(notes)
     return lines
+
+
+def tile_summary(rules: Rules, kind: str) -> str | None:
+    """What a tile of ``kind`` does (its tile action's ``Stage.summary``), or None."""
+    stage = rules.stages.get(f"tile:{kind}")
+    return stage.summary(rules) if stage is not None else None

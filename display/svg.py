@@ -37,7 +37,13 @@ from naqala.core.state import (
     aside_cards,
     aside_meeples,
 )
-from naqala.display.hints import Display, Look, collect, public_notes_without_display
+from naqala.display.hints import (
+    Display,
+    Look,
+    collect,
+    public_notes_without_display,
+    tile_summary,
+)
 from naqala.display.view import Seen
 
 __all__ = ["PLAYER_COLOURS", "BoardPicture", "board_svg", "last_move", "svg_parts"]
@@ -374,6 +380,9 @@ def _describe(scene: _Scene, tile: int) -> str:
     kind = scene.tile_kind(tile)
     spec = rules.tile_specs.get(state.layout.tiles[tile])
     words = [f"{tile_name(tile, scene.cols)}: {scene.tile_look(kind).name or kind}"]
+    summary = tile_summary(rules, kind)
+    if summary:
+        words.append(summary.split(": ", 1)[-1])  # the action, the kind being named
     if spec is not None and spec.value:
         words.append(f"{spec.value} value {spec.printed or spec.vp}")
     if tile in state.layout.blocked:

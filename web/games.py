@@ -38,6 +38,8 @@ from naqala.kernel.choice import PYTHON
 from naqala.kernel.seated import table_agents
 from naqala.web.bar import final_line, holding_line
 from naqala.web.cards import card_catalogue, cards_in_play, own_cards
+from naqala.web.gains import gains_words
+from naqala.web.glossary import glossary
 from naqala.web.preview import drop_warnings, move_preview
 from naqala.web.recent import logged_words, turns_since
 from naqala.web.score import score_in_sight
@@ -96,6 +98,9 @@ class Game:
         self.autoplay = set(autoplay)
         #: grows by one at every change; pages reload what they show when it does
         self.version = 0
+        #: what each logged action gave the players, by (action index, seat), kept with
+        #: the two states it was read from (an undo replaces them, and the entry with them)
+        self._gains: dict[tuple[int, int], tuple[State, State, str]] = {}
         #: the engine of the AI seats' decisions (``native``: the kernel makes the greedy
         #: and mcts seats' decisions, the same ones; the game itself stays Python)
         self.engine = engine
@@ -281,7 +286,22 @@ class Game:
             action = parse_action(text)
             if _parts(action) & set(before.turn.revealed if before.turn else ()):
                 return f"{action.kind} (a card you do not see)"
-        return logged_words(self.rules, before, text)
+        words = logged_words(self.rules, before, text)
+        gained = self.gained(index, seat)
+        return f"{words} → {gained}" if gained else words
+
+    def gained(self, index: int, seat: int) -> str:
+        """What action ``index`` gave each player, as ``seat`` may know it (``web.gains``):
+        the draws and automatic takes the option's words do not name."""
+        before, after = self.states[index], self.states[index + 1]
+        kept = self._gains.get((index, seat))
+        if kept is not None and kept[0] is before and kept[1] is after:
+            return kept[2]
+        action = parse_action(self.record.actions[index])
+        was, now = (view_for(self.rules, s, seat) for s in (before, after))
+        words = gains_words(self.rules, was, now, action, seat)
+        self._gains[(index, seat)] = (before, after, words)
+        return words
 
     def log(self, seat: int) -> list[str]:
         """The latest actions as ``seat`` may know them (``seen_action``), each with who
@@ -379,6 +399,7 @@ class Game:
             "preview": self.preview() if mine else [],
             "holding": holding_line(rules, state, seat),
             "final": final_line(rules, state) if state.is_over else None,
+            "glossary": glossary(rules, state),
         }
 
     def _undo_note(self) -> dict[str, Any] | None:

@@ -165,6 +165,8 @@ type="checkbox" id="tell"> tell me my turn</label>
 <h2>Cards in play</h2><ul id="in-play" class="cards"></ul>
 <h2>Seats</h2><ul id="seats"></ul>
 <h2>Latest moves</h2><ul id="log"></ul>
+<details id="glossary-box"><summary>What the tiles and pieces do</summary>
+<ul id="glossary"></ul></details>
 </aside>
 </main>
 <button id="sheet-toggle" type="button" aria-controls="options" aria-expanded="false"

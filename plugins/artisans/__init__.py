@@ -164,7 +164,7 @@ def naqala_adjust_score_lines(
 
 @hookimpl
 def naqala_display(rules: Rules, state: State) -> Display:
-    return looks.DISPLAY
+    return looks.display(rules)
 
 
 @hookimpl

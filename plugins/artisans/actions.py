@@ -62,6 +62,9 @@ class Workshop(Stage):
         return super().enter(rules, state)
 
     def title(self, rules: Rules, state: State) -> str:
+        return self.summary(rules)
+
+    def summary(self, rules: Rules) -> str:
         setting = rules.content.setting
         return (
             f"Workshop: take the top item for {setting('workshop_artisans')} artisan(s) "
@@ -100,8 +103,11 @@ class SpecializedMarket(Stage):
         return super().enter(rules, state)
 
     def title(self, rules: Rules, state: State) -> str:
+        return self.summary(rules)
+
+    def summary(self, rules: Rules) -> str:
         cost = rules.content.setting("specialized_market_cost")
-        return f"Specialized market: buy any one face-up card for {cost} coins"
+        return f"Specialized market: buy any one face-up resource card for {cost} coins"
 
     def option_note(self, rules: Rules, state: State, action: Action) -> str | None:
         cost = rules.content.setting("specialized_market_cost")

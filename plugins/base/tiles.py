@@ -70,6 +70,9 @@ class PlaceToken(Stage):
         return [action_of("place", state.geometry.name(final_tile(state)))]
 
     def title(self, rules: Rules, state: State) -> str:
+        return self.summary(rules)
+
+    def summary(self, rules: Rules) -> str:
         token = rules.tokens[rules.token_index[self.token]].name.lower()
         return f"{kind_title(self.name)}: place a {token}"
 
@@ -101,6 +104,9 @@ class Market(Stage):
         return super().enter(rules, state)
 
     def title(self, rules: Rules, state: State) -> str:
+        return self.summary(rules)
+
+    def summary(self, rules: Rules) -> str:
         cost, reach, take = self._numbers(rules)
         cards = "one card" if take == 1 else f"{take} cards"
         return f"{kind_title(self.name)}: buy {cards} for {cost} coins (of the first {reach})"
@@ -177,6 +183,9 @@ class SacredPlace(Stage):
         return super().enter(rules, state)
 
     def title(self, rules: Rules, state: State) -> str:
+        return self.summary(rules)
+
+    def summary(self, rules: Rules) -> str:
         return f"{kind_title(self.name)}: take a djinn for 2 elders, or 1 elder and 1 Fakir"
 
     def option_note(self, rules: Rules, state: State, action: Action) -> str | None:

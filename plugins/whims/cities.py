@@ -77,6 +77,13 @@ class City(Stage):
         state = take_whim(rules, state, current(state), final_tile(state))
         return rules.proceed(state, self.name)
 
+    def summary(self, rules: Rules) -> str:
+        vp = rules.content.setting("city_vp")
+        return (
+            "City: take the Sultan's Whim lying on it into your hand; owning n cities "
+            f"scores {vp} × n² VP"
+        )
+
 
 def cities_owned(rules: Rules, state: State, player: int) -> int:
     return sum(1 for t in city_tiles(rules, state) if state.board.owners[t] == player)

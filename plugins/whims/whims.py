@@ -46,7 +46,10 @@ class Whim(Activated):
     when = "any time in your turn, once the condition holds"
 
     def describe(self, rules: Rules, card: CardSpec) -> str:
-        return card.text
+        """The condition, then how the whim is claimed and what it pays."""
+        coins = card.params.get("coins")
+        reward = f", for {coins} coins" if coins is not None else ""
+        return f"{card.text} Claim it in your turn once this holds{reward}."
 
     def measure(self, rules: Rules, state: State, owner: int, spec: CardSpec) -> int:
         raise NotImplementedError

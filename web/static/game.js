@@ -341,6 +341,7 @@ function render(page) {
   optionsSheet(page);
   showCards(page);
   fill(document.getElementById("seats"), page.seats);
+  fill(document.getElementById("glossary"), page.glossary);
   const log = document.getElementById("log");
   fill(log, page.log);
   log.scrollTop = log.scrollHeight;
