@@ -524,3 +524,31 @@ def test_a_phones_options_open_in_a_sheet_over_the_board(server: str, driver: An
     until(lambda: not in_view(driver, "#options li:first-child button"))  # put away
     as_device(driver, 768, 1024)  # a tablet shows its options under the board
     assert not driver.find_element(By.ID, "sheet-toggle").is_displayed()
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1400, 900)])
+def test_what_followed_a_move_and_what_each_tile_does_are_read_where_a_finger_opens_them(
+    server: str, driver: Any, width: int, height: int
+) -> None:
+    """The log says what the AI seats' moves gave them (the meeples kept, beyond the
+    option's words), and a tap on *What the tiles and pieces do* opens a list whose
+    first lines are then in view: each tile kind's action in the rules' numbers."""
+    link, api = made_game(server, ["human", "ai:greedy", "ai:greedy"], seed=33)
+    page = my_decision(api)
+    while not page["options"][0]["action"].startswith("pick"):  # bid least: move last
+        api_call(api + "/act", {"action": page["options"][0]["action"]})
+        page = my_decision(api)
+    followed = [line for line in page["log"] if " → P2 kept " in line or " → P3 kept " in line]
+    assert followed, page["log"]
+    as_device(driver, width, height)
+    driver.get(link)
+    until(lambda: body(driver, "yours") == "1")
+    assert followed[-1] in text_of(driver, "#log")
+
+    tap(driver, "#glossary-box > summary")
+    until(lambda: driver.execute_script("return document.getElementById('glossary-box').open"))
+    until(lambda: in_view(driver, "#glossary li"))  # brought into view once opened
+    listed = text_of(driver, "#glossary")
+    assert "Oasis: place a palm tree" in listed
+    assert "Small market: buy one card for 3 coins" in listed
+    assert console_errors(driver) == []

@@ -493,6 +493,12 @@ document.getElementById("main").addEventListener("keydown", function (event) {
   event.preventDefault();
   g.dispatchEvent(new MouseEvent("click", {bubbles: true}));
 });
+// the list of what the tiles do is opened at the foot of the page: brought into view
+document.getElementById("glossary-box").addEventListener("toggle", function (event) {
+  if (event.target.open) {
+    document.getElementById("glossary").scrollIntoView({block: "nearest"});
+  }
+});
 // a tap on an answer floating over the board puts it away
 message.addEventListener("click", function () {
   if (answer.classList.contains("afloat") && !choices.textContent) { say("", false); }
