@@ -58,6 +58,7 @@ class NaqalaVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.nda
         reward: str = "win",
         seat: int = 0,
         engine: str = "auto",
+        threads: int = 1,
     ) -> None:
         if players < 2:
             raise ValueError(f"players={players}: a learner needs random opponents (2 or more)")
@@ -70,6 +71,7 @@ class NaqalaVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.nda
             opponents="random",
             seat=seat,
             engine=engine,
+            threads=threads,
         )
         self.num_envs = num_envs
         self.seat = seat

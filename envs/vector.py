@@ -9,8 +9,10 @@
 Observations are arrays with one row per game: ``observation`` (N, encoder size) float32
 and ``action_mask`` (N, codec size) int8, the mask of the seat that acts next in each
 game (``info["player"]``). On the native engine one call steps every game and writes
-every row (the work runs without the GIL); on the Python engine (rules that cannot run
-native) the games are stepped one by one, with the same numbers.
+every row (the work runs without the GIL), on ``threads`` threads (1, the default: the
+caller's; 0: one per core), with the same numbers on any number of threads; on the
+Python engine (rules that cannot run native) the games are stepped one by one, with the
+same numbers, and ``threads`` changes nothing.
 
 Two modes. Self-play (``opponents=None``): in each game the deciding seat acts; the
 reward is (N, players), each finished game's final rewards. Against random players
@@ -41,6 +43,8 @@ from naqala.envs.native import env_kernel
 from naqala.envs.observation import encoder_for
 
 OPPONENTS = (None, "random")
+#: the most threads a native batch moves its games on (the kernel's bound)
+MOST_THREADS = 1024
 
 
 class VectorEnv:
@@ -56,6 +60,7 @@ class VectorEnv:
         opponents: str | None = None,
         seat: int = 0,
         engine: str = "auto",
+        threads: int = 1,
     ) -> None:
         self.rules = rules_from(expansions, house_rules)
         allowed = sorted(pc.players for pc in self.rules.content.player_counts)
@@ -69,6 +74,9 @@ class VectorEnv:
             raise ValueError(f"seat={seat}: a {players}-player game has seats 0..{players - 1}")
         if num_envs < 1:
             raise ValueError(f"num_envs={num_envs}: give at least 1")
+        if not 0 <= threads <= MOST_THREADS:
+            raise ValueError(f"threads={threads}: 1 to {MOST_THREADS}, or 0 for one per core")
+        self.threads = threads
         self.num_envs, self.players, self.reward_kind = num_envs, players, reward
         self.learner = seat if opponents == "random" else None
         self.engine_used = engine_for(self.rules, engine)
@@ -85,7 +93,9 @@ class VectorEnv:
         """Deals game ``i`` from seed ``seed + i``."""
         if self.engine_used == "native":
             kernel = env_kernel(self.rules)
-            self._batch = kernel.batch(self.num_envs, self.players, seed, self.learner)
+            self._batch = kernel.batch(
+                self.num_envs, self.players, seed, self.learner, self.threads
+            )
         else:
             self._batch = PythonBatch(self.rules, self.num_envs, self.players, seed, self.learner)
         return self._read(), self._info()

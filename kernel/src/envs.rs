@@ -10,6 +10,8 @@
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+use rayon::ThreadPool;
 use self_cell::self_cell;
 
 use crate::actions::Action;
@@ -353,6 +355,10 @@ impl Batch {
     /// per game, zeros for the others) and `done` whether it finished, after which it is
     /// dealt again. An illegal action is refused with its game's number, before any game
     /// moves.
+    ///
+    /// With a `pool`, the games move on its threads. The result is the same as on one
+    /// thread: each game's step reads only that game, and the finished games take the
+    /// batch's next seeds in game order, after every game has moved.
     pub fn step(
         &mut self,
         engine: &Engine,
@@ -360,6 +366,7 @@ impl Batch {
         kind: Reward,
         rewards: &mut [f32],
         done: &mut [u8],
+        pool: Option<&ThreadPool>,
     ) -> Result<(), (usize, EnvError)> {
         for (i, (game, &index)) in self.games.iter().zip(actions).enumerate() {
             if !game.indices.contains(&index) {
@@ -369,27 +376,64 @@ impl Batch {
         rewards.fill(0.0);
         done.fill(0);
         self.finals.fill(None);
-        let players = self.players;
-        for i in 0..self.games.len() {
-            let game = &mut self.games[i];
-            game.step(engine, actions[i]).map_err(|e| (i, e))?;
-            if let Some(learner) = self.learner {
-                play_random(engine, game, &mut self.opponents[i], learner).map_err(|e| (i, e))?;
-            }
-            if game.is_over() {
-                let gains = engine.rewards(&game.state, kind).map_err(|e| (i, e))?;
+        let (players, learner) = (self.players, self.learner);
+        let advance = |((game, rngs), &index): ((&mut Game, &mut Vec<Rng>), &u32)| {
+            advance(engine, learner, kind, game, rngs, index)
+        };
+        let games = self.games.iter_mut().zip(self.opponents.iter_mut());
+        let outcomes: Vec<Result<Option<Vec<f32>>, EnvError>> = match pool {
+            Some(pool) => pool.install(|| {
+                let games = self.games.par_iter_mut().zip(self.opponents.par_iter_mut());
+                games.zip(actions.par_iter()).map(advance).collect()
+            }),
+            None => games.zip(actions).map(advance).collect(),
+        };
+        let mut finished = Vec::new();
+        for (i, outcome) in outcomes.into_iter().enumerate() {
+            if let Some(gains) = outcome.map_err(|e| (i, e))? {
                 rewards[i * players..(i + 1) * players].copy_from_slice(&gains);
                 done[i] = 1;
-                let seed = self.next_seed;
+                finished.push((i, self.next_seed));
                 self.next_seed += 1;
-                let (game, rngs) = self.dealt(engine, seed).map_err(|e| (i, e))?;
-                let finished = std::mem::replace(&mut self.games[i], game);
-                self.finals[i] = Some(finished.state);
-                self.seeds[i] = seed;
-                self.opponents[i] = rngs;
             }
         }
+        let deal = |&(i, seed): &(usize, u64)| self.dealt(engine, seed).map_err(|e| (i, e));
+        let dealt: Vec<Result<Dealt, (usize, EnvError)>> = match pool {
+            Some(pool) => pool.install(|| finished.par_iter().map(deal).collect()),
+            None => finished.iter().map(deal).collect(),
+        };
+        for (&(i, seed), fresh) in finished.iter().zip(dealt) {
+            let (game, rngs) = fresh?;
+            let ended = std::mem::replace(&mut self.games[i], game);
+            self.finals[i] = Some(ended.state);
+            self.seeds[i] = seed;
+            self.opponents[i] = rngs;
+        }
         Ok(())
+    }
+}
+
+/// A game dealt with its random opponents' generators.
+type Dealt = (Game, Vec<Rng>);
+
+/// One game's step: its action, then the random opponents until the learner decides;
+/// the final rewards when the game ended.
+fn advance(
+    engine: &Engine,
+    learner: Option<usize>,
+    kind: Reward,
+    game: &mut Game,
+    rngs: &mut [Rng],
+    index: u32,
+) -> Result<Option<Vec<f32>>, EnvError> {
+    game.step(engine, index)?;
+    if let Some(learner) = learner {
+        play_random(engine, game, rngs, learner)?;
+    }
+    if game.is_over() {
+        Ok(Some(engine.rewards(&game.state, kind)?))
+    } else {
+        Ok(None)
     }
 }
 

@@ -6,6 +6,11 @@
 //! without the `python` feature) are tested with `cargo test`; `python.rs` is the thin
 //! PyO3 layer that `naqala.kernel` imports as `naqala.kernel._native`.
 
+/// mimalloc: the kernel allocates a state per action, and a batch's games move between
+/// threads (bench/vector_threads.py, bench/native.py measure what it buys)
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub mod actions;
 pub mod content;
 pub mod contentcheck;

@@ -8,6 +8,8 @@ use std::sync::Arc;
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyNotImplementedError, PyValueError};
 use pyo3::prelude::*;
+use rayon::prelude::*;
+use rayon::{ThreadPool, ThreadPoolBuilder};
 
 use crate::content::Content;
 use crate::envs::{Batch, Engine, EnvError, Game, Reward};
@@ -93,8 +95,9 @@ impl EnvKernel {
     }
 
     /// `count` games of `players` from seeds `seed`…, self-play or against random
-    /// players at every seat but `learner`.
-    #[pyo3(signature = (count, players, seed, learner=None))]
+    /// players at every seat but `learner`, stepped and observed on `threads` threads
+    /// (1: the caller's; 0: one per core), with the same results on any number.
+    #[pyo3(signature = (count, players, seed, learner=None, threads=1))]
     fn batch(
         &self,
         py: Python<'_>,
@@ -102,7 +105,9 @@ impl EnvKernel {
         players: Count,
         seed: Seed,
         learner: Option<Count>,
+        threads: usize,
     ) -> PyResult<EnvBatch> {
+        let pool = thread_pool(threads)?;
         let (count, players, seed) = (count.0, players.0, seed.0);
         let learner = learner.map(|l| l.0);
         self.allow_players(players)?;
@@ -115,8 +120,33 @@ impl EnvKernel {
         let batch = py
             .detach(|| Batch::new(&engine, count, players, seed, learner))
             .map_err(env_error)?;
-        Ok(EnvBatch { engine, batch })
+        Ok(EnvBatch {
+            engine,
+            batch,
+            pool,
+        })
     }
+}
+
+/// The most threads a batch may ask for (far more than any machine's cores).
+const MOST_THREADS: usize = 1024;
+
+/// The pool of a batch on `threads` threads: none for 1 (the caller's thread), one per
+/// core for 0.
+fn thread_pool(threads: usize) -> PyResult<Option<ThreadPool>> {
+    if threads == 1 {
+        return Ok(None);
+    }
+    if threads > MOST_THREADS {
+        return Err(PyValueError::new_err(format!(
+            "threads={threads}: at most {MOST_THREADS} (0 is one per core)"
+        )));
+    }
+    ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map(Some)
+        .map_err(|e| PyValueError::new_err(format!("threads={threads}: {e}")))
 }
 
 impl EnvKernel {
@@ -254,6 +284,8 @@ impl EnvGame {
 pub struct EnvBatch {
     engine: Arc<Engine>,
     batch: Batch,
+    /// the threads the games move on (None: the caller's)
+    pool: Option<ThreadPool>,
 }
 
 #[pymethods]
@@ -282,14 +314,31 @@ impl EnvBatch {
         let mut mask = vec![0; count * actions];
         let mut who = vec![0i64; count];
         let engine = &self.engine;
-        py.detach(|| {
-            for (i, game) in self.batch.games.iter().enumerate() {
-                let seat = game.player().unwrap_or(0);
-                engine
-                    .observer
-                    .observe(&game.state, seat, &mut numbers[i * size..(i + 1) * size]);
-                game.mask_into(&mut mask[i * actions..(i + 1) * actions]);
-                who[i] = seat as i64;
+        let read = |game: &Game, numbers: &mut [f32], mask: &mut [i8], who: &mut i64| {
+            let seat = game.player().unwrap_or(0);
+            engine.observer.observe(&game.state, seat, numbers);
+            game.mask_into(mask);
+            *who = seat as i64;
+        };
+        let games = &self.batch.games;
+        py.detach(|| match &self.pool {
+            // rows of one or more numbers: each game's row is its own to write
+            Some(pool) if size > 0 && actions > 0 => pool.install(|| {
+                let rows = games.par_iter().zip(numbers.par_chunks_mut(size));
+                let marks = mask.par_chunks_mut(actions).zip(who.par_iter_mut());
+                rows.zip(marks)
+                    .for_each(|((game, row), (mask, who))| read(game, row, mask, who))
+            }),
+            _ => {
+                for (i, game) in games.iter().enumerate() {
+                    let row = &mut numbers[i * size..(i + 1) * size];
+                    read(
+                        game,
+                        row,
+                        &mut mask[i * actions..(i + 1) * actions],
+                        &mut who[i],
+                    );
+                }
             }
         });
         observations.copy_from_slice(py, &numbers)?;
@@ -361,7 +410,8 @@ impl EnvBatch {
         let mut ended = vec![0u8; count];
         let engine = Arc::clone(&self.engine);
         let batch = &mut self.batch;
-        py.detach(|| batch.step(&engine, &actions, kind, &mut gains, &mut ended))
+        let pool = self.pool.as_ref();
+        py.detach(|| batch.step(&engine, &actions, kind, &mut gains, &mut ended, pool))
             .map_err(|(game, error)| match error {
                 EnvError::Illegal(index) => {
                     PyValueError::new_err(format!("game {game}: action {index} is not legal now"))
