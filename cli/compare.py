@@ -20,6 +20,7 @@ import typer
 from naqala.cli import study as common
 from naqala.cli.common import ExpansionsBothSides, check_game_seeds, seed_option
 from naqala.cli.engine import Engine, on_engine
+from naqala.kernel.choice import NATIVE
 from naqala.lab import LabExtraMissing, require
 from naqala.lab.compare import DEFAULT_METRIC, CompareError, Sequential, check, compare
 from naqala.lab.stats import CONFIDENCE
@@ -133,7 +134,8 @@ def compare_command(
         baseline, variant = on_engine([baseline, variant], engine)
         plan = Sequential(metric, looks) if until_significant else None
         common.need_figures(report, plots)
-        executor = common.executor_for(jobs, dask, games * 2)
+        native = baseline.engine == variant.engine == NATIVE
+        executor = common.executor_for(jobs, dask, games * 2, native=native)
         show = wants_progress(as_json, sys.stdout, sys.stderr)
         try:
             with common.progress_bar(show, games * 2, "Comparing") as advance:

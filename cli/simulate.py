@@ -18,6 +18,7 @@ import typer
 from naqala.cli import study as common
 from naqala.cli.common import Expansions, check_game_seeds, seed_option
 from naqala.cli.engine import Engine, on_engine
+from naqala.kernel.choice import NATIVE
 from naqala.lab import LabExtraMissing
 from naqala.lab.results import split_wins, start_position_wins, summarise
 from naqala.lab.runner import run_studies
@@ -74,7 +75,7 @@ def simulate(
             common.fail(str(exc))
         (study,) = on_engine([study], engine)
         common.need_figures(report, plots)
-        executor = common.executor_for(jobs, dask, games)
+        executor = common.executor_for(jobs, dask, games, native=study.engine == NATIVE)
         show = not as_json and sys.stderr.isatty()
         try:
             with common.progress_bar(show, games, "Simulating") as advance:

@@ -76,11 +76,13 @@ def need_figures(report: Path | None, plots: Path | None) -> None:
         fail(str(exc))
 
 
-def executor_for(jobs: int | None, dask: str | None, games: int) -> Executor:
+def executor_for(jobs: int | None, dask: str | None, games: int, native: bool = False) -> Executor:
+    """The executor of ``--jobs``/``--dask`` (threads when ``native``: every game plays
+    on the kernel), or one line and exit 2."""
     if jobs is not None and dask is not None:
         fail("give --jobs or --dask, not both")
     try:
-        return make_executor(jobs, dask, games)
+        return make_executor(jobs, dask, games, native)
     except (LabExtraMissing, DaskAddressError) as exc:
         fail(str(exc))
     except OSError as exc:  # the scheduler cannot be reached

@@ -13,6 +13,7 @@ inside the pool's or Dask's own machinery).
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import multiprocessing.forkserver
 import os
@@ -21,7 +22,16 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
+from concurrent.futures import (
+    Executor as FuturesExecutor,
+)
 from multiprocessing import resource_tracker
 from typing import Any, Protocol, TypeVar
 
@@ -121,24 +131,7 @@ class ProcessExecutor:
     ) -> Iterator[tuple[int, R]]:
         """At most ``2 × jobs`` items in flight, so a long study queues no more than the
         workers can start soon and stopping cancels little."""
-        window = 2 * self.jobs
-        waiting = iter(enumerate(items))
-        running: dict[Future[R], int] = {}
-        try:
-            while True:
-                while len(running) < window and not stop():
-                    nxt = next(waiting, None)
-                    if nxt is None:
-                        break
-                    running[self.pool.submit(fn, nxt[1])] = nxt[0]
-                if not running or stop():
-                    return
-                done, _ = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
-                for future in sorted(done, key=running.__getitem__):
-                    yield running.pop(future), future.result()
-        finally:
-            for future in running:
-                future.cancel()
+        return _windowed(self.pool, 2 * self.jobs, fn, items, stop)
 
     def close(self) -> None:
         """Wait for the games in progress; a Ctrl-C while waiting ends the workers at
@@ -149,6 +142,111 @@ class ProcessExecutor:
             for worker in multiprocessing.active_children():
                 worker.terminate()
             self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_chunk(fn: Callable[[T], R], items: list[T]) -> tuple[list[R], float]:
+    """``fn`` of each item in order, and the seconds the chunk took."""
+    start = time.perf_counter()
+    results = [fn(item) for item in items]
+    return results, time.perf_counter() - start
+
+
+class ChunkSizer:
+    """How many items a thread's task should carry: enough that a task takes about
+    :data:`CHUNK_SECONDS`, few enough that stopping waits little. It starts at one item
+    and follows the mean time of the items finished so far."""
+
+    def __init__(self) -> None:
+        self.items = 0
+        self.seconds = 0.0
+
+    def took(self, items: int, seconds: float) -> None:
+        self.items += items
+        self.seconds += seconds
+
+    @property
+    def size(self) -> int:
+        if self.items == 0:
+            return 1
+        each = self.seconds / self.items
+        return max(1, min(MOST_CHUNK, int(CHUNK_SECONDS / each))) if each > 0 else MOST_CHUNK
+
+
+#: the time a thread's task aims at, in seconds, and the most items it carries
+CHUNK_SECONDS = 0.02
+MOST_CHUNK = 256
+
+
+class ThreadExecutor:
+    """``jobs`` threads of this process (``--jobs N`` for games the native kernel
+    plays): a native game is one kernel call that runs without the GIL, so threads share
+    the cores with no worker process to start and nothing to pickle; only each game's
+    reading into a result holds the GIL. Python games would hold it throughout: they go
+    to processes."""
+
+    def __init__(self, jobs: int) -> None:
+        if jobs < 1:
+            raise ValueError(f"jobs must be at least 1, not {jobs}")
+        self.description = f"{jobs} threads"
+        self.jobs = jobs
+        self.pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="naqala-game")
+
+    def imap(
+        self, fn: Callable[[T], R], items: Iterable[T], stop: Stop = never
+    ) -> Iterator[tuple[int, R]]:
+        """Items go to the threads in chunks (``ChunkSizer``): a game of a fraction of a
+        millisecond would otherwise spend as long again being handed over."""
+        waiting = iter(enumerate(items))
+        running: dict[Future[tuple[list[R], float]], int] = {}
+        sizer = ChunkSizer()
+        try:
+            while True:
+                while len(running) < 2 * self.jobs and not stop():
+                    chunk = list(itertools.islice(waiting, sizer.size))
+                    if not chunk:
+                        break
+                    future = self.pool.submit(_run_chunk, fn, [item for _, item in chunk])
+                    running[future] = chunk[0][0]
+                if not running or stop():
+                    return
+                done, _ = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
+                for future in sorted(done, key=running.__getitem__):
+                    first = running.pop(future)
+                    results, seconds = future.result()
+                    sizer.took(len(results), seconds)
+                    for offset, result in enumerate(results):
+                        yield first + offset, result
+        finally:
+            for future in running:
+                future.cancel()
+
+    def close(self) -> None:
+        """Wait for the games in progress (each a fraction of a second or so)."""
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _windowed(
+    pool: FuturesExecutor, window: int, fn: Callable[[T], R], items: Iterable[T], stop: Stop
+) -> Iterator[tuple[int, R]]:
+    """``(position, fn(item))`` through ``pool`` with at most ``window`` items in flight,
+    in the order they finish, until ``stop()`` says otherwise."""
+    waiting = iter(enumerate(items))
+    running: dict[Future[R], int] = {}
+    try:
+        while True:
+            while len(running) < window and not stop():
+                nxt = next(waiting, None)
+                if nxt is None:
+                    break
+                running[pool.submit(fn, nxt[1])] = nxt[0]
+            if not running or stop():
+                return
+            done, _ = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=running.__getitem__):
+                yield running.pop(future), future.result()
+    finally:
+        for future in running:
+            future.cancel()
 
 
 class DaskExecutor:
@@ -263,14 +361,15 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def make_executor(jobs: int | None, dask: str | None, games: int) -> Executor:
+def make_executor(jobs: int | None, dask: str | None, games: int, native: bool = False) -> Executor:
     """The executor for ``--jobs`` / ``--dask``: Dask when an address is given (checked
-    first: ``DaskAddressError``); otherwise ``jobs`` processes (all cores by default), or
-    this process when one job would do."""
+    first: ``DaskAddressError``); otherwise ``jobs`` threads when every game plays on the
+    native kernel (``native``), else ``jobs`` processes (all cores by default), or this
+    process when one job would do."""
     if dask is not None:
         return DaskExecutor(scheduler_address(dask))
     wanted = default_jobs() if jobs is None else jobs
     wanted = min(wanted, games)
     if wanted <= 1:
         return SerialExecutor()
-    return ProcessExecutor(wanted)
+    return ThreadExecutor(wanted) if native else ProcessExecutor(wanted)

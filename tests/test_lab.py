@@ -156,7 +156,9 @@ def test_an_interrupted_command_prints_a_partial_summary(monkeypatch: pytest.Mon
     """simulate and compare report what finished, say PARTIAL, and exit with code 130; a
     comparison keeps only the games both sides finished."""
     monkeypatch.setattr(
-        common, "make_executor", lambda jobs, dask, games: Interrupting(SerialExecutor(), 3)
+        common,
+        "make_executor",
+        lambda jobs, dask, games, native=False: Interrupting(SerialExecutor(), 3),
     )
     got = CliRunner().invoke(app, ["simulate", "-n", "10", "-p", "2", "--json"])
     assert got.exit_code == 130
@@ -166,7 +168,9 @@ def test_an_interrupted_command_prints_a_partial_summary(monkeypatch: pytest.Mon
     plain = CliRunner().invoke(app, ["simulate", "-n", "10", "-p", "2"])
     assert plain.stdout.startswith("PARTIAL: 3 of 10 games")
     monkeypatch.setattr(
-        common, "make_executor", lambda jobs, dask, games: Interrupting(SerialExecutor(), 5)
+        common,
+        "make_executor",
+        lambda jobs, dask, games, native=False: Interrupting(SerialExecutor(), 5),
     )
     got = CliRunner().invoke(
         app, ["compare", "--house-rules", str(BIG_VIZIERS), "-n", "10", "-p", "2", "--json"]
@@ -176,21 +180,30 @@ def test_an_interrupted_command_prints_a_partial_summary(monkeypatch: pytest.Mon
     assert (data["games"], data["seeds"], data["partial"]) == (2, [0, 1], True)
 
 
-def test_a_real_ctrl_c_stops_cleanly() -> None:
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_a_real_ctrl_c_stops_cleanly(engine: str) -> None:
     """SIGINT to the process group of a running ``naqala simulate -j 2`` (as Ctrl-C on a
     terminal): exit code 130 and no traceback, with either a partial summary or a note
-    that no game had finished yet."""
+    that no game had finished yet. On the Python engine the games are in worker
+    processes; on the native kernel, in threads of the command's process."""
+    if engine == "native":
+        pytest.importorskip("naqala.kernel._native")
     code = "from naqala.cli.app import main; main()"
+    games = "100000" if engine == "python" else "100000000"
+    command = ["simulate", "-n", games, "-p", "2", "-j", "2", "--json", "--engine", engine]
     process = subprocess.Popen(
-        [sys.executable, "-c", code, "simulate", "-n", "100000", "-p", "2", "-j", "2", "--json"],
+        [sys.executable, "-c", code, *command],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group, as a terminal's foreground job
     )
     children = Path(f"/proc/{process.pid}/task/{process.pid}/children")
-    for _ in range(600):  # wait (at most a minute) until the worker processes exist
-        if children.exists() and children.read_text().split():
+    threads = Path(f"/proc/{process.pid}/task")
+    for _ in range(600):  # wait (at most a minute) until the workers exist
+        if engine == "python" and children.exists() and children.read_text().split():
+            break
+        if engine == "native" and len(list(threads.iterdir())) > 2:  # the two game threads
             break
         time.sleep(0.1)
     time.sleep(3)
@@ -200,7 +213,7 @@ def test_a_real_ctrl_c_stops_cleanly() -> None:
     assert "Traceback" not in err
     if out:
         data = json.loads(out)
-        assert data["partial"] and 0 < data["games"] < 100000
+        assert data["partial"] and 0 < data["games"] < int(games)
         assert "PARTIAL" in err
     else:
         assert "before any game finished" in err

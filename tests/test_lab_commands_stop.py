@@ -72,7 +72,9 @@ class Interrupting:
 def interrupt_after(monkeypatch: pytest.MonkeyPatch, results: int) -> None:
     """Every executor the commands make from now on stops after ``results`` games."""
     monkeypatch.setattr(
-        common, "make_executor", lambda jobs, dask, games: Interrupting(SerialExecutor(), results)
+        common,
+        "make_executor",
+        lambda jobs, dask, games, native=False: Interrupting(SerialExecutor(), results),
     )
 
 
