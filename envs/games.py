@@ -68,6 +68,9 @@ class Game(Protocol):
 
     def scores(self) -> list[int]: ...
 
+    def view_text(self, seat: int) -> str:
+        """What ``seat`` observes as canonical JSON (``ObservationEncoder.text``)."""
+
     def rewards(self, kind: str) -> list[float]: ...
 
     def copy(self) -> Game: ...
@@ -151,6 +154,9 @@ class PythonGame:
     def to_json(self) -> str:
         return state_to_json(self.rules, self._state)
 
+    def view_text(self, seat: int) -> str:
+        return encoder_for(self.rules).text(self._state, seat)
+
 
 class NativeGame:
     """A game on the native engine (``naqala.kernel._native.EnvGame``)."""
@@ -213,6 +219,9 @@ class NativeGame:
 
     def to_json(self) -> str:
         return self.native.to_json()
+
+    def view_text(self, seat: int) -> str:
+        return self.native.view_text(seat)
 
 
 def engine_for(rules: Rules, engine: str = "auto") -> str:

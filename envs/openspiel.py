@@ -375,7 +375,7 @@ class NaqalaObserver:
             self.tensor.fill(0.0)
 
     def string_from(self, state: NaqalaState, player: int) -> str:
-        return self.encoder.text(state.game_state, player) if state.dealt else "{}"
+        return state.game.view_text(player) if state.dealt else "{}"
 
 
 pyspiel.register_game(GAME_TYPE, NaqalaGame)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -239,3 +240,31 @@ def test_the_evaluators_give_rewards_from_naqala() -> None:
     assert list(openspiel.CurrentScores().evaluate(state)) == [0.5, 0.5]  # 50 coins each
     margin = pyspiel.load_game("python_naqala", {"players": 2, "seed": 5, "reward": "margin"})
     assert margin.min_utility() == -openspiel.MARGIN_BOUND
+
+
+@pytest.mark.parametrize("expansions", ["", "artisans,djinns,thieves"])
+def test_the_kernel_writes_each_information_state_string_as_python_does(expansions: str) -> None:
+    """On the native engine the information state string is written by the kernel from
+    its own state (no Python state made): the same text as the Python engine's, seat by
+    seat, move by move, hidden cards and all."""
+    pytest.importorskip("naqala.kernel._native")
+    games = {
+        engine: pyspiel.load_game(
+            "python_naqala", {"players": 3, "expansions": expansions, "engine": engine}
+        )
+        for engine in ("native", "python")
+    }
+    states = {engine: game.new_initial_state() for engine, game in games.items()}
+    rng = random.Random(4)
+    for _ in range(250):
+        native, python = states["native"], states["python"]
+        if python.is_terminal():
+            break
+        if not python.is_chance_node():
+            for seat in range(3):
+                assert native.information_state_string(seat) == (
+                    python.information_state_string(seat)
+                )
+        action = rng.choice(python.legal_actions())
+        native.apply_action(action)
+        python.apply_action(action)

@@ -169,3 +169,22 @@ def test_a_seconds_budget_searches_natively_within_its_time() -> None:
     choice = native.NativePlayer("mcts:0.2s", 1).choose(handed)
     assert 0 <= choice < len(handed.legal_actions())
     assert time.process_time() - started < 2.0
+
+
+@pytest.mark.parametrize("expansions", [["artisans", "djinns"], ["djinns", "thieves"]])
+def test_the_view_digest_and_mcts_agree_with_every_hidden_deck(expansions: list[str]) -> None:
+    """The whims in hand are hidden (the Djinns box's ``naqala_hidden_decks``): the kernel
+    reads the hidden decks from the content, so its views, their digest and the search
+    drawn from it are Python's in every box (a list of its own once left the whims out)."""
+    from naqala.core.agents import RandomAgent
+
+    rules = build_rules(expansions)
+    bridge = NativeRules(rules)
+    agent = RandomAgent(8)
+    state = rules.new_game(3, 6)
+    for _ in range(150):
+        handed = bridge.to_native(state)
+        for seat in range(3):
+            assert handed.view_digest(seat) == view_digest(rules, state, seat)
+        state = rules.apply(state, agent.choose(rules, state, rules.legal_actions(state)))
+    assert play_both(rules, mcts_seats("", 3, 2), 2, decisions=30) == 30

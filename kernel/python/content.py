@@ -19,6 +19,7 @@ from naqala.core.effects import Source, Tree, compile_expression, compiled
 from naqala.core.engine import Rules
 from naqala.core.native import declared_native, module_of
 from naqala.core.plugins import is_edition
+from naqala.core.views import hidden_decks
 
 
 def content_data(rules: Rules) -> dict[str, Any]:
@@ -54,6 +55,9 @@ def content_data(rules: Rules) -> dict[str, Any]:
         # the effects language's entries, each expression compiled once in Python
         # (``core/effects.py``) and interpreted by ``kernel/src/effects.rs``
         "effects": effects_data(content),
+        # the decks whose cards in hand only their holder sees (hook
+        # ``naqala_hidden_decks``), by name in deck order: every view the kernel writes
+        "hidden_decks": [rules.deck_names[deck] for deck in sorted(hidden_decks(rules))],
     }
 
 

@@ -134,6 +134,9 @@ pub struct ContentDoc {
     /// the effects language's triggers, tile actions and powers (`crate::effects`)
     #[serde(default)]
     pub effects: crate::effects::EffectsDoc,
+    /// the decks whose cards in hand only their holder sees (hook `naqala_hidden_decks`)
+    #[serde(default)]
+    pub hidden_decks: Vec<String>,
 }
 
 /// The content with its lookups built once: what every rule and conversion reads.

@@ -126,6 +126,13 @@ fn check_decks(doc: &ContentDoc) -> Result<(), String> {
             ));
         }
     }
+    for (i, name) in doc.hidden_decks.iter().enumerate() {
+        if !ids.contains(&name.as_str()) {
+            return Err(format!(
+                "hidden_decks[{i}]: no deck {name:?} in these rules"
+            ));
+        }
+    }
     Ok(())
 }
 

@@ -16,6 +16,7 @@ use crate::envs::{Batch, Engine, EnvError, Game, Reward};
 use crate::observe::{ActionTable, ObservationSpec, Observer};
 use crate::python_args::{Count, Seed};
 use crate::statejson::{state_from_json, state_to_json};
+use crate::views::view_text;
 
 fn env_error(error: EnvError) -> PyErr {
     match error {
@@ -271,6 +272,17 @@ impl EnvGame {
         let mut mask = vec![0; self.engine.table.size()];
         self.game.mask_into(&mut mask);
         out.copy_from_slice(py, &mask)
+    }
+
+    /// What `seat` observes as canonical JSON (`ObservationEncoder.text`): its view with
+    /// keys sorted and no spaces, written here with no Python state made.
+    fn view_text(&self, seat: usize) -> PyResult<String> {
+        if seat >= self.game.state.players.len() {
+            return Err(PyValueError::new_err(format!(
+                "no seat {seat} in this game"
+            )));
+        }
+        Ok(view_text(self.engine.content(), &self.game.state, seat))
     }
 
     /// The state as state JSON text.

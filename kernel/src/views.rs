@@ -13,14 +13,13 @@ use crate::rng::Rng;
 use crate::state::{Deck, State, NOBODY};
 use crate::statejson::state_to_json;
 
-/// The decks whose cards in hand only their holder sees (hook `naqala_hidden_decks`):
-/// the base game's resources and the Artisans' items, the only plugins with that hook
-/// the kernel plays.
-pub const HIDDEN_DECKS: &[&str] = &["resources", "items"];
-
-/// `hidden_decks`: the indices of the content's hidden decks.
+/// `hidden_decks`: the indices of the decks whose cards in hand only their holder sees,
+/// as the plugins name them (hook `naqala_hidden_decks`, in the content JSON; each name
+/// is checked to be a deck when the content is read).
 pub fn hidden_decks(content: &Content) -> Vec<usize> {
-    HIDDEN_DECKS
+    content
+        .doc
+        .hidden_decks
         .iter()
         .filter_map(|name| content.deck_index(name))
         .collect()
@@ -172,6 +171,27 @@ pub fn view_digest(content: &Content, state: &State, seat: usize) -> u64 {
 /// JSON as Python's `json.dumps(value, sort_keys=True)` writes it: `", "` and `": "`
 /// between items, keys sorted, every character beyond ASCII escaped.
 pub fn python_json(value: &Value, out: &mut String) {
+    sorted_json(value, WIDE, out);
+}
+
+/// `view_text` (envs/observation.py): what `seat` observes of `state` as canonical JSON,
+/// `json.dumps(view, sort_keys=True, separators=(",", ":"))`.
+pub fn view_text(content: &Content, state: &State, seat: usize) -> String {
+    let mut text = String::new();
+    sorted_json(&view_for(content, state, seat), COMPACT, &mut text);
+    text
+}
+
+/// The separators between items and between a key and its value.
+type Separators = (&'static str, &'static str);
+/// `json.dumps`'s default separators, and the compact ones.
+const WIDE: Separators = (", ", ": ");
+const COMPACT: Separators = (",", ":");
+
+/// JSON with sorted keys and every character beyond ASCII escaped, as `json.dumps` with
+/// `sort_keys=True` and `separators` writes it.
+fn sorted_json(value: &Value, separators: Separators, out: &mut String) {
+    let (between, after_key) = separators;
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -181,9 +201,9 @@ pub fn python_json(value: &Value, out: &mut String) {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push_str(", ");
+                    out.push_str(between);
                 }
-                python_json(item, out);
+                sorted_json(item, separators, out);
             }
             out.push(']');
         }
@@ -193,11 +213,11 @@ pub fn python_json(value: &Value, out: &mut String) {
             out.push('{');
             for (i, key) in keys.into_iter().enumerate() {
                 if i > 0 {
-                    out.push_str(", ");
+                    out.push_str(between);
                 }
                 python_string(key, out);
-                out.push_str(": ");
-                python_json(&map[key], out);
+                out.push_str(after_key);
+                sorted_json(&map[key], separators, out);
             }
             out.push('}');
         }
