@@ -188,3 +188,10 @@ def test_the_view_digest_and_mcts_agree_with_every_hidden_deck(expansions: list[
             assert handed.view_digest(seat) == view_digest(rules, state, seat)
         state = rules.apply(state, agent.choose(rules, state, rules.legal_actions(state)))
     assert play_both(rules, mcts_seats("", 3, 2), 2, decisions=30) == 30
+
+
+def test_a_whole_native_mcts_solo_game_is_the_python_game() -> None:
+    """A playout that ends the game is judged by solo mode's own verdict on both engines
+    (lost to Sultan Yazid is lost, whatever the score): the kernel once judged it by the
+    highest score, and its search chose other moves than Python's."""
+    assert play_both(build_rules(["solo"]), mcts_seats("", 1, 3), 3) > 40

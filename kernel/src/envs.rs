@@ -16,13 +16,12 @@ use self_cell::self_cell;
 
 use crate::actions::Action;
 use crate::content::Content;
-use crate::extras::get_extra;
-use crate::names::Sym;
 use crate::observe::{ActionTable, Observer};
 use crate::rng::Rng;
-use crate::rules::{solo, Rules, Unported};
+use crate::rules::{Rules, Unported};
 use crate::setup::new_game;
 use crate::state::State;
+use crate::verdict::Verdict;
 
 self_cell!(
     /// The rules over content they share with every game of the engine.
@@ -40,27 +39,24 @@ pub struct Engine {
     pub observer: Observer,
     pub table: ActionTable,
     /// who won, when the rules have a verdict of their own (solo mode)
-    solo: Option<SoloVerdict>,
+    verdict: Verdict,
 }
 
 impl Engine {
     pub fn new(content: Arc<Content>, observer: Observer, table: ActionTable) -> Engine {
-        let solo = SoloVerdict::of(&content);
+        let verdict = Verdict::of(&content);
         Engine {
             cell: RulesCell::new(content, |content| Rules::new(content)),
             observer,
             table,
-            solo,
+            verdict,
         }
     }
 
     /// The players who won `state` (`Rules.winners`): solo mode's verdict, else the
     /// highest scores (a tie shared or broken as `verdict.tie_break` says).
     pub fn winners(&self, state: &State, scores: &[i64]) -> Vec<usize> {
-        if let Some(solo) = &self.solo {
-            return solo.winners(state);
-        }
-        crate::variants::winners(self.rules().content, state, scores)
+        self.verdict.winners(self.rules().content, state, scores)
     }
 
     /// Each seat's reward for `state` (`final_rewards`); an error for a margin without
@@ -92,48 +88,6 @@ impl Engine {
 /// Why a margin has no meaning in a one-seat game (`envs/common.py` says the same).
 pub const MARGIN_ALONE: &str =
     "the margin reward needs an opponent's score: a solo game's reward is 'win'";
-
-/// Solo mode's verdict (`plugins/solo/outcome.py`, `loss`): the player wins when the
-/// game was not lost at once (`sultan.lost`) and they hold more viziers than Yazid's
-/// area (`aside.meeple.yellow`); else nobody wins.
-#[derive(Debug)]
-struct SoloVerdict {
-    lost: Option<Sym>,
-    aside_viziers: Option<Sym>,
-    vizier: Option<usize>,
-}
-
-impl SoloVerdict {
-    fn of(content: &Content) -> Option<SoloVerdict> {
-        if !solo::in_play(&content.doc) {
-            return None;
-        }
-        let names = &content.names;
-        Some(SoloVerdict {
-            lost: names.sym("sultan.lost"),
-            aside_viziers: names.sym(&format!("aside.meeple.{VIZIER}")),
-            vizier: content.doc.colours.iter().position(|c| c.id == VIZIER),
-        })
-    }
-
-    fn winners(&self, state: &State) -> Vec<usize> {
-        let extra = |sym: Option<Sym>| sym.map_or(0, |s| get_extra(&state.extras, s));
-        let Some(player) = state.players.first() else {
-            return Vec::new();
-        };
-        let viziers = self.vizier.map_or(0, |v| {
-            i64::from(player.meeples.get(v).copied().unwrap_or(0))
-        });
-        if extra(self.lost) == 0 && viziers > extra(self.aside_viziers) {
-            vec![0]
-        } else {
-            Vec::new()
-        }
-    }
-}
-
-/// The viziers' colour id, which solo mode compares with Yazid's (`sultan.VIZIER`).
-const VIZIER: &str = "yellow";
 
 /// Why a step was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -38,6 +38,7 @@ pub mod statejson;
 pub mod terrain;
 pub mod typed_settings;
 pub mod variants;
+pub mod verdict;
 pub mod views;
 
 #[cfg(feature = "python")]

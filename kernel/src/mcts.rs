@@ -16,6 +16,7 @@ use crate::rng::Rng;
 use crate::rules::{Rules, Unported};
 use crate::seats::Player;
 use crate::state::State;
+use crate::verdict::Verdict;
 use crate::views::{determinize, view_digest};
 
 /// playouts per decision when the seat names no budget
@@ -362,6 +363,7 @@ impl MctsPlayer {
         let me = state.decision.player as usize;
         let mut rng = Rng::new(self.seed ^ view_digest(content, state, me));
         self.policy.clear();
+        let verdict = Verdict::of(content);
         let mut deal = rng.next64();
         let first = determinize(content, state, me, deal);
         let candidates = self.candidates(&meter, &first)?;
@@ -428,7 +430,8 @@ impl MctsPlayer {
                     }
                 }
                 let before = work(&meter);
-                let result = self.playout(&meter, &deal_state, &candidates[move_index], me)?;
+                let result =
+                    self.playout(&meter, &verdict, &deal_state, &candidates[move_index], me)?;
                 results.push((move_index, result));
                 dearest = dearest.max(work(&meter) - before);
             }
@@ -483,6 +486,7 @@ impl MctsPlayer {
     fn playout(
         &mut self,
         meter: &Meter,
+        verdict: &Verdict,
         state: &State,
         plan: &[Action],
         me: usize,
@@ -493,11 +497,13 @@ impl MctsPlayer {
         let last = self.policy.playout(meter, after)?;
         let scores = meter.scores(&last);
         let over = meter.is_over(&last);
-        // `rules.winners`: the highest score wins, a tie shared or broken as
-        // `verdict.tie_break` says (read through the rules themselves in Python, so it
-        // costs no counted work)
-        let won =
-            over && crate::variants::winners(meter.rules.content, &last, &scores).contains(&me);
+        // `rules.winners`: solo mode's verdict, else the highest score wins, a tie shared
+        // or broken as `verdict.tie_break` says (read through the rules themselves in
+        // Python, so it costs no counted work)
+        let won = over
+            && verdict
+                .winners(meter.rules.content, &last, &scores)
+                .contains(&me);
         Ok(Some((value_of(&scores, me, won, over && !won), scores[me])))
     }
 
