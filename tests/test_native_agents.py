@@ -123,18 +123,23 @@ def test_a_whole_native_mcts_game_is_the_python_game() -> None:
     assert play_both(build_rules(), mcts_seats("4", 2, 9), 9) > 100
 
 
-def test_the_view_digest_is_the_python_one() -> None:
+def digests_agree(rules: Rules, seed: int, agent_seed_: int, actions: int) -> None:
+    """Every seat's view digest on both engines, after each of ``actions`` random
+    actions of a 3-player game from ``seed``."""
     from naqala.core.agents import RandomAgent
 
-    rules = build_rules(["big-viziers"])
     bridge = NativeRules(rules)
-    agent = RandomAgent(3)
-    state = rules.new_game(3, 5)
-    for _ in range(120):
+    agent = RandomAgent(agent_seed_)
+    state = rules.new_game(3, seed)
+    for _ in range(actions):
         handed = bridge.to_native(state)
         for seat in range(3):
             assert handed.view_digest(seat) == view_digest(rules, state, seat)
         state = rules.apply(state, agent.choose(rules, state, rules.legal_actions(state)))
+
+
+def test_the_view_digest_is_the_python_one() -> None:
+    digests_agree(build_rules(["big-viziers"]), 5, 3, 120)
 
 
 def test_the_deep_budget_is_64_times_the_default_and_named_on_both_engines() -> None:
@@ -176,17 +181,8 @@ def test_the_view_digest_and_mcts_agree_with_every_hidden_deck(expansions: list[
     """The whims in hand are hidden (the Djinns box's ``naqala_hidden_decks``): the kernel
     reads the hidden decks from the content, so its views, their digest and the search
     drawn from it are Python's in every box (a list of its own once left the whims out)."""
-    from naqala.core.agents import RandomAgent
-
     rules = build_rules(expansions)
-    bridge = NativeRules(rules)
-    agent = RandomAgent(8)
-    state = rules.new_game(3, 6)
-    for _ in range(150):
-        handed = bridge.to_native(state)
-        for seat in range(3):
-            assert handed.view_digest(seat) == view_digest(rules, state, seat)
-        state = rules.apply(state, agent.choose(rules, state, rules.legal_actions(state)))
+    digests_agree(rules, 6, 8, 150)
     assert play_both(rules, mcts_seats("", 3, 2), 2, decisions=30) == 30
 
 
