@@ -12,6 +12,7 @@ from typer.testing import CliRunner, Result
 
 from naqala.cli.app import app
 from naqala.core.engine import build_rules
+from naqala.lab import tune
 from naqala.lab.executors import SerialExecutor
 from naqala.lab.objectives import ObjectiveError, parse_objective, seat_fairness
 from naqala.lab.results import GameResult
@@ -163,6 +164,29 @@ def test_a_clearly_worse_trial_stops_at_an_early_look(tmp_path: Path) -> None:
     assert pruned and len(worse.games) == 10  # the first of three looks
     same, pruned = play_rules(plan, rules[0], executor, worse_than=reference)
     assert not pruned and same.loss == reference.loss
+
+
+def test_a_trial_is_never_pruned_at_its_last_look(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the last look every game is played: a trial worse there is a finished trial with
+    its loss (optuna's COMPLETE), not a pruned one whose games are lost to the search."""
+    knobs = tmp_path / "space.toml"
+    knobs.write_text('[[knob]]\ntarget = "settings"\nfield = "vizier_bonus"\nvalues = [10]\n')
+    space = load_space(knobs)
+    plan = Plan(space, parse_objective("spread", None), Ruleset(), ("random",) * 2, 6, 3)
+    executor = SerialExecutor()
+    reference, _ = play_rules(plan, Ruleset(), executor)
+    looks: list[int] = []
+
+    def worse_only_at_the_end(trial: list[float], best: list[float], level: float) -> bool:
+        looks.append(len(trial))
+        return len(trial) == plan.games
+
+    monkeypatch.setattr(tune, "clearly_worse", worse_only_at_the_end)
+    last, pruned = play_rules(plan, Ruleset(), executor, worse_than=reference)
+    assert not pruned and len(last.games) == plan.games
+    assert looks == [2, 4]  # asked at the early looks only
 
 
 def small(space: Path, out: Path, *more: str) -> list[str]:
