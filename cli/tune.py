@@ -27,6 +27,7 @@ from naqala.lab.skill import SkillError
 from naqala.lab.space import SpaceError, house_rule, load_space
 from naqala.lab.study import Ruleset, Study, StudyError, seats_of
 from naqala.lab.tune import (
+    REPEAT_OF,
     Plan,
     StorageFailed,
     TrialRefused,
@@ -34,7 +35,9 @@ from naqala.lab.tune import (
     importances,
     plan_studies,
     play_rules,
+    played_points,
     run_trials,
+    space_size,
     storage_failures,
     storage_url,
 )
@@ -148,7 +151,7 @@ def tune(
             best.params,
             "1",
             f"naqala tune: {objective} {best.value:.4g} (trial {best.number} of "
-            f"{len(study.trials)}, {games} games a trial from seed {seed})",
+            f"{len(played_points(study))}, {games} games a trial from seed {seed})",
         )
         try:
             out.write_text(text, encoding="utf-8")
@@ -224,7 +227,10 @@ def _summary(
 ) -> dict[str, Any]:
     """The JSON of a tune: every trial, the best, where the answer and storage are."""
     trials = []
+    repeats = [t for t in study.trials if REPEAT_OF in t.user_attrs]
     for t in study.trials:
+        if REPEAT_OF in t.user_attrs:
+            continue  # a point already played: answered from it, no game
         terms = {k: v for k, v in t.user_attrs.items() if k != "pseudo"}
         trials.append(
             {
@@ -248,6 +254,8 @@ def _summary(
         "seats": list(plan.seats),
         "knobs": [knob.name for knob in plan.space.knob],
         "trials": trials,
+        "repeats_skipped": len(repeats),
+        "space_points": space_size(plan.space),
         "best": {
             "number": best.number,
             "params": dict(best.params),

@@ -246,3 +246,23 @@ def test_the_tune_is_the_same_on_both_engines(space: Path, tmp_path: Path) -> No
     assert _trials(native) == _trials(python)
     assert (tmp_path / "native.toml").read_text() == (tmp_path / "python.toml").read_text()
     assert json.loads(native.stdout)["comparison"] == json.loads(python.stdout)["comparison"]
+
+
+def test_a_point_already_played_is_never_played_again(tmp_path: Path) -> None:
+    """The sampler asks for a value twice (trial 2 here, seeded): it is answered from the
+    earlier trial with no game, and the budget goes to the points not yet played; a space
+    smaller than the trials asked is played whole, once each."""
+    three = tmp_path / "three.toml"
+    three.write_text(
+        '[tune]\nname = "three"\n\n[[knob]]\ntarget = "settings"\n'
+        'field = "vizier_bonus"\nvalues = [5, 10, 15]\n'
+    )
+    for asked in (3, 5):
+        out = tmp_path / f"best-{asked}.toml"
+        got = run("tune", str(three), "--out", str(out), "--trials", str(asked), "--games", "4",
+                  "--seats", "random,random", "--json", "-j", "1")  # fmt: skip
+        assert got.exit_code == 0, got.stderr
+        data = json.loads(got.stdout)
+        values = [t["params"]["settings.vizier_bonus"] for t in data["trials"]]
+        assert sorted(values) == [5, 10, 15], values
+        assert data["repeats_skipped"] >= 1 and data["space_points"] == 3
