@@ -127,7 +127,8 @@ def tune(
         check_candidate(plan, Path(folder), space_path)
         plan = attrs.evolve(plan, engine=engine_of_plan(plan_studies(plan, baseline), engine))
         try:
-            with common.progress_bar(show, trials * games, "Tuning") as advance:
+            total = min(trials, space_size(space)) * games  # a point is played once
+            with common.progress_bar(show, total, "Tuning") as advance:
                 study = run_trials(
                     plan, trials, storage_url(storage_path), Path(folder), executor, advance
                 )
@@ -312,6 +313,12 @@ def print_tune(data: dict[str, Any]) -> None:
         + ", ".join(f"{k} = {v}" for k, v in best["params"].items()),
         markup=False,
     )
+    if data.get("repeats_skipped"):
+        console.print(
+            f"{data['repeats_skipped']} proposal(s) of a point already played answered from "
+            f"it, no game (the space has {data['space_points']} points)",
+            markup=False,
+        )
     if "original" in data:
         console.print(f"original rules: loss {data['original']['loss']:.4g}", markup=False)
     if data["importances"]:
