@@ -24,7 +24,7 @@ from naqala.lab import LabExtraMissing, require
 from naqala.lab.executors import Executor
 from naqala.lab.objectives import ObjectiveError, parse_objective
 from naqala.lab.skill import SkillError
-from naqala.lab.space import SpaceError, house_rule, load_space
+from naqala.lab.space import SpaceError, house_rule, load_space, self_contained
 from naqala.lab.study import Ruleset, Study, StudyError, seats_of
 from naqala.lab.tune import (
     REPEAT_OF,
@@ -154,15 +154,18 @@ def tune(
             f"naqala tune: {objective} {best.value:.4g} (trial {best.number} of "
             f"{len(played_points(study))}, {games} games a trial from seed {seed})",
         )
+        houses = plan.baseline.house_rules
+        merged = self_contained(text, [(rule.name, rule.data) for rule in houses])
         try:
-            out.write_text(text, encoding="utf-8")
+            out.write_text(text if merged is None else merged, encoding="utf-8")
         except OSError as exc:
             executor.close()
             common.fail(f"cannot write {out}: {exc.strerror or exc}")
         data = _summary(plan, study, best, objective, out, storage_path)
+        data["needs_with_it"] = [] if merged is not None else [rule.name for rule in houses]
         if not interrupted:
             try:
-                data.update(_against_original(plan, out, executor))
+                data.update(_against_original(plan, out, executor, merged is not None))
             except TuneInterrupted:
                 interrupted = True
     executor.close()
@@ -269,15 +272,17 @@ def _summary(
     }
 
 
-def _against_original(plan: Plan, out: Path, executor: Executor) -> dict[str, Any]:
+def _against_original(plan: Plan, out: Path, executor: Executor, whole: bool) -> dict[str, Any]:
     """The original rules' loss on the same games, and the paired comparison of the best
-    candidate against them (``naqala compare``'s report)."""
+    candidate against them (``naqala compare``'s report): ``out`` alone in place of the
+    baseline's house rules when it is ``whole`` (self-contained), added to them if not."""
     from naqala.lab.compare import compare
 
     original, _ = play_rules(plan, plan.baseline, executor)
     base = Study(plan.baseline, plan.seats, plan.seed, rotate=True, engine=plan.engine)
+    alone = Ruleset.of(plan.baseline.expansions, [out], plan.baseline.without)
     tuned = Study(
-        plan.baseline.with_house_rule(out),
+        alone if whole else plan.baseline.with_house_rule(out),
         plan.seats,
         plan.seed,
         rotate=True,
@@ -327,6 +332,13 @@ def print_tune(data: dict[str, Any]) -> None:
             markup=False,
         )
     console.print(f"written: {data['out']} (resume with the same command: {data['storage']})")
+    if data.get("needs_with_it"):
+        console.print(
+            f"{data['out']} is the knobs only: play it with the Python rule "
+            + ", ".join(f"--house-rules {name}" for name in data["needs_with_it"])
+            + f" --house-rules {data['out']}",
+            markup=False,
+        )
 
 
 def register(app: typer.Typer) -> None:

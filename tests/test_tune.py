@@ -266,3 +266,65 @@ def test_a_point_already_played_is_never_played_again(tmp_path: Path) -> None:
         values = [t["params"]["settings.vizier_bonus"] for t in data["trials"]]
         assert sorted(values) == [5, 10, 15], values
         assert data["repeats_skipped"] >= 1 and data["space_points"] == 3
+
+
+BASE_RULE = """\
+[house-rule]
+name = "rich-villages"
+description = "villages are worth more, and nobody bids"
+
+[settings]
+bidding = "off"
+
+[[override]]
+target = "tile:village"
+vp = 7
+"""
+
+
+def test_the_answer_on_a_toml_rule_is_one_self_contained_house_rule(
+    space: Path, tmp_path: Path
+) -> None:
+    """Tuned on top of a TOML house rule, best.toml carries that rule's content with the
+    knobs' values: alone, it plays the very games the rule and the knobs play together."""
+    from naqala.lab.space import self_contained
+
+    base = tmp_path / "rich_oases.toml"
+    base.write_text(BASE_RULE)
+    best = tmp_path / "best.toml"
+    got = run(*small(space, best, "--house-rules", str(base), "-j", "1"))
+    assert got.exit_code == 0, got.stderr
+    data = json.loads(got.stdout)
+    assert data["needs_with_it"] == []
+    answer = tomli.loads(best.read_text())
+    params = data["best"]["params"]
+    assert answer["settings"] == {"bidding": "off", "vizier_bonus": params["settings.vizier_bonus"]}
+    targets = {o["target"]: o for o in answer["override"]}
+    assert targets["tile:oasis"]["vp"] == params["tile:oasis.vp"]
+    assert targets["tile:village"] == {"target": "tile:village", "vp": 7}
+    assert targets["djinn:jafaar"]["params"] == {"vizier_vp": params["djinn:jafaar.vizier_vp"]}
+    knobs_only = tmp_path / "knobs.toml"
+    knobs_only.write_text(house_rule(load_space(space), params, "1", ""))
+    assert self_contained(knobs_only.read_text(), []) == knobs_only.read_text()
+    games = [
+        "simulate",
+        "-n",
+        "3",
+        "-p",
+        "3",
+        "-j",
+        "1",
+        "--json",
+        "--seats",
+        "greedy,random,greedy",
+    ]
+    alone = json.loads(run(*games, "--house-rules", str(best)).stdout)
+    together = run(*games, "--house-rules", str(base), "--house-rules", str(knobs_only))
+    for key in ("mean_score", "mean_score_by_category", "wins_by_seat", "mean_rounds"):
+        assert alone[key] == json.loads(together.stdout)[key], key
+    python_rule = tmp_path / "rule.py"
+    python_rule.write_text('NAME = "nothing"\nVERSION = "1"\nDESCRIPTION = "no change"\n')
+    assert self_contained(knobs_only.read_text(), [("rule.py", b"")]) is None
+    got = run(*small(space, tmp_path / "py.toml", "--house-rules", str(python_rule), "-j", "1"))
+    assert got.exit_code == 0, got.stderr
+    assert json.loads(got.stdout)["needs_with_it"] == ["rule.py"]
