@@ -17,6 +17,7 @@ players build on the core and the base game's API only, like any other plugin:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from naqala.core.actions import shorten
@@ -30,6 +31,18 @@ DESCRIPTION = "The shipped AI players: random, greedy, greedy-full, greedy-nobid
 
 #: the meeple colours a profile's [tribes] may weigh (every box has these five)
 COLOURS = ("yellow", "white", "green", "blue", "red")
+
+
+@functools.cache
+def known_djinns() -> tuple[str, ...]:
+    """Every djinn id of the shipped boxes, which a profile's [djinns] may weigh (read
+    once a process)."""
+    from naqala.core.engine import build_rules
+
+    found: set[str] = set()
+    for boxes in ([], ["artisans"], ["whims"], ["thieves"]):
+        found |= {card.id for card in build_rules(boxes).content.deck("djinns")}
+    return tuple(sorted(found))
 
 
 def _greedy(seed: int, setting: str) -> Agent:
@@ -47,7 +60,7 @@ def _greedy(seed: int, setting: str) -> Agent:
     from naqala.agents.profile import load_profile
     from naqala.agents.profiled import ProfiledGreedyAgent
 
-    return ProfiledGreedyAgent(seed, load_profile(value, COLOURS))
+    return ProfiledGreedyAgent(seed, load_profile(value, COLOURS, None, known_djinns()))
 
 
 def _greedy_full(seed: int) -> Agent:

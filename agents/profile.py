@@ -7,6 +7,7 @@ points, so a designer can describe a builder, an assassin or a merchant without 
 - ``[tribes]``: points per meeple of that colour a move takes (``blue = 2``: each builder
   taken is worth two more points to this player than the score says);
 - ``[tiles]``: points for claiming a tile of that kind (``oasis = 3``);
+- ``[djinns]``: points for taking that djinn (``jafaar = 5``), by id;
 - ``[bid]``: ``share``, the most of the best move's gain it pays for turn order (the
   greedy player's 0.25), and ``max``, the dearest bid it ever makes in coins;
 - ``[restrict]``: ``never_kill``, never a move whose meeples are assassins (when
@@ -41,6 +42,7 @@ TABLES: dict[str, tuple[str, ...] | None] = {
     "profile": ("name", "description"),
     "tribes": None,
     "tiles": None,
+    "djinns": None,
     "bid": ("share", "max"),
     "restrict": ("never_kill",),
 }
@@ -57,6 +59,7 @@ class Profile:
     name: str
     tribes: Mapping[str, float] = attrs.field(factory=dict)
     tiles: Mapping[str, float] = attrs.field(factory=dict)
+    djinns: Mapping[str, float] = attrs.field(factory=dict)
     bid_share: float = 0.25
     bid_max: int | None = None
     never_kill: bool = False
@@ -71,17 +74,20 @@ def profile_path(text: str) -> Path:
 
 
 def load_profile(
-    text: str, colours: tuple[str, ...] | None = None, tiles: tuple[str, ...] | None = None
+    text: str,
+    colours: tuple[str, ...] | None = None,
+    tiles: tuple[str, ...] | None = None,
+    djinns: tuple[str, ...] | None = None,
 ) -> Profile:
-    """The profile ``text`` names (a shipped name or a path), checked against the rules'
-    ``colours`` and tile kinds ``tiles`` when given."""
+    """The profile ``text`` names (a shipped name or a path), checked against the
+    ``colours``, tile kinds ``tiles`` and djinn ids ``djinns`` when given."""
     path = profile_path(text)
     try:
         source = read_text_bounded(path, PROFILE_LIMIT, "a player profile")
         document = parse_toml(source)
     except (FileRefused, DocumentError, OSError) as exc:
         raise ProfileError(f"profile {text}: {exc}") from None
-    return _profile(text, document, colours, tiles)
+    return _profile(text, document, colours, tiles, djinns)
 
 
 def _number(where: str, value: Any, low: float, high: float) -> float:
@@ -110,6 +116,7 @@ def _profile(
     document: dict[str, Any],
     colours: tuple[str, ...] | None,
     tiles: tuple[str, ...] | None,
+    djinns: tuple[str, ...] | None = None,
 ) -> Profile:
     for table, entries in document.items():
         if table not in TABLES:
@@ -145,6 +152,7 @@ def _profile(
         name=name,
         tribes=_weights(text, "tribes", document.get("tribes", {}), colours),
         tiles=_weights(text, "tiles", document.get("tiles", {}), tiles),
+        djinns=_weights(text, "djinns", document.get("djinns", {}), djinns),
         bid_share=_number(f"profile {text}: [bid] share", bid.get("share", 0.25), 0.0, 10.0),
         bid_max=bid_max,
         never_kill=never_kill,

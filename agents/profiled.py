@@ -1,6 +1,7 @@
 """The greedy player with a profile's tastes (``ai:greedy:profile=NAME``,
 ``naqala.agents.profile``): the same search, each candidate move judged by its settled
-score plus the profile's points for the meeples it takes and the tile it claims, moves of
+score plus the profile's points for the meeples it takes and the tile it claims (and a
+djinn taken, for the profile's points for it), moves of
 assassins left out under ``never_kill``, and bids by the profile's share and cap. The
 native kernel has no profiled greedy, so the engine plan seats it in Python (one line:
 "the native engine has no player 'greedy:profile=…'")."""
@@ -8,7 +9,7 @@ native kernel has no profiled greedy, so the engine plan seats it in Python (one
 from __future__ import annotations
 
 from naqala.agents.greedy import GreedyAgent
-from naqala.agents.greedy_full import follow
+from naqala.agents.greedy_full import follow, own_score
 from naqala.agents.move_ends import MoveEnd
 from naqala.agents.profile import Profile
 from naqala.core.actions import Action
@@ -41,6 +42,23 @@ class ProfiledGreedyAgent(GreedyAgent):
             kind = rules.tile(state.layout.tiles[end.end]).kind
             points += self.profile.tiles.get(kind, 0.0)
         return points
+
+    def best(
+        self, rules: Rules, state: State, options: list[Action], player: int
+    ) -> tuple[int, Action]:
+        """The option with the best score right after it plus the profile's points for
+        the djinn it takes (the first such in order)."""
+        if not self.profile.djinns:
+            return super().best(rules, state, options, player)
+        scored = []
+        for action in options:
+            taste = (
+                self.profile.djinns.get(str(action.args[0]), 0.0) if action.kind == "djinn" else 0.0
+            )
+            value = own_score(rules, rules.apply(state, action), player) + taste
+            scored.append((round(value), action))
+        top = max(value for value, _ in scored)
+        return top, next(a for value, a in scored if value == top)
 
     def ranked_moves(
         self, rules: Rules, state: State, player: int

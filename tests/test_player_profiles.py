@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from naqala.agents import COLOURS, known_djinns
 from naqala.agents.move_ends import MoveEnd
 from naqala.agents.profile import Profile, ProfileError, load_profile
 from naqala.agents.profiled import ProfiledGreedyAgent
@@ -41,6 +42,7 @@ def test_the_shipped_profiles_load() -> None:
         ("[tiles]\noasis = 1e9\n", "[tiles] oasis: 1000000000.0 is not between -100 and 100"),
         ("[bid]\nmax = -1\n", "[bid] max: a whole number of coins 0 to 1000, not -1"),
         ("[restrict]\nnever_kill = 1\n", "never_kill: true or false, not 1"),
+        ("[djinns]\njafar = 5\n", "[djinns] jafar: not one of"),
         ("[bid\n", "profile"),
     ],
 )
@@ -48,7 +50,7 @@ def test_a_bad_profile_is_one_line_naming_the_key(tmp_path: Path, text: str, mes
     path = tmp_path / "p.toml"
     path.write_text(text)
     with pytest.raises(ProfileError, match="profile "):
-        load_profile(str(path), ("yellow", "white", "green", "blue", "red"))
+        load_profile(str(path), COLOURS, None, known_djinns())
     got = CliRunner().invoke(
         app, ["simulate", "-n", "1", "--seats", f"greedy:profile={path},random"]
     )
@@ -136,3 +138,23 @@ def test_profiled_seats_play_in_python_and_the_styles_differ(tmp_path: Path) -> 
         for seat, categories in zip(row["seats"], row["categories"], strict=True):
             merchandise[seat.split("=")[1]] += categories["merchandise"]
     assert merchandise["merchant"] > merchandise["builder"] + merchandise["assassin"]
+
+
+def test_a_djinn_weight_takes_that_djinn() -> None:
+    rules = build_rules([], [])
+    plain = ProfiledGreedyAgent(0, Profile("plain"))
+    checked = 0
+    for state in decisions("tile:sacred-place", 12):
+        options = rules.legal_actions(state)
+        djinns = sorted({str(a.args[0]) for a in options if a.kind == "djinn"})
+        player = state.decision.player
+        first = plain.best(rules, state, options, player)[1]
+        others = [d for d in djinns if first.kind != "djinn" or d != first.args[0]]
+        if not others:
+            continue
+        fond = ProfiledGreedyAgent(0, Profile("fond", djinns={others[0]: 100.0}))
+        chosen = fond.best(rules, state, options, player)[1]
+        assert chosen.kind == "djinn" and chosen.args[0] == others[0]
+        checked += 1
+    assert checked >= 2
+    assert "iblis" in load_profile("assassin").djinns
