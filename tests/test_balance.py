@@ -148,8 +148,10 @@ def test_against_pairs_the_card_with_its_baseline_game_by_game(tmp_path: Path) -
     assert "mean_edge" in data["skill"]
     sides = [row["side"] for row in map(json.loads, out.read_text().splitlines())]
     assert sides.count("card") == sides.count("against") == data["games"]
-    text = CliRunner().invoke(app, [a for a in args if a != "--json"])
+    page = tmp_path / "card.html"
+    text = CliRunner().invoke(app, [*(a for a in args if a != "--json"), "--report", str(page)])
     assert text.exit_code == 0, text.stderr
+    assert 'id="fig-skill"' in page.read_text(encoding="utf-8")  # this rule set's matrix
     assert "baseline (--against):" in text.stdout and "Lead changes and margin" in text.stdout
 
 
