@@ -8,6 +8,7 @@ players build on the core and the base game's API only, like any other plugin:
 
 - ``random``: uniform among the legal options (``naqala.core.agents.RandomAgent``);
 - ``greedy``: the turn that most raises its own score now (``greedy.py``);
+  ``greedy:profile=NAME`` the same with a profile's tastes (``profile.py``);
 - ``greedy-full``: the same judgement over every move, to measure ``greedy`` against;
 - ``greedy-nobid``: ``greedy`` that never pays for turn order (the lab's study 2);
 - ``mcts``, ``mcts:N``, ``mcts:Xs``: the search player (``mcts.py``), its budget bounded
@@ -16,8 +17,10 @@ players build on the core and the base game's API only, like any other plugin:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
+from naqala.core.actions import shorten
 from naqala.core.agents import Agent, AgentFactory, RandomAgent, without_setting
 from naqala.core.hookspecs import hookimpl
 
@@ -26,10 +29,38 @@ VERSION = "0.1.0"
 DESCRIPTION = "The shipped AI players: random, greedy, greedy-full, greedy-nobid, mcts"
 
 
-def _greedy(seed: int) -> Agent:
+#: the meeple colours a profile's [tribes] may weigh (every box has these five)
+COLOURS = ("yellow", "white", "green", "blue", "red")
+
+
+@functools.cache
+def known_djinns() -> tuple[str, ...]:
+    """Every djinn id of the shipped boxes, which a profile's [djinns] may weigh (read
+    once a process)."""
+    from naqala.core.engine import build_rules
+
+    found: set[str] = set()
+    for boxes in ([], ["artisans"], ["whims"], ["thieves"]):
+        found |= {card.id for card in build_rules(boxes).content.deck("djinns")}
+    return tuple(sorted(found))
+
+
+def _greedy(seed: int, setting: str) -> Agent:
+    """The greedy player; ``profile=NAME`` (a shipped profile) or ``profile=PATH`` gives
+    it a profile's tastes (``profile.py``)."""
     from naqala.agents.greedy import GreedyAgent
 
-    return GreedyAgent(seed)
+    if not setting:
+        return GreedyAgent(seed)
+    key, _, value = setting.partition("=")
+    if key != "profile" or not value:
+        raise ValueError(
+            f"the greedy player's setting is profile=NAME or profile=PATH, not {shorten(setting)!r}"
+        )
+    from naqala.agents.profile import load_profile
+    from naqala.agents.profiled import ProfiledGreedyAgent
+
+    return ProfiledGreedyAgent(seed, load_profile(value, COLOURS, None, known_djinns()))
 
 
 def _greedy_full(seed: int) -> Agent:
@@ -54,7 +85,7 @@ def _mcts(seed: int, setting: str) -> Agent:
 def naqala_agents() -> Mapping[str, AgentFactory]:
     return {
         "random": without_setting(RandomAgent, "random player"),
-        "greedy": without_setting(_greedy, "greedy player"),
+        "greedy": _greedy,
         "greedy-full": without_setting(_greedy_full, "greedy-full player"),
         "greedy-nobid": without_setting(_greedy_nobid, "greedy-nobid player"),
         "mcts": _mcts,

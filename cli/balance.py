@@ -8,6 +8,7 @@ and exit 2.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,9 +18,19 @@ import typer
 from naqala.cli import study as common
 from naqala.cli.common import Expansions, check_game_seeds, seed_option
 from naqala.cli.engine import Engine, engine_of_plan
+from naqala.lab import LabExtraMissing, require
 from naqala.lab.balance import card
+from naqala.lab.compare import CompareError, check
+from naqala.lab.compare import report as paired_report
+from naqala.lab.results import GameResult
 from naqala.lab.runner import play_indices
-from naqala.lab.skill import Ladder, SkillError, matrix_report, play_matrices
+from naqala.lab.skill import (
+    Ladder,
+    SkillError,
+    compare_matrices,
+    matrix_report,
+    play_matrices,
+)
 from naqala.lab.study import Ruleset, Study, StudyError, seats_of
 
 HouseRules = Annotated[
@@ -31,6 +42,14 @@ Seats = Annotated[
     typer.Option(
         "--seats",
         help="Agent per seat of the card's games, rotated (default: greedy at every seat).",
+    ),
+]
+Against = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--against",
+        help="The card's baseline: a house-rule file in place of --house-rules "
+        "(repeatable), or 'base' for none; the card then pairs both rule sets game by game.",
     ),
 ]
 LadderOption = Annotated[
@@ -52,12 +71,14 @@ def balance(
     ladder: LadderOption = "random,greedy",
     skill_games: Annotated[
         int, typer.Option("--skill-games", min=1, help="Games a cell of the skill matrix.")
-    ] = 8,
+    ] = 40,
     as_json: Annotated[bool, typer.Option("--json", help="Print the card as JSON.")] = False,
     jobs: common.Jobs = None,
     dask: common.Dask = None,
     report: common.ReportPath = None,
     engine: Engine = None,
+    games_out: common.GamesOut = None,
+    against: Against = None,
 ) -> None:
     """The balance card of a rule set: seat and bidding-position advantage, the skill
     matrix, length and score distributions, lead changes and comebacks, margins, each
@@ -75,29 +96,58 @@ def balance(
         skill = Ladder(seats_of(built, ladder, None), study.players, skill_games, seed)
         for cell in skill.studies(ruleset):
             cell.check()
-    except (StudyError, SkillError) as exc:
+        studies = [study]
+        if against is not None:
+            require("scipy.stats", "naqala balance --against")
+            files = [Path(name) for name in against if name != "base"]
+            base_rules = Ruleset.of(expansion or [], files, without or [])
+            studies.append(Study(base_rules, seat_names, seed, rotate=True))
+            check(studies[1], study, games)
+    except (StudyError, SkillError, LabExtraMissing) as exc:
         common.fail(str(exc))
-    chosen = engine_of_plan([study, *skill.studies(ruleset)], engine)
-    study = attrs.evolve(study, engine=chosen)
+    except CompareError as exc:
+        common.fail(f"--against: {exc}")
+    rulesets = [s.ruleset for s in studies]
+    cell_studies = [c for r in rulesets for c in skill.studies(r)]
+    chosen = engine_of_plan([*studies, *cell_studies], engine)
+    studies = [attrs.evolve(s, engine=chosen) for s in studies]
     skill = attrs.evolve(skill, engine=chosen)
     common.need_figures(report, None)
-    total = games + skill_games * len(skill.cells)
+    common.need_games_out(games_out)
+    total = (games + skill_games * len(skill.cells)) * len(studies)
     executor = common.executor_for(jobs, dask, total)
     show = not as_json and sys.stderr.isatty()
     try:
         with common.progress_bar(show, total, "Balance card") as advance:
-            sides, interrupted = play_indices([study], range(games), executor, advance)
-            cells: list[list[Any]] = []
+            sides, interrupted = play_indices(studies, range(games), executor, advance)
+            matrices: list[list[list[Any]]] = []
             if not interrupted:
-                (cells,), interrupted = play_matrices(skill, [ruleset], executor, advance)
+                matrices, interrupted = play_matrices(skill, rulesets, executor, advance)
     finally:
         executor.close()
     results = sides[0]
     if not results:
         typer.echo("naqala: interrupted before any game finished", err=True)
         raise typer.Exit(130)
+    checked = [s.check() for s in studies]
+    names = ("card", "against")
+    common.write_games(
+        games_out,
+        [
+            *(
+                (name, r.ruleset, side)
+                for name, r, side in zip(names, checked, sides, strict=False)
+            ),
+            *(
+                (f"{name} skill {one} vs {field}", r.ruleset, cell)
+                for name, r, matrix in zip(names, checked, matrices, strict=False)
+                for (one, field), cell in zip(skill.cells, matrix, strict=False)
+            ),
+        ],
+    )
     # stopped before every cell of the skill matrix had a game: the card without it
-    skill_part = matrix_report(skill, cells, rules.ruleset) if cells and all(cells) else None
+    complete = bool(matrices) and all(all(matrix) for matrix in matrices)
+    skill_part = skill_of(skill, matrices, checked) if complete else None
     djinn_deck = tuple(c.id for c in rules.content.deck("djinns"))
     data: dict[str, Any] = {
         "seed": seed,
@@ -109,7 +159,9 @@ def balance(
         **card(results, study.players, djinn_deck),
         "skill": skill_part,
     }
-    data.update(_tests(data))
+    data.update(position_tests(data))
+    if against is not None and len(sides[1]) >= 2:
+        data.update(paired_card(data, checked[1].ruleset, sides[1], results, djinn_deck))
     if report is not None:
         from naqala.lab.balance_report import (
             BALANCE_FIGURES,
@@ -135,7 +187,57 @@ def balance(
         raise typer.Exit(130)
 
 
-def _tests(data: dict[str, Any]) -> dict[str, Any]:
+def skill_of(skill: Ladder, matrices: list[list[Any]], checked: list[Any]) -> dict[str, Any]:
+    """The skill part of the card: one matrix, or with ``--against`` both and their paired
+    differences (the baseline first)."""
+    reports = [
+        matrix_report(skill, matrix, r.ruleset) for matrix, r in zip(matrices, checked, strict=True)
+    ]
+    if len(reports) == 1:
+        return reports[0]
+    return compare_matrices(skill, (matrices[1], reports[1]), (matrices[0], reports[0]))
+
+
+def paired_card(
+    data: dict[str, Any],
+    base_plugins: Sequence[str],
+    base: Sequence[GameResult],
+    results: Sequence[GameResult],
+    djinn_deck: Sequence[str],
+) -> dict[str, Any]:
+    """``--against``: the baseline's own card, and every paired item of both (the same
+    seeds and seats): wins by seat and by bidding position, scores by position and by
+    category, length, lead changes and margin, with Holm's correction over them all."""
+    games = min(len(base), len(results))
+    baseline_card: dict[str, Any] = {
+        **{k: data[k] for k in ("seed", "seats", "without", "requested", "partial")},
+        "plugins": list(base_plugins),
+        **card(base[:games], data["players"], djinn_deck),
+        "skill": None,
+    }
+    baseline_card.update(position_tests(baseline_card))
+    paired = paired_report(
+        base[:games],
+        results[:games],
+        data["players"],
+        data["seed"],
+        base_plugins,
+        data["plugins"],
+        extra=("lead_changes", "margin"),
+    )
+    paired.update(
+        requested=data["requested"],
+        partial=data["partial"],
+        seats=data["seats"],
+        rotate=True,
+        baseline_without=data["without"],
+        variant_without=data["without"],
+        sequential=None,
+    )
+    return {"against": baseline_card, "paired": paired}
+
+
+def position_tests(data: dict[str, Any]) -> dict[str, Any]:
     """The chi-square tests of equal win rates by seat and by position (None without
     scipy or with fewer than 2 games)."""
     from naqala.cli.simulate import seat_test
@@ -155,7 +257,23 @@ def _rate(entry: dict[str, Any]) -> str:
 
 
 def print_card(data: dict[str, Any]) -> None:
-    """The card as lines of text (the report has the figures)."""
+    """The card as lines of text (the report has the figures); with ``--against`` the
+    baseline's card first, then this one, then the paired tests of both."""
+    if "paired" in data:
+        from naqala.cli.compare import print_report
+
+        typer.echo("baseline (--against):")
+        print_one_card(data["against"])
+        typer.echo("this rule set:")
+        print_one_card(data)
+        typer.echo("paired, game by game (baseline: --against; variant: this rule set):")
+        print_report(data["paired"])
+        return
+    print_one_card(data)
+
+
+def print_one_card(data: dict[str, Any]) -> None:
+    """One rule set's card."""
     from rich.console import Console
 
     from naqala.cli.skill import print_skill

@@ -97,6 +97,7 @@ def compare_command(
     report: common.ReportPath = None,
     plots: common.PlotsDir = None,
     engine: Engine = None,
+    games_out: common.GamesOut = None,
 ) -> None:
     """Play the same games under the baseline and a variant and compare them pair by
     pair: win rate by seat, scores, score by category and game length, with effect sizes,
@@ -134,6 +135,7 @@ def compare_command(
         baseline, variant = on_engine([baseline, variant], engine)
         plan = Sequential(metric, looks) if until_significant else None
         common.need_figures(report, plots)
+        common.need_games_out(games_out)
         native = baseline.engine == variant.engine == NATIVE
         executor = common.executor_for(jobs, dask, games * 2, native=native)
         show = wants_progress(as_json, sys.stdout, sys.stderr)
@@ -146,6 +148,13 @@ def compare_command(
             common.fail(str(exc))
         finally:
             executor.close()
+        common.write_games(
+            games_out,
+            [
+                ("baseline", result["baseline_plugins"], run.sides[0]),
+                ("variant", result["variant_plugins"], run.sides[1]),
+            ],
+        )
         if report is not None or plots is not None:
             from naqala.lab.report import COMPARE_FIGURES, compare_figures
 
@@ -261,8 +270,12 @@ def print_report(result: dict[str, Any]) -> None:
             "Mean score by category (per player per game)", "category", categories, paired, False
         )
     )
+    print_positions(console, result, paired, mcnemar)
     length = [("rounds", result["length"]["rounds"]), ("actions", result["length"]["actions"])]
     console.print(_table("Game length (per game)", "", length, paired, False))
+    extra = list((result.get("extra") or {}).items())
+    if extra:
+        console.print(_table("Lead changes and margin (per game)", "", extra, paired, False))
     info = result.get("sequential")
     if info:
         verdict = "significant" if info["significant"] else "not significant"
@@ -271,6 +284,26 @@ def print_report(result: dict[str, Any]) -> None:
             f"(looks planned at {info['planned_looks']})",
             markup=False,
         )
+
+
+def print_positions(console: Any, result: dict[str, Any], paired: str, mcnemar: str) -> None:
+    """Wins and scores by first-round bidding position, paired, and each side's test of
+    equal positions (seat says nothing in Five Tribes: the order is drawn at set-up)."""
+    positions = result.get("by_position") or []
+    if not positions:
+        return
+    wins = [(f"position {e['position']}", e["wins"]) for e in positions]
+    console.print(_table("Win rate by first-round bidding position", "", wins, mcnemar, True))
+    scores = [(f"position {e['position']}", e["score"]) for e in positions]
+    console.print(_table("Final score by first-round bidding position", "", scores, paired, False))
+    fairness = result.get("position_fairness") or {}
+    for side in ("baseline", "variant"):
+        test = fairness.get(side)
+        if test:
+            console.print(
+                f"equal win rates by position, {side}: chi2 {test['chi2']}, p = {test['p_value']}",
+                markup=False,
+            )
 
 
 def register(app: typer.Typer) -> None:

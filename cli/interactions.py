@@ -19,7 +19,13 @@ from naqala.cli import study as common
 from naqala.cli.common import Expansions
 from naqala.cli.engine import Engine, engine_of_plan
 from naqala.lab import LabExtraMissing, require
-from naqala.lab.interactions import InteractionError, TooFewGames, design_of, interactions
+from naqala.lab.interactions import (
+    ArmGames,
+    InteractionError,
+    TooFewGames,
+    design_of,
+    interactions,
+)
 from naqala.lab.study import Ruleset, StudyError, seats_of
 
 Components = Annotated[
@@ -53,6 +59,7 @@ def interactions_command(
     dask: common.Dask = None,
     report: common.ReportPath = None,
     engine: Engine = None,
+    games_out: common.GamesOut = None,
 ) -> None:
     """Play every pair of components with both, each alone and neither on the same seeds:
     the interaction (both − A − B + neither) on mean score, the holders' win rate and game
@@ -69,12 +76,14 @@ def interactions_command(
         common.fail(str(exc))
     design = attrs.evolve(design, engine=engine_of_plan(design.studies(), engine))
     common.need_figures(report, None)
+    common.need_games_out(games_out)
     total = games * design.cost()["distinct_arms"]
     executor = common.executor_for(jobs, dask, total)
     show = not as_json and sys.stderr.isatty()
     try:
         with common.progress_bar(show, total, "Interactions") as advance:
-            data = interactions(design, executor, advance)
+            arms: list[ArmGames] = []
+            data = interactions(design, executor, advance, arms)
     except TooFewGames as exc:
         common.fail(
             f"interrupted: {exc}" if exc.interrupted else str(exc), 130 if exc.interrupted else 2
@@ -83,6 +92,7 @@ def interactions_command(
         common.fail(str(exc))
     finally:
         executor.close()
+    common.write_games(games_out, arms)
     if report is not None:
         write_report(report, data)
     common.show_answer(data, as_json, print_cells)

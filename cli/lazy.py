@@ -26,6 +26,7 @@ LAZY_COMMANDS = {
     "balance": "naqala.cli.balance",
     "tune": "naqala.cli.tune",
     "interactions": "naqala.cli.interactions",
+    "report": "naqala.cli.report_games",
     "extremes": "naqala.cli.extremes",
     "codec": "naqala.cli.codec",
     "serve": "naqala.cli.serve",

@@ -59,6 +59,7 @@ def simulate(
     report: common.ReportPath = None,
     plots: common.PlotsDir = None,
     engine: Engine = None,
+    games_out: common.GamesOut = None,
 ) -> None:
     """Play complete games (random players unless --seats says otherwise) and summarise
     them: wins and win rate by seat with intervals, scores, categories, game length,
@@ -75,6 +76,7 @@ def simulate(
             common.fail(str(exc))
         (study,) = on_engine([study], engine)
         common.need_figures(report, plots)
+        common.need_games_out(games_out)
         executor = common.executor_for(jobs, dask, games, native=study.engine == NATIVE)
         show = not as_json and sys.stderr.isatty()
         try:
@@ -86,6 +88,7 @@ def simulate(
         if not results:
             typer.echo("naqala: interrupted before any game finished", err=True)
             raise typer.Exit(130)
+        common.write_games(games_out, [("simulate", rules.ruleset, results)])
         summary = summarise(
             results,
             study.players,

@@ -71,6 +71,7 @@ def skill(
     dask: common.Dask = None,
     report: common.ReportPath = None,
     engine: Engine = None,
+    games_out: common.GamesOut = None,
 ) -> None:
     """Play every kind of player alone against a field of every other kind: the win-rate
     matrix with intervals, the skill gradient and the first bidder's advantage; with a
@@ -98,6 +99,7 @@ def skill(
     cells = [study for ruleset in rulesets for study in ladder.studies(ruleset)]
     ladder = attrs.evolve(ladder, engine=engine_of_plan(cells, engine))
     common.need_figures(report, None)
+    common.need_games_out(games_out)
     total = games * len(ladder.cells) * len(rulesets)
     executor = common.executor_for(jobs, dask, total)
     show = not as_json and sys.stderr.isatty()
@@ -112,6 +114,15 @@ def skill(
     if played == 0:
         typer.echo("naqala: interrupted before any game finished", err=True)
         raise typer.Exit(130)
+    names = ("baseline", "variant") if variant is not None else ("skill",)
+    common.write_games(
+        games_out,
+        [
+            (f"{name} {one} vs {field}", rules.ruleset, cell)
+            for name, side, rules in zip(names, sides, checked, strict=True)
+            for (one, field), cell in zip(ladder.cells, side, strict=True)
+        ],
+    )
     reports = [
         matrix_report(ladder, side, rules.ruleset)
         for side, rules in zip(sides, checked, strict=True)
@@ -168,7 +179,18 @@ def _report_lines(report: dict[str, Any]) -> list[str]:
         for s in gradient["steps"]
     )
     first = report["first_bidder"]
+    width = report["precision"]
+    warning = (
+        [
+            f"TOO FEW GAMES: the widest cell interval is {width['widest_interval'] * 100:.0f} "
+            f"points (readable: {width['readable_width'] * 100:.0f}); about "
+            f"{width['games_needed']} games a cell would do"
+        ]
+        if width["too_wide"]
+        else []
+    )
     return [
+        *warning,
         f"skill gradient: {steps}; mean edge {gradient['mean_edge'] * 100:+.1f} points over "
         f"the fair share {report['fair_share'] * 100:.0f}%"
         + ("" if gradient["ordered"] else " (NOT ordered: a rung loses to the one below)"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -63,6 +63,39 @@ ReportPath = Annotated[
 PlotsDir = Annotated[
     Path | None, typer.Option("--plots", help="Write every figure as SVG and PNG here.")
 ]
+GamesOut = Annotated[
+    Path | None,
+    typer.Option(
+        "--games-out",
+        help="Write one row per game here: JSON Lines, or Parquet for a .parquet name.",
+    ),
+]
+
+
+def need_games_out(path: Path | None) -> None:
+    """Refuse, before any game, a ``--games-out`` file that could not be written."""
+    if path is None:
+        return
+    from naqala.lab.game_rows import GameRowsError, check_target
+
+    try:
+        check_target(path)
+    except (GameRowsError, LabExtraMissing) as exc:
+        fail(str(exc))
+
+
+def write_games(
+    path: Path | None, sides: Iterable[tuple[str, Sequence[str], Sequence[Any]]]
+) -> None:
+    """Write the games of ``sides`` (``(side, rules, results)``) to ``--games-out``."""
+    if path is None:
+        return
+    from naqala.lab.game_rows import GameRowsError, rows_of, write_rows
+
+    try:
+        write_rows(path, rows_of(sides))
+    except (GameRowsError, LabExtraMissing) as exc:
+        fail(str(exc))
 
 
 def need_figures(report: Path | None, plots: Path | None) -> None:

@@ -24,9 +24,10 @@ from naqala.lab import LabExtraMissing, require
 from naqala.lab.executors import Executor
 from naqala.lab.objectives import ObjectiveError, parse_objective
 from naqala.lab.skill import SkillError
-from naqala.lab.space import SpaceError, house_rule, load_space
+from naqala.lab.space import SpaceError, house_rule, load_space, self_contained
 from naqala.lab.study import Ruleset, Study, StudyError, seats_of
 from naqala.lab.tune import (
+    REPEAT_OF,
     Plan,
     StorageFailed,
     TrialRefused,
@@ -34,7 +35,9 @@ from naqala.lab.tune import (
     importances,
     plan_studies,
     play_rules,
+    played_points,
     run_trials,
+    space_size,
     storage_failures,
     storage_url,
 )
@@ -124,7 +127,8 @@ def tune(
         check_candidate(plan, Path(folder), space_path)
         plan = attrs.evolve(plan, engine=engine_of_plan(plan_studies(plan, baseline), engine))
         try:
-            with common.progress_bar(show, trials * games, "Tuning") as advance:
+            total = min(trials, space_size(space)) * games  # a point is played once
+            with common.progress_bar(show, total, "Tuning") as advance:
                 study = run_trials(
                     plan, trials, storage_url(storage_path), Path(folder), executor, advance
                 )
@@ -148,17 +152,20 @@ def tune(
             best.params,
             "1",
             f"naqala tune: {objective} {best.value:.4g} (trial {best.number} of "
-            f"{len(study.trials)}, {games} games a trial from seed {seed})",
+            f"{len(played_points(study))}, {games} games a trial from seed {seed})",
         )
+        houses = plan.baseline.house_rules
+        merged = self_contained(text, [(rule.name, rule.data) for rule in houses])
         try:
-            out.write_text(text, encoding="utf-8")
+            out.write_text(text if merged is None else merged, encoding="utf-8")
         except OSError as exc:
             executor.close()
             common.fail(f"cannot write {out}: {exc.strerror or exc}")
         data = _summary(plan, study, best, objective, out, storage_path)
+        data["needs_with_it"] = [] if merged is not None else [rule.name for rule in houses]
         if not interrupted:
             try:
-                data.update(_against_original(plan, out, executor))
+                data.update(_against_original(plan, out, executor, merged is not None))
             except TuneInterrupted:
                 interrupted = True
     executor.close()
@@ -224,7 +231,10 @@ def _summary(
 ) -> dict[str, Any]:
     """The JSON of a tune: every trial, the best, where the answer and storage are."""
     trials = []
+    repeats = [t for t in study.trials if REPEAT_OF in t.user_attrs]
     for t in study.trials:
+        if REPEAT_OF in t.user_attrs:
+            continue  # a point already played: answered from it, no game
         terms = {k: v for k, v in t.user_attrs.items() if k != "pseudo"}
         trials.append(
             {
@@ -248,6 +258,8 @@ def _summary(
         "seats": list(plan.seats),
         "knobs": [knob.name for knob in plan.space.knob],
         "trials": trials,
+        "repeats_skipped": len(repeats),
+        "space_points": space_size(plan.space),
         "best": {
             "number": best.number,
             "params": dict(best.params),
@@ -260,15 +272,17 @@ def _summary(
     }
 
 
-def _against_original(plan: Plan, out: Path, executor: Executor) -> dict[str, Any]:
+def _against_original(plan: Plan, out: Path, executor: Executor, whole: bool) -> dict[str, Any]:
     """The original rules' loss on the same games, and the paired comparison of the best
-    candidate against them (``naqala compare``'s report)."""
+    candidate against them (``naqala compare``'s report): ``out`` alone in place of the
+    baseline's house rules when it is ``whole`` (self-contained), added to them if not."""
     from naqala.lab.compare import compare
 
     original, _ = play_rules(plan, plan.baseline, executor)
     base = Study(plan.baseline, plan.seats, plan.seed, rotate=True, engine=plan.engine)
+    alone = Ruleset.of(plan.baseline.expansions, [out], plan.baseline.without)
     tuned = Study(
-        plan.baseline.with_house_rule(out),
+        alone if whole else plan.baseline.with_house_rule(out),
         plan.seats,
         plan.seed,
         rotate=True,
@@ -304,6 +318,12 @@ def print_tune(data: dict[str, Any]) -> None:
         + ", ".join(f"{k} = {v}" for k, v in best["params"].items()),
         markup=False,
     )
+    if data.get("repeats_skipped"):
+        console.print(
+            f"{data['repeats_skipped']} proposal(s) of a point already played answered from "
+            f"it, no game (the space has {data['space_points']} points)",
+            markup=False,
+        )
     if "original" in data:
         console.print(f"original rules: loss {data['original']['loss']:.4g}", markup=False)
     if data["importances"]:
@@ -312,6 +332,13 @@ def print_tune(data: dict[str, Any]) -> None:
             markup=False,
         )
     console.print(f"written: {data['out']} (resume with the same command: {data['storage']})")
+    if data.get("needs_with_it"):
+        console.print(
+            f"{data['out']} is the knobs only: play it with the Python rule "
+            + ", ".join(f"--house-rules {name}" for name in data["needs_with_it"])
+            + f" --house-rules {data['out']}",
+            markup=False,
+        )
 
 
 def register(app: typer.Typer) -> None:

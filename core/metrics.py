@@ -27,4 +27,11 @@ class Metric:
     name: str
     description: str
     quantity: Callable[[Rules, State, int], int]
-    per: str = attrs.field(validator=attrs.validators.in_(PER))
+    per: str = attrs.field()
+
+    @per.validator
+    def _check_per(self, attribute: object, value: object) -> None:
+        """Any other ``per`` would be searched as a turn's gain without a word; a plugin's
+        metric is refused in one line naming it."""
+        if value not in PER:
+            raise ValueError(f"metric {self.name!r}: per must be 'turn' or 'game', not {value!r}")

@@ -109,13 +109,20 @@ def _tiles(data: Mapping[str, Any]) -> Any:
     return fig
 
 
+def own_matrix(data: Mapping[str, Any]) -> Any:
+    """This rule set's skill matrix: with ``--against`` the card holds both, paired, and
+    the page draws this one's (the paired differences are in the JSON)."""
+    skill = data["skill"]
+    return skill["variant"] if "differences" in skill else skill
+
+
 def balance_figures(data: Mapping[str, Any], results: Sequence[GameResult]) -> dict[str, Any]:
     """The card's figures, by name (``BALANCE_FIGURES``)."""
     from naqala.lab.balance import lead_changes, margin
 
     figures = {
         "seats": _seats(data),
-        "skill": heat_map(data["skill"]) if data["skill"] is not None else None,
+        "skill": heat_map(own_matrix(data)) if data["skill"] is not None else None,
         "length": _histogram([r.rounds for r in results], "rounds"),
         "scores": _histogram([s for r in results for s in r.scores], "final score", False),
         "lead": _histogram([lead_changes(r) for r in results], "lead changes"),
@@ -168,7 +175,7 @@ def balance_tables(data: Mapping[str, Any]) -> list[str]:
             )
     if data["skill"] is not None:  # None when interrupted before every cell had a game
         parts.append("<h2>Skill matrix</h2>")
-        parts += skill_tables(data["skill"])
+        parts += skill_tables(own_matrix(data))
     parts.append("<h2>Length, scores, lead and margin</h2>")
     rounds, scores, margin = data["length"]["rounds"], data["scores"], data["margin"]
     changes = data["lead"]["lead_changes"]
@@ -228,7 +235,7 @@ def balance_tables(data: Mapping[str, Any]) -> list[str]:
 def describe(data: Mapping[str, Any]) -> str:
     """The card's one line."""
     seats = ", ".join(data["seats"])
-    matrix = data["skill"]
+    matrix = own_matrix(data) if data["skill"] is not None else None
     skill = (
         "no skill matrix (interrupted)"
         if matrix is None

@@ -21,9 +21,9 @@ from typing import Any
 
 import attrs
 
-from naqala.lab import sequential, stats
+from naqala.lab import balance, sequential, stats
 from naqala.lab.executors import Executor
-from naqala.lab.results import GameResult
+from naqala.lab.results import GameResult, start_position_wins
 from naqala.lab.runner import Advance, Run, play_indices
 from naqala.lab.study import Study, StudyError
 
@@ -76,26 +76,50 @@ def _mean(values: Sequence[int]) -> float:
 def metric_values(results: Sequence[GameResult], metric: str) -> list[float]:
     """One value per game: ``score`` (mean final score of the seats), ``rounds``,
     ``actions``, ``category:NAME`` (mean points of the seats in that category) or
-    ``wins:SEAT`` (1 if seat SEAT, from 1, won or shared the win)."""
+    ``wins:SEAT`` (1 if seat SEAT, from 1, won or shared the win), ``position:K`` (1 if
+    the player who bid K-th in the first round won or shared the win) or
+    ``position-score:K`` (that player's final score), ``lead_changes`` or ``margin``
+    (``naqala.lab.balance``'s)."""
     if metric == "score":
         return [_mean(r.scores) for r in results]
     if metric in ("rounds", "actions"):
         return [float(getattr(r, metric)) for r in results]
+    if metric in ("lead_changes", "margin"):
+        read = balance.lead_changes if metric == "lead_changes" else balance.margin
+        return [float(read(r)) for r in results]
     kind, _, name = metric.partition(":")
     if kind == "category" and name:
         return [_mean([per.get(name, 0) for per in r.categories]) for r in results]
     if kind == "wins" and name.isdigit():
         seat = int(name) - 1
         return [1.0 if seat in r.winners else 0.0 for r in results]
+    if kind in ("position", "position-score") and name.isdigit() and int(name) >= 1:
+        return _by_position(results, int(name) - 1, kind == "position")
     raise CompareError(
-        f"unknown metric {metric!r}; use score, rounds, actions, category:NAME or wins:SEAT"
+        f"unknown metric {metric!r}; use score, rounds, actions, lead_changes, margin, "
+        "category:NAME, wins:SEAT, position:K or position-score:K"
     )
+
+
+def _by_position(results: Sequence[GameResult], position: int, wins: bool) -> list[float]:
+    """Per game, for the player who bid ``position``-th (from 0) in the first round: 1 if
+    it won or shared the win (``wins``), else its final score. Seat says nothing in Five
+    Tribes, whose turn order is drawn at set-up: this is the position effect."""
+    values = []
+    for r in results:
+        if position >= len(r.start_order):
+            raise CompareError(
+                f"game {r.seed} did not record a first-round bidding position {position + 1}"
+            )
+        who = r.start_order[position]
+        values.append((1.0 if who in r.winners else 0.0) if wins else float(r.scores[who]))
+    return values
 
 
 def metric_test(baseline: Sequence[GameResult], variant: Sequence[GameResult], metric: str) -> Any:
     """The report entry of one metric (its p-value is the unadjusted one)."""
     b, v = metric_values(baseline, metric), metric_values(variant, metric)
-    if metric.startswith("wins:"):
+    if metric.startswith(("wins:", "position:")):
         return stats.paired_wins([x > 0 for x in b], [x > 0 for x in v])
     return stats.paired_means(b, v)
 
@@ -107,8 +131,10 @@ def report(
     seed: int,
     baseline_plugins: Sequence[str],
     variant_plugins: Sequence[str],
+    extra: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """The paired comparison of two runs of the same games (a JSON-ready dict)."""
+    """The paired comparison of two runs of the same games (a JSON-ready dict); the
+    metrics ``extra`` (``metric_values``' names) are tested too, in Holm's family."""
     games = len(baseline)
     if games != len(variant):
         raise CompareError("both runs must have played the same number of games")
@@ -131,7 +157,12 @@ def report(
     names = sorted({c for r in (*baseline, *variant) for per in r.categories for c in per})
     categories = {name: metric_test(baseline, variant, f"category:{name}") for name in names}
     length = {key: metric_test(baseline, variant, key) for key in ("rounds", "actions")}
+    positions = _positions(baseline, variant, players)
     entries = [*wins_by_seat, score, *categories.values(), *length.values()]
+    for position in positions:
+        entries += [position["wins"], position["score"]]
+    more = {metric: metric_test(baseline, variant, metric) for metric in extra}
+    entries += more.values()
     for entry, adjusted in zip(entries, stats.holm([e["p_value"] for e in entries]), strict=True):
         entry["p_holm"] = stats.pval(adjusted)
         entry["significant"] = adjusted < stats.ALPHA
@@ -148,7 +179,36 @@ def report(
         "score": score,
         "categories": categories,
         "length": length,
+        "by_position": positions,
+        **({"extra": more} if extra else {}),
+        "position_fairness": {
+            "baseline": _fairness(baseline, players) if positions else None,
+            "variant": _fairness(variant, players) if positions else None,
+        },
     }
+
+
+def _positions(
+    baseline: Sequence[GameResult], variant: Sequence[GameResult], players: int
+) -> list[dict[str, Any]]:
+    """Wins (McNemar) and final score (paired t) of the player at each first-round bidding
+    position, both sides paired by seed; empty when a game did not record the order."""
+    if not all(len(r.start_order) == players for r in (*baseline, *variant)):
+        return []
+    return [
+        {
+            "position": k,
+            "wins": metric_test(baseline, variant, f"position:{k}"),
+            "score": metric_test(baseline, variant, f"position-score:{k}"),
+        }
+        for k in range(1, players + 1)
+    ]
+
+
+def _fairness(results: Sequence[GameResult], players: int) -> dict[str, Any] | None:
+    """Within one side: the chi-square test that every bidding position wins equally often
+    (not paired, so outside Holm's family)."""
+    return stats.seat_balance(start_position_wins(results, players), len(results))
 
 
 @attrs.frozen

@@ -272,14 +272,27 @@ def cell(
     }
 
 
+#: an arm's games for ``--games-out``: its name, its rules (plugins, then ``without X``
+#: for each card left out) and its games
+ArmGames = tuple[str, list[str], Sequence[GameResult]]
+
+
 def interactions(
-    design: Design, executor: Executor, advance: Advance | None = None
+    design: Design,
+    executor: Executor,
+    advance: Advance | None = None,
+    games: list[ArmGames] | None = None,
 ) -> dict[str, Any]:
     """Play the design through ``executor`` and report every cell (a JSON-ready dict; the
     same design gives the same report on any executor). An interrupted run reports the
-    games every arm finished, with ``partial`` true."""
+    games every arm finished, with ``partial`` true. ``games``, when given, receives every
+    arm's games."""
     studies = design.studies()
     sides, interrupted = play_indices(studies, range(design.games), executor, advance)
+    if games is not None:
+        for k, (study, side) in enumerate(zip(studies, sides, strict=True), start=1):
+            rules = [*study.check().ruleset, *(f"without {w}" for w in study.ruleset.without)]
+            games.append((f"arm {k}", rules, side))
     played = len(sides[0])
     if played < 2:
         raise TooFewGames(

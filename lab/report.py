@@ -354,11 +354,14 @@ def compare_tables(report: Mapping[str, Any]) -> list[str]:
         "significant",
     ]
     rows = []
-    for entry in report["wins_by_seat"]:
+    wins = [(f"wins, seat {e['seat']}", e) for e in report["wins_by_seat"]]
+    positions = report.get("by_position") or []
+    wins += [(f"wins, bidding position {e['position']}", e["wins"]) for e in positions]
+    for name, entry in wins:
         odds = entry.get("odds_ratio")
         rows.append(
             [
-                f"wins, seat {entry['seat']}",
+                name,
                 entry["baseline"],
                 entry["variant"],
                 entry["difference"],
@@ -372,6 +375,7 @@ def compare_tables(report: Mapping[str, Any]) -> list[str]:
     means = [("score", report["score"])]
     means += [(f"category: {k}", v) for k, v in report["categories"].items()]
     means += list(report["length"].items())
+    means += [(f"score, bidding position {e['position']}", e["score"]) for e in positions]
     for name, entry in means:
         rows.append(
             [

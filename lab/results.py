@@ -64,13 +64,16 @@ def djinns_held(rules: Rules, state: State) -> tuple[tuple[str, ...], ...]:
 
 def start_order(state: State) -> tuple[int, ...]:
     """The players of a new game in the order they first bid: by their earliest turn
-    marker on the bid track (with two markers each, a player's first one counts)."""
-    return first_bidders(state.bid_track, state.markers)
+    marker on the bid track (with two markers each, a player's first one counts), then
+    on the turn-order track, where a game without bids has already put round 1's order
+    (its first marker moved on to the bid track as it plays)."""
+    return first_bidders((*state.bid_track, *state.turn_track), state.markers)
 
 
 def first_bidders(bid_track: Sequence[int | None], markers: Sequence[int]) -> tuple[int, ...]:
-    """``start_order`` from the bid track and the markers' owners alone (as a state JSON
-    writes them, an empty place ``None``), so a native game needs no Python state."""
+    """``start_order`` from the tracks (bid track, then turn-order track) and the markers'
+    owners alone (as a state JSON writes them, an empty place ``None``), so a native game
+    needs no Python state."""
     first: dict[int, int] = {}
     for position, marker in enumerate(bid_track):
         if marker is not None and 0 <= marker < len(markers):

@@ -158,6 +158,27 @@ def matrix_report(
             "ordered": all(s["rate"] > fair for s in steps),
         },
         "first_bidder": first_bidder([r for c in cells for r in c], ladder.players),
+        "precision": precision(matrix, min(len(c) for c in cells)),
+    }
+
+
+#: the widest 95% interval of a cell's win rate worth reading (±15 points)
+READABLE_WIDTH = 0.3
+
+
+def precision(matrix: dict[str, dict[str, Any]], games: int) -> dict[str, Any]:
+    """Whether the cells' intervals can be read: the widest one, and when it is wider
+    than ``READABLE_WIDTH`` the games a cell would need (a Wilson interval narrows as
+    1/√n), so a matrix of too few games says so instead of being read as a verdict."""
+    widest = max(cell["ci"][1] - cell["ci"][0] for row in matrix.values() for cell in row.values())
+    widest = round(widest, 4)  # the intervals' own rounding, not float noise
+    too_wide = widest > READABLE_WIDTH
+    needed = math.ceil(games * (widest / READABLE_WIDTH) ** 2) if too_wide else games
+    return {
+        "widest_interval": widest,
+        "readable_width": READABLE_WIDTH,
+        "too_wide": too_wide,
+        "games_needed": needed,
     }
 
 

@@ -16,7 +16,7 @@ checked for size and magnitude before any of them is listed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -187,3 +187,51 @@ def house_rule(space: Space, point: Mapping[str, int], version: str, description
     if overrides:
         document["override"] = list(overrides.values())
     return tomli_w.dumps(document)
+
+
+def self_contained(rule: str, baseline: Sequence[tuple[str, bytes]]) -> str | None:
+    """The tune's answer ``rule`` (a content house rule) merged into the baseline's TOML
+    house rules ``baseline`` (file name, bytes), so one file is the whole variant: their
+    content first, then ``[settings]`` with the knobs' values and each knob's override
+    merged into the baseline's override of the same target (a house rule may not set a value twice).
+    None when a baseline rule is Python, which no TOML file can carry (the answer then
+    goes with it: ``--house-rules RULE.py --house-rules BEST.toml``)."""
+    import tomli
+    import tomli_w
+
+    if not baseline:
+        return rule
+    if any(not name.endswith(".toml") for name, _ in baseline):
+        return None
+    merged: dict[str, Any] = {}
+    overrides: dict[str, dict[str, Any]] = {}
+    for _, data in baseline:
+        document = tomli.loads(data.decode("utf-8"))
+        document.pop("house-rule", None)
+        for entry in document.pop("override", []):
+            _merge(overrides.setdefault(entry["target"], {}), entry)
+        for key, value in document.items():
+            if isinstance(value, list):
+                merged.setdefault(key, []).extend(value)
+            elif isinstance(value, dict):
+                merged.setdefault(key, {}).update(value)
+            else:
+                merged[key] = value
+    answer = tomli.loads(rule)
+    merged.setdefault("settings", {}).update(answer.get("settings", {}))
+    if not merged["settings"]:
+        del merged["settings"]
+    for entry in answer.get("override", []):
+        _merge(overrides.setdefault(entry["target"], {}), entry)
+    if overrides:
+        merged["override"] = list(overrides.values())
+    return tomli_w.dumps({"house-rule": answer["house-rule"], **merged})
+
+
+def _merge(into: dict[str, Any], entry: Mapping[str, Any]) -> None:
+    """``entry``'s fields into ``into``; its ``params`` merged key by key."""
+    for key, value in entry.items():
+        if key == "params" and isinstance(value, Mapping):
+            into.setdefault("params", {}).update(value)
+        else:
+            into[key] = value

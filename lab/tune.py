@@ -249,7 +249,6 @@ def run_trials(
             direction="minimize",
             load_if_exists=True,
         )
-    done_states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
     best: list[Evaluation] = []
 
     def objective(trial: Any) -> float:
@@ -259,6 +258,12 @@ def run_trials(
             else trial.suggest_int(knob.name, knob.low, knob.high)
             for knob in plan.space.knob
         }
+        earlier = played_points(trial.study).get(point_key(point))
+        if earlier is not None:  # never played twice: the earlier trial's answer, no game
+            trial.set_user_attr(REPEAT_OF, earlier.number)
+            if earlier.state == optuna.trial.TrialState.PRUNED:
+                raise optuna.TrialPruned()
+            return float(earlier.value)
         path = candidate_path(folder, trial.number)
         path.write_text(
             house_rule(plan.space, point, f"trial-{trial.number}", "a naqala tune trial"),
@@ -287,18 +292,49 @@ def run_trials(
             best[:] = [evaluation]
         return evaluation.loss
 
-    finished = [t for t in study.trials if t.state in done_states]
+    finished = list(played_points(study).values())
     complete = [t for t in finished if t.state == optuna.trial.TrialState.COMPLETE]
     if complete:  # a resumed study: the best so far is the early stop's reference
         top = min(complete, key=lambda t: t.value)
         pseudo = tuple(top.user_attrs.get("pseudo", ()))
         if len(pseudo) == plan.games:
             best.append(Evaluation({}, float(top.value), pseudo, ()))
-    missing = trials - len(finished)
-    if missing > 0:
-        with storage_failures():
-            study.optimize(objective, n_trials=missing, catch=())
+    wanted = min(trials, space_size(plan.space))
+    repeats = 0
+    with storage_failures():
+        while len(played_points(study)) < wanted and repeats < MAX_REPEATS:
+            before = len(played_points(study))
+            study.optimize(objective, n_trials=wanted - before, catch=())
+            found = len(played_points(study)) - before
+            repeats = 0 if found else repeats + 1
     return study
+
+
+#: the user attribute of a trial that asked for a point already played (its number)
+REPEAT_OF = "repeat_of"
+#: rounds of proposals in a row that bring no new point before the search gives up (the
+#: sampler is then sure of its best)
+MAX_REPEATS = 20
+
+
+def point_key(params: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted(params.items()))
+
+
+def played_points(study: Any) -> dict[tuple[tuple[str, Any], ...], Any]:
+    """The finished trials that played their point (not a repeat), by point, first first."""
+    states = require("optuna", "naqala tune").trial.TrialState
+    done_states = (states.COMPLETE, states.PRUNED)
+    found: dict[tuple[tuple[str, Any], ...], Any] = {}
+    for trial in study.trials:
+        if trial.state in done_states and REPEAT_OF not in trial.user_attrs:
+            found.setdefault(point_key(trial.params), trial)
+    return found
+
+
+def space_size(space: Space) -> int:
+    """How many points the space has (the most trials that can be played)."""
+    return math.prod(len(knob.choices) for knob in space.knob)
 
 
 def importances(study: Any) -> dict[str, float]:

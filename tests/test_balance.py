@@ -124,3 +124,56 @@ def test_a_bad_ladder_is_one_line_and_exit_2() -> None:
     got = CliRunner().invoke(app, ["balance", "--ladder", "random", "-n", "2"])
     assert got.exit_code == 2 and got.stderr.count("\n") == 1
     assert "at least two kinds" in got.stderr
+
+
+NO_BIDDING = Path(__file__).resolve().parent / "data" / "settings" / "no-bidding.toml"
+
+
+def test_against_pairs_the_card_with_its_baseline_game_by_game(tmp_path: Path) -> None:
+    """``--against base``: both cards on the same seeds and seats, and every paired item
+    (positions, categories, lead changes, margin) in one Holm family."""
+    out = tmp_path / "games.jsonl"
+    args = [*SMALL, "--house-rules", str(NO_BIDDING), "--against", "base"]
+    got = CliRunner().invoke(app, [*args, "--games-out", str(out)])
+    assert got.exit_code == 0, got.stderr
+    data = json.loads(got.stdout)
+    assert data["against"]["plugins"] == ["base"] and data["plugins"] == ["base", "no-bidding"]
+    paired = data["paired"]
+    assert paired["baseline_plugins"] == ["base"] and paired["games"] == data["games"]
+    assert set(paired["extra"]) == {"lead_changes", "margin"}
+    family = paired["correction"]["metrics"]
+    assert family == 2 + 1 + len(paired["categories"]) + 2 + 2 * 2 + 2
+    assert [e["position"] for e in paired["by_position"]] == [1, 2]
+    assert data["skill"]["baseline"]["plugins"] == ["base"]  # both matrices, paired
+    assert "mean_edge" in data["skill"]
+    sides = [row["side"] for row in map(json.loads, out.read_text().splitlines())]
+    assert sides.count("card") == sides.count("against") == data["games"]
+    page = tmp_path / "card.html"
+    text = CliRunner().invoke(app, [*(a for a in args if a != "--json"), "--report", str(page)])
+    assert text.exit_code == 0, text.stderr
+    assert 'id="fig-skill"' in page.read_text(encoding="utf-8")  # this rule set's matrix
+    assert "baseline (--against):" in text.stdout and "Lead changes and margin" in text.stdout
+
+
+def test_against_the_same_rules_is_one_line() -> None:
+    got = CliRunner().invoke(app, [*SMALL, "--against", "base"])
+    assert got.exit_code == 2 and "Traceback" not in got.stderr
+    assert got.stderr.startswith("naqala: --against: the variant has the same plugins")
+
+
+def test_a_skill_matrix_of_too_few_games_says_so() -> None:
+    from naqala.lab.skill import precision
+
+    wide = {
+        "a": {"b": {"rate": 0.5, "ci": [0.2, 0.8]}},
+        "b": {"a": {"rate": 0.5, "ci": [0.3, 0.6]}},
+    }
+    found = precision(wide, 8)
+    assert found["too_wide"] and found["widest_interval"] == 0.6
+    assert found["games_needed"] == 32  # (0.6 / 0.3)² × 8
+    narrow = {"a": {"b": {"rate": 0.5, "ci": [0.4, 0.6]}}}
+    assert precision(narrow, 100) == {
+        "widest_interval": 0.2, "readable_width": 0.3, "too_wide": False, "games_needed": 100,
+    }  # fmt: skip
+    got = CliRunner().invoke(app, ["skill", "-n", "2", "-j", "1"])
+    assert got.exit_code == 0 and "TOO FEW GAMES" in got.stdout

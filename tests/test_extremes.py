@@ -175,3 +175,21 @@ def test_bad_input_is_one_line(args: list[str], message: str) -> None:
     assert message in result.stderr
     assert "Traceback" not in result.stderr
     assert result.stdout == ""
+
+
+@pytest.mark.parametrize("per", ["round", "Turn", "", "games"])
+def test_a_plugin_metric_with_any_other_per_is_refused_in_one_line(
+    tmp_path: Path, per: str
+) -> None:
+    path = tmp_path / "camel_count.py"
+    text = CAMELS.format(name="camels-in-a-round").replace('"turn")]', f"{per!r})]")
+    assert repr(per) in text  # the metric really offers this per
+    path.write_text(text)
+    args = ["extremes", "--metric", "camels-in-a-round", "--budget", "2g", "-p", "2"]
+    result = CliRunner().invoke(app, [*args, "--house-rules", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"naqala: metric 'camels-in-a-round': per must be 'turn' or 'game', not {per!r}\n"
+    )
+    with pytest.raises(ValueError, match="per must be"):
+        Metric("m", "d", lambda r, s, p: 0, per)

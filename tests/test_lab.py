@@ -402,10 +402,13 @@ def test_the_compare_report_is_complete(tmp_path: Path) -> None:
     rows = [cells[i : i + 9] for i in range(0, len(cells), 9)]
     metrics = [
         *data["wins_by_seat"],
+        *(e["wins"] for e in data["by_position"]),
         data["score"],
         *data["categories"].values(),
         *data["length"].values(),
+        *(e["score"] for e in data["by_position"]),
     ]
+    assert len(data["by_position"]) == 3
     assert len(rows) == len(metrics) == data["correction"]["metrics"]
     for row, entry in zip(rows, metrics, strict=True):
         assert float(row[3]) == entry["difference"]

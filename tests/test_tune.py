@@ -12,6 +12,7 @@ from typer.testing import CliRunner, Result
 
 from naqala.cli.app import app
 from naqala.core.engine import build_rules
+from naqala.lab import tune
 from naqala.lab.executors import SerialExecutor
 from naqala.lab.objectives import ObjectiveError, parse_objective, seat_fairness
 from naqala.lab.results import GameResult
@@ -165,6 +166,29 @@ def test_a_clearly_worse_trial_stops_at_an_early_look(tmp_path: Path) -> None:
     assert not pruned and same.loss == reference.loss
 
 
+def test_a_trial_is_never_pruned_at_its_last_look(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the last look every game is played: a trial worse there is a finished trial with
+    its loss (optuna's COMPLETE), not a pruned one whose games are lost to the search."""
+    knobs = tmp_path / "space.toml"
+    knobs.write_text('[[knob]]\ntarget = "settings"\nfield = "vizier_bonus"\nvalues = [10]\n')
+    space = load_space(knobs)
+    plan = Plan(space, parse_objective("spread", None), Ruleset(), ("random",) * 2, 6, 3)
+    executor = SerialExecutor()
+    reference, _ = play_rules(plan, Ruleset(), executor)
+    looks: list[int] = []
+
+    def worse_only_at_the_end(trial: list[float], best: list[float], level: float) -> bool:
+        looks.append(len(trial))
+        return len(trial) == plan.games
+
+    monkeypatch.setattr(tune, "clearly_worse", worse_only_at_the_end)
+    last, pruned = play_rules(plan, Ruleset(), executor, worse_than=reference)
+    assert not pruned and len(last.games) == plan.games
+    assert looks == [2, 4]  # asked at the early looks only
+
+
 def small(space: Path, out: Path, *more: str) -> list[str]:
     return ["tune", str(space), "--out", str(out), "--trials", "3", "--games", "4",
             "--seats", "random,random", "--json", *more]  # fmt: skip
@@ -222,3 +246,85 @@ def test_the_tune_is_the_same_on_both_engines(space: Path, tmp_path: Path) -> No
     assert _trials(native) == _trials(python)
     assert (tmp_path / "native.toml").read_text() == (tmp_path / "python.toml").read_text()
     assert json.loads(native.stdout)["comparison"] == json.loads(python.stdout)["comparison"]
+
+
+def test_a_point_already_played_is_never_played_again(tmp_path: Path) -> None:
+    """The sampler asks for a value twice (trial 2 here, seeded): it is answered from the
+    earlier trial with no game, and the budget goes to the points not yet played; a space
+    smaller than the trials asked is played whole, once each."""
+    three = tmp_path / "three.toml"
+    three.write_text(
+        '[tune]\nname = "three"\n\n[[knob]]\ntarget = "settings"\n'
+        'field = "vizier_bonus"\nvalues = [5, 10, 15]\n'
+    )
+    for asked in (3, 5):
+        out = tmp_path / f"best-{asked}.toml"
+        got = run("tune", str(three), "--out", str(out), "--trials", str(asked), "--games", "4",
+                  "--seats", "random,random", "--json", "-j", "1")  # fmt: skip
+        assert got.exit_code == 0, got.stderr
+        data = json.loads(got.stdout)
+        values = [t["params"]["settings.vizier_bonus"] for t in data["trials"]]
+        assert sorted(values) == [5, 10, 15], values
+        assert data["repeats_skipped"] >= 1 and data["space_points"] == 3
+
+
+BASE_RULE = """\
+[house-rule]
+name = "rich-villages"
+description = "villages are worth more, and nobody bids"
+
+[settings]
+bidding = "off"
+
+[[override]]
+target = "tile:village"
+vp = 7
+"""
+
+
+def test_the_answer_on_a_toml_rule_is_one_self_contained_house_rule(
+    space: Path, tmp_path: Path
+) -> None:
+    """Tuned on top of a TOML house rule, best.toml carries that rule's content with the
+    knobs' values: alone, it plays the very games the rule and the knobs play together."""
+    from naqala.lab.space import self_contained
+
+    base = tmp_path / "rich_oases.toml"
+    base.write_text(BASE_RULE)
+    best = tmp_path / "best.toml"
+    got = run(*small(space, best, "--house-rules", str(base), "-j", "1"))
+    assert got.exit_code == 0, got.stderr
+    data = json.loads(got.stdout)
+    assert data["needs_with_it"] == []
+    answer = tomli.loads(best.read_text())
+    params = data["best"]["params"]
+    assert answer["settings"] == {"bidding": "off", "vizier_bonus": params["settings.vizier_bonus"]}
+    targets = {o["target"]: o for o in answer["override"]}
+    assert targets["tile:oasis"]["vp"] == params["tile:oasis.vp"]
+    assert targets["tile:village"] == {"target": "tile:village", "vp": 7}
+    assert targets["djinn:jafaar"]["params"] == {"vizier_vp": params["djinn:jafaar.vizier_vp"]}
+    knobs_only = tmp_path / "knobs.toml"
+    knobs_only.write_text(house_rule(load_space(space), params, "1", ""))
+    assert self_contained(knobs_only.read_text(), []) == knobs_only.read_text()
+    games = [
+        "simulate",
+        "-n",
+        "3",
+        "-p",
+        "3",
+        "-j",
+        "1",
+        "--json",
+        "--seats",
+        "greedy,random,greedy",
+    ]
+    alone = json.loads(run(*games, "--house-rules", str(best)).stdout)
+    together = run(*games, "--house-rules", str(base), "--house-rules", str(knobs_only))
+    for key in ("mean_score", "mean_score_by_category", "wins_by_seat", "mean_rounds"):
+        assert alone[key] == json.loads(together.stdout)[key], key
+    python_rule = tmp_path / "rule.py"
+    python_rule.write_text('NAME = "nothing"\nVERSION = "1"\nDESCRIPTION = "no change"\n')
+    assert self_contained(knobs_only.read_text(), [("rule.py", b"")]) is None
+    got = run(*small(space, tmp_path / "py.toml", "--house-rules", str(python_rule), "-j", "1"))
+    assert got.exit_code == 0, got.stderr
+    assert json.loads(got.stdout)["needs_with_it"] == ["rule.py"]

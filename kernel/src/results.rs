@@ -211,11 +211,14 @@ fn tile_points(content: &Content, state: &State) -> Vec<Vec<(String, i64)>> {
     per_seat
 }
 
-/// `start_order`: the players in the order their first marker lies on the bid track.
+/// `start_order`: the players in the order their first marker lies on the bid track, then
+/// on the turn-order track (without bids, round 1's order is already on that track, its
+/// first marker moved to the bid track as it plays).
 pub fn first_bidders(state: &State) -> Vec<usize> {
     let markers = state.markers.as_slice();
     let mut order: Vec<usize> = Vec::new();
-    for &marker in state.bid_track.as_slice() {
+    let tracks = state.bid_track.as_slice().iter();
+    for &marker in tracks.chain(state.turn_track.as_slice()) {
         let Some(&owner) = usize::try_from(marker).ok().and_then(|m| markers.get(m)) else {
             continue;
         };

@@ -1,0 +1,1 @@
+"""The shipped player profiles (``ai:greedy:profile=NAME``), as package data."""
