@@ -28,7 +28,7 @@ from naqala.kernel import available, native, unavailable_reason
 from naqala.kernel.bridge import NativeRules
 from naqala.lab.results import wilson
 
-#: the first deal of a duel (pair k plays deal BASE_SEED + k twice)
+#: the first deal of a duel by default (pair k plays deal --seed + k twice)
 BASE_SEED = 9100
 
 
@@ -66,7 +66,7 @@ def duel_game(
 
 def duel(args: argparse.Namespace) -> int:
     seats = [0, args.players // 2] if args.players > 2 else [0, 1]
-    jobs = [(BASE_SEED + k, seat) for k in range(args.pairs) for seat in seats]
+    jobs = [(args.seed + k, seat) for k in range(args.pairs) for seat in seats]
     expansions = tuple(args.expansion)
     with ProcessPoolExecutor(args.jobs) as pool:
         futures = [
@@ -123,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     one.add_argument("--players", type=int, default=2)
     one.add_argument("--pairs", type=int, default=20)
     one.add_argument("--jobs", type=int, default=1)
+    one.add_argument("--seed", type=int, default=BASE_SEED, help="the first deal")
     one.add_argument("--expansion", "-e", action="append", default=[])
     two = sub.add_parser("latency", help="CPU a decision at 4 players with both boxes")
     two.add_argument("a")
