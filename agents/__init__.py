@@ -12,7 +12,9 @@ players build on the core and the base game's API only, like any other plugin:
 - ``greedy-full``: the same judgement over every move, to measure ``greedy`` against;
 - ``greedy-nobid``: ``greedy`` that never pays for turn order (the lab's study 2);
 - ``mcts``, ``mcts:N``, ``mcts:Xs``: the search player (``mcts.py``), its budget bounded
-  (``mcts.MAX_PLAYOUTS``, ``mcts.MAX_SECONDS``).
+  (``mcts.MAX_PLAYOUTS``, ``mcts.MAX_SECONDS``);
+- ``ismcts``, ``ismcts:strong``, ``ismcts:deep``, ``ismcts:N``, ``ismcts:Xs``: the
+  kernel's tree search (``ismcts.py``); a Python game seats ``mcts`` in its place.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from naqala.core.hookspecs import hookimpl
 
 NAME = "agents"
 VERSION = "0.1.0"
-DESCRIPTION = "The shipped AI players: random, greedy, greedy-full, greedy-nobid, mcts"
+DESCRIPTION = "The shipped AI players: random, greedy, greedy-full, greedy-nobid, mcts, ismcts"
 
 
 #: the meeple colours a profile's [tribes] may weigh (every box has these five)
@@ -81,6 +83,12 @@ def _mcts(seed: int, setting: str) -> Agent:
     return MctsAgent(seed, parse_budget(setting))
 
 
+def _ismcts(seed: int, setting: str) -> Agent:
+    from naqala.agents.ismcts import PythonStandIn
+
+    return PythonStandIn(seed, setting)
+
+
 @hookimpl
 def naqala_agents() -> Mapping[str, AgentFactory]:
     return {
@@ -89,4 +97,5 @@ def naqala_agents() -> Mapping[str, AgentFactory]:
         "greedy-full": without_setting(_greedy_full, "greedy-full player"),
         "greedy-nobid": without_setting(_greedy_nobid, "greedy-nobid player"),
         "mcts": _mcts,
+        "ismcts": _ismcts,
     }

@@ -23,6 +23,7 @@ LAZY_COMMANDS = {
     "compare": "naqala.cli.compare",
     "simulate": "naqala.cli.simulate",
     "skill": "naqala.cli.skill",
+    "tournament": "naqala.cli.tournament",
     "balance": "naqala.cli.balance",
     "tune": "naqala.cli.tune",
     "interactions": "naqala.cli.interactions",

@@ -543,7 +543,9 @@ def play_command(
         typer.Option(
             help="Comma-separated seats: human, ai (greedy), ai:greedy, ai:random, "
             f"ai:mcts, ai:mcts:2000 (playouts, at most {MAX_PLAYOUTS}), ai:mcts:1.5s (CPU "
-            f"seconds, at most {MAX_SECONDS:g}), or ai:NAME of a player a house rule adds "
+            f"seconds, at most {MAX_SECONDS:g}), ai:ismcts (tree search on the native engine; "
+            "ai:ismcts:strong thinks 4 times as long, ai:ismcts:deep 16 times, ai:ismcts:2s "
+            "2 CPU seconds), or ai:NAME of a player a house rule adds "
             f"[default: {DEFAULT_SEATS}; human in a solo game]."
         ),
     ] = None,

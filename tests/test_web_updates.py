@@ -119,5 +119,5 @@ def test_the_lobby_names_the_boxes_apart_from_house_rules_and_says_each_ai(
     assert 'value="whims"' in boxes and 'value="no-loops"' not in boxes
     assert 'value="no-loops"' in rules and 'value="artisans"' not in rules
     levels = html[html.index('id="levels"') :]
-    for name in ("random", "greedy", "mcts"):
+    for name in ("random", "greedy", "mcts", "ismcts", "ismcts:strong", "ismcts:deep"):
         assert f"<b>ai:{name}</b> — {escape(AI_LINES[name])}" in levels

@@ -8,7 +8,7 @@ import attrs
 
 from naqala.core.plugins import LOAD_FAILURES, describe, installed_entry_points
 
-__all__ = ["AI_LINES", "Offer", "ai_line", "offers"]
+__all__ = ["AI_LEVELS", "AI_LINES", "Offer", "ai_line", "offers", "with_levels"]
 
 #: the package the shipped house rules are installed from: its plugins are house rules,
 #: every other installed plugin a box
@@ -22,7 +22,20 @@ AI_LINES = {
     "greedy-full": "steady, slower: the same judgement over every move",
     "mcts": "strong: plays greedy's best moves out in search of the best (about a tenth "
     "of a second a decision)",
+    "ismcts": "stronger with thought: searches a tree of its own later moves on the native "
+    "engine (on the Python engine it plays as mcts)",
+    "ismcts:strong": "the same search with four times the thought",
+    "ismcts:deep": "sixteen times the thought: up to seconds a decision",
+    "ismcts:2s": "as much thought as 2 CPU seconds allow (any number of seconds up to 60)",
 }
+
+#: the levels of a player offered under its name (each has a line in ``AI_LINES``)
+AI_LEVELS = {"ismcts": ("ismcts:strong", "ismcts:deep", "ismcts:2s")}
+
+
+def with_levels(names: list[str]) -> list[str]:
+    """``names`` of AI players, each followed by its levels."""
+    return [level for name in names for level in (name, *AI_LEVELS.get(name, ()))]
 
 
 def ai_line(name: str) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
-from naqala.web.lobby import Offer, ai_line
+from naqala.web.lobby import Offer, ai_line, with_levels
 
 __all__ = ["STATIC", "game_page", "lobby_page", "message_page", "static_address"]
 
@@ -65,7 +65,9 @@ def lobby_page(offered: Sequence[Offer], houses: Sequence[str], agents: Sequence
     """The first page: seats (each AI player with a line on how it plays), the boxes by
     their names apart from the installed house rules, house-rule files, seed; and loading
     a record."""
-    kinds = [("human", "human")] + [(f"ai:{name}", f"ai:{name}") for name in agents]
+    kinds = [("human", "human")] + [
+        (f"ai:{name}", f"ai:{name}") for name in with_levels(list(agents))
+    ]
     seats = []
     for number, chosen in enumerate(LOBBY_SEATS, start=1):
         choices = [("", "nobody")] if number > 1 else []
@@ -80,7 +82,8 @@ def lobby_page(offered: Sequence[Offer], houses: Sequence[str], agents: Sequence
             f"{options}</select></label> "
         )
     levels = "".join(
-        f"<li><b>ai:{escape(name)}</b> — {escape(ai_line(name))}</li>" for name in agents
+        f"<li><b>ai:{escape(name)}</b> — {escape(ai_line(name))}</li>"
+        for name in with_levels(list(agents))
     )
 
     def box(offer: Offer) -> str:

@@ -29,6 +29,7 @@ pub mod providers;
 pub mod results;
 pub mod rng;
 pub mod rules;
+pub mod search;
 pub mod seats;
 pub mod setup;
 pub mod shared_rules;

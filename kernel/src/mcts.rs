@@ -168,14 +168,14 @@ fn key_of(state: &State, full: bool) -> Vec<i64> {
 
 /// `rollout.Policy`: the light greedy player as a playout policy, remembering its
 /// judgements for one decision's search.
-struct Policy {
+pub(crate) struct Policy {
     moves: HashMap<Vec<i64>, Plan>,
     gains: HashMap<Vec<i64>, i64>,
     choices: HashMap<Vec<i64>, Action>,
 }
 
 impl Policy {
-    fn new() -> Policy {
+    pub(crate) fn new() -> Policy {
         Policy {
             moves: HashMap::new(),
             gains: HashMap::new(),
@@ -183,7 +183,7 @@ impl Policy {
         }
     }
 
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.moves.clear();
         self.gains.clear();
         self.choices.clear();
@@ -241,7 +241,7 @@ impl Policy {
     }
 
     /// `Policy.step`: the state after the policy's next decision (a whole move at a pick).
-    fn step(&mut self, meter: &Meter, state: State) -> Result<State, Unported> {
+    pub(crate) fn step(&mut self, meter: &Meter, state: State) -> Result<State, Unported> {
         let options = meter.legal(&state)?;
         if options.len() == 1 {
             return meter.apply(state, &options[0]);

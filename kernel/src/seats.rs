@@ -42,7 +42,14 @@ impl Player for RandomPlayer {
 }
 
 /// The seat names the kernel has players for (a seat's name before any `:setting`).
-pub const PLAYERS: &[&str] = &["random", "greedy", "greedy-full", "greedy-nobid", "mcts"];
+pub const PLAYERS: &[&str] = &[
+    "random",
+    "greedy",
+    "greedy-full",
+    "greedy-nobid",
+    "mcts",
+    "ismcts",
+];
 
 /// The player a seat named `name` (as `--seats` writes it, e.g. `random`) gets from
 /// `seed`, or `None` when the kernel has no such player.
@@ -53,6 +60,13 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
     {
         let budget = crate::mcts::parse_budget(setting.trim_start_matches(':')).ok()?;
         return Some(Box::new(crate::mcts::MctsPlayer::new(seed, budget)));
+    }
+    if let Some(setting) = name
+        .strip_prefix("ismcts")
+        .filter(|s| s.is_empty() || s.starts_with(':'))
+    {
+        let budget = crate::search::parse_budget(setting.trim_start_matches(':')).ok()?;
+        return Some(Box::new(crate::search::SearchPlayer::new(seed, budget)));
     }
     match name {
         "random" => Some(Box::new(RandomPlayer::new(seed))),
