@@ -5,7 +5,13 @@ from typing import Any
 VERSION: str
 
 class Kernel:
-    def __init__(self, content_json: str) -> None: ...
+    def __init__(
+        self,
+        content_json: str,
+        callbacks: list[tuple[str, Callable[..., Any]]] | None = None,
+        to_state: Callable[[str], Any] | None = None,
+    ) -> None: ...
+    def called_back(self) -> list[tuple[str, int, float]]: ...
     def state(self, text: str) -> NativeState: ...
     def unported_content(self) -> list[str]: ...
     def new_game(self, players: int, seed: int) -> NativeState: ...
@@ -92,3 +98,30 @@ class EnvBatch:
     def seeds(self) -> list[int]: ...
     def observe(self, observations: Any, masks: Any, seats: Any) -> None: ...
     def step(self, actions: Any, kind: str, rewards: Any, done: Any) -> None: ...
+
+class DecisionView:
+    stage: str
+    player: int
+
+class PlayerView:
+    coins: int
+    camels: int
+    meeples: tuple[int, ...]
+    hands: tuple[tuple[str, ...], ...]
+    extras: tuple[tuple[str, int], ...]
+
+class BoardView:
+    meeples: tuple[tuple[int, ...], ...]
+    owners: tuple[int, ...]
+    tokens: tuple[tuple[int, ...], ...]
+
+class StateView:
+    round: int
+    decision: DecisionView
+    is_over: bool
+    flags: tuple[str, ...]
+    extras: tuple[tuple[str, int], ...]
+    players: tuple[PlayerView, ...]
+    board: BoardView
+    def has_flag(self, flag: str) -> bool: ...
+    def full_state(self) -> Any: ...

@@ -29,7 +29,7 @@ from naqala.core.simulate import agent_seed
 from naqala.core.state import State
 from naqala.core.without import leave_out
 from naqala.kernel.bridge import NativeRules
-from naqala.kernel.support import code_plugins
+from naqala.kernel.support import code_plugins, hook_callbacks
 
 if TYPE_CHECKING:  # the extension is optional: its types are only named here
     from naqala.kernel._native import NativeState
@@ -88,7 +88,7 @@ def ported_rules(
     if reasons:
         raise NotPorted("; ".join(reasons))
     rules = leave_out_unported(rules)
-    return rules, NativeRules(rules)
+    return rules, NativeRules(rules, hook_callbacks(rules))
 
 
 def leave_out_unported(rules: Rules) -> Rules:

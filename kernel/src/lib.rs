@@ -7,6 +7,7 @@
 //! PyO3 layer that `naqala.kernel` imports as `naqala.kernel._native`.
 
 pub mod actions;
+pub mod callbacks;
 pub mod content;
 pub mod contentcheck;
 pub mod effects;
@@ -41,3 +42,5 @@ mod python;
 mod python_args;
 #[cfg(feature = "python")]
 mod python_envs;
+#[cfg(feature = "python")]
+mod state_view;

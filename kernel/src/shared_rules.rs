@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use self_cell::self_cell;
 
+use crate::callbacks::HookCalls;
 use crate::content::Content;
 use crate::rules::Rules;
 
@@ -31,6 +32,13 @@ impl SharedRules {
     pub fn new(content: Arc<Content>) -> SharedRules {
         SharedRules {
             cell: Cell::new(content, |content| Rules::new(content)),
+        }
+    }
+
+    /// The rules of `content` with a plugin's hooks called back (`crate::callbacks`).
+    pub fn with_callbacks(content: Arc<Content>, calls: Arc<dyn HookCalls>) -> SharedRules {
+        SharedRules {
+            cell: Cell::new(content, |content| Rules::new(content).with_callbacks(calls)),
         }
     }
 

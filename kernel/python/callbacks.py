@@ -1,0 +1,112 @@
+"""The plugin hooks the native engine calls back, and the functions it calls.
+
+Where a loaded plugin implements a hook the kernel does not (its provider is foreign,
+``naqala.kernel.support.foreign_rules``) and the kernel can ask it at its own hook point
+(``CALLED_BACK``), the game stays native: the kernel plays its own rules and, at that
+point, calls one Python function with a read-only ``StateView`` (and the player, where
+the hook takes one). That function asks every such plugin's implementation and combines
+their answers as the Python engine does (``any`` for ``naqala_game_ends``, the union
+for ``naqala_protected_meeples``), so one hook file serves both engines. A wrapper
+implementation is not called back: it keeps its game in Python.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from naqala.core.engine import Rules
+from naqala.core.native import Provided
+from naqala.core.serialize import state_from_data
+from naqala.core.state import State
+
+#: the hooks the kernel calls back, with their arguments after ``rules``, in order
+CALLED_BACK: dict[str, tuple[str, ...]] = {
+    "naqala_game_ends": ("state",),
+    "naqala_protected_meeples": ("state", "player"),
+}
+
+Function = Callable[..., Any]
+
+
+def is_called_back(rules: Rules, provided: Provided) -> bool:
+    """Whether the kernel asks the plugin itself for this rule: a hook it calls back,
+    implemented plainly (not as a wrapper)."""
+    if provided.kind != "hook" or provided.hook not in CALLED_BACK:
+        return False
+    impls = getattr(rules.hook, provided.hook).get_hookimpls()
+    mine = [impl for impl in impls if impl.plugin_name == provided.plugin]
+    return bool(mine) and not any(impl.wrapper or impl.hookwrapper for impl in mine)
+
+
+def called_back(rules: Rules, foreign: Iterable[Provided]) -> list[Provided]:
+    """The rules of ``foreign`` (whose provider the kernel does not implement) that it
+    calls back."""
+    return [p for p in foreign if is_called_back(rules, p)]
+
+
+def _implementations(rules: Rules, hook: str, plugins: set[str]) -> list[Function]:
+    """The implementations of ``hook`` by ``plugins``, each callable with ``rules`` and
+    the hook's arguments by position, in pluggy's order."""
+    arguments = ("rules", *CALLED_BACK[hook])
+    found = []
+    for impl in reversed(getattr(rules.hook, hook).get_hookimpls()):
+        if impl.plugin_name not in plugins:
+            continue
+        picks = tuple(arguments.index(name) for name in impl.argnames)
+        found.append(_picking(impl.function, picks))
+    return found
+
+
+def _picking(function: Function, picks: tuple[int, ...]) -> Function:
+    def call(*values: Any) -> Any:
+        return function(*(values[i] for i in picks))
+
+    return call
+
+
+def _game_ends(rules: Rules, functions: Sequence[Function]) -> Function:
+    def game_ends(view: Any) -> bool:
+        return any(bool(f(rules, view)) for f in functions)
+
+    return game_ends
+
+
+def _protected(rules: Rules, functions: Sequence[Function]) -> Function:
+    def protected(view: Any, player: int) -> list[str]:
+        found: set[str] = set()
+        for f in functions:
+            answer = f(rules, view, player)
+            if answer is not None:
+                found.update(answer)
+        return sorted(found)
+
+    return protected
+
+
+COMBINE: dict[str, Callable[[Rules, Sequence[Function]], Function]] = {
+    "naqala_game_ends": _game_ends,
+    "naqala_protected_meeples": _protected,
+}
+
+
+def callback_functions(rules: Rules, asked: Sequence[Provided]) -> list[tuple[str, Function]]:
+    """``(hook, function)`` for each hook of ``asked`` (rules the kernel calls back):
+    the function the kernel calls at that hook's point."""
+    found = []
+    for hook in CALLED_BACK:
+        plugins = {p.plugin for p in asked if p.hook == hook}
+        if plugins:
+            found.append((hook, COMBINE[hook](rules, _implementations(rules, hook, plugins))))
+    return found
+
+
+def state_reader(rules: Rules) -> Callable[[str], State]:
+    """What a view's ``full_state()`` calls: state JSON read into a Python ``State``
+    (its shape checked, not the plugins' meaning: the kernel made it)."""
+
+    def read(text: str) -> State:
+        return state_from_data(json.loads(text), rules, meaning=False)[1]
+
+    return read
