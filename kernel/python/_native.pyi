@@ -1,6 +1,6 @@
 # The extension built from kernel/src (python.rs); see naqala.kernel.
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, overload
 
 VERSION: str
 
@@ -110,6 +110,13 @@ class PlayerView:
     hands: tuple[tuple[str, ...], ...]
     extras: tuple[tuple[str, int], ...]
 
+class PlayersView(Sequence[PlayerView]):
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: int) -> PlayerView: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[PlayerView]: ...
+
 class BoardView:
     meeples: tuple[tuple[int, ...], ...]
     owners: tuple[int, ...]
@@ -121,7 +128,7 @@ class StateView:
     is_over: bool
     flags: tuple[str, ...]
     extras: tuple[tuple[str, int], ...]
-    players: tuple[PlayerView, ...]
+    players: PlayersView
     board: BoardView
     def has_flag(self, flag: str) -> bool: ...
     def full_state(self) -> Any: ...

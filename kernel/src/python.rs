@@ -25,7 +25,7 @@ mod _native {
     use crate::state_view::PyHooks;
     /// The read-only view a hook called back sees (`crate::state_view`).
     #[pymodule_export]
-    use crate::state_view::{BoardView, DecisionView, PlayerView, StateView};
+    use crate::state_view::{BoardView, DecisionView, PlayerView, PlayersView, StateView};
 
     /// The environments' classes (`naqala.envs.native`).
     #[pymodule_export]

@@ -337,11 +337,19 @@ impl<'c> Rules<'c> {
         self.callbacks.as_deref()
     }
 
-    /// The colours in front of `player` that a called-back `naqala_protected_meeples`
-    /// protects, as a bit set (none without such a hook).
-    fn called_back_protected(&self, state: &State, player: usize) -> u64 {
+    /// The colours in front of `player` (who keeps `meeples`) that a called-back
+    /// `naqala_protected_meeples` protects, as a bit set: none without such a hook, and
+    /// the hook is not asked about a player with no meeple an assassin could kill.
+    fn called_back_protected(&self, state: &State, player: usize, meeples: &Counts) -> u64 {
+        let exposed = self
+            .content
+            .doc
+            .colours
+            .iter()
+            .zip(meeples)
+            .any(|(spec, &n)| spec.kept && n != 0);
         match &self.callbacks {
-            Some(calls) if calls.answers(crate::callbacks::PROTECTED_MEEPLES) => {
+            Some(calls) if exposed && calls.answers(crate::callbacks::PROTECTED_MEEPLES) => {
                 calls.protected(state, player)
             }
             _ => 0,
@@ -1247,7 +1255,7 @@ impl<'c> Rules<'c> {
                 continue;
             }
             let protected = self.protected(state, other);
-            let called_back = self.called_back_protected(state, other);
+            let called_back = self.called_back_protected(state, other, &holdings.meeples);
             for (colour, spec) in self.content.doc.colours.iter().enumerate() {
                 let safe = protected
                     && (BOAZ_PROTECTS.contains(&spec.id.as_str())
@@ -2317,7 +2325,8 @@ impl<'c> Rules<'c> {
             .filter(|&other| other != player)
             .filter(|&other| {
                 let boaz = self.protected(&state, other);
-                let called_back = self.called_back_protected(&state, other);
+                let called_back =
+                    self.called_back_protected(&state, other, &state.players[other].meeples);
                 doc.colours.iter().enumerate().any(|(c, spec)| {
                     spec.kept
                         && (boaz

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use pyo3::exceptions::PyAttributeError;
+use pyo3::exceptions::{PyAttributeError, PyIndexError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
@@ -81,15 +81,12 @@ impl StateView {
         counters(py, &self.content, &self.state.extras)
     }
 
+    /// The players, each read only when a hook looks at it (`PlayersView`).
     #[getter]
-    fn players<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let views = self
-            .state
-            .players
-            .iter()
-            .map(|p| PlayerView::of(py, &self.content, p))
-            .collect::<PyResult<Vec<_>>>()?;
-        PyTuple::new(py, views)
+    fn players(slf: &Bound<'_, Self>) -> PlayersView {
+        PlayersView {
+            view: slf.clone().unbind(),
+        }
     }
 
     #[getter]
@@ -148,44 +145,111 @@ impl BoardView {
     }
 }
 
+/// `state.players`: a sequence of `PlayerView`, each made when it is read.
+#[pyclass(frozen, sequence, module = "naqala.kernel._native")]
+pub struct PlayersView {
+    view: Py<StateView>,
+}
+
+#[pymethods]
+impl PlayersView {
+    fn __len__(&self) -> usize {
+        self.view.get().state.players.len()
+    }
+
+    fn __getitem__(&self, py: Python<'_>, index: isize) -> PyResult<PlayerView> {
+        let count = self.__len__() as isize;
+        let at = if index < 0 { index + count } else { index };
+        if !(0..count).contains(&at) {
+            return Err(PyIndexError::new_err(format!(
+                "there is no player {index} of {count}"
+            )));
+        }
+        Ok(PlayerView {
+            view: self.view.clone_ref(py),
+            index: at as usize,
+        })
+    }
+
+    fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let players = (0..self.__len__())
+            .map(|index| {
+                Py::new(
+                    py,
+                    PlayerView {
+                        view: self.view.clone_ref(py),
+                        index,
+                    },
+                )
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(PyTuple::new(py, players)?
+            .into_any()
+            .try_iter()?
+            .into_any()
+            .unbind())
+    }
+
+    fn __setitem__(&self, index: isize, _value: Bound<'_, PyAny>) -> PyResult<()> {
+        Err(refuse_change(&format!("players[{index}]")))
+    }
+}
+
 /// `state.players[p]`: coins, camels left, meeples by colour, hands by deck (card ids),
-/// counters.
-#[pyclass(frozen, get_all, module = "naqala.kernel._native")]
+/// counters, each read when asked.
+#[pyclass(frozen, module = "naqala.kernel._native")]
 pub struct PlayerView {
-    coins: i64,
-    camels: i64,
-    meeples: Py<PyTuple>,
-    hands: Py<PyTuple>,
-    extras: Py<PyTuple>,
+    view: Py<StateView>,
+    index: usize,
 }
 
 impl PlayerView {
-    fn of(py: Python<'_>, content: &Content, player: &Player) -> PyResult<PlayerView> {
-        let colours = content.doc.colours.len();
-        let cards = &content.doc.cards;
-        let hands = (0..content.decks()).map(|deck| {
-            player
-                .hands
-                .hand(deck)
-                .iter()
-                .map(|&c| cards[usize::from(c)].id.as_str())
-                .collect::<Vec<_>>()
-        });
-        let hands = hands
-            .map(|hand| PyTuple::new(py, hand))
-            .collect::<PyResult<Vec<_>>>()?;
-        Ok(PlayerView {
-            coins: i64::from(player.coins),
-            camels: i64::from(player.camels),
-            meeples: PyTuple::new(py, &player.meeples[..colours])?.unbind(),
-            hands: PyTuple::new(py, hands)?.unbind(),
-            extras: counters(py, content, &player.extras)?.unbind(),
-        })
+    fn player(&self) -> &Player {
+        &self.view.get().state.players[self.index]
+    }
+
+    fn content(&self) -> &Content {
+        &self.view.get().content
     }
 }
 
 #[pymethods]
 impl PlayerView {
+    #[getter]
+    fn coins(&self) -> i64 {
+        i64::from(self.player().coins)
+    }
+
+    #[getter]
+    fn camels(&self) -> i64 {
+        i64::from(self.player().camels)
+    }
+
+    #[getter]
+    fn meeples<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let colours = self.content().doc.colours.len();
+        PyTuple::new(py, &self.player().meeples[..colours])
+    }
+
+    #[getter]
+    fn hands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let content = self.content();
+        let cards = &content.doc.cards;
+        let player = self.player();
+        let hands = (0..content.decks())
+            .map(|deck| {
+                let hand = player.hands.hand(deck);
+                PyTuple::new(py, hand.iter().map(|&c| cards[usize::from(c)].id.as_str()))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        PyTuple::new(py, hands)
+    }
+
+    #[getter]
+    fn extras<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        counters(py, self.content(), &self.player().extras)
+    }
+
     fn __setattr__(&self, name: &str, _value: Bound<'_, PyAny>) -> PyResult<()> {
         Err(refuse_change(name))
     }

@@ -1,0 +1,109 @@
+"""What a code hook called back by the native engine costs: games of a house rule whose
+hook the kernel calls back against the base game, both native, in one process.
+
+For each example of ``plugins/examples`` whose hook the kernel calls back
+(docs/hooks.md, "Hooks called back"), the same seeds are played natively with and without
+it — random players (the kernel's random playout) and greedy ones (the kernel's greedy
+seats) — and the CPU time (``time.process_time``) of each side is read, sides
+alternating, ``--runs`` times; the median ratio is printed, per game and per action (a
+round cap plays shorter games, so per action is the hook's own cost). The targets of
+issue 39: at most 1.5× with random players and 2× with greedy ones.
+
+    python bench/callbacks.py [--games 200] [--greedy-games 10] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from naqala import kernel
+from naqala.core.engine import Rules, build_rules
+from naqala.core.simulate import agent_seed
+from naqala.kernel.support import called_back_words, native_obstacle, native_rules
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "plugins" / "examples"
+#: the examples whose hooks the kernel calls back
+CALLED_BACK = ("round_cap.py", "safe_elders.py")
+PLAYERS = 4
+
+Side = Callable[[], tuple[float, int]]
+
+
+def random_games(rules: Rules, games: int) -> Side:
+    """Play ``games`` random games natively: (CPU seconds, actions)."""
+    bridge = native_rules(rules)
+
+    def run() -> tuple[float, int]:
+        started, actions = time.process_time(), 0
+        for seed in range(games):
+            seeds = [agent_seed(seed, seat) for seat in range(PLAYERS)]
+            actions += bridge.new_game(PLAYERS, seed).random_playout(seeds)[1]
+        return time.process_time() - started, actions
+
+    return run
+
+
+def greedy_games(rules: Rules, games: int) -> Side:
+    """Play ``games`` games of greedy seats natively: (CPU seconds, actions)."""
+    bridge = native_rules(rules)
+
+    def run() -> tuple[float, int]:
+        started, actions = time.process_time(), 0
+        for seed in range(games):
+            seats = [("greedy", agent_seed(seed, seat)) for seat in range(PLAYERS)]
+            actions += bridge.new_game(PLAYERS, seed).play(seats)[1]
+        return time.process_time() - started, actions
+
+    return run
+
+
+def ratio(label: str, hooked: Side, base: Side, runs: int) -> None:
+    """Time both sides ``runs`` times, alternating; print the median ratios."""
+    hooked(), base()  # warmed: rules, kernel and caches built
+    per_game, per_action = [], []
+    for _ in range(runs):
+        (slow, slow_actions), (fast, fast_actions) = hooked(), base()
+        per_game.append(slow / fast)
+        per_action.append((slow / slow_actions) / (fast / fast_actions))
+    print(
+        f"  {label}: {statistics.median(per_game):.2f}× the base game's CPU per game, "
+        f"{statistics.median(per_action):.2f}× per action"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--greedy-games", type=int, default=10)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    if not kernel.available():
+        raise SystemExit(f"no native engine: {kernel.unavailable_reason()}")
+    base = build_rules()
+    print(f"native games of {PLAYERS}, one process, median of {args.runs} runs")
+    for name in CALLED_BACK:
+        rules = build_rules([], [EXAMPLES / name])
+        reason = native_obstacle(rules)
+        if reason is not None:
+            raise SystemExit(f"{name} does not play natively: {reason}")
+        print(f"{name}: calling back {called_back_words(rules)}")
+        ratio(
+            f"{args.games} random games",
+            random_games(rules, args.games),
+            random_games(base, args.games),
+            args.runs,
+        )
+        ratio(
+            f"{args.greedy_games} greedy games",
+            greedy_games(rules, args.greedy_games),
+            greedy_games(base, args.greedy_games),
+            args.runs,
+        )
+
+
+if __name__ == "__main__":
+    main()
