@@ -12,6 +12,7 @@ import pytest
 from native_kit import assert_native_game_is_python, require_native
 
 from naqala.core.engine import Rules, build_rules
+from naqala.core.events import Verdict
 from naqala.core.hookspecs import hookimpl
 from naqala.core.state import State
 
@@ -20,6 +21,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "plugins" / "examples"
 CALLED_BACK = {
     "round_cap.py": "naqala_game_ends",
     "safe_elders.py": "naqala_protected_meeples",
+    "sultans_favour.py": "naqala_verdict",
 }
 #: games compared per example here (.ci/run compares more)
 GAMES = 8
@@ -188,3 +190,39 @@ def test_the_view_reads_as_the_python_state_it_stands_for() -> None:
         )
         with pytest.raises(AttributeError, match="read-only"):
             view.players[0].coins = 100
+
+
+class Wrong:
+    """A plugin whose verdict names a seat the game does not have."""
+
+    NAME = "wrong"
+
+    @hookimpl
+    def naqala_verdict(self, rules: Rules, state: State) -> Verdict:
+        return Verdict((7,), "P8 wins", "ghost")
+
+
+def test_a_verdict_called_back_is_the_lab_s_result_and_a_wrong_one_is_refused() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    rules = example("sultans_favour.py")
+    bridge = native_rules(rules)
+    kinds = set()
+    for seed in range(20):
+        final, _ = bridge.new_game(3, seed).random_playout([1, 2, 3])
+        reading = final.reading()
+        assert reading is not None
+        verdict = rules.verdict(bridge.to_python(final))
+        assert (reading[3], reading[8]) == (list(verdict.winners), verdict.kind)
+        kinds.add(reading[8])
+    assert kinds == {"", "favour"}  # the hook won some games, the scores the others
+    wrong = build_rules(extra_plugins=[Wrong()])
+    final, _ = native_rules(wrong).new_game(3, 1).random_playout([1, 2, 3])
+    with pytest.raises(RuntimeError, match=r"naqala_verdict failed.*winner 7 is no seat"):
+        final.reading()
+
+
+def test_a_python_state_is_its_own_full_state() -> None:
+    state = build_rules().new_game(3, 1)
+    assert state.full_state() is state

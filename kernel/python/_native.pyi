@@ -1,6 +1,6 @@
 # The extension built from kernel/src (python.rs); see naqala.kernel.
-from collections.abc import Callable, Sequence
-from typing import Any, overload
+from collections.abc import Callable, Iterator
+from typing import Any
 
 VERSION: str
 
@@ -37,6 +37,7 @@ class NativeState:
             list[tuple[str, int]],
             list[list[str]],
             list[list[tuple[str, int]]],
+            str,
         ]
         | None
     ): ...
@@ -110,12 +111,10 @@ class PlayerView:
     hands: tuple[tuple[str, ...], ...]
     extras: tuple[tuple[str, int], ...]
 
-class PlayersView(Sequence[PlayerView]):
+class PlayersView:
     def __len__(self) -> int: ...
-    @overload
     def __getitem__(self, index: int) -> PlayerView: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[PlayerView]: ...
+    def __iter__(self) -> Iterator[PlayerView]: ...
 
 class BoardView:
     meeples: tuple[tuple[int, ...], ...]

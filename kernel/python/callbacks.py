@@ -6,7 +6,8 @@ Where a loaded plugin implements a hook the kernel does not (its provider is for
 point, calls one Python function with a read-only ``StateView`` (and the player, where
 the hook takes one). That function asks every such plugin's implementation and combines
 their answers as the Python engine does (``any`` for ``naqala_game_ends``, the union
-for ``naqala_protected_meeples``), so one hook file serves both engines. A wrapper
+for ``naqala_protected_meeples``, the first answer for ``naqala_verdict``, read as its
+winners and kind), so one hook file serves both engines. A wrapper
 implementation is not called back: it keeps its game in Python.
 """
 
@@ -25,6 +26,7 @@ from naqala.core.state import State
 CALLED_BACK: dict[str, tuple[str, ...]] = {
     "naqala_game_ends": ("state",),
     "naqala_protected_meeples": ("state", "player"),
+    "naqala_verdict": ("state",),
 }
 
 Function = Callable[..., Any]
@@ -85,9 +87,21 @@ def _protected(rules: Rules, functions: Sequence[Function]) -> Function:
     return protected
 
 
+def _verdict(rules: Rules, functions: Sequence[Function]) -> Function:
+    def verdict(view: Any) -> tuple[list[int], str] | None:
+        for f in functions:  # firstresult: the first answer that is not None
+            found = f(rules, view)
+            if found is not None:
+                return list(found.winners), found.kind
+        return None
+
+    return verdict
+
+
 COMBINE: dict[str, Callable[[Rules, Sequence[Function]], Function]] = {
     "naqala_game_ends": _game_ends,
     "naqala_protected_meeples": _protected,
+    "naqala_verdict": _verdict,
 }
 
 

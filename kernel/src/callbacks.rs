@@ -6,7 +6,8 @@
 //! plugin's functions with a read-only view of the state (`state_view.rs`), so the pure
 //! crate stays free of Python and a game with no such hook never touches it. Each answer
 //! is combined with the kernel's own as the Python engine combines its plugins' answers
-//! (`any` for the end of the game, a union for protected meeples).
+//! (`any` for the end of the game, a union for protected meeples, the first answer
+//! for the verdict).
 
 use std::fmt::Debug;
 
@@ -15,8 +16,17 @@ use crate::state::State;
 /// The hooks the kernel can call back, by their hookspec names.
 pub const GAME_ENDS: &str = "naqala_game_ends";
 pub const PROTECTED_MEEPLES: &str = "naqala_protected_meeples";
+pub const VERDICT: &str = "naqala_verdict";
 /// Every hook the kernel calls back, in the order the game loop reaches them.
-pub const CALLED_BACK: [&str; 2] = [GAME_ENDS, PROTECTED_MEEPLES];
+pub const CALLED_BACK: [&str; 3] = [GAME_ENDS, PROTECTED_MEEPLES, VERDICT];
+
+/// A plugin's verdict on a finished game (`core/events.py`'s `Verdict`, without its
+/// words): the winning seats and the short name of the outcome.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Verdict {
+    pub winners: Vec<usize>,
+    pub kind: String,
+}
 
 /// A plugin's answers to the hooks it implements. A hook that fails answers as if it had
 /// not spoken (false, nothing protected) and keeps its error for the caller to raise once
@@ -29,6 +39,9 @@ pub trait HookCalls: Debug + Send + Sync {
     /// `naqala_protected_meeples`: the colours (by index) in front of `player` that a
     /// plugin protects from the assassins, as a bit set.
     fn protected(&self, state: &State, player: usize) -> u64;
+    /// `naqala_verdict`: who won the finished game `state`, when a plugin says (its first
+    /// answer that is not `None`); `None` leaves the verdict to the highest scores.
+    fn verdict(&self, state: &State) -> Option<Verdict>;
     /// The first failure of a hook since the last time it was asked, taken: the bindings
     /// raise it once the kernel's call returns.
     fn take_failure(&self) -> Option<String>;

@@ -493,11 +493,10 @@ impl MctsPlayer {
         let last = self.policy.playout(meter, after)?;
         let scores = meter.scores(&last);
         let over = meter.is_over(&last);
-        // `rules.winners`: the highest score wins, a tie shared or broken as
-        // `verdict.tie_break` says (read through the rules themselves in Python, so it
-        // costs no counted work)
-        let won =
-            over && crate::variants::winners(meter.rules.content, &last, &scores).contains(&me);
+        // `rules.winners`: a called-back verdict's winners, else the highest score wins,
+        // a tie shared or broken as `verdict.tie_break` says (read through the rules
+        // themselves in Python, so it costs no counted work)
+        let won = over && meter.rules.winners(&last, &scores).contains(&me);
         Ok(Some((value_of(&scores, me, won, over && !won), scores[me])))
     }
 

@@ -177,23 +177,31 @@ mod _native {
         }
 
         /// The finished game as the lab reads it (`crate::results`), as plain data:
-        /// `(round, lines, scores, winners, flags, effects, djinns, tile_points)`, each seat's
-        /// score lines as `(category, source, points)`; None when its rules score lines
-        /// the kernel does not write (the caller reads a Python state instead).
+        /// `(round, lines, scores, winners, flags, effects, djinns, tile_points, verdict)`,
+        /// each seat's score lines as `(category, source, points)`, `verdict` a called-back
+        /// verdict's kind (else empty); None when its rules score lines the kernel does not
+        /// write (the caller reads a Python state instead).
         #[allow(clippy::type_complexity)]
         fn reading(
             &self,
-        ) -> Option<(
-            u16,
-            Vec<Vec<(String, String, i64)>>,
-            Vec<i64>,
-            Vec<usize>,
-            Vec<String>,
-            Vec<(String, i64)>,
-            Vec<Vec<String>>,
-            Vec<Vec<(String, i64)>>,
-        )> {
-            let read = crate::results::read(self.rules.rules(), &self.state)?;
+        ) -> PyResult<
+            Option<(
+                u16,
+                Vec<Vec<(String, String, i64)>>,
+                Vec<i64>,
+                Vec<usize>,
+                Vec<String>,
+                Vec<(String, i64)>,
+                Vec<Vec<String>>,
+                Vec<Vec<(String, i64)>>,
+                String,
+            )>,
+        > {
+            let found = crate::results::read(self.rules.rules(), &self.state);
+            hooks_answered(&self.rules)?;
+            let Some(read) = found else {
+                return Ok(None);
+            };
             let lines = read
                 .lines
                 .into_iter()
@@ -204,7 +212,7 @@ mod _native {
                         .collect()
                 })
                 .collect();
-            Some((
+            Ok(Some((
                 read.round,
                 lines,
                 read.scores,
@@ -213,7 +221,8 @@ mod _native {
                 read.effects,
                 read.djinns,
                 read.tile_points,
-            ))
+                read.verdict,
+            )))
         }
 
         /// The players in the order their first marker lies on the bid track

@@ -356,6 +356,23 @@ impl<'c> Rules<'c> {
         }
     }
 
+    /// The seats who won the finished game `state` with `scores`: a called-back
+    /// `naqala_verdict`'s winners when it answers, else the highest scores
+    /// (`variants::winners`), as `rules.winners` in Python.
+    pub fn winners(&self, state: &State, scores: &[i64]) -> Vec<usize> {
+        self.called_back_verdict(state)
+            .map(|v| v.winners)
+            .unwrap_or_else(|| crate::variants::winners(self.content, state, scores))
+    }
+
+    /// A called-back `naqala_verdict`'s answer about the finished game `state`, if any.
+    pub fn called_back_verdict(&self, state: &State) -> Option<crate::callbacks::Verdict> {
+        match &self.callbacks {
+            Some(calls) if calls.answers(crate::callbacks::VERDICT) => calls.verdict(state),
+            _ => None,
+        }
+    }
+
     /// Whether a called-back `naqala_game_ends` ends the game (false without one).
     fn called_back_game_ends(&self, state: &State) -> bool {
         match &self.callbacks {

@@ -17,7 +17,7 @@ use pyo3::exceptions::{PyAttributeError, PyIndexError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::callbacks::{HookCalls, CALLED_BACK, GAME_ENDS, PROTECTED_MEEPLES};
+use crate::callbacks::{HookCalls, Verdict, CALLED_BACK, GAME_ENDS, PROTECTED_MEEPLES, VERDICT};
 use crate::content::Content;
 use crate::state::{Player, State};
 use crate::statejson::state_to_json;
@@ -413,6 +413,23 @@ impl HookCalls for PyHooks {
             Ok(found)
         })
         .unwrap_or(0)
+    }
+
+    fn verdict(&self, state: &State) -> Option<Verdict> {
+        let players = state.players.len();
+        self.call(VERDICT, state, None, |answer| {
+            if answer.is_none() {
+                return Ok(None);
+            }
+            let (winners, kind): (Vec<usize>, String) = answer.extract()?;
+            if let Some(&seat) = winners.iter().find(|&&w| w >= players) {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "its winner {seat} is no seat of a game of {players}"
+                )));
+            }
+            Ok(Some(Verdict { winners, kind }))
+        })
+        .flatten()
     }
 
     fn take_failure(&self) -> Option<String> {
