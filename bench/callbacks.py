@@ -4,10 +4,13 @@ hook the kernel calls back against the base game, both native, in one process.
 For each example of ``plugins/examples`` whose hook the kernel calls back
 (docs/hooks.md, "Hooks called back"), the same seeds are played natively with and without
 it — random players (the kernel's random playout) and greedy ones (the kernel's greedy
-seats) — and the CPU time (``time.process_time``) of each side is read, sides
+seats), each finished game read as a study reads its result (``NativeState.reading``,
+where a verdict is judged) — and the CPU time (``time.process_time``) of each side is read, sides
 alternating, ``--runs`` times; the median ratio is printed, per game and per action (a
-round cap plays shorter games, so per action is the hook's own cost). The targets of
-issue 39: at most 1.5× with random players and 2× with greedy ones.
+round cap plays shorter games, so per action is the hook's own cost). Last, a verdict
+that asks for the full Python ``State`` (``state.full_state()``) and scores it shows
+what that costs. The targets of issue 39: at most 1.5× with random players and 2× with
+greedy ones.
 
     python bench/callbacks.py [--games 200] [--greedy-games 10] [--runs 3]
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -27,8 +31,21 @@ from naqala.kernel.support import called_back_words, native_obstacle, native_rul
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "plugins" / "examples"
 #: the examples whose hooks the kernel calls back
-CALLED_BACK = ("round_cap.py", "safe_elders.py")
+CALLED_BACK = ("round_cap.py", "safe_elders.py", "sultans_favour.py")
 PLAYERS = 4
+#: a verdict hook that asks for the whole Python state and scores it
+FULL_STATE = """
+from naqala.core.hookspecs import hookimpl
+
+NAME = "full-state-verdict"
+VERSION = "1.0"
+
+
+@hookimpl
+def naqala_verdict(rules, state):
+    rules.scores(state.full_state())
+    return None
+"""
 
 Side = Callable[[], tuple[float, int]]
 
@@ -41,7 +58,9 @@ def random_games(rules: Rules, games: int) -> Side:
         started, actions = time.process_time(), 0
         for seed in range(games):
             seeds = [agent_seed(seed, seat) for seat in range(PLAYERS)]
-            actions += bridge.new_game(PLAYERS, seed).random_playout(seeds)[1]
+            final, played = bridge.new_game(PLAYERS, seed).random_playout(seeds)
+            final.reading()  # the result as a study reads it: the verdict's point
+            actions += played
         return time.process_time() - started, actions
 
     return run
@@ -55,7 +74,9 @@ def greedy_games(rules: Rules, games: int) -> Side:
         started, actions = time.process_time(), 0
         for seed in range(games):
             seats = [("greedy", agent_seed(seed, seat)) for seat in range(PLAYERS)]
-            actions += bridge.new_game(PLAYERS, seed).play(seats)[1]
+            final, played, _ = bridge.new_game(PLAYERS, seed).play(seats)
+            final.reading()
+            actions += played
         return time.process_time() - started, actions
 
     return run
@@ -85,24 +106,33 @@ def main() -> None:
         raise SystemExit(f"no native engine: {kernel.unavailable_reason()}")
     base = build_rules()
     print(f"native games of {PLAYERS}, one process, median of {args.runs} runs")
-    for name in CALLED_BACK:
-        rules = build_rules([], [EXAMPLES / name])
-        reason = native_obstacle(rules)
-        if reason is not None:
-            raise SystemExit(f"{name} does not play natively: {reason}")
-        print(f"{name}: calling back {called_back_words(rules)}")
-        ratio(
-            f"{args.games} random games",
-            random_games(rules, args.games),
-            random_games(base, args.games),
-            args.runs,
-        )
-        ratio(
-            f"{args.greedy_games} greedy games",
-            greedy_games(rules, args.greedy_games),
-            greedy_games(base, args.greedy_games),
-            args.runs,
-        )
+    with tempfile.TemporaryDirectory() as folder:
+        full = Path(folder) / "full_state_verdict.py"
+        full.write_text(FULL_STATE, encoding="utf-8")
+        for path in [*(EXAMPLES / name for name in CALLED_BACK), full]:
+            compare(path, base, args)
+
+
+def compare(path: Path, base: Rules, args: argparse.Namespace) -> None:
+    """Print the ratios of the house rule at ``path`` against the base game."""
+    name = path.name
+    rules = build_rules([], [path])
+    reason = native_obstacle(rules)
+    if reason is not None:
+        raise SystemExit(f"{name} does not play natively: {reason}")
+    print(f"{name}: calling back {called_back_words(rules)}")
+    ratio(
+        f"{args.games} random games",
+        random_games(rules, args.games),
+        random_games(base, args.games),
+        args.runs,
+    )
+    ratio(
+        f"{args.greedy_games} greedy games",
+        greedy_games(rules, args.greedy_games),
+        greedy_games(base, args.greedy_games),
+        args.runs,
+    )
 
 
 if __name__ == "__main__":
