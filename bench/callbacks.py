@@ -3,11 +3,12 @@ hook the kernel calls back against the base game, both native, in one process.
 
 For each example of ``plugins/examples`` whose hook the kernel calls back
 (docs/hooks.md, "Hooks called back"), the same seeds are played natively with and without
-it — random players (the kernel's random playout) and greedy ones (the kernel's greedy
-seats), each finished game read as a study reads its result (``NativeState.reading``,
-where a verdict is judged) — and the CPU time (``time.process_time``) of each side is read, sides
-alternating, ``--runs`` times; the median ratio is printed, per game and per action (a
-round cap plays shorter games, so per action is the hook's own cost). Last, a verdict
+it, random and greedy seats, each game played and its result read as a study does
+(``naqala.lab.native.play_native``: the kernel's reading, where a verdict is judged, or a
+Python state where the kernel does not write every score line) — and the CPU time
+(``time.process_time``) of each side is read, sides alternating, ``--runs`` times; the
+median ratio is printed, per game and per action (a round cap plays shorter games, so
+per action is the hook's own cost). Last, a verdict
 that asks for the full Python ``State`` (``state.full_state()``) and scores it shows
 what that costs. The targets of issue 39: at most 1.5× with random players and 2× with
 greedy ones.
@@ -26,12 +27,12 @@ from pathlib import Path
 
 from naqala import kernel
 from naqala.core.engine import Rules, build_rules
-from naqala.core.simulate import agent_seed
-from naqala.kernel.support import called_back_words, native_obstacle, native_rules
+from naqala.kernel.support import called_back_words, native_obstacle
+from naqala.lab.native import play_native
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "plugins" / "examples"
 #: the examples whose hooks the kernel calls back
-CALLED_BACK = ("round_cap.py", "safe_elders.py", "sultans_favour.py")
+CALLED_BACK = ("round_cap.py", "safe_elders.py", "sultans_favour.py", "thrifty_caravans.py")
 PLAYERS = 4
 #: a verdict hook that asks for the whole Python state and scores it
 FULL_STATE = """
@@ -50,33 +51,14 @@ def naqala_verdict(rules, state):
 Side = Callable[[], tuple[float, int]]
 
 
-def random_games(rules: Rules, games: int) -> Side:
-    """Play ``games`` random games natively: (CPU seconds, actions)."""
-    bridge = native_rules(rules)
+def study_games(rules: Rules, games: int, player: str) -> Side:
+    """Play ``games`` games of ``player`` seats natively and read each result as a study
+    does (``naqala.lab.native.play_native``): (CPU seconds, actions)."""
 
     def run() -> tuple[float, int]:
         started, actions = time.process_time(), 0
         for seed in range(games):
-            seeds = [agent_seed(seed, seat) for seat in range(PLAYERS)]
-            final, played = bridge.new_game(PLAYERS, seed).random_playout(seeds)
-            final.reading()  # the result as a study reads it: the verdict's point
-            actions += played
-        return time.process_time() - started, actions
-
-    return run
-
-
-def greedy_games(rules: Rules, games: int) -> Side:
-    """Play ``games`` games of greedy seats natively: (CPU seconds, actions)."""
-    bridge = native_rules(rules)
-
-    def run() -> tuple[float, int]:
-        started, actions = time.process_time(), 0
-        for seed in range(games):
-            seats = [("greedy", agent_seed(seed, seat)) for seat in range(PLAYERS)]
-            final, played, _ = bridge.new_game(PLAYERS, seed).play(seats)
-            final.reading()
-            actions += played
+            actions += play_native(rules, PLAYERS, seed, [player] * PLAYERS).actions
         return time.process_time() - started, actions
 
     return run
@@ -123,14 +105,14 @@ def compare(path: Path, base: Rules, args: argparse.Namespace) -> None:
     print(f"{name}: calling back {called_back_words(rules)}")
     ratio(
         f"{args.games} random games",
-        random_games(rules, args.games),
-        random_games(base, args.games),
+        study_games(rules, args.games, "random"),
+        study_games(base, args.games, "random"),
         args.runs,
     )
     ratio(
         f"{args.greedy_games} greedy games",
-        greedy_games(rules, args.greedy_games),
-        greedy_games(base, args.greedy_games),
+        study_games(rules, args.greedy_games, "greedy"),
+        study_games(base, args.greedy_games, "greedy"),
         args.runs,
     )
 

@@ -22,6 +22,7 @@ CALLED_BACK = {
     "round_cap.py": "naqala_game_ends",
     "safe_elders.py": "naqala_protected_meeples",
     "sultans_favour.py": "naqala_verdict",
+    "thrifty_caravans.py": "naqala_score_lines",
 }
 #: games compared per example here (.ci/run compares more)
 GAMES = 8
@@ -68,6 +69,26 @@ def test_games_with_a_hook_called_back_do_not_differ_from_the_python_engine(name
     assert total.differences == [] and total.unported == {}
     assert [hook for hook, calls, _ in bridge.called_back() if calls] == [CALLED_BACK[name]]
     assert_native_game_is_python(rules, bridge, 4, 7)
+
+
+@pytest.mark.parametrize("name", CALLED_BACK)
+def test_a_native_greedy_game_with_a_hook_called_back_is_the_python_one(name: str) -> None:
+    require_native()
+    from naqala.agents.greedy import GreedyAgent
+    from naqala.core.serialize import state_to_data
+    from naqala.core.simulate import agent_seed
+    from naqala.kernel.support import native_rules
+
+    rules, seed, players = example(name), 11, 3
+    agents = [GreedyAgent(agent_seed(seed, seat)) for seat in range(players)]
+    state = rules.new_game(players, seed)
+    while not state.is_over:
+        agent = agents[state.decision.player]
+        state = rules.apply(state, agent.choose(rules, state, rules.legal_actions(state)))
+    bridge = native_rules(rules)
+    seats = [("greedy", agent_seed(seed, seat)) for seat in range(players)]
+    final, _, _ = bridge.new_game(players, seed).play(seats)
+    assert bridge.data(final) == state_to_data(rules, state)
 
 
 def test_the_round_cap_ends_native_games_after_its_round() -> None:

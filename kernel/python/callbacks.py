@@ -6,8 +6,9 @@ Where a loaded plugin implements a hook the kernel does not (its provider is for
 point, calls one Python function with a read-only ``StateView`` (and the player, where
 the hook takes one). That function asks every such plugin's implementation and combines
 their answers as the Python engine does (``any`` for ``naqala_game_ends``, the union
-for ``naqala_protected_meeples``, the first answer for ``naqala_verdict``, read as its
-winners and kind), so one hook file serves both engines. A wrapper
+for ``naqala_protected_meeples``, the points of ``naqala_score_lines`` summed, the first
+answer for ``naqala_verdict``, read as its winners and kind), so one hook file serves
+both engines. A wrapper
 implementation is not called back: it keeps its game in Python.
 """
 
@@ -26,6 +27,7 @@ from naqala.core.state import State
 CALLED_BACK: dict[str, tuple[str, ...]] = {
     "naqala_game_ends": ("state",),
     "naqala_protected_meeples": ("state", "player"),
+    "naqala_score_lines": ("state", "player"),
     "naqala_verdict": ("state",),
 }
 
@@ -87,6 +89,13 @@ def _protected(rules: Rules, functions: Sequence[Function]) -> Function:
     return protected
 
 
+def _score_points(rules: Rules, functions: Sequence[Function]) -> Function:
+    def score_points(view: Any, player: int) -> int:
+        return sum(line.points for f in functions for line in (f(rules, view, player) or ()))
+
+    return score_points
+
+
 def _verdict(rules: Rules, functions: Sequence[Function]) -> Function:
     def verdict(view: Any) -> tuple[list[int], str] | None:
         for f in functions:  # firstresult: the first answer that is not None
@@ -101,6 +110,7 @@ def _verdict(rules: Rules, functions: Sequence[Function]) -> Function:
 COMBINE: dict[str, Callable[[Rules, Sequence[Function]], Function]] = {
     "naqala_game_ends": _game_ends,
     "naqala_protected_meeples": _protected,
+    "naqala_score_lines": _score_points,
     "naqala_verdict": _verdict,
 }
 

@@ -6,8 +6,8 @@
 //! plugin's functions with a read-only view of the state (`state_view.rs`), so the pure
 //! crate stays free of Python and a game with no such hook never touches it. Each answer
 //! is combined with the kernel's own as the Python engine combines its plugins' answers
-//! (`any` for the end of the game, a union for protected meeples, the first answer
-//! for the verdict).
+//! (`any` for the end of the game, a union for protected meeples, a sum for score
+//! lines, the first answer for the verdict).
 
 use std::fmt::Debug;
 
@@ -16,9 +16,10 @@ use crate::state::State;
 /// The hooks the kernel can call back, by their hookspec names.
 pub const GAME_ENDS: &str = "naqala_game_ends";
 pub const PROTECTED_MEEPLES: &str = "naqala_protected_meeples";
+pub const SCORE_LINES: &str = "naqala_score_lines";
 pub const VERDICT: &str = "naqala_verdict";
 /// Every hook the kernel calls back, in the order the game loop reaches them.
-pub const CALLED_BACK: [&str; 3] = [GAME_ENDS, PROTECTED_MEEPLES, VERDICT];
+pub const CALLED_BACK: [&str; 4] = [GAME_ENDS, PROTECTED_MEEPLES, SCORE_LINES, VERDICT];
 
 /// A plugin's verdict on a finished game (`core/events.py`'s `Verdict`, without its
 /// words): the winning seats and the short name of the outcome.
@@ -39,6 +40,9 @@ pub trait HookCalls: Debug + Send + Sync {
     /// `naqala_protected_meeples`: the colours (by index) in front of `player` that a
     /// plugin protects from the assassins, as a bit set.
     fn protected(&self, state: &State, player: usize) -> u64;
+    /// `naqala_score_lines`: the points of the score lines plugins add to `player`'s
+    /// sheet, summed (their lines are read in Python where a sheet is shown).
+    fn score_points(&self, state: &State, player: usize) -> i64;
     /// `naqala_verdict`: who won the finished game `state`, when a plugin says (its first
     /// answer that is not `None`); `None` leaves the verdict to the highest scores.
     fn verdict(&self, state: &State) -> Option<Verdict>;

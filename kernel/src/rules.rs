@@ -2727,6 +2727,17 @@ impl<'c> Rules<'c> {
             + self.whims_score(state, player)
             + self.artisan_score(state, player)
             + self.effects_score(state, player)
+            + self.called_back_points(state, player)
+    }
+
+    /// The points of a called-back `naqala_score_lines` for `player` (0 without one).
+    fn called_back_points(&self, state: &State, player: usize) -> i64 {
+        match &self.callbacks {
+            Some(calls) if calls.answers(crate::callbacks::SCORE_LINES) => {
+                calls.score_points(state, player)
+            }
+            _ => 0,
+        }
     }
 
     fn suit_value(&self, size: usize) -> i64 {

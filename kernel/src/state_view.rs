@@ -17,7 +17,9 @@ use pyo3::exceptions::{PyAttributeError, PyIndexError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::callbacks::{HookCalls, Verdict, CALLED_BACK, GAME_ENDS, PROTECTED_MEEPLES, VERDICT};
+use crate::callbacks::{
+    HookCalls, Verdict, CALLED_BACK, GAME_ENDS, PROTECTED_MEEPLES, SCORE_LINES, VERDICT,
+};
 use crate::content::Content;
 use crate::state::{Player, State};
 use crate::statejson::state_to_json;
@@ -411,6 +413,13 @@ impl HookCalls for PyHooks {
                 found |= 1 << at;
             }
             Ok(found)
+        })
+        .unwrap_or(0)
+    }
+
+    fn score_points(&self, state: &State, player: usize) -> i64 {
+        self.call(SCORE_LINES, state, Some(player), |answer| {
+            answer.extract::<i64>()
         })
         .unwrap_or(0)
     }
