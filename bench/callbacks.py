@@ -32,7 +32,13 @@ from naqala.lab.native import play_native
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "plugins" / "examples"
 #: the examples whose hooks the kernel calls back
-CALLED_BACK = ("round_cap.py", "safe_elders.py", "sultans_favour.py", "thrifty_caravans.py")
+CALLED_BACK = (
+    "round_cap.py",
+    "safe_elders.py",
+    "sultans_favour.py",
+    "thrifty_caravans.py",
+    "fakirs_in_hand.py",
+)
 PLAYERS = 4
 #: a verdict hook that asks for the whole Python state and scores it
 FULL_STATE = """

@@ -23,6 +23,7 @@ CALLED_BACK = {
     "safe_elders.py": "naqala_protected_meeples",
     "sultans_favour.py": "naqala_verdict",
     "thrifty_caravans.py": "naqala_score_lines",
+    "fakirs_in_hand.py": "naqala_adjust_new_game",
 }
 #: games compared per example here (.ci/run compares more)
 GAMES = 8
@@ -67,8 +68,8 @@ def test_games_with_a_hook_called_back_do_not_differ_from_the_python_engine(name
     for players, seed, agent in games(GAMES):
         total.add(verify_game(rules, bridge, players, seed, agent))
     assert total.differences == [] and total.unported == {}
+    assert_native_game_is_python(rules, bridge, 4, 7)  # a native set-up, played out
     assert [hook for hook, calls, _ in bridge.called_back() if calls] == [CALLED_BACK[name]]
-    assert_native_game_is_python(rules, bridge, 4, 7)
 
 
 @pytest.mark.parametrize("name", CALLED_BACK)
@@ -89,6 +90,15 @@ def test_a_native_greedy_game_with_a_hook_called_back_is_the_python_one(name: st
     seats = [("greedy", agent_seed(seed, seat)) for seat in range(players)]
     final, _, _ = bridge.new_game(players, seed).play(seats)
     assert bridge.data(final) == state_to_data(rules, state)
+
+
+def test_a_native_new_game_deals_the_fakirs_of_a_hook_called_back() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    rules = example("fakirs_in_hand.py")
+    players = json.loads(native_rules(rules).new_game(4, 2).to_json())["players"]
+    assert [p["hands"]["resources"] for p in players] == [["fakir"]] * 4
 
 
 def test_the_round_cap_ends_native_games_after_its_round() -> None:

@@ -8,8 +8,9 @@ the hook takes one). That function asks every such plugin's implementation and c
 their answers as the Python engine does (``any`` for ``naqala_game_ends``, the union
 for ``naqala_protected_meeples``, the points of ``naqala_score_lines`` summed, the first
 answer for ``naqala_verdict``, read as its winners and kind), so one hook file serves
-both engines. A wrapper
-implementation is not called back: it keeps its game in Python.
+both engines. ``naqala_adjust_new_game`` returns a new ``State``, so it is handed the
+whole Python state and its answer is read back, as state JSON both ways, once a game. A
+wrapper implementation is not called back: it keeps its game in Python.
 """
 
 from __future__ import annotations
@@ -18,13 +19,16 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+import attrs
+
 from naqala.core.engine import Rules
 from naqala.core.native import Provided
-from naqala.core.serialize import state_from_data
-from naqala.core.state import State
+from naqala.core.serialize import state_from_data, state_to_data
+from naqala.core.state import NOBODY, Decision, State
 
 #: the hooks the kernel calls back, with their arguments after ``rules``, in order
 CALLED_BACK: dict[str, tuple[str, ...]] = {
+    "naqala_adjust_new_game": ("state",),
     "naqala_game_ends": ("state",),
     "naqala_protected_meeples": ("state", "player"),
     "naqala_score_lines": ("state", "player"),
@@ -32,6 +36,8 @@ CALLED_BACK: dict[str, tuple[str, ...]] = {
 }
 
 Function = Callable[..., Any]
+#: the stage a new game is read at before it is put back at ``setup``
+BID = "bid"
 
 
 def is_called_back(rules: Rules, provided: Provided) -> bool:
@@ -96,6 +102,30 @@ def _score_points(rules: Rules, functions: Sequence[Function]) -> Function:
     return score_points
 
 
+def _adjusted(rules: Rules, functions: Sequence[Function]) -> Function:
+    def adjust(text: str) -> str | None:
+        state = start = _new_game(rules, text)
+        for f in functions:  # folded, in registration order, as the set-up does
+            changed = f(rules, state)
+            if changed is not None:
+                state = changed
+        if state is start:
+            return None
+        return json.dumps(state_to_data(rules, state))
+
+    return adjust
+
+
+def _new_game(rules: Rules, text: str) -> State:
+    """The kernel's new game (waiting at ``setup``, which no state file names) as the
+    Python ``State`` the set-up hands to ``naqala_adjust_new_game``."""
+    data = json.loads(text)
+    waiting = data["decision"]
+    data["decision"] = {"stage": BID, "player": None}
+    state = state_from_data(data, rules, meaning=False)[1]
+    return attrs.evolve(state, decision=Decision(waiting["stage"], NOBODY))
+
+
 def _verdict(rules: Rules, functions: Sequence[Function]) -> Function:
     def verdict(view: Any) -> tuple[list[int], str] | None:
         for f in functions:  # firstresult: the first answer that is not None
@@ -108,6 +138,7 @@ def _verdict(rules: Rules, functions: Sequence[Function]) -> Function:
 
 
 COMBINE: dict[str, Callable[[Rules, Sequence[Function]], Function]] = {
+    "naqala_adjust_new_game": _adjusted,
     "naqala_game_ends": _game_ends,
     "naqala_protected_meeples": _protected,
     "naqala_score_lines": _score_points,

@@ -18,8 +18,15 @@ pub const GAME_ENDS: &str = "naqala_game_ends";
 pub const PROTECTED_MEEPLES: &str = "naqala_protected_meeples";
 pub const SCORE_LINES: &str = "naqala_score_lines";
 pub const VERDICT: &str = "naqala_verdict";
+pub const ADJUST_NEW_GAME: &str = "naqala_adjust_new_game";
 /// Every hook the kernel calls back, in the order the game loop reaches them.
-pub const CALLED_BACK: [&str; 4] = [GAME_ENDS, PROTECTED_MEEPLES, SCORE_LINES, VERDICT];
+pub const CALLED_BACK: [&str; 5] = [
+    ADJUST_NEW_GAME,
+    GAME_ENDS,
+    PROTECTED_MEEPLES,
+    SCORE_LINES,
+    VERDICT,
+];
 
 /// A plugin's verdict on a finished game (`core/events.py`'s `Verdict`, without its
 /// words): the winning seats and the short name of the outcome.
@@ -35,6 +42,10 @@ pub struct Verdict {
 pub trait HookCalls: Debug + Send + Sync {
     /// Whether the hook names one of these calls' hooks.
     fn answers(&self, hook: &str) -> bool;
+    /// `naqala_adjust_new_game`: the new game as plugins change it after the kernel's
+    /// own set-up (the whole state, handed over as state JSON both ways, once a game);
+    /// `None` leaves it as it is.
+    fn adjust_new_game(&self, state: &State) -> Option<State>;
     /// `naqala_game_ends`: whether a plugin ends the game after this round's clean-up.
     fn game_ends(&self, state: &State) -> bool;
     /// `naqala_protected_meeples`: the colours (by index) in front of `player` that a

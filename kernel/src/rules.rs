@@ -365,6 +365,18 @@ impl<'c> Rules<'c> {
             .unwrap_or_else(|| crate::variants::winners(self.content, state, scores))
     }
 
+    /// The new game `state` as a called-back `naqala_adjust_new_game` changes it (as it
+    /// is without one), after the kernel's own adjustments: plugins the kernel does not
+    /// implement come after the boxes in registration order.
+    pub(crate) fn called_back_new_game(&self, state: State) -> State {
+        match &self.callbacks {
+            Some(calls) if calls.answers(crate::callbacks::ADJUST_NEW_GAME) => {
+                calls.adjust_new_game(&state).unwrap_or(state)
+            }
+            _ => state,
+        }
+    }
+
     /// A called-back `naqala_verdict`'s answer about the finished game `state`, if any.
     pub fn called_back_verdict(&self, state: &State) -> Option<crate::callbacks::Verdict> {
         match &self.callbacks {

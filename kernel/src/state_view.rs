@@ -18,11 +18,12 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::callbacks::{
-    HookCalls, Verdict, CALLED_BACK, GAME_ENDS, PROTECTED_MEEPLES, SCORE_LINES, VERDICT,
+    HookCalls, Verdict, ADJUST_NEW_GAME, CALLED_BACK, GAME_ENDS, PROTECTED_MEEPLES, SCORE_LINES,
+    VERDICT,
 };
 use crate::content::Content;
 use crate::state::{Player, State};
-use crate::statejson::state_to_json;
+use crate::statejson::{state_from_json, state_to_json};
 
 /// What a hook that sets an attribute of a view is told.
 const READ_ONLY: &str = "a StateView is read-only: a hook called back by the native engine \
@@ -352,10 +353,7 @@ impl PyHooks {
         player: Option<usize>,
         read: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<T>,
     ) -> Option<T> {
-        let at = CALLED_BACK.iter().position(|&h| h == hook)?;
-        let function = self.functions[at].as_ref()?;
-        let started = Instant::now();
-        let answer = Python::attach(|py| {
+        self.call_with(hook, read, |py, function| {
             let view = Py::new(
                 py,
                 StateView {
@@ -364,10 +362,26 @@ impl PyHooks {
                     to_state: self.to_state.as_ref().map(|f| f.clone_ref(py)),
                 },
             )?;
-            let answer = match player {
+            match player {
                 Some(p) => function.call1(py, (view, p)),
                 None => function.call1(py, (view,)),
-            }?;
+            }
+        })
+    }
+
+    /// The hook `hook`'s function called by `call`, its answer read by `read`, the call
+    /// tallied; None (and the failure kept) when the hook or its answer fails.
+    fn call_with<T>(
+        &self,
+        hook: &str,
+        read: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<T>,
+        call: impl FnOnce(Python<'_>, &Py<PyAny>) -> PyResult<Py<PyAny>>,
+    ) -> Option<T> {
+        let at = CALLED_BACK.iter().position(|&h| h == hook)?;
+        let function = self.functions[at].as_ref()?;
+        let started = Instant::now();
+        let answer = Python::attach(|py| {
+            let answer = call(py, function)?;
             read(answer.bind(py))
         });
         let tally = &self.tallies[at];
@@ -392,6 +406,24 @@ impl HookCalls for PyHooks {
             .iter()
             .position(|&h| h == hook)
             .is_some_and(|at| self.functions[at].is_some())
+    }
+
+    fn adjust_new_game(&self, state: &State) -> Option<State> {
+        let content = &self.content;
+        let text = state_to_json(content, state);
+        let read = |answer: &Bound<'_, PyAny>| -> PyResult<Option<State>> {
+            if answer.is_none() {
+                return Ok(None);
+            }
+            let changed: String = answer.extract()?;
+            state_from_json(content, &changed)
+                .map(Some)
+                .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("its new game: {e}")))
+        };
+        self.call_with(ADJUST_NEW_GAME, read, |py, function| {
+            function.call1(py, (text,))
+        })
+        .flatten()
     }
 
     fn game_ends(&self, state: &State) -> bool {
