@@ -10,8 +10,9 @@ Python state where the kernel does not write every score line) — and the CPU t
 median ratio is printed, per game and per action (a round cap plays shorter games, so
 per action is the hook's own cost). Last, a verdict
 that asks for the full Python ``State`` (``state.full_state()``) and scores it shows
-what that costs. The targets of issue 39: at most 1.5× with random players and 2× with
-greedy ones.
+what that costs, and a Python player seated among native greedy ones what its seat costs
+beside its own decisions. The targets of issue 39: at most 1.5× with random players and
+2× with greedy ones; the Python seat at most its own decisions plus 1.2× native.
 
     python bench/callbacks.py [--games 200] [--greedy-games 10] [--runs 3]
 """
@@ -19,15 +20,20 @@ greedy ones.
 from __future__ import annotations
 
 import argparse
+import importlib
 import statistics
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from naqala import kernel
+from naqala.core.agents import make_agent
 from naqala.core.engine import Rules, build_rules
-from naqala.kernel.support import called_back_words, native_obstacle
+from naqala.core.simulate import agent_seed
+from naqala.kernel.callbacks import seat_function
+from naqala.kernel.support import called_back_words, native_obstacle, native_rules
 from naqala.lab.native import play_native
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "plugins" / "examples"
@@ -84,6 +90,53 @@ def ratio(label: str, hooked: Side, base: Side, runs: int) -> None:
     )
 
 
+def python_seat(games: int, runs: int) -> None:
+    """A Python player (``plugins/examples/coiny.py``) in seat 1 with three native greedy
+    seats, against four native greedy seats: the mixed game's CPU less the Python seat's
+    own decisions (timed inside them), per action, over the native game's."""
+    coiny = importlib.import_module("naqala.plugins.examples.coiny")
+    rules = build_rules(extra_plugins=[coiny])
+    bridge = native_rules(rules)
+    own = [0.0]
+
+    def timed(choose: Callable[[Any, list[str]], int]) -> Callable[[Any, list[str]], int]:
+        def call(view: Any, notations: list[str]) -> int:
+            started = time.process_time()
+            try:
+                return choose(view, notations)
+            finally:
+                own[0] += time.process_time() - started
+
+        return call
+
+    def mixed() -> tuple[float, int]:
+        started, actions = time.process_time(), 0
+        for seed in range(games):
+            seats = [("greedy", agent_seed(seed, seat)) for seat in range(PLAYERS)]
+            agent = timed(seat_function(rules, make_agent(rules, "coiny", seats[0][1])))
+            agents = [agent, *([None] * (PLAYERS - 1))]
+            actions += bridge.new_game(PLAYERS, seed).play(seats, agents)[1]
+        return time.process_time() - started, actions
+
+    def native() -> tuple[float, int]:
+        started, actions = time.process_time(), 0
+        for seed in range(games):
+            seats = [("greedy", agent_seed(seed, seat)) for seat in range(PLAYERS)]
+            actions += bridge.new_game(PLAYERS, seed).play(seats)[1]
+        return time.process_time() - started, actions
+
+    mixed(), native()
+    found = []
+    for _ in range(runs):
+        own[0] = 0.0
+        (slow, slow_actions), (fast, fast_actions) = mixed(), native()
+        found.append(((slow - own[0]) / slow_actions) / (fast / fast_actions))
+    print(
+        f"a Python seat (coiny) with 3 native greedy ones, {games} games: less its own "
+        f"decisions, {statistics.median(found):.2f}× the native game's CPU per action"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -99,6 +152,7 @@ def main() -> None:
         full.write_text(FULL_STATE, encoding="utf-8")
         for path in [*(EXAMPLES / name for name in CALLED_BACK), full]:
             compare(path, base, args)
+    python_seat(args.greedy_games, args.runs)
 
 
 def compare(path: Path, base: Rules, args: argparse.Namespace) -> None:

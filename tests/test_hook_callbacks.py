@@ -257,3 +257,46 @@ def test_a_verdict_called_back_is_the_lab_s_result_and_a_wrong_one_is_refused() 
 def test_a_python_state_is_its_own_full_state() -> None:
     state = build_rules().new_game(3, 1)
     assert state.full_state() is state
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_python_player_seated_in_a_native_game_plays_the_python_engine_s_game(
+    seed: int,
+) -> None:
+    require_native()
+    import importlib
+
+    from naqala.agents.greedy import GreedyAgent
+    from naqala.core.agents import make_agent
+    from naqala.core.serialize import state_to_data
+    from naqala.core.simulate import agent_seed
+    from naqala.kernel.callbacks import seat_function, state_reader
+    from naqala.kernel.support import native_rules
+
+    coiny = importlib.import_module("naqala.plugins.examples.coiny")
+    rules = build_rules(extra_plugins=[coiny])
+    agents = [make_agent(rules, "coiny", agent_seed(seed, 0))]
+    agents += [GreedyAgent(agent_seed(seed, seat)) for seat in (1, 2, 3)]
+    state = rules.new_game(4, seed)
+    while not state.is_over:
+        agent = agents[state.decision.player]
+        state = rules.apply(state, agent.choose(rules, state, rules.legal_actions(state)))
+    bridge = native_rules(rules)
+    seats = [("coiny", 0)] + [("greedy", agent_seed(seed, seat)) for seat in (1, 2, 3)]
+    asked = [seat_function(rules, make_agent(rules, "coiny", agent_seed(seed, 0)))]
+    final, _, _ = bridge.new_game(4, seed).play(
+        seats, [*asked, None, None, None], state_reader(rules)
+    )
+    assert bridge.data(final) == state_to_data(rules, state)
+
+
+def test_a_python_player_that_fails_stops_the_native_game_with_its_error() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    def confused(view: Any, notations: list[str]) -> int:
+        raise LookupError(f"no idea at round {view.round}")
+
+    start = native_rules(build_rules()).new_game(2, 1)
+    with pytest.raises(LookupError, match="no idea at round 1"):
+        start.play([("x", 0), ("random", 1)], [confused, None])

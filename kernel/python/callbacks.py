@@ -21,6 +21,8 @@ from typing import Any
 
 import attrs
 
+from naqala.core.actions import format_action, parse_action
+from naqala.core.agents import Agent
 from naqala.core.engine import Rules
 from naqala.core.native import Provided
 from naqala.core.serialize import state_from_data, state_to_data
@@ -165,3 +167,15 @@ def state_reader(rules: Rules) -> Callable[[str], State]:
         return state_from_data(json.loads(text), rules, meaning=False)[1]
 
     return read
+
+
+def seat_function(rules: Rules, agent: Agent) -> Callable[[Any, list[str]], int]:
+    """What the kernel calls at a Python player's decisions in a native game
+    (``NativeState.play``'s ``agents``): the agent's choice among the options, given as
+    notations in canonical order, from a read-only view of the state, as an index."""
+
+    def choose(view: Any, notations: list[str]) -> int:
+        options = [parse_action(text) for text in notations]
+        return notations.index(format_action(agent.choose(rules, view, options)))
+
+    return choose

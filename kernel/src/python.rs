@@ -22,10 +22,10 @@ mod _native {
     use crate::state::State;
     use crate::statejson::{state_from_json, state_to_json};
 
-    use crate::state_view::PyHooks;
     /// The read-only view a hook called back sees (`crate::state_view`).
     #[pymodule_export]
     use crate::state_view::{BoardView, DecisionView, PlayerView, PlayersView, StateView};
+    use crate::state_view::{PyHooks, PyPlayer};
 
     /// The environments' classes (`naqala.envs.native`).
     #[pymodule_export]
@@ -264,14 +264,31 @@ mod _native {
         /// per seat (the seat's player name as `--seats` writes it, and its agent seed):
         /// the final state, the number of actions and every player's score at the end of
         /// each finished round. NotImplementedError names a player or a rule the kernel
-        /// lacks. The work runs without the GIL.
+        /// lacks. `agents`: by seat, a Python player's `choose(view, notations) -> index`
+        /// in place of the named one (`crate::state_view::PyPlayer`), `to_state` what its
+        /// view's `full_state` reads state JSON with; its failure is raised as it was.
+        /// The work runs without the GIL, taken back for a Python player's decisions.
+        #[pyo3(signature = (seats, agents=None, to_state=None))]
         fn play(
             &self,
             py: Python<'_>,
             seats: Vec<(String, Seed)>,
+            agents: Option<Vec<Option<Py<PyAny>>>>,
+            to_state: Option<Py<PyAny>>,
         ) -> PyResult<(NativeState, u64, Vec<Vec<i64>>)> {
+            let mut agents = agents.unwrap_or_default().into_iter();
+            let failure = Arc::new(std::sync::Mutex::new(None));
             let mut players: Vec<Box<dyn Player + Send>> = Vec::with_capacity(seats.len());
             for (name, seed) in &seats {
+                if let Some(choose) = agents.next().flatten() {
+                    players.push(Box::new(PyPlayer {
+                        content: self.rules.shared_content(),
+                        choose,
+                        to_state: to_state.as_ref().map(|f| f.clone_ref(py)),
+                        failure: Arc::clone(&failure),
+                    }));
+                    continue;
+                }
                 let seated = player(name, seed.0).ok_or_else(|| {
                     PyNotImplementedError::new_err(format!("the kernel has no player '{name}'"))
                 })?;
@@ -279,9 +296,11 @@ mod _native {
             }
             let rules = &self.rules;
             let state = &self.state;
-            let played = py
-                .detach(|| crate::seats::play(rules.rules(), state, &mut players))
-                .map_err(unported)?;
+            let played = py.detach(|| crate::seats::play(rules.rules(), state, &mut players));
+            if let Some(error) = failure.lock().ok().and_then(|mut f| f.take()) {
+                return Err(error);
+            }
+            let played = played.map_err(unported)?;
             hooks_answered(&self.rules)?;
             Ok((
                 NativeState {

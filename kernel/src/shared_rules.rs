@@ -49,6 +49,11 @@ impl SharedRules {
     pub fn content(&self) -> &Content {
         self.cell.borrow_owner()
     }
+
+    /// The content, shared (what a view of one of its states keeps).
+    pub fn shared_content(&self) -> Arc<Content> {
+        Arc::clone(self.cell.borrow_owner())
+    }
 }
 
 #[cfg(test)]

@@ -477,3 +477,54 @@ impl HookCalls for PyHooks {
         self.failure.lock().ok().and_then(|mut f| f.take())
     }
 }
+
+/// A seat played by a Python AI player (a plugin's `naqala_agents`) in a native game:
+/// at each of its seat's decisions the kernel calls `choose(view, notations)` with a
+/// read-only view and the legal options' notations in canonical order, and takes the
+/// option at the index it answers. A failure is kept in `failure` (shared with the
+/// bindings, which raise it once the game stops) and stops the game.
+pub struct PyPlayer {
+    pub content: Arc<Content>,
+    pub choose: Py<PyAny>,
+    pub to_state: Option<Py<PyAny>>,
+    pub failure: Arc<Mutex<Option<PyErr>>>,
+}
+
+impl crate::seats::Player for PyPlayer {
+    fn choose(
+        &mut self,
+        _: &crate::rules::Rules,
+        state: &State,
+        options: &[crate::actions::Action],
+    ) -> Result<usize, crate::rules::Unported> {
+        let cols = usize::from(state.layout.cols);
+        let chosen = Python::attach(|py| {
+            let view = Py::new(
+                py,
+                StateView {
+                    content: Arc::clone(&self.content),
+                    state: state.clone(),
+                    to_state: self.to_state.as_ref().map(|f| f.clone_ref(py)),
+                },
+            )?;
+            let notations: Vec<String> = options
+                .iter()
+                .map(|a| a.notation(&self.content, cols))
+                .collect();
+            let index: usize = self.choose.call1(py, (view, notations))?.extract(py)?;
+            if index >= options.len() {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "the Python player chose option {index} of {}",
+                    options.len()
+                )));
+            }
+            Ok(index)
+        });
+        chosen.map_err(|error| {
+            if let Ok(mut failure) = self.failure.lock() {
+                failure.get_or_insert(error);
+            }
+            crate::rules::Unported("a Python player's decision".to_owned())
+        })
+    }
+}
