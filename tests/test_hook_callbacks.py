@@ -221,6 +221,13 @@ def test_the_view_reads_as_the_python_state_it_stands_for() -> None:
         )
         with pytest.raises(AttributeError, match="read-only"):
             view.players[0].coins = 100
+        with pytest.raises(AttributeError, match="read-only"):
+            view.board.owners = ()
+        with pytest.raises(TypeError):
+            view.players[0].meeples[0] = 9  # a tuple
+        assert view.players[-1].coins == state.players[-1].coins
+        with pytest.raises(IndexError, match="no player 4 of 4"):
+            view.players[4]
 
 
 class Wrong:
