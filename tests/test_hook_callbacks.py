@@ -307,3 +307,24 @@ def test_a_python_player_that_fails_stops_the_native_game_with_its_error() -> No
     start = native_rules(build_rules()).new_game(2, 1)
     with pytest.raises(LookupError, match="no idea at round 1"):
         start.play([("x", 0), ("random", 1)], [confused, None])
+
+
+@pytest.mark.parametrize("name", ["sultans_favour.py", "thrifty_caravans.py"])
+def test_simulate_plays_a_hook_called_back_natively_with_the_python_engine_s_json(
+    name: str,
+) -> None:
+    require_native()
+    from typer.testing import CliRunner
+
+    from naqala.cli.app import app
+
+    common = ["simulate", "--games", "12", "--players", "4", "--json", "--jobs", "1"]
+    rule = ["--house-rules", str(EXAMPLES / name)]
+    runner = CliRunner()
+    native = runner.invoke(app, [*common, *rule], env={"NAQALA_ENGINE": None})
+    python = runner.invoke(app, [*common, *rule, "--engine", "python"])
+    assert native.exit_code == python.exit_code == 0, native.stderr
+    assert f"playing natively, calling back plugin '{example(name).plugins[-1].name}'" in (
+        native.stderr
+    )
+    assert native.stdout == python.stdout
