@@ -12,7 +12,7 @@ import pytest
 from native_kit import assert_native_game_is_python, require_native
 
 from naqala.core.engine import Rules, build_rules
-from naqala.core.events import Verdict
+from naqala.core.events import ScoreLine, Verdict
 from naqala.core.hookspecs import hookimpl
 from naqala.core.state import State
 
@@ -330,3 +330,26 @@ def test_simulate_plays_a_hook_called_back_natively_with_the_python_engine_s_jso
     assert native.stdout == python.stdout
     if name == "sultans_favour.py":  # the verdict's kind reached the summary natively
         assert '"favour": 2' in native.stdout
+
+
+class Bonus:
+    """A second plugin's score lines: 3 points a player, a line without points too."""
+
+    NAME = "bonus"
+
+    @hookimpl
+    def naqala_score_lines(self, rules: Rules, state: State, player: int) -> list[ScoreLine]:
+        return [ScoreLine("bonus", 3, "bonus"), ScoreLine("bonus", 0, "bonus")]
+
+
+def test_two_plugins_score_lines_called_back_add_up_as_on_the_python_engine() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    caravans = build_rules([], [EXAMPLES / "thrifty_caravans.py"])
+    rules = build_rules(extra_plugins=[caravans.plugins[-1].module, Bonus()])
+    bridge = native_rules(rules)
+    state = rules.new_game(3, 4)
+    for _ in range(60):
+        assert bridge.to_native(state).scores() == list(rules.scores(state))
+        state = rules.apply(state, rules.legal_actions(state)[0])

@@ -98,6 +98,17 @@ def _protected(rules: Rules, functions: Sequence[Function]) -> Function:
 
 
 def _score_points(rules: Rules, functions: Sequence[Function]) -> Function:
+    if len(functions) == 1:  # the usual case, asked thousands of times a greedy game
+        (only,) = functions
+
+        def one_plugin(view: Any, player: int) -> int:
+            total = 0
+            for line in only(rules, view, player) or ():
+                total += line.points
+            return total
+
+        return one_plugin
+
     def score_points(view: Any, player: int) -> int:
         return sum(line.points for f in functions for line in (f(rules, view, player) or ()))
 
