@@ -94,6 +94,6 @@ def _chosen(
         choices = [choose(rules, requested, seats, players) for rules, seats, players in sides]
     except EngineError as exc:
         fail(str(exc))
-    for fallback in dict.fromkeys(c.fallback for c in choices if c.fallback is not None):
-        typer.echo(f"naqala: {fallback}", err=True)
+    for line in dict.fromkeys(line for c in choices for line in c.lines):
+        typer.echo(f"naqala: {line}", err=True)
     return [choice.engine for choice in choices]

@@ -624,8 +624,8 @@ def _table_agents(rules: Rules, record: GameRecord, asked: str) -> list[Agent | 
         choice = table_engine(rules, record.seats, asked)
     except EngineError as exc:
         fail(str(exc))
-    if choice.fallback is not None:
-        typer.echo(f"naqala: {choice.fallback}", err=True)
+    for line in choice.lines:
+        typer.echo(f"naqala: {line}", err=True)
     return table_agents(rules, record, choice.engine)
 
 

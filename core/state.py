@@ -314,6 +314,13 @@ class State:
     def has_flag(self, flag: str) -> bool:
         return flag in self.flags
 
+    def full_state(self) -> State:
+        """The whole state: this one. A hook the native engine calls back is shown a
+        read-only ``StateView`` whose ``full_state()`` is the Python ``State``, at the
+        cost of a state JSON round trip, so a hook that needs more than the view asks
+        the same way on both engines (docs/hooks.md, "Hooks called back")."""
+        return self
+
     def with_flag(self, flag: str) -> State:
         if flag in self.flags:
             return self

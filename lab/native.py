@@ -72,7 +72,7 @@ def read_natively(
     reading = final.reading()
     if reading is None:
         return None
-    rounds, lines, scores, winners, flags, effect_counts, djinns, tile_points = reading
+    rounds, lines, scores, winners, flags, effect_counts, djinns, tile_points, verdict = reading
     plugins = set(rules.ruleset)
     effects = dict(effect_counts)
     categories = []
@@ -95,7 +95,7 @@ def read_natively(
         effects=effects,
         agents=tuple(agents),
         start_order=tuple(first_order),
-        verdict="",  # the kernel reads only the rules without a verdict hook
+        verdict=verdict,  # a verdict hook's kind, when the kernel calls one back
         round_scores=(*round_scores, final_scores),
         djinns=tuple(tuple(held) for held in djinns),
         tile_points=tuple(dict(points) for points in tile_points),

@@ -1,11 +1,17 @@
 # The extension built from kernel/src (python.rs); see naqala.kernel.
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 VERSION: str
 
 class Kernel:
-    def __init__(self, content_json: str) -> None: ...
+    def __init__(
+        self,
+        content_json: str,
+        callbacks: list[tuple[str, Callable[..., Any]]] | None = None,
+        to_state: Callable[[str], Any] | None = None,
+    ) -> None: ...
+    def called_back(self) -> list[tuple[str, int, float]]: ...
     def state(self, text: str) -> NativeState: ...
     def unported_content(self) -> list[str]: ...
     def new_game(self, players: int, seed: int) -> NativeState: ...
@@ -17,7 +23,12 @@ class NativeState:
     def legal_actions(self) -> list[str]: ...
     def apply(self, notation: str) -> NativeState: ...
     def random_playout(self, agent_seeds: list[int]) -> tuple[NativeState, int]: ...
-    def play(self, seats: list[tuple[str, int]]) -> tuple[NativeState, int, list[list[int]]]: ...
+    def play(
+        self,
+        seats: list[tuple[str, int]],
+        agents: list[Callable[[StateView, list[str]], int] | None] | None = None,
+        to_state: Callable[[str], Any] | None = None,
+    ) -> tuple[NativeState, int, list[list[int]]]: ...
     def scores(self) -> list[int]: ...
     def reading(
         self,
@@ -31,6 +42,7 @@ class NativeState:
             list[tuple[str, int]],
             list[list[str]],
             list[list[tuple[str, int]]],
+            str,
         ]
         | None
     ): ...
@@ -93,3 +105,35 @@ class EnvBatch:
     def seeds(self) -> list[int]: ...
     def observe(self, observations: Any, masks: Any, seats: Any) -> None: ...
     def step(self, actions: Any, kind: str, rewards: Any, done: Any) -> None: ...
+
+class DecisionView:
+    stage: str
+    player: int
+
+class PlayerView:
+    coins: int
+    camels: int
+    meeples: tuple[int, ...]
+    hands: tuple[tuple[str, ...], ...]
+    extras: tuple[tuple[str, int], ...]
+
+class PlayersView:
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int) -> PlayerView: ...
+    def __iter__(self) -> Iterator[PlayerView]: ...
+
+class BoardView:
+    meeples: tuple[tuple[int, ...], ...]
+    owners: tuple[int, ...]
+    tokens: tuple[tuple[int, ...], ...]
+
+class StateView:
+    round: int
+    decision: DecisionView
+    is_over: bool
+    flags: tuple[str, ...]
+    extras: tuple[tuple[str, int], ...]
+    players: PlayersView
+    board: BoardView
+    def has_flag(self, flag: str) -> bool: ...
+    def full_state(self) -> Any: ...

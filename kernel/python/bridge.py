@@ -9,12 +9,14 @@ Python one only through the one document both engines must write identically.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from naqala.core.engine import Rules
 from naqala.core.serialize import state_from_data, state_to_data
 from naqala.core.state import State
 from naqala.kernel import native
+from naqala.kernel.callbacks import state_reader
 from naqala.kernel.content import content_data
 
 if TYPE_CHECKING:  # the extension is optional: its types are only named here
@@ -24,9 +26,19 @@ if TYPE_CHECKING:  # the extension is optional: its types are only named here
 class NativeRules:
     """The kernel for one ``Rules``: it reads that content once."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(
+        self, rules: Rules, callbacks: Sequence[tuple[str, Callable[..., Any]]] = ()
+    ) -> None:
+        """``callbacks``: the plugin hooks the kernel calls back, ``(hook, function)``
+        (``naqala.kernel.callbacks``)."""
         self.rules = rules
-        self.kernel: Kernel = native().Kernel(json.dumps(content_data(rules)))
+        content = json.dumps(content_data(rules))
+        reader = state_reader(rules) if callbacks else None
+        self.kernel: Kernel = native().Kernel(content, list(callbacks) or None, reader)
+
+    def called_back(self) -> list[tuple[str, int, float]]:
+        """Each hook the kernel has called back so far: ``(hook, calls, seconds)``."""
+        return self.kernel.called_back()
 
     def to_native(self, state: State) -> NativeState:
         """The native state of ``state``; ``ValueError`` naming the JSON path of what the

@@ -20,6 +20,7 @@ from naqala.core.engine import Rules
 from naqala.kernel.plan import NATIVE as NATIVE
 from naqala.kernel.plan import PYTHON as PYTHON
 from naqala.kernel.plan import plan
+from naqala.kernel.support import called_back_words
 
 AUTO = "auto"
 #: what ``--engine`` and ``NAQALA_ENGINE`` may say
@@ -36,10 +37,18 @@ class EngineError(ValueError):
 @attrs.frozen
 class EngineChoice:
     """The engine that plays (``native`` or ``python``) and, when auto chose Python, why
-    (the one line a command prints on stderr)."""
+    (the one line a command prints on stderr); on native, the plugins' hooks the kernel
+    calls back (``naqala.kernel.callbacks``), said in one line too."""
 
     engine: str
     fallback: str | None = None
+    called_back: str | None = None
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """What a command says on stderr about this choice: the fallback, or the hooks
+        called back."""
+        return tuple(line for line in (self.fallback, self.called_back) if line is not None)
 
 
 def requested_engine(option: str | None, environ: Mapping[str, str] = os.environ) -> str:
@@ -65,7 +74,8 @@ def choose(
         return EngineChoice(PYTHON)
     reason = plan(rules, seats, players).reason
     if reason is None:
-        return EngineChoice(NATIVE)
+        hooks = called_back_words(rules)
+        return EngineChoice(NATIVE, called_back=hooks and f"playing natively, calling back {hooks}")
     if requested == NATIVE:
         raise EngineError(f"the native engine cannot play these games: {reason}")
     return EngineChoice(PYTHON, f"playing on the Python engine: {reason}")

@@ -29,7 +29,7 @@ from naqala.core.simulate import agent_seed
 from naqala.core.state import State
 from naqala.core.without import leave_out
 from naqala.kernel.bridge import NativeRules
-from naqala.kernel.support import code_plugins
+from naqala.kernel.support import code_plugins, hook_callbacks
 
 if TYPE_CHECKING:  # the extension is optional: its types are only named here
     from naqala.kernel._native import NativeState
@@ -88,7 +88,7 @@ def ported_rules(
     if reasons:
         raise NotPorted("; ".join(reasons))
     rules = leave_out_unported(rules)
-    return rules, NativeRules(rules)
+    return rules, NativeRules(rules, hook_callbacks(rules))
 
 
 def leave_out_unported(rules: Rules) -> Rules:
@@ -171,6 +171,29 @@ def compare_state(
         )
 
 
+def compare_verdict(
+    rules: Rules, bridge: NativeRules, state: State, report: Report, game: str, index: int
+) -> None:
+    """The finished game's winners and verdict kind as the kernel reads them (a verdict
+    hook called back included) against the Python engine's verdict, where the kernel
+    reads the game's result (``NativeState.reading``)."""
+    native = read_natively(bridge, state, report, game, index)
+    reading = native.reading() if native is not None else None
+    if reading is None:
+        return
+    verdict = rules.verdict(state)
+    winners, kind = reading[3], reading[8]
+    if winners != list(verdict.winners) or kind != verdict.kind:
+        report.differences.append(
+            Difference(
+                game,
+                index,
+                f"verdict: Python {list(verdict.winners)} {verdict.kind!r}, "
+                f"native {winners} {kind!r}",
+            )
+        )
+
+
 def compare_step(
     rules: Rules,
     bridge: NativeRules,
@@ -218,6 +241,7 @@ def verify_game(
         compare_step(rules, bridge, state, after, str(action), report, game, index)
         state, index = after, index + 1
     compare_state(rules, bridge, state, report, game, index)  # the end: scores, no options
+    compare_verdict(rules, bridge, state, report, game, index)
     report.actions = index
     return report
 

@@ -5,13 +5,15 @@ part â€” the rules and the game loop, each AI seat, the learning environments â€
 reason when the part stays on the Python engine, in one line each:
 
 - **the game**: native when the installed kernel implements the provider of every rule
-  (``naqala.kernel.support``: the extension, who provides each rule, unproven pairs, the
-  content) and can set up and play out a game of that many players;
+  or calls the plugin's hook back (``naqala.kernel.support``: the extension, who provides
+  each rule, unproven pairs, the content; ``naqala.kernel.callbacks``) and can set up and
+  play out a game of that many players;
 - **a seat**: native when the game is, the kernel has a player of that name and setting,
   and the rules seat the shipped player of that name (``agents``), not a plugin's;
 - **the environments**: native when the game's rules are and no plugin the kernel does
   not implement adds to the observation or the actions (``naqala_observation_parts``,
-  ``naqala_action_kinds``), which the kernel computes natively and would drop.
+  ``naqala_action_kinds``), which the kernel computes natively and would drop, and no
+  hook is called back (the environments' kernel calls none).
 
 The command line, the lab, the environments and the web server read the plan
 (``naqala.kernel.choice.choose``, ``naqala.kernel.seated.table_engine``,
@@ -26,7 +28,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from naqala.core.engine import Rules
-from naqala.kernel.support import foreign_rules, native_obstacle, native_rules
+from naqala.kernel.support import called_back_words, foreign_rules, native_obstacle, native_rules
 
 if TYPE_CHECKING:  # the extension is optional: its types are only named here
     from naqala.kernel._native import NativeState
@@ -137,6 +139,9 @@ def envs_obstacle(rules: Rules) -> str | None:
     observations and actions natively: a plugin the kernel does not implement adds to
     them, and the kernel would leave its parts out; None when none does."""
     adding = [p for p in foreign_rules(rules) if p.hook in ENVIRONMENT_HOOKS]
+    hooks = called_back_words(rules)
+    if not adding and hooks is not None:
+        return f"the native environments do not call back the hooks of {hooks}"
     if not adding:
         return None
     named = ", ".join(f"plugin {p.plugin!r} ({p.hook})" for p in adding)

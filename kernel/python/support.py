@@ -4,7 +4,9 @@ Four things keep a game on the Python engine, asked in this order: the extension
 installed (``unavailable_reason``); a rule is provided by a plugin module the kernel does
 not implement (the kernel's answer, ``foreign_providers``, to the table of who provides
 each rule, ``Rules.provided``: a stage replaced under its own name included, whatever the
-plugin's ``naqala_native_support`` claims), or by a kept older edition of a plugin the
+plugin's ``naqala_native_support`` claims), unless the kernel calls that hook back
+(``naqala.kernel.callbacks``: native is what the kernel finds it can play, checked by
+provider), or by a kept older edition of a plugin the
 kernel plays at today's version; two ported plugins meet in ways the harness has not
 proven yet (``UNPROVEN_TOGETHER``); or the merged content holds what the kernel cannot
 read or has not ported (card kinds it names itself, ``Kernel.unported_content``). Hooks
@@ -22,6 +24,7 @@ from naqala.core.native import Provided, declared_native
 from naqala.core.plugins import PluginInfo, is_edition
 from naqala.kernel import native, unavailable_reason
 from naqala.kernel.bridge import NativeRules
+from naqala.kernel.callbacks import Function, callback_functions, called_back, is_called_back
 from naqala.kernel.content import providers_table
 
 #: where a ``Rules`` keeps its kernel and the answer (``Rules.memo``), by the cards left
@@ -56,7 +59,7 @@ def code_plugins(rules: Rules) -> list[str]:
         for info in editions
     ]
     kept = tuple(f"plugin {info.name!r} " for info in editions)
-    foreign = [p for p in foreign_rules(rules) if p.kind != READS]
+    foreign = [p for p in foreign_rules(rules) if p.kind != READS and not is_called_back(rules, p)]
     reasons += [c for c in provider_clauses(rules, foreign) if not c.startswith(kept)]
     loaded = frozenset().union(*(names_of(info) for info in rules.plugins))
     for together, what in UNPROVEN_TOGETHER.items():
@@ -80,6 +83,30 @@ def foreign_rules(rules: Rules) -> list[Provided]:
         found = [p for p in rules.provided if (p.entry, p.plugin) in foreign]
         rules.memo[FOREIGN] = found
     return found
+
+
+def called_back_rules(rules: Rules) -> list[Provided]:
+    """The rules of ``rules`` whose provider the kernel does not implement and that it
+    calls back (``naqala.kernel.callbacks``): a game with them stays native."""
+    return called_back(rules, foreign_rules(rules))
+
+
+def hook_callbacks(rules: Rules) -> list[tuple[str, Function]]:
+    """The ``(hook, function)`` pairs the kernel of ``rules`` calls back."""
+    return callback_functions(rules, called_back_rules(rules))
+
+
+def called_back_words(rules: Rules) -> str | None:
+    """The hooks called back, by plugin, in one clause (``plugin 'cap'
+    (naqala_game_ends)``), or None when there are none."""
+    asked = called_back_rules(rules)
+    plugins = dict.fromkeys(p.plugin for p in asked)
+    if not plugins:
+        return None
+    return ", ".join(
+        f"plugin {name!r} ({', '.join(sorted({p.hook for p in asked if p.plugin == name}))})"
+        for name in plugins
+    )
 
 
 def provider_clauses(rules: Rules, foreign: Sequence[Provided]) -> list[str]:
@@ -141,7 +168,7 @@ def _build(rules: Rules) -> tuple[NativeRules | None, str | None]:
     if reasons:
         return None, "; ".join(reasons)
     try:
-        bridge = NativeRules(rules)
+        bridge = NativeRules(rules, hook_callbacks(rules))
     except ValueError as exc:  # a field or table the kernel does not know: noticed, not run
         return None, f"the native engine cannot read these rules' content: {exc}"
     unported = bridge.kernel.unported_content()

@@ -21,7 +21,6 @@ use crate::rng::Rng;
 use crate::rules::{Rules, Unported};
 use crate::setup::new_game;
 use crate::state::State;
-use crate::verdict::Verdict;
 
 self_cell!(
     /// The rules over content they share with every game of the engine.
@@ -38,25 +37,21 @@ pub struct Engine {
     cell: RulesCell,
     pub observer: Observer,
     pub table: ActionTable,
-    /// who won, when the rules have a verdict of their own (solo mode)
-    verdict: Verdict,
 }
 
 impl Engine {
     pub fn new(content: Arc<Content>, observer: Observer, table: ActionTable) -> Engine {
-        let verdict = Verdict::of(&content);
         Engine {
             cell: RulesCell::new(content, |content| Rules::new(content)),
             observer,
             table,
-            verdict,
         }
     }
 
     /// The players who won `state` (`Rules.winners`): solo mode's verdict, else the
     /// highest scores (a tie shared or broken as `verdict.tie_break` says).
     pub fn winners(&self, state: &State, scores: &[i64]) -> Vec<usize> {
-        self.verdict.winners(self.rules().content, state, scores)
+        self.rules().winners(state, scores)
     }
 
     /// Each seat's reward for `state` (`final_rewards`); an error for a margin without

@@ -12,6 +12,7 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 pub mod actions;
+pub mod callbacks;
 pub mod content;
 pub mod contentcheck;
 pub mod effects;
@@ -48,3 +49,5 @@ mod python;
 mod python_args;
 #[cfg(feature = "python")]
 mod python_envs;
+#[cfg(feature = "python")]
+mod state_view;

@@ -16,7 +16,6 @@ use crate::rng::Rng;
 use crate::rules::{Rules, Unported};
 use crate::seats::Player;
 use crate::state::State;
-use crate::verdict::Verdict;
 use crate::views::{determinize, view_digest};
 
 /// playouts per decision when the seat names no budget
@@ -363,7 +362,6 @@ impl MctsPlayer {
         let me = state.decision.player as usize;
         let mut rng = Rng::new(self.seed ^ view_digest(content, state, me));
         self.policy.clear();
-        let verdict = Verdict::of(content);
         let mut deal = rng.next64();
         let first = determinize(content, state, me, deal);
         let candidates = self.candidates(&meter, &first)?;
@@ -430,8 +428,7 @@ impl MctsPlayer {
                     }
                 }
                 let before = work(&meter);
-                let result =
-                    self.playout(&meter, &verdict, &deal_state, &candidates[move_index], me)?;
+                let result = self.playout(&meter, &deal_state, &candidates[move_index], me)?;
                 results.push((move_index, result));
                 dearest = dearest.max(work(&meter) - before);
             }
@@ -486,7 +483,6 @@ impl MctsPlayer {
     fn playout(
         &mut self,
         meter: &Meter,
-        verdict: &Verdict,
         state: &State,
         plan: &[Action],
         me: usize,
@@ -497,13 +493,10 @@ impl MctsPlayer {
         let last = self.policy.playout(meter, after)?;
         let scores = meter.scores(&last);
         let over = meter.is_over(&last);
-        // `rules.winners`: solo mode's verdict, else the highest score wins, a tie shared
-        // or broken as `verdict.tie_break` says (read through the rules themselves in
-        // Python, so it costs no counted work)
-        let won = over
-            && verdict
-                .winners(meter.rules.content, &last, &scores)
-                .contains(&me);
+        // `rules.winners`: a called-back verdict's winners, solo mode's verdict, else the
+        // highest score wins, a tie shared or broken as `verdict.tie_break` says (read
+        // through the rules themselves in Python, so it costs no counted work)
+        let won = over && meter.rules.winners(&last, &scores).contains(&me);
         Ok(Some((value_of(&scores, me, won, over && !won), scores[me])))
     }
 

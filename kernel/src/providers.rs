@@ -22,6 +22,8 @@ pub const IMPLEMENTED: &[(&str, &[&str])] = &[
 
 /// The entries that change no move: hooks that only read a state, run in Python.
 const READS: &str = "reads:";
+/// A hook that changes play (`hook:<name>`).
+const HOOK: &str = "hook:";
 /// A plugin's own name (`plugin:<id>`).
 const PLUGIN: &str = "plugin:";
 
@@ -61,9 +63,20 @@ pub fn foreign(table: &[ProviderSpec]) -> Vec<&ProviderSpec> {
 /// The first entry that changes play and whose provider the kernel does not implement:
 /// the reason a game of these rules is not the kernel's to play.
 pub fn first_foreign_rule(table: &[ProviderSpec]) -> Option<&ProviderSpec> {
-    table
-        .iter()
-        .find(|spec| !spec.entry.starts_with(READS) && !implements(spec))
+    first_foreign_rule_beside(table, |_| false)
+}
+
+/// `first_foreign_rule`, beside the hooks the kernel calls back (`called_back` says
+/// which, by hook name): those it asks the plugin itself, so their provider does not
+/// matter.
+pub fn first_foreign_rule_beside(
+    table: &[ProviderSpec],
+    called_back: impl Fn(&str) -> bool,
+) -> Option<&ProviderSpec> {
+    table.iter().find(|spec| {
+        let asked = spec.entry.strip_prefix(HOOK).is_some_and(&called_back);
+        !spec.entry.starts_with(READS) && !asked && !implements(spec)
+    })
 }
 
 /// The table read from its JSON text (a list of `ProviderSpec`), or why not.
@@ -124,6 +137,19 @@ mod tests {
         ];
         assert_eq!(first_foreign_rule(&table), None);
         assert_eq!(foreign(&table).len(), 1);
+    }
+
+    #[test]
+    fn a_hook_called_back_leaves_the_game_to_the_kernel() {
+        let table = [
+            spec("plugin:cap", "naqala_house_c4", false),
+            spec("hook:naqala_game_ends", "naqala_house_c4", false),
+        ];
+        assert_eq!(first_foreign_rule(&table), Some(&table[1]));
+        let called_back = |hook: &str| hook == "naqala_game_ends";
+        assert_eq!(first_foreign_rule_beside(&table, called_back), None);
+        let other = |hook: &str| hook == "naqala_protected_meeples";
+        assert_eq!(first_foreign_rule_beside(&table, other), Some(&table[1]));
     }
 
     #[test]

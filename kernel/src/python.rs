@@ -6,10 +6,11 @@ mod _native {
     use std::sync::Arc;
 
     use num_bigint::BigUint;
-    use pyo3::exceptions::{PyNotImplementedError, PyTimeoutError, PyValueError};
+    use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyTimeoutError, PyValueError};
     use pyo3::prelude::*;
 
     use crate::actions::Action;
+    use crate::callbacks::HookCalls;
     use crate::content::Content;
     use crate::perft::{self, PerftBoard, Stopped};
     use crate::playout::random_playout;
@@ -20,6 +21,11 @@ mod _native {
     use crate::shared_rules::SharedRules;
     use crate::state::State;
     use crate::statejson::{state_from_json, state_to_json};
+
+    /// The read-only view a hook called back sees (`crate::state_view`).
+    #[pymodule_export]
+    use crate::state_view::{BoardView, DecisionView, PlayerView, PlayersView, StateView};
+    use crate::state_view::{PyHooks, PyPlayer};
 
     /// The environments' classes (`naqala.envs.native`).
     #[pymodule_export]
@@ -34,16 +40,41 @@ mod _native {
     #[pyclass(frozen, module = "naqala.kernel._native")]
     struct Kernel {
         rules: Arc<SharedRules>,
+        /// a plugin's hooks called back, if any (`crate::state_view::PyHooks`)
+        hooks: Option<Arc<PyHooks>>,
     }
 
     #[pymethods]
     impl Kernel {
+        /// The kernel of a content; `callbacks`: `(hook, function)` pairs the kernel calls
+        /// at its hook points with a `StateView` (`crate::callbacks`), `to_state` the
+        /// function a view's `full_state` reads state JSON with.
         #[new]
-        fn new(content_json: &str) -> PyResult<Self> {
-            let content = Content::from_json(content_json).map_err(PyValueError::new_err)?;
+        #[pyo3(signature = (content_json, callbacks=None, to_state=None))]
+        fn new(
+            content_json: &str,
+            callbacks: Option<Vec<(String, Py<PyAny>)>>,
+            to_state: Option<Py<PyAny>>,
+        ) -> PyResult<Self> {
+            let content =
+                Arc::new(Content::from_json(content_json).map_err(PyValueError::new_err)?);
+            let Some(functions) = callbacks.filter(|f| !f.is_empty()) else {
+                return Ok(Kernel {
+                    rules: Arc::new(SharedRules::new(content)),
+                    hooks: None,
+                });
+            };
+            let hooks = Arc::new(PyHooks::new(Arc::clone(&content), functions, to_state)?);
+            let calls: Arc<dyn HookCalls> = hooks.clone();
             Ok(Kernel {
-                rules: Arc::new(SharedRules::new(Arc::new(content))),
+                rules: Arc::new(SharedRules::with_callbacks(content, calls)),
+                hooks: Some(hooks),
             })
+        }
+
+        /// The hooks called back so far: `(hook, calls, seconds)` for each one called.
+        fn called_back(&self) -> Vec<(String, u64, f64)> {
+            self.hooks.as_ref().map(|h| h.tallies()).unwrap_or_default()
         }
 
         /// A native state from state JSON text; ValueError naming the JSON path if the
@@ -52,7 +83,7 @@ mod _native {
         fn state(&self, text: &str) -> PyResult<NativeState> {
             let content = self.rules.content();
             let state = state_from_json(content, text).map_err(PyValueError::new_err)?;
-            refuse_foreign_rules(content)?;
+            refuse_foreign_rules(&self.rules)?;
             Ok(NativeState {
                 rules: Arc::clone(&self.rules),
                 state,
@@ -75,7 +106,8 @@ mod _native {
             }
             let state =
                 crate::setup::new_game(self.rules.rules(), players.0, seed.0).map_err(unported)?;
-            refuse_foreign_rules(content)?;
+            hooks_answered(&self.rules)?;
+            refuse_foreign_rules(&self.rules)?;
             Ok(NativeState {
                 rules: Arc::clone(&self.rules),
                 state,
@@ -145,23 +177,31 @@ mod _native {
         }
 
         /// The finished game as the lab reads it (`crate::results`), as plain data:
-        /// `(round, lines, scores, winners, flags, effects, djinns, tile_points)`, each seat's
-        /// score lines as `(category, source, points)`; None when its rules score lines
-        /// the kernel does not write (the caller reads a Python state instead).
+        /// `(round, lines, scores, winners, flags, effects, djinns, tile_points, verdict)`,
+        /// each seat's score lines as `(category, source, points)`, `verdict` a called-back
+        /// verdict's kind (else empty); None when its rules score lines the kernel does not
+        /// write (the caller reads a Python state instead).
         #[allow(clippy::type_complexity)]
         fn reading(
             &self,
-        ) -> Option<(
-            u16,
-            Vec<Vec<(String, String, i64)>>,
-            Vec<i64>,
-            Vec<usize>,
-            Vec<String>,
-            Vec<(String, i64)>,
-            Vec<Vec<String>>,
-            Vec<Vec<(String, i64)>>,
-        )> {
-            let read = crate::results::read(self.rules.rules(), &self.state)?;
+        ) -> PyResult<
+            Option<(
+                u16,
+                Vec<Vec<(String, String, i64)>>,
+                Vec<i64>,
+                Vec<usize>,
+                Vec<String>,
+                Vec<(String, i64)>,
+                Vec<Vec<String>>,
+                Vec<Vec<(String, i64)>>,
+                String,
+            )>,
+        > {
+            let found = crate::results::read(self.rules.rules(), &self.state);
+            hooks_answered(&self.rules)?;
+            let Some(read) = found else {
+                return Ok(None);
+            };
             let lines = read
                 .lines
                 .into_iter()
@@ -172,7 +212,7 @@ mod _native {
                         .collect()
                 })
                 .collect();
-            Some((
+            Ok(Some((
                 read.round,
                 lines,
                 read.scores,
@@ -181,7 +221,8 @@ mod _native {
                 read.effects,
                 read.djinns,
                 read.tile_points,
-            ))
+                read.verdict,
+            )))
         }
 
         /// The players in the order their first marker lies on the bid track
@@ -209,6 +250,7 @@ mod _native {
             let (state, count) = py
                 .detach(|| random_playout(rules.rules(), state, &agent_seeds))
                 .map_err(unported)?;
+            hooks_answered(&self.rules)?;
             Ok((
                 NativeState {
                     rules: Arc::clone(&self.rules),
@@ -222,14 +264,31 @@ mod _native {
         /// per seat (the seat's player name as `--seats` writes it, and its agent seed):
         /// the final state, the number of actions and every player's score at the end of
         /// each finished round. NotImplementedError names a player or a rule the kernel
-        /// lacks. The work runs without the GIL.
+        /// lacks. `agents`: by seat, a Python player's `choose(view, notations) -> index`
+        /// in place of the named one (`crate::state_view::PyPlayer`), `to_state` what its
+        /// view's `full_state` reads state JSON with; its failure is raised as it was.
+        /// The work runs without the GIL, taken back for a Python player's decisions.
+        #[pyo3(signature = (seats, agents=None, to_state=None))]
         fn play(
             &self,
             py: Python<'_>,
             seats: Vec<(String, Seed)>,
+            agents: Option<Vec<Option<Py<PyAny>>>>,
+            to_state: Option<Py<PyAny>>,
         ) -> PyResult<(NativeState, u64, Vec<Vec<i64>>)> {
+            let mut agents = agents.unwrap_or_default().into_iter();
+            let failure = Arc::new(std::sync::Mutex::new(None));
             let mut players: Vec<Box<dyn Player + Send>> = Vec::with_capacity(seats.len());
             for (name, seed) in &seats {
+                if let Some(choose) = agents.next().flatten() {
+                    players.push(Box::new(PyPlayer {
+                        content: self.rules.shared_content(),
+                        choose,
+                        to_state: to_state.as_ref().map(|f| f.clone_ref(py)),
+                        failure: Arc::clone(&failure),
+                    }));
+                    continue;
+                }
                 let seated = player(name, seed.0).ok_or_else(|| {
                     PyNotImplementedError::new_err(format!("the kernel has no player '{name}'"))
                 })?;
@@ -237,9 +296,12 @@ mod _native {
             }
             let rules = &self.rules;
             let state = &self.state;
-            let played = py
-                .detach(|| crate::seats::play(rules.rules(), state, &mut players))
-                .map_err(unported)?;
+            let played = py.detach(|| crate::seats::play(rules.rules(), state, &mut players));
+            if let Some(error) = failure.lock().ok().and_then(|mut f| f.take()) {
+                return Err(error);
+            }
+            let played = played.map_err(unported)?;
+            hooks_answered(&self.rules)?;
             Ok((
                 NativeState {
                     rules: Arc::clone(&self.rules),
@@ -277,6 +339,7 @@ mod _native {
                 .rules()
                 .apply(self.state.clone(), action)
                 .map_err(unported)?;
+            hooks_answered(&self.rules)?;
             Ok(NativeState {
                 rules: Arc::clone(&self.rules),
                 state,
@@ -286,10 +349,13 @@ mod _native {
 
     impl NativeState {
         fn legal(&self) -> PyResult<Vec<Action>> {
-            self.rules
+            let legal = self
+                .rules
                 .rules()
                 .legal_actions(&self.state)
-                .map_err(unported)
+                .map_err(unported)?;
+            hooks_answered(&self.rules)?;
+            Ok(legal)
         }
     }
 
@@ -325,14 +391,27 @@ mod _native {
         }
     }
 
+    /// The first failure of a hook called back during the kernel's last call, raised.
+    fn hooks_answered(rules: &SharedRules) -> PyResult<()> {
+        match rules.rules().callbacks().and_then(|c| c.take_failure()) {
+            Some(failure) => Err(PyRuntimeError::new_err(failure)),
+            None => Ok(()),
+        }
+    }
+
     fn unported(error: Unported) -> PyErr {
         PyNotImplementedError::new_err(format!("the kernel has not ported {}", error.0))
     }
 
     /// NotImplementedError naming the first rule whose provider the kernel does not
     /// implement (`crate::providers`): it would play that rule as the shipped one.
-    fn refuse_foreign_rules(content: &Content) -> PyResult<()> {
-        match crate::providers::first_foreign_rule(&content.doc.providers) {
+    fn refuse_foreign_rules(rules: &SharedRules) -> PyResult<()> {
+        let calls = rules.rules().callbacks();
+        let called_back = |hook: &str| calls.is_some_and(|c| c.answers(hook));
+        match crate::providers::first_foreign_rule_beside(
+            &rules.content().doc.providers,
+            called_back,
+        ) {
             None => Ok(()),
             Some(spec) => Err(PyNotImplementedError::new_err(format!(
                 "the kernel does not implement {} as plugin '{}' provides it",

@@ -40,8 +40,11 @@ pub struct Reading {
     pub lines: Vec<Vec<Line>>,
     /// each seat's score: its lines summed
     pub scores: Vec<i64>,
-    /// the seats with the highest score (`verdict.tie_break` applied)
+    /// the seats with the highest score (`verdict.tie_break` applied), or a called-back
+    /// `naqala_verdict`'s winners
     pub winners: Vec<usize>,
+    /// the short name of a called-back verdict's outcome (`Verdict.kind`), else empty
+    pub verdict: String,
     /// the state's flags, by name, in the state's order
     pub flags: Vec<String>,
     /// `effects.<card>` extras: how often each card's power changed the game
@@ -96,7 +99,7 @@ pub struct Scoring {
 
 /// Whether this module writes every score line of `content`'s games, and with which
 /// boxes' lines; `None` when it does not.
-pub fn readable(content: &Content) -> Option<Scoring> {
+pub fn readable(content: &Content, verdict_called_back: bool) -> Option<Scoring> {
     let doc = &content.doc;
     let decks = doc.decks.len() >= DECKS.len()
         && doc.decks.iter().zip(DECKS).all(|(deck, id)| deck.id == id)
@@ -110,7 +113,7 @@ pub fn readable(content: &Content) -> Option<Scoring> {
     let mut scored_by_base = false;
     for spec in &doc.providers {
         let (kind, name) = spec.entry.split_once(':').unwrap_or(("", ""));
-        if name == VERDICT_HOOK {
+        if name == VERDICT_HOOK && !(kind == "hook" && verdict_called_back) {
             return None;
         }
         if !SCORING_HOOKS.contains(&name) {
@@ -138,7 +141,11 @@ pub fn readable(content: &Content) -> Option<Scoring> {
 /// this module does not write (`readable`) or its lines miss the kernel's scores.
 pub fn read(rules: &Rules, state: &State) -> Option<Reading> {
     let content = rules.content;
-    let scoring = readable(content)?;
+    let verdict = rules.called_back_verdict(state);
+    let asked = rules
+        .callbacks()
+        .is_some_and(|c| c.answers(crate::callbacks::VERDICT));
+    let scoring = readable(content, asked)?;
     let lines: Vec<Vec<Line>> = (0..state.players.len())
         .map(|p| score_lines(content, scoring, state, p))
         .collect();
@@ -175,7 +182,11 @@ pub fn read(rules: &Rules, state: &State) -> Option<Reading> {
         .collect();
     Some(Reading {
         round: state.round,
-        winners: winners(content, state, &scores),
+        winners: match &verdict {
+            Some(v) => v.winners.clone(),
+            None => winners(content, state, &scores),
+        },
+        verdict: verdict.map(|v| v.kind).unwrap_or_default(),
         lines,
         scores,
         flags: state

@@ -7,7 +7,10 @@
 //! nothing here: the kernel plays only content whose cards react to no event
 //! (`unported_content`), and the places where Python fires an event are marked.
 
+use std::sync::Arc;
+
 use crate::actions::{Action, Cards, Pay, Payment, Victim};
+use crate::callbacks::HookCalls;
 use crate::content::{Content, MAX_COLOURS};
 use crate::effects::{self, At, Facts, Scope};
 use crate::extras::{get_extra, set_extra};
@@ -211,6 +214,8 @@ pub struct Rules<'c> {
     refused: Option<Unported>,
     /// `movement.revisit`: whether a meeple move may enter a tile twice (false: no loops)
     revisit: bool,
+    /// a plugin's hooks the kernel calls back (`crate::callbacks`), if any is loaded
+    callbacks: Option<Arc<dyn HookCalls>>,
 }
 
 /// The decks every game has, by index (`core/engine.py`).
@@ -315,9 +320,79 @@ impl<'c> Rules<'c> {
             artisans,
             refused: None,
             revisit: crate::moves::revisits(content),
+            callbacks: None,
         };
         rules.refused = rules.refused_edition();
         rules
+    }
+
+    /// These rules with a plugin's hooks called back at the kernel's hook points.
+    pub fn with_callbacks(mut self, callbacks: Arc<dyn HookCalls>) -> Rules<'c> {
+        self.callbacks = Some(callbacks);
+        self
+    }
+
+    /// The plugin hooks these rules call back, if any.
+    pub fn callbacks(&self) -> Option<&dyn HookCalls> {
+        self.callbacks.as_deref()
+    }
+
+    /// The colours in front of `player` (who keeps `meeples`) that a called-back
+    /// `naqala_protected_meeples` protects, as a bit set: none without such a hook, and
+    /// the hook is not asked about a player with no meeple an assassin could kill.
+    fn called_back_protected(&self, state: &State, player: usize, meeples: &Counts) -> u64 {
+        let exposed = self
+            .content
+            .doc
+            .colours
+            .iter()
+            .zip(meeples)
+            .any(|(spec, &n)| spec.kept && n != 0);
+        match &self.callbacks {
+            Some(calls) if exposed && calls.answers(crate::callbacks::PROTECTED_MEEPLES) => {
+                calls.protected(state, player)
+            }
+            _ => 0,
+        }
+    }
+
+    /// The seats who won the finished game `state` with `scores`: a called-back
+    /// `naqala_verdict`'s winners when it answers, else solo mode's verdict or the
+    /// highest scores (`crate::verdict`), as `rules.winners` in Python.
+    pub fn winners(&self, state: &State, scores: &[i64]) -> Vec<usize> {
+        self.called_back_verdict(state)
+            .map(|v| v.winners)
+            .unwrap_or_else(|| {
+                crate::verdict::Verdict::of(self.content).winners(self.content, state, scores)
+            })
+    }
+
+    /// The new game `state` as a called-back `naqala_adjust_new_game` changes it (as it
+    /// is without one), after the kernel's own adjustments: plugins the kernel does not
+    /// implement come after the boxes in registration order.
+    pub(crate) fn called_back_new_game(&self, state: State) -> State {
+        match &self.callbacks {
+            Some(calls) if calls.answers(crate::callbacks::ADJUST_NEW_GAME) => {
+                calls.adjust_new_game(&state).unwrap_or(state)
+            }
+            _ => state,
+        }
+    }
+
+    /// A called-back `naqala_verdict`'s answer about the finished game `state`, if any.
+    pub fn called_back_verdict(&self, state: &State) -> Option<crate::callbacks::Verdict> {
+        match &self.callbacks {
+            Some(calls) if calls.answers(crate::callbacks::VERDICT) => calls.verdict(state),
+            _ => None,
+        }
+    }
+
+    /// Whether a called-back `naqala_game_ends` ends the game (false without one).
+    fn called_back_game_ends(&self, state: &State) -> bool {
+        match &self.callbacks {
+            Some(calls) if calls.answers(crate::callbacks::GAME_ENDS) => calls.game_ends(state),
+            _ => false,
+        }
     }
 
     /// Where in a turn a decision of `stage` is taken (`statecheck.rs` holds a state read
@@ -1211,12 +1286,14 @@ impl<'c> Rules<'c> {
                 continue;
             }
             let protected = self.protected(state, other);
+            let called_back = self.called_back_protected(state, other, &holdings.meeples);
             for (colour, spec) in self.content.doc.colours.iter().enumerate() {
                 let safe = protected
                     && (BOAZ_PROTECTS.contains(&spec.id.as_str())
                         || self.boaz_protects_artisans(colour))
                     || crate::variants::protects(self.content, colour)
-                    || self.effect_protects(state, other, colour);
+                    || self.effect_protects(state, other, colour)
+                    || called_back & (1 << colour) != 0;
                 if spec.kept && !safe && holdings.meeples[colour] != 0 {
                     options.push(Action::Kill(Victim::Player(other as u8), colour as u8));
                 }
@@ -2089,6 +2166,7 @@ impl<'c> Rules<'c> {
             || has_flag(&state, k.no_moves)
             || self.solo_game_ends(&state)
             || has_flag(&state, round_cap)
+            || self.called_back_game_ends(&state)
         {
             state.decision = Decision {
                 stage: k.over,
@@ -2278,13 +2356,16 @@ impl<'c> Rules<'c> {
             .filter(|&other| other != player)
             .filter(|&other| {
                 let boaz = self.protected(&state, other);
+                let called_back =
+                    self.called_back_protected(&state, other, &state.players[other].meeples);
                 doc.colours.iter().enumerate().any(|(c, spec)| {
                     spec.kept
                         && (boaz
                             && (BOAZ_PROTECTS.contains(&spec.id.as_str())
                                 || self.boaz_protects_artisans(c))
                             || crate::variants::protects(self.content, c)
-                            || self.effect_protects(&state, other, c))
+                            || self.effect_protects(&state, other, c)
+                            || called_back & (1 << c) != 0)
                         && state.players[other].meeples[c] != 0
                 })
             })
@@ -2660,6 +2741,17 @@ impl<'c> Rules<'c> {
             + self.whims_score(state, player)
             + self.artisan_score(state, player)
             + self.effects_score(state, player)
+            + self.called_back_points(state, player)
+    }
+
+    /// The points of a called-back `naqala_score_lines` for `player` (0 without one).
+    fn called_back_points(&self, state: &State, player: usize) -> i64 {
+        match &self.callbacks {
+            Some(calls) if calls.answers(crate::callbacks::SCORE_LINES) => {
+                calls.score_points(state, player)
+            }
+            _ => 0,
+        }
     }
 
     fn suit_value(&self, size: usize) -> i64 {

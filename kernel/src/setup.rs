@@ -188,9 +188,9 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
         extras: Box::new([]),
     };
     // `naqala_adjust_new_game`: solo mode's camels, the Whims box lays a whim on every
-    // city, the Artisans give the tents
+    // city, the Artisans give the tents; then a plugin's own, called back
     let state = rules.give_tents(rules.whims_new_game(rules.adjust_new_game(state)));
-    rules.start(state)
+    rules.start(rules.called_back_new_game(state))
 }
 
 /// How often a layout with a cut-off tile is laid again before giving up

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use self_cell::self_cell;
 
+use crate::callbacks::HookCalls;
 use crate::content::Content;
 use crate::rules::Rules;
 
@@ -34,12 +35,24 @@ impl SharedRules {
         }
     }
 
+    /// The rules of `content` with a plugin's hooks called back (`crate::callbacks`).
+    pub fn with_callbacks(content: Arc<Content>, calls: Arc<dyn HookCalls>) -> SharedRules {
+        SharedRules {
+            cell: Cell::new(content, |content| Rules::new(content).with_callbacks(calls)),
+        }
+    }
+
     pub fn rules(&self) -> &Rules<'_> {
         self.cell.borrow_dependent()
     }
 
     pub fn content(&self) -> &Content {
         self.cell.borrow_owner()
+    }
+
+    /// The content, shared (what a view of one of its states keeps).
+    pub fn shared_content(&self) -> Arc<Content> {
+        Arc::clone(self.cell.borrow_owner())
     }
 }
 

@@ -1,0 +1,192 @@
+"""The plugin hooks the native engine calls back, and the functions it calls.
+
+Where a loaded plugin implements a hook the kernel does not (its provider is foreign,
+``naqala.kernel.support.foreign_rules``) and the kernel can ask it at its own hook point
+(``CALLED_BACK``), the game stays native: the kernel plays its own rules and, at that
+point, calls one Python function with a read-only ``StateView`` (and the player, where
+the hook takes one). That function asks every such plugin's implementation and combines
+their answers as the Python engine does (``any`` for ``naqala_game_ends``, the union
+for ``naqala_protected_meeples``, the points of ``naqala_score_lines`` summed, the first
+answer for ``naqala_verdict``, read as its winners and kind), so one hook file serves
+both engines. ``naqala_adjust_new_game`` returns a new ``State``, so it is handed the
+whole Python state and its answer is read back, as state JSON both ways, once a game. A
+wrapper implementation is not called back: it keeps its game in Python.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from naqala.core.actions import format_action, parse_action
+from naqala.core.agents import Agent
+from naqala.core.engine import Rules
+from naqala.core.native import Provided
+from naqala.core.serialize import state_from_data, state_to_data
+from naqala.core.state import NOBODY, Decision, State
+
+#: the hooks the kernel calls back, with their arguments after ``rules``, in order
+CALLED_BACK: dict[str, tuple[str, ...]] = {
+    "naqala_adjust_new_game": ("state",),
+    "naqala_game_ends": ("state",),
+    "naqala_protected_meeples": ("state", "player"),
+    "naqala_score_lines": ("state", "player"),
+    "naqala_verdict": ("state",),
+}
+
+Function = Callable[..., Any]
+#: the stage a new game is read at before it is put back at ``setup``
+BID = "bid"
+
+
+def is_called_back(rules: Rules, provided: Provided) -> bool:
+    """Whether the kernel asks the plugin itself for this rule: a hook it calls back,
+    implemented plainly (not as a wrapper)."""
+    if provided.kind != "hook" or provided.hook not in CALLED_BACK:
+        return False
+    impls = getattr(rules.hook, provided.hook).get_hookimpls()
+    mine = [impl for impl in impls if impl.plugin_name == provided.plugin]
+    return bool(mine) and not any(impl.wrapper or impl.hookwrapper for impl in mine)
+
+
+def called_back(rules: Rules, foreign: Iterable[Provided]) -> list[Provided]:
+    """The rules of ``foreign`` (whose provider the kernel does not implement) that it
+    calls back."""
+    return [p for p in foreign if is_called_back(rules, p)]
+
+
+def _implementations(rules: Rules, hook: str, plugins: set[str]) -> list[Function]:
+    """The implementations of ``hook`` by ``plugins``, each callable with ``rules`` and
+    the hook's arguments by position, in pluggy's order."""
+    arguments = ("rules", *CALLED_BACK[hook])
+    found = []
+    for impl in reversed(getattr(rules.hook, hook).get_hookimpls()):
+        if impl.plugin_name not in plugins:
+            continue
+        picks = tuple(arguments.index(name) for name in impl.argnames)
+        found.append(_picking(impl.function, picks))
+    return found
+
+
+def _picking(function: Function, picks: tuple[int, ...]) -> Function:
+    def call(*values: Any) -> Any:
+        return function(*(values[i] for i in picks))
+
+    return call
+
+
+def _game_ends(rules: Rules, functions: Sequence[Function]) -> Function:
+    def game_ends(view: Any) -> bool:
+        return any(bool(f(rules, view)) for f in functions)
+
+    return game_ends
+
+
+def _protected(rules: Rules, functions: Sequence[Function]) -> Function:
+    def protected(view: Any, player: int) -> list[str]:
+        found: set[str] = set()
+        for f in functions:
+            answer = f(rules, view, player)
+            if answer is not None:
+                found.update(answer)
+        return sorted(found)
+
+    return protected
+
+
+def _score_points(rules: Rules, functions: Sequence[Function]) -> Function:
+    if len(functions) == 1:  # the usual case, asked thousands of times a greedy game
+        (only,) = functions
+
+        def one_plugin(view: Any, player: int) -> int:
+            total = 0
+            for line in only(rules, view, player) or ():
+                total += line.points
+            return total
+
+        return one_plugin
+
+    def score_points(view: Any, player: int) -> int:
+        return sum(line.points for f in functions for line in (f(rules, view, player) or ()))
+
+    return score_points
+
+
+def _adjusted(rules: Rules, functions: Sequence[Function]) -> Function:
+    def adjust(text: str) -> str | None:
+        state = start = _new_game(rules, text)
+        for f in functions:  # folded, in registration order, as the set-up does
+            changed = f(rules, state)
+            if changed is not None:
+                state = changed
+        if state is start:
+            return None
+        return json.dumps(state_to_data(rules, state))
+
+    return adjust
+
+
+def _new_game(rules: Rules, text: str) -> State:
+    """The kernel's new game (waiting at ``setup``, which no state file names) as the
+    Python ``State`` the set-up hands to ``naqala_adjust_new_game``."""
+    data = json.loads(text)
+    waiting = data["decision"]
+    data["decision"] = {"stage": BID, "player": None}
+    state = state_from_data(data, rules, meaning=False)[1]
+    return attrs.evolve(state, decision=Decision(waiting["stage"], NOBODY))
+
+
+def _verdict(rules: Rules, functions: Sequence[Function]) -> Function:
+    def verdict(view: Any) -> tuple[list[int], str] | None:
+        for f in functions:  # firstresult: the first answer that is not None
+            found = f(rules, view)
+            if found is not None:
+                return list(found.winners), found.kind
+        return None
+
+    return verdict
+
+
+COMBINE: dict[str, Callable[[Rules, Sequence[Function]], Function]] = {
+    "naqala_adjust_new_game": _adjusted,
+    "naqala_game_ends": _game_ends,
+    "naqala_protected_meeples": _protected,
+    "naqala_score_lines": _score_points,
+    "naqala_verdict": _verdict,
+}
+
+
+def callback_functions(rules: Rules, asked: Sequence[Provided]) -> list[tuple[str, Function]]:
+    """``(hook, function)`` for each hook of ``asked`` (rules the kernel calls back):
+    the function the kernel calls at that hook's point."""
+    found = []
+    for hook in CALLED_BACK:
+        plugins = {p.plugin for p in asked if p.hook == hook}
+        if plugins:
+            found.append((hook, COMBINE[hook](rules, _implementations(rules, hook, plugins))))
+    return found
+
+
+def state_reader(rules: Rules) -> Callable[[str], State]:
+    """What a view's ``full_state()`` calls: state JSON read into a Python ``State``
+    (its shape checked, not the plugins' meaning: the kernel made it)."""
+
+    def read(text: str) -> State:
+        return state_from_data(json.loads(text), rules, meaning=False)[1]
+
+    return read
+
+
+def seat_function(rules: Rules, agent: Agent) -> Callable[[Any, list[str]], int]:
+    """What the kernel calls at a Python player's decisions in a native game
+    (``NativeState.play``'s ``agents``): the agent's choice among the options, given as
+    notations in canonical order, from a read-only view of the state, as an index."""
+
+    def choose(view: Any, notations: list[str]) -> int:
+        options = [parse_action(text) for text in notations]
+        return notations.index(format_action(agent.choose(rules, view, options)))
+
+    return choose

@@ -1,0 +1,530 @@
+//! The read-only view of a native state that a plugin's hook sees when the kernel calls
+//! it back (`crate::callbacks`), and the calls themselves.
+//!
+//! A `StateView` reads as much of a Python `State` as hooks read today — the round, the
+//! decision, the flags and counters, each player's coins, camels, meeples and hands, the
+//! board — named as `State` names them, so one hook serves both engines. Every part is
+//! built when it is read, from a copy of the state taken for the call, and every part is
+//! immutable: a hook that sets an attribute fails with one clear message. A hook that
+//! needs more asks `full_state()` for the Python `State`, at the cost of a state JSON
+//! round trip (docs/hooks.md, "Hooks called back").
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use pyo3::exceptions::{PyAttributeError, PyIndexError};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::callbacks::{
+    HookCalls, Verdict, ADJUST_NEW_GAME, CALLED_BACK, GAME_ENDS, PROTECTED_MEEPLES, SCORE_LINES,
+    VERDICT,
+};
+use crate::content::Content;
+use crate::state::{Player, State};
+use crate::statejson::{state_from_json, state_to_json};
+
+/// What a hook that sets an attribute of a view is told.
+const READ_ONLY: &str = "a StateView is read-only: a hook called back by the native engine \
+answers from the state it is shown and does not change it";
+
+fn refuse_change(what: &str) -> PyErr {
+    PyAttributeError::new_err(format!("{READ_ONLY} (it tried to set '{what}')"))
+}
+
+/// A native state as a plugin's hook reads it.
+#[pyclass(frozen, module = "naqala.kernel._native")]
+pub struct StateView {
+    content: Arc<Content>,
+    state: State,
+    /// the Python function reading state JSON into a `State` (`full_state`)
+    to_state: Option<Py<PyAny>>,
+}
+
+#[pymethods]
+impl StateView {
+    #[getter]
+    fn round(&self) -> u16 {
+        self.state.round
+    }
+
+    /// `(stage, player)` as `state.decision` holds them, as a `DecisionView`.
+    #[getter]
+    fn decision(&self) -> DecisionView {
+        DecisionView {
+            stage: self
+                .content
+                .names
+                .name(self.state.decision.stage)
+                .to_owned(),
+            player: i64::from(self.state.decision.player),
+        }
+    }
+
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.content.names.name(self.state.decision.stage) == "over"
+    }
+
+    #[getter]
+    fn flags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let names = &self.content.names;
+        PyTuple::new(py, self.state.flags.iter().map(|&f| names.name(f)))
+    }
+
+    fn has_flag(&self, flag: &str) -> bool {
+        let names = &self.content.names;
+        self.state.flags.iter().any(|&f| names.name(f) == flag)
+    }
+
+    /// The plugin counters, `(name, value)` sorted by name, as `state.extras`.
+    #[getter]
+    fn extras<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        counters(py, &self.content, &self.state.extras)
+    }
+
+    /// The players, each read only when a hook looks at it (`PlayersView`).
+    #[getter]
+    fn players(slf: &Bound<'_, Self>) -> PlayersView {
+        PlayersView {
+            view: slf.clone().unbind(),
+        }
+    }
+
+    #[getter]
+    fn board(&self, py: Python<'_>) -> PyResult<BoardView> {
+        let colours = self.content.doc.colours.len();
+        let tokens = self.content.doc.tokens.len();
+        let tiles = 0..self.state.layout.size();
+        let board = &self.state.board;
+        Ok(BoardView {
+            meeples: tuple_of_tuples(py, tiles.clone().map(|t| &board.meeples(t)[..colours]))?,
+            owners: PyTuple::new(py, tiles.clone().map(|t| board.owner(t)))?.unbind(),
+            tokens: tuple_of_tuples(py, tiles.map(|t| &board.tokens(t)[..tokens]))?,
+        })
+    }
+
+    /// The Python `State` of this view, read from its state JSON: everything a hook can
+    /// read on the Python engine, at the cost of the round trip (docs/hooks.md).
+    fn full_state(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let to_state = self.to_state.as_ref().ok_or_else(|| {
+            PyAttributeError::new_err("this view was made without a way to read a full State")
+        })?;
+        to_state.call1(py, (state_to_json(&self.content, &self.state),))
+    }
+
+    fn __setattr__(&self, name: &str, _value: Bound<'_, PyAny>) -> PyResult<()> {
+        Err(refuse_change(name))
+    }
+}
+
+/// `state.decision`: the stage waiting and who decides it.
+#[pyclass(frozen, get_all, module = "naqala.kernel._native")]
+pub struct DecisionView {
+    stage: String,
+    player: i64,
+}
+
+#[pymethods]
+impl DecisionView {
+    fn __setattr__(&self, name: &str, _value: Bound<'_, PyAny>) -> PyResult<()> {
+        Err(refuse_change(name))
+    }
+}
+
+/// `state.board`: meeples and tokens by tile (tuples by colour and token kind), owners.
+#[pyclass(frozen, get_all, module = "naqala.kernel._native")]
+pub struct BoardView {
+    meeples: Py<PyTuple>,
+    owners: Py<PyTuple>,
+    tokens: Py<PyTuple>,
+}
+
+#[pymethods]
+impl BoardView {
+    fn __setattr__(&self, name: &str, _value: Bound<'_, PyAny>) -> PyResult<()> {
+        Err(refuse_change(name))
+    }
+}
+
+/// `state.players`: a sequence of `PlayerView`, each made when it is read.
+#[pyclass(frozen, sequence, module = "naqala.kernel._native")]
+pub struct PlayersView {
+    view: Py<StateView>,
+}
+
+#[pymethods]
+impl PlayersView {
+    fn __len__(&self) -> usize {
+        self.view.get().state.players.len()
+    }
+
+    fn __getitem__(&self, py: Python<'_>, index: isize) -> PyResult<PlayerView> {
+        let count = self.__len__() as isize;
+        let at = if index < 0 { index + count } else { index };
+        if !(0..count).contains(&at) {
+            return Err(PyIndexError::new_err(format!(
+                "there is no player {index} of {count}"
+            )));
+        }
+        Ok(PlayerView {
+            view: self.view.clone_ref(py),
+            index: at as usize,
+        })
+    }
+
+    fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let players = (0..self.__len__())
+            .map(|index| {
+                Py::new(
+                    py,
+                    PlayerView {
+                        view: self.view.clone_ref(py),
+                        index,
+                    },
+                )
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(PyTuple::new(py, players)?
+            .into_any()
+            .try_iter()?
+            .into_any()
+            .unbind())
+    }
+
+    fn __setitem__(&self, index: isize, _value: Bound<'_, PyAny>) -> PyResult<()> {
+        Err(refuse_change(&format!("players[{index}]")))
+    }
+}
+
+/// `state.players[p]`: coins, camels left, meeples by colour, hands by deck (card ids),
+/// counters, each read when asked.
+#[pyclass(frozen, module = "naqala.kernel._native")]
+pub struct PlayerView {
+    view: Py<StateView>,
+    index: usize,
+}
+
+impl PlayerView {
+    fn player(&self) -> &Player {
+        &self.view.get().state.players[self.index]
+    }
+
+    fn content(&self) -> &Content {
+        &self.view.get().content
+    }
+}
+
+#[pymethods]
+impl PlayerView {
+    #[getter]
+    fn coins(&self) -> i64 {
+        i64::from(self.player().coins)
+    }
+
+    #[getter]
+    fn camels(&self) -> i64 {
+        i64::from(self.player().camels)
+    }
+
+    #[getter]
+    fn meeples<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let colours = self.content().doc.colours.len();
+        PyTuple::new(py, &self.player().meeples[..colours])
+    }
+
+    #[getter]
+    fn hands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let content = self.content();
+        let cards = &content.doc.cards;
+        let player = self.player();
+        let hands = (0..content.decks())
+            .map(|deck| {
+                let hand = player.hands.hand(deck);
+                PyTuple::new(py, hand.iter().map(|&c| cards[usize::from(c)].id.as_str()))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        PyTuple::new(py, hands)
+    }
+
+    #[getter]
+    fn extras<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        counters(py, self.content(), &self.player().extras)
+    }
+
+    fn __setattr__(&self, name: &str, _value: Bound<'_, PyAny>) -> PyResult<()> {
+        Err(refuse_change(name))
+    }
+}
+
+fn counters<'py>(
+    py: Python<'py>,
+    content: &Content,
+    extras: &[(crate::names::Sym, i64)],
+) -> PyResult<Bound<'py, PyTuple>> {
+    PyTuple::new(py, extras.iter().map(|&(k, v)| (content.names.name(k), v)))
+}
+
+fn tuple_of_tuples<'a, T, I>(py: Python<'_>, rows: I) -> PyResult<Py<PyTuple>>
+where
+    T: Copy + for<'py> IntoPyObject<'py> + 'a,
+    I: Iterator<Item = &'a [T]>,
+{
+    let rows = rows
+        .map(|row| PyTuple::new(py, row.iter().copied()))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(PyTuple::new(py, rows)?.unbind())
+}
+
+/// How often one hook was called back, and the time it took (the engine report).
+#[derive(Debug, Default)]
+struct Tally {
+    calls: AtomicU64,
+    nanos: AtomicU64,
+}
+
+/// A plugin's hooks as the kernel calls them: one Python function per hook (the plugins'
+/// answers combined in Python, `naqala.kernel.callbacks`), called with a `StateView`.
+#[derive(Debug)]
+pub struct PyHooks {
+    content: Arc<Content>,
+    /// the function of each hook of `CALLED_BACK`, if a plugin implements it
+    functions: [Option<Py<PyAny>>; CALLED_BACK.len()],
+    to_state: Option<Py<PyAny>>,
+    tallies: [Tally; CALLED_BACK.len()],
+    /// the first hook's failure, raised when the kernel's call returns
+    failure: Mutex<Option<String>>,
+}
+
+impl PyHooks {
+    /// The calls to `functions` (`(hook name, function)`); ValueError naming a hook the
+    /// kernel does not call back.
+    pub fn new(
+        content: Arc<Content>,
+        functions: Vec<(String, Py<PyAny>)>,
+        to_state: Option<Py<PyAny>>,
+    ) -> PyResult<PyHooks> {
+        let mut found: [Option<Py<PyAny>>; CALLED_BACK.len()] = Default::default();
+        for (hook, function) in functions {
+            let at = CALLED_BACK.iter().position(|&h| h == hook).ok_or_else(|| {
+                pyo3::exceptions::PyValueError::new_err(format!(
+                    "the native engine does not call back '{hook}' (it calls back {})",
+                    CALLED_BACK.join(", ")
+                ))
+            })?;
+            found[at] = Some(function);
+        }
+        Ok(PyHooks {
+            content,
+            functions: found,
+            to_state,
+            tallies: Default::default(),
+            failure: Mutex::new(None),
+        })
+    }
+
+    /// Each hook called back at least once: `(hook, calls, seconds)`, in `CALLED_BACK`
+    /// order.
+    pub fn tallies(&self) -> Vec<(String, u64, f64)> {
+        CALLED_BACK
+            .iter()
+            .zip(&self.tallies)
+            .filter(|(_, t)| t.calls.load(Ordering::Relaxed) > 0)
+            .map(|(hook, t)| {
+                let seconds = t.nanos.load(Ordering::Relaxed) as f64 / 1e9;
+                ((*hook).to_owned(), t.calls.load(Ordering::Relaxed), seconds)
+            })
+            .collect()
+    }
+
+    fn fail(&self, message: String) {
+        if let Ok(mut failure) = self.failure.lock() {
+            failure.get_or_insert(message);
+        }
+    }
+
+    /// The hook `hook`'s answer about `state` (with `player` when it takes one), read by
+    /// `read`; None (and the failure kept) when the hook or its answer fails.
+    fn call<T>(
+        &self,
+        hook: &str,
+        state: &State,
+        player: Option<usize>,
+        read: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<T>,
+    ) -> Option<T> {
+        self.call_with(hook, read, |py, function| {
+            let view = Py::new(
+                py,
+                StateView {
+                    content: Arc::clone(&self.content),
+                    state: state.clone(),
+                    to_state: self.to_state.as_ref().map(|f| f.clone_ref(py)),
+                },
+            )?;
+            match player {
+                Some(p) => function.call1(py, (view, p)),
+                None => function.call1(py, (view,)),
+            }
+        })
+    }
+
+    /// The hook `hook`'s function called by `call`, its answer read by `read`, the call
+    /// tallied; None (and the failure kept) when the hook or its answer fails.
+    fn call_with<T>(
+        &self,
+        hook: &str,
+        read: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<T>,
+        call: impl FnOnce(Python<'_>, &Py<PyAny>) -> PyResult<Py<PyAny>>,
+    ) -> Option<T> {
+        let at = CALLED_BACK.iter().position(|&h| h == hook)?;
+        let function = self.functions[at].as_ref()?;
+        let started = Instant::now();
+        let answer = Python::attach(|py| {
+            let answer = call(py, function)?;
+            read(answer.bind(py))
+        });
+        let tally = &self.tallies[at];
+        tally.calls.fetch_add(1, Ordering::Relaxed);
+        let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        tally.nanos.fetch_add(nanos, Ordering::Relaxed);
+        match answer {
+            Ok(found) => Some(found),
+            Err(error) => {
+                self.fail(format!(
+                    "{hook} failed when the native engine called it: {error}"
+                ));
+                None
+            }
+        }
+    }
+}
+
+impl HookCalls for PyHooks {
+    fn answers(&self, hook: &str) -> bool {
+        CALLED_BACK
+            .iter()
+            .position(|&h| h == hook)
+            .is_some_and(|at| self.functions[at].is_some())
+    }
+
+    fn adjust_new_game(&self, state: &State) -> Option<State> {
+        let content = &self.content;
+        let text = state_to_json(content, state);
+        let read = |answer: &Bound<'_, PyAny>| -> PyResult<Option<State>> {
+            if answer.is_none() {
+                return Ok(None);
+            }
+            let changed: String = answer.extract()?;
+            state_from_json(content, &changed)
+                .map(Some)
+                .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("its new game: {e}")))
+        };
+        self.call_with(ADJUST_NEW_GAME, read, |py, function| {
+            function.call1(py, (text,))
+        })
+        .flatten()
+    }
+
+    fn game_ends(&self, state: &State) -> bool {
+        self.call(GAME_ENDS, state, None, |answer| answer.is_truthy())
+            .unwrap_or(false)
+    }
+
+    fn protected(&self, state: &State, player: usize) -> u64 {
+        let colours = &self.content.doc.colours;
+        self.call(PROTECTED_MEEPLES, state, Some(player), |answer| {
+            let mut found = 0u64;
+            for item in answer.try_iter()? {
+                let id: String = item?.extract()?;
+                let at = colours.iter().position(|c| c.id == id).ok_or_else(|| {
+                    pyo3::exceptions::PyValueError::new_err(format!(
+                        "it answered {id:?}, which is no colour of these rules"
+                    ))
+                })?;
+                found |= 1 << at;
+            }
+            Ok(found)
+        })
+        .unwrap_or(0)
+    }
+
+    fn score_points(&self, state: &State, player: usize) -> i64 {
+        self.call(SCORE_LINES, state, Some(player), |answer| {
+            answer.extract::<i64>()
+        })
+        .unwrap_or(0)
+    }
+
+    fn verdict(&self, state: &State) -> Option<Verdict> {
+        let players = state.players.len();
+        self.call(VERDICT, state, None, |answer| {
+            if answer.is_none() {
+                return Ok(None);
+            }
+            let (winners, kind): (Vec<usize>, String) = answer.extract()?;
+            if let Some(&seat) = winners.iter().find(|&&w| w >= players) {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "its winner {seat} is no seat of a game of {players}"
+                )));
+            }
+            Ok(Some(Verdict { winners, kind }))
+        })
+        .flatten()
+    }
+
+    fn take_failure(&self) -> Option<String> {
+        self.failure.lock().ok().and_then(|mut f| f.take())
+    }
+}
+
+/// A seat played by a Python AI player (a plugin's `naqala_agents`) in a native game:
+/// at each of its seat's decisions the kernel calls `choose(view, notations)` with a
+/// read-only view and the legal options' notations in canonical order, and takes the
+/// option at the index it answers. A failure is kept in `failure` (shared with the
+/// bindings, which raise it once the game stops) and stops the game.
+pub struct PyPlayer {
+    pub content: Arc<Content>,
+    pub choose: Py<PyAny>,
+    pub to_state: Option<Py<PyAny>>,
+    pub failure: Arc<Mutex<Option<PyErr>>>,
+}
+
+impl crate::seats::Player for PyPlayer {
+    fn choose(
+        &mut self,
+        _: &crate::rules::Rules,
+        state: &State,
+        options: &[crate::actions::Action],
+    ) -> Result<usize, crate::rules::Unported> {
+        let cols = usize::from(state.layout.cols);
+        let chosen = Python::attach(|py| {
+            let view = Py::new(
+                py,
+                StateView {
+                    content: Arc::clone(&self.content),
+                    state: state.clone(),
+                    to_state: self.to_state.as_ref().map(|f| f.clone_ref(py)),
+                },
+            )?;
+            let notations: Vec<String> = options
+                .iter()
+                .map(|a| a.notation(&self.content, cols))
+                .collect();
+            let index: usize = self.choose.call1(py, (view, notations))?.extract(py)?;
+            if index >= options.len() {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "the Python player chose option {index} of {}",
+                    options.len()
+                )));
+            }
+            Ok(index)
+        });
+        chosen.map_err(|error| {
+            if let Ok(mut failure) = self.failure.lock() {
+                failure.get_or_insert(error);
+            }
+            crate::rules::Unported("a Python player's decision".to_owned())
+        })
+    }
+}

@@ -1,0 +1,355 @@
+"""Code hooks the native engine calls back (docs/hooks.md, "Hooks called back"): games
+with them stay native, play the Python engine's game, and the hook sees a read-only view
+of the state that reads as the Python ``State`` does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from native_kit import assert_native_game_is_python, require_native
+
+from naqala.core.engine import Rules, build_rules
+from naqala.core.events import ScoreLine, Verdict
+from naqala.core.hookspecs import hookimpl
+from naqala.core.state import State
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "plugins" / "examples"
+#: the example of each hook called back, with the hook
+CALLED_BACK = {
+    "round_cap.py": "naqala_game_ends",
+    "safe_elders.py": "naqala_protected_meeples",
+    "sultans_favour.py": "naqala_verdict",
+    "thrifty_caravans.py": "naqala_score_lines",
+    "fakirs_in_hand.py": "naqala_adjust_new_game",
+}
+#: games compared per example here (.ci/run compares more)
+GAMES = 8
+
+
+def example(name: str) -> Rules:
+    return build_rules([], [EXAMPLES / name])
+
+
+@pytest.mark.parametrize(("name", "hook"), CALLED_BACK.items())
+def test_a_game_with_a_hook_called_back_stays_native_and_says_so(name: str, hook: str) -> None:
+    require_native()
+    from naqala.kernel.choice import AUTO, NATIVE, PYTHON, choose
+    from naqala.kernel.plan import plan
+
+    rules = example(name)
+    found = plan(rules, ("random", "greedy"), 4)
+    assert found.game.engine == NATIVE and found.reason is None
+    choice = choose(rules, AUTO, ("random",) * 4)
+    assert choice.engine == NATIVE
+    assert choice.called_back is not None and hook in choice.called_back
+    # the environments' kernel calls no hook back: they stay in Python, saying so
+    assert found.envs.engine == PYTHON and "call back" in str(found.envs.reason)
+
+
+def test_a_hook_the_kernel_cannot_call_back_still_keeps_the_game_in_python() -> None:
+    require_native()
+    from naqala.kernel.choice import AUTO, PYTHON, choose
+
+    choice = choose(example("double_palms.py"), AUTO, ("random",) * 4)
+    assert choice.engine == PYTHON and choice.called_back is None
+    assert choice.fallback is not None and "naqala_tile_actions" in choice.fallback
+
+
+@pytest.mark.parametrize("name", CALLED_BACK)
+def test_games_with_a_hook_called_back_do_not_differ_from_the_python_engine(name: str) -> None:
+    require_native()
+    from naqala.kernel.differential import Report, games, ported_rules, verify_game
+
+    rules, bridge = ported_rules(house_rules=[EXAMPLES / name])
+    total = Report()
+    for players, seed, agent in games(GAMES):
+        total.add(verify_game(rules, bridge, players, seed, agent))
+    assert total.differences == [] and total.unported == {}
+    assert_native_game_is_python(rules, bridge, 4, 7)  # a native set-up, played out
+    assert [hook for hook, calls, _ in bridge.called_back() if calls] == [CALLED_BACK[name]]
+
+
+@pytest.mark.parametrize("name", CALLED_BACK)
+def test_a_native_greedy_game_with_a_hook_called_back_is_the_python_one(name: str) -> None:
+    require_native()
+    from naqala.agents.greedy import GreedyAgent
+    from naqala.core.serialize import state_to_data
+    from naqala.core.simulate import agent_seed
+    from naqala.kernel.support import native_rules
+
+    rules, seed, players = example(name), 11, 3
+    agents = [GreedyAgent(agent_seed(seed, seat)) for seat in range(players)]
+    state = rules.new_game(players, seed)
+    while not state.is_over:
+        agent = agents[state.decision.player]
+        state = rules.apply(state, agent.choose(rules, state, rules.legal_actions(state)))
+    bridge = native_rules(rules)
+    seats = [("greedy", agent_seed(seed, seat)) for seat in range(players)]
+    final, _, _ = bridge.new_game(players, seed).play(seats)
+    assert bridge.data(final) == state_to_data(rules, state)
+
+
+def test_a_native_new_game_deals_the_fakirs_of_a_hook_called_back() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    rules = example("fakirs_in_hand.py")
+    players = json.loads(native_rules(rules).new_game(4, 2).to_json())["players"]
+    assert [p["hands"]["resources"] for p in players] == [["fakir"]] * 4
+
+
+def test_the_round_cap_ends_native_games_after_its_round() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    for rules, capped in ((example("round_cap.py"), True), (build_rules(), False)):
+        start = native_rules(rules).new_game(4, 3)
+        final, _ = start.random_playout([1, 2, 3, 4])
+        last = json.loads(final.to_json())["round"]
+        assert (last == 4) is capped, last
+
+
+def test_the_protected_meeples_are_no_target_of_a_native_kill() -> None:
+    require_native()
+    from naqala.kernel.differential import ported_rules
+    from naqala.plugins.base.tribes import kill_targets
+
+    rules, bridge = ported_rules(house_rules=[EXAMPLES / "safe_elders.py"])
+    hidden_seen = 0
+    for seed in range(30):
+        state = rules.new_game(3, seed)
+        while not state.is_over:
+            if state.decision.stage == "kill":
+                native = set(bridge.to_native(state).legal_actions())
+                every = {str(a) for a in kill_targets(rules, state, protection=False)}
+                for hidden in every - native:
+                    victim, colour = hidden.removeprefix("kill p").split()
+                    assert colour in ("Y", "W")
+                    assert state.players[int(victim) - 1].coins <= 10
+                    hidden_seen += 1
+            state = rules.apply(state, rules.legal_actions(state)[-1])
+    assert hidden_seen, "no assassination met a protected vizier or elder"
+
+
+class Changing:
+    """A plugin whose end-of-game hook tries to change the state it is shown."""
+
+    NAME = "changing"
+
+    @hookimpl
+    def naqala_game_ends(self, rules: Rules, state: State) -> bool:
+        state.round = 1  # type: ignore[misc]
+        return False
+
+
+class Failing:
+    """A plugin whose protected-meeples hook raises."""
+
+    NAME = "failing"
+
+    @hookimpl
+    def naqala_protected_meeples(self, rules: Rules, state: State, player: int) -> set[str]:
+        raise KeyError("no such player")
+
+
+def test_a_hook_that_changes_the_view_fails_in_one_clear_line() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    rules = build_rules(extra_plugins=[Changing()])
+    start = native_rules(rules).new_game(3, 1)
+    with pytest.raises(RuntimeError, match=r"naqala_game_ends .*read-only.*'round'"):
+        start.random_playout([1, 2, 3])
+
+
+def test_a_hook_that_fails_names_itself_when_the_kernel_returns() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    rules = build_rules(extra_plugins=[Failing()])
+    start = native_rules(rules).new_game(3, 1)
+    with pytest.raises(RuntimeError, match=r"naqala_protected_meeples failed.*no such player"):
+        start.random_playout([1, 2, 3])
+
+
+class Looking:
+    """A plugin that keeps every view it is shown at the end of a round."""
+
+    NAME = "looking"
+
+    def __init__(self) -> None:
+        self.views: list[Any] = []
+
+    @hookimpl
+    def naqala_game_ends(self, rules: Rules, state: State) -> bool:
+        self.views.append(state)
+        return False
+
+
+def test_the_view_reads_as_the_python_state_it_stands_for() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    looking = Looking()
+    rules = build_rules(["djinns"], extra_plugins=[looking])
+    native_rules(rules).new_game(4, 5).random_playout([5, 6, 7, 8])
+    assert looking.views
+    for view in looking.views:
+        state = view.full_state()
+        assert (view.round, view.flags, view.extras) == (state.round, state.flags, state.extras)
+        assert (view.decision.stage, view.decision.player) == (
+            state.decision.stage,
+            state.decision.player,
+        )
+        assert view.is_over == state.is_over
+        assert all(view.has_flag(f) for f in state.flags) and not view.has_flag("nothing")
+        for seen, held in zip(view.players, state.players, strict=True):
+            assert (seen.coins, seen.camels, seen.meeples) == (
+                held.coins,
+                held.camels,
+                held.meeples,
+            )
+            assert (seen.hands, seen.extras) == (held.hands, held.extras)
+        board = view.board
+        assert (board.meeples, board.owners, board.tokens) == (
+            state.board.meeples,
+            state.board.owners,
+            state.board.tokens,
+        )
+        with pytest.raises(AttributeError, match="read-only"):
+            view.players[0].coins = 100
+        with pytest.raises(AttributeError, match="read-only"):
+            view.board.owners = ()
+        with pytest.raises(TypeError):
+            view.players[0].meeples[0] = 9  # a tuple
+        assert view.players[-1].coins == state.players[-1].coins
+        with pytest.raises(IndexError, match="no player 4 of 4"):
+            view.players[4]
+
+
+class Wrong:
+    """A plugin whose verdict names a seat the game does not have."""
+
+    NAME = "wrong"
+
+    @hookimpl
+    def naqala_verdict(self, rules: Rules, state: State) -> Verdict:
+        return Verdict((7,), "P8 wins", "ghost")
+
+
+def test_a_verdict_called_back_is_the_lab_s_result_and_a_wrong_one_is_refused() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    rules = example("sultans_favour.py")
+    bridge = native_rules(rules)
+    kinds = set()
+    for seed in range(20):
+        final, _ = bridge.new_game(3, seed).random_playout([1, 2, 3])
+        reading = final.reading()
+        assert reading is not None
+        verdict = rules.verdict(bridge.to_python(final))
+        assert (reading[3], reading[8]) == (list(verdict.winners), verdict.kind)
+        kinds.add(reading[8])
+    assert kinds == {"", "favour"}  # the hook won some games, the scores the others
+    wrong = build_rules(extra_plugins=[Wrong()])
+    final, _ = native_rules(wrong).new_game(3, 1).random_playout([1, 2, 3])
+    with pytest.raises(RuntimeError, match=r"naqala_verdict failed.*winner 7 is no seat"):
+        final.reading()
+
+
+def test_a_python_state_is_its_own_full_state() -> None:
+    state = build_rules().new_game(3, 1)
+    assert state.full_state() is state
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_python_player_seated_in_a_native_game_plays_the_python_engine_s_game(
+    seed: int,
+) -> None:
+    require_native()
+    import importlib
+
+    from naqala.agents.greedy import GreedyAgent
+    from naqala.core.agents import make_agent
+    from naqala.core.serialize import state_to_data
+    from naqala.core.simulate import agent_seed
+    from naqala.kernel.callbacks import seat_function, state_reader
+    from naqala.kernel.support import native_rules
+
+    coiny = importlib.import_module("naqala.plugins.examples.coiny")
+    rules = build_rules(extra_plugins=[coiny])
+    agents = [make_agent(rules, "coiny", agent_seed(seed, 0))]
+    agents += [GreedyAgent(agent_seed(seed, seat)) for seat in (1, 2, 3)]
+    state = rules.new_game(4, seed)
+    while not state.is_over:
+        agent = agents[state.decision.player]
+        state = rules.apply(state, agent.choose(rules, state, rules.legal_actions(state)))
+    bridge = native_rules(rules)
+    seats = [("coiny", 0)] + [("greedy", agent_seed(seed, seat)) for seat in (1, 2, 3)]
+    asked = [seat_function(rules, make_agent(rules, "coiny", agent_seed(seed, 0)))]
+    final, _, _ = bridge.new_game(4, seed).play(
+        seats, [*asked, None, None, None], state_reader(rules)
+    )
+    assert bridge.data(final) == state_to_data(rules, state)
+
+
+def test_a_python_player_that_fails_stops_the_native_game_with_its_error() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    def confused(view: Any, notations: list[str]) -> int:
+        raise LookupError(f"no idea at round {view.round}")
+
+    start = native_rules(build_rules()).new_game(2, 1)
+    with pytest.raises(LookupError, match="no idea at round 1"):
+        start.play([("x", 0), ("random", 1)], [confused, None])
+
+
+@pytest.mark.parametrize("name", ["sultans_favour.py", "thrifty_caravans.py"])
+def test_simulate_plays_a_hook_called_back_natively_with_the_python_engine_s_json(
+    name: str,
+) -> None:
+    require_native()
+    from typer.testing import CliRunner
+
+    from naqala.cli.app import app
+
+    common = ["simulate", "--games", "12", "--players", "4", "--json", "--jobs", "1"]
+    rule = ["--house-rules", str(EXAMPLES / name)]
+    runner = CliRunner()
+    native = runner.invoke(app, [*common, *rule], env={"NAQALA_ENGINE": None})
+    python = runner.invoke(app, [*common, *rule, "--engine", "python"])
+    assert native.exit_code == python.exit_code == 0, native.stderr
+    assert f"playing natively, calling back plugin '{example(name).plugins[-1].name}'" in (
+        native.stderr
+    )
+    assert native.stdout == python.stdout
+    if name == "sultans_favour.py":  # the verdict's kind reached the summary natively
+        assert '"favour": 2' in native.stdout
+
+
+class Bonus:
+    """A second plugin's score lines: 3 points a player, a line without points too."""
+
+    NAME = "bonus"
+
+    @hookimpl
+    def naqala_score_lines(self, rules: Rules, state: State, player: int) -> list[ScoreLine]:
+        return [ScoreLine("bonus", 3, "bonus"), ScoreLine("bonus", 0, "bonus")]
+
+
+def test_two_plugins_score_lines_called_back_add_up_as_on_the_python_engine() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    caravans = build_rules([], [EXAMPLES / "thrifty_caravans.py"])
+    rules = build_rules(extra_plugins=[caravans.plugins[-1].module, Bonus()])
+    bridge = native_rules(rules)
+    state = rules.new_game(3, 4)
+    for _ in range(60):
+        assert bridge.to_native(state).scores() == list(rules.scores(state))
+        state = rules.apply(state, rules.legal_actions(state)[0])
