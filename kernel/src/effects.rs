@@ -79,6 +79,9 @@ pub struct EffectDoc {
     /// the token a `place` effect puts on the target tile
     #[serde(default)]
     pub token: String,
+    /// a `choose` effect's options: each a list of effects
+    #[serde(default)]
+    pub options: Vec<Vec<EffectDoc>>,
 }
 
 /// A `[[trigger]]`: effects for the event's player at a moment.
@@ -280,6 +283,8 @@ pub enum Verb {
     Place(usize),
     /// more meeples the assassins of this turn kill
     Kills,
+    /// a choice offered to the player (the last effect of its list): `Effect::options`
+    Choose,
 }
 
 #[derive(Debug, Clone)]
@@ -289,6 +294,13 @@ pub struct Effect {
     pub test: Option<Expr>,
     /// a score line's category (`palm-trees`: the Great Lake doubles those lines)
     pub category: String,
+    /// a choice's options, each a list of effects (`choose <n>` runs number n, from 1)
+    pub options: Vec<Vec<Effect>>,
+}
+
+/// The choice ending `list`, if it ends with one (`effects.choosing`).
+pub fn final_choice(list: &[Effect]) -> Option<&Effect> {
+    list.last().filter(|e| e.verb == Verb::Choose)
 }
 
 /// A trigger or a tile action: when, the condition, the effects, the numbers.
@@ -446,14 +458,10 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
     })
 }
 
-fn program(
-    id: &str,
-    test: &Option<ExprDoc>,
-    effects: &[EffectDoc],
-    params: &BTreeMap<String, i64>,
-    names: &Lookup<'_>,
-) -> Result<Program, String> {
-    let effects = effects
+/// A list of effects resolved against the content (a choice's options too); an unknown
+/// verb or token is refused in one line.
+fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>, String> {
+    effects
         .iter()
         .map(|e| {
             let verb = match e.verb.as_str() {
@@ -461,6 +469,7 @@ fn program(
                 "draw" => Verb::Draw,
                 "score" => Verb::Score,
                 "kills" => Verb::Kills,
+                "choose" => Verb::Choose,
                 "place" => match names.token(&e.token) {
                     Some(token) => Verb::Place(token),
                     None => {
@@ -477,9 +486,24 @@ fn program(
                 amount: resolve(&e.amount, names)?,
                 test: e.test.as_ref().map(|t| resolve(t, names)).transpose()?,
                 category: e.category.clone(),
+                options: e
+                    .options
+                    .iter()
+                    .map(|o| effect_list(o, names))
+                    .collect::<Result<_, _>>()?,
             })
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect()
+}
+
+fn program(
+    id: &str,
+    test: &Option<ExprDoc>,
+    effects: &[EffectDoc],
+    params: &BTreeMap<String, i64>,
+    names: &Lookup<'_>,
+) -> Result<Program, String> {
+    let effects = effect_list(effects, names)?;
     Ok(Program {
         id: id.to_owned(),
         test: test.as_ref().map(|t| resolve(t, names)).transpose()?,

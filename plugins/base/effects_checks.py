@@ -22,6 +22,7 @@ from naqala.core.effects import (
     Tree,
     compile_expression,
     is_reading,
+    nested,
 )
 from naqala.core.engine import Rules
 
@@ -45,13 +46,15 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
     found: list[str] = []
     for trigger in content.triggers:
         where = f"trigger {trigger.id!r}"
-        if any(e.place is not None for e in trigger.effects):
+        found += _choice_problems(where, trigger.effects, offered=False)
+        if any(e.place is not None for _, e in nested(trigger.effects)):
             found.append(f"{where}: a token is placed by a used power on its target tile only")
         found += _effect_problems(rules, where, trigger.on, trigger.effects, trigger.when)
     kinds = {tile.kind for tile in content.tiles}
     for action in content.tile_actions:
         where = f"tile_action {action.id!r}"
-        if any(e.place is not None for e in action.effects):
+        found += _choice_problems(where, action.effects, offered=action.at == "instead")
+        if any(e.place is not None for _, e in nested(action.effects)):
             found.append(f"{where}: a token is placed by a used power on its target tile only")
         found += _effect_problems(rules, where, "", action.effects, action.when)
         if action.tile not in kinds:
@@ -65,7 +68,10 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
         key = f"{power.deck}:{power.kind}"
         where = f"power {key!r}"
         found += _effect_problems(rules, where, power.on, power.effects, power.when)
-        places = [e.place for e in power.effects if e.place is not None]
+        found += _choice_problems(
+            where, power.effects, offered=power.on == USE and not power.target_kind
+        )
+        places = [e.place for _, e in nested(power.effects) if e.place is not None]
         if places and (power.on != USE or not power.target_kind):
             found.append(f"{where}: a token is placed by a used power on its target tile only")
         found += [
@@ -97,12 +103,12 @@ def _effect_problems(
 ) -> list[str]:
     found: list[str] = []
     sources: list[Source] = [] if when is None else [when]
-    for i, effect in enumerate(effects):
+    for path, effect in nested(effects):
         verb, amount = effect.verb()
-        sources += [amount] if verb != "place" else []
+        sources += [amount] if verb not in ("place", "choose") else []
         sources += [] if effect.when is None else [effect.when]
         sources += FIELD.findall(effect.detail)
-        at = f"{where}: effects[{i}]"
+        at = f"{where}: {path}"
         if verb == "score" and moment != SCORING:
             found.append(f'{at}: a score line is given at scoring only (on = "scoring")')
         if verb != "score" and moment == SCORING:
@@ -113,6 +119,28 @@ def _effect_problems(
         found.append(f"{where}: a used power does something (effects = […])")
     for source in sources:
         found += _id_problems(rules, where, source)
+    return found
+
+
+def _choice_problems(where: str, effects: list[EffectSpec], offered: bool) -> list[str]:
+    """Where a choice may stand: last in the effects of a whole tile action or of a used
+    power without a target, options without a choice of their own."""
+    found = []
+    for path, effect in nested(effects):
+        if effect.choose is None:
+            continue
+        at = f"{where}: {path}"
+        if not offered:
+            found.append(
+                f'{at}: a choice is offered by a whole tile action (at = "instead") or a '
+                'used power without a target (on = "use") only'
+            )
+        elif ".choose[" in path:
+            found.append(f"{at}: an option offers no choice of its own")
+        elif path != f"effects[{len(effects) - 1}]":
+            found.append(
+                f"{at}: a choice comes last in its effects (put what follows in each option)"
+            )
     return found
 
 
