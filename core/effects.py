@@ -270,7 +270,9 @@ def template(attribute_name: str) -> Callable[[Any, Any, Any], None]:
     return check
 
 
-_VERBS = ("coins", "draw", "score", "place", "kills", "choose")
+_VERBS = ("coins", "draw", "score", "place", "remove", "kills", "discard_fakirs", "choose")
+#: the verbs naming a token on the used power's target tile, not an amount
+TOKEN_VERBS = ("place", "remove")
 #: the fewest and the most options a choice offers (``choose 1`` … ``choose 9``)
 FEWEST_OPTIONS = 2
 MOST_OPTIONS = 9
@@ -315,8 +317,15 @@ class EffectSpec:
     #: ``target_kind``), through the same placement as the hand-written djinns (Hagis
     #: and Lamia may put it elsewhere)
     place: str | None = None
+    #: a token of this kind from the power's target tile back to the bank (none there:
+    #: nothing)
+    remove: str | None = None
     #: more meeples the assassins of this turn kill (Iblis: ``kills = "param.kills - 1"``)
     kills: Source | None = attrs.field(default=None, validator=expression("kills"))
+    #: Fakirs discarded from the hand to the discard pile (as many as held, at most)
+    discard_fakirs: Source | None = attrs.field(
+        default=None, validator=expression("discard_fakirs")
+    )
     #: a choice offered to the player: one of these lists of effects, by its words
     #: (a decision of its own, ``choose <n>``)
     choose: list[OptionSpec] | None = attrs.field(default=None, validator=_options)
@@ -440,7 +449,7 @@ def is_reading(field: str) -> bool:
 def compiled(spec: EffectSpec) -> Tree:
     """One effect as the kernel reads it."""
     verb, amount = spec.verb()
-    placed = verb == "place"
+    placed = verb in TOKEN_VERBS
     tree: Tree = {
         "verb": verb,
         "amount": compile_expression(1 if placed else amount),
@@ -490,7 +499,7 @@ def sources_of(
             found.append(entry.when)
         for _, effect in nested(entry.effects):
             verb, amount = effect.verb()
-            found.extend(s for s in (effect.when, amount if verb != "place" else None) if s)
+            found.extend(s for s in (effect.when, None if verb in TOKEN_VERBS else amount) if s)
             found.extend(FIELD.findall(effect.detail))
         if isinstance(entry, PowerSpec):
             found.extend(f for f in FIELD.findall(entry.effect_text) if not is_reading(f))

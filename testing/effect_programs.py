@@ -92,7 +92,7 @@ def _effects(scoring: bool) -> st.SearchStrategy[list[Effect]]:
         draw = amount.map(lambda e: f"min(2, {e})")
         one = st.builds(
             lambda verb, value, when: {verb: value} | ({"if": when} if when else {}),
-            st.sampled_from(("coins", "coins", "draw", "kills")),
+            st.sampled_from(("coins", "coins", "draw", "kills", "discard_fakirs")),
             st.one_of(amount, draw),
             condition,
         ).map(lambda e: e if "draw" not in e else {**e, "draw": f"min(2, {e['draw']})"})
@@ -200,7 +200,8 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
         fields["target_kind"] = _value(draw(st.sampled_from(TILE_KINDS)))
         if draw(st.booleans()):
             token = draw(st.sampled_from(("palace", "palm-tree")))
-            effects.insert(draw(st.integers(0, len(effects))), {"place": token})
+            verb = draw(st.sampled_from(("place", "remove")))
+            effects.insert(draw(st.integers(0, len(effects))), {verb: token})
     if moment == USE and "target_kind" not in fields and draw(st.sampled_from((True, True, False))):
         effects.append(draw(_choices()))  # the power ends with a choice
     if moment not in (SCORING, USE) and draw(st.booleans()):

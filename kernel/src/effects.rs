@@ -281,6 +281,10 @@ pub enum Verb {
     Score,
     /// a token from the bank on the power's target tile
     Place(usize),
+    /// a token of the power's target tile back to the bank
+    Remove(usize),
+    /// Fakirs discarded from the hand (as many as held, at most)
+    DiscardFakirs,
     /// more meeples the assassins of this turn kill
     Kills,
     /// a choice offered to the player (the last effect of its list): `Effect::options`
@@ -470,11 +474,13 @@ fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>,
                 "score" => Verb::Score,
                 "kills" => Verb::Kills,
                 "choose" => Verb::Choose,
-                "place" => match names.token(&e.token) {
-                    Some(token) => Verb::Place(token),
+                "discard_fakirs" => Verb::DiscardFakirs,
+                verb @ ("place" | "remove") => match names.token(&e.token) {
+                    Some(token) if verb == "place" => Verb::Place(token),
+                    Some(token) => Verb::Remove(token),
                     None => {
                         return Err(format!(
-                            "kernel content: effects: no token {:?} to place",
+                            "kernel content: effects: no token {:?} to {verb}",
                             e.token
                         ))
                     }

@@ -2514,6 +2514,17 @@ impl<'c> Rules<'c> {
                         state = self.place_token_for(state, scope.me, token, tile);
                     }
                 }
+                effects::Verb::Remove(token) => {
+                    if let Some(tile) = scope.target.filter(|&t| state.board.tokens(t)[token] > 0) {
+                        state.board.tokens_mut(tile)[token] -= 1;
+                        state.pool[token] += 1;
+                    }
+                }
+                effects::Verb::DiscardFakirs => {
+                    let held = self.fakirs_held(&state, scope.me);
+                    let count = usize::try_from(value.max(0)).unwrap_or(0).min(held);
+                    state = self.discard_fakirs(state, scope.me, count);
+                }
             }
         }
         state

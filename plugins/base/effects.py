@@ -38,11 +38,27 @@ from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.powers import Power
 from naqala.core.stage import Stage
-from naqala.core.state import NOBODY, Decision, State, count_effect, evolve
+from naqala.core.state import (
+    NOBODY,
+    Decision,
+    State,
+    add_at,
+    count_effect,
+    evolve,
+    replace_at,
+)
 from naqala.core.validate import MAX_COINS
 from naqala.plugins.base import events
 from naqala.plugins.base.cards import Activated
-from naqala.plugins.base.common import KILLS, TARGET, add_cards, draw_cards, owned_tiles
+from naqala.plugins.base.common import (
+    FAKIR,
+    KILLS,
+    TARGET,
+    add_cards,
+    discard_cards,
+    draw_cards,
+    owned_tiles,
+)
 from naqala.plugins.base.placing import place_token_for
 
 #: every intermediate value is held within ±BOUND, in both engines, so no formula can
@@ -202,6 +218,10 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
             if scope.target != NOBODY:
                 state = place_token_for(rules, state, scope.me, str(amount), scope.target)
             continue
+        if verb == "remove":
+            if scope.target != NOBODY:
+                state = _remove_token(rules, state, str(amount), scope.target)
+            continue
         value = evaluate(rules, state, tree(amount), scope)
         if verb == "coins":
             player = state.players[scope.me]
@@ -210,10 +230,25 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
         elif verb == "kills" and state.turn is not None:
             kills = max(0, KILLS.of(state.turn) + value)
             state = evolve(state, turn=KILLS.on(state.turn, kills))
+        elif verb == "discard_fakirs" and value > 0:
+            held = state.players[scope.me].cards.count(FAKIR)
+            state = discard_cards(state, scope.me, (FAKIR,) * min(held, value))
         elif verb == "draw" and value > 0:
             state, drawn = draw_cards(state, rules.deck_index[RESOURCES], value)
             state = add_cards(state, scope.me, drawn)
     return state
+
+
+def _remove_token(rules: Rules, state: State, token: str, tile: int) -> State:
+    """One token of kind ``token`` from ``tile`` back to the bank (none there: nothing)."""
+    index = rules.token_index[token]
+    here = state.board.tokens[tile]
+    if here[index] == 0:
+        return state
+    tokens = replace_at(state.board.tokens, tile, add_at(here, index, -1))
+    return evolve(
+        state, board=evolve(state.board, tokens=tokens), pool=add_at(state.pool, index, 1)
+    )
 
 
 def choosing(

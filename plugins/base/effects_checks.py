@@ -15,6 +15,7 @@ from naqala.core.effects import (
     FIELD,
     READING,
     SCORING,
+    TOKEN_VERBS,
     USE,
     EffectSpec,
     ExpressionError,
@@ -35,6 +36,8 @@ _IDS = {
     "held": "colour",
     "cards": "card",
 }
+#: where a token may be placed or removed: the tile a used power targets
+_TARGET_ONLY = "a token is placed or removed by a used power on its target tile only"
 #: leaves a card's words may read: its numbers and the rules', never the state
 _STATIC = ("num", "param", "setting", "bin", "neg", "not", "if", "call")
 
@@ -47,15 +50,15 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
     for trigger in content.triggers:
         where = f"trigger {trigger.id!r}"
         found += _choice_problems(where, trigger.effects, offered=False)
-        if any(e.place is not None for _, e in nested(trigger.effects)):
-            found.append(f"{where}: a token is placed by a used power on its target tile only")
+        if any(_on_target(e) for _, e in nested(trigger.effects)):
+            found.append(f"{where}: {_TARGET_ONLY}")
         found += _effect_problems(rules, where, trigger.on, trigger.effects, trigger.when)
     kinds = {tile.kind for tile in content.tiles}
     for action in content.tile_actions:
         where = f"tile_action {action.id!r}"
         found += _choice_problems(where, action.effects, offered=action.at == "instead")
-        if any(e.place is not None for _, e in nested(action.effects)):
-            found.append(f"{where}: a token is placed by a used power on its target tile only")
+        if any(_on_target(e) for _, e in nested(action.effects)):
+            found.append(f"{where}: {_TARGET_ONLY}")
         found += _effect_problems(rules, where, "", action.effects, action.when)
         if action.tile not in kinds:
             found.append(f"{where}: no tile of kind {action.tile!r} in these rules")
@@ -71,9 +74,9 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
         found += _choice_problems(
             where, power.effects, offered=power.on == USE and not power.target_kind
         )
-        places = [e.place for _, e in nested(power.effects) if e.place is not None]
+        places = [t for _, e in nested(power.effects) if (t := _on_target(e)) is not None]
         if places and (power.on != USE or not power.target_kind):
-            found.append(f"{where}: a token is placed by a used power on its target tile only")
+            found.append(f"{where}: {_TARGET_ONLY}")
         found += [
             f"{where}: no token {t!r} in these rules" for t in places if t not in rules.token_index
         ]
@@ -105,7 +108,7 @@ def _effect_problems(
     sources: list[Source] = [] if when is None else [when]
     for path, effect in nested(effects):
         verb, amount = effect.verb()
-        sources += [amount] if verb not in ("place", "choose") else []
+        sources += [amount] if verb not in (*TOKEN_VERBS, "choose") else []
         sources += [] if effect.when is None else [effect.when]
         sources += FIELD.findall(effect.detail)
         at = f"{where}: {path}"
@@ -120,6 +123,11 @@ def _effect_problems(
     for source in sources:
         found += _id_problems(rules, where, source)
     return found
+
+
+def _on_target(effect: EffectSpec) -> str | None:
+    """The token an effect places on, or removes from, the power's target tile."""
+    return effect.place if effect.place is not None else effect.remove
 
 
 def _choice_problems(where: str, effects: list[EffectSpec], offered: bool) -> list[str]:
