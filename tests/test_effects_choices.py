@@ -46,6 +46,7 @@ def test_a_whole_tile_action_ending_with_a_choice_asks_then_the_turn_goes_on() -
     options = rules.legal_actions(state)
     assert [str(a) for a in options] == ["choose 1", "choose 2"]
     stage = rules.stages[state.decision.stage]
+    assert stage.title(rules, state) == "Crossroads: choose one"
     notes = [stage.option_note(rules, state, a) for a in options]
     assert notes == ["Take 3 coins", "Draw 2 cards for 1 coin"]
     coins = play(rules, state, "choose 1")
@@ -91,6 +92,7 @@ def test_a_used_power_ending_with_a_choice_resumes_the_decision_it_interrupted()
     assert state.decision.stage == "pick"
     asked = play(rules, state, "ghul F")
     assert asked.decision.stage == "choose:card:ghul"
+    assert rules.stages[asked.decision.stage].title(rules, asked) == "Ghul: choose one"
     assert [str(a) for a in rules.legal_actions(asked)] == ["choose 1", "choose 2"]
     rich = play(rules, asked, "choose 1")
     assert rich.decision.stage == "pick" and rich.turn is not None and not rich.turn.resume

@@ -379,14 +379,17 @@ class ChoiceStage(Stage):
     on (``return_to_caller``) and a used power's interrupted decision comes back
     (``Turn.resume``, as Sibittis's)."""
 
-    def __init__(self, choice: EffectSpec, params: Mapping[str, int], card: str) -> None:
+    def __init__(
+        self, choice: EffectSpec, params: Mapping[str, int], card: str, whose: str
+    ) -> None:
         assert choice.choose is not None
         self.options = choice.choose
         self.params = params
         self.card = card
+        self.whose = whose
 
     def title(self, rules: Rules, state: State) -> str:
-        return "Choose one"
+        return f"{self.whose}: choose one"
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
         return [Action(CHOOSE, (str(n),)) for n in range(1, len(self.options) + 1)]
@@ -412,14 +415,15 @@ def choice_stages(rules: Rules) -> dict[str, Stage]:
     for action in rules.content.tile_actions:
         last = action.effects[-1] if action.effects else None
         if action.at == "instead" and last is not None and last.choose is not None:
-            found[tile_choice(action)] = ChoiceStage(last, action.params, "")
+            whose = action.tile.replace("-", " ").capitalize()
+            found[tile_choice(action)] = ChoiceStage(last, action.params, "", whose)
     for power in rules.content.powers:
         last = power.effects[-1] if power.effects else None
         if power.on != USE or last is None or last.choose is None:
             continue
         for card in rules.content.cards:
             if card.deck == power.deck and card.kind == power.kind:
-                found[card_choice(card)] = ChoiceStage(last, card.params, card.id)
+                found[card_choice(card)] = ChoiceStage(last, card.params, card.id, card.name)
     return found
 
 
