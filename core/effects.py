@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -270,7 +270,14 @@ def template(attribute_name: str) -> Callable[[Any, Any, Any], None]:
     return check
 
 
-_VERBS = ("coins", "draw", "score", "place", "kills")
+_VERBS = ("coins", "draw", "score", "place", "remove", "kills", "discard_fakirs", "choose")
+#: the verbs naming a token on the used power's target tile, not an amount
+TOKEN_VERBS = ("place", "remove")
+#: the fewest and the most options a choice offers (``choose 1`` … ``choose 9``)
+FEWEST_OPTIONS = 2
+MOST_OPTIONS = 9
+#: the verb of the action taking an option of a choice: ``choose 2``
+CHOOSE = "choose"
 
 
 def _one_verb(instance: EffectSpec, _attribute: Any, _value: Any) -> None:
@@ -281,6 +288,19 @@ def _one_verb(instance: EffectSpec, _attribute: Any, _value: Any) -> None:
             f"an effect does one thing: exactly one of {', '.join(_VERBS)}"
             + (f" (got {', '.join(given)})" if given else ""),
         )
+
+
+def _options(_instance: Any, _attribute: Any, value: list[OptionSpec] | None) -> None:
+    if value is not None and not FEWEST_OPTIONS <= len(value) <= MOST_OPTIONS:
+        raise OutOfBounds(
+            "choose",
+            f"a choice offers {FEWEST_OPTIONS} to {MOST_OPTIONS} options, not {len(value)}",
+        )
+
+
+def _words(_instance: Any, _attribute: Any, value: str) -> None:
+    if not value.strip():
+        raise OutOfBounds("words", "an option says in words what it does")
 
 
 @attrs.frozen
@@ -297,8 +317,18 @@ class EffectSpec:
     #: ``target_kind``), through the same placement as the hand-written djinns (Hagis
     #: and Lamia may put it elsewhere)
     place: str | None = None
+    #: a token of this kind from the power's target tile back to the bank (none there:
+    #: nothing)
+    remove: str | None = None
     #: more meeples the assassins of this turn kill (Iblis: ``kills = "param.kills - 1"``)
     kills: Source | None = attrs.field(default=None, validator=expression("kills"))
+    #: Fakirs discarded from the hand to the discard pile (as many as held, at most)
+    discard_fakirs: Source | None = attrs.field(
+        default=None, validator=expression("discard_fakirs")
+    )
+    #: a choice offered to the player: one of these lists of effects, by its words
+    #: (a decision of its own, ``choose <n>``)
+    choose: list[OptionSpec] | None = attrs.field(default=None, validator=_options)
     category: str = ""
     #: the score line's detail, with ``{expression}`` fields (``{held("yellow")} viziers``)
     detail: str = attrs.field(default="", validator=template("detail"))
@@ -307,11 +337,24 @@ class EffectSpec:
     )
 
     def verb(self) -> tuple[str, Source]:
+        """The effect's verb and its amount (a place's token; a choice's: 0)."""
         for verb in _VERBS:
             amount = getattr(self, verb)
             if amount is not None:
-                return verb, amount
+                return verb, 0 if verb == CHOOSE else amount
         raise AssertionError("an effect has a verb")  # _one_verb checked it
+
+
+@attrs.frozen
+class OptionSpec:
+    """One option of a choice: its words (the option's note when offered) and the
+    effects it runs."""
+
+    words: str = attrs.field(validator=_words)
+    effects: list[EffectSpec] = attrs.field(factory=list)
+
+
+attrs.resolve_types(EffectSpec, globals(), locals())
 
 
 def _moment(_instance: Any, attribute: Any, value: str) -> None:
@@ -406,14 +449,29 @@ def is_reading(field: str) -> bool:
 def compiled(spec: EffectSpec) -> Tree:
     """One effect as the kernel reads it."""
     verb, amount = spec.verb()
-    placed = verb == "place"
-    return {
+    placed = verb in TOKEN_VERBS
+    tree: Tree = {
         "verb": verb,
         "amount": compile_expression(1 if placed else amount),
         "if": None if spec.when is None else compile_expression(spec.when),
         "category": spec.category,
         "token": str(amount) if placed else "",
     }
+    if spec.choose is not None:
+        tree["options"] = [[compiled(e) for e in option.effects] for option in spec.choose]
+    return tree
+
+
+def nested(
+    effects: Iterable[EffectSpec], path: str = "effects"
+) -> Iterator[tuple[str, EffectSpec]]:
+    """Every effect of a list with its path (``effects[1].choose[0].effects[2]``), the
+    options' effects after their choice's."""
+    for i, effect in enumerate(effects):
+        at = f"{path}[{i}]"
+        yield at, effect
+        for j, option in enumerate(effect.choose or ()):
+            yield from nested(option.effects, f"{at}.choose[{j}].effects")
 
 
 def _names_in(node: Tree, key: str) -> set[str]:
@@ -439,9 +497,9 @@ def sources_of(
     for entry in entries:
         if entry.when is not None:
             found.append(entry.when)
-        for effect in entry.effects:
+        for _, effect in nested(entry.effects):
             verb, amount = effect.verb()
-            found.extend(s for s in (effect.when, amount if verb != "place" else None) if s)
+            found.extend(s for s in (effect.when, None if verb in TOKEN_VERBS else amount) if s)
             found.extend(FIELD.findall(effect.detail))
         if isinstance(entry, PowerSpec):
             found.extend(f for f in FIELD.findall(entry.effect_text) if not is_reading(f))

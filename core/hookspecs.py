@@ -54,8 +54,12 @@ def naqala_content_files() -> Iterable[Path]:
 
 
 @hookspec
-def naqala_stages() -> Mapping[str, Stage]:
+def naqala_stages(rules: Rules) -> Mapping[str, Stage]:
     """Flow stages this plugin provides, by name (``bid``, ``pick``, ``drop``, ``sell``…).
+
+    ``rules`` is optional for an implementation (ask for it only if you need it): its
+    content is loaded and indexed, nothing else (the base game registers a stage for each
+    choice content offers, ``choose:…``).
 
     Called once when the rules are built. Combined: merged into one table; two plugins
     providing the same name is an error naming both.

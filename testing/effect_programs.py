@@ -4,9 +4,10 @@ A rule made of existing effects needs no code in either engine, so the two inter
 (``plugins/base/effects.py`` and ``kernel/src/effects.rs``) are proven once, as
 interpreters: Hypothesis draws content-only house rules from the whole vocabulary
 (triggers at every moment, tile actions before, after and instead of every base tile
-kind, a new djinn with a reacting or scoring power; every name, count and operator of
-the expressions) and the differential harness plays each on both engines, comparing
-every state, legal list and score sheet (``tests/test_effects_programs.py``,
+kind, a new djinn with a reacting, scoring or used power; choices ending a whole tile
+action or a used power; every name, count and operator of the expressions) and the
+differential harness plays each on both engines, comparing every state, legal list and
+score sheet (``tests/test_effects_programs.py``,
 ``bench/effects.py`` for thousands).
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -74,7 +76,7 @@ def expressions(depth: int = 3) -> st.SearchStrategy[str]:
     )
 
 
-def _effects(scoring: bool) -> st.SearchStrategy[list[dict[str, str]]]:
+def _effects(scoring: bool) -> st.SearchStrategy[list[Effect]]:
     amount = expressions()
     condition = st.none() | expressions(2)
     if scoring:
@@ -90,22 +92,51 @@ def _effects(scoring: bool) -> st.SearchStrategy[list[dict[str, str]]]:
         draw = amount.map(lambda e: f"min(2, {e})")
         one = st.builds(
             lambda verb, value, when: {verb: value} | ({"if": when} if when else {}),
-            st.sampled_from(("coins", "coins", "draw", "kills")),
+            st.sampled_from(("coins", "coins", "draw", "kills", "discard_fakirs")),
             st.one_of(amount, draw),
             condition,
         ).map(lambda e: e if "draw" not in e else {**e, "draw": f"min(2, {e['draw']})"})
     return st.lists(one, min_size=1, max_size=3)
 
 
+#: an effect as drawn: verbs to formulas, or ``choose`` to its options
+Effect = dict[str, Any]
+
+
+def _choices() -> st.SearchStrategy[Effect]:
+    """A choice of 2 or 3 options, each a list of effects with its words, maybe with an
+    ``if`` (read once the effects before it have run)."""
+    option = st.builds(
+        lambda words, effects: {"words": words, "effects": effects},
+        st.sampled_from(("Take it", "Leave it", "Both", "Neither")),
+        _effects(False),
+    )
+    return st.builds(
+        lambda options, when: {"choose": options} | ({"if": when} if when else {}),
+        st.lists(option, min_size=2, max_size=3),
+        st.none() | expressions(2),
+    )
+
+
 def _value(text: str) -> str:
     return json.dumps(text)
 
 
-def _inline(effect: dict[str, str]) -> str:
-    return "{ " + ", ".join(f"{key} = {_value(value)}" for key, value in effect.items()) + " }"
+def _inline(effect: Effect) -> str:
+    def field(key: str, value: Any) -> str:
+        if key != "choose":
+            return f"{key} = {_value(value)}"
+        options = (
+            f"{{ words = {_value(o['words'])}, "
+            f"effects = [{', '.join(map(_inline, o['effects']))}] }}"
+            for o in value
+        )
+        return f"choose = [{', '.join(options)}]"
+
+    return "{ " + ", ".join(field(key, value) for key, value in effect.items()) + " }"
 
 
-def _entry(section: str, fields: dict[str, str], effects: list[dict[str, str]]) -> str:
+def _entry(section: str, fields: dict[str, str], effects: list[Effect]) -> str:
     lines = [f"[[{section}]]"]
     lines += [f"{key} = {value}" for key, value in fields.items()]
     lines.append(f"effects = [{', '.join(_inline(e) for e in effects)}]")
@@ -134,7 +165,10 @@ def tile_actions(draw: st.DrawFn, index: int, taken: set[str]) -> str:
     if draw(st.booleans()):
         fields["if"] = _value(draw(expressions(2)))
     fields["params"] = f"{{ x = {draw(st.integers(-5, 5))} }}"
-    return _entry("tile_action", fields, draw(_effects(False)))
+    effects = draw(_effects(False))
+    if at == "instead" and draw(st.sampled_from((True, True, False))):  # ends with a choice
+        effects.append(draw(_choices()))
+    return _entry("tile_action", fields, effects)
 
 
 @st.composite
@@ -166,7 +200,10 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
         fields["target_kind"] = _value(draw(st.sampled_from(TILE_KINDS)))
         if draw(st.booleans()):
             token = draw(st.sampled_from(("palace", "palm-tree")))
-            effects.insert(draw(st.integers(0, len(effects))), {"place": token})
+            verb = draw(st.sampled_from(("place", "remove")))
+            effects.insert(draw(st.integers(0, len(effects))), {verb: token})
+    if moment == USE and "target_kind" not in fields and draw(st.sampled_from((True, True, False))):
+        effects.append(draw(_choices()))  # the power ends with a choice
     if moment not in (SCORING, USE) and draw(st.booleans()):
         fields["protects"] = _value(draw(st.sampled_from(("yellow", "white"))))
         fields["protects"] = f"[{fields['protects']}]"

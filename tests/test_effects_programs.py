@@ -55,3 +55,27 @@ def test_programs_at_the_edges_the_10000_found_play_the_same_game(name: str) -> 
     for seed in range(6):
         report = differential.verify_game(rules, native, 2 + seed % 3, seed)
         assert not report.differences, report.differences[:2]
+
+
+def test_choices_on_every_tile_play_the_same_games_and_are_reached() -> None:
+    """Random players seldom reach a drawn choice (a djinn of 23, a tile kind of 5): here
+    every tile kind's whole action ends with one, whose options read the state."""
+    header = '[house-rule]\nname = "asking"\nversion = "1.0"\ndescription = "x"\n\n'
+    options = (
+        '{ words = "Coins", effects = [{ coins = \'held("yellow") - 2\' }, { kills = 1 }] }, '
+        '{ words = "Cards", effects = [{ draw = "min(2, tiles())" }] }, '
+        '{ words = "Toll", effects = [{ coins = "-3", if = "coins > 5" }] }'
+    )
+    entries = [
+        f'[[tile_action]]\nid = "ask-{kind}"\ntile = "{kind}"\nat = "instead"\n'
+        f'effects = [{{ coins = 1 }}, {{ choose = [{options}], if = "me != 1 or coins > 3" }}]\n'
+        for kind in ("village", "oasis", "small-market", "large-market", "sacred-place")
+    ]
+    rules = build_rules(house_rules=[as_house_rule(header + "\n".join(entries))])
+    native = bridge_module.NativeRules(rules)
+    reached = 0
+    for seed in range(4):
+        report = differential.verify_game(rules, native, 2 + seed % 3, seed)
+        assert not report.differences, report.differences[:2]
+        reached += sum(n for stage, n in report.decisions.items() if stage.startswith("choose"))
+    assert reached > 20

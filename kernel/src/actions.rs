@@ -132,6 +132,8 @@ pub enum Action {
     Claim(u8, Pay),
     /// `keep <djinn>`: the djinn kept of those drawn (Sibittis)
     Keep(u8),
+    /// `choose <n>`: option n (from 1) of a choice an effect offers (`ChoiceStage`)
+    Choose(u8),
     /// `skip`: an optional tile action not taken
     Skip,
     /// `end`: the turn ends
@@ -242,6 +244,7 @@ impl Action {
                 text
             }
             Action::Keep(card) => format!("keep {}", content.doc.cards[usize::from(*card)].id),
+            Action::Choose(n) => format!("choose {n}"),
             Action::Skip => "skip".to_owned(),
             Action::End => "end".to_owned(),
             Action::Thief(card, pay) => format!(
@@ -351,8 +354,9 @@ pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> 
             key(card_kind(card), u64::from(cost), u64::from(fakirs), 0)
         }
         Action::Claim(card, p) => key(ranks.card_verb[usize::from(card)], card_id(card), pay(p), 0),
-        // the thieves' kinds are not among the fixed kinds: sorted by their notation
-        Action::Thief(..) | Action::Give(_) | Action::Loot(_) => return None,
+        // the thieves' kinds and a choice's are not among the fixed kinds: sorted by their
+        // notation
+        Action::Thief(..) | Action::Give(_) | Action::Loot(_) | Action::Choose(_) => return None,
         // the Artisans' kinds, ranked after the base game's (FIXED_KINDS)
         Action::Done => key(fixed(12), 0, 0, 0),
         Action::Gather(t, c) => {

@@ -79,6 +79,9 @@ pub struct EffectDoc {
     /// the token a `place` effect puts on the target tile
     #[serde(default)]
     pub token: String,
+    /// a `choose` effect's options: each a list of effects
+    #[serde(default)]
+    pub options: Vec<Vec<EffectDoc>>,
 }
 
 /// A `[[trigger]]`: effects for the event's player at a moment.
@@ -278,8 +281,14 @@ pub enum Verb {
     Score,
     /// a token from the bank on the power's target tile
     Place(usize),
+    /// a token of the power's target tile back to the bank
+    Remove(usize),
+    /// Fakirs discarded from the hand (as many as held, at most)
+    DiscardFakirs,
     /// more meeples the assassins of this turn kill
     Kills,
+    /// a choice offered to the player (the last effect of its list): `Effect::options`
+    Choose,
 }
 
 #[derive(Debug, Clone)]
@@ -289,6 +298,13 @@ pub struct Effect {
     pub test: Option<Expr>,
     /// a score line's category (`palm-trees`: the Great Lake doubles those lines)
     pub category: String,
+    /// a choice's options, each a list of effects (`choose <n>` runs number n, from 1)
+    pub options: Vec<Vec<Effect>>,
+}
+
+/// The choice ending `list`, if it ends with one (`effects.choosing`).
+pub fn final_choice(list: &[Effect]) -> Option<&Effect> {
+    list.last().filter(|e| e.verb == Verb::Choose)
 }
 
 /// A trigger or a tile action: when, the condition, the effects, the numbers.
@@ -446,14 +462,10 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
     })
 }
 
-fn program(
-    id: &str,
-    test: &Option<ExprDoc>,
-    effects: &[EffectDoc],
-    params: &BTreeMap<String, i64>,
-    names: &Lookup<'_>,
-) -> Result<Program, String> {
-    let effects = effects
+/// A list of effects resolved against the content (a choice's options too); an unknown
+/// verb or token is refused in one line.
+fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>, String> {
+    effects
         .iter()
         .map(|e| {
             let verb = match e.verb.as_str() {
@@ -461,11 +473,14 @@ fn program(
                 "draw" => Verb::Draw,
                 "score" => Verb::Score,
                 "kills" => Verb::Kills,
-                "place" => match names.token(&e.token) {
-                    Some(token) => Verb::Place(token),
+                "choose" => Verb::Choose,
+                "discard_fakirs" => Verb::DiscardFakirs,
+                verb @ ("place" | "remove") => match names.token(&e.token) {
+                    Some(token) if verb == "place" => Verb::Place(token),
+                    Some(token) => Verb::Remove(token),
                     None => {
                         return Err(format!(
-                            "kernel content: effects: no token {:?} to place",
+                            "kernel content: effects: no token {:?} to {verb}",
                             e.token
                         ))
                     }
@@ -477,9 +492,24 @@ fn program(
                 amount: resolve(&e.amount, names)?,
                 test: e.test.as_ref().map(|t| resolve(t, names)).transpose()?,
                 category: e.category.clone(),
+                options: e
+                    .options
+                    .iter()
+                    .map(|o| effect_list(o, names))
+                    .collect::<Result<_, _>>()?,
             })
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect()
+}
+
+fn program(
+    id: &str,
+    test: &Option<ExprDoc>,
+    effects: &[EffectDoc],
+    params: &BTreeMap<String, i64>,
+    names: &Lookup<'_>,
+) -> Result<Program, String> {
+    let effects = effect_list(effects, names)?;
     Ok(Program {
         id: id.to_owned(),
         test: test.as_ref().map(|t| resolve(t, names)).transpose()?,

@@ -68,6 +68,9 @@ enum Kind {
     /// a tile action content gives whole (`[[tile_action]] at = "instead"`): its
     /// effects, by index in `Effects::tile_actions` (`crate::effects`)
     EffectsTile(usize),
+    /// `choose:…`: the choice ending a whole tile action's effects or a used power's
+    /// (`effects.ChoiceStage`)
+    Choice(ChoiceOf),
     /// the Artisans' stages (rules/artisans.rs): the artisans' tribe action, the two
     /// tile actions, the item kept, the Enchanting Flute's gathering
     Artisans,
@@ -77,6 +80,15 @@ enum Kind {
     Gather,
     /// a stage the kernel has not ported
     Unported,
+}
+
+/// Whose choice a `choose:…` stage is: a whole tile action's (by index in
+/// `Effects::tile_actions`), entered as its step, or a card's used power (by card index),
+/// which resumes the decision it interrupted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ChoiceOf {
+    Tile(usize),
+    Card(u8),
 }
 
 /// The djinns the kernel has ported by hand besides those content gives (`[[power]]`,
@@ -405,7 +417,11 @@ impl<'c> Rules<'c> {
             Kind::Drop => Phase::Moving,
             Kind::Sell => Phase::NotMoving,
             // a djinn used at any point of the turn can ask these
-            Kind::KeepDjinn | Kind::Placing(_) | Kind::ThiefGive | Kind::ThiefKeep => Phase::Any,
+            Kind::KeepDjinn
+            | Kind::Placing(_)
+            | Kind::ThiefGive
+            | Kind::ThiefKeep
+            | Kind::Choice(ChoiceOf::Card(_)) => Phase::Any,
             Kind::Keep
             | Kind::Merchants
             | Kind::Builders
@@ -416,6 +432,7 @@ impl<'c> Rules<'c> {
             | Kind::SacredPlace
             | Kind::City
             | Kind::EffectsTile(_)
+            | Kind::Choice(ChoiceOf::Tile(_))
             | Kind::ThiefStep
             | Kind::Artisans
             | Kind::Workshop
@@ -434,6 +451,7 @@ impl<'c> Rules<'c> {
             self.kind(stage),
             Kind::Kill
                 | Kind::Placing(_)
+                | Kind::Choice(ChoiceOf::Tile(_))
                 | Kind::ThiefStep
                 | Kind::ThiefGive
                 | Kind::ThiefKeep
@@ -506,6 +524,10 @@ impl<'c> Rules<'c> {
             Kind::ThiefStep => vec![Action::Skip],
             Kind::ThiefGive | Kind::ThiefKeep => self.theft_options(state, self.kind(stage)),
             Kind::SultansRoll => self.sultans_roll_options(state),
+            Kind::Choice(of) => {
+                let options = self.choice(of).map_or(0, |c| c.options.len());
+                (1..=options).map(|n| Action::Choose(n as u8)).collect()
+            }
             _ => return Err(Unported(self.stage_name(stage).to_owned())),
         };
         // what the deciding player's cards offer (`naqala_extra_options`)
@@ -581,6 +603,7 @@ impl<'c> Rules<'c> {
             (Kind::ThiefGive, &Action::Give(loot)) => self.given_up(state, loot),
             (Kind::ThiefKeep, &Action::Loot(loot)) => self.kept_loot(state, loot),
             (Kind::SultansRoll, &Action::Bid(cost)) => self.sultans_bid(state, cost),
+            (Kind::Choice(of), &Action::Choose(n)) => self.chosen(state, of, n),
             _ => Err(Unported(format!(
                 "{} at {}",
                 action.notation(self.content, usize::from(state.layout.cols)),
@@ -657,9 +680,31 @@ impl<'c> Rules<'c> {
             Kind::City => self.city(state, stage),
             Kind::EffectsTile(index) => {
                 let program = &self.content.effects.tile_actions[index].program;
-                let state = self.run_program(state, program, None, None);
-                self.proceed(state, stage)
+                let me = state.decision.player as usize;
+                let scope = Scope {
+                    me,
+                    actor: me as i64,
+                    event: None,
+                    params: &program.params,
+                    card: None,
+                    target: None,
+                };
+                if !effects::holds(&program.test, &state, &scope) {
+                    return self.proceed(state, stage);
+                }
+                let mut state = self.run_effects(state, &program.effects, &scope);
+                let choice = effects::final_choice(&program.effects);
+                if !choice.is_some_and(|c| effects::holds(&c.test, &state, &scope)) {
+                    return self.proceed(state, stage);
+                }
+                let turn = state.turn.as_mut().expect("a tile action is in a turn");
+                let mut callers = turn.callers.to_vec();
+                callers.push(stage);
+                turn.callers = callers.into_boxed_slice();
+                let name = format!("choose:tile:{}", program.id);
+                Ok(wait_at(state, self.content.names.known(&name)))
             }
+            Kind::Choice(_) => Ok(wait_at(state, stage)),
             Kind::Market(cost, ..) => {
                 let player = state.decision.player as usize;
                 let coins = i64::from(state.players[player].coins);
@@ -1900,7 +1945,21 @@ impl<'c> Rules<'c> {
                 target: target.map(usize::from),
                 ..self.card_scope(player, card)
             };
-            return Ok(self.run_effects(state, &power.program.effects, &scope));
+            let mut state = self.run_effects(state, &power.program.effects, &scope);
+            let choice = effects::final_choice(&power.program.effects);
+            if choice.is_some_and(|c| effects::holds(&c.test, &state, &scope)) {
+                let turn = state
+                    .turn
+                    .as_mut()
+                    .expect("a power is used in its owner's turn");
+                turn.resume = state.decision.stage;
+                let id = &self.content.doc.cards[usize::from(card)].id;
+                state.decision = Decision {
+                    stage: self.content.names.known(&format!("choose:card:{id}")),
+                    player: player as i8,
+                };
+            }
+            return Ok(state);
         }
         let spec = &self.content.doc.cards[usize::from(card)];
         let kind = spec.kind.as_str();
@@ -2523,7 +2582,8 @@ impl<'c> Rules<'c> {
                         }
                     }
                 }
-                effects::Verb::Score => {}
+                // the last effect of its list: offered once the list has run
+                effects::Verb::Score | effects::Verb::Choose => {}
                 effects::Verb::Kills => {
                     if let Some(turn) = state.turn.as_mut() {
                         let kills = (i64::from(turn.kills) + value).max(0);
@@ -2535,9 +2595,72 @@ impl<'c> Rules<'c> {
                         state = self.place_token_for(state, scope.me, token, tile);
                     }
                 }
+                effects::Verb::Remove(token) => {
+                    if let Some(tile) = scope.target.filter(|&t| state.board.tokens(t)[token] > 0) {
+                        state.board.tokens_mut(tile)[token] -= 1;
+                        state.pool[token] += 1;
+                    }
+                }
+                effects::Verb::DiscardFakirs => {
+                    let held = self.fakirs_held(&state, scope.me);
+                    let count = usize::try_from(value.max(0)).unwrap_or(0).min(held);
+                    state = self.discard_fakirs(state, scope.me, count);
+                }
             }
         }
         state
+    }
+
+    /// The choice a `choose:…` stage offers (`ChoiceStage.options`).
+    fn choice(&self, of: ChoiceOf) -> Option<&effects::Effect> {
+        let list = match of {
+            ChoiceOf::Tile(index) => &self.content.effects.tile_actions[index].program.effects,
+            ChoiceOf::Card(card) => &self.used_power(card)?.program.effects,
+        };
+        effects::final_choice(list)
+    }
+
+    /// `ChoiceStage.apply`: option `n` (from 1) runs for the player deciding; then a tile
+    /// action's turn goes on, or the decision a used power interrupted comes back.
+    fn chosen(&self, state: State, of: ChoiceOf, n: u8) -> Step {
+        let me = state.decision.player as usize;
+        let option = self
+            .choice(of)
+            .and_then(|c| c.options.get(usize::from(n).wrapping_sub(1)))
+            .expect("a legal choice names one of its options");
+        let (params, card) = match of {
+            ChoiceOf::Tile(index) => (
+                &self.content.effects.tile_actions[index].program.params,
+                None,
+            ),
+            ChoiceOf::Card(card) => (
+                &self.content.doc.cards[usize::from(card)].params,
+                Some(card),
+            ),
+        };
+        let scope = Scope {
+            me,
+            actor: me as i64,
+            event: None,
+            params,
+            card,
+            target: None,
+        };
+        let mut state = self.run_effects(state, option, &scope);
+        if let ChoiceOf::Tile(_) = of {
+            return self.return_to_caller(state);
+        }
+        let turn = state
+            .turn
+            .as_mut()
+            .expect("a power is used in its owner's turn");
+        let resume = turn.resume;
+        turn.resume = self.known.empty;
+        state.decision = Decision {
+            stage: resume,
+            player: me as i8,
+        };
+        Ok(state)
     }
 
     /// The content power of `card` its owner uses (`on = "use"`: `UsedPower`), if any.
@@ -3005,6 +3128,30 @@ fn kind_of(content: &Content, name: &str) -> Kind {
             _ => Kind::Unported,
         }
     };
+    if let Some(id) = name.strip_prefix("choose:tile:") {
+        let effects = &content.effects;
+        return effects
+            .tile_actions
+            .iter()
+            .position(|a| a.at == At::Instead && a.program.id == id)
+            .filter(|&i| effects::final_choice(&effects.tile_actions[i].program.effects).is_some())
+            .map_or(Kind::Unported, |i| Kind::Choice(ChoiceOf::Tile(i)));
+    }
+    if let Some(id) = name.strip_prefix("choose:card:") {
+        let used = Some(effects::Moment::Use);
+        return content
+            .doc
+            .cards
+            .iter()
+            .position(|c| c.id == id)
+            .filter(|&c| {
+                let power = content.effects.power_of(c as u8);
+                power.is_some_and(|p| {
+                    p.on == used && effects::final_choice(&p.program.effects).is_some()
+                })
+            })
+            .map_or(Kind::Unported, |c| Kind::Choice(ChoiceOf::Card(c as u8)));
+    }
     if let Some(id) = name.strip_prefix("placing:") {
         return match token(id) {
             Kind::PlaceToken(index) => Kind::Placing(index),

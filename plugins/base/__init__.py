@@ -60,8 +60,9 @@ def naqala_content_files() -> Iterable[Path]:
 
 
 @hookimpl
-def naqala_stages() -> dict[str, Stage]:
+def naqala_stages(rules: Rules) -> dict[str, Stage]:
     return {
+        **effects.choice_stages(rules),
         "bid": BidStage(),
         "pick": PickStage(),
         "drop": DropStage(),

@@ -16,8 +16,10 @@ from typing import Any
 
 import attrs
 
+from naqala.core.actions import Action
 from naqala.core.content import RESOURCES, CardSpec
 from naqala.core.effects import (
+    CHOOSE,
     FIELD,
     READING,
     SCORING,
@@ -36,11 +38,27 @@ from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.powers import Power
 from naqala.core.stage import Stage
-from naqala.core.state import NOBODY, State, count_effect, evolve
+from naqala.core.state import (
+    NOBODY,
+    Decision,
+    State,
+    add_at,
+    count_effect,
+    evolve,
+    replace_at,
+)
 from naqala.core.validate import MAX_COINS
 from naqala.plugins.base import events
 from naqala.plugins.base.cards import Activated
-from naqala.plugins.base.common import KILLS, TARGET, add_cards, draw_cards, owned_tiles
+from naqala.plugins.base.common import (
+    FAKIR,
+    KILLS,
+    TARGET,
+    add_cards,
+    discard_cards,
+    draw_cards,
+    owned_tiles,
+)
 from naqala.plugins.base.placing import place_token_for
 
 #: every intermediate value is held within ±BOUND, in both engines, so no formula can
@@ -194,9 +212,15 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
         if not holds(rules, state, effect.when, scope):
             continue
         verb, amount = effect.verb()
+        if verb == CHOOSE:
+            continue  # the last effect of its list: ``choosing`` offers it once run
         if verb == "place":
             if scope.target != NOBODY:
                 state = place_token_for(rules, state, scope.me, str(amount), scope.target)
+            continue
+        if verb == "remove":
+            if scope.target != NOBODY:
+                state = _remove_token(rules, state, str(amount), scope.target)
             continue
         value = evaluate(rules, state, tree(amount), scope)
         if verb == "coins":
@@ -206,10 +230,36 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
         elif verb == "kills" and state.turn is not None:
             kills = max(0, KILLS.of(state.turn) + value)
             state = evolve(state, turn=KILLS.on(state.turn, kills))
+        elif verb == "discard_fakirs" and value > 0:
+            held = state.players[scope.me].cards.count(FAKIR)
+            state = discard_cards(state, scope.me, (FAKIR,) * min(held, value))
         elif verb == "draw" and value > 0:
             state, drawn = draw_cards(state, rules.deck_index[RESOURCES], value)
             state = add_cards(state, scope.me, drawn)
     return state
+
+
+def _remove_token(rules: Rules, state: State, token: str, tile: int) -> State:
+    """One token of kind ``token`` from ``tile`` back to the bank (none there: nothing)."""
+    index = rules.token_index[token]
+    here = state.board.tokens[tile]
+    if here[index] == 0:
+        return state
+    tokens = replace_at(state.board.tokens, tile, add_at(here, index, -1))
+    return evolve(
+        state, board=evolve(state.board, tokens=tokens), pool=add_at(state.pool, index, 1)
+    )
+
+
+def choosing(
+    rules: Rules, state: State, effects: list[EffectSpec], scope: Scope
+) -> EffectSpec | None:
+    """The choice ending ``effects`` (they have run), if there is one and its ``if``
+    holds: the player is then asked (``ChoiceStage``)."""
+    last = effects[-1] if effects else None
+    if last is None or last.choose is None or not holds(rules, state, last.when, scope):
+        return None
+    return last
 
 
 def score_lines(
@@ -283,13 +333,21 @@ def _run_tile(rules: Rules, state: State, action: TileActionSpec) -> State:
 
 class EffectsTile(Stage):
     """A tile kind's whole action in content (``at = "instead"``): its effects, then the
-    turn goes on. It asks nothing."""
+    turn goes on. It asks nothing, unless its effects end with a choice: then the
+    choice is its step (``rules.call``), and the turn goes on once it is made."""
 
     def __init__(self, action: TileActionSpec) -> None:
         self.action = action
 
     def enter(self, rules: Rules, state: State) -> State:
-        return rules.proceed(_run_tile(rules, state, self.action), self.name)
+        me = state.decision.player
+        scope = Scope(me, me, None, self.action.params)
+        if not holds(rules, state, self.action.when, scope):
+            return rules.proceed(state, self.name)
+        state = run(rules, state, self.action.effects, scope)
+        if choosing(rules, state, self.action.effects, scope) is not None:
+            return rules.call(state, tile_choice(self.action), self.name)
+        return rules.proceed(state, self.name)
 
     def legal(self, rules: Rules, state: State) -> list[Any]:
         return []
@@ -298,6 +356,75 @@ class EffectsTile(Stage):
 def tile_stages(rules: Rules) -> dict[str, Stage]:
     """The tile actions content gives whole (``instead``), by tile kind."""
     return {a.tile: EffectsTile(a) for a in rules.content.tile_actions if a.at == "instead"}
+
+
+# -- choices ---------------------------------------------------------------------------
+
+
+def tile_choice(action: TileActionSpec) -> str:
+    """The stage of the choice ending a whole tile action's effects."""
+    return f"{CHOOSE}:tile:{action.id}"
+
+
+def card_choice(card: CardSpec) -> str:
+    """The stage of the choice ending a card's used power."""
+    return f"{CHOOSE}:card:{card.id}"
+
+
+class ChoiceStage(Stage):
+    """A choice between lists of effects (``choose = [{ words, effects }, …]``), the last
+    effect of a whole tile action or of a used power: ``choose <n>`` runs option ``n``
+    (from 1), each option's note its words. The stage's name says whose choice it is, so
+    a game saved while it waits loads as any other. Once chosen, a tile action's turn goes
+    on (``return_to_caller``) and a used power's interrupted decision comes back
+    (``Turn.resume``, as Sibittis's)."""
+
+    def __init__(
+        self, choice: EffectSpec, params: Mapping[str, int], card: str, whose: str
+    ) -> None:
+        assert choice.choose is not None
+        self.options = choice.choose
+        self.params = params
+        self.card = card
+        self.whose = whose
+
+    def title(self, rules: Rules, state: State) -> str:
+        return f"{self.whose}: choose one"
+
+    def legal(self, rules: Rules, state: State) -> list[Action]:
+        return [Action(CHOOSE, (str(n),)) for n in range(1, len(self.options) + 1)]
+
+    def option_note(self, rules: Rules, state: State, action: Action) -> str | None:
+        return self.options[int(action.args[0]) - 1].words if action.args else None
+
+    def apply(self, rules: Rules, state: State, action: Action) -> State:
+        me = state.decision.player
+        option = self.options[int(action.args[0]) - 1]
+        state = run(rules, state, option.effects, Scope(me, me, None, self.params, self.card))
+        if not self.card:
+            return rules.return_to_caller(state)
+        turn = state.turn
+        assert turn is not None  # a power is used in its owner's turn
+        return evolve(state, turn=evolve(turn, resume=""), decision=Decision(turn.resume, me))
+
+
+def choice_stages(rules: Rules) -> dict[str, Stage]:
+    """A stage for each choice content ends an effect list with: each whole tile action's,
+    and each card's whose kind's used power offers one (a card's own params)."""
+    found: dict[str, Stage] = {}
+    for action in rules.content.tile_actions:
+        last = action.effects[-1] if action.effects else None
+        if action.at == "instead" and last is not None and last.choose is not None:
+            whose = action.tile.replace("-", " ").capitalize()
+            found[tile_choice(action)] = ChoiceStage(last, action.params, "", whose)
+    for power in rules.content.powers:
+        last = power.effects[-1] if power.effects else None
+        if power.on != USE or last is None or last.choose is None:
+            continue
+        for card in rules.content.cards:
+            if card.deck == power.deck and card.kind == power.kind:
+                found[card_choice(card)] = ChoiceStage(last, card.params, card.id, card.name)
+    return found
 
 
 # -- card powers -----------------------------------------------------------------------
@@ -421,7 +548,16 @@ class UsedPower(EffectPower, Activated):
     ) -> State:
         tile = state.geometry.parse(target[0]) if target else NOBODY
         scope = Scope(owner, owner, None, card.params, card.id, tile)
-        return run(rules, state, self.spec.effects, scope)
+        state = run(rules, state, self.spec.effects, scope)
+        if choosing(rules, state, self.spec.effects, scope) is None:
+            return state
+        turn = state.turn
+        assert turn is not None  # used in its owner's turn
+        return evolve(
+            state,
+            turn=evolve(turn, resume=state.decision.stage),
+            decision=Decision(card_choice(card), owner),
+        )
 
 
 def power_of(spec: PowerSpec) -> Power:

@@ -15,6 +15,7 @@ from naqala.core.effects import (
     FIELD,
     READING,
     SCORING,
+    TOKEN_VERBS,
     USE,
     EffectSpec,
     ExpressionError,
@@ -22,6 +23,7 @@ from naqala.core.effects import (
     Tree,
     compile_expression,
     is_reading,
+    nested,
 )
 from naqala.core.engine import Rules
 
@@ -34,6 +36,8 @@ _IDS = {
     "held": "colour",
     "cards": "card",
 }
+#: where a token may be placed or removed: the tile a used power targets
+_TARGET_ONLY = "a token is placed or removed by a used power on its target tile only"
 #: leaves a card's words may read: its numbers and the rules', never the state
 _STATIC = ("num", "param", "setting", "bin", "neg", "not", "if", "call")
 
@@ -45,14 +49,16 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
     found: list[str] = []
     for trigger in content.triggers:
         where = f"trigger {trigger.id!r}"
-        if any(e.place is not None for e in trigger.effects):
-            found.append(f"{where}: a token is placed by a used power on its target tile only")
+        found += _choice_problems(where, trigger.effects, offered=False)
+        if any(_on_target(e) for _, e in nested(trigger.effects)):
+            found.append(f"{where}: {_TARGET_ONLY}")
         found += _effect_problems(rules, where, trigger.on, trigger.effects, trigger.when)
     kinds = {tile.kind for tile in content.tiles}
     for action in content.tile_actions:
         where = f"tile_action {action.id!r}"
-        if any(e.place is not None for e in action.effects):
-            found.append(f"{where}: a token is placed by a used power on its target tile only")
+        found += _choice_problems(where, action.effects, offered=action.at == "instead")
+        if any(_on_target(e) for _, e in nested(action.effects)):
+            found.append(f"{where}: {_TARGET_ONLY}")
         found += _effect_problems(rules, where, "", action.effects, action.when)
         if action.tile not in kinds:
             found.append(f"{where}: no tile of kind {action.tile!r} in these rules")
@@ -65,9 +71,12 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
         key = f"{power.deck}:{power.kind}"
         where = f"power {key!r}"
         found += _effect_problems(rules, where, power.on, power.effects, power.when)
-        places = [e.place for e in power.effects if e.place is not None]
+        found += _choice_problems(
+            where, power.effects, offered=power.on == USE and not power.target_kind
+        )
+        places = [t for _, e in nested(power.effects) if (t := _on_target(e)) is not None]
         if places and (power.on != USE or not power.target_kind):
-            found.append(f"{where}: a token is placed by a used power on its target tile only")
+            found.append(f"{where}: {_TARGET_ONLY}")
         found += [
             f"{where}: no token {t!r} in these rules" for t in places if t not in rules.token_index
         ]
@@ -97,12 +106,12 @@ def _effect_problems(
 ) -> list[str]:
     found: list[str] = []
     sources: list[Source] = [] if when is None else [when]
-    for i, effect in enumerate(effects):
+    for path, effect in nested(effects):
         verb, amount = effect.verb()
-        sources += [amount] if verb != "place" else []
+        sources += [amount] if verb not in (*TOKEN_VERBS, "choose") else []
         sources += [] if effect.when is None else [effect.when]
         sources += FIELD.findall(effect.detail)
-        at = f"{where}: effects[{i}]"
+        at = f"{where}: {path}"
         if verb == "score" and moment != SCORING:
             found.append(f'{at}: a score line is given at scoring only (on = "scoring")')
         if verb != "score" and moment == SCORING:
@@ -113,6 +122,33 @@ def _effect_problems(
         found.append(f"{where}: a used power does something (effects = […])")
     for source in sources:
         found += _id_problems(rules, where, source)
+    return found
+
+
+def _on_target(effect: EffectSpec) -> str | None:
+    """The token an effect places on, or removes from, the power's target tile."""
+    return effect.place if effect.place is not None else effect.remove
+
+
+def _choice_problems(where: str, effects: list[EffectSpec], offered: bool) -> list[str]:
+    """Where a choice may stand: last in the effects of a whole tile action or of a used
+    power without a target, options without a choice of their own."""
+    found = []
+    for path, effect in nested(effects):
+        if effect.choose is None:
+            continue
+        at = f"{where}: {path}"
+        if not offered:
+            found.append(
+                f'{at}: a choice is offered by a whole tile action (at = "instead") or a '
+                'used power without a target (on = "use") only'
+            )
+        elif ".choose[" in path:
+            found.append(f"{at}: an option offers no choice of its own")
+        elif path != f"effects[{len(effects) - 1}]":
+            found.append(
+                f"{at}: a choice comes last in its effects (put what follows in each option)"
+            )
     return found
 
 

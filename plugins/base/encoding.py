@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from naqala.core.content import DJINNS
+from naqala.core.effects import CHOOSE
 from naqala.core.encoding import (
     ActionKind,
     ObservationPart,
@@ -21,6 +22,7 @@ from naqala.core.engine import Rules
 from naqala.plugins.base.bidding import turn_order_costs
 from naqala.plugins.base.cards import policy
 from naqala.plugins.base.common import FAKIR
+from naqala.plugins.base.effects import ChoiceStage
 from naqala.plugins.base.flow import LAST_CAMEL, NO_MOVES
 from naqala.plugins.base.merchandise import merchandise_types
 from naqala.plugins.base.tiles import Market
@@ -58,6 +60,10 @@ def action_kinds(rules: Rules) -> Iterator[ActionKind]:
     yield ActionKind("keep", (djinns,))
     yield ActionKind("skip")
     yield ActionKind("end")
+    choices = [s for s in rules.stages.values() if isinstance(s, ChoiceStage)]
+    if choices:  # only rules that offer one: every other codec stays as it was
+        most = max(len(stage.options) for stage in choices)
+        yield ActionKind(CHOOSE, (_numbers(range(1, most + 1)),))
     for card in rules.content.cards:
         power = rules.power_of(card)
         if power is None:

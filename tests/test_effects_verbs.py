@@ -1,0 +1,93 @@
+"""The smaller verbs of the effects language: a token removed from a used power's target
+tile, Fakirs discarded; each on both engines and refused where it cannot act."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+import pytest
+
+from naqala.core.content import ContentError
+from naqala.core.engine import Rules, build_rules
+from naqala.core.state import State
+from naqala.plugins.base.api import FAKIR
+from naqala.testing.effect_programs import as_house_rule
+from naqala.testing.scenario import board, play, player, tokens, turn_of
+
+HEADER = '[house-rule]\nname = "verbs"\nversion = "1.0"\ndescription = "x"\n\n'
+#: a djinn that clears a palm tree off any oasis, and costs a Fakir (if held)
+SIMOOM = (
+    '[[djinn]]\nid = "simoom"\nname = "Simoom"\nvp = 4\nkind = "simoom"\ncost = ""\n\n'
+    '[[power]]\ndeck = "djinns"\nkind = "simoom"\non = "use"\ntarget_kind = "oasis"\n'
+    'effects = [{ remove = "palm-tree" }, { discard_fakirs = "param.fakirs + 1" }]\n'
+)
+
+
+def rules_of(text: str) -> Rules:
+    return build_rules(house_rules=[as_house_rule(HEADER + text)])
+
+
+def out_of_the_pile(rules: Rules, state: State, deck_id: str, *cards: str) -> State:
+    """The deck less the cards handed out, wherever they lie: every card once."""
+    index = rules.deck_index[deck_id]
+    deck = state.decks[index]
+    parts = {"draw": list(deck.draw), "row": list(deck.row), "discard": list(deck.discard)}
+    for card in cards:
+        where = next(name for name, part in parts.items() if card in part)
+        parts[where].remove(card)
+    deck = attrs.evolve(deck, **{k: tuple(v) for k, v in parts.items()})
+    return attrs.evolve(state, decks=(*state.decks[:index], deck, *state.decks[index + 1 :]))
+
+
+def holding_simoom(rules: Rules, fakirs: int) -> State:
+    state = board(rules, rules.new_game(2, 1), {"a1": "Y", "b1": "Y"}, clear=True)
+    state = board(rules, state, {}, tiles={"c3": "oasis-1"})
+    state = tokens(rules, state, {"c3": {"palm-tree": 2}})
+    state = player(rules, turn_of(rules, state, 0), 0, djinns=["simoom"], cards=[FAKIR] * fakirs)
+    state = out_of_the_pile(rules, state, "djinns", "simoom")
+    return out_of_the_pile(rules, state, "resources", *[FAKIR] * fakirs)
+
+
+def same_on_the_kernel(rules: Rules, *states: State) -> None:
+    differential = pytest.importorskip("naqala.kernel.differential")
+    native = pytest.importorskip("naqala.kernel.bridge").NativeRules(rules)
+    report = differential.Report()
+    for index, state in enumerate(states):
+        differential.compare_state(rules, native, state, report, "verbs", index)
+    assert not report.differences, report.differences[:2]
+    for before in states[:-1]:
+        for action in rules.legal_actions(before):
+            after = native.to_python(native.to_native(before).apply(str(action)))
+            assert after == rules.apply(before, action), str(action)
+
+
+def test_a_token_goes_back_to_the_bank_and_fakirs_are_discarded_as_held() -> None:
+    rules = rules_of(SIMOOM)
+    palm = rules.token_index["palm-tree"]
+    state = holding_simoom(rules, fakirs=3)
+    used = play(rules, state, "simoom c3")
+    assert used.board.tokens[state.geometry.parse("c3")][palm] == 1
+    assert used.pool[palm] == state.pool[palm] + 1
+    assert used.players[0].cards.count(FAKIR) == 2  # param.fakirs is 0: one discarded
+    short = holding_simoom(rules, fakirs=0)
+    assert play(rules, short, "simoom c3").players[0].cards == short.players[0].cards
+    bare = tokens(rules, short, {"c3": {"palm-tree": -2}})
+    unchanged = play(rules, bare, "simoom c3")
+    assert unchanged.board.tokens == bare.board.tokens and unchanged.pool == bare.pool
+    same_on_the_kernel(rules, state, used)
+    same_on_the_kernel(rules, bare, unchanged)
+
+
+def test_a_token_removed_without_a_target_is_refused_in_one_line(tmp_path: Path) -> None:
+    rule = tmp_path / "bad.toml"
+    rule.write_text(
+        HEADER + '[[trigger]]\nid = "t"\non = "kill"\neffects = [{ remove = "palace" }]\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ContentError) as error:
+        build_rules(house_rules=[rule])
+    assert (
+        "trigger 't': a token is placed or removed by a used power on its target tile only"
+        in str(error.value)
+    )
