@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 VARIANT = ROOT / "plugins" / "house" / "big_viziers.toml"
 #: the boxes a set is drawn from; the solo mode plays alone
 BOXES = ("artisans", "djinns", "thieves")
-#: every kind of player (an mcts with a small budget keeps a game within seconds)
-KINDS = ("random", "greedy", "greedy-nobid", "greedy-full", "mcts:2")
+#: every kind of player (an mcts or ismcts with a small budget keeps a game within seconds)
+KINDS = ("random", "greedy", "greedy-nobid", "greedy-full", "mcts:2", "ismcts:2")
 
 
 @attrs.frozen

@@ -41,18 +41,19 @@ def make_env(seed: int, opponent: str, reward: str) -> Callable[[], Any]:
 
 
 def evaluate(model: Any, games: int, opponent: str) -> tuple[int, float]:
-    """Wins and mean margin of ``model`` (deterministic) over ``games`` held-out deals."""
+    """Wins and mean margin of ``model`` (deterministic) over ``games`` held-out deals;
+    the observations scaled as in training when the learner normalizes them."""
     from sb3_contrib.common.maskable.utils import get_action_masks
 
     env = make_env(EVAL_SEED, opponent, "margin")()
+    scaling = model.get_vec_normalize_env()
     wins, margin = 0, 0.0
     for game in range(games):
         observation, _ = env.reset(seed=EVAL_SEED + game)
         done, reward = False, 0.0
         while not done:
-            action, _ = model.predict(
-                observation, action_masks=get_action_masks(env), deterministic=True
-            )
+            seen = scaling.normalize_obs(observation) if scaling is not None else observation
+            action, _ = model.predict(seen, action_masks=get_action_masks(env), deterministic=True)
             observation, reward, terminated, truncated, _ = env.step(int(action))
             done = terminated or truncated
         margin += float(reward)
@@ -67,17 +68,22 @@ def main() -> None:
     parser.add_argument("--eval", type=int, default=40, help="games an evaluation plays")
     parser.add_argument("--envs", type=int, default=4, help="environments stepped together")
     parser.add_argument("--opponent", default="greedy")
+    parser.add_argument(
+        "--reward", choices=("win", "margin"), default="margin", help="what the learner gets"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     try:
         import torch
         from sb3_contrib import MaskablePPO
-        from stable_baselines3.common.vec_env import DummyVecEnv
+        from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
     except ImportError as exc:
         sys.exit(f"{exc}: pip install -e '.[rl,pettingzoo]'")
     torch.set_num_threads(1)
-    factories = [make_env(args.seed + i, args.opponent, "win") for i in range(args.envs)]
-    envs = DummyVecEnv(factories)
+    factories = [make_env(args.seed + i, args.opponent, args.reward) for i in range(args.envs)]
+    # the observation's counts run from 0 to hundreds: scaled by running statistics, and
+    # the reward too (the mask is left as it is)
+    envs = VecNormalize(DummyVecEnv(factories), norm_obs_keys=["observation"])
     steps_per_update = max(8, min(512, args.steps // max(1, args.envs)))
     model = MaskablePPO(
         "MultiInputPolicy",
@@ -89,7 +95,7 @@ def main() -> None:
     )
     print(
         f"MaskablePPO, seat 0 of 2 against {args.opponent}, {args.envs} envs, "
-        f"seed {args.seed}; evaluation: {args.eval} held-out games each"
+        f"reward {args.reward}, seed {args.seed}; evaluation: {args.eval} held-out games each"
     )
     print("learner steps | wins | win rate [95% Wilson] | mean margin | train s")
     trained, spent = 0, 0.0

@@ -188,8 +188,8 @@ def test_ctrl_c_while_the_workers_start_ends_cleanly(delay: float) -> None:
     """A Ctrl-C as the worker processes are starting (it reaches the fork server and the
     workers too): exit code 130 and one line, not a broken pool, a traceback or leaked
     semaphores."""
-    process = run_until(
-        ["simulate", "-n", "1000", "-p", "2", "-j", "2", "--json"],
+    process = run_until(  # the Python engine's games go to worker processes
+        ["simulate", "-n", "1000", "-p", "2", "-j", "2", "--json", "--engine", "python"],
         lambda p, _: bool(children(p)),
     )
     time.sleep(delay)

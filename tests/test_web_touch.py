@@ -543,6 +543,7 @@ def test_what_followed_a_move_and_what_each_tile_does_are_read_where_a_finger_op
     as_device(driver, width, height)
     driver.get(link)
     until(lambda: body(driver, "yours") == "1")
+    console_errors(driver)  # what earlier pages of this browser logged is theirs
     assert followed[-1] in text_of(driver, "#log")
 
     tap(driver, "#glossary-box > summary")
