@@ -353,3 +353,88 @@ def test_two_plugins_score_lines_called_back_add_up_as_on_the_python_engine() ->
     for _ in range(60):
         assert bridge.to_native(state).scores() == list(rules.scores(state))
         state = rules.apply(state, rules.legal_actions(state)[0])
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_simulate_seats_a_plugin_s_player_natively_with_the_python_engine_s_json(
+    jobs: str,
+) -> None:
+    """The plan seats ``coiny`` natively (called back at its seat, every other seat the
+    kernel's), says so, and the study is the Python engine's, in workers too."""
+    require_native()
+    from typer.testing import CliRunner
+
+    from naqala.cli.app import app
+
+    common = ["simulate", "--games", "6", "--seats", "coiny,greedy,greedy,greedy", "--json"]
+    common += ["--house-rules", str(EXAMPLES / "coiny.py"), "--jobs", jobs]
+    runner = CliRunner()
+    native = runner.invoke(app, [*common, "--engine", "native"])
+    python = runner.invoke(app, [*common, "--engine", "python"])
+    assert native.exit_code == python.exit_code == 0, native.stderr
+    assert native.stderr.splitlines() == [
+        "naqala: playing natively, calling back the player 'coiny' of plugin 'coiny' at its seats"
+    ]
+    assert native.stdout == python.stdout
+    assert json.loads(native.stdout)["games"] == 6
+
+
+def test_a_study_game_with_a_plugin_s_player_is_the_python_engine_s_result() -> None:
+    """``play_task`` on native hands the kernel the plugin's player for its seat only."""
+    require_native()
+    from naqala.lab.study import Ruleset, Study, play_task
+
+    ruleset = Ruleset.of([], [EXAMPLES / "coiny.py"])
+    seats = ("greedy", "coiny", "random")
+    native = play_task((Study(ruleset, seats, seed=5, rotate=True, engine="native"), 1))
+    python = play_task((Study(ruleset, seats, seed=5, rotate=True, engine="python"), 1))
+    assert native.agents == ("random", "greedy", "coiny")
+    assert native == python
+
+
+def test_a_table_keeps_a_plugin_s_player_in_python_on_native() -> None:
+    """At the table (a Python game) the kernel plays only its own players: ``coiny``
+    stays a Python agent, and the game is the Python engine's."""
+    require_native()
+    from typer.testing import CliRunner
+
+    from naqala.cli.app import app
+
+    args = ["play", "--house-rules", str(EXAMPLES / "coiny.py"), "--seed", "3"]
+    args += ["--seats", "ai:coiny,ai:greedy"]
+    runner = CliRunner()
+    native = runner.invoke(app, [*args, "--engine", "native"])
+    python = runner.invoke(app, [*args, "--engine", "python"])
+    assert native.exit_code == python.exit_code == 0, native.stderr
+    assert "Final scores" in native.stdout
+    assert native.stdout == python.stdout
+
+
+class Lookahead:
+    """A player that needs the whole state: it applies each option (the view cannot)."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def choose(self, rules: Rules, state: State, options: Any) -> Any:
+        me = state.decision.player
+        return max(options, key=lambda option: rules.apply(state, option).players[me].coins)
+
+
+def test_a_player_that_needs_the_whole_state_gets_it_and_plays_the_python_game() -> None:
+    require_native()
+    from naqala.core.agents import RandomAgent
+    from naqala.core.serialize import state_to_data
+    from naqala.kernel.callbacks import seat_function, state_reader
+    from naqala.kernel.support import native_rules
+
+    rules = build_rules()
+    agents = [Lookahead(1), RandomAgent(2)]
+    state = rules.new_game(2, 4)
+    while not state.is_over:
+        agent = agents[state.decision.player]
+        state = rules.apply(state, agent.choose(rules, state, rules.legal_actions(state)))
+    bridge = native_rules(rules)
+    asked = [seat_function(rules, Lookahead(1)), None]
+    final, _, _ = bridge.new_game(2, 4).play([("x", 0), ("random", 2)], asked, state_reader(rules))
+    assert bridge.data(final) == state_to_data(rules, state)
