@@ -25,6 +25,7 @@ from naqala.core.simulate import agent_seed
 from naqala.kernel.callbacks import SeatFunction, seat_function, state_reader
 from naqala.kernel.choice import AUTO, NATIVE, choose
 from naqala.kernel.plan import plugin_player
+from naqala.kernel.report import seat_tally
 from naqala.kernel.support import native_rules
 from naqala.lab.agents import study_agent
 from naqala.lab.results import GameResult, result_of
@@ -73,7 +74,11 @@ def called_back_seats(
     asked: list[SeatFunction | None] = [
         None
         if plugin_player(rules, name) is None
-        else seat_function(rules, study_agent(rules, name, agent_seed(seed, seat)))
+        else seat_function(
+            rules,
+            study_agent(rules, name, agent_seed(seed, seat)),
+            seat_tally(rules, name.partition(":")[0]),
+        )
         for seat, name in enumerate(names)
     ]
     return asked if any(asked) else None

@@ -438,3 +438,77 @@ def test_a_player_that_needs_the_whole_state_gets_it_and_plays_the_python_game()
     asked = [seat_function(rules, Lookahead(1)), None]
     final, _, _ = bridge.new_game(2, 4).play([("x", 0), ("random", 2)], asked, state_reader(rules))
     assert bridge.data(final) == state_to_data(rules, state)
+
+
+def test_a_plugin_player_s_tally_counts_its_own_decisions() -> None:
+    require_native()
+    from naqala.agents.greedy import GreedyAgent
+    from naqala.core.simulate import agent_seed
+    from naqala.kernel.callbacks import SeatTally, seat_function, state_reader
+    from naqala.kernel.support import native_rules
+
+    rules = build_rules()
+    greedy = [GreedyAgent(agent_seed(2, seat)) for seat in range(3)]
+    state, mine = rules.new_game(3, 2), 0
+    while not state.is_over:
+        mine += state.decision.player == 1
+        agent = greedy[state.decision.player]
+        state = rules.apply(state, agent.choose(rules, state, rules.legal_actions(state)))
+    tally = SeatTally()
+    asked = [None, seat_function(rules, GreedyAgent(agent_seed(2, 1)), tally), None]
+    seats = [("greedy", agent_seed(2, seat)) for seat in range(3)]
+    native_rules(rules).new_game(3, 2).play(seats, asked, state_reader(rules))
+    assert tally.calls == mine > 0
+    assert tally.seconds > 0
+
+
+def test_the_engine_report_line_names_each_callback_of_the_run_by_its_share() -> None:
+    from naqala.kernel.report import report_line
+
+    before = {"naqala_verdict": (4, 0.5), "the player 'coiny'": (10, 1.0)}
+    after = {
+        "naqala_verdict": (6, 0.75),
+        "the player 'coiny'": (30, 2.0),
+        "naqala_game_ends": (3, 0.25),
+    }
+    assert report_line("native", 2, 4.0, before, after) == (
+        "engine report: 2 games on the native engine in 4.00 s; called back: "
+        "the player 'coiny' 20 calls 1.000 s (25.0%), naqala_game_ends 3 calls 0.250 s "
+        "(6.2%), naqala_verdict 2 calls 0.250 s (6.2%)"
+    )
+    assert report_line("python", 1, 0.5, {}, {}) == (
+        "engine report: 1 games on the python engine in 0.50 s; nothing called back"
+    )
+
+
+@pytest.mark.parametrize(
+    ("rule", "seats", "called"),
+    [
+        ("thrifty_caravans.py", "greedy,greedy,greedy", "naqala_score_lines"),
+        ("coiny.py", "coiny,greedy,greedy", "the player 'coiny'"),
+    ],
+)
+def test_simulate_reports_the_callbacks_of_its_run_and_prints_the_same_study(
+    rule: str, seats: str, called: str
+) -> None:
+    require_native()
+    import re
+
+    from typer.testing import CliRunner
+
+    from naqala.cli.app import app
+
+    args = ["simulate", "--games", "3", "--seats", seats, "--json"]
+    args += ["--house-rules", str(EXAMPLES / rule), "--engine", "native"]
+    runner = CliRunner()
+    plain = runner.invoke(app, [*args, "--jobs", "1"])
+    reported = runner.invoke(app, [*args, "--engine-report"])
+    assert plain.exit_code == reported.exit_code == 0, reported.stderr
+    assert reported.stdout == plain.stdout
+    line = reported.stderr.splitlines()[-1]
+    assert line.startswith("naqala: engine report: 3 games on the native engine in ")
+    found = re.search(rf"called back: {re.escape(called)} ([\d,]+) calls [\d.]+ s \(", line)
+    assert found is not None and int(found[1].replace(",", "")) > 0
+    refused = runner.invoke(app, [*args, "--engine-report", "--jobs", "2"])
+    assert refused.exit_code == 2
+    assert "--engine-report plays in this process" in refused.stderr
