@@ -1,7 +1,8 @@
 """One game of a study played on the native engine, with the result the Python game gives.
 
 The whole game runs in one kernel call (``NativeState.play``: setup, every seat's choice,
-the scores at the end of each round); the result comes back as plain data
+the scores at the end of each round; a plugin's player is called back at its own seat's
+decisions, ``naqala.kernel.callbacks.seat_function``); the result comes back as plain data
 (``NativeState.reading``, ``kernel/src/results.rs``): each seat's score lines, the
 winners, the end flags, the cards' effects, the djinns held and the tiles' worth, and the
 first bidders of the new game. ``GameResult`` is built from them as ``result_of`` builds
@@ -21,8 +22,12 @@ from typing import TYPE_CHECKING
 
 from naqala.core.engine import Rules
 from naqala.core.simulate import agent_seed
+from naqala.kernel.callbacks import SeatFunction, seat_function, state_reader
 from naqala.kernel.choice import AUTO, NATIVE, choose
+from naqala.kernel.plan import plugin_player
+from naqala.kernel.report import seat_tally
 from naqala.kernel.support import native_rules
+from naqala.lab.agents import study_agent
 from naqala.lab.results import GameResult, result_of
 
 if TYPE_CHECKING:
@@ -48,7 +53,9 @@ def play_native(rules: Rules, players: int, seed: int, names: Sequence[str]) -> 
     bridge = native_rules(rules)
     start = bridge.new_game(players, seed)
     seats = [(name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
-    final, actions, rounds = start.play(seats)
+    asked = called_back_seats(rules, seed, names)
+    reader = None if asked is None else state_reader(rules)  # a view's full_state()
+    final, actions, rounds = start.play(seats, asked, reader)
     first = tuple(start.first_bidders())
     played = [tuple(scores) for scores in rounds]
     read = read_natively(rules, final, seed, actions, names, first, played)
@@ -56,6 +63,25 @@ def play_native(rules: Rules, players: int, seed: int, names: Sequence[str]) -> 
         return read
     state = bridge.to_python(final, meaning=False)  # proven the Python engine's state
     return result_of(rules, state, seed, actions, names, first, played)
+
+
+def called_back_seats(
+    rules: Rules, seed: int, names: Sequence[str]
+) -> list[SeatFunction | None] | None:
+    """By seat, what the kernel calls at the decisions of a plugin's player (the agent
+    the Python game would seat, seeded alike), None for the kernel's own; None when every
+    seat is the kernel's."""
+    asked: list[SeatFunction | None] = [
+        None
+        if plugin_player(rules, name) is None
+        else seat_function(
+            rules,
+            study_agent(rules, name, agent_seed(seed, seat)),
+            seat_tally(rules, name.partition(":")[0]),
+        )
+        for seat, name in enumerate(names)
+    ]
+    return asked if any(asked) else None
 
 
 def read_natively(

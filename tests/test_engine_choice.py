@@ -23,6 +23,7 @@ from naqala.kernel.choice import (
     choose,
     requested_engine,
 )
+from naqala.kernel.plan import Part, plan
 from naqala.kernel.support import native_obstacle
 from naqala.lab.study import Ruleset, Study, play_task
 
@@ -94,23 +95,29 @@ def firsty(tmp_path: Path) -> Path:
     return path
 
 
-def test_a_seat_without_a_native_player_keeps_the_game_in_python(firsty: Path) -> None:
+def test_a_plugin_s_player_is_called_back_in_a_native_game(firsty: Path) -> None:
+    """A player the kernel has none of changes no rule: the game stays native, the plan
+    names the plugin the kernel calls back at that seat, and so does the auto line."""
     native = require_native()
     missing = "firsty"
     assert missing not in native.players()
     rules = build_rules(house_rules=[firsty])
     assert native_obstacle(rules) is None  # a player changes no rule
+    planned = plan(rules, ["random", missing])
+    assert dict(planned.seats) == {"random": Part("native"), missing: Part("native", None, missing)}
+    assert planned.called_back_seats == ((missing, "firsty"),)
     choice = choose(rules, "auto", ["random", missing])
     assert choice == EngineChoice(
-        "python",
-        f"playing on the Python engine: the player {missing!r} comes from plugin 'firsty', "
-        "not the shipped players",
+        "native",
+        called_back="playing natively, calling back the player 'firsty' of plugin 'firsty' "
+        "at its seats",
     )
+    assert choose(rules, "native", [missing, missing]).engine == "native"
 
 
-def test_a_player_a_plugin_puts_in_place_of_the_shipped_one_stays_in_python() -> None:
-    """A seat is native only when the rules seat the shipped player of that name: a plugin
-    that replaces ``random`` (it must say so in REPLACES) keeps its seats in Python."""
+def test_a_player_a_plugin_puts_in_place_of_the_shipped_one_is_called_back() -> None:
+    """The kernel plays its own player only when the rules seat the shipped player of that
+    name: a plugin that replaces ``random`` (it must say so in REPLACES) is called back."""
     require_native()
 
     class OwnRandom:
@@ -127,10 +134,9 @@ def test_a_player_a_plugin_puts_in_place_of_the_shipped_one_stays_in_python() ->
 
     rules = build_rules(extra_plugins=[OwnRandom()])
     choice = choose(rules, "auto", ["random"] * 2)
-    assert choice.engine == "python"
-    assert choice.fallback == (
-        "playing on the Python engine: the player 'random' comes from plugin 'own-random', "
-        "not the shipped players"
+    assert choice.engine == "native"
+    assert choice.called_back == (
+        "playing natively, calling back the player 'random' of plugin 'own-random' at its seats"
     )
 
 
@@ -244,29 +250,26 @@ def test_interactions_print_the_same_json_on_both_engines() -> None:
     assert native.stdout == python.stdout == auto.stdout
 
 
-def test_balance_says_once_which_seats_keep_games_in_python_with_the_same_card(
-    firsty: Path,
-) -> None:
+def test_balance_says_once_which_seats_keep_games_in_python_with_the_same_card() -> None:
     """The card's random seats play natively; the skill ladder's cells with a player the
-    kernel lacks fall back, said once, and the card is the Python engine's."""
+    kernel lacks (a profile of the greedy player) fall back, said once, and the card is
+    the Python engine's."""
     require_native()
-    missing = "firsty"
+    missing = "greedy:profile=merchant"
     args = ["balance", "--seats", "random,random", "-n", "4", "--ladder", f"random,{missing}"]
-    args += ["--house-rules", str(firsty)]
     args += ["--skill-games", "2", "--json", "--jobs", "1"]
     python = run(*args, "--engine", "python")
     auto = run(*args)
     assert python.exit_code == auto.exit_code == 0, auto.stderr
     assert auto.stderr.splitlines() == [
-        f"naqala: playing on the Python engine: the player {missing!r} comes from plugin "
-        "'firsty', not the shipped players"
+        f"naqala: playing on the Python engine: the native engine has no player {missing!r}"
     ]
     assert auto.stdout == python.stdout
     refused = run(*args, "--engine", "native")
     assert refused.exit_code == 2 and refused.stdout == ""
     assert refused.stderr.strip() == (
-        f"naqala: the native engine cannot play these games: the player {missing!r} comes "
-        "from plugin 'firsty', not the shipped players"
+        f"naqala: the native engine cannot play these games: the native engine has no "
+        f"player {missing!r}"
     )
 
 

@@ -353,3 +353,162 @@ def test_two_plugins_score_lines_called_back_add_up_as_on_the_python_engine() ->
     for _ in range(60):
         assert bridge.to_native(state).scores() == list(rules.scores(state))
         state = rules.apply(state, rules.legal_actions(state)[0])
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_simulate_seats_a_plugin_s_player_natively_with_the_python_engine_s_json(
+    jobs: str,
+) -> None:
+    """The plan seats ``coiny`` natively (called back at its seat, every other seat the
+    kernel's), says so, and the study is the Python engine's, in workers too."""
+    require_native()
+    from typer.testing import CliRunner
+
+    from naqala.cli.app import app
+
+    common = ["simulate", "--games", "6", "--seats", "coiny,greedy,greedy,greedy", "--json"]
+    common += ["--house-rules", str(EXAMPLES / "coiny.py"), "--jobs", jobs]
+    runner = CliRunner()
+    native = runner.invoke(app, [*common, "--engine", "native"])
+    python = runner.invoke(app, [*common, "--engine", "python"])
+    assert native.exit_code == python.exit_code == 0, native.stderr
+    assert native.stderr.splitlines() == [
+        "naqala: playing natively, calling back the player 'coiny' of plugin 'coiny' at its seats"
+    ]
+    assert native.stdout == python.stdout
+    assert json.loads(native.stdout)["games"] == 6
+
+
+def test_a_study_game_with_a_plugin_s_player_is_the_python_engine_s_result() -> None:
+    """``play_task`` on native hands the kernel the plugin's player for its seat only."""
+    require_native()
+    from naqala.lab.study import Ruleset, Study, play_task
+
+    ruleset = Ruleset.of([], [EXAMPLES / "coiny.py"])
+    seats = ("greedy", "coiny", "random")
+    native = play_task((Study(ruleset, seats, seed=5, rotate=True, engine="native"), 1))
+    python = play_task((Study(ruleset, seats, seed=5, rotate=True, engine="python"), 1))
+    assert native.agents == ("random", "greedy", "coiny")
+    assert native == python
+
+
+def test_a_table_keeps_a_plugin_s_player_in_python_on_native() -> None:
+    """At the table (a Python game) the kernel plays only its own players: ``coiny``
+    stays a Python agent, and the game is the Python engine's."""
+    require_native()
+    from typer.testing import CliRunner
+
+    from naqala.cli.app import app
+
+    args = ["play", "--house-rules", str(EXAMPLES / "coiny.py"), "--seed", "3"]
+    args += ["--seats", "ai:coiny,ai:greedy"]
+    runner = CliRunner()
+    native = runner.invoke(app, [*args, "--engine", "native"])
+    python = runner.invoke(app, [*args, "--engine", "python"])
+    assert native.exit_code == python.exit_code == 0, native.stderr
+    assert "Final scores" in native.stdout
+    assert native.stdout == python.stdout
+
+
+class Lookahead:
+    """A player that needs the whole state: it applies each option (the view cannot)."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def choose(self, rules: Rules, state: State, options: Any) -> Any:
+        me = state.decision.player
+        return max(options, key=lambda option: rules.apply(state, option).players[me].coins)
+
+
+def test_a_player_that_needs_the_whole_state_gets_it_and_plays_the_python_game() -> None:
+    require_native()
+    from naqala.core.agents import RandomAgent
+    from naqala.core.serialize import state_to_data
+    from naqala.kernel.callbacks import seat_function, state_reader
+    from naqala.kernel.support import native_rules
+
+    rules = build_rules()
+    agents = [Lookahead(1), RandomAgent(2)]
+    state = rules.new_game(2, 4)
+    while not state.is_over:
+        agent = agents[state.decision.player]
+        state = rules.apply(state, agent.choose(rules, state, rules.legal_actions(state)))
+    bridge = native_rules(rules)
+    asked = [seat_function(rules, Lookahead(1)), None]
+    final, _, _ = bridge.new_game(2, 4).play([("x", 0), ("random", 2)], asked, state_reader(rules))
+    assert bridge.data(final) == state_to_data(rules, state)
+
+
+def test_a_plugin_player_s_tally_counts_its_own_decisions() -> None:
+    require_native()
+    from naqala.agents.greedy import GreedyAgent
+    from naqala.core.simulate import agent_seed
+    from naqala.kernel.callbacks import SeatTally, seat_function, state_reader
+    from naqala.kernel.support import native_rules
+
+    rules = build_rules()
+    greedy = [GreedyAgent(agent_seed(2, seat)) for seat in range(3)]
+    state, mine = rules.new_game(3, 2), 0
+    while not state.is_over:
+        mine += state.decision.player == 1
+        agent = greedy[state.decision.player]
+        state = rules.apply(state, agent.choose(rules, state, rules.legal_actions(state)))
+    tally = SeatTally()
+    asked = [None, seat_function(rules, GreedyAgent(agent_seed(2, 1)), tally), None]
+    seats = [("greedy", agent_seed(2, seat)) for seat in range(3)]
+    native_rules(rules).new_game(3, 2).play(seats, asked, state_reader(rules))
+    assert tally.calls == mine > 0
+    assert tally.seconds > 0
+
+
+def test_the_engine_report_line_names_each_callback_of_the_run_by_its_share() -> None:
+    from naqala.kernel.report import report_line
+
+    before = {"naqala_verdict": (4, 0.5), "the player 'coiny'": (10, 1.0)}
+    after = {
+        "naqala_verdict": (6, 0.75),
+        "the player 'coiny'": (30, 2.0),
+        "naqala_game_ends": (3, 0.25),
+    }
+    assert report_line("native", 2, 4.0, before, after) == (
+        "engine report: 2 games on the native engine in 4.00 s; called back: "
+        "the player 'coiny' 20 calls 1.000 s (25.0%), naqala_game_ends 3 calls 0.250 s "
+        "(6.2%), naqala_verdict 2 calls 0.250 s (6.2%)"
+    )
+    assert report_line("python", 1, 0.5, {}, {}) == (
+        "engine report: 1 games on the python engine in 0.50 s; nothing called back"
+    )
+
+
+@pytest.mark.parametrize(
+    ("rule", "seats", "called"),
+    [
+        ("thrifty_caravans.py", "greedy,greedy,greedy", "naqala_score_lines"),
+        ("coiny.py", "coiny,greedy,greedy", "the player 'coiny'"),
+    ],
+)
+def test_simulate_reports_the_callbacks_of_its_run_and_prints_the_same_study(
+    rule: str, seats: str, called: str
+) -> None:
+    require_native()
+    import re
+
+    from typer.testing import CliRunner
+
+    from naqala.cli.app import app
+
+    args = ["simulate", "--games", "3", "--seats", seats, "--json"]
+    args += ["--house-rules", str(EXAMPLES / rule), "--engine", "native"]
+    runner = CliRunner()
+    plain = runner.invoke(app, [*args, "--jobs", "1"])
+    reported = runner.invoke(app, [*args, "--engine-report"])
+    assert plain.exit_code == reported.exit_code == 0, reported.stderr
+    assert reported.stdout == plain.stdout
+    line = reported.stderr.splitlines()[-1]
+    assert line.startswith("naqala: engine report: 3 games on the native engine in ")
+    found = re.search(rf"called back: {re.escape(called)} ([\d,]+) calls [\d.]+ s \(", line)
+    assert found is not None and int(found[1].replace(",", "")) > 0
+    refused = runner.invoke(app, [*args, "--engine-report", "--jobs", "2"])
+    assert refused.exit_code == 2
+    assert "--engine-report plays in this process" in refused.stderr

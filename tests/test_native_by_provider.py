@@ -196,9 +196,10 @@ def test_read_only_hooks_alone_play_native_with_the_same_result(tmp_path: Path) 
 
 
 def test_one_plan_gives_each_part_its_engine_and_every_front_end_reads_it() -> None:
-    """The plan: the game native, a plugin's player in Python, the environments in
-    Python (the plugin adds observation parts), each with its one line; the command
-    line's choice, the table's, the lab's and the environments' answers are the plan's."""
+    """The plan: the game native, a plugin's player called back natively, a player the
+    kernel lacks in Python, the environments in Python (the plugin adds observation
+    parts), each with its one line; the command line's choice, the table's, the lab's and
+    the environments' answers are the plan's."""
     require_native()
     import attrs
 
@@ -225,26 +226,37 @@ def test_one_plan_gives_each_part_its_engine_and_every_front_end_reads_it() -> N
             return []
 
     rules = build_rules(extra_plugins=[Firsty()])
-    seat = "the player 'firsty' comes from plugin 'firsty', not the shipped players"
+    profiled = "greedy:profile=merchant"
+    seat = f"the native engine has no player {profiled!r}"
     envs = (
         "the native environments compute the observation and the actions themselves, "
         "and do not read what plugin 'firsty' (naqala_observation_parts) adds to them"
     )
-    found = plan(rules, ["random", "firsty", "random"])
+    found = plan(rules, ["random", "firsty", profiled])
     assert found == EnginePlan(
         Part("native"),
-        (("random", Part("native")), ("firsty", Part("python", seat))),
+        (
+            ("random", Part("native")),
+            ("firsty", Part("native", called_back="firsty")),
+            (profiled, Part("python", seat)),
+        ),
         Part("python", envs),
     )
     assert found.reason == seat and found.reasons == (seat, envs)
-    assert choose(rules, "auto", ["random", "firsty"]) == EngineChoice(
+    assert found.called_back_seats == (("firsty", "firsty"),)
+    assert choose(rules, "auto", ["random", profiled]) == EngineChoice(
         "python", f"playing on the Python engine: {seat}"
+    )
+    assert choose(rules, "auto", ["random", "firsty"]) == EngineChoice(
+        "native",
+        called_back="playing natively, calling back the player 'firsty' of plugin 'firsty' "
+        "at its seats",
     )
     assert table_engine(rules, ["human", "ai:firsty"], "auto").engine == "python"
     assert native_blocker(rules) == envs
-    study = Study(Ruleset(), ("random", "firsty"), engine="auto")
+    study = Study(Ruleset(), ("random", profiled), engine="auto")
     assert plays_native(study, rules) is False
-    assert plays_native(attrs.evolve(study, seats=("random", "random")), rules) is True
+    assert plays_native(attrs.evolve(study, seats=("random", "firsty")), rules) is True
     coded = plan(build_rules(["double-palms"]), ["random"] * 2)  # a stage of its own
     assert {coded.game.engine, coded.envs.engine, coded.seats[0][1].engine} == {"python"}
     loops = plan(build_rules(["no-loops"]), ["random"] * 2)  # a reading: a setting

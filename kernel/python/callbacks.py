@@ -16,6 +16,7 @@ wrapper implementation is not called back: it keeps its game in Python.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -38,6 +39,8 @@ CALLED_BACK: dict[str, tuple[str, ...]] = {
 }
 
 Function = Callable[..., Any]
+#: what the kernel calls at a Python player's decisions: (view, option notations) → index
+SeatFunction = Callable[[Any, list[str]], int]
 #: the stage a new game is read at before it is put back at ``setup``
 BID = "bid"
 
@@ -180,13 +183,45 @@ def state_reader(rules: Rules) -> Callable[[str], State]:
     return read
 
 
-def seat_function(rules: Rules, agent: Agent) -> Callable[[Any, list[str]], int]:
+@attrs.define
+class SeatTally:
+    """How often a Python player was asked in native games, and for how long (wall
+    seconds, as the kernel times the hooks it calls back): ``--engine-report``."""
+
+    calls: int = 0
+    seconds: float = 0.0
+
+
+def seat_function(rules: Rules, agent: Agent, tally: SeatTally | None = None) -> SeatFunction:
     """What the kernel calls at a Python player's decisions in a native game
     (``NativeState.play``'s ``agents``): the agent's choice among the options, given as
-    notations in canonical order, from a read-only view of the state, as an index."""
+    notations in canonical order, from a read-only view of the state, as an index. A
+    player that fails on the view (it reads what the view has not, or hands it to
+    ``rules.apply`` or ``view_for``) is asked again with the full ``State``
+    (``view.full_state()``), and from then on always given it: it plays as on the
+    Python engine, at a state's JSON a decision. Each call is counted in ``tally``."""
+    needs_state = False
+    counted = SeatTally() if tally is None else tally
 
     def choose(view: Any, notations: list[str]) -> int:
+        started = time.perf_counter()
+        try:
+            return asked(view, notations)
+        finally:
+            counted.calls += 1
+            counted.seconds += time.perf_counter() - started
+
+    def asked(view: Any, notations: list[str]) -> int:
+        nonlocal needs_state
         options = [parse_action(text) for text in notations]
-        return notations.index(format_action(agent.choose(rules, view, options)))
+        if needs_state:
+            chosen = agent.choose(rules, view.full_state(), options)
+        else:
+            try:
+                chosen = agent.choose(rules, view, options)
+            except Exception:  # any failure on the view: ask again with the state
+                needs_state = True
+                chosen = agent.choose(rules, view.full_state(), options)
+        return notations.index(format_action(chosen))
 
     return choose

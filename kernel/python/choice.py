@@ -72,10 +72,16 @@ def choose(
     ``EngineError`` when native was asked for and cannot play them."""
     if requested == PYTHON:
         return EngineChoice(PYTHON)
-    reason = plan(rules, seats, players).reason
+    planned = plan(rules, seats, players)
+    reason = planned.reason
     if reason is None:
-        hooks = called_back_words(rules)
-        return EngineChoice(NATIVE, called_back=hooks and f"playing natively, calling back {hooks}")
+        players_asked = [
+            f"the player {kind!r} of plugin {plugin!r} at its seats"
+            for kind, plugin in planned.called_back_seats
+        ]
+        asked = ", ".join(filter(None, [called_back_words(rules), *players_asked]))
+        line = f"playing natively, calling back {asked}" if asked else None
+        return EngineChoice(NATIVE, called_back=line)
     if requested == NATIVE:
         raise EngineError(f"the native engine cannot play these games: {reason}")
     return EngineChoice(PYTHON, f"playing on the Python engine: {reason}")

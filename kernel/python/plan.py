@@ -8,8 +8,11 @@ reason when the part stays on the Python engine, in one line each:
   or calls the plugin's hook back (``naqala.kernel.support``: the extension, who provides
   each rule, unproven pairs, the content; ``naqala.kernel.callbacks``) and can set up and
   play out a game of that many players;
-- **a seat**: native when the game is, the kernel has a player of that name and setting,
-  and the rules seat the shipped player of that name (``agents``), not a plugin's;
+- **a seat**: native when the game is and either the rules seat the shipped player of
+  that name (``agents``) and the kernel has it, with that setting, or the player comes
+  from a plugin (``naqala_agents``): the kernel then calls it back at its own seat's
+  decisions with a read-only view (``naqala.kernel.callbacks.seat_function``) and plays
+  every other seat natively (``Part.called_back`` names its plugin);
 - **the environments**: native when the game's rules are and no plugin the kernel does
   not implement adds to the observation or the actions (``naqala_observation_parts``,
   ``naqala_action_kinds``), which the kernel computes natively and would drop, and no
@@ -43,10 +46,12 @@ ENVIRONMENT_HOOKS = ("naqala_observation_parts", "naqala_action_kinds")
 
 @attrs.frozen
 class Part:
-    """The engine of one part (``native`` or ``python``) and, on Python, why."""
+    """The engine of one part (``native`` or ``python``) and, on Python, why; a native
+    seat whose player the kernel calls back names the plugin of that player."""
 
     engine: str
     reason: str | None = None
+    called_back: str | None = None
 
     @staticmethod
     def of(reason: str | None) -> Part:
@@ -70,6 +75,13 @@ class EnginePlan:
         return next((part.reason for part in parts if part.reason is not None), None)
 
     @property
+    def called_back_seats(self) -> tuple[tuple[str, str], ...]:
+        """``(player, plugin)`` of each seat whose player the kernel calls back, in seat
+        order (the player as the kernel seat names it: ``coiny``)."""
+        named = ((seat.partition(":")[0], part.called_back) for seat, part in self.seats)
+        return tuple(dict.fromkeys((kind, by) for kind, by in named if by is not None))
+
+    @property
     def reasons(self) -> tuple[str, ...]:
         """Every part's reason, each once, in the order game, seats, environments."""
         parts = [self.game, *(part for _, part in self.seats), self.envs]
@@ -87,7 +99,7 @@ def plan(rules: Rules, seats: Sequence[str] = (), players: int | None = None) ->
         reason = game_obstacle(rules, count)
     game = Part.of(reason)
     seated = tuple(
-        (seat, game if reason is not None else Part.of(seat_obstacle(rules, seat, count)))
+        (seat, game if reason is not None else seat_part(rules, seat, count))
         for seat in dict.fromkeys(seats)
     )
     envs = Part.of(rules_reason if rules_reason is not None else envs_obstacle(rules))
@@ -115,13 +127,37 @@ def game_obstacle(rules: Rules, players: int) -> str | None:
     return found if isinstance(found, str) else None
 
 
+def plugin_player(rules: Rules, seat: str) -> str | None:
+    """The plugin whose player (``naqala_agents``) sits at ``seat`` (``coiny``,
+    ``mcts:200``, ``ai:coiny``), which the kernel calls back; None for the shipped
+    players (and for a name no player answers to)."""
+    rules.agents  # noqa: B018 - fills rules.providers with every player's plugin
+    kind = seat.removeprefix("ai:").partition(":")[0]
+    provider = rules.providers.get(f"ai:{kind}")
+    if provider is None or provider == SHIPPED_PLAYERS:
+        return None
+    return provider
+
+
+def seat_part(rules: Rules, seat: str, players: int) -> Part:
+    """The engine of the seat ``seat`` in a native game of ``players``: native, with the
+    plugin called back for a plugin's player; else as ``seat_obstacle`` says."""
+    plugin = plugin_player(rules, seat)
+    if plugin is not None and game_obstacle(rules, players) is None:
+        return Part(NATIVE, called_back=plugin)
+    return Part.of(seat_obstacle(rules, seat, players))
+
+
 def seat_obstacle(rules: Rules, seat: str, players: int) -> str | None:
     """Why the seat ``seat`` (``random``, ``mcts:200``) cannot play natively in a game of
-    ``players``, or None (the game itself must run native: ``game_obstacle``)."""
+    ``players``, or None (the game itself must run native: ``game_obstacle``). A plugin's
+    player is called back (``seat_part``); the shipped players' seats are the kernel's
+    own, when the shipped players are not also loaded as a plugin of the game."""
     finished = _finished(rules, players)
     if isinstance(finished, str):
         return finished
-    rules.agents  # noqa: B018 - fills rules.providers with every player's plugin
+    if plugin_player(rules, seat) is not None:
+        return None
     game = [info.name for info in rules.plugins]
     kind = seat.partition(":")[0]
     provider = rules.providers.get(f"ai:{kind}")

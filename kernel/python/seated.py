@@ -23,6 +23,7 @@ from naqala.core.simulate import agent_seed
 from naqala.core.state import State
 from naqala.kernel import native
 from naqala.kernel.choice import AUTO, PYTHON, EngineChoice, choose
+from naqala.kernel.plan import plugin_player
 from naqala.kernel.support import native_rules
 
 #: the players that stay Python at the table (see the module's docstring)
@@ -56,13 +57,20 @@ def kernel_seats(seats: Sequence[str]) -> list[str]:
     return [name for name in names if name.partition(":")[0] not in PYTHON_AT_THE_TABLE]
 
 
+def plugin_seats(rules: Rules, seats: Sequence[str]) -> set[str]:
+    """The kernel names of the seats of ``seats`` whose player comes from a plugin: at the
+    table, whose game is Python's, they stay Python agents (a study calls them back)."""
+    names = kernel_seats(seats)
+    return {name for name in names if plugin_player(rules, name) is not None}
+
+
 def natively_seated(
     rules: Rules, seats: Sequence[str], seed: int, agents: Sequence[Agent | None]
 ) -> list[Agent | None]:
     """``agents`` (one per seat of a game of ``seed``, None for a person) with each seat
     the kernel plays replaced by its ``NativeSeat``, seeded as the Python player was
     (``agent_seed(seed, seat)``)."""
-    chosen = set(kernel_seats(seats))
+    chosen = set(kernel_seats(seats)) - plugin_seats(rules, seats)
     seated: list[Agent | None] = []
     for index, (seat, agent) in enumerate(zip(seats, agents, strict=True)):
         name = seat.removeprefix("ai:")
@@ -80,7 +88,7 @@ def table_engine(rules: Rules, seats: Sequence[str], requested: str) -> EngineCh
     native the kernel makes the greedy and ``mcts`` seats' decisions, the same ones. Auto
     with no seat the kernel would play has nothing to decide and says nothing.
     ``EngineError`` when native was asked for and cannot play them."""
-    names = kernel_seats(seats)
+    names = [name for name in kernel_seats(seats) if name not in plugin_seats(rules, seats)]
     if requested == PYTHON or (requested == AUTO and not names):
         return EngineChoice(PYTHON)
     return choose(rules, requested, names, len(seats))
