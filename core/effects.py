@@ -29,6 +29,7 @@ from typing import Any
 import attrs
 
 from naqala.core.overrides import MAX_NUMBER
+from naqala.core.parsing import PARSE_LOCK
 from naqala.core.structured import OutOfBounds, ShapeError, json_type, numbers_within
 
 #: an expression as a file writes it: a whole number or a formula
@@ -130,7 +131,8 @@ def compile_expression(source: Source) -> Tree:
     if len(source) > MAX_LENGTH:
         raise ExpressionError(f"a formula of {len(source)} characters; at most {MAX_LENGTH}")
     try:
-        parsed = ast.parse(source.strip(), mode="eval")
+        with PARSE_LOCK:
+            parsed = ast.parse(source.strip(), mode="eval")
     except SyntaxError as exc:
         raise ExpressionError(f"{source!r} is no formula: {exc.msg}") from None
     return _Compiler(source).node(parsed.body, 0)

@@ -36,6 +36,7 @@ from typing import Any
 import attrs
 
 from naqala.core.files import HOUSE_RULE_LIMIT, FileRefused, read_bounded
+from naqala.core.parsing import PARSE_LOCK
 
 GROUP = "naqala.plugins"
 BASE = "base"
@@ -362,7 +363,8 @@ def _run_house_rule(file: HouseRuleFile, module_name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     try:
-        code = compile(file.data, str(file.path), "exec", dont_inherit=True)
+        with PARSE_LOCK:
+            code = compile(file.data, str(file.path), "exec", dont_inherit=True)
         exec(code, module.__dict__)  # a file the user named, checked by sha256 where it must be
     except LOAD_FAILURES as exc:
         del sys.modules[module_name]
