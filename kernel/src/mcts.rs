@@ -555,13 +555,9 @@ impl Player for MctsPlayer {
         state: &State,
         options: &[Action],
     ) -> Result<usize, Unported> {
-        if let Some(first) = self.plan.first() {
-            if let Some(i) = options.iter().position(|a| a == first) {
-                self.plan.remove(0);
-                return Ok(i);
-            }
+        if let Some(i) = planned(&mut self.plan, options) {
+            return Ok(i);
         }
-        self.plan.clear();
         if options.len() == 1 {
             return Ok(0);
         }
@@ -569,18 +565,34 @@ impl Player for MctsPlayer {
             return self.greedy.choose(rules, state, options);
         }
         let found = self.analyse(rules, state)?;
-        let chosen = found.first().and_then(|best| {
-            options
-                .iter()
-                .position(|a| *a == best[0])
-                .map(|i| (i, best))
-        });
-        let Some((index, best)) = chosen else {
-            return self.greedy.choose(rules, state, options);
-        };
-        self.plan = best[1..].to_vec();
-        Ok(index)
+        match adopt(&mut self.plan, options, found.first()) {
+            Some(index) => Ok(index),
+            None => self.greedy.choose(rules, state, options),
+        }
     }
+}
+
+/// The next step of the move a search planned, if `options` still hold it (it is taken
+/// off the plan); else None, and the plan is dropped.
+pub(crate) fn planned(plan: &mut Plan, options: &[Action]) -> Option<usize> {
+    if let Some(i) = plan
+        .first()
+        .and_then(|first| options.iter().position(|a| a == first))
+    {
+        plan.remove(0);
+        return Some(i);
+    }
+    plan.clear();
+    None
+}
+
+/// The option that begins the search's `best` move, the rest of the move kept as the
+/// plan; None when there is no best move or `options` lack its first step.
+pub(crate) fn adopt(plan: &mut Plan, options: &[Action], best: Option<&Plan>) -> Option<usize> {
+    let best = best?;
+    let index = options.iter().position(|a| Some(a) == best.first())?;
+    *plan = best[1..].to_vec();
+    Some(index)
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@
 
 use crate::actions::Action;
 use crate::greedy::{GreedyPlayer, Meter, Plan, Settings};
-use crate::mcts::{value_of, Policy};
+use crate::mcts::{adopt, planned, value_of, Policy};
 use crate::perft::process_time;
 use crate::rng::Rng;
 use crate::rules::{Rules, Unported};
@@ -418,30 +418,20 @@ impl Player for SearchPlayer {
         state: &State,
         options: &[Action],
     ) -> Result<usize, Unported> {
-        if let Some(first) = self.plan.first() {
-            if let Some(i) = options.iter().position(|a| a == first) {
-                self.plan.remove(0);
-                return Ok(i);
-            }
+        if let Some(i) = planned(&mut self.plan, options) {
+            return Ok(i);
         }
-        self.plan.clear();
         if options.len() == 1 {
             return Ok(0);
         }
         if rules.content.names.name(state.decision.stage) == "drop" {
             return self.greedy.choose(rules, state, options);
         }
-        let chosen = self.search(rules, state)?.and_then(|best| {
-            options
-                .iter()
-                .position(|a| *a == best[0])
-                .map(|i| (i, best))
-        });
-        let Some((index, best)) = chosen else {
-            return self.greedy.choose(rules, state, options);
-        };
-        self.plan = best[1..].to_vec();
-        Ok(index)
+        let best = self.search(rules, state)?;
+        match adopt(&mut self.plan, options, best.as_ref()) {
+            Some(index) => Ok(index),
+            None => self.greedy.choose(rules, state, options),
+        }
     }
 }
 
