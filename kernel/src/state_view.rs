@@ -42,6 +42,23 @@ pub struct StateView {
     to_state: Option<Py<PyAny>>,
 }
 
+impl StateView {
+    /// A view of (a copy of) `state`, for one call of a hook or a seat.
+    fn of(
+        py: Python<'_>,
+        content: &Arc<Content>,
+        state: &State,
+        to_state: Option<&Py<PyAny>>,
+    ) -> PyResult<Py<StateView>> {
+        let view = StateView {
+            content: Arc::clone(content),
+            state: state.clone(),
+            to_state: to_state.map(|f| f.clone_ref(py)),
+        };
+        Py::new(py, view)
+    }
+}
+
 #[pymethods]
 impl StateView {
     #[getter]
@@ -354,14 +371,7 @@ impl PyHooks {
         read: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<T>,
     ) -> Option<T> {
         self.call_with(hook, read, |py, function| {
-            let view = Py::new(
-                py,
-                StateView {
-                    content: Arc::clone(&self.content),
-                    state: state.clone(),
-                    to_state: self.to_state.as_ref().map(|f| f.clone_ref(py)),
-                },
-            )?;
+            let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
             match player {
                 Some(p) => function.call1(py, (view, p)),
                 None => function.call1(py, (view,)),
@@ -499,14 +509,7 @@ impl crate::seats::Player for PyPlayer {
     ) -> Result<usize, crate::rules::Unported> {
         let cols = usize::from(state.layout.cols);
         let chosen = Python::attach(|py| {
-            let view = Py::new(
-                py,
-                StateView {
-                    content: Arc::clone(&self.content),
-                    state: state.clone(),
-                    to_state: self.to_state.as_ref().map(|f| f.clone_ref(py)),
-                },
-            )?;
+            let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
             let notations: Vec<String> = options
                 .iter()
                 .map(|a| a.notation(&self.content, cols))
