@@ -8,9 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from cli_kit import one_line, run
 
-from naqala.cli.app import app
 from naqala.core.engine import build_rules
 from naqala.core.plugins import PluginError, read_house_rule
 from naqala.core.record import new_record, save_record
@@ -31,18 +30,6 @@ def rule(tmp_path: Path) -> Path:
     path = tmp_path / "huge.toml"
     path.write_text(RULE, encoding="utf-8")
     return path
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(app, list(args))
-
-
-def one_line(result: Result) -> str:
-    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
-    assert result.stdout == "" and "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    return lines[0]
 
 
 def test_the_table_names_the_plugin_and_the_rest_is_content(rule: Path) -> None:

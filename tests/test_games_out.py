@@ -9,25 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from cli_kit import one_line, run
 
-from naqala.cli.app import app
 from naqala.lab.game_rows import FIELDS, read_rows, result_of_row, row_of
 from naqala.lab.results import GameResult
 
 NO_BIDDING = Path(__file__).resolve().parent / "data" / "settings" / "no-bidding.toml"
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(app, list(args))
-
-
-def one_line(result: Result) -> str:
-    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
-    assert result.stdout == "" and "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    return lines[0]
 
 
 def test_a_row_is_the_game_and_gives_it_back() -> None:

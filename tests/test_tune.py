@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 import tomli
-from typer.testing import CliRunner, Result
+from cli_kit import one_line, run
+from typer.testing import Result
 
-from naqala.cli.app import app
 from naqala.core.engine import build_rules
 from naqala.lab import tune
 from naqala.lab.executors import SerialExecutor
@@ -48,18 +48,6 @@ def space(tmp_path: Path) -> Path:
     path = tmp_path / "space.toml"
     path.write_text(SPACE, encoding="utf-8")
     return path
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(app, list(args))
-
-
-def one_line(result: Result) -> str:
-    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
-    assert result.stdout == "" and "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    return lines[0]
 
 
 def test_a_point_of_the_space_is_a_content_house_rule_the_rules_take(
