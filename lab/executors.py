@@ -21,7 +21,7 @@ import re
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import (
     FIRST_COMPLETED,
     Future,
@@ -197,28 +197,26 @@ class ThreadExecutor:
         """Items go to the threads in chunks (``ChunkSizer``): a game of a fraction of a
         millisecond would otherwise spend as long again being handed over."""
         waiting = iter(enumerate(items))
-        running: dict[Future[tuple[list[R], float]], int] = {}
         sizer = ChunkSizer()
+
+        def chunks() -> Iterator[list[tuple[int, T]]]:
+            """The next chunk, sized when the pool can take it (after what came back)."""
+            while chunk := list(itertools.islice(waiting, sizer.size)):
+                yield chunk
+
+        def play(chunk: list[tuple[int, T]]) -> tuple[int, list[R], float]:
+            """The chunk's first position, its results in order and the seconds taken."""
+            results, seconds = _run_chunk(fn, [item for _, item in chunk])
+            return chunk[0][0], results, seconds
+
+        played = _windowed(self.pool, 2 * self.jobs, play, chunks(), stop)
         try:
-            while True:
-                while len(running) < 2 * self.jobs and not stop():
-                    chunk = list(itertools.islice(waiting, sizer.size))
-                    if not chunk:
-                        break
-                    future = self.pool.submit(_run_chunk, fn, [item for _, item in chunk])
-                    running[future] = chunk[0][0]
-                if not running or stop():
-                    return
-                done, _ = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
-                for future in sorted(done, key=running.__getitem__):
-                    first = running.pop(future)
-                    results, seconds = future.result()
-                    sizer.took(len(results), seconds)
-                    for offset, result in enumerate(results):
-                        yield first + offset, result
+            for _, (first, results, seconds) in played:
+                sizer.took(len(results), seconds)
+                for offset, result in enumerate(results):
+                    yield first + offset, result
         finally:
-            for future in running:
-                future.cancel()
+            played.close()  # what has not started is cancelled now, not when collected
 
     def close(self) -> None:
         """Wait for the games in progress (each a fraction of a second or so)."""
@@ -227,7 +225,7 @@ class ThreadExecutor:
 
 def _windowed(
     pool: FuturesExecutor, window: int, fn: Callable[[T], R], items: Iterable[T], stop: Stop
-) -> Iterator[tuple[int, R]]:
+) -> Generator[tuple[int, R], None, None]:
     """``(position, fn(item))`` through ``pool`` with at most ``window`` items in flight,
     in the order they finish, until ``stop()`` says otherwise."""
     waiting = iter(enumerate(items))
