@@ -317,11 +317,10 @@ def _check_flags(rules: Rules, state: State) -> Iterable[Problem]:
 
 def _check_meeples(rules: Rules, state: State) -> Iterable[Problem]:
     """Each colour has exactly its content count between the board, the bag, the players
-    and the hand of the move in progress; tiles that hold no meeples hold none."""
+    and the hand of the move in progress; impassable tiles hold none. A tile with
+    ``holds_meeples = false`` is only dealt none at set-up: a move may end on it."""
     for i, tile in enumerate(state.layout.tiles):
-        spec = rules.tile_specs.get(tile)
-        blocked = i in state.layout.blocked or (spec is not None and not spec.holds_meeples)
-        if blocked and any(state.board.meeples[i]):
+        if i in state.layout.blocked and any(state.board.meeples[i]):
             yield Problem(f"$.board.tiles[{i}].meeples", f"{tile!r} holds no meeples")
     for i, tile_meeples in enumerate(state.board.meeples):
         for c, n in enumerate(tile_meeples):

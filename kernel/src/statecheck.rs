@@ -216,14 +216,15 @@ fn aside(content: &Content, state: &State, prefix: &str, id: &str) -> i64 {
 }
 
 /// Each colour has its content count between the board, the bag, the players, the hand
-/// of the move and beside the board; tiles that hold no meeples hold none.
+/// of the move and beside the board; impassable tiles hold none. (A tile with
+/// `holds_meeples = false` is only dealt none at set-up: a move may drop on it.)
 fn check_meeples(content: &Content, state: &State) -> Result<(), String> {
     let layout = &state.layout;
     let colours = content.colours();
     for tile in 0..layout.size() {
         let spec = &content.doc.tiles[usize::from(layout.tiles[tile])];
-        let holds = spec.holds_meeples && layout.blocked & (1 << tile) == 0;
-        if !holds && state.board.meeples(tile).iter().any(|&n| n != 0) {
+        let blocked = layout.blocked & (1 << tile) != 0;
+        if blocked && state.board.meeples(tile).iter().any(|&n| n != 0) {
             return Err(format!(
                 "$.board.tiles[{tile}].meeples: {:?} holds no meeples",
                 spec.id
