@@ -641,96 +641,16 @@ impl<'c> Goods<'c> {
 
     /// `suit_value`
     fn value(&self, size: usize) -> i64 {
-        if size == 0 {
-            return 0;
-        }
-        self.values.get(size - 1).copied().unwrap_or(0)
+        crate::suits::suit_value(self.values, size)
     }
 
     /// `best_suits`: one of every type held, again and again.
     fn suits(&self) -> Vec<usize> {
-        let mut left = self.held.clone();
-        let mut sizes = Vec::new();
-        while !left.is_empty() {
-            sizes.push(left.len());
-            left = left
-                .into_iter()
-                .filter(|&(_, n)| n > 1)
-                .map(|(c, n)| (c, n - 1))
-                .collect();
-        }
-        sizes
+        crate::suits::suit_sizes(&self.held)
     }
 
-    /// `best_with_wilds`: the best merchandise score with `wilds` jokers, added to the
-    /// suits held or made into suits of their own.
+    /// `best_with_wilds`, over the merchandise types of the content.
     fn best_with_wilds(&self, suits: &[usize], wilds: usize) -> i64 {
-        let mut alone = vec![0i64; wilds + 1];
-        for n in 1..=wilds {
-            alone[n] = (1..=n.min(self.types))
-                .map(|k| self.value(k) + alone[n - k])
-                .max()
-                .unwrap_or(0);
-        }
-        let mut best: Vec<i64> = vec![-1; wilds + 1];
-        best[0] = 0;
-        for &size in suits {
-            let mut next = vec![-1i64; wilds + 1];
-            for (used, &score) in best.iter().enumerate() {
-                if score < 0 {
-                    continue;
-                }
-                for extra in 0..=self.types.saturating_sub(size).min(wilds - used) {
-                    let total = score + self.value(size + extra);
-                    if total > next[used + extra] {
-                        next[used + extra] = total;
-                    }
-                }
-            }
-            best = next;
-        }
-        best.iter()
-            .enumerate()
-            .filter(|&(_, &score)| score >= 0)
-            .map(|(used, &score)| score + alone[wilds - used])
-            .max()
-            .unwrap_or(0)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn goods(held: &[(u8, usize)], types: usize, values: &'static [i64]) -> Goods<'static> {
-        Goods {
-            held: held.to_vec(),
-            types,
-            values,
-            fakirs: 0,
-        }
-    }
-
-    const VALUES: &[i64] = &[1, 3, 7, 13, 21, 30, 40, 50, 60];
-
-    #[test]
-    fn suits_take_one_of_every_type_again_and_again() {
-        let held = goods(&[(1, 3), (2, 1), (3, 2)], 9, VALUES);
-        assert_eq!(held.suits(), vec![3, 2, 1]);
-        assert_eq!(held.value(0), 0);
-        assert_eq!(held.value(3), 7);
-    }
-
-    #[test]
-    fn wilds_join_the_suits_or_make_their_own() {
-        let held = goods(&[(1, 1), (2, 1)], 3, VALUES);
-        // a pair and one joker: a suit of three (7) beats a pair and a single (3 + 1)
-        assert_eq!(held.best_with_wilds(&held.suits(), 1), 7);
-        // no cards, two jokers: a suit of two (3)
-        let none = goods(&[], 3, VALUES);
-        assert_eq!(none.best_with_wilds(&[], 2), 3);
-        // a full suit cannot grow: the joker makes a suit of one
-        let full = goods(&[(1, 1), (2, 1), (3, 1)], 3, VALUES);
-        assert_eq!(full.best_with_wilds(&full.suits(), 1), 8);
+        crate::suits::best_with_wilds(self.values, self.types, suits, wilds)
     }
 }

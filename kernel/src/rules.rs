@@ -2159,8 +2159,7 @@ impl<'c> Rules<'c> {
         let player = state.decision.player as usize;
         let mut state = self.discard_cards(state, player, suit.as_slice());
         let values = self.content.table("suit_values").unwrap_or(&[]);
-        let size = suit.as_slice().len();
-        let value = if size == 0 { 0 } else { values[size - 1] };
+        let value = crate::suits::suit_value(values, suit.as_slice().len());
         state.players[player].coins += value as i32;
         state
     }
@@ -2878,10 +2877,7 @@ impl<'c> Rules<'c> {
     }
 
     fn suit_value(&self, size: usize) -> i64 {
-        if size == 0 {
-            return 0;
-        }
-        self.content.table("suit_values").map_or(0, |v| v[size - 1])
+        crate::suits::suit_value(self.content.table("suit_values").unwrap_or(&[]), size)
     }
 
     /// The merchandise cards of the resources deck: (card index, copies held).
@@ -2901,24 +2897,13 @@ impl<'c> Rules<'c> {
         held
     }
 
-    /// `best_suits`: the sizes of the suits that score most, one of every type held
-    /// again and again.
+    /// `best_suits`: the sizes of the suits that score most.
     fn best_suits(&self, state: &State, player: usize) -> Vec<usize> {
-        let mut left = self.goods(state, player);
-        let mut sizes = Vec::new();
-        while !left.is_empty() {
-            sizes.push(left.len());
-            left = left
-                .into_iter()
-                .filter(|&(_, n)| n > 1)
-                .map(|(c, n)| (c, n - 1))
-                .collect();
-        }
-        sizes
+        crate::suits::suit_sizes(&self.goods(state, player))
     }
 
     /// `best_with_wilds`: the best merchandise score when `wilds` jokers may stand for
-    /// any merchandise, by the same dynamic programme as the Python.
+    /// any merchandise.
     fn best_with_wilds(&self, suits: &[usize], wilds: usize) -> i64 {
         let doc = &self.content.doc;
         let mut kinds: Vec<&str> = doc
@@ -2929,37 +2914,8 @@ impl<'c> Rules<'c> {
             .collect();
         kinds.sort_unstable();
         kinds.dedup();
-        let types = kinds.len();
-        let mut alone = vec![0i64; wilds + 1];
-        for n in 1..=wilds {
-            alone[n] = (1..=n.min(types))
-                .map(|k| self.suit_value(k) + alone[n - k])
-                .max()
-                .unwrap_or(0);
-        }
-        let mut best: Vec<i64> = vec![-1; wilds + 1];
-        best[0] = 0;
-        for &size in suits {
-            let mut next = vec![-1i64; wilds + 1];
-            for (used, &score) in best.iter().enumerate() {
-                if score < 0 {
-                    continue;
-                }
-                for extra in 0..=types.saturating_sub(size).min(wilds - used) {
-                    let total = score + self.suit_value(size + extra);
-                    if total > next[used + extra] {
-                        next[used + extra] = total;
-                    }
-                }
-            }
-            best = next;
-        }
-        best.iter()
-            .enumerate()
-            .filter(|&(_, &score)| score >= 0)
-            .map(|(used, &score)| score + alone[wilds - used])
-            .max()
-            .unwrap_or(0)
+        let values = self.content.table("suit_values").unwrap_or(&[]);
+        crate::suits::best_with_wilds(values, kinds.len(), suits, wilds)
     }
 
     /// The score lines of the djinns held that are code (`AlAmin`: the Fakirs held as
