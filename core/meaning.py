@@ -196,8 +196,25 @@ def unchosen_settings(rules: Rules, origins: Origins) -> list[str]:
     return found
 
 
+#: a setting or table a problem mentions after its subject: ``(settings.meeples_per_tile)``
+_MENTIONED = re.compile(r"\b((?:settings|tables)\.[\w.-]*\w)")
+
+
 def _located(origins: Origins, problem: str, checker: str) -> str:
+    """``problem`` after the file it is about, and the files of the other settings and
+    tables it mentions where they differ: a house rule that set the number at fault is
+    named even when the problem is about the base game's tiles."""
     where = origins.of(problem) or "content"
+    subject = _SUBJECT.match(problem)
+    also = []
+    for key in dict.fromkeys(_MENTIONED.findall(problem)):
+        if subject is not None and subject.group(0) == key:
+            continue
+        origin = origins.of(key)
+        if origin and origin != where:
+            also.append(f"{key} from {origin}")
+    if also:
+        where += "; " + "; ".join(also)
     by = f" (checked by plugin {checker!r})" if checker else ""
     return f"{where}: {problem}{by}"
 

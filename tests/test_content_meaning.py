@@ -175,8 +175,10 @@ def test_too_few_meeples_for_the_board_are_refused_at_build_time(tmp_path: Path)
     """Four meeples a tile need 120; the base game has 90 (once ``ValueError: below()
     needs n >= 1`` from the generator when the game was set up)."""
     problems = refused(tmp_path, "[settings]\nmeeples_per_tile = 4\n")
+    house = f"settings.meeples_per_tile from {tmp_path / 'house.toml'} (plugin 'house'): "
     assert any(
         p.startswith("tiles from ")
+        and house in p  # the file that set the number at fault is named too
         and "tiles: 30 tiles hold meeples, 4 each (settings.meeples_per_tile) need 120, but "
         "the colours have 90"
         in p
