@@ -5,8 +5,7 @@ use crate::content::Content;
 pub use crate::rules::thieves::Loot;
 use crate::state::{tile_name, Count};
 
-/// The most cards one action names (a purchase, a suit sold).
-pub const MAX_ACTION_CARDS: usize = 12;
+pub use crate::limits::MAX_ACTION_CARDS;
 
 /// Cards an action names, by card index, in the order of their ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

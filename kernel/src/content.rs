@@ -11,18 +11,13 @@ use serde::Deserialize;
 
 use std::sync::{Arc, Mutex};
 
-use crate::actions::MAX_ACTION_CARDS;
 use crate::geometry::Geometry;
+use crate::limits::{Count, MAX_ACTION_CARDS, MAX_DECK_CARDS};
 use crate::names::Names;
-use crate::state::{Count, MAX_DECK_CARDS};
 
 /// The most of each component a native state can hold (fixed arrays keep a state
 /// small and its copies free of allocations).
-/// (tiles are bits of a `u64` mask)
-pub const MAX_TILES: usize = 64;
-pub const MAX_COLOURS: usize = 6;
-pub const MAX_TOKENS: usize = 3;
-pub const MAX_PLAYERS: usize = 5;
+pub use crate::limits::{MAX_COLOURS, MAX_PLAYERS, MAX_TILES, MAX_TOKENS};
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -8,7 +8,7 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::state::NOBODY;
+use crate::limits::NOBODY;
 
 /// The longest walk the fixed tables hold; longer walks (a tile with many meeples) are
 /// kept in `Geometry::longer`, built one length at a time as `core/board.py` memoises

@@ -7,39 +7,27 @@
 
 use std::sync::Arc;
 
-use crate::content::{Content, MAX_COLOURS, MAX_TOKENS};
+use crate::content::Content;
 use crate::geometry::Geometry;
+pub use crate::limits::{CardPlace, Count, MAX_DECKS, MAX_DECK_CARDS, MAX_TRACK, NOBODY};
+use crate::limits::{MAX_COLOURS, MAX_TOKENS};
 use crate::names::Sym;
 use crate::rng::Rng;
 
-pub const NOBODY: i8 = -1;
 /// The owner of a tile held by a non-player opponent (the solo mode's Sultan).
 pub const NON_PLAYER: i8 = -2;
 /// An empty place of a deck's row laid out in fixed places (`""` in the state JSON).
 pub const NO_CARD: u8 = u8::MAX;
 
-/// A count of meeples of one colour, or of tokens of one kind: content may have 1 000 of
-/// a colour, with 1 000 extra meeples (docs/formats.md), so a byte does not hold it.
-pub type Count = u16;
 /// Meeples per colour, by colour index (the bag, a player's meeples, a hand in a move).
 pub type Counts = [Count; MAX_COLOURS];
 /// Tokens per kind, by token index (the bank).
 pub type TokenCounts = [Count; MAX_TOKENS];
-/// A place in a deck's or a hand's buffer of cards: a deck may hold far more than 255
-/// cards (1 000 copies of a card), up to `MAX_DECK_CARDS`.
-pub type CardPlace = u16;
 /// `n` as a count, the largest there is for more (a parameter of up to 1 000 000 that a
 /// rule then bounds by what is there: `min(give, held)`).
 pub fn saturating_count(n: i64) -> Count {
     Count::try_from(n.max(0)).unwrap_or(Count::MAX)
 }
-
-/// The most cards of one deck a native state holds (`Content::new` refuses more).
-pub const MAX_DECK_CARDS: usize = CardPlace::MAX as usize;
-
-/// The most decks, turn markers and spots of one track a native state holds.
-pub const MAX_DECKS: usize = 5;
-pub const MAX_TRACK: usize = 16;
 
 /// What never changes during a game: the grid, which tile lies where, blocked terrain,
 /// and the geometry derived from them (computed once per game).
