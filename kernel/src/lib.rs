@@ -26,6 +26,7 @@ pub mod moves;
 pub mod names;
 pub mod observe;
 pub mod perft;
+pub mod player;
 pub mod playout;
 pub mod providers;
 pub mod results;

@@ -7,39 +7,10 @@
 //! `play_game`) reaches. `player` makes one by its seat name; a name the kernel has no
 //! player for is `None`, and the game then stays in Python.
 
-use crate::actions::Action;
-use crate::rng::Rng;
 use crate::rules::{Rules, Unported};
 use crate::state::State;
 
-/// A seated player: which of the legal `options` (in the canonical order) it takes.
-pub trait Player {
-    fn choose(
-        &mut self,
-        rules: &Rules,
-        state: &State,
-        options: &[Action],
-    ) -> Result<usize, Unported>;
-}
-
-/// `core/agents.py`'s `RandomAgent`: `below(number of options)` from its own generator.
-pub struct RandomPlayer {
-    rng: Rng,
-}
-
-impl RandomPlayer {
-    pub fn new(seed: u64) -> RandomPlayer {
-        RandomPlayer {
-            rng: Rng::new(seed),
-        }
-    }
-}
-
-impl Player for RandomPlayer {
-    fn choose(&mut self, _: &Rules, _: &State, options: &[Action]) -> Result<usize, Unported> {
-        Ok(self.rng.below(options.len() as u64) as usize)
-    }
-}
+pub use crate::player::{Player, RandomPlayer};
 
 /// The seat names the kernel has players for (a seat's name before any `:setting`).
 pub const PLAYERS: &[&str] = &[
