@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from native_kit import assert_native_game_is_python, require_native
 
+from naqala.core.effects import EffectSpec
 from naqala.core.engine import Rules, build_rules
 from naqala.core.events import ScoreLine, Verdict
 from naqala.core.hookspecs import hookimpl
@@ -24,6 +25,7 @@ CALLED_BACK = {
     "sultans_favour.py": "naqala_verdict",
     "thrifty_caravans.py": "naqala_score_lines",
     "fakirs_in_hand.py": "naqala_adjust_new_game",
+    "rich_villages.py": "naqala_tile_effects",
 }
 #: games compared per example here (.ci/run compares more)
 GAMES = 8
@@ -512,3 +514,54 @@ def test_simulate_reports_the_callbacks_of_its_run_and_prints_the_same_study(
     refused = runner.invoke(app, [*args, "--engine-report", "--jobs", "2"])
     assert refused.exit_code == 2
     assert "--engine-report plays in this process" in refused.stderr
+
+
+HOUSE = Path(__file__).resolve().parents[1] / "plugins" / "house"
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_code_tile_action_plays_the_content_one_s_game_natively(players: int) -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    def final(rules: Rules) -> Any:
+        start = native_rules(rules).new_game(players, 5)
+        data = json.loads(start.random_playout(list(range(1, players + 1)))[0].to_json())
+        return [p["coins"] for p in data["players"]], data["round"]
+
+    code = final(example("rich_villages.py"))
+    assert code == final(build_rules([], [HOUSE / "rich_villages.toml"]))
+    assert code != final(build_rules())  # the villages paid
+
+
+class Unreadable:
+    """A plugin whose tile effects are no effects."""
+
+    NAME = "unreadable"
+
+    @hookimpl
+    def naqala_tile_effects(self, rules: Rules, state: State, kind: str, at: str) -> Any:
+        return [{"coins": 2}]
+
+
+class Misplacing:
+    """A plugin whose tile effects place a token no content has."""
+
+    NAME = "misplacing"
+
+    @hookimpl
+    def naqala_tile_effects(self, rules: Rules, state: State, kind: str, at: str) -> Any:
+        return [EffectSpec(place="no-such-token")]
+
+
+@pytest.mark.parametrize(
+    ("plugin", "said"),
+    [(Unreadable(), "an effect is an EffectSpec"), (Misplacing(), "no token")],
+)
+def test_tile_effects_the_kernel_cannot_run_stop_it_in_one_line(plugin: Any, said: str) -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    start = native_rules(build_rules(extra_plugins=[plugin])).new_game(3, 1)
+    with pytest.raises(RuntimeError, match=rf"naqala_tile_effects failed.*{said}"):
+        start.random_playout([1, 2, 3])

@@ -7,10 +7,12 @@ point, calls one Python function with a read-only ``StateView`` (and the player,
 the hook takes one). That function asks every such plugin's implementation and combines
 their answers as the Python engine does (``any`` for ``naqala_game_ends``, the union
 for ``naqala_protected_meeples``, the points of ``naqala_score_lines`` summed, the first
-answer for ``naqala_verdict``, read as its winners and kind), so one hook file serves
-both engines. ``naqala_adjust_new_game`` returns a new ``State``, so it is handed the
-whole Python state and its answer is read back, as state JSON both ways, once a game. A
-wrapper implementation is not called back: it keeps its game in Python.
+answer for ``naqala_verdict``, read as its winners and kind, the effects of
+``naqala_tile_effects`` concatenated and handed over as the kernel reads content's), so
+one hook file serves both engines. ``naqala_adjust_new_game`` returns a new ``State``, so
+it is handed the whole Python state and its answer is read back, as state JSON both
+ways, once a game. A wrapper implementation is not called back: it keeps its game in
+Python.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import attrs
 
 from naqala.core.actions import format_action, parse_action
 from naqala.core.agents import Agent
+from naqala.core.effects import EffectSpec, compiled
 from naqala.core.engine import Rules
 from naqala.core.native import Provided
 from naqala.core.serialize import state_from_data, state_to_data
@@ -32,6 +35,7 @@ from naqala.core.state import NOBODY, Decision, State
 #: the hooks the kernel calls back, with their arguments after ``rules``, in order
 CALLED_BACK: dict[str, tuple[str, ...]] = {
     "naqala_adjust_new_game": ("state",),
+    "naqala_tile_effects": ("state", "kind", "at"),
     "naqala_game_ends": ("state",),
     "naqala_protected_meeples": ("state", "player"),
     "naqala_score_lines": ("state", "player"),
@@ -142,6 +146,36 @@ def _new_game(rules: Rules, text: str) -> State:
     return attrs.evolve(state, decision=Decision(waiting["stage"], NOBODY))
 
 
+def _tile_effects(rules: Rules, functions: Sequence[Function]) -> Function:
+    kept: dict[tuple[EffectSpec, ...], str] = {}
+
+    def tile_effects(view: Any, kind: str, at: str) -> str | None:
+        found: list[EffectSpec] = []
+        for f in functions:  # concatenated, in registration order, as the base runs them
+            found.extend(f(rules, view, kind, at) or ())
+        if not found:
+            return None
+        answer = tuple(found)
+        try:
+            return kept[answer]
+        except KeyError:
+            kept[answer] = text = effects_json(answer)
+            return text
+        except TypeError:  # a choice holds lists: not kept, written each time
+            return effects_json(answer)
+
+    return tile_effects
+
+
+def effects_json(effects: Sequence[Any]) -> str:
+    """Effects a hook answered as the kernel reads them (``compiled``); anything that is
+    no ``EffectSpec`` is refused in one line."""
+    for effect in effects:
+        if not isinstance(effect, EffectSpec):
+            raise TypeError(f"an effect is an EffectSpec (core/effects.py), not {effect!r}")
+    return json.dumps([compiled(effect) for effect in effects])
+
+
 def _verdict(rules: Rules, functions: Sequence[Function]) -> Function:
     def verdict(view: Any) -> tuple[list[int], str] | None:
         for f in functions:  # firstresult: the first answer that is not None
@@ -155,6 +189,7 @@ def _verdict(rules: Rules, functions: Sequence[Function]) -> Function:
 
 COMBINE: dict[str, Callable[[Rules, Sequence[Function]], Function]] = {
     "naqala_adjust_new_game": _adjusted,
+    "naqala_tile_effects": _tile_effects,
     "naqala_game_ends": _game_ends,
     "naqala_protected_meeples": _protected,
     "naqala_score_lines": _score_points,

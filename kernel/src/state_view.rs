@@ -9,6 +9,7 @@
 //! needs more asks `full_state()` for the Python `State`, at the cost of a state JSON
 //! round trip (docs/hooks.md, "Hooks called back").
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -19,11 +20,16 @@ use pyo3::types::PyTuple;
 
 use crate::callbacks::{
     HookCalls, Verdict, ADJUST_NEW_GAME, CALLED_BACK, GAME_ENDS, PROTECTED_MEEPLES, SCORE_LINES,
-    VERDICT,
+    TILE_EFFECTS, VERDICT,
 };
 use crate::content::Content;
+use crate::effects::{At, Effect};
 use crate::state::{Player, State};
 use crate::statejson::{state_from_json, state_to_json};
+
+/// The most effect lists answered that are kept resolved (a hook answers a few lists,
+/// again and again; one that makes new ones every call is not kept without bound).
+const KEPT_ANSWERS: usize = 256;
 
 /// What a hook that sets an attribute of a view is told.
 const READ_ONLY: &str = "a StateView is read-only: a hook called back by the native engine \
@@ -312,6 +318,8 @@ pub struct PyHooks {
     tallies: [Tally; CALLED_BACK.len()],
     /// the first hook's failure, raised when the kernel's call returns
     failure: Mutex<Option<String>>,
+    /// the effect lists answered, by their JSON, resolved against the content once
+    answered: Mutex<HashMap<String, Arc<Vec<Effect>>>>,
 }
 
 impl PyHooks {
@@ -338,6 +346,7 @@ impl PyHooks {
             to_state,
             tallies: Default::default(),
             failure: Mutex::new(None),
+            answered: Mutex::new(HashMap::new()),
         })
     }
 
@@ -432,6 +441,34 @@ impl HookCalls for PyHooks {
         };
         self.call_with(ADJUST_NEW_GAME, read, |py, function| {
             function.call1(py, (text,))
+        })
+        .flatten()
+    }
+
+    fn tile_effects(&self, state: &State, kind: &str, at: At) -> Option<Arc<Vec<Effect>>> {
+        let read = |answer: &Bound<'_, PyAny>| -> PyResult<Option<Arc<Vec<Effect>>>> {
+            if answer.is_none() {
+                return Ok(None);
+            }
+            let text: String = answer.extract()?;
+            let mut kept = self.answered.lock().map_err(|_| {
+                pyo3::exceptions::PyRuntimeError::new_err("the effects answered were lost")
+            })?;
+            if let Some(found) = kept.get(&text) {
+                return Ok(Some(Arc::clone(found)));
+            }
+            let list = crate::effects::answered(&self.content.doc, &text)
+                .map_err(pyo3::exceptions::PyValueError::new_err)?;
+            let list = Arc::new(list);
+            if kept.len() >= KEPT_ANSWERS {
+                kept.clear();
+            }
+            kept.insert(text, Arc::clone(&list));
+            Ok(Some(list))
+        };
+        self.call_with(TILE_EFFECTS, read, |py, function| {
+            let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
+            function.call1(py, (view, kind, at.name()))
         })
         .flatten()
     }
