@@ -565,3 +565,37 @@ def test_tile_effects_the_kernel_cannot_run_stop_it_in_one_line(plugin: Any, sai
     start = native_rules(build_rules(extra_plugins=[plugin])).new_game(3, 1)
     with pytest.raises(RuntimeError, match=rf"naqala_tile_effects failed.*{said}"):
         start.random_playout([1, 2, 3])
+
+
+RICH = str(EXAMPLES / "rich_villages.py")
+
+
+@pytest.mark.parametrize(
+    ("args", "games"),
+    [
+        (["compare", "--games", "3", "--house-rules", RICH], 6),
+        (["skill", "--games", "1", "--seats", "random,greedy", "--house-rules", RICH], 2),
+        (["balance", "--games", "2", "--skill-games", "1", "--house-rules", RICH], 4),
+        (["interactions", "--components", f"rule:{RICH},djinn:haurvatat", "--games", "2"], 8),
+    ],
+)
+def test_the_other_study_commands_report_the_callbacks_of_their_run(
+    args: list[str], games: int
+) -> None:
+    require_native()
+    from typer.testing import CliRunner
+
+    from naqala.cli.app import app
+
+    runner = CliRunner()
+    common = [*args, "--json", "--engine", "native"]
+    plain = runner.invoke(app, [*common, "--jobs", "1"])
+    reported = runner.invoke(app, [*common, "--engine-report"])
+    assert plain.exit_code == reported.exit_code == 0, reported.stderr
+    assert reported.stdout == plain.stdout
+    line = reported.stderr.splitlines()[-1]
+    assert line.startswith(f"naqala: engine report: {games} games on the native engine in ")
+    assert "called back: naqala_tile_effects " in line
+    refused = runner.invoke(app, [*common, "--engine-report", "--dask", "tcp://nowhere:1"])
+    assert refused.exit_code == 2
+    assert "--engine-report plays in this process" in refused.stderr
