@@ -599,3 +599,23 @@ def test_the_other_study_commands_report_the_callbacks_of_their_run(
     refused = runner.invoke(app, [*common, "--engine-report", "--dask", "tcp://nowhere:1"])
     assert refused.exit_code == 2
     assert "--engine-report plays in this process" in refused.stderr
+
+
+def test_a_finished_game_with_score_lines_called_back_is_read_natively_line_for_line() -> None:
+    """The lab reads the kernel's score sheet, the plugin's lines in place, rather than a
+    Python state of the game (a state JSON round trip a game)."""
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    rules = example("thrifty_caravans.py")
+    bridge = native_rules(rules)
+    final, _ = bridge.new_game(4, 6).random_playout([1, 2, 3, 4])
+    reading = final.reading()
+    assert reading is not None
+    state = bridge.to_python(final, meaning=False)
+    expected = [
+        [(line.category, line.source, line.points) for line in rules.score_lines(state, p)]
+        for p in range(4)
+    ]
+    assert reading[1] == expected
+    assert any(source == "thrifty-caravans" for sheet in reading[1] for _, source, _ in sheet)

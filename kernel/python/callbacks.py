@@ -105,10 +105,19 @@ def _protected(rules: Rules, functions: Sequence[Function]) -> Function:
 
 
 def _score_points(rules: Rules, functions: Sequence[Function]) -> Function:
+    """The points of the plugins' lines for a player; with ``lines``, the lines
+    themselves as ``(category, source, points)``, in order (a finished game's reading)."""
+
+    def lines_of(view: Any, player: int) -> list[tuple[str, str, int]]:
+        found = (line for f in functions for line in (f(rules, view, player) or ()))
+        return [(line.category, line.source, line.points) for line in found]
+
     if len(functions) == 1:  # the usual case, asked thousands of times a greedy game
         (only,) = functions
 
-        def one_plugin(view: Any, player: int) -> int:
+        def one_plugin(view: Any, player: int, lines: bool = False) -> Any:
+            if lines:
+                return lines_of(view, player)
             total = 0
             for line in only(rules, view, player) or ():
                 total += line.points
@@ -116,7 +125,9 @@ def _score_points(rules: Rules, functions: Sequence[Function]) -> Function:
 
         return one_plugin
 
-    def score_points(view: Any, player: int) -> int:
+    def score_points(view: Any, player: int, lines: bool = False) -> Any:
+        if lines:
+            return lines_of(view, player)
         return sum(line.points for f in functions for line in (f(rules, view, player) or ()))
 
     return score_points

@@ -62,6 +62,9 @@ pub trait HookCalls: Debug + Send + Sync {
     /// `naqala_score_lines`: the points of the score lines plugins add to `player`'s
     /// sheet, summed (their lines are read in Python where a sheet is shown).
     fn score_points(&self, state: &State, player: usize) -> i64;
+    /// `naqala_score_lines` itself: the lines plugins add to `player`'s sheet, in order,
+    /// for a finished game's reading (`crate::results`), which keeps every line.
+    fn score_lines(&self, state: &State, player: usize) -> Vec<crate::results::Line>;
     /// `naqala_verdict`: who won the finished game `state`, when a plugin says (its first
     /// answer that is not `None`); `None` leaves the verdict to the highest scores.
     fn verdict(&self, state: &State) -> Option<Verdict>;

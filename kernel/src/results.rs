@@ -98,8 +98,13 @@ pub struct Scoring {
 }
 
 /// Whether this module writes every score line of `content`'s games, and with which
-/// boxes' lines; `None` when it does not.
-pub fn readable(content: &Content, verdict_called_back: bool) -> Option<Scoring> {
+/// boxes' lines; `None` when it does not. A plugin's `naqala_score_lines` the kernel
+/// calls back (`lines_called_back`) gives its own lines.
+pub fn readable(
+    content: &Content,
+    verdict_called_back: bool,
+    lines_called_back: bool,
+) -> Option<Scoring> {
     let doc = &content.doc;
     let decks = doc.decks.len() >= DECKS.len()
         && doc.decks.iter().zip(DECKS).all(|(deck, id)| deck.id == id)
@@ -123,6 +128,7 @@ pub fn readable(content: &Content, verdict_called_back: bool) -> Option<Scoring>
             ("hook", BASE) => scored_by_base |= name == SCORING_HOOKS[0],
             ("hook", ARTISANS) => scoring.artisans = true,
             ("hook", WHIMS_PLUGIN) => scoring.whims = true,
+            ("hook", _) if name == SCORING_HOOKS[0] && lines_called_back => {}
             _ => return None,
         }
     }
@@ -145,9 +151,15 @@ pub fn read(rules: &Rules, state: &State) -> Option<Reading> {
     let asked = rules
         .callbacks()
         .is_some_and(|c| c.answers(crate::callbacks::VERDICT));
-    let scoring = readable(content, asked)?;
+    let called = rules
+        .callbacks()
+        .filter(|c| c.answers(crate::callbacks::SCORE_LINES));
+    let scoring = readable(content, asked, called.is_some())?;
     let lines: Vec<Vec<Line>> = (0..state.players.len())
-        .map(|p| score_lines(content, scoring, state, p))
+        .map(|p| {
+            let plugins = called.map(|c| c.score_lines(state, p)).unwrap_or_default();
+            score_lines(content, scoring, state, p, plugins)
+        })
         .collect();
     let scores: Vec<i64> = lines
         .iter()
@@ -301,9 +313,15 @@ impl Seat<'_> {
 }
 
 /// `player`'s score lines, as `Rules.score_lines` gathers them: the plugins' lines
-/// (`base_lines`, `box_lines`), then their adjustments (`card_lines`, the artisans'
-/// shared majority, the Great Lake's).
-fn score_lines(content: &Content, scoring: Scoring, state: &State, player: usize) -> Vec<Line> {
+/// (`base_lines`, `box_lines`, then `plugins`: those a called-back hook gave), then their
+/// adjustments (`card_lines`, the artisans' shared majority, the Great Lake's).
+fn score_lines(
+    content: &Content,
+    scoring: Scoring,
+    state: &State,
+    player: usize,
+    plugins: Vec<Line>,
+) -> Vec<Line> {
     let doc = &content.doc;
     let colour = |id: &str| doc.colours.iter().position(|c| c.id == id).unwrap_or(0);
     let me = &state.players[player];
@@ -319,6 +337,7 @@ fn score_lines(content: &Content, scoring: Scoring, state: &State, player: usize
     };
     let mut lines = base_lines(&seat);
     lines.extend(box_lines(&seat, scoring));
+    lines.extend(plugins);
     let cards = card_lines(&seat);
     let mut adjusted = cards.clone();
     if scoring.artisans {

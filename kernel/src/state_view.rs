@@ -503,6 +503,25 @@ impl HookCalls for PyHooks {
         .unwrap_or(0)
     }
 
+    fn score_lines(&self, state: &State, player: usize) -> Vec<crate::results::Line> {
+        let read = |answer: &Bound<'_, PyAny>| -> PyResult<Vec<crate::results::Line>> {
+            let found: Vec<(String, String, i64)> = answer.extract()?;
+            Ok(found
+                .into_iter()
+                .map(|(category, source, points)| crate::results::Line {
+                    category,
+                    source,
+                    points,
+                })
+                .collect())
+        };
+        self.call_with(SCORE_LINES, read, |py, function| {
+            let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
+            function.call1(py, (view, player, true))
+        })
+        .unwrap_or_default()
+    }
+
     fn verdict(&self, state: &State) -> Option<Verdict> {
         let players = state.players.len();
         self.call(VERDICT, state, None, |answer| {
