@@ -619,3 +619,30 @@ def test_a_finished_game_with_score_lines_called_back_is_read_natively_line_for_
     ]
     assert reading[1] == expected
     assert any(source == "thrifty-caravans" for sheet in reading[1] for _, source, _ in sheet)
+
+
+class Shortened:
+    """A plugin whose hooks take fewer arguments than the hookspec, and in another order."""
+
+    NAME = "shortened"
+
+    @hookimpl
+    def naqala_game_ends(self, state: State) -> bool:
+        return state.round >= 2
+
+    @hookimpl
+    def naqala_score_lines(self, player: int, state: State) -> list[ScoreLine]:
+        return [ScoreLine("extra", player + state.round, "shortened")]
+
+
+def test_hooks_taking_some_arguments_in_any_order_are_called_back_with_them() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    rules = build_rules(extra_plugins=[Shortened()])
+    final, _ = native_rules(rules).new_game(3, 2).random_playout([1, 2, 3])
+    data = json.loads(final.to_json())
+    assert data["round"] == 2
+    state = native_rules(rules).to_python(final, meaning=False)
+    assert final.scores() == list(rules.scores(state))
+    assert [line.points for line in rules.score_lines(state, 1) if line.category == "extra"] == [3]
