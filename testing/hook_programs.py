@@ -3,11 +3,12 @@
 The hooks the native engine calls back (docs/hooks.md, "Hooks called back") read a
 read-only view on the kernel and a ``State`` on the Python engine. Hypothesis draws small
 code plugins from a vocabulary of bodies over the view's read API — the end of the game,
-protected meeples, a score line, a verdict and a tile action answering with effects of the
-effects language, each deciding on a player's coins, camels, viziers, elders, cards or the
-round — and the differential harness plays each on both engines, comparing every state,
-legal list and score sheet (``tests/test_hook_programs.py``, 12 plugins; set
-``NAQALA_HOOK_PROGRAMS=150`` for a bench count).
+protected meeples, a score line and its adjustment, a verdict and a tile action answering
+with effects of the effects language, each deciding on a player's coins, camels,
+viziers, elders, cards or the round — and the differential harness plays each on both
+engines, comparing every state, legal list and score sheet
+(``tests/test_hook_programs.py``, 12 plugins; ``NAQALA_HOOK_PROGRAMS=150`` for a bench
+count).
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ class HookProgram:
     protects: tuple[Test, tuple[str, ...]] | None
     scores: tuple[str, int, int] | None  # points = factor * read + offset
     judges: str | None  # the seats with the most of this read win
+    adjusts: tuple[str, int] | None  # a line: the category's points // divisor
     tile: tuple[str, str, Test, tuple[EffectSpec, ...]] | None
 
     NAME = "drawn-hooks"
@@ -85,6 +87,16 @@ class HookProgram:
         read, factor, offset = self.scores
         points = factor * READS[read](rules, state, player) + offset
         return (ScoreLine("extra", points, self.NAME, read),)
+
+    @hookimpl
+    def naqala_adjust_score_lines(
+        self, rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...]
+    ) -> Iterable[ScoreLine]:
+        if self.adjusts is None:
+            return ()
+        category, divisor = self.adjusts
+        points = sum(line.points for line in lines if line.category == category) // divisor
+        return (ScoreLine(category, points, self.NAME),)
 
     @hookimpl
     def naqala_verdict(self, rules: Rules, state: State) -> Verdict | None:
@@ -129,5 +141,11 @@ def hook_programs(draw: st.DrawFn) -> HookProgram:
             | st.tuples(st.sampled_from(sorted(READS)), st.integers(-3, 3), st.integers(-5, 5))
         ),
         judges=draw(st.none() | st.sampled_from(sorted(READS))),
+        adjusts=draw(
+            st.none()
+            | st.tuples(
+                st.sampled_from(("palm-trees", "coins", "extra")), st.integers(-3, 3)
+            ).filter(lambda found: found[1] != 0)
+        ),
         tile=draw(st.none() | tile),
     )

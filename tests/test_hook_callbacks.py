@@ -26,6 +26,7 @@ CALLED_BACK = {
     "thrifty_caravans.py": "naqala_score_lines",
     "fakirs_in_hand.py": "naqala_adjust_new_game",
     "rich_villages.py": "naqala_tile_effects",
+    "golden_oases.py": "naqala_adjust_score_lines",
 }
 #: games compared per example here (.ci/run compares more)
 GAMES = 8
@@ -646,3 +647,31 @@ def test_hooks_taking_some_arguments_in_any_order_are_called_back_with_them() ->
     state = native_rules(rules).to_python(final, meaning=False)
     assert final.scores() == list(rules.scores(state))
     assert [line.points for line in rules.score_lines(state, 1) if line.category == "extra"] == [3]
+
+
+def test_a_finished_game_with_adjustments_called_back_is_read_with_their_lines() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    rules = example("golden_oases.py")
+    bridge = native_rules(rules)
+    final, _ = bridge.new_game(3, 8).random_playout([1, 2, 3])
+    reading = final.reading()
+    assert reading is not None
+    state = bridge.to_python(final, meaning=False)
+    expected = [
+        [(line.category, line.source, line.points) for line in rules.score_lines(state, p)]
+        for p in range(3)
+    ]
+    assert reading[1] == expected and final.scores() == list(rules.scores(state))
+    assert any(source == "golden-oases" for sheet in reading[1] for _, source, _ in sheet)
+
+
+def test_adjustments_the_kernel_cannot_give_every_line_keep_the_game_in_python() -> None:
+    require_native()
+    from naqala.kernel.plan import PYTHON, plan
+
+    rules = build_rules(["solo"], [EXAMPLES / "golden_oases.py"])
+    found = plan(rules, ("random",), 1)
+    assert found.game.engine == PYTHON
+    assert "does not write the score lines of these rules" in str(found.reason)

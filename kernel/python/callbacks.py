@@ -28,6 +28,7 @@ from naqala.core.actions import format_action, parse_action
 from naqala.core.agents import Agent
 from naqala.core.effects import EffectSpec, compiled
 from naqala.core.engine import Rules
+from naqala.core.events import ScoreLine
 from naqala.core.native import Provided
 from naqala.core.serialize import state_from_data, state_to_data
 from naqala.core.state import NOBODY, Decision, State
@@ -39,6 +40,7 @@ CALLED_BACK: dict[str, tuple[str, ...]] = {
     "naqala_game_ends": ("state",),
     "naqala_protected_meeples": ("state", "player"),
     "naqala_score_lines": ("state", "player"),
+    "naqala_adjust_score_lines": ("state", "player", "lines"),
     "naqala_verdict": ("state",),
 }
 
@@ -139,6 +141,21 @@ def _score_points(rules: Rules, functions: Sequence[Function]) -> Function:
     return score_points
 
 
+def _adjusted_lines(rules: Rules, functions: Sequence[Function]) -> Function:
+    """The points of the lines plugins add once a player's lines are known, given as
+    ``(category, source, points)`` (their words are not kept natively); with ``lines``,
+    the lines themselves, in order (a finished game's reading)."""
+
+    def adjust(view: Any, player: int, given: list[tuple[str, str, int]], lines: bool) -> Any:
+        frozen = tuple(ScoreLine(category, points, source) for category, source, points in given)
+        found = [line for f in functions for line in (f(rules, view, player, frozen) or ())]
+        if lines:
+            return [(line.category, line.source, line.points) for line in found]
+        return sum(line.points for line in found)
+
+    return adjust
+
+
 def _adjusted(rules: Rules, functions: Sequence[Function]) -> Function:
     def adjust(text: str) -> str | None:
         state = start = _new_game(rules, text)
@@ -210,6 +227,7 @@ COMBINE: dict[str, Callable[[Rules, Sequence[Function]], Function]] = {
     "naqala_game_ends": _game_ends,
     "naqala_protected_meeples": _protected,
     "naqala_score_lines": _score_points,
+    "naqala_adjust_score_lines": _adjusted_lines,
     "naqala_verdict": _verdict,
 }
 

@@ -22,13 +22,15 @@ pub const SCORE_LINES: &str = "naqala_score_lines";
 pub const VERDICT: &str = "naqala_verdict";
 pub const ADJUST_NEW_GAME: &str = "naqala_adjust_new_game";
 pub const TILE_EFFECTS: &str = "naqala_tile_effects";
+pub const ADJUST_SCORE_LINES: &str = "naqala_adjust_score_lines";
 /// Every hook the kernel calls back, in the order the game loop reaches them.
-pub const CALLED_BACK: [&str; 6] = [
+pub const CALLED_BACK: [&str; 7] = [
     ADJUST_NEW_GAME,
     TILE_EFFECTS,
     GAME_ENDS,
     PROTECTED_MEEPLES,
     SCORE_LINES,
+    ADJUST_SCORE_LINES,
     VERDICT,
 ];
 
@@ -65,6 +67,17 @@ pub trait HookCalls: Debug + Send + Sync {
     /// `naqala_score_lines` itself: the lines plugins add to `player`'s sheet, in order,
     /// for a finished game's reading (`crate::results`), which keeps every line.
     fn score_lines(&self, state: &State, player: usize) -> Vec<crate::results::Line>;
+    /// `naqala_adjust_score_lines`: the points of the lines plugins add to `player`'s
+    /// sheet once its `lines` (before any adjustment) are known, summed.
+    fn adjusted_points(&self, state: &State, player: usize, lines: &[crate::results::Line]) -> i64;
+    /// `naqala_adjust_score_lines` itself: the lines, in order, for a finished game's
+    /// reading.
+    fn adjusted_lines(
+        &self,
+        state: &State,
+        player: usize,
+        lines: &[crate::results::Line],
+    ) -> Vec<crate::results::Line>;
     /// `naqala_verdict`: who won the finished game `state`, when a plugin says (its first
     /// answer that is not `None`); `None` leaves the verdict to the highest scores.
     fn verdict(&self, state: &State) -> Option<Verdict>;

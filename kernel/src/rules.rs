@@ -2889,6 +2889,19 @@ impl<'c> Rules<'c> {
             + self.artisan_score(state, player)
             + self.effects_score(state, player)
             + self.called_back_points(state, player)
+            + self.called_back_adjustment(state, player)
+    }
+
+    /// The points of a called-back `naqala_adjust_score_lines` for `player`, given the
+    /// lines before adjustments (`crate::results::frozen_lines`; 0 without one).
+    fn called_back_adjustment(&self, state: &State, player: usize) -> i64 {
+        match &self.callbacks {
+            Some(calls) if calls.answers(crate::callbacks::ADJUST_SCORE_LINES) => {
+                crate::results::frozen_lines(self, state, player)
+                    .map_or(0, |lines| calls.adjusted_points(state, player, &lines))
+            }
+            _ => 0,
+        }
     }
 
     /// The points of a called-back `naqala_score_lines` for `player` (0 without one).

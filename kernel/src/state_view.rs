@@ -19,11 +19,12 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::callbacks::{
-    HookCalls, Verdict, ADJUST_NEW_GAME, CALLED_BACK, GAME_ENDS, PROTECTED_MEEPLES, SCORE_LINES,
-    TILE_EFFECTS, VERDICT,
+    HookCalls, Verdict, ADJUST_NEW_GAME, ADJUST_SCORE_LINES, CALLED_BACK, GAME_ENDS,
+    PROTECTED_MEEPLES, SCORE_LINES, TILE_EFFECTS, VERDICT,
 };
 use crate::content::Content;
 use crate::effects::{At, Effect};
+use crate::results::Line;
 use crate::state::{Player, State};
 use crate::statejson::{state_from_json, state_to_json};
 
@@ -340,6 +341,16 @@ impl PyHooks {
             })?;
             found[at] = Some(function);
         }
+        let given = |hook: &str| {
+            let at = CALLED_BACK.iter().position(|&h| h == hook);
+            at.is_some_and(|at| found[at].is_some())
+        };
+        if given(ADJUST_SCORE_LINES) && crate::results::readable(&content, given).is_none() {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "naqala_adjust_score_lines reads every score line, and the native engine \
+                 does not write the score lines of these rules",
+            ));
+        }
         Ok(PyHooks {
             content,
             functions: found,
@@ -503,21 +514,32 @@ impl HookCalls for PyHooks {
         .unwrap_or(0)
     }
 
-    fn score_lines(&self, state: &State, player: usize) -> Vec<crate::results::Line> {
-        let read = |answer: &Bound<'_, PyAny>| -> PyResult<Vec<crate::results::Line>> {
-            let found: Vec<(String, String, i64)> = answer.extract()?;
-            Ok(found
-                .into_iter()
-                .map(|(category, source, points)| crate::results::Line {
-                    category,
-                    source,
-                    points,
-                })
-                .collect())
-        };
-        self.call_with(SCORE_LINES, read, |py, function| {
+    fn score_lines(&self, state: &State, player: usize) -> Vec<Line> {
+        self.call_with(SCORE_LINES, read_lines, |py, function| {
             let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
             function.call1(py, (view, player, true))
+        })
+        .unwrap_or_default()
+    }
+
+    fn adjusted_points(&self, state: &State, player: usize, lines: &[Line]) -> i64 {
+        let given = line_tuples(lines);
+        self.call_with(
+            ADJUST_SCORE_LINES,
+            |answer| answer.extract::<i64>(),
+            |py, function| {
+                let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
+                function.call1(py, (view, player, given, false))
+            },
+        )
+        .unwrap_or(0)
+    }
+
+    fn adjusted_lines(&self, state: &State, player: usize, lines: &[Line]) -> Vec<Line> {
+        let given = line_tuples(lines);
+        self.call_with(ADJUST_SCORE_LINES, read_lines, |py, function| {
+            let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
+            function.call1(py, (view, player, given, true))
         })
         .unwrap_or_default()
     }
@@ -542,6 +564,27 @@ impl HookCalls for PyHooks {
     fn take_failure(&self) -> Option<String> {
         self.failure.lock().ok().and_then(|mut f| f.take())
     }
+}
+
+/// Score lines as `(category, source, points)`, as the Python side reads and writes them.
+fn line_tuples(lines: &[Line]) -> Vec<(String, String, i64)> {
+    lines
+        .iter()
+        .map(|l| (l.category.clone(), l.source.clone(), l.points))
+        .collect()
+}
+
+/// A hook's score lines, answered as `(category, source, points)` tuples.
+fn read_lines(answer: &Bound<'_, PyAny>) -> PyResult<Vec<Line>> {
+    let found: Vec<(String, String, i64)> = answer.extract()?;
+    Ok(found
+        .into_iter()
+        .map(|(category, source, points)| Line {
+            category,
+            source,
+            points,
+        })
+        .collect())
 }
 
 /// A seat played by a Python AI player (a plugin's `naqala_agents`) in a native game:

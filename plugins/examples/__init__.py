@@ -8,8 +8,9 @@ plays on the Python engine; this one shows what that looks like and what a comma
 when it falls back.
 
 ``fakirs_in_hand``, ``rich_villages``, ``round_cap``, ``safe_elders``,
-``thrifty_caravans`` and ``sultans_favour`` implement hooks the native engine calls back
-(``naqala_adjust_new_game``, ``naqala_tile_effects``, ``naqala_game_ends``,
-``naqala_protected_meeples``, ``naqala_score_lines``, ``naqala_verdict``; docs/hooks.md,
-"Hooks called back"): the same files play natively.
+``thrifty_caravans``, ``golden_oases`` and ``sultans_favour`` implement hooks the native
+engine calls back (``naqala_adjust_new_game``, ``naqala_tile_effects``,
+``naqala_game_ends``, ``naqala_protected_meeples``, ``naqala_score_lines``,
+``naqala_adjust_score_lines``, ``naqala_verdict``; docs/hooks.md, "Hooks called back"):
+the same files play natively.
 """
