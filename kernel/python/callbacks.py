@@ -6,7 +6,8 @@ Where a loaded plugin implements a hook the kernel does not (its provider is for
 point, calls one Python function with a read-only ``StateView`` (and the player, where
 the hook takes one). That function asks every such plugin's implementation and combines
 their answers as the Python engine does (``any`` for ``naqala_game_ends``, the union
-for ``naqala_protected_meeples``, the points of ``naqala_score_lines`` summed, the first
+for ``naqala_protected_meeples``, the points of ``naqala_score_lines`` and of
+``naqala_adjust_score_lines`` summed (their lines, once a game is over), the first
 answer for ``naqala_verdict``, read as its winners and kind, the effects of
 ``naqala_tile_effects`` concatenated and handed over as the kernel reads content's), so
 one hook file serves both engines. ``naqala_adjust_new_game`` returns a new ``State``, so
