@@ -44,6 +44,8 @@ CALLED_BACK = (
     "sultans_favour.py",
     "thrifty_caravans.py",
     "fakirs_in_hand.py",
+    "rich_villages.py",
+    "golden_oases.py",
 )
 PLAYERS = 4
 #: a verdict hook that asks for the whole Python state and scores it

@@ -79,6 +79,7 @@ def balance(
     engine: Engine = None,
     games_out: common.GamesOut = None,
     against: Against = None,
+    engine_report: common.EngineReport = False,
 ) -> None:
     """The balance card of a rule set: seat and bidding-position advantage, the skill
     matrix, length and score distributions, lead changes and comebacks, margins, each
@@ -115,7 +116,9 @@ def balance(
     common.need_figures(report, None)
     common.need_games_out(games_out)
     total = (games + skill_games * len(skill.cells)) * len(studies)
+    jobs = common.reported_jobs(engine_report, jobs, dask)
     executor = common.executor_for(jobs, dask, total)
+    measured = common.EngineMeter(rulesets, chosen)
     show = not as_json and sys.stderr.isatty()
     try:
         with common.progress_bar(show, total, "Balance card") as advance:
@@ -125,6 +128,9 @@ def balance(
                 matrices, interrupted = play_matrices(skill, rulesets, executor, advance)
     finally:
         executor.close()
+    if engine_report:
+        played = sum(len(side) for side in sides)
+        measured.say(played + sum(len(cell) for matrix in matrices for cell in matrix))
     results = sides[0]
     if not results:
         typer.echo("naqala: interrupted before any game finished", err=True)

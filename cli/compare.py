@@ -98,6 +98,7 @@ def compare_command(
     plots: common.PlotsDir = None,
     engine: Engine = None,
     games_out: common.GamesOut = None,
+    engine_report: common.EngineReport = False,
 ) -> None:
     """Play the same games under the baseline and a variant and compare them pair by
     pair: win rate by seat, scores, score by category and game length, with effect sizes,
@@ -137,7 +138,9 @@ def compare_command(
         common.need_figures(report, plots)
         common.need_games_out(games_out)
         native = baseline.engine == variant.engine == NATIVE
+        jobs = common.reported_jobs(engine_report, jobs, dask)
         executor = common.executor_for(jobs, dask, games * 2, native=native)
+        measured = common.EngineMeter([baseline.ruleset, variant.ruleset], baseline.engine)
         show = wants_progress(as_json, sys.stdout, sys.stderr)
         try:
             with common.progress_bar(show, games * 2, "Comparing") as advance:
@@ -148,6 +151,8 @@ def compare_command(
             common.fail(str(exc))
         finally:
             executor.close()
+        if engine_report:
+            measured.say(result["games"] * 2)
         common.write_games(
             games_out,
             [

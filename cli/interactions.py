@@ -60,6 +60,7 @@ def interactions_command(
     report: common.ReportPath = None,
     engine: Engine = None,
     games_out: common.GamesOut = None,
+    engine_report: common.EngineReport = False,
 ) -> None:
     """Play every pair of components with both, each alone and neither on the same seeds:
     the interaction (both − A − B + neither) on mean score, the holders' win rate and game
@@ -78,7 +79,9 @@ def interactions_command(
     common.need_figures(report, None)
     common.need_games_out(games_out)
     total = games * design.cost()["distinct_arms"]
+    jobs = common.reported_jobs(engine_report, jobs, dask)
     executor = common.executor_for(jobs, dask, total)
+    measured = common.EngineMeter([s.ruleset for s in design.studies()], design.engine)
     show = not as_json and sys.stderr.isatty()
     try:
         with common.progress_bar(show, total, "Interactions") as advance:
@@ -92,6 +95,8 @@ def interactions_command(
         common.fail(str(exc))
     finally:
         executor.close()
+    if engine_report:
+        measured.say(sum(len(arm[2]) for arm in arms))
     common.write_games(games_out, arms)
     if report is not None:
         write_report(report, data)

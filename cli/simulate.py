@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,37 +18,16 @@ import typer
 from naqala.cli import study as common
 from naqala.cli.common import Expansions, check_game_seeds, seed_option
 from naqala.cli.engine import Engine, on_engine
-from naqala.core.engine import Rules
 from naqala.kernel.choice import NATIVE
 from naqala.lab import LabExtraMissing
 from naqala.lab.results import split_wins, start_position_wins, summarise
 from naqala.lab.runner import run_studies
-from naqala.lab.study import Ruleset, Study, StudyError, default_players, rules_of, seats_of
+from naqala.lab.study import Ruleset, Study, StudyError, default_players, seats_of
 
 HouseRules = Annotated[
     list[Path] | None,
     typer.Option("--house-rules", help="A house-rule file, .py or .toml content (repeatable)."),
 ]
-
-
-class EngineMeter:
-    """The callbacks and the time of a run, from its start (``--engine-report``): the
-    games play in this thread, on the rules ``rules_of`` keeps for it."""
-
-    def __init__(self, rules: Rules, engine: str) -> None:
-        from naqala.kernel.report import tallies
-
-        self.rules, self.engine = rules, engine
-        self.before = tallies(rules, engine)
-        self.started = time.perf_counter()
-
-    def line(self, games: int) -> str:
-        from naqala.kernel.report import report_line, tallies
-
-        seconds = time.perf_counter() - self.started
-        return report_line(
-            self.engine, games, seconds, self.before, tallies(self.rules, self.engine)
-        )
 
 
 def seat_test(wins: list[float], games: int) -> dict[str, Any] | None:
@@ -82,15 +60,7 @@ def simulate(
     plots: common.PlotsDir = None,
     engine: Engine = None,
     games_out: common.GamesOut = None,
-    engine_report: Annotated[
-        bool,
-        typer.Option(
-            "--engine-report",
-            help="Play in this process (as --jobs 1) and say on stderr which plugin hooks "
-            "and players the native engine called back, how often, and their share of "
-            "the time.",
-        ),
-    ] = False,
+    engine_report: common.EngineReport = False,
 ) -> None:
     """Play complete games (random players unless --seats says otherwise) and summarise
     them: wins and win rate by seat with intervals, scores, categories, game length,
@@ -108,13 +78,10 @@ def simulate(
         (study,) = on_engine([study], engine)
         common.need_figures(report, plots)
         common.need_games_out(games_out)
-        if engine_report and (dask is not None or (jobs or 1) != 1):
-            common.fail("--engine-report plays in this process: give it without --jobs or --dask")
-        if engine_report:
-            jobs = 1
+        jobs = common.reported_jobs(engine_report, jobs, dask)
         executor = common.executor_for(jobs, dask, games, native=study.engine == NATIVE)
         show = not as_json and sys.stderr.isatty()
-        measured = EngineMeter(rules_of(study.ruleset), study.engine)
+        measured = common.EngineMeter([study.ruleset], study.engine)
         try:
             with common.progress_bar(show, games, "Simulating") as advance:
                 run = run_studies([study], games, executor, advance)
@@ -122,7 +89,7 @@ def simulate(
             executor.close()
         results = list(run.sides[0])
         if engine_report:
-            typer.echo(f"naqala: {measured.line(len(results))}", err=True)
+            measured.say(len(results))
         if not results:
             typer.echo("naqala: interrupted before any game finished", err=True)
             raise typer.Exit(130)

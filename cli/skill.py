@@ -72,6 +72,7 @@ def skill(
     report: common.ReportPath = None,
     engine: Engine = None,
     games_out: common.GamesOut = None,
+    engine_report: common.EngineReport = False,
 ) -> None:
     """Play every kind of player alone against a field of every other kind: the win-rate
     matrix with intervals, the skill gradient and the first bidder's advantage; with a
@@ -101,7 +102,9 @@ def skill(
     common.need_figures(report, None)
     common.need_games_out(games_out)
     total = games * len(ladder.cells) * len(rulesets)
+    jobs = common.reported_jobs(engine_report, jobs, dask)
     executor = common.executor_for(jobs, dask, total)
+    measured = common.EngineMeter(rulesets, ladder.engine)
     show = not as_json and sys.stderr.isatty()
     try:
         with common.progress_bar(show, total, "Skill matrix") as advance:
@@ -110,6 +113,8 @@ def skill(
         common.fail(str(exc))
     finally:
         executor.close()
+    if engine_report:
+        measured.say(sum(len(cell) for side in sides for cell in side))
     played = min(len(cell) for side in sides for cell in side)
     if played == 0:
         typer.echo("naqala: interrupted before any game finished", err=True)

@@ -1,5 +1,6 @@
 """What ``naqala simulate`` and ``naqala compare`` share: the study options, the
-executor, the progress bar, Ctrl-C, and writing the report and plots."""
+executor, the progress bar, Ctrl-C, writing the report and plots, and the engine
+report."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from naqala.cli.common import fail as fail
 from naqala.lab import LabExtraMissing, require
 from naqala.lab.executors import DaskAddressError, Executor, make_executor, scheduler_address
 from naqala.lab.runner import Advance
+from naqala.lab.study import Ruleset, rules_of
 
 Seats = Annotated[
     str | None,
@@ -25,6 +27,15 @@ Seats = Annotated[
         help="Agent per seat, comma-separated (random, greedy, greedy-nobid, mcts:200; "
         "ai:NAME as in naqala play, a house rule's player too); fixes the player count. "
         "Default: random players.",
+    ),
+]
+EngineReport = Annotated[
+    bool,
+    typer.Option(
+        "--engine-report",
+        help="Play in this process (as --jobs 1) and say on stderr which plugin hooks "
+        "and players the native engine called back, how often, and their share of "
+        "the time.",
     ),
 ]
 Rotate = Annotated[
@@ -236,3 +247,47 @@ def write_outputs(
             write_plots(figures, plots)
     except OSError as exc:
         fail(f"cannot write the report or plots: {exc.strerror or exc}")
+
+
+def reported_jobs(engine_report: bool, jobs: int | None, dask: str | None) -> int | None:
+    """The ``--jobs`` a study plays with: 1 with ``--engine-report`` (its counters are
+    read in this process), which refuses ``--jobs`` and ``--dask`` in one line."""
+    if not engine_report:
+        return jobs
+    if dask is not None or (jobs or 1) != 1:
+        fail("--engine-report plays in this process: give it without --jobs or --dask")
+    return 1
+
+
+class EngineMeter:
+    """The callbacks and the time of a run, from its start (``--engine-report``): the
+    games play in this thread, on the rules ``rules_of`` keeps for each ruleset."""
+
+    def __init__(self, rulesets: Iterable[Ruleset], engine: str) -> None:
+        from naqala.kernel.report import tallies
+
+        self.rules = [rules_of(r) for r in dict.fromkeys(rulesets)]
+        self.engine = engine
+        self.before = [tallies(rules, engine) for rules in self.rules]
+        self.started = time.perf_counter()
+
+    def line(self, games: int) -> str:
+        """The one line of the run so far (``naqala.kernel.report.report_line``), every
+        ruleset's callbacks added up."""
+        from naqala.kernel.report import report_line, tallies
+
+        seconds = time.perf_counter() - self.started
+        after = [tallies(rules, self.engine) for rules in self.rules]
+        return report_line(self.engine, games, seconds, _summed(self.before), _summed(after))
+
+    def say(self, games: int) -> None:
+        typer.echo(f"naqala: {self.line(games)}", err=True)
+
+
+def _summed(parts: Sequence[dict[str, tuple[int, float]]]) -> dict[str, tuple[int, float]]:
+    total: dict[str, tuple[int, float]] = {}
+    for part in parts:
+        for name, (calls, seconds) in part.items():
+            was_calls, was_seconds = total.get(name, (0, 0.0))
+            total[name] = (was_calls + calls, was_seconds + seconds)
+    return total

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from naqala.core.actions import Action
     from naqala.core.agents import AgentFactory
     from naqala.core.costs import CostCode
+    from naqala.core.effects import EffectSpec
     from naqala.core.encoding import ActionKind, ObservationPart
     from naqala.core.engine import Rules
     from naqala.core.events import Event, ScoreLine, Verdict
@@ -288,6 +289,17 @@ def naqala_event(rules: Rules, state: State, event: Event) -> State | None:
     Called by the rules that cause the event. Combined: folded — each implementation gets
     the state left by the previous one, in registration order. Keep reactions commutative
     (pay coins, draw a card) so the order does not matter.
+    """
+
+
+@hookspec
+def naqala_tile_effects(rules: Rules, state: State, kind: str, at: str) -> Iterable[EffectSpec]:
+    """Effects of the effects language (``EffectSpec``: coins, a draw, kills, Fakirs
+    discarded) for the player whose turn it is, ``before`` or ``after`` (``at``) the
+    action of a tile of kind ``kind``, as a ``[[tile_action]]`` of content says them;
+    None or nothing runs nothing. Called where content's tile actions run, after them.
+    Combined: concatenated, in registration order, then run. The native engine calls
+    it back with a read-only view and runs the effects itself (docs/hooks.md).
     """
 
 

@@ -64,6 +64,7 @@ PLAY_HOOKS = frozenset(
         "naqala_adjust_score_lines",
         "naqala_verdict",
         "naqala_adjust_new_game",
+        "naqala_tile_effects",
         "naqala_impassable_tiles",
         "naqala_blocked_edges",
         "naqala_hidden_decks",

@@ -99,6 +99,12 @@ def _effects(scoring: bool) -> st.SearchStrategy[list[Effect]]:
     return st.lists(one, min_size=1, max_size=3)
 
 
+def effect_lists() -> st.SearchStrategy[list[Effect]]:
+    """Lists of effects a tile action or a trigger runs (no score line, no choice), as
+    drawn dicts of ``EffectSpec`` fields (``if`` for ``when``)."""
+    return _effects(False)
+
+
 #: an effect as drawn: verbs to formulas, or ``choose`` to its options
 Effect = dict[str, Any]
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from native_kit import assert_native_game_is_python, require_native
 
+from naqala.core.effects import EffectSpec
 from naqala.core.engine import Rules, build_rules
 from naqala.core.events import ScoreLine, Verdict
 from naqala.core.hookspecs import hookimpl
@@ -24,6 +25,8 @@ CALLED_BACK = {
     "sultans_favour.py": "naqala_verdict",
     "thrifty_caravans.py": "naqala_score_lines",
     "fakirs_in_hand.py": "naqala_adjust_new_game",
+    "rich_villages.py": "naqala_tile_effects",
+    "golden_oases.py": "naqala_adjust_score_lines",
 }
 #: games compared per example here (.ci/run compares more)
 GAMES = 8
@@ -512,3 +515,163 @@ def test_simulate_reports_the_callbacks_of_its_run_and_prints_the_same_study(
     refused = runner.invoke(app, [*args, "--engine-report", "--jobs", "2"])
     assert refused.exit_code == 2
     assert "--engine-report plays in this process" in refused.stderr
+
+
+HOUSE = Path(__file__).resolve().parents[1] / "plugins" / "house"
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_code_tile_action_plays_the_content_one_s_game_natively(players: int) -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    def final(rules: Rules) -> Any:
+        start = native_rules(rules).new_game(players, 5)
+        data = json.loads(start.random_playout(list(range(1, players + 1)))[0].to_json())
+        return [p["coins"] for p in data["players"]], data["round"]
+
+    code = final(example("rich_villages.py"))
+    assert code == final(build_rules([], [HOUSE / "rich_villages.toml"]))
+    assert code != final(build_rules())  # the villages paid
+
+
+class Unreadable:
+    """A plugin whose tile effects are no effects."""
+
+    NAME = "unreadable"
+
+    @hookimpl
+    def naqala_tile_effects(self, rules: Rules, state: State, kind: str, at: str) -> Any:
+        return [{"coins": 2}]
+
+
+class Misplacing:
+    """A plugin whose tile effects place a token no content has."""
+
+    NAME = "misplacing"
+
+    @hookimpl
+    def naqala_tile_effects(self, rules: Rules, state: State, kind: str, at: str) -> Any:
+        return [EffectSpec(place="no-such-token")]
+
+
+@pytest.mark.parametrize(
+    ("plugin", "said"),
+    [(Unreadable(), "an effect is an EffectSpec"), (Misplacing(), "no token")],
+)
+def test_tile_effects_the_kernel_cannot_run_stop_it_in_one_line(plugin: Any, said: str) -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    start = native_rules(build_rules(extra_plugins=[plugin])).new_game(3, 1)
+    with pytest.raises(RuntimeError, match=rf"naqala_tile_effects failed.*{said}"):
+        start.random_playout([1, 2, 3])
+
+
+RICH = str(EXAMPLES / "rich_villages.py")
+
+
+@pytest.mark.parametrize(
+    ("args", "games"),
+    [
+        (["compare", "--games", "3", "--house-rules", RICH], 6),
+        (["skill", "--games", "1", "--seats", "random,greedy", "--house-rules", RICH], 2),
+        (["balance", "--games", "2", "--skill-games", "1", "--house-rules", RICH], 4),
+        (["interactions", "--components", f"rule:{RICH},djinn:haurvatat", "--games", "2"], 8),
+    ],
+)
+def test_the_other_study_commands_report_the_callbacks_of_their_run(
+    args: list[str], games: int
+) -> None:
+    require_native()
+    from typer.testing import CliRunner
+
+    from naqala.cli.app import app
+
+    runner = CliRunner()
+    common = [*args, "--json", "--engine", "native"]
+    plain = runner.invoke(app, [*common, "--jobs", "1"])
+    reported = runner.invoke(app, [*common, "--engine-report"])
+    assert plain.exit_code == reported.exit_code == 0, reported.stderr
+    assert reported.stdout == plain.stdout
+    line = reported.stderr.splitlines()[-1]
+    assert line.startswith(f"naqala: engine report: {games} games on the native engine in ")
+    assert "called back: naqala_tile_effects " in line
+    refused = runner.invoke(app, [*common, "--engine-report", "--dask", "tcp://nowhere:1"])
+    assert refused.exit_code == 2
+    assert "--engine-report plays in this process" in refused.stderr
+
+
+def test_a_finished_game_with_score_lines_called_back_is_read_natively_line_for_line() -> None:
+    """The lab reads the kernel's score sheet, the plugin's lines in place, rather than a
+    Python state of the game (a state JSON round trip a game)."""
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    rules = example("thrifty_caravans.py")
+    bridge = native_rules(rules)
+    final, _ = bridge.new_game(4, 6).random_playout([1, 2, 3, 4])
+    reading = final.reading()
+    assert reading is not None
+    state = bridge.to_python(final, meaning=False)
+    expected = [
+        [(line.category, line.source, line.points) for line in rules.score_lines(state, p)]
+        for p in range(4)
+    ]
+    assert reading[1] == expected
+    assert any(source == "thrifty-caravans" for sheet in reading[1] for _, source, _ in sheet)
+
+
+class Shortened:
+    """A plugin whose hooks take fewer arguments than the hookspec, and in another order."""
+
+    NAME = "shortened"
+
+    @hookimpl
+    def naqala_game_ends(self, state: State) -> bool:
+        return state.round >= 2
+
+    @hookimpl
+    def naqala_score_lines(self, player: int, state: State) -> list[ScoreLine]:
+        return [ScoreLine("extra", player + state.round, "shortened")]
+
+
+def test_hooks_taking_some_arguments_in_any_order_are_called_back_with_them() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    rules = build_rules(extra_plugins=[Shortened()])
+    final, _ = native_rules(rules).new_game(3, 2).random_playout([1, 2, 3])
+    data = json.loads(final.to_json())
+    assert data["round"] == 2
+    state = native_rules(rules).to_python(final, meaning=False)
+    assert final.scores() == list(rules.scores(state))
+    assert [line.points for line in rules.score_lines(state, 1) if line.category == "extra"] == [3]
+
+
+def test_a_finished_game_with_adjustments_called_back_is_read_with_their_lines() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    rules = example("golden_oases.py")
+    bridge = native_rules(rules)
+    final, _ = bridge.new_game(3, 8).random_playout([1, 2, 3])
+    reading = final.reading()
+    assert reading is not None
+    state = bridge.to_python(final, meaning=False)
+    expected = [
+        [(line.category, line.source, line.points) for line in rules.score_lines(state, p)]
+        for p in range(3)
+    ]
+    assert reading[1] == expected and final.scores() == list(rules.scores(state))
+    assert any(source == "golden-oases" for sheet in reading[1] for _, source, _ in sheet)
+
+
+def test_adjustments_the_kernel_cannot_give_every_line_keep_the_game_in_python() -> None:
+    require_native()
+    from naqala.kernel.plan import PYTHON, plan
+
+    rules = build_rules(["solo"], [EXAMPLES / "golden_oases.py"])
+    found = plan(rules, ("random",), 1)
+    assert found.game.engine == PYTHON
+    assert "does not write the score lines of these rules" in str(found.reason)

@@ -1253,3 +1253,21 @@ def test_naqala_metrics_adds_a_metric_beside_the_shipped_ones_and_refuses_a_clas
     replaced = build_rules(extra_plugins=[Replacing()])
     assert metric_named("rounds", replaced).description == "camels placed"
     assert replaced.providers["metric:rounds"] == "rounds-replaced"
+
+
+def test_naqala_tile_effects_plays_the_content_tile_action_s_game() -> None:
+    """The village paying 2 coins as code (effects answered by the hook) and as content
+    (a ``[[tile_action]]``) play the same game on the Python engine; the base game
+    differs."""
+    import random
+
+    def final(rules: Rules) -> list[int]:
+        state, pick = rules.new_game(3, 4), random.Random(4)
+        while not state.is_over:
+            options = rules.legal_actions(state)
+            state = rules.apply(state, options[pick.randrange(len(options))])
+        return [p.coins for p in state.players]
+
+    code = final(build_rules([], [ROOT / "plugins" / "examples" / "rich_villages.py"]))
+    assert code == final(build_rules([], [ROOT / "plugins" / "house" / "rich_villages.toml"]))
+    assert code != final(build_rules())

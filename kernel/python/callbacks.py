@@ -6,11 +6,14 @@ Where a loaded plugin implements a hook the kernel does not (its provider is for
 point, calls one Python function with a read-only ``StateView`` (and the player, where
 the hook takes one). That function asks every such plugin's implementation and combines
 their answers as the Python engine does (``any`` for ``naqala_game_ends``, the union
-for ``naqala_protected_meeples``, the points of ``naqala_score_lines`` summed, the first
-answer for ``naqala_verdict``, read as its winners and kind), so one hook file serves
-both engines. ``naqala_adjust_new_game`` returns a new ``State``, so it is handed the
-whole Python state and its answer is read back, as state JSON both ways, once a game. A
-wrapper implementation is not called back: it keeps its game in Python.
+for ``naqala_protected_meeples``, the points of ``naqala_score_lines`` and of
+``naqala_adjust_score_lines`` summed (their lines, once a game is over), the first
+answer for ``naqala_verdict``, read as its winners and kind, the effects of
+``naqala_tile_effects`` concatenated and handed over as the kernel reads content's), so
+one hook file serves both engines. ``naqala_adjust_new_game`` returns a new ``State``, so
+it is handed the whole Python state and its answer is read back, as state JSON both
+ways, once a game. A wrapper implementation is not called back: it keeps its game in
+Python.
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ import attrs
 
 from naqala.core.actions import format_action, parse_action
 from naqala.core.agents import Agent
+from naqala.core.effects import EffectSpec, compiled
 from naqala.core.engine import Rules
+from naqala.core.events import ScoreLine
 from naqala.core.native import Provided
 from naqala.core.serialize import state_from_data, state_to_data
 from naqala.core.state import NOBODY, Decision, State
@@ -32,9 +37,11 @@ from naqala.core.state import NOBODY, Decision, State
 #: the hooks the kernel calls back, with their arguments after ``rules``, in order
 CALLED_BACK: dict[str, tuple[str, ...]] = {
     "naqala_adjust_new_game": ("state",),
+    "naqala_tile_effects": ("state", "kind", "at"),
     "naqala_game_ends": ("state",),
     "naqala_protected_meeples": ("state", "player"),
     "naqala_score_lines": ("state", "player"),
+    "naqala_adjust_score_lines": ("state", "player", "lines"),
     "naqala_verdict": ("state",),
 }
 
@@ -70,13 +77,19 @@ def _implementations(rules: Rules, hook: str, plugins: set[str]) -> list[Functio
         if impl.plugin_name not in plugins:
             continue
         picks = tuple(arguments.index(name) for name in impl.argnames)
-        found.append(_picking(impl.function, picks))
+        found.append(_picking(impl.function, picks, len(arguments)))
     return found
 
 
-def _picking(function: Function, picks: tuple[int, ...]) -> Function:
+def _picking(function: Function, picks: tuple[int, ...], given: int) -> Function:
+    """``function`` called with the values at ``picks`` of the ``given`` values: itself
+    when it takes them all, in order (the usual case, with no frame of ours on a call
+    asked thousands of times a game)."""
+    if picks == tuple(range(given)):
+        return function
+
     def call(*values: Any) -> Any:
-        return function(*(values[i] for i in picks))
+        return function(*[values[i] for i in picks])
 
     return call
 
@@ -101,10 +114,19 @@ def _protected(rules: Rules, functions: Sequence[Function]) -> Function:
 
 
 def _score_points(rules: Rules, functions: Sequence[Function]) -> Function:
+    """The points of the plugins' lines for a player; with ``lines``, the lines
+    themselves as ``(category, source, points)``, in order (a finished game's reading)."""
+
+    def lines_of(view: Any, player: int) -> list[tuple[str, str, int]]:
+        found = (line for f in functions for line in (f(rules, view, player) or ()))
+        return [(line.category, line.source, line.points) for line in found]
+
     if len(functions) == 1:  # the usual case, asked thousands of times a greedy game
         (only,) = functions
 
-        def one_plugin(view: Any, player: int) -> int:
+        def one_plugin(view: Any, player: int, lines: bool = False) -> Any:
+            if lines:
+                return lines_of(view, player)
             total = 0
             for line in only(rules, view, player) or ():
                 total += line.points
@@ -112,10 +134,27 @@ def _score_points(rules: Rules, functions: Sequence[Function]) -> Function:
 
         return one_plugin
 
-    def score_points(view: Any, player: int) -> int:
+    def score_points(view: Any, player: int, lines: bool = False) -> Any:
+        if lines:
+            return lines_of(view, player)
         return sum(line.points for f in functions for line in (f(rules, view, player) or ()))
 
     return score_points
+
+
+def _adjusted_lines(rules: Rules, functions: Sequence[Function]) -> Function:
+    """The points of the lines plugins add once a player's lines are known, given as
+    ``(category, source, points)`` (their words are not kept natively); with ``lines``,
+    the lines themselves, in order (a finished game's reading)."""
+
+    def adjust(view: Any, player: int, given: list[tuple[str, str, int]], lines: bool) -> Any:
+        frozen = tuple(ScoreLine(category, points, source) for category, source, points in given)
+        found = [line for f in functions for line in (f(rules, view, player, frozen) or ())]
+        if lines:
+            return [(line.category, line.source, line.points) for line in found]
+        return sum(line.points for line in found)
+
+    return adjust
 
 
 def _adjusted(rules: Rules, functions: Sequence[Function]) -> Function:
@@ -142,6 +181,36 @@ def _new_game(rules: Rules, text: str) -> State:
     return attrs.evolve(state, decision=Decision(waiting["stage"], NOBODY))
 
 
+def _tile_effects(rules: Rules, functions: Sequence[Function]) -> Function:
+    kept: dict[tuple[EffectSpec, ...], str] = {}
+
+    def tile_effects(view: Any, kind: str, at: str) -> str | None:
+        found: list[EffectSpec] = []
+        for f in functions:  # concatenated, in registration order, as the base runs them
+            found.extend(f(rules, view, kind, at) or ())
+        if not found:
+            return None
+        answer = tuple(found)
+        try:
+            return kept[answer]
+        except KeyError:
+            kept[answer] = text = effects_json(answer)
+            return text
+        except TypeError:  # a choice holds lists: not kept, written each time
+            return effects_json(answer)
+
+    return tile_effects
+
+
+def effects_json(effects: Sequence[Any]) -> str:
+    """Effects a hook answered as the kernel reads them (``compiled``); anything that is
+    no ``EffectSpec`` is refused in one line."""
+    for effect in effects:
+        if not isinstance(effect, EffectSpec):
+            raise TypeError(f"an effect is an EffectSpec (core/effects.py), not {effect!r}")
+    return json.dumps([compiled(effect) for effect in effects])
+
+
 def _verdict(rules: Rules, functions: Sequence[Function]) -> Function:
     def verdict(view: Any) -> tuple[list[int], str] | None:
         for f in functions:  # firstresult: the first answer that is not None
@@ -155,9 +224,11 @@ def _verdict(rules: Rules, functions: Sequence[Function]) -> Function:
 
 COMBINE: dict[str, Callable[[Rules, Sequence[Function]], Function]] = {
     "naqala_adjust_new_game": _adjusted,
+    "naqala_tile_effects": _tile_effects,
     "naqala_game_ends": _game_ends,
     "naqala_protected_meeples": _protected,
     "naqala_score_lines": _score_points,
+    "naqala_adjust_score_lines": _adjusted_lines,
     "naqala_verdict": _verdict,
 }
 

@@ -7,10 +7,12 @@
 //! crate stays free of Python and a game with no such hook never touches it. Each answer
 //! is combined with the kernel's own as the Python engine combines its plugins' answers
 //! (`any` for the end of the game, a union for protected meeples, a sum for score
-//! lines, the first answer for the verdict).
+//! lines, the first answer for the verdict, the effects of a tile action concatenated).
 
 use std::fmt::Debug;
+use std::sync::Arc;
 
+use crate::effects::{At, Effect};
 use crate::state::State;
 
 /// The hooks the kernel can call back, by their hookspec names.
@@ -19,12 +21,16 @@ pub const PROTECTED_MEEPLES: &str = "naqala_protected_meeples";
 pub const SCORE_LINES: &str = "naqala_score_lines";
 pub const VERDICT: &str = "naqala_verdict";
 pub const ADJUST_NEW_GAME: &str = "naqala_adjust_new_game";
+pub const TILE_EFFECTS: &str = "naqala_tile_effects";
+pub const ADJUST_SCORE_LINES: &str = "naqala_adjust_score_lines";
 /// Every hook the kernel calls back, in the order the game loop reaches them.
-pub const CALLED_BACK: [&str; 5] = [
+pub const CALLED_BACK: [&str; 7] = [
     ADJUST_NEW_GAME,
+    TILE_EFFECTS,
     GAME_ENDS,
     PROTECTED_MEEPLES,
     SCORE_LINES,
+    ADJUST_SCORE_LINES,
     VERDICT,
 ];
 
@@ -46,6 +52,10 @@ pub trait HookCalls: Debug + Send + Sync {
     /// own set-up (the whole state, handed over as state JSON both ways, once a game);
     /// `None` leaves it as it is.
     fn adjust_new_game(&self, state: &State) -> Option<State>;
+    /// `naqala_tile_effects`: the effects plugins run before or after (`at`) the action
+    /// of a tile of kind `kind`, for the player whose turn it is (their answers
+    /// concatenated, resolved against the content); `None` runs nothing.
+    fn tile_effects(&self, state: &State, kind: &str, at: At) -> Option<Arc<Vec<Effect>>>;
     /// `naqala_game_ends`: whether a plugin ends the game after this round's clean-up.
     fn game_ends(&self, state: &State) -> bool;
     /// `naqala_protected_meeples`: the colours (by index) in front of `player` that a
@@ -54,6 +64,20 @@ pub trait HookCalls: Debug + Send + Sync {
     /// `naqala_score_lines`: the points of the score lines plugins add to `player`'s
     /// sheet, summed (their lines are read in Python where a sheet is shown).
     fn score_points(&self, state: &State, player: usize) -> i64;
+    /// `naqala_score_lines` itself: the lines plugins add to `player`'s sheet, in order,
+    /// for a finished game's reading (`crate::results`), which keeps every line.
+    fn score_lines(&self, state: &State, player: usize) -> Vec<crate::results::Line>;
+    /// `naqala_adjust_score_lines`: the points of the lines plugins add to `player`'s
+    /// sheet once its `lines` (before any adjustment) are known, summed.
+    fn adjusted_points(&self, state: &State, player: usize, lines: &[crate::results::Line]) -> i64;
+    /// `naqala_adjust_score_lines` itself: the lines, in order, for a finished game's
+    /// reading.
+    fn adjusted_lines(
+        &self,
+        state: &State,
+        player: usize,
+        lines: &[crate::results::Line],
+    ) -> Vec<crate::results::Line>;
     /// `naqala_verdict`: who won the finished game `state`, when a plugin says (its first
     /// answer that is not `None`); `None` leaves the verdict to the highest scores.
     fn verdict(&self, state: &State) -> Option<Verdict>;

@@ -518,6 +518,26 @@ fn program(
     })
 }
 
+/// The effects a hook called back answers (`naqala_tile_effects`), as the JSON list of
+/// `core/effects.py`'s `compiled` effects, resolved against the content; a list that is
+/// no such JSON, or names what the content has not, is refused in one line.
+pub fn answered(doc: &crate::content::ContentDoc, text: &str) -> Result<Vec<Effect>, String> {
+    let docs: Vec<EffectDoc> =
+        serde_json::from_str(text).map_err(|e| format!("its effects are not effects: {e}"))?;
+    effect_list(&docs, &Lookup { doc })
+}
+
+impl At {
+    /// The word `[[tile_action]]` and `naqala_tile_effects` name it by.
+    pub fn name(self) -> &'static str {
+        match self {
+            At::Before => "before",
+            At::After => "after",
+            At::Instead => "instead",
+        }
+    }
+}
+
 impl Effects {
     /// The entries of `doc`, resolved against its content; an unknown moment, verb or
     /// name is refused in one line.

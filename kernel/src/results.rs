@@ -15,6 +15,7 @@
 //! (`Rules::scores`, proven the Python engine's by the differential harness), or the
 //! reading is refused.
 
+use crate::callbacks::HookCalls;
 use crate::content::{CardSpec, Content};
 use crate::effects::{self, Scope};
 use crate::extras::get_extra;
@@ -98,8 +99,11 @@ pub struct Scoring {
 }
 
 /// Whether this module writes every score line of `content`'s games, and with which
-/// boxes' lines; `None` when it does not.
-pub fn readable(content: &Content, verdict_called_back: bool) -> Option<Scoring> {
+/// boxes' lines; `None` when it does not. A plugin's `naqala_verdict`,
+/// `naqala_score_lines` or `naqala_adjust_score_lines` the kernel calls back (`called`
+/// says which) gives its own answer.
+pub fn readable(content: &Content, called: impl Fn(&str) -> bool) -> Option<Scoring> {
+    let verdict_called_back = called(crate::callbacks::VERDICT);
     let doc = &content.doc;
     let decks = doc.decks.len() >= DECKS.len()
         && doc.decks.iter().zip(DECKS).all(|(deck, id)| deck.id == id)
@@ -123,6 +127,7 @@ pub fn readable(content: &Content, verdict_called_back: bool) -> Option<Scoring>
             ("hook", BASE) => scored_by_base |= name == SCORING_HOOKS[0],
             ("hook", ARTISANS) => scoring.artisans = true,
             ("hook", WHIMS_PLUGIN) => scoring.whims = true,
+            ("hook", _) if called(name) => {}
             _ => return None,
         }
     }
@@ -142,12 +147,10 @@ pub fn readable(content: &Content, verdict_called_back: bool) -> Option<Scoring>
 pub fn read(rules: &Rules, state: &State) -> Option<Reading> {
     let content = rules.content;
     let verdict = rules.called_back_verdict(state);
-    let asked = rules
-        .callbacks()
-        .is_some_and(|c| c.answers(crate::callbacks::VERDICT));
-    let scoring = readable(content, asked)?;
+    let calls = rules.callbacks();
+    let scoring = readable(content, |hook| calls.is_some_and(|c| c.answers(hook)))?;
     let lines: Vec<Vec<Line>> = (0..state.players.len())
-        .map(|p| score_lines(content, scoring, state, p))
+        .map(|p| score_lines(content, scoring, state, p, calls))
         .collect();
     let scores: Vec<i64> = lines
         .iter()
@@ -300,25 +303,38 @@ impl Seat<'_> {
     }
 }
 
+/// `player`'s lines before their adjustments (`Rules.score_lines`'s `frozen`, which
+/// `naqala_adjust_score_lines` reads), when this module writes the lines of `rules`.
+pub fn frozen_lines(rules: &Rules, state: &State, player: usize) -> Option<Vec<Line>> {
+    let calls = rules.callbacks();
+    let scoring = readable(rules.content, |hook| calls.is_some_and(|c| c.answers(hook)))?;
+    let seat = seat_of(rules.content, state, player);
+    Some(frozen(&seat, scoring, calls))
+}
+
+fn frozen(seat: &Seat, scoring: Scoring, calls: Option<&dyn HookCalls>) -> Vec<Line> {
+    let mut lines = base_lines(seat);
+    lines.extend(box_lines(seat, scoring));
+    let called = calls.filter(|c| c.answers(crate::callbacks::SCORE_LINES));
+    if let Some(calls) = called {
+        lines.extend(calls.score_lines(seat.state, seat.player));
+    }
+    lines
+}
+
 /// `player`'s score lines, as `Rules.score_lines` gathers them: the plugins' lines
-/// (`base_lines`, `box_lines`), then their adjustments (`card_lines`, the artisans'
-/// shared majority, the Great Lake's).
-fn score_lines(content: &Content, scoring: Scoring, state: &State, player: usize) -> Vec<Line> {
-    let doc = &content.doc;
-    let colour = |id: &str| doc.colours.iter().position(|c| c.id == id).unwrap_or(0);
-    let me = &state.players[player];
-    let seat = Seat {
-        content,
-        state,
-        player,
-        owned: (0..state.layout.size())
-            .filter(|&t| state.board.owner(t) == player as i8)
-            .collect(),
-        viziers: i64::from(me.meeples[colour(VIZIER)]),
-        elders: i64::from(me.meeples[colour(ELDER)]),
-    };
-    let mut lines = base_lines(&seat);
-    lines.extend(box_lines(&seat, scoring));
+/// (`base_lines`, `box_lines`, then those a called-back hook gives), then their
+/// adjustments (`card_lines`, the artisans' shared majority, the Great Lake's, then
+/// those a called-back `naqala_adjust_score_lines` gives).
+fn score_lines(
+    content: &Content,
+    scoring: Scoring,
+    state: &State,
+    player: usize,
+    calls: Option<&dyn HookCalls>,
+) -> Vec<Line> {
+    let seat = seat_of(content, state, player);
+    let mut lines = frozen(&seat, scoring, calls);
     let cards = card_lines(&seat);
     let mut adjusted = cards.clone();
     if scoring.artisans {
@@ -328,8 +344,28 @@ fn score_lines(content: &Content, scoring: Scoring, state: &State, player: usize
         let everything: Vec<&Line> = lines.iter().chain(&cards).collect();
         adjusted.extend(lake_lines(&seat, &everything));
     }
+    let adjusting = calls.filter(|c| c.answers(crate::callbacks::ADJUST_SCORE_LINES));
+    if let Some(calls) = adjusting {
+        adjusted.extend(calls.adjusted_lines(state, player, &lines));
+    }
     lines.extend(adjusted);
     lines
+}
+
+fn seat_of<'a>(content: &'a Content, state: &'a State, player: usize) -> Seat<'a> {
+    let doc = &content.doc;
+    let colour = |id: &str| doc.colours.iter().position(|c| c.id == id).unwrap_or(0);
+    let me = &state.players[player];
+    Seat {
+        content,
+        state,
+        player,
+        owned: (0..state.layout.size())
+            .filter(|&t| state.board.owner(t) == player as i8)
+            .collect(),
+        viziers: i64::from(me.meeples[colour(VIZIER)]),
+        elders: i64::from(me.meeples[colour(ELDER)]),
+    }
 }
 
 /// The base game's score sheet (`scoring.score_lines`).

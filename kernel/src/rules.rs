@@ -2680,12 +2680,36 @@ impl<'c> Rules<'c> {
         }
     }
 
-    /// `effects.tile_effects`: the `before` or `after` effects of a tile kind's action.
+    /// `effects.tile_effects`: the `before` or `after` effects of a tile kind's action,
+    /// content's then those a called-back `naqala_tile_effects` answers.
     fn tile_effects(&self, mut state: State, kind: &str, at: At) -> State {
         for program in self.content.effects.tile_programs(kind, at) {
             state = self.run_program(state, program, None, None);
         }
-        state
+        match &self.callbacks {
+            Some(calls) if calls.answers(crate::callbacks::TILE_EFFECTS) => {
+                match calls.tile_effects(&state, kind, at) {
+                    Some(list) => self.run_answered(state, &list),
+                    None => state,
+                }
+            }
+            _ => state,
+        }
+    }
+
+    /// Effects a hook answered, run for the player deciding, as a tile action's are.
+    fn run_answered(&self, state: State, list: &[effects::Effect]) -> State {
+        let me = state.decision.player as usize;
+        let params = std::collections::BTreeMap::new();
+        let scope = Scope {
+            me,
+            actor: me as i64,
+            event: None,
+            params: &params,
+            card: None,
+            target: None,
+        };
+        self.run_effects(state, list, &scope)
     }
 
     /// The points of the effects language at final scoring: the `scoring` triggers for
@@ -2864,6 +2888,19 @@ impl<'c> Rules<'c> {
             + self.artisan_score(state, player)
             + self.effects_score(state, player)
             + self.called_back_points(state, player)
+            + self.called_back_adjustment(state, player)
+    }
+
+    /// The points of a called-back `naqala_adjust_score_lines` for `player`, given the
+    /// lines before adjustments (`crate::results::frozen_lines`; 0 without one).
+    fn called_back_adjustment(&self, state: &State, player: usize) -> i64 {
+        match &self.callbacks {
+            Some(calls) if calls.answers(crate::callbacks::ADJUST_SCORE_LINES) => {
+                crate::results::frozen_lines(self, state, player)
+                    .map_or(0, |lines| calls.adjusted_points(state, player, &lines))
+            }
+            _ => 0,
+        }
     }
 
     /// The points of a called-back `naqala_score_lines` for `player` (0 without one).

@@ -9,6 +9,7 @@
 //! needs more asks `full_state()` for the Python `State`, at the cost of a state JSON
 //! round trip (docs/hooks.md, "Hooks called back").
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -18,12 +19,18 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::callbacks::{
-    HookCalls, Verdict, ADJUST_NEW_GAME, CALLED_BACK, GAME_ENDS, PROTECTED_MEEPLES, SCORE_LINES,
-    VERDICT,
+    HookCalls, Verdict, ADJUST_NEW_GAME, ADJUST_SCORE_LINES, CALLED_BACK, GAME_ENDS,
+    PROTECTED_MEEPLES, SCORE_LINES, TILE_EFFECTS, VERDICT,
 };
 use crate::content::Content;
+use crate::effects::{At, Effect};
+use crate::results::Line;
 use crate::state::{Player, State};
 use crate::statejson::{state_from_json, state_to_json};
+
+/// The most effect lists answered that are kept resolved (a hook answers a few lists,
+/// again and again; one that makes new ones every call is not kept without bound).
+const KEPT_ANSWERS: usize = 256;
 
 /// What a hook that sets an attribute of a view is told.
 const READ_ONLY: &str = "a StateView is read-only: a hook called back by the native engine \
@@ -312,6 +319,8 @@ pub struct PyHooks {
     tallies: [Tally; CALLED_BACK.len()],
     /// the first hook's failure, raised when the kernel's call returns
     failure: Mutex<Option<String>>,
+    /// the effect lists answered, by their JSON, resolved against the content once
+    answered: Mutex<HashMap<String, Arc<Vec<Effect>>>>,
 }
 
 impl PyHooks {
@@ -332,12 +341,23 @@ impl PyHooks {
             })?;
             found[at] = Some(function);
         }
+        let given = |hook: &str| {
+            let at = CALLED_BACK.iter().position(|&h| h == hook);
+            at.is_some_and(|at| found[at].is_some())
+        };
+        if given(ADJUST_SCORE_LINES) && crate::results::readable(&content, given).is_none() {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "naqala_adjust_score_lines reads every score line, and the native engine \
+                 does not write the score lines of these rules",
+            ));
+        }
         Ok(PyHooks {
             content,
             functions: found,
             to_state,
             tallies: Default::default(),
             failure: Mutex::new(None),
+            answered: Mutex::new(HashMap::new()),
         })
     }
 
@@ -436,6 +456,34 @@ impl HookCalls for PyHooks {
         .flatten()
     }
 
+    fn tile_effects(&self, state: &State, kind: &str, at: At) -> Option<Arc<Vec<Effect>>> {
+        let read = |answer: &Bound<'_, PyAny>| -> PyResult<Option<Arc<Vec<Effect>>>> {
+            if answer.is_none() {
+                return Ok(None);
+            }
+            let text: String = answer.extract()?;
+            let mut kept = self.answered.lock().map_err(|_| {
+                pyo3::exceptions::PyRuntimeError::new_err("the effects answered were lost")
+            })?;
+            if let Some(found) = kept.get(&text) {
+                return Ok(Some(Arc::clone(found)));
+            }
+            let list = crate::effects::answered(&self.content.doc, &text)
+                .map_err(pyo3::exceptions::PyValueError::new_err)?;
+            let list = Arc::new(list);
+            if kept.len() >= KEPT_ANSWERS {
+                kept.clear();
+            }
+            kept.insert(text, Arc::clone(&list));
+            Ok(Some(list))
+        };
+        self.call_with(TILE_EFFECTS, read, |py, function| {
+            let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
+            function.call1(py, (view, kind, at.name()))
+        })
+        .flatten()
+    }
+
     fn game_ends(&self, state: &State) -> bool {
         self.call(GAME_ENDS, state, None, |answer| answer.is_truthy())
             .unwrap_or(false)
@@ -466,6 +514,36 @@ impl HookCalls for PyHooks {
         .unwrap_or(0)
     }
 
+    fn score_lines(&self, state: &State, player: usize) -> Vec<Line> {
+        self.call_with(SCORE_LINES, read_lines, |py, function| {
+            let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
+            function.call1(py, (view, player, true))
+        })
+        .unwrap_or_default()
+    }
+
+    fn adjusted_points(&self, state: &State, player: usize, lines: &[Line]) -> i64 {
+        let given = line_tuples(lines);
+        self.call_with(
+            ADJUST_SCORE_LINES,
+            |answer| answer.extract::<i64>(),
+            |py, function| {
+                let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
+                function.call1(py, (view, player, given, false))
+            },
+        )
+        .unwrap_or(0)
+    }
+
+    fn adjusted_lines(&self, state: &State, player: usize, lines: &[Line]) -> Vec<Line> {
+        let given = line_tuples(lines);
+        self.call_with(ADJUST_SCORE_LINES, read_lines, |py, function| {
+            let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
+            function.call1(py, (view, player, given, true))
+        })
+        .unwrap_or_default()
+    }
+
     fn verdict(&self, state: &State) -> Option<Verdict> {
         let players = state.players.len();
         self.call(VERDICT, state, None, |answer| {
@@ -486,6 +564,27 @@ impl HookCalls for PyHooks {
     fn take_failure(&self) -> Option<String> {
         self.failure.lock().ok().and_then(|mut f| f.take())
     }
+}
+
+/// Score lines as `(category, source, points)`, as the Python side reads and writes them.
+fn line_tuples(lines: &[Line]) -> Vec<(String, String, i64)> {
+    lines
+        .iter()
+        .map(|l| (l.category.clone(), l.source.clone(), l.points))
+        .collect()
+}
+
+/// A hook's score lines, answered as `(category, source, points)` tuples.
+fn read_lines(answer: &Bound<'_, PyAny>) -> PyResult<Vec<Line>> {
+    let found: Vec<(String, String, i64)> = answer.extract()?;
+    Ok(found
+        .into_iter()
+        .map(|(category, source, points)| Line {
+            category,
+            source,
+            points,
+        })
+        .collect())
 }
 
 /// A seat played by a Python AI player (a plugin's `naqala_agents`) in a native game:

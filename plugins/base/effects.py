@@ -316,10 +316,15 @@ def scoring_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
 
 def tile_effects(rules: Rules, state: State, kind: str, at: str) -> State:
     """The ``before`` or ``after`` effects of a tile kind's action, for the player whose
-    turn it is."""
+    turn it is: content's, then those plugins answer (``naqala_tile_effects``)."""
     for action in rules.content.tile_actions:
         if action.tile == kind and action.at == at:
             state = _run_tile(rules, state, action)
+    answers = rules.hook.naqala_tile_effects(rules=rules, state=state, kind=kind, at=at)
+    if answers:  # a plugin's code answers with effects (hooks.md, naqala_tile_effects)
+        me = state.decision.player
+        effects = [effect for answer in reversed(answers) for effect in answer or ()]
+        state = run(rules, state, effects, Scope(me, me))
     return state
 
 

@@ -7,9 +7,10 @@ token on the turn's own tile is not an effect) is a Python file implementing hoo
 plays on the Python engine; this one shows what that looks like and what a command says
 when it falls back.
 
-``fakirs_in_hand``, ``round_cap``, ``safe_elders``, ``thrifty_caravans`` and
-``sultans_favour`` implement hooks the native engine calls back
-(``naqala_adjust_new_game``, ``naqala_game_ends``, ``naqala_protected_meeples``,
-``naqala_score_lines``, ``naqala_verdict``; docs/hooks.md, "Hooks called back"): the
-same files play natively.
+``fakirs_in_hand``, ``rich_villages``, ``round_cap``, ``safe_elders``,
+``thrifty_caravans``, ``golden_oases`` and ``sultans_favour`` implement hooks the native
+engine calls back (``naqala_adjust_new_game``, ``naqala_tile_effects``,
+``naqala_game_ends``, ``naqala_protected_meeples``, ``naqala_score_lines``,
+``naqala_adjust_score_lines``, ``naqala_verdict``; docs/hooks.md, "Hooks called back"):
+the same files play natively.
 """
