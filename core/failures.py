@@ -25,6 +25,12 @@ class PluginFailed(Exception):
     worker process whose traceback does not travel)."""
 
 
+class CalledBackFailed(PluginFailed, RuntimeError):
+    """A hook the native engine called back failed: the kernel raises this once its call
+    returns, with ``blame``'s line for the hook's error (worked out when it was caught),
+    so the line names the plugin as on the Python engine."""
+
+
 def _frames(tb: TracebackType | None) -> list[FrameType]:
     frames = []
     while tb is not None:

@@ -557,7 +557,7 @@ class Misplacing:
 
 @pytest.mark.parametrize(
     ("plugin", "said"),
-    [(Unreadable(), "an effect is an EffectSpec"), (Misplacing(), "no token")],
+    [(Unreadable(), "an effect is an EffectSpec"), (Misplacing(), "not place")],
 )
 def test_tile_effects_the_kernel_cannot_run_stop_it_in_one_line(plugin: Any, said: str) -> None:
     require_native()

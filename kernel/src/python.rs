@@ -394,9 +394,21 @@ mod _native {
     /// The first failure of a hook called back during the kernel's last call, raised.
     fn hooks_answered(rules: &SharedRules) -> PyResult<()> {
         match rules.rules().callbacks().and_then(|c| c.take_failure()) {
-            Some(failure) => Err(PyRuntimeError::new_err(failure)),
+            Some(failure) => Err(called_back_failed(failure)),
             None => Ok(()),
         }
+    }
+
+    /// `core.failures.CalledBackFailed` (a `RuntimeError` that the command line says as
+    /// it is, naming the plugin), or a plain `RuntimeError` where it cannot be imported.
+    fn called_back_failed(failure: String) -> PyErr {
+        Python::attach(|py| {
+            py.import("naqala.core.failures")
+                .and_then(|m| m.getattr("CalledBackFailed"))
+                .and_then(|kind| kind.call1((failure.as_str(),)))
+                .map(PyErr::from_value)
+                .unwrap_or_else(|_| PyRuntimeError::new_err(failure.clone()))
+        })
     }
 
     fn unported(error: Unported) -> PyErr {

@@ -421,8 +421,9 @@ impl PyHooks {
         match answer {
             Ok(found) => Some(found),
             Err(error) => {
+                let line = Python::attach(|py| blamed(py, &error)).unwrap_or(error.to_string());
                 self.fail(format!(
-                    "{hook} failed when the native engine called it: {error}"
+                    "{hook} failed when the native engine called it: {line}"
                 ));
                 None
             }
@@ -629,4 +630,16 @@ impl crate::seats::Player for PyPlayer {
             crate::rules::Unported("a Python player's decision".to_owned())
         })
     }
+}
+
+/// `core.failures.blame`'s line for a hook's error, worked out while its traceback is
+/// at hand: it names the plugin whose code raised, as the Python engine's line does.
+fn blamed(py: Python<'_>, error: &PyErr) -> Option<String> {
+    let failures = py.import("naqala.core.failures").ok()?;
+    let value = error.value(py);
+    if let Some(traceback) = error.traceback(py) {
+        value.setattr("__traceback__", traceback).ok()?; // the frames blame reads
+    }
+    let line = failures.getattr("blame").ok()?.call1((value,)).ok()?;
+    line.extract().ok()
 }

@@ -9,8 +9,7 @@ no card has or whose power is already code, words that read the state.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
-
+from naqala.core.effect_answers import trees, unknown_ids
 from naqala.core.effects import (
     FIELD,
     READING,
@@ -18,24 +17,12 @@ from naqala.core.effects import (
     TOKEN_VERBS,
     USE,
     EffectSpec,
-    ExpressionError,
     Source,
-    Tree,
-    compile_expression,
     is_reading,
     nested,
 )
 from naqala.core.engine import Rules
 
-#: what each counting function's argument must name
-_IDS = {
-    "here": "token",
-    "owned": "token",
-    "vp": "token",
-    "bank": "token",
-    "held": "colour",
-    "cards": "card",
-}
 #: where a token may be placed or removed: the tile a used power targets
 _TARGET_ONLY = "a token is placed or removed by a used power on its target tile only"
 #: leaves a card's words may read: its numbers and the rules', never the state
@@ -121,7 +108,7 @@ def _effect_problems(
     if moment == USE and not effects:
         found.append(f"{where}: a used power does something (effects = […])")
     for source in sources:
-        found += _id_problems(rules, where, source)
+        found += unknown_ids(rules, where, source)
     return found
 
 
@@ -152,37 +139,8 @@ def _choice_problems(where: str, effects: list[EffectSpec], offered: bool) -> li
     return found
 
 
-def _trees(source: Source) -> Iterator[Tree]:
-    try:
-        stack = [compile_expression(source)]
-    except ExpressionError:
-        return  # the loader reported it
-    while stack:
-        node = stack.pop()
-        yield node
-        for value in node.values():
-            if isinstance(value, dict):
-                stack.append(value)
-            elif isinstance(value, list):
-                stack.extend(value)
-
-
-def _id_problems(rules: Rules, where: str, source: Source) -> list[str]:
-    known: dict[str, Collection[str]] = {
-        "token": rules.token_index.keys(),
-        "colour": rules.colour_index.keys(),
-        "card": rules.card_specs.keys(),
-    }
-    found = []
-    for node in _trees(source):
-        what = _IDS.get(node.get("count", ""))
-        if what and node["of"] not in known[what]:
-            found.append(f"{where}: {source!r}: no {what} {node['of']!r} in these rules")
-    return found
-
-
 def _static_problems(where: str, source: Source) -> list[str]:
-    for node in _trees(source):
+    for node in trees(source):
         if not any(key in node for key in _STATIC) and node.get("count") != "vp":
             return [f"{where}: {source!r}: a card's words read its numbers only, not the game"]
     return []
