@@ -37,6 +37,7 @@ pub mod shared_rules;
 pub mod state;
 pub mod statecheck;
 pub mod statejson;
+pub mod stats;
 pub mod terrain;
 pub mod typed_settings;
 pub mod variants;
