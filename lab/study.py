@@ -204,11 +204,23 @@ def play_task(task: tuple[Study, int]) -> GameResult:
                 raise
             let_panics_pickle(exc)  # the cause travels with the line from a Dask worker
             raise PluginFailed(f"{blame(exc)} (game seed {seed}, native engine)") from exc
+    agents = [study_agent(rules, name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
+    try:
+        return play_python(rules, study.players, seed, names, agents)
+    except BaseException as exc:
+        if not is_game_failure(exc):
+            raise
+        raise PluginFailed(f"{blame(exc)} (game seed {seed})") from exc
+
+
+def play_python(
+    rules: Rules, players: int, seed: int, names: Sequence[str], agents: Sequence[Agent]
+) -> GameResult:
+    """The result of the game of ``players`` from ``seed`` played on the Python engine by
+    ``agents`` (named ``names``), each decision noted and timed (``TimedAgent``) and the
+    scores read at the end of every round."""
     log = DecisionLog()
-    agents: list[Agent] = [
-        TimedAgent(study_agent(rules, name, agent_seed(seed, seat)), log)
-        for seat, name in enumerate(names)
-    ]
+    timed: list[Agent] = [TimedAgent(agent, log) for agent in agents]
     rounds: list[tuple[int, ...]] = []
 
     def round_ends(state: State, action: Action) -> None:
@@ -216,13 +228,7 @@ def play_task(task: tuple[Study, int]) -> GameResult:
         if state.round > len(rounds) + 1:
             rounds.append(rules.scores(state))
 
-    try:
-        first = start_order(rules.new_game(study.players, seed))
-        state, actions = play_game(rules, study.players, seed, agents, round_ends)
-        result = result_of(rules, state, seed, actions, names, first, rounds)
-        stats = play_stats(log.close(state), study.players, result.rounds)
-        return attrs.evolve(result, play=stats)
-    except BaseException as exc:
-        if not is_game_failure(exc):
-            raise
-        raise PluginFailed(f"{blame(exc)} (game seed {seed})") from exc
+    first = start_order(rules.new_game(players, seed))
+    state, actions = play_game(rules, players, seed, timed, round_ends)
+    result = result_of(rules, state, seed, actions, names, first, rounds)
+    return attrs.evolve(result, play=play_stats(log.close(state), players, result.rounds))
