@@ -118,6 +118,8 @@ def test_the_card_page_has_every_item_with_its_plot(tmp_path: Path) -> None:
         assert f'id="fig-{name}"' in text
     for table_id in ("seats", "matrix", "distributions", "lead", "djinns", "tiles"):
         assert f'id="table-{table_id}"' in text
+    for table_id in ("categories", "turn-money", "turn-positions", "decision-load", "ai-time"):
+        assert f'id="table-{table_id}"' in text  # from the games' decisions
 
 
 def test_a_bad_ladder_is_one_line_and_exit_2() -> None:
