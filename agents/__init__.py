@@ -78,9 +78,28 @@ def _greedy_nobid(seed: int) -> Agent:
 
 
 def _mcts(seed: int, setting: str) -> Agent:
+    """The search player; its setting is a budget (``mcts:200``), a profile
+    (``mcts:profile=builder``: the greedy player it searches over has the profile's
+    tastes) or both (``mcts:200:profile=builder``)."""
     from naqala.agents.mcts import MctsAgent, parse_budget
 
-    return MctsAgent(seed, parse_budget(setting))
+    budget, profile = setting, ""
+    for part in setting.split(":"):
+        key, _, value = part.partition("=")
+        if key == "profile":
+            if not value or profile:
+                raise ValueError(
+                    f"the mcts player takes one profile=NAME, not {shorten(setting)!r}"
+                )
+            profile = value
+            budget = ":".join(p for p in setting.split(":") if p != part)
+    if not profile:
+        return MctsAgent(seed, parse_budget(setting))
+    from naqala.agents.profile import load_profile
+
+    return MctsAgent(
+        seed, parse_budget(budget), load_profile(profile, COLOURS, None, known_djinns())
+    )
 
 
 def _ismcts(seed: int, setting: str) -> Agent:

@@ -23,6 +23,10 @@ benefit of the doubt (it is only left for a move that plays out clearly better).
 - **Rules API only.** Candidates, legality and scores come from the rules in use (every
   expansion, djinn, item, whim and house rule counts through the score lines); a
   candidate the rules refuse in a deal is not played there.
+- **Profile** (``ai:mcts:profile=builder``, ``ai:mcts:200:profile=builder``): the greedy
+  player that ranks the candidates and is the prior is the profiled one
+  (``profiled.ProfiledGreedyAgent``), so the profile's tastes decide which moves are
+  searched and which one keeps the benefit of the doubt; the playouts stay plain greedy.
 - **Budget** (``ai:mcts:200``: playouts; ``ai:mcts:1s``: CPU seconds per decision,
   ``time.process_time``; ``ai:mcts``: ``DEFAULT_ITERATIONS`` playouts within
   ``DEFAULT_WORK`` units of work). Work is counted, not timed (``meter.Meter``: actions
@@ -46,6 +50,8 @@ import attrs
 from naqala.agents.greedy import GreedyAgent
 from naqala.agents.greedy_full import follow, own_score
 from naqala.agents.meter import Meter
+from naqala.agents.profile import Profile
+from naqala.agents.profiled import ProfiledGreedyAgent
 from naqala.agents.rollout import Move, Policy, value_of
 from naqala.core.actions import Action, shorten
 from naqala.core.engine import Rules
@@ -176,10 +182,13 @@ class MctsAgent:
     """Determinized Monte Carlo search over the greedy player's candidates (see the
     module docstring)."""
 
-    def __init__(self, seed: int, budget: Budget | None = None) -> None:
+    def __init__(
+        self, seed: int, budget: Budget | None = None, profile: Profile | None = None
+    ) -> None:
         self.seed = seed
         self.budget = budget or DEFAULT_BUDGET
-        self.greedy = GreedyAgent(seed)
+        #: the candidates' ranker and the prior; a profile's tastes steer both
+        self.greedy = GreedyAgent(seed) if profile is None else ProfiledGreedyAgent(seed, profile)
         self.policy = Policy(seed)
         self.plan: list[Action] = []
         #: what the last search cost

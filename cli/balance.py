@@ -229,7 +229,7 @@ def paired_card(
         data["seed"],
         base_plugins,
         data["plugins"],
-        extra=("lead_changes", "margin"),
+        extra=paired_extras(base[:games], results[:games]),
     )
     paired.update(
         requested=data["requested"],
@@ -241,6 +241,13 @@ def paired_card(
         sequential=None,
     )
     return {"against": baseline_card, "paired": paired}
+
+
+def paired_extras(*sides: Sequence[GameResult]) -> tuple[str, ...]:
+    """The card's paired per-game metrics: lead changes and margin, and the coins paid
+    for turn order and the decisions per game when every game recorded its play."""
+    recorded = all(r.play is not None for side in sides for r in side)
+    return ("lead_changes", "margin", *(("turn_paid", "decisions") if recorded else ()))
 
 
 def position_tests(data: dict[str, Any]) -> dict[str, Any]:
@@ -328,6 +335,58 @@ def print_one_card(data: dict[str, Any]) -> None:
         "tile kinds (points per player per game): "
         + ", ".join(f"{k} {e['points_per_player']}" for k, e in data["tile_kinds"].items())
     )
+    print_play(say, data)
+
+
+def print_play(say: Any, data: dict[str, Any]) -> None:
+    """The card's lines that read the games' decisions: score by category, the winner's
+    decisive round, turn money, turn positions in later rounds, decision load."""
+    categories = data.get("score_by_category") or {}
+    say("score by category (per player per game): "
+        + ", ".join(f"{k} {v}" for k, v in categories.items()))  # fmt: skip
+    decided = data["lead"].get("decided_at_share")
+    if decided and decided["mean"] is not None:
+        say(
+            f"winner led for good from: mean {decided['mean'] * 100:.0f}% of the game, "
+            f"quartiles {[round(q * 100) for q in decided['quantiles'][1:4]]}%"
+        )
+    money = data.get("turn_money")
+    if money:
+        say(
+            f"coins paid for turn order: per game {money['per_game']['mean']} "
+            f"(per player {money['per_player']}); per game by turn position "
+            + ", ".join(f"{k + 1}. {c}" for k, c in enumerate(money["per_position"]))
+        )
+    positions = data.get("turn_positions")
+    if positions:
+        say(
+            f"win rate by turn position, rounds 2+ ({positions['rounds']} rounds): "
+            + ", ".join(_rate(e) for e in positions["win_rate_by_turn_position"])
+        )
+    load = data.get("decision_load")
+    if load:
+        say(
+            f"decisions per game {load['decisions_per_game']}, options per decision: "
+            f"mean {load['branching']['mean']}, p90 {load['branching']['p90']}"
+        )
+        say(
+            "  by stage (decisions/game; options mean, p90): "
+            + ", ".join(
+                f"{stage} {e['decisions_per_game']}; {e['mean']}, {e['p90']}"
+                for stage, e in load["by_stage"].items()
+            )
+        )
+        say(
+            "  AI time per decision: "
+            + ", ".join(
+                f"{name} {_milliseconds(e['seconds_per_decision'])}"
+                for name, e in load["by_agent"].items()
+            )
+        )
+
+
+def _milliseconds(seconds: float | None) -> str:
+    return "–" if seconds is None else f"{seconds * 1000:.3g} ms"
 
 
 def register(app: typer.Typer) -> None:

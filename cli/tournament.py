@@ -16,7 +16,7 @@ import typer
 from naqala.cli import study as common
 from naqala.cli.common import Expansions, check_game_seeds, seed_option
 from naqala.lab import LabExtraMissing, require
-from naqala.lab.tournament import Tournament, TournamentError, run
+from naqala.lab.tournament import Tournament, TournamentError, run_games
 
 Entrants = Annotated[
     str,
@@ -40,6 +40,7 @@ def tournament(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     jobs: common.Jobs = None,
     dask: common.Dask = None,
+    games_out: common.GamesOut = None,
 ) -> None:
     """Play every table of entrants over the same deals with the seats rotated, and rate
     them (openskill, with 95% intervals): the strength ladder."""
@@ -50,13 +51,14 @@ def tournament(
         require("openskill", "naqala tournament")
     except (TournamentError, LabExtraMissing) as exc:
         common.fail(str(exc))
+    common.need_games_out(games_out)
     games = plan.schedule()
     check_game_seeds(seed, games[-1].seed - seed + 1)
     executor = common.executor_for(jobs, dask, len(games))
     show = not as_json and sys.stderr.isatty()
     try:
         with common.progress_bar(show, len(games), "Tournament") as advance:
-            standings, played = run(plan, executor, advance or (lambda: None))
+            standings, results = run_games(plan, executor, advance or (lambda: None))
     except KeyboardInterrupt:
         common.fail("interrupted before the ladder was rated", 130)
     finally:
@@ -67,9 +69,10 @@ def tournament(
         "deals": deals,
         "seed": seed,
         "expansions": list(expansion or []),
-        "games": played,
+        "games": len(results),
         "ladder": [standing.as_dict() for standing in standings],
     }
+    common.write_games(games_out, [("tournament", plan.ruleset(), results)])
     common.show_answer(data, as_json, print_ladder)
 
 

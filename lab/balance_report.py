@@ -229,6 +229,62 @@ def balance_tables(data: Mapping[str, Any]) -> list[str]:
             "table-tiles",
         )
     )
+    return parts + play_tables(data)
+
+
+def play_tables(data: Mapping[str, Any]) -> list[str]:
+    """The tables of the items read from the games' decisions: score by category, turn
+    money, win rate by turn position in later rounds, decision load (none for games
+    that did not record them)."""
+    parts = ["<h2>Score by category</h2>"]
+    categories = data.get("score_by_category") or {}
+    parts.append(
+        table(
+            ["category", "points per player per game"],
+            list(map(list, categories.items())),
+            "table-categories",
+        )
+    )
+    money, positions = data.get("turn_money"), data.get("turn_positions")
+    load = data.get("decision_load")
+    if money:
+        parts.append("<h2>Coins paid for turn order</h2>")
+        rows = [["per game (all players)", money["per_game"]["mean"]]]
+        rows.append(["per player and game", money["per_player"]])
+        rows += [[f"for turn position {k + 1}, per game", c]
+                 for k, c in enumerate(money["per_position"])]  # fmt: skip
+        parts.append(table(["", "coins"], rows, "table-turn-money"))
+    if positions:
+        parts.append("<h2>Turn positions in rounds 2 and later</h2>")
+        parts.append(
+            table(
+                ["turn position", "rounds", "win rate", "95% CI"],
+                [
+                    [k + 1, positions["rounds"], *_interval(e)]
+                    for k, e in enumerate(positions["win_rate_by_turn_position"])
+                ],
+                "table-turn-positions",
+            )
+        )
+    if load:
+        parts.append("<h2>Decision load</h2>")
+        rows = [["every decision", load["decisions_per_game"], *load["branching"].values()]]
+        rows += [
+            [stage, e["decisions_per_game"], e["mean"], e["p90"]]
+            for stage, e in load["by_stage"].items()
+        ]
+        header = ["stage", "decisions per game", "options: mean", "options: p90"]
+        parts.append(table(header, rows, "table-decision-load"))
+        parts.append(
+            table(
+                ["agent", "decisions per game", "seconds per decision"],
+                [
+                    [name, e["decisions_per_game"], e["seconds_per_decision"]]
+                    for name, e in load["by_agent"].items()
+                ],
+                "table-ai-time",
+            )
+        )
     return parts
 
 

@@ -79,7 +79,8 @@ def metric_values(results: Sequence[GameResult], metric: str) -> list[float]:
     ``wins:SEAT`` (1 if seat SEAT, from 1, won or shared the win), ``position:K`` (1 if
     the player who bid K-th in the first round won or shared the win) or
     ``position-score:K`` (that player's final score), ``lead_changes`` or ``margin``
-    (``naqala.lab.balance``'s)."""
+    (``naqala.lab.balance``'s), ``turn_paid`` (the coins all players paid for turn order)
+    or ``decisions`` (the decisions taken; both 0 for a game that did not record them)."""
     if metric == "score":
         return [_mean(r.scores) for r in results]
     if metric in ("rounds", "actions"):
@@ -87,6 +88,10 @@ def metric_values(results: Sequence[GameResult], metric: str) -> list[float]:
     if metric in ("lead_changes", "margin"):
         read = balance.lead_changes if metric == "lead_changes" else balance.margin
         return [float(read(r)) for r in results]
+    if metric == "turn_paid":
+        return [float(sum(r.play.paid)) if r.play else 0.0 for r in results]
+    if metric == "decisions":
+        return [float(sum(r.play.decisions)) if r.play else 0.0 for r in results]
     kind, _, name = metric.partition(":")
     if kind == "category" and name:
         return [_mean([per.get(name, 0) for per in r.categories]) for r in results]
@@ -97,7 +102,7 @@ def metric_values(results: Sequence[GameResult], metric: str) -> list[float]:
         return _by_position(results, int(name) - 1, kind == "position")
     raise CompareError(
         f"unknown metric {metric!r}; use score, rounds, actions, lead_changes, margin, "
-        "category:NAME, wins:SEAT, position:K or position-score:K"
+        "turn_paid, decisions, category:NAME, wins:SEAT, position:K or position-score:K"
     )
 
 

@@ -9,8 +9,11 @@ rule set, written as JSON Lines, or as Parquet when the file name ends in ``.par
 is not a game row) and ``result_of_row`` rebuilds the ``GameResult`` the lab's reports
 read, so ``naqala report`` builds them again without replaying a game.
 
-Neither engine records the coins paid for turn order nor the decisions and options
-per seat yet, so the rows do not have them.
+Since version 2 a row also has what the game's decisions add up to (recorded alike by
+both engines, ``naqala.lab.game_stats``): each round's turn order and the coins each
+player paid for it, the coins paid by player and by turn position, and by seat the number
+of decisions, the legal options at each (by stage) and the AI's seconds. Rows of version 1
+are still read; their reports leave those items out.
 """
 
 from __future__ import annotations
@@ -22,10 +25,13 @@ from typing import Any
 
 from naqala.core.record import write_atomically
 from naqala.lab import require
+from naqala.lab.game_stats import STATS_FIELDS, stats_fields, stats_of_row, stats_problem
 from naqala.lab.results import GameResult
 
 #: the row format's version, in every row
-VERSION = 1
+VERSION = 2
+#: the versions still read (1: no play fields)
+READ_VERSIONS = (1, 2)
 
 #: the fields of a row, in the order they are written
 FIELDS = (
@@ -48,6 +54,7 @@ FIELDS = (
     "djinns",
     "tile_points",
     "effects",
+    *STATS_FIELDS,
 )
 
 
@@ -84,6 +91,7 @@ def row_of(result: GameResult, side: str, rules: Sequence[str]) -> dict[str, Any
         "djinns": [list(held) for held in result.djinns],
         "tile_points": [dict(p) for p in result.tile_points],
         "effects": dict(sorted(result.effects.items())),
+        **stats_fields(result.play),
     }
 
 
@@ -147,6 +155,13 @@ def _parquet_schema() -> Any:
             ("djinns", pa.list_(pa.list_(pa.string()))),
             ("tile_points", pa.list_(points)),
             ("effects", points),
+            ("turn_order", pa.list_(ints)),
+            ("turn_paid", pa.list_(ints)),
+            ("paid", ints),
+            ("paid_by_position", ints),
+            ("decisions", ints),
+            ("options", pa.list_(pa.map_(pa.string(), ints))),
+            ("ai_seconds", pa.list_(pa.float64())),
         ]
     )
 
@@ -207,6 +222,8 @@ def _from_parquet(row: dict[str, Any]) -> dict[str, Any]:
     for key in ("categories", "tile_points"):
         row[key] = [dict(pairs) for pairs in row.get(key) or []]
     row["effects"] = dict(row.get("effects") or [])
+    if row.get("options") is not None:
+        row["options"] = [dict(pairs) for pairs in row["options"]]
     return row
 
 
@@ -218,9 +235,11 @@ def _is_ints(value: Any) -> bool:
 
 def _problem(row: dict[str, Any]) -> str:
     """What makes ``row`` no game row of this version ('' when it is one)."""
-    if row.get("version") != VERSION:
-        return f"version {row.get('version')!r}, not {VERSION} (a naqala game row)"
-    missing = [f for f in FIELDS if f not in row]
+    version = row.get("version")
+    if version not in READ_VERSIONS:
+        return f"version {version!r}, not {VERSION} (a naqala game row)"
+    expected = FIELDS if version == VERSION else FIELDS[: -len(STATS_FIELDS)]
+    missing = [f for f in expected if f not in row]
     if missing:
         return f"missing {', '.join(missing)}"
     players = row["players"]
@@ -242,7 +261,7 @@ def _problem(row: dict[str, Any]) -> str:
     for key in ("rounds", "actions"):
         if not _is_ints([row[key]]) or row[key] < 0:
             return f"{key} must be a whole number ≥ 0"
-    return ""
+    return stats_problem(row, players, row["rounds"])
 
 
 def result_of_row(row: dict[str, Any]) -> GameResult:
@@ -262,4 +281,5 @@ def result_of_row(row: dict[str, Any]) -> GameResult:
         round_scores=tuple(tuple(s) for s in row["round_scores"]),
         djinns=tuple(tuple(h) for h in row["djinns"]),
         tile_points=tuple(dict(p) for p in row["tile_points"]),
+        play=stats_of_row(row),
     )

@@ -5,7 +5,8 @@ the scores at the end of each round; a plugin's player is called back at its own
 decisions, ``naqala.kernel.callbacks.seat_function``); the result comes back as plain data
 (``NativeState.reading``, ``kernel/src/results.rs``): each seat's score lines, the
 winners, the end flags, the cards' effects, the djinns held and the tiles' worth, and the
-first bidders of the new game. ``GameResult`` is built from them as ``result_of`` builds
+first bidders of the new game, and every decision (``naqala.lab.game_stats``).
+``GameResult`` is built from them as ``result_of`` builds
 it from a Python state, with no Python state made. Where the kernel does not write every
 score line of the rules (solo mode, whose verdict is its own; a plugin's deck or scoring
 hook), the final state is converted once (its shape checked, not its meaning: the
@@ -20,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+import attrs
+
 from naqala.core.engine import Rules
 from naqala.core.simulate import agent_seed
 from naqala.kernel.callbacks import SeatFunction, seat_function, state_reader
@@ -28,6 +31,7 @@ from naqala.kernel.plan import plugin_player
 from naqala.kernel.report import seat_tally
 from naqala.kernel.support import native_rules
 from naqala.lab.agents import study_agent
+from naqala.lab.game_stats import play_stats
 from naqala.lab.results import GameResult, result_of
 
 if TYPE_CHECKING:
@@ -55,14 +59,14 @@ def play_native(rules: Rules, players: int, seed: int, names: Sequence[str]) -> 
     seats = [(name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
     asked = called_back_seats(rules, seed, names)
     reader = None if asked is None else state_reader(rules)  # a view's full_state()
-    final, actions, rounds = start.play(seats, asked, reader)
+    final, actions, rounds, decisions = start.play_recorded(seats, asked, reader)
     first = tuple(start.first_bidders())
     played = [tuple(scores) for scores in rounds]
     read = read_natively(rules, final, seed, actions, names, first, played)
-    if read is not None:
-        return read
-    state = bridge.to_python(final, meaning=False)  # proven the Python engine's state
-    return result_of(rules, state, seed, actions, names, first, played)
+    if read is None:
+        state = bridge.to_python(final, meaning=False)  # proven the Python engine's state
+        read = result_of(rules, state, seed, actions, names, first, played)
+    return attrs.evolve(read, play=play_stats(decisions, players, read.rounds))
 
 
 def called_back_seats(

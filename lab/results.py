@@ -14,6 +14,7 @@ import attrs
 from naqala.core.content import DJINNS
 from naqala.core.engine import Rules
 from naqala.core.state import State, effect_counts
+from naqala.lab.game_stats import PlayStats
 
 
 @attrs.frozen
@@ -43,6 +44,8 @@ class GameResult:
     djinns: tuple[tuple[str, ...], ...] = ()
     #: the points each seat's tiles are worth at the end, by tile kind
     tile_points: tuple[dict[str, int], ...] = ()
+    #: what its decisions add up to: turn order and its price each round, decision load
+    play: PlayStats | None = None
 
 
 def tile_points(rules: Rules, state: State) -> tuple[dict[str, int], ...]:

@@ -20,6 +20,7 @@ import attrs
 
 from naqala.core import without
 from naqala.core.actions import Action
+from naqala.core.agents import Agent
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
 from naqala.core.failures import PluginFailed, blame, is_game_failure, let_panics_pickle
@@ -29,6 +30,7 @@ from naqala.core.simulate import agent_seed, play_game
 from naqala.core.state import State
 from naqala.kernel.choice import ENGINES, PYTHON
 from naqala.lab.agents import seat_name, study_agent
+from naqala.lab.game_stats import DecisionLog, TimedAgent, play_stats
 from naqala.lab.native import play_native, plays_native
 from naqala.lab.results import GameResult, result_of, start_order
 
@@ -203,6 +205,22 @@ def play_task(task: tuple[Study, int]) -> GameResult:
             let_panics_pickle(exc)  # the cause travels with the line from a Dask worker
             raise PluginFailed(f"{blame(exc)} (game seed {seed}, native engine)") from exc
     agents = [study_agent(rules, name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
+    try:
+        return play_python(rules, study.players, seed, names, agents)
+    except BaseException as exc:
+        if not is_game_failure(exc):
+            raise
+        raise PluginFailed(f"{blame(exc)} (game seed {seed})") from exc
+
+
+def play_python(
+    rules: Rules, players: int, seed: int, names: Sequence[str], agents: Sequence[Agent]
+) -> GameResult:
+    """The result of the game of ``players`` from ``seed`` played on the Python engine by
+    ``agents`` (named ``names``), each decision noted and timed (``TimedAgent``) and the
+    scores read at the end of every round."""
+    log = DecisionLog()
+    timed: list[Agent] = [TimedAgent(agent, log) for agent in agents]
     rounds: list[tuple[int, ...]] = []
 
     def round_ends(state: State, action: Action) -> None:
@@ -210,11 +228,7 @@ def play_task(task: tuple[Study, int]) -> GameResult:
         if state.round > len(rounds) + 1:
             rounds.append(rules.scores(state))
 
-    try:
-        first = start_order(rules.new_game(study.players, seed))
-        state, actions = play_game(rules, study.players, seed, agents, round_ends)
-        return result_of(rules, state, seed, actions, names, first, rounds)
-    except BaseException as exc:
-        if not is_game_failure(exc):
-            raise
-        raise PluginFailed(f"{blame(exc)} (game seed {seed})") from exc
+    first = start_order(rules.new_game(players, seed))
+    state, actions = play_game(rules, players, seed, timed, round_ends)
+    result = result_of(rules, state, seed, actions, names, first, rounds)
+    return attrs.evolve(result, play=play_stats(log.close(state), players, result.rounds))

@@ -21,12 +21,14 @@ import attrs
 from naqala.core.agents import SeatError, canonical_seat, make_agent
 from naqala.core.engine import build_rules
 from naqala.core.plugins import PluginError
-from naqala.core.simulate import agent_seed, play_game
+from naqala.core.simulate import agent_seed
 from naqala.kernel import available, native
-from naqala.kernel.support import native_obstacle, native_rules
+from naqala.kernel.support import native_obstacle
 from naqala.lab import require
 from naqala.lab.executors import Executor
-from naqala.lab.results import wilson
+from naqala.lab.native import play_native
+from naqala.lab.results import GameResult, wilson
+from naqala.lab.study import play_python
 
 #: the normal quantile of a 95% interval
 Z95 = 1.96
@@ -84,6 +86,10 @@ class Tournament:
         if self.deals < 1 or len(self.schedule()) > MAX_GAMES:
             raise TournamentError(f"from 1 deal a table to {MAX_GAMES} games in all")
 
+    def ruleset(self) -> tuple[str, ...]:
+        """The plugins of the tournament's rules (its games' rows name them)."""
+        return build_rules(list(self.expansions)).ruleset
+
     def tables(self) -> list[tuple[str, ...]]:
         return list(itertools.combinations(self.entrants, self.players))
 
@@ -114,18 +120,21 @@ def engine_of(game: Game) -> str:
 
 def play(game: Game) -> list[int]:
     """The final scores of ``game``, seat by seat (picklable, for an executor)."""
+    return list(play_result(game).scores)
+
+
+def play_result(game: Game) -> GameResult:
+    """The result of ``game`` as the lab records it (``--games-out`` rows): on the native
+    engine when ``engine_of`` says so, else on the Python engine."""
     rules = build_rules(list(game.expansions))
     players = len(game.seats)
     if engine_of(game) == "native":
-        seats = [(name, agent_seed(game.seed, i)) for i, name in enumerate(game.seats)]
-        final, _, _ = native_rules(rules).new_game(players, game.seed).play(seats)
-        return [int(s) for s in final.scores()]
+        return play_native(rules, players, game.seed, game.seats)
     agents = [
         make_agent(rules, canonical_seat(rules, name), agent_seed(game.seed, i))
         for i, name in enumerate(game.seats)
     ]
-    state, _ = play_game(rules, players, game.seed, agents)
-    return list(rules.scores(state))
+    return play_python(rules, players, game.seed, game.seats, agents)
 
 
 def ranks_of(scores: Sequence[int]) -> list[int]:
@@ -191,10 +200,18 @@ def run(
 ) -> tuple[list[Standing], int]:
     """Plays the schedule on ``executor`` and rates it: the ladder and the games played
     (fewer than scheduled only when interrupted)."""
+    standings, results = run_games(tournament, executor, advance)
+    return standings, len(results)
+
+
+def run_games(
+    tournament: Tournament, executor: Executor, advance: Callable[[], None] = lambda: None
+) -> tuple[list[Standing], list[GameResult]]:
+    """``run``, with every game's result in schedule order (for ``--games-out``)."""
     schedule = tournament.schedule()
-    finished: dict[int, list[int]] = {}
-    for position, scores in executor.imap(play, schedule):
-        finished[position] = scores
+    finished: dict[int, GameResult] = {}
+    for position, result in executor.imap(play_result, schedule):
+        finished[position] = result
         advance()
-    results = [(schedule[i], finished[i]) for i in sorted(finished)]
-    return rate(tournament, results), len(results)
+    results = [(schedule[i], list(finished[i].scores)) for i in sorted(finished)]
+    return rate(tournament, results), [finished[i] for i in sorted(finished)]

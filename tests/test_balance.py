@@ -118,6 +118,8 @@ def test_the_card_page_has_every_item_with_its_plot(tmp_path: Path) -> None:
         assert f'id="fig-{name}"' in text
     for table_id in ("seats", "matrix", "distributions", "lead", "djinns", "tiles"):
         assert f'id="table-{table_id}"' in text
+    for table_id in ("categories", "turn-money", "turn-positions", "decision-load", "ai-time"):
+        assert f'id="table-{table_id}"' in text  # from the games' decisions
 
 
 def test_a_bad_ladder_is_one_line_and_exit_2() -> None:
@@ -140,9 +142,9 @@ def test_against_pairs_the_card_with_its_baseline_game_by_game(tmp_path: Path) -
     assert data["against"]["plugins"] == ["base"] and data["plugins"] == ["base", "no-bidding"]
     paired = data["paired"]
     assert paired["baseline_plugins"] == ["base"] and paired["games"] == data["games"]
-    assert set(paired["extra"]) == {"lead_changes", "margin"}
+    assert set(paired["extra"]) == {"lead_changes", "margin", "turn_paid", "decisions"}
     family = paired["correction"]["metrics"]
-    assert family == 2 + 1 + len(paired["categories"]) + 2 + 2 * 2 + 2
+    assert family == 2 + 1 + len(paired["categories"]) + 2 + 2 * 2 + 4  # 4 extra metrics
     assert [e["position"] for e in paired["by_position"]] == [1, 2]
     assert data["skill"]["baseline"]["plugins"] == ["base"]  # both matrices, paired
     assert "mean_edge" in data["skill"]

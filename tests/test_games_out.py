@@ -54,7 +54,10 @@ def test_simulate_games_rebuild_its_summary_and_parquet_holds_the_same_rows(
     direct = run(*args, "--games-out", str(lines))
     assert direct.exit_code == 0, direct.stderr
     assert run(*args, "--games-out", str(parquet)).exit_code == 0
-    assert read_rows(parquet) == read_rows(lines)
+    untimed = [{k: v for k, v in r.items() if k != "ai_seconds"} for r in read_rows(lines)]
+    assert [
+        {k: v for k, v in r.items() if k != "ai_seconds"} for r in read_rows(parquet)
+    ] == untimed
     [rebuilt] = json.loads(run("report", str(parquet), "--json", "--as", "summary").stdout)
     summary = json.loads(direct.stdout)
     for key in (
@@ -132,7 +135,7 @@ def test_an_old_file_is_kept_whole_when_writing_fails(
     [
         ("{not json\n", "line 1: not JSON"),
         ("[1, 2]\n", "line 1: not a game row"),
-        ('{"version": 9}\n', "row 1: version 9, not 1"),
+        ('{"version": 9}\n', "row 1: version 9, not 2"),
         ('{"version": 1, "side": "a"}\n', "row 1: missing rules, seed"),
     ],
 )
@@ -165,3 +168,20 @@ def test_a_row_whose_numbers_do_not_fit_is_refused(tmp_path: Path) -> None:
     )
     assert "at least 2 games" in one_line(run("report", str(two), "--as", "compare"))
     assert "--as 'table'" in one_line(run("report", str(mixed), "--as", "table"))
+
+
+def test_a_tournament_writes_its_games_with_the_ladder_s_scores(tmp_path: Path) -> None:
+    out = tmp_path / "ladder.jsonl"
+    got = run("tournament", "--seats", "random,greedy,greedy-nobid", "-n", "1", "-j", "1",
+              "--json", "--games-out", str(out))  # fmt: skip
+    assert got.exit_code == 0, got.stderr
+    rows = read_rows(out)
+    ladder = json.loads(got.stdout)
+    assert len(rows) == ladder["games"] == 6 and {r["side"] for r in rows} == {"tournament"}
+    assert [r["seats"] for r in rows[:2]] == [["random", "greedy"], ["greedy", "random"]]
+    wins = {line["name"]: line["wins"] for line in ladder["ladder"]}
+    for name, won in wins.items():
+        assert won == sum(
+            1 / len(r["winners"]) for r in rows for w in r["winners"] if r["seats"][w] == name
+        )
+    assert all(r["decisions"] and sum(r["decisions"]) == r["actions"] for r in rows)

@@ -29,6 +29,14 @@ class NativeState:
         agents: list[Callable[[StateView, list[str]], int] | None] | None = None,
         to_state: Callable[[str], Any] | None = None,
     ) -> tuple[NativeState, int, list[list[int]]]: ...
+    def play_recorded(
+        self,
+        seats: list[tuple[str, int]],
+        agents: list[Callable[[StateView, list[str]], int] | None] | None = None,
+        to_state: Callable[[str], Any] | None = None,
+    ) -> tuple[
+        NativeState, int, list[list[int]], list[tuple[int, int, str, int, int, int, float]]
+    ]: ...
     def scores(self) -> list[int]: ...
     def reading(
         self,

@@ -39,6 +39,7 @@ pub mod shared_rules;
 pub mod state;
 pub mod statecheck;
 pub mod statejson;
+pub mod stats;
 pub mod suits;
 pub mod terrain;
 pub mod typed_settings;

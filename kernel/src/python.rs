@@ -27,6 +27,12 @@ mod _native {
     use crate::state_view::{BoardView, DecisionView, PlayerView, PlayersView, StateView};
     use crate::state_view::{PyHooks, PyPlayer};
 
+    /// One decision of a played game, as `NativeState.play_recorded` hands it to Python.
+    type DecisionRow = (u16, u8, String, u32, i64, i8, f64);
+    /// What `NativeState.play_recorded` returns: final state, actions, round scores, and
+    /// the decisions.
+    type RecordedGame = (NativeState, u64, Vec<Vec<i64>>, Vec<DecisionRow>);
+
     /// The environments' classes (`naqala.envs.native`).
     #[pymodule_export]
     use crate::python_envs::{EnvBatch, EnvGame, EnvKernel};
@@ -276,6 +282,21 @@ mod _native {
             agents: Option<Vec<Option<Py<PyAny>>>>,
             to_state: Option<Py<PyAny>>,
         ) -> PyResult<(NativeState, u64, Vec<Vec<i64>>)> {
+            let (state, actions, rounds, _) = self.play_recorded(py, seats, agents, to_state)?;
+            Ok((state, actions, rounds))
+        }
+
+        /// `play`, and last every decision taken (`crate::stats`, for the lab's game
+        /// rows): `(round, seat, stage, options, coins paid for turn order, player whose
+        /// turn it is or -1, seconds the player took)`.
+        #[pyo3(signature = (seats, agents=None, to_state=None))]
+        fn play_recorded(
+            &self,
+            py: Python<'_>,
+            seats: Vec<(String, Seed)>,
+            agents: Option<Vec<Option<Py<PyAny>>>>,
+            to_state: Option<Py<PyAny>>,
+        ) -> PyResult<RecordedGame> {
             let mut agents = agents.unwrap_or_default().into_iter();
             let failure = Arc::new(std::sync::Mutex::new(None));
             let mut players: Vec<Box<dyn Player + Send>> = Vec::with_capacity(seats.len());
@@ -309,6 +330,15 @@ mod _native {
                 },
                 played.actions,
                 played.rounds,
+                played
+                    .decisions
+                    .into_iter()
+                    .map(|d| {
+                        let stage = rules.rules().content.names.name(d.stage).to_owned();
+                        let seconds = d.time.as_secs_f64();
+                        (d.round, d.seat, stage, d.options, d.paid, d.turn, seconds)
+                    })
+                    .collect(),
             ))
         }
 

@@ -7,8 +7,11 @@
 //! `play_game`) reaches. `player` makes one by its seat name; a name the kernel has no
 //! player for is `None`, and the game then stays in Python.
 
+use std::time::Instant;
+
 use crate::rules::{Rules, Unported};
 use crate::state::State;
+use crate::stats::Decision;
 
 pub use crate::player::{Player, RandomPlayer};
 
@@ -49,11 +52,13 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
 }
 
 /// A game played to its end: the final state, the number of actions, and every
-/// player's score at the end of each finished round (as the lab records them).
+/// player's score at the end of each finished round (as the lab records them), and
+/// every decision taken (`crate::stats`).
 pub struct Played {
     pub state: State,
     pub actions: u64,
     pub rounds: Vec<Vec<i64>>,
+    pub decisions: Vec<Decision>,
 }
 
 /// The game played from `state` to its end, `players[seat]` choosing at each of that
@@ -67,6 +72,7 @@ pub fn play(
     let mut state = state.clone();
     let mut actions = 0u64;
     let mut rounds: Vec<Vec<i64>> = Vec::new();
+    let mut decisions = Vec::new();
     loop {
         let options = rules.legal_actions(&state)?;
         if options.is_empty() {
@@ -74,6 +80,7 @@ pub fn play(
                 state,
                 actions,
                 rounds,
+                decisions,
             });
         }
         if usize::from(state.round) > rounds.len() + 1 {
@@ -83,11 +90,16 @@ pub fn play(
         let player = players
             .get_mut(seat)
             .ok_or_else(|| Unported(format!("a player for seat {seat}")))?;
+        let started = Instant::now();
         let choice = player.choose(rules, &state, &options)?;
+        let time = started.elapsed();
         let action = options
             .get(choice)
             .ok_or_else(|| Unported(format!("option {choice} of {}", options.len())))?;
+        let mut decision = Decision::of(rules, &state, options.len(), time);
         state = rules.apply(state, action)?;
+        decision.settle(&state);
+        decisions.push(decision);
         actions += 1;
     }
 }
