@@ -214,6 +214,11 @@ pub struct Rules<'c> {
     /// owner's turn (found from its kind once, not at every event and decision)
     reacts: Vec<bool>,
     activated: Vec<bool>,
+    /// by card index, its names interned once (no string look-up in the game loop): the
+    /// mark its use leaves in the turn (`use_mark`), and the round-used key of a paid
+    /// djinn limited to once a round at two players (`round_limited`)
+    use_marks: Vec<Option<Sym>>,
+    round_keys: Vec<Option<Sym>>,
     /// the Thieves' rules, when their deck is in the content
     thieves: Option<thieves::Thieves>,
     /// solo mode's rules, in a solo game
@@ -228,6 +233,28 @@ pub struct Rules<'c> {
     revisit: bool,
     /// a plugin's hooks the kernel calls back (`crate::callbacks`), if any is loaded
     callbacks: Option<Arc<dyn HookCalls>>,
+}
+
+/// The mark a card's use leaves in the turn: its id under a `card` limit, its deck's
+/// under a `deck` limit, none otherwise.
+fn use_mark_of(content: &Content, card: usize) -> Option<Sym> {
+    let spec = &content.doc.cards[card];
+    let deck = content.deck_index(&spec.deck)?;
+    match content.doc.decks[deck].limit.as_str() {
+        "card" => content.names.sym(&spec.id),
+        "deck" => content.names.sym(&spec.deck),
+        _ => None,
+    }
+}
+
+/// The `round-used:<id>` key of a paid djinn when `djinn_limit_round_2p` limits it to
+/// once a round at two players; None for any other card.
+fn round_key_of(content: &Content, card: usize) -> Option<Sym> {
+    let spec = &content.doc.cards[card];
+    let limited = !spec.cost.is_empty()
+        && content.deck_index(&spec.deck) == Some(DJINNS)
+        && content.setting("djinn_limit_round_2p").unwrap_or(0) != 0;
+    limited.then(|| content.names.known(&format!("round-used:{}", spec.id)))
 }
 
 /// The decks every game has, by index (`core/engine.py`).
@@ -325,6 +352,12 @@ impl<'c> Rules<'c> {
                         || whims.is_whim(i as u8)
                         || artisans.as_ref().is_some_and(|a| a.activated(i as u8))
                 })
+                .collect(),
+            use_marks: (0..content.doc.cards.len())
+                .map(|card| use_mark_of(content, card))
+                .collect(),
+            round_keys: (0..content.doc.cards.len())
+                .map(|card| round_key_of(content, card))
                 .collect(),
             thieves: thieves::Thieves::new(content),
             solo: solo::Solo::new(content),
@@ -1458,28 +1491,16 @@ impl<'c> Rules<'c> {
     /// The `Turn.used` mark of a use of `card`: the card, its deck, or none (the deck's
     /// `limit`).
     fn use_mark(&self, card: u8) -> Option<Sym> {
-        let spec = &self.content.doc.cards[usize::from(card)];
-        let deck = self.content.deck_index(&spec.deck)?;
-        let names = &self.content.names;
-        match self.content.doc.decks[deck].limit.as_str() {
-            "card" => names.sym(&spec.id),
-            "deck" => names.sym(&spec.deck),
-            _ => None,
-        }
+        self.use_marks[usize::from(card)]
     }
 
     /// `round_limited`: a paid djinn at two players under `djinn_limit_round_2p`.
     fn round_limited(&self, state: &State, card: u8) -> bool {
-        let spec = &self.content.doc.cards[usize::from(card)];
-        state.players.len() == 2
-            && !spec.cost.is_empty()
-            && self.content.deck_index(&spec.deck) == Some(DJINNS)
-            && self.content.setting("djinn_limit_round_2p").unwrap_or(0) != 0
+        state.players.len() == 2 && self.round_keys[usize::from(card)].is_some()
     }
 
     fn round_key(&self, card: u8) -> Sym {
-        let id = &self.content.doc.cards[usize::from(card)].id;
-        self.content.names.known(&format!("round-used:{id}"))
+        self.round_keys[usize::from(card)].expect("a round-limited card")
     }
 
     /// `cards.options`: what the deciding player's activated cards offer, each distinct
