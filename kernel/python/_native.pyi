@@ -29,6 +29,10 @@ class NativeState:
         agents: list[Callable[[StateView, list[str]], int] | None] | None = None,
         to_state: Callable[[str], Any] | None = None,
     ) -> tuple[NativeState, int, list[list[int]]]: ...
+    @staticmethod
+    def play_batch(
+        states: list[NativeState], seats: list[list[tuple[str, int]]], threads: int = 1
+    ) -> list[tuple[NativeState, int, list[list[int]]]]: ...
     def scores(self) -> list[int]: ...
     def reading(
         self,
