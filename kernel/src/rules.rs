@@ -19,6 +19,7 @@ use crate::state::{Count, Counts, Decision, Deck, State, Target, Turn, NOBODY};
 
 /// The Artisans of Naqala (plugins/artisans/), a module of its own.
 pub(crate) mod artisans;
+mod score_terms;
 mod whims;
 
 /// A rule the kernel does not implement yet, by the name of the stage or power.
@@ -219,6 +220,8 @@ pub struct Rules<'c> {
     /// djinn limited to once a round at two players (`round_limited`)
     use_marks: Vec<Option<Sym>>,
     round_keys: Vec<Option<Sym>>,
+    /// what scoring reads of the content, found once
+    score_terms: score_terms::ScoreTerms,
     /// the Thieves' rules, when their deck is in the content
     thieves: Option<thieves::Thieves>,
     /// solo mode's rules, in a solo game
@@ -359,6 +362,7 @@ impl<'c> Rules<'c> {
             round_keys: (0..content.doc.cards.len())
                 .map(|card| round_key_of(content, card))
                 .collect(),
+            score_terms: score_terms::ScoreTerms::new(content),
             thieves: thieves::Thieves::new(content),
             solo: solo::Solo::new(content),
             whims,
@@ -2836,11 +2840,10 @@ impl<'c> Rules<'c> {
     /// One player's score (`own_score`: the score lines summed), read by the players.
     pub fn score(&self, state: &State, player: usize) -> i64 {
         let doc = &self.content.doc;
-        let setting = |key: &str| self.content.setting(key).unwrap_or(0);
-        let colour = |id: &str| doc.colours.iter().position(|c| c.id == id);
+        let terms = &self.score_terms;
         let me = &state.players[player];
         let mut total = i64::from(me.coins);
-        if let Some(vizier) = colour("yellow") {
+        if let Some(vizier) = terms.vizier {
             let viziers = me.meeples[vizier];
             let beaten = state
                 .players
@@ -2848,10 +2851,10 @@ impl<'c> Rules<'c> {
                 .enumerate()
                 .filter(|&(other, p)| other != player && p.meeples[vizier] < viziers)
                 .count() as i64;
-            total += i64::from(viziers) * setting("vizier_vp") + beaten * setting("vizier_bonus");
+            total += i64::from(viziers) * terms.vizier_vp + beaten * terms.vizier_bonus;
         }
-        if let Some(elder) = colour("white") {
-            total += i64::from(me.meeples[elder]) * setting("elder_vp");
+        if let Some(elder) = terms.elder {
+            total += i64::from(me.meeples[elder]) * terms.elder_vp;
         }
         total += me
             .hands
@@ -2902,16 +2905,17 @@ impl<'c> Rules<'c> {
         if size == 0 {
             return 0;
         }
-        self.content.table("suit_values").map_or(0, |v| v[size - 1])
+        self.score_terms
+            .suit_values
+            .as_ref()
+            .map_or(0, |v| v[size - 1])
     }
 
     /// The merchandise cards of the resources deck: (card index, copies held).
     fn goods(&self, state: &State, player: usize) -> Vec<(u8, usize)> {
-        let doc = &self.content.doc;
         let mut held: Vec<(u8, usize)> = Vec::new();
         for &card in state.players[player].hands.hand(RESOURCES) {
-            let spec = &doc.cards[usize::from(card)];
-            if spec.kind != "merchandise" || spec.deck != doc.decks[RESOURCES].id {
+            if !self.score_terms.merchandise[usize::from(card)] {
                 continue;
             }
             match held.iter_mut().find(|(c, _)| *c == card) {
