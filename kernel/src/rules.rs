@@ -196,6 +196,15 @@ struct Known {
     last_camel: Sym,
 }
 
+/// The stages the players ask about by kind (`Rules::at_stage`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KnownStage {
+    Bid,
+    Pick,
+    Drop,
+    Over,
+}
+
 /// The base game's rules over one content.
 #[derive(Clone, Debug)]
 pub struct Rules<'c> {
@@ -514,6 +523,19 @@ impl<'c> Rules<'c> {
 
     fn kind(&self, stage: Sym) -> Kind {
         self.kinds[usize::from(stage.0)]
+    }
+
+    /// Whether the decision waits at the stage of that kind: a comparison of symbols
+    /// interned once (the players' loops ask it at every state they look at).
+    pub fn at_stage(&self, state: &State, stage: KnownStage) -> bool {
+        let k = &self.known;
+        state.decision.stage
+            == match stage {
+                KnownStage::Bid => k.bid,
+                KnownStage::Pick => k.pick,
+                KnownStage::Drop => k.drop,
+                KnownStage::Over => k.over,
+            }
     }
 
     fn stage_name(&self, sym: Sym) -> &str {
