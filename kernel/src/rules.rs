@@ -269,6 +269,21 @@ fn round_key_of(content: &Content, card: usize) -> Option<Sym> {
     limited.then(|| content.names.known(&format!("round-used:{}", spec.id)))
 }
 
+/// A pick of each tile of `tiles` (a set as bits) in the canonical order of the tiles'
+/// names, column by column and down each column (`a1 a2 … b1`), so that the options'
+/// sort finds them in order and leaves them.
+fn picks_in_name_order(tiles: u64, cols: usize, size: usize) -> Vec<Action> {
+    let mut out = Vec::with_capacity(tiles.count_ones() as usize);
+    for col in 0..cols.min(size) {
+        for tile in (col..size).step_by(cols) {
+            if tiles >> tile & 1 != 0 {
+                out.push(Action::Pick(tile as u8));
+            }
+        }
+    }
+    out
+}
+
 /// The decks every game has, by index (`core/engine.py`).
 pub(crate) const RESOURCES: usize = 0;
 const DJINNS: usize = 1;
@@ -970,9 +985,11 @@ impl<'c> Rules<'c> {
     fn starts(&self, state: &State, first: bool) -> Vec<Action> {
         let geo = &state.layout.geometry;
         let masks = self.colour_masks(state);
+        let cols = usize::from(state.layout.cols);
         if !self.revisit {
             let starts = crate::moves::self_avoiding_starts(geo, &state.board, &masks, first);
-            return starts.into_iter().map(|t| Action::Pick(t as u8)).collect();
+            let found = starts.iter().fold(0u64, |mask, &t| mask | 1u64 << t);
+            return picks_in_name_order(found, cols, geo.size);
         }
         let mut out = Vec::new();
         for tile in 0..state.layout.size() {
@@ -994,7 +1011,14 @@ impl<'c> Rules<'c> {
                 }
             }
         }
-        out
+        if first {
+            return out;
+        }
+        let found = out.iter().fold(0u64, |mask, a| match a {
+            Action::Pick(t) => mask | 1u64 << t,
+            _ => mask,
+        });
+        picks_in_name_order(found, cols, geo.size)
     }
 
     /// `legal_drops`: (tile, colour) pairs the next drop may be, each keeping a legal
