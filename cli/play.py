@@ -225,8 +225,12 @@ class Session:
             self.ai_decision(agent)
 
     def play(self, action: Action) -> None:
+        from naqala.kernel.seated import follow_play
+
+        before = self.state
         self.state = self.rules.apply(self.state, action)
         self.record = with_action(self.record, action)
+        follow_play(self.agents, before, action, self.state)
 
     def ai_decision(self, agent: Agent) -> None:
         player = self.state.decision.player

@@ -75,6 +75,11 @@ def called_back_seats(
     """By seat, what the kernel calls at the decisions of a plugin's player (the agent
     the Python game would seat, seeded alike), None for the kernel's own; None when every
     seat is the kernel's."""
+    key = f"naqala.lab.plugin_seats:{','.join(names)}"
+    if key not in rules.memo:  # asked once per rules and seats, not at every game
+        rules.memo[key] = any(plugin_player(rules, name) is not None for name in names)
+    if not rules.memo[key]:
+        return None
     asked: list[SeatFunction | None] = [
         None
         if plugin_player(rules, name) is None
@@ -103,7 +108,9 @@ def read_natively(
     if reading is None:
         return None
     rounds, lines, scores, winners, flags, effect_counts, djinns, tile_points, verdict = reading
-    plugins = set(rules.ruleset)
+    if "naqala.lab.plugin_ids" not in rules.memo:  # once per rules, not at every game
+        rules.memo["naqala.lab.plugin_ids"] = frozenset(rules.ruleset)
+    plugins: frozenset[str] = rules.memo["naqala.lab.plugin_ids"]
     effects = dict(effect_counts)
     categories = []
     for sheet in lines:  # plain dicts: a Counter per seat was a fifth of the reading

@@ -41,3 +41,43 @@ def test_a_seat_the_kernel_has_no_player_for_is_named() -> None:
     start = NativeRules(rules).to_native(rules.new_game(2, 1))
     with pytest.raises(NotImplementedError, match="no player 'coiny'"):
         start.play([("random", 1), ("coiny", 2)])
+
+
+@pytest.mark.parametrize("threads", [1, 2, 0])
+def test_a_batch_on_threads_is_the_games_one_by_one(threads: int) -> None:
+    """``NativeState.play_batch`` on any number of threads gives each game exactly what
+    ``play`` gives it alone, in the order of the states."""
+    require_native()
+    from naqala.kernel import native
+
+    rules = rules_of(Ruleset())
+    bridge = NativeRules(rules)
+    games = [(2 + index % 3, 70 + index) for index in range(12)]
+    starts = [bridge.new_game(players, seed) for players, seed in games]
+    seats = [
+        [
+            ("greedy" if seat == 0 and seed % 2 else "random", agent_seed(seed, seat))
+            for seat in range(players)
+        ]
+        for players, seed in games
+    ]
+    alone = [start.play(seat_list) for start, seat_list in zip(starts, seats, strict=True)]
+    batch = native().NativeState.play_batch(starts, seats, threads)
+    assert len(batch) == len(alone)
+    for (final, actions, rounds), (one, one_actions, one_rounds) in zip(batch, alone, strict=True):
+        assert (actions, rounds) == (one_actions, one_rounds)
+        assert final.to_json() == one.to_json()
+
+
+def test_a_batch_names_what_it_cannot_play() -> None:
+    require_native()
+    from naqala.kernel import native
+
+    bridge = NativeRules(rules_of(Ruleset()))
+    start = bridge.new_game(2, 3)
+    with pytest.raises(ValueError, match="1 states but 2 lists of seats"):
+        native().NativeState.play_batch([start], [[("random", 1)] * 2] * 2)
+    with pytest.raises(NotImplementedError, match="no player 'coiny'"):
+        native().NativeState.play_batch([start], [[("random", 1), ("coiny", 2)]], 2)
+    with pytest.raises(ValueError, match="threads=5000"):
+        native().NativeState.play_batch([start], [[("random", 1)] * 2], 5000)

@@ -17,7 +17,13 @@ from naqala.cli.app import app
 from naqala.core.agents import RandomAgent
 from naqala.core.engine import build_rules
 from naqala.core.record import load_record, new_record
-from naqala.kernel.seated import NativeSeat, kernel_seats, natively_seated, table_agents
+from naqala.kernel.seated import (
+    NativeSeat,
+    follow_play,
+    kernel_seats,
+    natively_seated,
+    table_agents,
+)
 
 runner = CliRunner()
 
@@ -75,6 +81,41 @@ def test_a_native_seat_decides_as_the_python_player_of_its_seat() -> None:
         state = rules.apply(state, chosen)
 
 
+def test_the_table_keeps_a_native_state_and_hands_it_over_only_when_it_lost_track() -> None:
+    """The native seats of a table share one native game, told every action the table
+    applies (a person's too): the state is handed over as JSON once, at the first native
+    decision, and again only after the table went back to a state it was not told of
+    (an undo), while every choice stays the Python player's."""
+    require_native()
+    rules = build_rules()
+    record = new_record(rules, 22, 3, ("ai:greedy", "human", "ai:mcts:10"))
+    python = table_agents(rules, record, "python")
+    native = natively_seated(rules, record.seats, record.seed, python)
+    person = RandomAgent(5)
+    table = native[0].table  # type: ignore[union-attr]
+    assert native[2].table is table  # type: ignore[union-attr]
+    states = [rules.new_game(3, record.seed)]
+    for step in range(120):
+        state = states[-1]
+        if state.is_over:
+            break
+        if step == 80:  # undo: back to an earlier state the table was not told of
+            states = states[:-3]
+            continue
+        seat = state.decision.player
+        options = rules.legal_actions(state)
+        agent, twin = native[seat], python[seat]
+        if agent is None or twin is None:
+            chosen = person.choose(rules, state, options)
+        else:
+            chosen = agent.choose(rules, state, options)
+            assert chosen == twin.choose(rules, state, options)
+        after = rules.apply(state, chosen)
+        follow_play(native, state, chosen, after)
+        states.append(after)
+    assert table.handovers == 2
+
+
 def test_native_refuses_a_code_house_rule_in_one_line_before_the_game_starts() -> None:
     require_native()
     result = run("play", "--seats", "ai,ai", "-x", "double-palms", "--engine", "native")
@@ -108,9 +149,9 @@ def test_the_environment_chooses_and_the_option_wins(monkeypatch: pytest.MonkeyP
     made: list[str] = []
     real = NativeSeat.__init__
 
-    def counted(self: NativeSeat, rules: object, name: str, seed: int) -> None:
+    def counted(self: NativeSeat, rules: object, name: str, seed: int, table: object) -> None:
         made.append(name)
-        real(self, rules, name, seed)  # type: ignore[arg-type]
+        real(self, rules, name, seed, table)  # type: ignore[arg-type]
 
     monkeypatch.setattr(NativeSeat, "__init__", counted)
     assert (

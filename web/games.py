@@ -35,7 +35,7 @@ from naqala.display.decisions import decision_title, option_label
 from naqala.display.html import score_table_html
 from naqala.display.svg import seat_label, svg_parts
 from naqala.kernel.choice import PYTHON
-from naqala.kernel.seated import table_agents
+from naqala.kernel.seated import follow_play, table_agents
 from naqala.web.bar import final_line, holding_line
 from naqala.web.cards import card_catalogue, cards_in_play, own_cards
 from naqala.web.gains import gains_words
@@ -166,6 +166,7 @@ class Game:
         record = with_action(self.record, action)
         if state.is_over:
             record = with_final_scores(record, self.rules.scores(state))
+        follow_play(self.agents, self.state, action, state)
         self.states.append(state)
         self.record = record
         self.version += 1

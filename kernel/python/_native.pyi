@@ -37,6 +37,10 @@ class NativeState:
     ) -> tuple[
         NativeState, int, list[list[int]], list[tuple[int, int, str, int, int, int, float]]
     ]: ...
+    @staticmethod
+    def play_batch(
+        states: list[NativeState], seats: list[list[tuple[str, int]]], threads: int = 1
+    ) -> list[tuple[NativeState, int, list[list[int]]]]: ...
     def scores(self) -> list[int]: ...
     def reading(
         self,

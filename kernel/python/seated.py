@@ -2,17 +2,19 @@
 
 ``naqala play`` keeps the game itself on the Python engine (the table shows it, takes it
 back, saves it), but a greedy or ``mcts`` seat's decision is a whole search: there the
-kernel pays. ``NativeSeat`` hands the state over, lets the kernel's player of the same
-name, setting and seed decide, and returns the same action the Python player would have
-chosen (the kernel's players are proven decision by decision equal,
-tests/test_native_agents.py). A random seat stays a Python ``RandomAgent``: its choice
-costs less than handing the state over, and its draws carry from decision to decision,
-which a resumed or undone game replays (``core.session.replay_draws``).
+kernel pays. ``NativeSeat`` lets the kernel's player of the same name, setting and seed
+decide on the native state its ``NativeTable`` keeps beside the Python one (told each
+action the table applies, ``follow_play``; handed over as JSON only when it lost track),
+and returns the same action the Python player would have chosen (the kernel's players are
+proven decision by decision equal, tests/test_native_agents.py). A random seat stays a
+Python ``RandomAgent``: its choice costs less than the kernel's, and its draws carry from
+decision to decision, which a resumed or undone game replays (``core.session.replay_draws``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from naqala.core.actions import Action, format_action
 from naqala.core.agents import HUMAN, Agent
@@ -26,28 +28,85 @@ from naqala.kernel.choice import AUTO, PYTHON, EngineChoice, choose
 from naqala.kernel.plan import plugin_player
 from naqala.kernel.support import native_rules
 
+if TYPE_CHECKING:  # the extension is optional: its types are only named here
+    from naqala.kernel._native import NativeState
+
 #: the players that stay Python at the table (see the module's docstring)
 PYTHON_AT_THE_TABLE = ("random",)
+
+
+class NativeTable:
+    """The table's game kept natively beside its Python one, for its native seats.
+
+    The table tells it every action it applies (``follow``), and it applies the same
+    action to its native state, so a native seat finds the state it must decide on
+    already in the kernel. A state it did not follow (the first decision, after an undo,
+    a resumed game) is handed over once through state JSON, and followed from there.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self._bridge = native_rules(rules)
+        self._python: State | None = None
+        self._native: NativeState | None = None
+        #: how many states were handed over as JSON (the rest were followed natively)
+        self.handovers = 0
+
+    def native(self, state: State) -> NativeState:
+        """The native state of ``state``: the one followed to it, else handed over."""
+        if state is not self._python or self._native is None:
+            self._native = self._bridge.to_native(state)
+            self._python = state
+            self.handovers += 1
+        return self._native
+
+    def follow(self, before: State, action: Action, after: State) -> None:
+        """The table applied ``action`` to ``before`` and got ``after``: the native state
+        takes the same step if it stood at ``before`` (the engines are proven to play one
+        game), and is forgotten otherwise, to be handed over when a seat next asks."""
+        followed = None
+        if before is self._python and self._native is not None:
+            try:
+                followed = self._native.apply(format_action(action))
+            except (ValueError, NotImplementedError):
+                followed = None  # a kernel bug or a gap: the next seat hands the state over
+        self._python = after if followed is not None else None
+        self._native = followed
 
 
 class NativeSeat:
     """An AI seat played by the kernel's player ``name`` (``greedy``, ``mcts:200``)."""
 
-    def __init__(self, rules: Rules, name: str, seed: int) -> None:
+    def __init__(
+        self, rules: Rules, name: str, seed: int, table: NativeTable | None = None
+    ) -> None:
+        """``table``: the native game the table keeps for its native seats (one of its
+        own when none is shared)."""
         self.name = name
-        self._bridge = native_rules(rules)
+        self.table = table if table is not None else NativeTable(rules)
         self._player = native().NativePlayer(name, seed)
 
     def choose(self, rules: Rules, state: State, options: Sequence[Action]) -> Action:
-        handed = self._bridge.to_native(state)
-        notation = handed.legal_actions()[self._player.choose(handed)]
-        for action in options:
-            if format_action(action) == notation:
-                return action
-        raise RuntimeError(  # the harness proves the lists equal: this is a kernel bug
-            f"the native player {self.name!r} chose {notation!r}, which the Python engine "
-            "does not offer"
-        )
+        """The kernel player's choice. ``options`` are ``rules.legal_actions(state)``,
+        which the kernel lists in the same order (the differential harness proves it), so
+        its index names the action; a list of another length is a kernel bug."""
+        handed = self.table.native(state)
+        index: int = self._player.choose(handed)
+        if not 0 <= index < len(options):
+            raise RuntimeError(
+                f"the native player {self.name!r} chose option {index} of "
+                f"{len(options)}: the engines' legal actions differ"
+            )
+        return options[index]
+
+
+def follow_play(
+    agents: Sequence[Agent | None], before: State, action: Action, after: State
+) -> None:
+    """Tell the native game of a table's seats ``agents`` (if any) the action the table
+    applied, so its native seats need no handover at their next decision."""
+    tables = {id(a.table): a.table for a in agents if isinstance(a, NativeSeat)}
+    for table in tables.values():
+        table.follow(before, action, after)
 
 
 def kernel_seats(seats: Sequence[str]) -> list[str]:
@@ -71,11 +130,12 @@ def natively_seated(
     the kernel plays replaced by its ``NativeSeat``, seeded as the Python player was
     (``agent_seed(seed, seat)``)."""
     chosen = set(kernel_seats(seats)) - plugin_seats(rules, seats)
+    table = NativeTable(rules) if chosen else None
     seated: list[Agent | None] = []
     for index, (seat, agent) in enumerate(zip(seats, agents, strict=True)):
         name = seat.removeprefix("ai:")
         if agent is not None and name in chosen:
-            seated.append(NativeSeat(rules, name, agent_seed(seed, index)))
+            seated.append(NativeSeat(rules, name, agent_seed(seed, index), table))
         else:
             seated.append(agent)
     return seated

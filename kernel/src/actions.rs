@@ -425,27 +425,44 @@ fn cards_key(rank: u64, cards: &Cards, ranks: &crate::content::KindRanks) -> Opt
     Some(key)
 }
 
+thread_local! {
+    /// The keyed options of one decision being sorted, kept from decision to decision so
+    /// that sorting allocates nothing once it has held the longest list.
+    static KEYED: std::cell::RefCell<Vec<(u64, Action)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// One decision's options in canonical order, duplicates removed (`Rules.legal_actions`
-/// sorts by `SORT_KEY`).
+/// sorts by `SORT_KEY`). Each option's cheap key is computed once into a reused buffer;
+/// a list the generators made in canonical order is left as it is, any other is sorted
+/// there and written back, with no allocation per decision.
 pub fn sort_options(options: &mut Vec<Action>, content: &Content, cols: usize) {
     if options.len() < 2 {
         return;
     }
-    let keys: Option<Vec<(u64, Action)>> = options
-        .iter()
-        .map(|a| fast_key(a, content, cols).map(|k| (k, *a)))
-        .collect();
-    match keys {
-        Some(mut keyed) => {
+    let sorted = KEYED.with(|keyed| {
+        let Ok(mut keyed) = keyed.try_borrow_mut() else {
+            return false; // only a re-entrant call finds it taken: the slow path then
+        };
+        keyed.clear();
+        let mut rising = true;
+        for option in options.iter() {
+            let Some(k) = fast_key(option, content, cols) else {
+                return false;
+            };
+            rising &= keyed.last().is_none_or(|&(last, _)| last < k);
+            keyed.push((k, *option));
+        }
+        if !rising {
             keyed.sort_unstable_by_key(|&(k, _)| k);
             keyed.dedup_by_key(|&mut (k, _)| k);
             options.clear();
-            options.extend(keyed.into_iter().map(|(_, a)| a));
+            options.extend(keyed.iter().map(|&(_, a)| a));
         }
-        None => {
-            options.sort_by_cached_key(|a| sort_key(&a.notation(content, cols)));
-            options.dedup();
-        }
+        true
+    });
+    if !sorted {
+        options.sort_by_cached_key(|a| sort_key(&a.notation(content, cols)));
+        options.dedup();
     }
 }
 

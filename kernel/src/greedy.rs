@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use crate::actions::Action;
 use crate::moves::{distinct_moves, MoveEnd, MoveSource};
-use crate::rules::{Rules, Unported};
+use crate::rules::{KnownStage, Rules, Unported};
 use crate::seats::Player;
 use crate::state::{Count, Decision, State, NOBODY};
 use crate::views::determinize;
@@ -81,7 +81,7 @@ impl<'r, 'c> Meter<'r, 'c> {
     }
 
     pub fn is_over(&self, state: &State) -> bool {
-        self.rules.content.names.name(state.decision.stage) == "over"
+        self.rules.at_stage(state, KnownStage::Over)
     }
 
     /// `follow`: the state after `plan`, or None if the rules refuse one of its steps.
@@ -130,13 +130,13 @@ impl<'r, 'c> Meter<'r, 'c> {
     }
 }
 
-fn stage_is(rules: &Rules, state: &State, name: &str) -> bool {
-    rules.content.names.name(state.decision.stage) == name
+fn stage_is(rules: &Rules, state: &State, stage: KnownStage) -> bool {
+    rules.at_stage(state, stage)
 }
 
 /// Whether the decision is a pick or a drop (`MOVE_STAGES`).
 pub fn is_move_stage(rules: &Rules, state: &State) -> bool {
-    stage_is(rules, state, "pick") || stage_is(rules, state, "drop")
+    stage_is(rules, state, KnownStage::Pick) || stage_is(rules, state, KnownStage::Drop)
 }
 
 fn is_move_action(action: &Action) -> bool {
@@ -309,9 +309,9 @@ impl Settings {
         player: usize,
     ) -> Result<Vec<(i64, Plan)>, Unported> {
         let rules = meter.rules;
-        let plans = if stage_is(rules, state, "pick") {
+        let plans = if stage_is(rules, state, KnownStage::Pick) {
             self.candidates(meter, state, player)
-        } else if stage_is(rules, state, "drop") {
+        } else if stage_is(rules, state, KnownStage::Drop) {
             distinct_moves(
                 state,
                 &state.layout.geometry,
@@ -495,7 +495,7 @@ impl GreedyPlayer {
     ) -> Result<usize, Unported> {
         let rules = meter.rules;
         let player = state.decision.player as usize;
-        if self.no_bid && stage_is(rules, state, "bid") {
+        if self.no_bid && stage_is(rules, state, KnownStage::Bid) {
             if let Some(i) = cheapest_bid(options) {
                 return Ok(i);
             }
@@ -512,7 +512,7 @@ impl GreedyPlayer {
                 }
             }
         }
-        if stage_is(rules, &state, "bid") {
+        if stage_is(rules, &state, KnownStage::Bid) {
             if !options.iter().any(|a| matches!(a, Action::Bid(_))) {
                 return Ok(0);
             }
@@ -567,7 +567,7 @@ impl FullGreedyPlayer {
         player: usize,
     ) -> Result<(i64, Plan), Unported> {
         let rules = meter.rules;
-        let at_drop = stage_is(rules, state, "drop");
+        let at_drop = stage_is(rules, state, KnownStage::Drop);
         let colours = rules.content.colours();
         let mut best: (i64, Plan) = (-(10i64.pow(9)), Vec::new());
         for plan in distinct_moves(state, &state.layout.geometry, colours, MOVE_LIMIT, at_drop) {
@@ -612,7 +612,7 @@ impl Player for FullGreedyPlayer {
                 }
             }
         }
-        if stage_is(rules, state, "bid") {
+        if stage_is(rules, state, KnownStage::Bid) {
             if !options.iter().any(|a| matches!(a, Action::Bid(_))) {
                 return Ok(0);
             }

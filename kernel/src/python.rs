@@ -8,6 +8,7 @@ mod _native {
     use num_bigint::BigUint;
     use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyTimeoutError, PyValueError};
     use pyo3::prelude::*;
+    use rayon::prelude::*;
 
     use crate::actions::Action;
     use crate::callbacks::HookCalls;
@@ -128,6 +129,10 @@ mod _native {
                 .collect()
         }
     }
+
+    /// A game played to its end: the final state, the actions taken and the scores at
+    /// the end of each finished round (`crate::seats::Played`).
+    type PlayedGame = (NativeState, u64, Vec<Vec<i64>>);
 
     /// A native game state, with the rules (and the content that names its parts) of
     /// the kernel that made it.
@@ -340,6 +345,60 @@ mod _native {
                     })
                     .collect(),
             ))
+        }
+
+        /// Many games played to their end at once, each from its state by its seats'
+        /// native players (`play` with no Python player), on `threads` threads (1: the
+        /// caller's, 0: one per core); each result is the one `play` gives, in order,
+        /// whatever the threads. ValueError if `seats` does not give one list per state.
+        /// The work runs without the GIL.
+        #[staticmethod]
+        #[pyo3(signature = (states, seats, threads=1))]
+        fn play_batch(
+            py: Python<'_>,
+            states: Vec<Py<NativeState>>,
+            seats: Vec<Vec<(String, Seed)>>,
+            threads: usize,
+        ) -> PyResult<Vec<PlayedGame>> {
+            if states.len() != seats.len() {
+                return Err(PyValueError::new_err(format!(
+                    "{} states but {} lists of seats",
+                    states.len(),
+                    seats.len()
+                )));
+            }
+            let pool = crate::python_envs::thread_pool(threads)?;
+            let mut games = Vec::with_capacity(states.len());
+            for (state, names) in states.iter().zip(&seats) {
+                let mut players: Vec<Box<dyn Player + Send>> = Vec::with_capacity(names.len());
+                for (name, seed) in names {
+                    players.push(player(name, seed.0).ok_or_else(|| {
+                        PyNotImplementedError::new_err(format!("the kernel has no player '{name}'"))
+                    })?);
+                }
+                games.push((state.get(), players));
+            }
+            let play_one = |(game, players): &mut (&NativeState, Vec<Box<dyn Player + Send>>)| {
+                crate::seats::play(game.rules.rules(), &game.state, players)
+            };
+            let played: Vec<_> = py.detach(|| match &pool {
+                Some(pool) => pool.install(|| games.par_iter_mut().map(play_one).collect()),
+                None => games.iter_mut().map(play_one).collect(),
+            });
+            let mut results = Vec::with_capacity(played.len());
+            for ((game, _), played) in games.iter().zip(played) {
+                let played = played.map_err(unported)?;
+                hooks_answered(&game.rules)?;
+                results.push((
+                    NativeState {
+                        rules: Arc::clone(&game.rules),
+                        state: played.state,
+                    },
+                    played.actions,
+                    played.rounds,
+                ));
+            }
+            Ok(results)
         }
 
         /// The legal meeple moves on this state's board, `(moves, paths)`, as

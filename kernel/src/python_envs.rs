@@ -134,7 +134,7 @@ const MOST_THREADS: usize = 1024;
 
 /// The pool of a batch on `threads` threads: none for 1 (the caller's thread), one per
 /// core for 0.
-fn thread_pool(threads: usize) -> PyResult<Option<ThreadPool>> {
+pub(crate) fn thread_pool(threads: usize) -> PyResult<Option<ThreadPool>> {
     if threads == 1 {
         return Ok(None);
     }

@@ -19,6 +19,7 @@ use crate::state::{Count, Counts, Decision, Deck, State, Target, Turn, NOBODY};
 
 /// The Artisans of Naqala (plugins/artisans/), a module of its own.
 pub(crate) mod artisans;
+mod score_terms;
 mod whims;
 
 /// A rule the kernel does not implement yet, by the name of the stage or power.
@@ -195,6 +196,15 @@ struct Known {
     last_camel: Sym,
 }
 
+/// The stages the players ask about by kind (`Rules::at_stage`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KnownStage {
+    Bid,
+    Pick,
+    Drop,
+    Over,
+}
+
 /// The base game's rules over one content.
 #[derive(Clone, Debug)]
 pub struct Rules<'c> {
@@ -214,6 +224,13 @@ pub struct Rules<'c> {
     /// owner's turn (found from its kind once, not at every event and decision)
     reacts: Vec<bool>,
     activated: Vec<bool>,
+    /// by card index, its names interned once (no string look-up in the game loop): the
+    /// mark its use leaves in the turn (`use_mark`), and the round-used key of a paid
+    /// djinn limited to once a round at two players (`round_limited`)
+    use_marks: Vec<Option<Sym>>,
+    round_keys: Vec<Option<Sym>>,
+    /// what scoring reads of the content, found once
+    score_terms: score_terms::ScoreTerms,
     /// the Thieves' rules, when their deck is in the content
     thieves: Option<thieves::Thieves>,
     /// solo mode's rules, in a solo game
@@ -228,6 +245,43 @@ pub struct Rules<'c> {
     revisit: bool,
     /// a plugin's hooks the kernel calls back (`crate::callbacks`), if any is loaded
     callbacks: Option<Arc<dyn HookCalls>>,
+}
+
+/// The mark a card's use leaves in the turn: its id under a `card` limit, its deck's
+/// under a `deck` limit, none otherwise.
+fn use_mark_of(content: &Content, card: usize) -> Option<Sym> {
+    let spec = &content.doc.cards[card];
+    let deck = content.deck_index(&spec.deck)?;
+    match content.doc.decks[deck].limit.as_str() {
+        "card" => content.names.sym(&spec.id),
+        "deck" => content.names.sym(&spec.deck),
+        _ => None,
+    }
+}
+
+/// The `round-used:<id>` key of a paid djinn when `djinn_limit_round_2p` limits it to
+/// once a round at two players; None for any other card.
+fn round_key_of(content: &Content, card: usize) -> Option<Sym> {
+    let spec = &content.doc.cards[card];
+    let limited = !spec.cost.is_empty()
+        && content.deck_index(&spec.deck) == Some(DJINNS)
+        && content.setting("djinn_limit_round_2p").unwrap_or(0) != 0;
+    limited.then(|| content.names.known(&format!("round-used:{}", spec.id)))
+}
+
+/// A pick of each tile of `tiles` (a set as bits) in the canonical order of the tiles'
+/// names, column by column and down each column (`a1 a2 … b1`), so that the options'
+/// sort finds them in order and leaves them.
+fn picks_in_name_order(tiles: u64, cols: usize, size: usize) -> Vec<Action> {
+    let mut out = Vec::with_capacity(tiles.count_ones() as usize);
+    for col in 0..cols.min(size) {
+        for tile in (col..size).step_by(cols) {
+            if tiles >> tile & 1 != 0 {
+                out.push(Action::Pick(tile as u8));
+            }
+        }
+    }
+    out
 }
 
 /// The decks every game has, by index (`core/engine.py`).
@@ -326,6 +380,13 @@ impl<'c> Rules<'c> {
                         || artisans.as_ref().is_some_and(|a| a.activated(i as u8))
                 })
                 .collect(),
+            use_marks: (0..content.doc.cards.len())
+                .map(|card| use_mark_of(content, card))
+                .collect(),
+            round_keys: (0..content.doc.cards.len())
+                .map(|card| round_key_of(content, card))
+                .collect(),
+            score_terms: score_terms::ScoreTerms::new(content),
             thieves: thieves::Thieves::new(content),
             solo: solo::Solo::new(content),
             whims,
@@ -477,6 +538,19 @@ impl<'c> Rules<'c> {
 
     fn kind(&self, stage: Sym) -> Kind {
         self.kinds[usize::from(stage.0)]
+    }
+
+    /// Whether the decision waits at the stage of that kind: a comparison of symbols
+    /// interned once (the players' loops ask it at every state they look at).
+    pub fn at_stage(&self, state: &State, stage: KnownStage) -> bool {
+        let k = &self.known;
+        state.decision.stage
+            == match stage {
+                KnownStage::Bid => k.bid,
+                KnownStage::Pick => k.pick,
+                KnownStage::Drop => k.drop,
+                KnownStage::Over => k.over,
+            }
     }
 
     fn stage_name(&self, sym: Sym) -> &str {
@@ -911,9 +985,11 @@ impl<'c> Rules<'c> {
     fn starts(&self, state: &State, first: bool) -> Vec<Action> {
         let geo = &state.layout.geometry;
         let masks = self.colour_masks(state);
+        let cols = usize::from(state.layout.cols);
         if !self.revisit {
             let starts = crate::moves::self_avoiding_starts(geo, &state.board, &masks, first);
-            return starts.into_iter().map(|t| Action::Pick(t as u8)).collect();
+            let found = starts.iter().fold(0u64, |mask, &t| mask | 1u64 << t);
+            return picks_in_name_order(found, cols, geo.size);
         }
         let mut out = Vec::new();
         for tile in 0..state.layout.size() {
@@ -935,7 +1011,14 @@ impl<'c> Rules<'c> {
                 }
             }
         }
-        out
+        if first {
+            return out;
+        }
+        let found = out.iter().fold(0u64, |mask, a| match a {
+            Action::Pick(t) => mask | 1u64 << t,
+            _ => mask,
+        });
+        picks_in_name_order(found, cols, geo.size)
     }
 
     /// `legal_drops`: (tile, colour) pairs the next drop may be, each keeping a legal
@@ -1458,28 +1541,16 @@ impl<'c> Rules<'c> {
     /// The `Turn.used` mark of a use of `card`: the card, its deck, or none (the deck's
     /// `limit`).
     fn use_mark(&self, card: u8) -> Option<Sym> {
-        let spec = &self.content.doc.cards[usize::from(card)];
-        let deck = self.content.deck_index(&spec.deck)?;
-        let names = &self.content.names;
-        match self.content.doc.decks[deck].limit.as_str() {
-            "card" => names.sym(&spec.id),
-            "deck" => names.sym(&spec.deck),
-            _ => None,
-        }
+        self.use_marks[usize::from(card)]
     }
 
     /// `round_limited`: a paid djinn at two players under `djinn_limit_round_2p`.
     fn round_limited(&self, state: &State, card: u8) -> bool {
-        let spec = &self.content.doc.cards[usize::from(card)];
-        state.players.len() == 2
-            && !spec.cost.is_empty()
-            && self.content.deck_index(&spec.deck) == Some(DJINNS)
-            && self.content.setting("djinn_limit_round_2p").unwrap_or(0) != 0
+        state.players.len() == 2 && self.round_keys[usize::from(card)].is_some()
     }
 
     fn round_key(&self, card: u8) -> Sym {
-        let id = &self.content.doc.cards[usize::from(card)].id;
-        self.content.names.known(&format!("round-used:{id}"))
+        self.round_keys[usize::from(card)].expect("a round-limited card")
     }
 
     /// `cards.options`: what the deciding player's activated cards offer, each distinct
@@ -2838,11 +2909,10 @@ impl<'c> Rules<'c> {
     /// One player's score (`own_score`: the score lines summed), read by the players.
     pub fn score(&self, state: &State, player: usize) -> i64 {
         let doc = &self.content.doc;
-        let setting = |key: &str| self.content.setting(key).unwrap_or(0);
-        let colour = |id: &str| doc.colours.iter().position(|c| c.id == id);
+        let terms = &self.score_terms;
         let me = &state.players[player];
         let mut total = i64::from(me.coins);
-        if let Some(vizier) = colour("yellow") {
+        if let Some(vizier) = terms.vizier {
             let viziers = me.meeples[vizier];
             let beaten = state
                 .players
@@ -2850,10 +2920,10 @@ impl<'c> Rules<'c> {
                 .enumerate()
                 .filter(|&(other, p)| other != player && p.meeples[vizier] < viziers)
                 .count() as i64;
-            total += i64::from(viziers) * setting("vizier_vp") + beaten * setting("vizier_bonus");
+            total += i64::from(viziers) * terms.vizier_vp + beaten * terms.vizier_bonus;
         }
-        if let Some(elder) = colour("white") {
-            total += i64::from(me.meeples[elder]) * setting("elder_vp");
+        if let Some(elder) = terms.elder {
+            total += i64::from(me.meeples[elder]) * terms.elder_vp;
         }
         total += me
             .hands
@@ -2914,16 +2984,14 @@ impl<'c> Rules<'c> {
     }
 
     fn suit_value(&self, size: usize) -> i64 {
-        crate::suits::suit_value(self.content.table("suit_values").unwrap_or(&[]), size)
+        crate::suits::suit_value(self.score_terms.suit_values.as_deref().unwrap_or(&[]), size)
     }
 
     /// The merchandise cards of the resources deck: (card index, copies held).
     fn goods(&self, state: &State, player: usize) -> Vec<(u8, usize)> {
-        let doc = &self.content.doc;
         let mut held: Vec<(u8, usize)> = Vec::new();
         for &card in state.players[player].hands.hand(RESOURCES) {
-            let spec = &doc.cards[usize::from(card)];
-            if spec.kind != "merchandise" || spec.deck != doc.decks[RESOURCES].id {
+            if !self.score_terms.merchandise[usize::from(card)] {
                 continue;
             }
             match held.iter_mut().find(|(c, _)| *c == card) {

@@ -40,12 +40,12 @@ fn deck_of(content: &Content, card: u8) -> usize {
         .unwrap_or(0)
 }
 
-/// Cards in the order Python's `sorted` gives their ids.
+/// Cards in the order Python's `sorted` gives their ids: by each id's rank among the
+/// ids (`KindRanks::card_id`, equal for equal ids), found once per content, so a
+/// determinization compares numbers, not text.
 fn sort_by_id(content: &Content, cards: &mut [u8]) {
-    cards.sort_by(|&a, &b| {
-        let cards = &content.doc.cards;
-        cards[usize::from(a)].id.cmp(&cards[usize::from(b)].id)
-    });
+    let ranks = &content.kind_ranks.card_id;
+    cards.sort_by_key(|&card| ranks[usize::from(card)]);
 }
 
 /// `determinize`: the other players' hidden cards and the cards being chosen from (when

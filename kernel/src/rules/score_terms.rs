@@ -1,0 +1,46 @@
+//! What scoring reads of the content, found once per `Rules`: a greedy decision scores
+//! thousands of states, and looking settings, colours and card kinds up by name each time
+//! was a fifth of its work (issue #40: names interned once, no string comparison in the
+//! game loop).
+
+use crate::content::Content;
+
+use super::RESOURCES;
+
+#[derive(Clone, Debug)]
+pub(super) struct ScoreTerms {
+    /// the colour indices of the Viziers (yellow) and the Elders (white), if the rules
+    /// have them
+    pub vizier: Option<usize>,
+    pub elder: Option<usize>,
+    /// `vizier_vp`, `vizier_bonus`, `elder_vp` (0 when unset)
+    pub vizier_vp: i64,
+    pub vizier_bonus: i64,
+    pub elder_vp: i64,
+    /// the `suit_values` table, if the rules have one
+    pub suit_values: Option<Vec<i64>>,
+    /// by card index: whether it is merchandise of the resources deck
+    pub merchandise: Vec<bool>,
+}
+
+impl ScoreTerms {
+    pub fn new(content: &Content) -> ScoreTerms {
+        let doc = &content.doc;
+        let colour = |id: &str| doc.colours.iter().position(|c| c.id == id);
+        let setting = |key: &str| content.setting(key).unwrap_or(0);
+        let resources = doc.decks.get(RESOURCES).map(|d| d.id.as_str());
+        ScoreTerms {
+            vizier: colour("yellow"),
+            elder: colour("white"),
+            vizier_vp: setting("vizier_vp"),
+            vizier_bonus: setting("vizier_bonus"),
+            elder_vp: setting("elder_vp"),
+            suit_values: content.table("suit_values").map(<[i64]>::to_vec),
+            merchandise: doc
+                .cards
+                .iter()
+                .map(|spec| spec.kind == "merchandise" && Some(spec.deck.as_str()) == resources)
+                .collect(),
+        }
+    }
+}
