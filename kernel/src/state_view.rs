@@ -600,7 +600,7 @@ pub struct PyPlayer {
     pub failure: Arc<Mutex<Option<PyErr>>>,
 }
 
-impl crate::seats::Player for PyPlayer {
+impl crate::player::Player for PyPlayer {
     fn choose(
         &mut self,
         _: &crate::rules::Rules,
