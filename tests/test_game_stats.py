@@ -153,3 +153,19 @@ def test_balance_prints_the_new_items_and_pairs_turn_money() -> None:
     assert "coins paid for turn order" in text.stdout
     assert "win rate by turn position, rounds 2+" in text.stdout
     assert "AI time per decision" in text.stdout
+
+
+def test_the_native_engine_times_a_searching_seat_but_not_a_random_one() -> None:
+    """Two clock reads a decision cost about 7% of a random native game: a random seat
+    records no time, a greedy one its real time."""
+    require_native()
+    from naqala.core.engine import build_rules
+    from naqala.kernel.bridge import NativeRules
+
+    native = NativeRules(build_rules())
+    seats = [("random", 1), ("greedy", 2)]
+    *_, decisions = native.new_game(2, 3).play_recorded(seats)
+    seconds = {seat: 0.0 for seat in range(2)}
+    for decision in decisions:
+        seconds[decision[1]] += decision[-1]
+    assert seconds[0] == 0.0 and seconds[1] > 0.0

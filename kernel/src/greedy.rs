@@ -14,8 +14,8 @@ use std::collections::HashMap;
 
 use crate::actions::Action;
 use crate::moves::{distinct_moves, MoveEnd, MoveSource};
-use crate::rules::{KnownStage, Rules, Unported};
 use crate::player::Player;
+use crate::rules::{KnownStage, Rules, Unported};
 use crate::state::{Count, Decision, State, NOBODY};
 use crate::views::determinize;
 

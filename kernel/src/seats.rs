@@ -7,7 +7,7 @@
 //! `play_game`) reaches. `player` makes one by its seat name; a name the kernel has no
 //! player for is `None`, and the game then stays in Python.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::rules::{Rules, Unported};
 use crate::state::State;
@@ -90,9 +90,9 @@ pub fn play(
         let player = players
             .get_mut(seat)
             .ok_or_else(|| Unported(format!("a player for seat {seat}")))?;
-        let started = Instant::now();
+        let started = player.timed().then(Instant::now);
         let choice = player.choose(rules, &state, &options)?;
-        let time = started.elapsed();
+        let time = started.map_or(Duration::ZERO, |at| at.elapsed());
         let action = options
             .get(choice)
             .ok_or_else(|| Unported(format!("option {choice} of {}", options.len())))?;
