@@ -96,15 +96,12 @@ def answer_problems(rules: Rules, where: str, effects: Sequence[object]) -> list
     return found
 
 
-def tile_answer_where(rules: Rules, kind: str, at: str) -> str:
-    """How a refusal names the answer: the plugins implementing the hook, the moment."""
+def require_tile_answer(rules: Rules, kind: str, at: str, effects: Sequence[object]) -> None:
+    """Refuse in one line ``effects`` that ``naqala_tile_effects`` may not answer ``at`` a
+    tile of ``kind``'s action; the line names the plugins implementing the hook."""
     plugins = [impl.plugin_name for impl in rules.hook.naqala_tile_effects.get_hookimpls()]
     who = ", ".join(repr(name) for name in plugins) or "none"
-    return f"naqala_tile_effects of plugin {who}, {at} a {kind}'s action"
-
-
-def require_answer(rules: Rules, where: str, effects: Sequence[object]) -> None:
-    """Refuse ``effects`` in one line if a tile action's hook may not answer them."""
+    where = f"naqala_tile_effects of plugin {who}, {at} a {kind}'s action"
     problems = answer_problems(rules, where, effects)
     if problems:
         raise EffectAnswerError("; ".join(problems))

@@ -27,7 +27,7 @@ import attrs
 
 from naqala.core.actions import format_action, parse_action
 from naqala.core.agents import Agent
-from naqala.core.effect_answers import require_answer, tile_answer_where
+from naqala.core.effect_answers import require_tile_answer
 from naqala.core.effects import EffectSpec, compiled
 from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
@@ -195,11 +195,11 @@ def _tile_effects(rules: Rules, functions: Sequence[Function]) -> Function:
         try:
             return kept[answer]
         except KeyError:
-            require_answer(rules, tile_answer_where(rules, kind, at), answer)
+            require_tile_answer(rules, kind, at, answer)
             kept[answer] = text = effects_json(answer)
             return text
         except TypeError:  # unhashable: not kept, checked and written each time
-            require_answer(rules, tile_answer_where(rules, kind, at), answer)
+            require_tile_answer(rules, kind, at, answer)
             return effects_json(answer)
 
     return tile_effects

@@ -130,6 +130,54 @@ mod _native {
         }
     }
 
+    impl NativeState {
+        /// The game played from this state to its end by `seats` (a Python player where
+        /// `agents` gives one): what `play` and `play_recorded` share.
+        fn played(
+            &self,
+            py: Python<'_>,
+            seats: Vec<(String, Seed)>,
+            agents: Option<Vec<Option<Py<PyAny>>>>,
+            to_state: Option<Py<PyAny>>,
+        ) -> PyResult<crate::seats::Played> {
+            let mut agents = agents.unwrap_or_default().into_iter();
+            let failure = Arc::new(std::sync::Mutex::new(None));
+            let mut players: Vec<Box<dyn Player + Send>> = Vec::with_capacity(seats.len());
+            for (name, seed) in &seats {
+                if let Some(choose) = agents.next().flatten() {
+                    players.push(Box::new(PyPlayer {
+                        content: self.rules.shared_content(),
+                        choose,
+                        to_state: to_state.as_ref().map(|f| f.clone_ref(py)),
+                        failure: Arc::clone(&failure),
+                    }));
+                    continue;
+                }
+                let seated = player(name, seed.0).ok_or_else(|| {
+                    PyNotImplementedError::new_err(format!("the kernel has no player '{name}'"))
+                })?;
+                players.push(seated);
+            }
+            let rules = &self.rules;
+            let state = &self.state;
+            let played = py.detach(|| crate::seats::play(rules.rules(), state, &mut players));
+            if let Some(error) = failure.lock().ok().and_then(|mut f| f.take()) {
+                return Err(error);
+            }
+            let played = played.map_err(unported)?;
+            hooks_answered(&self.rules)?;
+            Ok(played)
+        }
+
+        /// A state of this game's rules.
+        fn after(&self, state: State) -> NativeState {
+            NativeState {
+                rules: Arc::clone(&self.rules),
+                state,
+            }
+        }
+    }
+
     /// A game played to its end: the final state, the actions taken and the scores at
     /// the end of each finished round (`crate::seats::Played`).
     type PlayedGame = (NativeState, u64, Vec<Vec<i64>>);
@@ -286,9 +334,9 @@ mod _native {
             seats: Vec<(String, Seed)>,
             agents: Option<Vec<Option<Py<PyAny>>>>,
             to_state: Option<Py<PyAny>>,
-        ) -> PyResult<(NativeState, u64, Vec<Vec<i64>>)> {
-            let (state, actions, rounds, _) = self.play_recorded(py, seats, agents, to_state)?;
-            Ok((state, actions, rounds))
+        ) -> PyResult<PlayedGame> {
+            let played = self.played(py, seats, agents, to_state)?;
+            Ok((self.after(played.state), played.actions, played.rounds))
         }
 
         /// `play`, and last every decision taken (`crate::stats`, for the lab's game
@@ -302,49 +350,19 @@ mod _native {
             agents: Option<Vec<Option<Py<PyAny>>>>,
             to_state: Option<Py<PyAny>>,
         ) -> PyResult<RecordedGame> {
-            let mut agents = agents.unwrap_or_default().into_iter();
-            let failure = Arc::new(std::sync::Mutex::new(None));
-            let mut players: Vec<Box<dyn Player + Send>> = Vec::with_capacity(seats.len());
-            for (name, seed) in &seats {
-                if let Some(choose) = agents.next().flatten() {
-                    players.push(Box::new(PyPlayer {
-                        content: self.rules.shared_content(),
-                        choose,
-                        to_state: to_state.as_ref().map(|f| f.clone_ref(py)),
-                        failure: Arc::clone(&failure),
-                    }));
-                    continue;
-                }
-                let seated = player(name, seed.0).ok_or_else(|| {
-                    PyNotImplementedError::new_err(format!("the kernel has no player '{name}'"))
-                })?;
-                players.push(seated);
-            }
-            let rules = &self.rules;
-            let state = &self.state;
-            let played = py.detach(|| crate::seats::play(rules.rules(), state, &mut players));
-            if let Some(error) = failure.lock().ok().and_then(|mut f| f.take()) {
-                return Err(error);
-            }
-            let played = played.map_err(unported)?;
-            hooks_answered(&self.rules)?;
-            Ok((
-                NativeState {
-                    rules: Arc::clone(&self.rules),
-                    state: played.state,
-                },
-                played.actions,
-                played.rounds,
-                played
-                    .decisions
-                    .into_iter()
-                    .map(|d| {
-                        let stage = rules.rules().content.names.name(d.stage).to_owned();
-                        let seconds = d.time.as_secs_f64();
-                        (d.round, d.seat, stage, d.options, d.paid, d.turn, seconds)
-                    })
-                    .collect(),
-            ))
+            let played = self.played(py, seats, agents, to_state)?;
+            let names = &self.rules.rules().content.names;
+            let decisions = played
+                .decisions
+                .into_iter()
+                .map(|d| {
+                    let stage = names.name(d.stage).to_owned();
+                    let seconds = d.time.as_secs_f64();
+                    (d.round, d.seat, stage, d.options, d.paid, d.turn, seconds)
+                })
+                .collect();
+            let state = self.after(played.state);
+            Ok((state, played.actions, played.rounds, decisions))
         }
 
         /// Many games played to their end at once, each from its state by its seats'
@@ -389,14 +407,7 @@ mod _native {
             for ((game, _), played) in games.iter().zip(played) {
                 let played = played.map_err(unported)?;
                 hooks_answered(&game.rules)?;
-                results.push((
-                    NativeState {
-                        rules: Arc::clone(&game.rules),
-                        state: played.state,
-                    },
-                    played.actions,
-                    played.rounds,
-                ));
+                results.push((game.after(played.state), played.actions, played.rounds));
             }
             Ok(results)
         }

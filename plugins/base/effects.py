@@ -18,7 +18,7 @@ import attrs
 
 from naqala.core.actions import Action
 from naqala.core.content import RESOURCES, CardSpec
-from naqala.core.effect_answers import require_answer, tile_answer_where
+from naqala.core.effect_answers import require_tile_answer
 from naqala.core.effects import (
     CHOOSE,
     FIELD,
@@ -325,7 +325,7 @@ def tile_effects(rules: Rules, state: State, kind: str, at: str) -> State:
     if answers:  # a plugin's code answers with effects (hooks.md, naqala_tile_effects)
         me = state.decision.player
         effects = [effect for answer in reversed(answers) for effect in answer or ()]
-        require_answer(rules, tile_answer_where(rules, kind, at), effects)
+        require_tile_answer(rules, kind, at, effects)
         state = run(rules, state, effects, Scope(me, me))
     return state
 
