@@ -28,7 +28,7 @@ def best_option(
     rules: Rules, state: State, options: list[Action], player: int
 ) -> tuple[int, Action]:
     """The option with the best score right after it (the first such in order)."""
-    scored = [(own_score(rules, rules.apply(state, a), player), a) for a in options]
+    scored = [(own_score(rules, rules.apply_on_view(state, a), player), a) for a in options]
     top = max(value for value, _ in scored)
     return top, next(a for value, a in scored if value == top)
 

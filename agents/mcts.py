@@ -330,7 +330,7 @@ class MctsAgent:
             return [(chosen,), *((a,) for a in options if a != chosen)]
         scored = sorted(
             range(len(options)),
-            key=lambda i: (-own_score(rules, rules.apply(state, options[i]), player), i),
+            key=lambda i: (-own_score(rules, rules.apply_on_view(state, options[i]), player), i),
         )
         return [(options[i],) for i in scored[:WIDTH]]
 

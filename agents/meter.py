@@ -34,6 +34,10 @@ class Meter:
         self.work += 1
         return self._rules.apply(state, action)
 
+    def apply_on_view(self, state: State, action: Action) -> State:
+        self.work += 1
+        return self._rules.apply_on_view(state, action)
+
     def score_lines(self, state: State, player: int) -> tuple[ScoreLine, ...]:
         self.work += 1
         return self._rules.score_lines(state, player)

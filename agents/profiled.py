@@ -55,7 +55,7 @@ class ProfiledGreedyAgent(GreedyAgent):
             taste = (
                 self.profile.djinns.get(str(action.args[0]), 0.0) if action.kind == "djinn" else 0.0
             )
-            value = own_score(rules, rules.apply(state, action), player) + taste
+            value = own_score(rules, rules.apply_on_view(state, action), player) + taste
             scored.append((round(value), action))
         top = max(value for value, _ in scored)
         return top, next(a for value, a in scored if value == top)

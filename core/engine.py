@@ -562,6 +562,22 @@ class Rules:
             raise PluginError(f"no plugin applies the offered option '{action}'")
         return result
 
+    def apply_on_view(self, state: State, action: Action) -> State:
+        """The state after ``action``, an option of the game, played on a seat's view of it.
+
+        A player judges the game's options on a determinization, where what the seat
+        cannot see is dealt again. A rule that reads the hidden part (a house rule that
+        protects a poor player's meeples reads their coins) may forbid an option there
+        that the game offers. It is applied all the same, by its stage or by the plugin
+        that offers it, as the kernel's players apply it, so both engines judge it alike.
+        """
+        if self.is_legal(state, action):
+            return self.apply(state, action)
+        result: State | None = self._apply_extra.first(rules=self, state=state, action=action)
+        if result is not None:
+            return result
+        return self.stages[state.decision.stage].apply(self, state, action)
+
     # -- used by plugins ---------------------------------------------------------------
 
     def enter(self, state: State, stage: str) -> State:

@@ -95,6 +95,42 @@ def test_a_native_greedy_game_with_a_hook_called_back_is_the_python_one(name: st
     assert bridge.data(final) == state_to_data(rules, state)
 
 
+def test_an_option_the_greedy_seat_s_view_forbids_is_judged_alike_on_both_engines() -> None:
+    """safe-elders protects a poor player's meeples, reading their coins, which a greedy
+    seat's view deals again: in this game (2 players, seed 435) P2's elders are a legal
+    target, with 68 coins, but protected in the view, where P2 holds what the seat holds.
+    The option is judged all the same on both engines, and the games agree."""
+    require_native()
+    from naqala.agents.greedy import GreedyAgent
+    from naqala.core.engine import IllegalAction
+    from naqala.core.serialize import state_to_data
+    from naqala.core.simulate import agent_seed
+    from naqala.core.views import determinize
+    from naqala.kernel.support import native_rules
+
+    rules, seed, players = example("safe_elders.py"), 435, 2
+    agents = [GreedyAgent(agent_seed(seed, seat)) for seat in range(players)]
+    state = rules.new_game(players, seed)
+    forbidden_in_view = 0
+    while not state.is_over:
+        player = state.decision.player
+        options = rules.legal_actions(state)
+        if state.decision.stage == "kill":
+            view = determinize(rules, state, player, agents[player].seed)
+            for option in options:
+                if not rules.is_legal(view, option):
+                    forbidden_in_view += 1
+                    with pytest.raises(IllegalAction, match="protected"):
+                        rules.apply(view, option)
+                    assert rules.apply_on_view(view, option).decision != view.decision
+        state = rules.apply(state, agents[player].choose(rules, state, options))
+    assert forbidden_in_view > 0
+    bridge = native_rules(rules)
+    seats = [("greedy", agent_seed(seed, seat)) for seat in range(players)]
+    final, _, _ = bridge.new_game(players, seed).play(seats)
+    assert bridge.data(final) == state_to_data(rules, state)
+
+
 def test_a_native_new_game_deals_the_fakirs_of_a_hook_called_back() -> None:
     require_native()
     from naqala.kernel.support import native_rules
