@@ -188,8 +188,19 @@ pub fn self_avoiding_starts(
     masks: &[u64; MAX_COLOURS],
     first: bool,
 ) -> Vec<usize> {
+    let found = self_avoiding_start_mask(geo, board, masks, first);
+    (0..geo.size).filter(|&t| found >> t & 1 != 0).collect()
+}
+
+/// `self_avoiding_starts` as a mask of tiles, with no list.
+pub fn self_avoiding_start_mask(
+    geo: &Geometry,
+    board: &Board,
+    masks: &[u64; MAX_COLOURS],
+    first: bool,
+) -> u64 {
     let mut memo = PathMemo::new();
-    let mut out = Vec::new();
+    let mut out = 0u64;
     for tile in 0..geo.size {
         let hand = board.meeples(tile);
         let k = total(hand);
@@ -199,7 +210,7 @@ pub fn self_avoiding_starts(
         let bit = 1u64 << tile;
         let target = hand_targets(masks, hand) & !bit;
         if self_avoiding_end(geo, tile, bit, k, target, &mut memo) {
-            out.push(tile);
+            out |= bit;
             if first {
                 break;
             }
@@ -218,9 +229,25 @@ pub fn self_avoiding_drops(
     masks: &[u64; MAX_COLOURS],
     visited: u64,
 ) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    each_self_avoiding_drop(geo, board, here, hand, masks, visited, |t, c| {
+        out.push((t, c));
+    });
+    out
+}
+
+/// `self_avoiding_drops` handed one by one to `found`, in the same order, with no list.
+pub fn each_self_avoiding_drop(
+    geo: &Geometry,
+    board: &Board,
+    here: usize,
+    hand: &[Count],
+    masks: &[u64; MAX_COLOURS],
+    visited: u64,
+    mut found: impl FnMut(usize, usize),
+) {
     let k = total(hand) - 1;
     let mut memo = PathMemo::new();
-    let mut out = Vec::new();
     for &next in &geo.neighbours[here] {
         let next = usize::from(next);
         let bit = 1u64 << next;
@@ -238,11 +265,10 @@ pub fn self_avoiding_drops(
                 self_avoiding_end(geo, next, visited | bit, k, target, &mut memo)
             };
             if legal {
-                out.push((next, colour));
+                found(next, colour);
             }
         }
     }
-    out
 }
 
 /// One way to end a move: where it starts and ends, the colour collected, how many and

@@ -19,8 +19,9 @@ pub fn random_playout(
     let mut agents: Vec<Rng> = agent_seeds.iter().map(|&seed| Rng::new(seed)).collect();
     let mut state = state.clone();
     let mut count = 0u64;
+    let mut options = Vec::new(); // one list, refilled at each decision
     loop {
-        let options = rules.legal_actions(&state)?;
+        rules.legal_actions_into(&state, &mut options)?;
         if options.is_empty() {
             return Ok((state, count));
         }

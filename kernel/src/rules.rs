@@ -196,6 +196,78 @@ struct Known {
     last_camel: Sym,
 }
 
+/// The kinds of activated card whose options the kernel finds by kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CardKind {
+    Echidna,
+    Sibittis,
+    Leta,
+    Utug,
+    AnunNak,
+    /// a card placing this token near its own (`PlaceNearby`: hagis, lamia)
+    Nearby(usize),
+    Dalhan,
+    Other,
+}
+
+/// What a card's kind asks of the decision it is offered at, as symbols: its kind, the
+/// stages its kind is offered at (`Echidna.stages`, `PlaceNearby.stages`) and those its
+/// used power names; `None` is every stage. A stage name the content does not have is
+/// left out, as no decision can be at it.
+#[derive(Clone, Debug)]
+struct CardGate {
+    kind: CardKind,
+    stages: Option<Vec<Sym>>,
+    power_stages: Option<Vec<Sym>>,
+}
+
+impl CardGate {
+    fn new(content: &Content, card: usize) -> CardGate {
+        let names = &content.names;
+        let syms = |stages: &[String]| -> Vec<Sym> {
+            stages.iter().filter_map(|s| names.sym(s)).collect()
+        };
+        let kind_name = content.doc.cards[card].kind.as_str();
+        let nearby = match kind_name {
+            "hagis" => Some(("palace", "village")),
+            "lamia" => Some(("palm-tree", "oasis")),
+            _ => None,
+        }
+        .and_then(|(token, tile_kind)| {
+            let index = content.doc.tokens.iter().position(|t| t.id == token)?;
+            Some((index, tile_kind))
+        });
+        let (kind, stages) = match (kind_name, nearby) {
+            (_, Some((token, tile_kind))) => {
+                let id = &content.doc.tokens[token].id;
+                let stages = [format!("tile:{tile_kind}"), format!("placing:{id}")];
+                (CardKind::Nearby(token), Some(syms(&stages)))
+            }
+            ("echidna", _) => {
+                let stages = ["pick", "drop", "tribe:blue"].map(String::from);
+                (CardKind::Echidna, Some(syms(&stages)))
+            }
+            ("sibittis", _) => (CardKind::Sibittis, None),
+            ("leta", _) => (CardKind::Leta, None),
+            ("utug", _) => (CardKind::Utug, None),
+            ("anun-nak", _) => (CardKind::AnunNak, None),
+            (whims::DALHAN, _) => (CardKind::Dalhan, None),
+            _ => (CardKind::Other, None),
+        };
+        let used = Some(crate::effects::Moment::Use);
+        let power_stages = content
+            .effects
+            .power_of(card as u8)
+            .filter(|p| p.on == used && !p.stages.is_empty())
+            .map(|p| syms(&p.stages));
+        CardGate {
+            kind,
+            stages,
+            power_stages,
+        }
+    }
+}
+
 /// The stages the players ask about by kind (`Rules::at_stage`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KnownStage {
@@ -229,6 +301,11 @@ pub struct Rules<'c> {
     /// djinn limited to once a round at two players (`round_limited`)
     use_marks: Vec<Option<Sym>>,
     round_keys: Vec<Option<Sym>>,
+    /// by card index, what its kind asks of a decision, found once (`activated_options`
+    /// compares no kind or stage names in the game loop)
+    gates: Vec<CardGate>,
+    /// the colour of the elders (`white`), if the content has it
+    elder: Option<usize>,
     /// what scoring reads of the content, found once
     score_terms: score_terms::ScoreTerms,
     /// the Thieves' rules, when their deck is in the content
@@ -274,6 +351,12 @@ fn round_key_of(content: &Content, card: usize) -> Option<Sym> {
 /// sort finds them in order and leaves them.
 fn picks_in_name_order(tiles: u64, cols: usize, size: usize) -> Vec<Action> {
     let mut out = Vec::with_capacity(tiles.count_ones() as usize);
+    picks_in_name_order_into(tiles, cols, size, &mut out);
+    out
+}
+
+/// `picks_in_name_order` appended to `out`.
+fn picks_in_name_order_into(tiles: u64, cols: usize, size: usize, out: &mut Vec<Action>) {
     for col in 0..cols.min(size) {
         for tile in (col..size).step_by(cols) {
             if tiles >> tile & 1 != 0 {
@@ -281,7 +364,6 @@ fn picks_in_name_order(tiles: u64, cols: usize, size: usize) -> Vec<Action> {
             }
         }
     }
-    out
 }
 
 /// The decks every game has, by index (`core/engine.py`).
@@ -386,6 +468,10 @@ impl<'c> Rules<'c> {
             round_keys: (0..content.doc.cards.len())
                 .map(|card| round_key_of(content, card))
                 .collect(),
+            gates: (0..content.doc.cards.len())
+                .map(|card| CardGate::new(content, card))
+                .collect(),
+            elder: content.doc.colours.iter().position(|c| c.id == "white"),
             score_terms: score_terms::ScoreTerms::new(content),
             thieves: thieves::Thieves::new(content),
             solo: solo::Solo::new(content),
@@ -561,16 +647,40 @@ impl<'c> Rules<'c> {
 
     /// The options of the pending decision in canonical order (`Rules.legal_actions`).
     pub fn legal_actions(&self, state: &State) -> Result<Vec<Action>, Unported> {
+        let mut options = Vec::new();
+        self.legal_actions_into(state, &mut options)?;
+        Ok(options)
+    }
+
+    /// `legal_actions` written into `options` (cleared first): a loop that keeps one list
+    /// from decision to decision allocates no option list once it has held the longest.
+    pub fn legal_actions_into(
+        &self,
+        state: &State,
+        options: &mut Vec<Action>,
+    ) -> Result<(), Unported> {
+        options.clear();
         if let Some(refused) = &self.refused {
             return Err(refused.clone());
         }
         let stage = state.decision.stage;
-        let mut options = match self.kind(stage) {
+        let generated = match self.kind(stage) {
             Kind::Over => Vec::new(),
+            Kind::Pick if !self.revisit => {
+                self.self_avoiding_picks(state, options);
+                Vec::new()
+            }
+            Kind::Drop if !self.revisit => {
+                self.self_avoiding_drops(state, options);
+                Vec::new()
+            }
+            Kind::Bid => {
+                self.bid_options(state, options);
+                Vec::new()
+            }
             kind @ (Kind::KeepItem | Kind::Workshop | Kind::SpecializedMarket | Kind::Gather) => {
                 self.artisan_options(state, kind)
             }
-            Kind::Bid => self.bid_options(state),
             Kind::Pick => self.pick_options(state),
             Kind::Drop => self.drop_options(state),
             Kind::Builders => self.builder_options(state),
@@ -604,6 +714,7 @@ impl<'c> Rules<'c> {
             }
             _ => return Err(Unported(self.stage_name(stage).to_owned())),
         };
+        options.extend(generated);
         // what the deciding player's cards offer (`naqala_extra_options`)
         if self.kind(stage) != Kind::Over {
             for option in self.card_options(state) {
@@ -614,8 +725,8 @@ impl<'c> Rules<'c> {
             options.extend(self.thief_take_options(state));
         }
         // the engine sorts every decision's options canonically
-        crate::actions::sort_options(&mut options, self.content, usize::from(state.layout.cols));
-        Ok(options)
+        crate::actions::sort_options(options, self.content, usize::from(state.layout.cols));
+        Ok(())
     }
 
     /// The state after `action`, which must be one of the legal actions (the state is
@@ -903,29 +1014,32 @@ impl<'c> Rules<'c> {
     }
 
     /// `BidStage.legal`: the affordable free spots, or the cheapest when none is.
-    fn bid_options(&self, state: &State) -> Vec<Action> {
+    /// Written into `out` (empty), with no list of its own: the free spots are each
+    /// distinct cost, dearest first, that has a free spot (`free_spots`).
+    fn bid_options(&self, state: &State, out: &mut Vec<Action>) {
         let costs = self.costs(state);
         let coins = i64::from(state.players[state.decision.player as usize].coins);
-        let spots = self.free_spots(state);
-        let mut affordable: Vec<usize> = spots
-            .iter()
-            .copied()
-            .filter(|&s| costs[s] <= coins)
-            .collect();
-        if affordable.is_empty() {
-            // min(spots, key=cost): the first spot of the lowest cost
-            let mut cheapest = spots[0];
-            for &s in &spots {
-                if costs[s] < costs[cheapest] {
-                    cheapest = s;
-                }
+        let track = state.turn_track.as_slice();
+        let mut cheapest: Option<i64> = None;
+        let mut below = i64::MAX;
+        // each time the dearest cost under the last one looked at
+        while let Some(cost) = costs.iter().copied().filter(|&c| c < below).max() {
+            below = cost;
+            let free = (0..costs.len()).any(|i| costs[i] == cost && track[i] == NOBODY);
+            if !free {
+                continue;
             }
-            affordable = vec![cheapest];
+            if cost <= coins {
+                out.push(Action::Bid(cost as u32));
+            }
+            cheapest = Some(cost);
         }
-        affordable
-            .into_iter()
-            .map(|s| Action::Bid(costs[s] as u32))
-            .collect()
+        if out.is_empty() {
+            // min(spots, key=cost): the lowest cost of a free spot
+            if let Some(cost) = cheapest {
+                out.push(Action::Bid(cost as u32));
+            }
+        }
     }
 
     /// `place_bid`: the bidding marker takes the front spot of `cost`, pushing markers
@@ -974,6 +1088,35 @@ impl<'c> Rules<'c> {
             }
         }
         masks
+    }
+
+    /// `pick_options` when no tile may be entered twice, written into `out` (empty).
+    fn self_avoiding_picks(&self, state: &State, out: &mut Vec<Action>) {
+        let geo = &state.layout.geometry;
+        let masks = self.colour_masks(state);
+        let found = crate::moves::self_avoiding_start_mask(geo, &state.board, &masks, false);
+        picks_in_name_order_into(found, usize::from(state.layout.cols), geo.size, out);
+    }
+
+    /// `drop_options` when no tile may be entered twice, written into `out` (empty).
+    fn self_avoiding_drops(&self, state: &State, out: &mut Vec<Action>) {
+        let turn = state.turn.as_ref().expect("a drop is in a turn");
+        let hand = turn.hand.expect("a drop has meeples in hand");
+        let masks = self.colour_masks(state);
+        let colours = self.content.colours();
+        let visited = turn
+            .path
+            .iter()
+            .fold(1u64 << turn.start, |mask, &tile| mask | 1u64 << tile);
+        crate::moves::each_self_avoiding_drop(
+            &state.layout.geometry,
+            &state.board,
+            turn_here(turn),
+            &hand[..colours],
+            &masks,
+            visited,
+            |t, c| out.push(Action::Drop(t as u8, c as u8)),
+        );
     }
 
     /// `legal_starts`: tiles from which some legal move exists.
@@ -1589,18 +1732,12 @@ impl<'c> Rules<'c> {
             return self.item_options(state, player, card);
         }
         let turn = state.turn.as_ref().expect("in a turn");
-        let kind = self.content.doc.cards[usize::from(card)].kind.as_str();
-        let stage = self.stage_name(state.decision.stage);
-        // `Echidna.stages`: before the builders are paid
-        if kind == "echidna" && !["pick", "drop", "tribe:blue"].contains(&stage) {
+        let gate = &self.gates[usize::from(card)];
+        let stage = state.decision.stage;
+        // `Echidna.stages`: before the builders are paid; `PlaceNearby.stages`: the
+        // village's (oasis's) placement, or an effect's
+        if gate.stages.as_ref().is_some_and(|s| !s.contains(&stage)) {
             return Vec::new();
-        }
-        // `PlaceNearby.stages`: the village's (oasis's) placement, or an effect's
-        if let Some((token, tile_kind)) = self.place_nearby(kind) {
-            let placing = format!("placing:{}", self.content.doc.tokens[token].id);
-            if stage != format!("tile:{tile_kind}") && stage != placing {
-                return Vec::new();
-            }
         }
         if let Some(mark) = self.use_mark(card) {
             if turn.used.contains(&mark) {
@@ -1637,7 +1774,10 @@ impl<'c> Rules<'c> {
         }
         if let Some(power) = self.used_power(card) {
             let scope = self.card_scope(player, card);
-            let offered = power.stages.is_empty() || power.stages.iter().any(|s| s == stage);
+            let offered = gate
+                .power_stages
+                .as_ref()
+                .is_none_or(|s| s.contains(&stage));
             if !offered || !effects::holds(&power.program.test, state, &scope) {
                 return Vec::new();
             }
@@ -1657,10 +1797,10 @@ impl<'c> Rules<'c> {
                 .flat_map(|target| ways.iter().map(move |&way| Action::Card(card, target, way)))
                 .collect();
         }
-        let targets: Vec<Option<u8>> = match kind {
-            "echidna" => vec![None],
+        let targets: Vec<Option<u8>> = match gate.kind {
+            CardKind::Echidna => vec![None],
             // `_if_cards_left`: one use without a target while the pile or discards hold one
-            "sibittis" => {
+            CardKind::Sibittis => {
                 let deck = &state.decks[DJINNS];
                 if deck.draw().is_empty() && deck.discard().is_empty() {
                     Vec::new()
@@ -1684,27 +1824,21 @@ impl<'c> Rules<'c> {
     }
 
     fn elders(&self, state: &State, player: usize) -> Count {
-        let elder = self
-            .content
-            .doc
-            .colours
-            .iter()
-            .position(|c| c.id == "white");
-        elder.map_or(0, |e| state.players[player].meeples[e])
+        self.elder.map_or(0, |e| state.players[player].meeples[e])
     }
 
     /// The tiles a ported activated djinn can act on (`TakeTile.targets`,
     /// `PlaceOnKind.targets`).
     fn card_targets(&self, state: &State, player: usize, card: u8) -> Vec<u8> {
         let doc = &self.content.doc;
-        let kind = doc.cards[usize::from(card)].kind.as_str();
+        let kind = self.gates[usize::from(card)].kind;
         let geo = &state.layout.geometry;
         match kind {
-            "leta" | "utug" => {
+            CardKind::Leta | CardKind::Utug => {
                 if state.players[player].camels == 0 {
                     return Vec::new();
                 }
-                let with_meeples = kind == "utug";
+                let with_meeples = kind == CardKind::Utug;
                 (0..geo.size)
                     .filter(|&t| {
                         !geo.is_impassable(t)
@@ -1715,7 +1849,7 @@ impl<'c> Rules<'c> {
                     .map(|t| t as u8)
                     .collect()
             }
-            "anun-nak" => {
+            CardKind::AnunNak => {
                 if state.bag.iter().all(|&n| n == 0) {
                     return Vec::new();
                 }
@@ -1730,10 +1864,7 @@ impl<'c> Rules<'c> {
                     .map(|t| t as u8)
                     .collect()
             }
-            "hagis" | "lamia" => {
-                let Some((token, _)) = self.place_nearby(kind) else {
-                    return Vec::new();
-                };
+            CardKind::Nearby(token) => {
                 if state.pool[token] == 0 {
                     return Vec::new();
                 }
@@ -1744,7 +1875,7 @@ impl<'c> Rules<'c> {
                     .filter(|&t| usize::from(t) != here && !geo.is_impassable(usize::from(t)))
                     .collect()
             }
-            whims::DALHAN => self.dalhan_targets(state),
+            CardKind::Dalhan => self.dalhan_targets(state),
             _ => Vec::new(),
         }
     }
@@ -1942,14 +2073,12 @@ impl<'c> Rules<'c> {
     /// `redirect_options`: whether a card of the player that redirects this token offers
     /// something at the pending decision.
     fn redirects(&self, state: &State, player: usize, token: usize) -> bool {
-        let doc = &self.content.doc;
         if !self.own_turn(state, player) {
             return false;
         }
         (0..self.content.decks()).any(|deck| {
             state.players[player].hands.hand(deck).iter().any(|&card| {
-                let kind = doc.cards[usize::from(card)].kind.as_str();
-                self.place_nearby(kind).is_some_and(|(t, _)| t == token)
+                self.gates[usize::from(card)].kind == CardKind::Nearby(token)
                     && !self.activated_options(state, player, card).is_empty()
             })
         })

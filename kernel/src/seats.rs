@@ -73,8 +73,9 @@ pub fn play(
     let mut actions = 0u64;
     let mut rounds: Vec<Vec<i64>> = Vec::new();
     let mut decisions = Vec::new();
+    let mut options = Vec::new(); // one list, refilled at each decision
     loop {
-        let options = rules.legal_actions(&state)?;
+        rules.legal_actions_into(&state, &mut options)?;
         if options.is_empty() {
             return Ok(Played {
                 state,
