@@ -36,6 +36,14 @@ the exit status is 1 otherwise.
     python bench/native.py --players 5 -x artisans -x djinns   # the boxes together
     python bench/native.py --verify 50 -x thieves -x djinns -x artisans
     python bench/native.py --verify 100 -x thieves --house-rules blue-anywhere.toml
+    python bench/native.py --targets   # every measure of issue 40, each by its own bench
+
+Targets: ``--targets`` runs, one after the other, the benches that measure the native
+engine's other figures and prints each one's result under its target: random games and
+solo here, ``simulate --json`` through the command line (``simulate_cli.py``), greedy
+decisions (``native_agents.py``), ``VectorEnv`` on threads (``vector_threads.py``),
+``--jobs`` (``scale.py``) and a native seat at the table (``table_seat.py``), with sizes
+that take about ten minutes in all.
 """
 
 from __future__ import annotations
@@ -201,6 +209,79 @@ def verify(
     return 1 if total.differences else 0
 
 
+#: each of issue 40's measures: what it is, its target, and the bench (with modest sizes)
+#: whose last lines give it; ``--targets`` runs them in turn and prints those lines
+TARGETS: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
+    ("random games, 4 players", "at least 60x, 0.4 µs an action", ("native.py",), 2),
+    ("solo", "at least 30x", ("native.py", "--players", "1", "-x", "solo"), 2),
+    (
+        "simulate --json through the CLI, 4 players",
+        "at least 30x",
+        ("simulate_cli.py", "--games", "3000", "--python-games", "200", "--runs", "1"),
+        1,
+    ),
+    (
+        "simulate --json through the CLI, 5 players, Artisans and Djinns",
+        "at least 30x",
+        (
+            "simulate_cli.py", "--games", "2000", "--python-games", "100", "--runs", "1",
+            "--players", "5", "-x", "artisans", "-x", "djinns",
+        ),
+        1,
+    ),
+    (
+        "greedy games, native against Python",
+        "a greedy decision 1.5x faster than before the change (bench/kernel_builds.py)",
+        ("native_agents.py", "greedy", "--runs", "1", "--rounds", "3"),
+        1,
+    ),
+    (
+        "VectorEnv of 64 games, 2 threads against 1",
+        "at least 1.7x",
+        ("vector_threads.py", "--seconds", "6"),
+        1,
+    ),
+    (
+        "simulate --jobs 2 against --jobs 1, native random games",
+        "at least 1.8x",
+        ("scale.py", "--engine", "native", "--seats", "random,random,random,random",
+         "--games", "2000", "--jobs", "2"),
+        3,
+    ),
+    (
+        "a native table seat's overhead beyond the kernel's choice",
+        "at most 0.1 ms",
+        ("table_seat.py", "--games", "2"),
+        3,
+    ),
+)  # fmt: skip
+
+
+def targets(out: Callable[[str], None]) -> int:
+    """Each measure of ``TARGETS`` by its own bench, in a process of its own, one after
+    the other: the last lines of each, under its name and target. A bench that fails is
+    said, and the rest still run."""
+    import subprocess
+
+    here = Path(__file__).resolve().parent
+    failed = 0
+    for name, target, command, lines in TARGETS:
+        run = subprocess.run(
+            [sys.executable, str(here / command[0]), *command[1:]],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        out(f"## {name} (target: {target})")
+        if run.returncode != 0:
+            failed += 1
+            out(f"  failed: {(run.stderr.strip().splitlines() or ['no message'])[-1]}")
+            continue
+        for line in run.stdout.strip().splitlines()[-lines:]:
+            out(f"  {line.strip()}")
+    return 1 if failed else 0
+
+
 def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -211,6 +292,11 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     parser.add_argument("--rounds", type=int, default=7, help="slices per side (default 7)")
     parser.add_argument("--slice", type=float, default=0.5, help="CPU s per slice (0.5)")
     parser.add_argument("--verify", type=int, metavar="N", help="compare N games instead")
+    parser.add_argument(
+        "--targets",
+        action="store_true",
+        help="run every measure of issue 40 by its own bench and print each ratio",
+    )
     parser.add_argument("--part", type=int, default=0, help="with --parts: this process's share")
     parser.add_argument(
         "--parts", type=int, default=1, help="compare every PARTS-th game of --verify N only"
@@ -245,6 +331,8 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     if not kernel.available():
         out(f"the native engine is not available: {kernel.unavailable_reason()}")
         return 2
+    if args.targets:
+        return targets(out)
     if args.verify is not None:
         if args.verify < 1:
             parser.error("--verify needs at least one game")
