@@ -97,6 +97,18 @@ mod _native {
             })
         }
 
+        /// A native state from the form of a Python `State` (`crate::py_state`), checked
+        /// as state JSON is; ValueError naming the state JSON path of the first problem.
+        fn state_of_form(&self, form: &Bound<'_, PyAny>) -> PyResult<NativeState> {
+            let state = crate::py_state::state_of_form(self.rules.content(), form)
+                .map_err(PyValueError::new_err)?;
+            refuse_foreign_rules(&self.rules)?;
+            Ok(NativeState {
+                rules: Arc::clone(&self.rules),
+                state,
+            })
+        }
+
         /// What of this content the kernel's rules cannot play yet (card kinds by deck).
         fn unported_content(&self) -> Vec<String> {
             self.rules.rules().unported_content()
@@ -195,6 +207,12 @@ mod _native {
         /// The state as state JSON text (compact), as the Python engine writes it.
         fn to_json(&self) -> String {
             state_to_json(self.rules.content(), &self.state)
+        }
+
+        /// The state as the form a Python `State` is built from (`crate::py_state`,
+        /// `naqala.kernel.state_form`): no state JSON in between.
+        fn form<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+            crate::py_state::state_form(py, self.rules.content(), &self.state)
         }
 
         /// The bytes the state takes (the value and what it owns; the layout is shared).

@@ -1,0 +1,111 @@
+"""The form of a state (kernel/src/py_state.rs, ``naqala.kernel.state_form``): the kernel
+hands a native state to Python, and reads a Python ``State`` back, without state JSON.
+
+The form must give exactly the states the JSON path gives, both ways, for every box and
+at every moment of a game (new games, states in the middle of a turn), and a form the
+kernel cannot read is refused naming the place.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from native_kit import require_native
+
+from naqala.core.engine import Rules, build_rules
+from naqala.core.serialize import state_from_data, state_to_data
+from naqala.core.state import State
+
+#: (boxes, players): each box alone and those that play together (solo plays alone)
+BOXES = [
+    ((), 4),
+    (("artisans",), 3),
+    (("thieves",), 2),
+    (("djinns",), 5),
+    (("solo",), 1),
+    (("artisans", "thieves", "djinns"), 5),
+]
+#: how many states of each game are compared (every few actions, each as played)
+STEPS = 400
+
+
+def native_states(rules: Rules, players: int, seed: int, seat: str) -> list[Any]:
+    """Native states of one game of ``players`` from ``seed``: the new game, then every
+    state ``seat`` players (random, greedy) reach, for at most ``STEPS`` actions."""
+    native = require_native()
+    from naqala.kernel.support import native_rules
+
+    state = native_rules(rules).new_game(players, seed)
+    chooser = random.Random(seed)
+    found = [state]
+    for step in range(STEPS):
+        if state.is_over():
+            break
+        options = state.legal_actions()
+        if seat == "greedy":
+            choice = native.NativePlayer("greedy", seed + step).choose(state)
+        else:
+            choice = chooser.randrange(len(options))
+        state = state.apply(options[choice])
+        found.append(state)
+    return found
+
+
+def python_state(rules: Rules, native: Any) -> State:
+    """The Python ``State`` of a native state by the JSON path."""
+    return state_from_data(json.loads(native.to_json()), rules, meaning=False)[1]
+
+
+@pytest.mark.parametrize(("boxes", "players"), BOXES)
+@pytest.mark.parametrize("seat", ["random", "greedy"])
+def test_a_state_built_from_its_form_is_the_one_its_json_gives(
+    boxes: tuple[str, ...], players: int, seat: str
+) -> None:
+    require_native()
+    from naqala.kernel.state_form import state_of_form
+
+    rules = build_rules(boxes)
+    turns = 0
+    for seed in (1, 2):
+        for native in native_states(rules, players, seed, seat):
+            built = state_of_form(rules, native.form())
+            assert built == python_state(rules, native)
+            turns += built.turn is not None and bool(built.turn.path or built.turn.fields)
+    assert turns > 0  # states in the middle of a turn, with its fields, were compared
+
+
+@pytest.mark.parametrize(("boxes", "players"), BOXES)
+def test_a_state_written_into_its_form_reads_as_its_json(
+    boxes: tuple[str, ...], players: int
+) -> None:
+    require_native()
+    from naqala.kernel.state_form import form_of
+    from naqala.kernel.support import native_rules
+
+    rules = build_rules(boxes)
+    kernel = native_rules(rules).kernel
+    for native in native_states(rules, players, 3, "random"):
+        state = python_state(rules, native)
+        by_json = kernel.state(json.dumps(state_to_data(rules, state))).to_json()
+        assert kernel.state_of_form(form_of(state)).to_json() == by_json == native.to_json()
+
+
+def test_a_form_the_kernel_cannot_read_names_the_place() -> None:
+    require_native()
+    from naqala.kernel.state_form import form_of
+    from naqala.kernel.support import native_rules
+
+    rules = build_rules()
+    kernel = native_rules(rules).kernel
+    form = form_of(python_state(rules, kernel.new_game(4, 1)))
+    with pytest.raises(ValueError, match=r"^\$: expected 16 items, not 15$"):
+        kernel.state_of_form(form[:-1])
+    walls = (*form[1][:4], [(0, 99)])
+    with pytest.raises(ValueError, match=r"^\$\.board\.walls\[0\]\[1\]: 99 is no tile of the 5x6"):
+        kernel.state_of_form((form[0], walls, *form[2:]))
+    wrong = (*form[:10], ("nowhere", -1), *form[11:])
+    with pytest.raises(ValueError, match=r"^\$\.decision\.stage: the kernel does not know"):
+        kernel.state_of_form(wrong)
