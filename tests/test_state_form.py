@@ -2,22 +2,26 @@
 hands a native state to Python, and reads a Python ``State`` back, without state JSON.
 
 The form must give exactly the states the JSON path gives, both ways, for every box and
-at every moment of a game (new games, states in the middle of a turn), and a form the
-kernel cannot read is refused naming the place.
+at every moment of a game (new games, states in the middle of a turn), and a hook's
+answer in it is refused as a state file would be, in one line naming the hook.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
+import attrs
 import pytest
 from native_kit import require_native
 
 from naqala.core.engine import Rules, build_rules
+from naqala.core.failures import CalledBackFailed
+from naqala.core.hookspecs import hookimpl
 from naqala.core.serialize import state_from_data, state_to_data
-from naqala.core.state import State
+from naqala.core.state import NOBODY, Decision, State, replace_at
 
 #: (boxes, players): each box alone and those that play together (solo plays alone)
 BOXES = [
@@ -91,6 +95,94 @@ def test_a_state_written_into_its_form_reads_as_its_json(
         state = python_state(rules, native)
         by_json = kernel.state(json.dumps(state_to_data(rules, state))).to_json()
         assert kernel.state_of_form(form_of(state)).to_json() == by_json == native.to_json()
+
+
+def test_the_lab_s_unchecked_python_state_is_built_from_the_form() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    rules = build_rules(("artisans",))
+    bridge = native_rules(rules)
+    final, _ = bridge.new_game(3, 5).random_playout([1, 2, 3])
+    assert bridge.to_python(final, meaning=False) == bridge.to_python(final)
+
+
+class Adjusting:
+    """A plugin whose new game hook answers ``change(state)``."""
+
+    NAME = "adjusting"
+
+    def __init__(self, change: Any) -> None:
+        self.change = change
+
+    @hookimpl
+    def naqala_adjust_new_game(self, rules: Rules, state: State) -> Any:
+        return self.change(rules, state)
+
+
+def _first_player(state: State, **changes: Any) -> State:
+    players = replace_at(state.players, 0, attrs.evolve(state.players[0], **changes))
+    return attrs.evolve(state, players=players)
+
+
+def _one_colour_short(rules: Rules, state: State) -> State:
+    return _first_player(state, meeples=state.players[0].meeples[:-1])
+
+
+def _unknown_card(rules: Rules, state: State) -> State:
+    hands = replace_at(state.players[0].hands, 0, ("emerald",))
+    return _first_player(state, hands=hands)
+
+
+def _negative_count(rules: Rules, state: State) -> State:
+    return attrs.evolve(state, bag=replace_at(state.bag, 0, -1))
+
+
+def _no_state(rules: Rules, state: State) -> Any:
+    return {"players": []}
+
+
+def _bool_coins(rules: Rules, state: State) -> State:
+    return _first_player(state, coins=True)
+
+
+REFUSED = [
+    (_one_colour_short, r"\$\.players\[0\]\.meeples: 4 counts, expected 5"),
+    (_unknown_card, r"\$\.players\[0\]\.hands\.resources\[0\]: unknown card \"emerald\""),
+    (_negative_count, r"\$\.bag\[0\]: -1 is no count \(0 to 65535\)"),
+    (_no_state, r"it answered dict, not a State or None"),
+    (_bool_coins, r"\$\.players\[0\]\.coins: expected an integer, not a bool"),
+]
+
+
+@pytest.mark.parametrize(("change", "said"), REFUSED)
+def test_a_wrong_new_game_is_refused_in_one_line_naming_the_hook(change: Any, said: str) -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    rules = build_rules(extra_plugins=[Adjusting(change)])
+    with pytest.raises(CalledBackFailed) as failed:
+        native_rules(rules).new_game(4, 1)
+    line = str(failed.value)
+    assert "\n" not in line
+    assert line.startswith("naqala_adjust_new_game failed when the native engine called it")
+    assert re.search(said, line), line
+
+
+def test_a_new_game_the_hook_only_reads_is_the_python_engine_s() -> None:
+    require_native()
+    from naqala.kernel.support import native_rules
+
+    seen: list[State] = []
+
+    def keep(rules: Rules, state: State) -> None:
+        seen.append(state)
+
+    rules = build_rules(extra_plugins=[Adjusting(keep)])
+    bridge = native_rules(rules)
+    native = bridge.new_game(4, 7)
+    assert seen[-1].decision == Decision("setup", NOBODY)
+    assert bridge.data(native) == state_to_data(rules, rules.new_game(4, 7))
 
 
 def test_a_form_the_kernel_cannot_read_names_the_place() -> None:

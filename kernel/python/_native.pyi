@@ -9,7 +9,7 @@ class Kernel:
         self,
         content_json: str,
         callbacks: list[tuple[str, Callable[..., Any]]] | None = None,
-        to_state: Callable[[str], Any] | None = None,
+        to_state: Callable[[tuple[Any, ...]], Any] | None = None,
     ) -> None: ...
     def called_back(self) -> list[tuple[str, int, float]]: ...
     def state(self, text: str) -> NativeState: ...
@@ -29,13 +29,13 @@ class NativeState:
         self,
         seats: list[tuple[str, int]],
         agents: list[Callable[[StateView, list[str]], int] | None] | None = None,
-        to_state: Callable[[str], Any] | None = None,
+        to_state: Callable[[tuple[Any, ...]], Any] | None = None,
     ) -> tuple[NativeState, int, list[list[int]]]: ...
     def play_recorded(
         self,
         seats: list[tuple[str, int]],
         agents: list[Callable[[StateView, list[str]], int] | None] | None = None,
-        to_state: Callable[[str], Any] | None = None,
+        to_state: Callable[[tuple[Any, ...]], Any] | None = None,
     ) -> tuple[
         NativeState, int, list[list[int]], list[tuple[int, int, str, int, int, int, float]]
     ]: ...

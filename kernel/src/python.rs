@@ -55,7 +55,8 @@ mod _native {
     impl Kernel {
         /// The kernel of a content; `callbacks`: `(hook, function)` pairs the kernel calls
         /// at its hook points with a `StateView` (`crate::callbacks`), `to_state` the
-        /// function a view's `full_state` reads state JSON with.
+        /// function a view's `full_state` builds a Python `State` from its form with
+        /// (`crate::py_state`).
         #[new]
         #[pyo3(signature = (content_json, callbacks=None, to_state=None))]
         fn new(
