@@ -267,7 +267,8 @@ def seat_function(rules: Rules, agent: Agent, tally: SeatTally | None = None) ->
     player that fails on the view (it reads what the view has not, or hands it to
     ``rules.apply`` or ``view_for``) is asked again with the full ``State``
     (``view.full_state()``), and from then on always given it: it plays as on the
-    Python engine, at a state's JSON a decision. Each call is counted in ``tally``."""
+    Python engine, at the cost of building that ``State`` a decision. Each call is
+    counted in ``tally``."""
     needs_state = False
     counted = SeatTally() if tally is None else tally
 
