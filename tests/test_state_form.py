@@ -201,3 +201,47 @@ def test_a_form_the_kernel_cannot_read_names_the_place() -> None:
     wrong = (*form[:10], ("nowhere", -1), *form[11:])
     with pytest.raises(ValueError, match=r"^\$\.decision\.stage: the kernel does not know"):
         kernel.state_of_form(wrong)
+
+
+#: what a hook might put anywhere in a state by mistake
+NONSENSE: list[Any] = [-5, 10**30, "x", None, True, (), 99_999, (1, 2)]
+
+
+def _leaves(form: Any, at: tuple[int, ...] = ()) -> list[tuple[int, ...]]:
+    """The places of every value of a form that is no tuple or list."""
+    if isinstance(form, (tuple, list)):
+        return [leaf for k, part in enumerate(form) for leaf in _leaves(part, (*at, k))]
+    return [at]
+
+
+def _replaced(form: Any, at: tuple[int, ...], value: Any) -> Any:
+    if not at:
+        return value
+    parts = list(form)
+    parts[at[0]] = _replaced(parts[at[0]], at[1:], value)
+    return tuple(parts)
+
+
+@pytest.mark.parametrize(("boxes", "players"), [((), 4), (("artisans", "djinns"), 3)])
+def test_nonsense_anywhere_in_a_form_is_refused_in_one_line_never_a_panic(
+    boxes: tuple[str, ...], players: int
+) -> None:
+    require_native()
+    from naqala.kernel.state_form import form_of
+    from naqala.kernel.support import native_rules
+
+    rules = build_rules(boxes)
+    kernel = native_rules(rules).kernel
+    states = native_states(rules, players, 4, "random")
+    turning = next(s for s in states if python_state(rules, s).turn is not None)
+    refused = 0
+    for native in (states[0], turning):
+        form = form_of(python_state(rules, native))
+        for at in _leaves(form):
+            for value in NONSENSE:
+                try:
+                    kernel.state_of_form(_replaced(form, at, value))
+                except ValueError as error:  # a PanicException is no ValueError
+                    assert "\n" not in str(error) and str(error).startswith("$"), error
+                    refused += 1
+    assert refused > 1000
