@@ -3,7 +3,9 @@
 A ``NativeRules`` is the kernel built from one ``Rules``' content. ``to_native`` hands a
 Python ``State`` over as its state JSON; ``to_python`` reads the kernel's state JSON back
 with ``core/serialize.py`` (which checks what it means), so a native state becomes a
-Python one only through the one document both engines must write identically.
+Python one through the one document both engines must write identically; where the
+caller trusts the kernel (``meaning=False``) it is built from the kernel's form of it
+(``naqala.kernel.state_form``), which tests/test_state_form.py proves the same.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from naqala.core.state import State
 from naqala.kernel import native
 from naqala.kernel.callbacks import state_reader
 from naqala.kernel.content import content_data
+from naqala.kernel.state_form import state_of_form
 
 if TYPE_CHECKING:  # the extension is optional: its types are only named here
     from naqala.kernel._native import Kernel, NativeState
@@ -57,6 +60,8 @@ class NativeRules:
 
     def to_python(self, state: NativeState, meaning: bool = True) -> State:
         """The Python ``State`` of a native state, checked as any state file is, or with
-        ``meaning=False`` only for its shape and consistency (the lab's final states:
-        the plugins' meaning checks were a third of the conversion)."""
-        return state_from_data(self.data(state), self.rules, meaning=meaning)[1]
+        ``meaning=False`` built from the kernel's form of it, unchecked
+        (``naqala.kernel.state_form``: the lab's final states, which the kernel made)."""
+        if not meaning:
+            return state_of_form(self.rules, state.form())
+        return state_from_data(self.data(state), self.rules)[1]

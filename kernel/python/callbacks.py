@@ -11,9 +11,9 @@ for ``naqala_protected_meeples``, the points of ``naqala_score_lines`` and of
 answer for ``naqala_verdict``, read as its winners and kind, the effects of
 ``naqala_tile_effects`` concatenated and handed over as the kernel reads content's), so
 one hook file serves both engines. ``naqala_adjust_new_game`` returns a new ``State``, so
-it is handed the whole Python state and its answer is read back, as state JSON both
-ways, once a game. A wrapper implementation is not called back: it keeps its game in
-Python.
+it is handed the whole Python state and its answer is read back, once a game, both ways
+as the form of a ``State`` the kernel writes and reads (``naqala.kernel.state_form``).
+A wrapper implementation is not called back: it keeps its game in Python.
 """
 
 from __future__ import annotations
@@ -31,9 +31,10 @@ from naqala.core.effect_answers import require_tile_answer
 from naqala.core.effects import EffectSpec, compiled
 from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
+from naqala.core.failures import PluginFailed
 from naqala.core.native import Provided
-from naqala.core.serialize import state_from_data, state_to_data
-from naqala.core.state import NOBODY, Decision, State
+from naqala.core.state import State
+from naqala.kernel.state_form import Form, form_of, state_of_form
 
 #: the hooks the kernel calls back, with their arguments after ``rules``, in order
 CALLED_BACK: dict[str, tuple[str, ...]] = {
@@ -49,8 +50,6 @@ CALLED_BACK: dict[str, tuple[str, ...]] = {
 Function = Callable[..., Any]
 #: what the kernel calls at a Python player's decisions: (view, option notations) → index
 SeatFunction = Callable[[Any, list[str]], int]
-#: the stage a new game is read at before it is put back at ``setup``
-BID = "bid"
 
 
 def is_called_back(rules: Rules, provided: Provided) -> bool:
@@ -159,27 +158,22 @@ def _adjusted_lines(rules: Rules, functions: Sequence[Function]) -> Function:
 
 
 def _adjusted(rules: Rules, functions: Sequence[Function]) -> Function:
-    def adjust(text: str) -> str | None:
-        state = start = _new_game(rules, text)
+    """The new game's hooks folded over the kernel's new game, handed over and answered
+    as the form of a ``State`` (``naqala.kernel.state_form``); None when none changed it."""
+
+    def adjust(form: Form) -> Form | None:
+        state = start = state_of_form(rules, form)
         for f in functions:  # folded, in registration order, as the set-up does
             changed = f(rules, state)
             if changed is not None:
                 state = changed
         if state is start:
             return None
-        return json.dumps(state_to_data(rules, state))
+        if not isinstance(state, State):  # said as it is: no code of ours failed
+            raise PluginFailed(f"it answered {type(state).__name__}, not a State or None")
+        return form_of(state)
 
     return adjust
-
-
-def _new_game(rules: Rules, text: str) -> State:
-    """The kernel's new game (waiting at ``setup``, which no state file names) as the
-    Python ``State`` the set-up hands to ``naqala_adjust_new_game``."""
-    data = json.loads(text)
-    waiting = data["decision"]
-    data["decision"] = {"stage": BID, "player": None}
-    state = state_from_data(data, rules, meaning=False)[1]
-    return attrs.evolve(state, decision=Decision(waiting["stage"], NOBODY))
 
 
 def _tile_effects(rules: Rules, functions: Sequence[Function]) -> Function:
@@ -247,12 +241,12 @@ def callback_functions(rules: Rules, asked: Sequence[Provided]) -> list[tuple[st
     return found
 
 
-def state_reader(rules: Rules) -> Callable[[str], State]:
-    """What a view's ``full_state()`` calls: state JSON read into a Python ``State``
-    (its shape checked, not the plugins' meaning: the kernel made it)."""
+def state_reader(rules: Rules) -> Callable[[Form], State]:
+    """What a view's ``full_state()`` calls: the kernel's form of its state built into a
+    Python ``State`` (``naqala.kernel.state_form``; the kernel made and checked it)."""
 
-    def read(text: str) -> State:
-        return state_from_data(json.loads(text), rules, meaning=False)[1]
+    def read(form: Form) -> State:
+        return state_of_form(rules, form)
 
     return read
 
@@ -273,7 +267,8 @@ def seat_function(rules: Rules, agent: Agent, tally: SeatTally | None = None) ->
     player that fails on the view (it reads what the view has not, or hands it to
     ``rules.apply`` or ``view_for``) is asked again with the full ``State``
     (``view.full_state()``), and from then on always given it: it plays as on the
-    Python engine, at a state's JSON a decision. Each call is counted in ``tally``."""
+    Python engine, at the cost of building that ``State`` a decision. Each call is
+    counted in ``tally``."""
     needs_state = False
     counted = SeatTally() if tally is None else tally
 

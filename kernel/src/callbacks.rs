@@ -49,7 +49,8 @@ pub trait HookCalls: Debug + Send + Sync {
     /// Whether the hook names one of these calls' hooks.
     fn answers(&self, hook: &str) -> bool;
     /// `naqala_adjust_new_game`: the new game as plugins change it after the kernel's
-    /// own set-up (the whole state, handed over as state JSON both ways, once a game);
+    /// own set-up (the whole state, handed over as a `State`'s form both ways, once a
+    /// game: `crate::py_state`);
     /// `None` leaves it as it is.
     fn adjust_new_game(&self, state: &State) -> Option<State>;
     /// `naqala_tile_effects`: the effects plugins run before or after (`at`) the action

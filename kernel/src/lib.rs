@@ -48,6 +48,8 @@ pub mod verdict;
 pub mod views;
 
 #[cfg(feature = "python")]
+mod py_state;
+#[cfg(feature = "python")]
 mod python;
 #[cfg(feature = "python")]
 mod python_args;

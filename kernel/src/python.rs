@@ -55,7 +55,8 @@ mod _native {
     impl Kernel {
         /// The kernel of a content; `callbacks`: `(hook, function)` pairs the kernel calls
         /// at its hook points with a `StateView` (`crate::callbacks`), `to_state` the
-        /// function a view's `full_state` reads state JSON with.
+        /// function a view's `full_state` builds a Python `State` from its form with
+        /// (`crate::py_state`).
         #[new]
         #[pyo3(signature = (content_json, callbacks=None, to_state=None))]
         fn new(
@@ -90,6 +91,18 @@ mod _native {
         fn state(&self, text: &str) -> PyResult<NativeState> {
             let content = self.rules.content();
             let state = state_from_json(content, text).map_err(PyValueError::new_err)?;
+            refuse_foreign_rules(&self.rules)?;
+            Ok(NativeState {
+                rules: Arc::clone(&self.rules),
+                state,
+            })
+        }
+
+        /// A native state from the form of a Python `State` (`crate::py_state`), checked
+        /// as state JSON is; ValueError naming the state JSON path of the first problem.
+        fn state_of_form(&self, form: &Bound<'_, PyAny>) -> PyResult<NativeState> {
+            let state = crate::py_state::state_of_form(self.rules.content(), form)
+                .map_err(PyValueError::new_err)?;
             refuse_foreign_rules(&self.rules)?;
             Ok(NativeState {
                 rules: Arc::clone(&self.rules),
@@ -195,6 +208,12 @@ mod _native {
         /// The state as state JSON text (compact), as the Python engine writes it.
         fn to_json(&self) -> String {
             state_to_json(self.rules.content(), &self.state)
+        }
+
+        /// The state as the form a Python `State` is built from (`crate::py_state`,
+        /// `naqala.kernel.state_form`): no state JSON in between.
+        fn form<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+            crate::py_state::state_form(py, self.rules.content(), &self.state)
         }
 
         /// The bytes the state takes (the value and what it owns; the layout is shared).

@@ -6,8 +6,8 @@
 //! board — named as `State` names them, so one hook serves both engines. Every part is
 //! built when it is read, from a copy of the state taken for the call, and every part is
 //! immutable: a hook that sets an attribute fails with one clear message. A hook that
-//! needs more asks `full_state()` for the Python `State`, at the cost of a state JSON
-//! round trip (docs/hooks.md, "Hooks called back").
+//! needs more asks `full_state()` for the Python `State`, built from the state's form
+//! (`crate::py_state`), at its cost (docs/hooks.md, "Hooks called back").
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,9 +24,9 @@ use crate::callbacks::{
 };
 use crate::content::Content;
 use crate::effects::{At, Effect};
+use crate::py_state::{state_form, state_of_form};
 use crate::results::Line;
 use crate::state::{Player, State};
-use crate::statejson::{state_from_json, state_to_json};
 
 /// The most effect lists answered that are kept resolved (a hook answers a few lists,
 /// again and again; one that makes new ones every call is not kept without bound).
@@ -45,7 +45,8 @@ fn refuse_change(what: &str) -> PyErr {
 pub struct StateView {
     content: Arc<Content>,
     state: State,
-    /// the Python function reading state JSON into a `State` (`full_state`)
+    /// the Python function building a `State` from its form (`full_state`,
+    /// `crate::py_state`)
     to_state: Option<Py<PyAny>>,
 }
 
@@ -129,13 +130,14 @@ impl StateView {
         })
     }
 
-    /// The Python `State` of this view, read from its state JSON: everything a hook can
-    /// read on the Python engine, at the cost of the round trip (docs/hooks.md).
+    /// The Python `State` of this view, built from its form (`crate::py_state`):
+    /// everything a hook can read on the Python engine, at the cost of building it
+    /// (docs/hooks.md).
     fn full_state(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let to_state = self.to_state.as_ref().ok_or_else(|| {
             PyAttributeError::new_err("this view was made without a way to read a full State")
         })?;
-        to_state.call1(py, (state_to_json(&self.content, &self.state),))
+        to_state.call1(py, (state_form(py, &self.content, &self.state)?,))
     }
 
     fn __setattr__(&self, name: &str, _value: Bound<'_, PyAny>) -> PyResult<()> {
@@ -411,8 +413,10 @@ impl PyHooks {
         let function = self.functions[at].as_ref()?;
         let started = Instant::now();
         let answer = Python::attach(|py| {
-            let answer = call(py, function)?;
-            read(answer.bind(py))
+            let answer = call(py, function).map_err(|e| blamed(py, &e).unwrap_or(e.to_string()))?;
+            // an answer the kernel refuses is said in its own words: no code of ours
+            // failed (`blame` would call it an internal error)
+            read(answer.bind(py)).map_err(|e| e.value(py).to_string())
         });
         let tally = &self.tallies[at];
         tally.calls.fetch_add(1, Ordering::Relaxed);
@@ -420,8 +424,7 @@ impl PyHooks {
         tally.nanos.fetch_add(nanos, Ordering::Relaxed);
         match answer {
             Ok(found) => Some(found),
-            Err(error) => {
-                let line = Python::attach(|py| blamed(py, &error)).unwrap_or(error.to_string());
+            Err(line) => {
                 self.fail(format!(
                     "{hook} failed when the native engine called it: {line}"
                 ));
@@ -439,20 +442,20 @@ impl HookCalls for PyHooks {
             .is_some_and(|at| self.functions[at].is_some())
     }
 
+    /// The new game handed over and read back as the form of a Python `State`
+    /// (`crate::py_state`), its answer checked as a state file is.
     fn adjust_new_game(&self, state: &State) -> Option<State> {
         let content = &self.content;
-        let text = state_to_json(content, state);
         let read = |answer: &Bound<'_, PyAny>| -> PyResult<Option<State>> {
             if answer.is_none() {
                 return Ok(None);
             }
-            let changed: String = answer.extract()?;
-            state_from_json(content, &changed)
+            state_of_form(content, answer)
                 .map(Some)
                 .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("its new game: {e}")))
         };
         self.call_with(ADJUST_NEW_GAME, read, |py, function| {
-            function.call1(py, (text,))
+            function.call1(py, (state_form(py, content, state)?,))
         })
         .flatten()
     }

@@ -26,106 +26,106 @@ pub const VERSION: i64 = 2;
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct DecisionDoc {
-    stage: String,
-    player: Option<i64>,
+pub(crate) struct DecisionDoc {
+    pub(crate) stage: String,
+    pub(crate) player: Option<i64>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct TileDoc {
-    at: String,
-    tile: String,
-    meeples: String,
-    owner: Option<i64>,
-    tokens: IndexMap<String, i64>,
+pub(crate) struct TileDoc {
+    pub(crate) at: String,
+    pub(crate) tile: String,
+    pub(crate) meeples: String,
+    pub(crate) owner: Option<i64>,
+    pub(crate) tokens: IndexMap<String, i64>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct BoardDoc {
-    rows: i64,
-    cols: i64,
-    blocked: Vec<String>,
-    walls: Vec<Vec<String>>,
-    tiles: Vec<TileDoc>,
+pub(crate) struct BoardDoc {
+    pub(crate) rows: i64,
+    pub(crate) cols: i64,
+    pub(crate) blocked: Vec<String>,
+    pub(crate) walls: Vec<Vec<String>>,
+    pub(crate) tiles: Vec<TileDoc>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct PlayerDoc {
-    coins: i64,
-    camels: i64,
-    meeples: String,
-    hands: IndexMap<String, Vec<String>>,
-    extras: IndexMap<String, i64>,
+pub(crate) struct PlayerDoc {
+    pub(crate) coins: i64,
+    pub(crate) camels: i64,
+    pub(crate) meeples: String,
+    pub(crate) hands: IndexMap<String, Vec<String>>,
+    pub(crate) extras: IndexMap<String, i64>,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct DeckDoc {
-    draw: Vec<String>,
-    row: Vec<String>,
-    discard: Vec<String>,
+pub(crate) struct DeckDoc {
+    pub(crate) draw: Vec<String>,
+    pub(crate) row: Vec<String>,
+    pub(crate) discard: Vec<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct TurnDoc {
-    marker: i64,
-    start: Option<String>,
-    path: Vec<String>,
-    hand: Option<String>,
-    colour: Option<String>,
-    taken: i64,
+pub(crate) struct TurnDoc {
+    pub(crate) marker: i64,
+    pub(crate) start: Option<String>,
+    pub(crate) path: Vec<String>,
+    pub(crate) hand: Option<String>,
+    pub(crate) colour: Option<String>,
+    pub(crate) taken: i64,
     // the plugins' turn fields (`ContentDoc::turn_fields`), each written only when declared
     // and read as its default when absent; the kernel's `Turn` keeps them all
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    reach: Option<i64>,
+    pub(crate) reach: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    kills: Option<i64>,
+    pub(crate) kills: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    target: Option<String>,
-    used: Vec<String>,
-    revealed: Vec<String>,
-    resume: String,
+    pub(crate) target: Option<String>,
+    pub(crate) used: Vec<String>,
+    pub(crate) revealed: Vec<String>,
+    pub(crate) resume: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    claimed: Option<Vec<String>>,
+    pub(crate) claimed: Option<Vec<String>>,
     #[serde(default)]
-    callers: Vec<String>,
+    pub(crate) callers: Vec<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RngDoc {
-    seed: u64,
-    counter: u64,
+pub(crate) struct RngDoc {
+    pub(crate) seed: u64,
+    pub(crate) counter: u64,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct StateDoc {
-    format: String,
-    version: i64,
-    ruleset: Vec<String>,
-    colours: String,
-    tokens: Vec<String>,
-    round: i64,
-    decision: DecisionDoc,
-    board: BoardDoc,
-    players: Vec<PlayerDoc>,
-    bag: String,
-    pool: IndexMap<String, i64>,
-    decks: IndexMap<String, DeckDoc>,
-    markers: Vec<i64>,
-    bid_track: Vec<Option<i64>>,
-    turn_track: Vec<Option<i64>>,
-    turn: Option<TurnDoc>,
-    flags: Vec<String>,
-    extras: IndexMap<String, i64>,
-    rng: RngDoc,
+pub(crate) struct StateDoc {
+    pub(crate) format: String,
+    pub(crate) version: i64,
+    pub(crate) ruleset: Vec<String>,
+    pub(crate) colours: String,
+    pub(crate) tokens: Vec<String>,
+    pub(crate) round: i64,
+    pub(crate) decision: DecisionDoc,
+    pub(crate) board: BoardDoc,
+    pub(crate) players: Vec<PlayerDoc>,
+    pub(crate) bag: String,
+    pub(crate) pool: IndexMap<String, i64>,
+    pub(crate) decks: IndexMap<String, DeckDoc>,
+    pub(crate) markers: Vec<i64>,
+    pub(crate) bid_track: Vec<Option<i64>>,
+    pub(crate) turn_track: Vec<Option<i64>>,
+    pub(crate) turn: Option<TurnDoc>,
+    pub(crate) flags: Vec<String>,
+    pub(crate) extras: IndexMap<String, i64>,
+    pub(crate) rng: RngDoc,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    without: Vec<String>,
+    pub(crate) without: Vec<String>,
 }
 
 /// `value` as a `T`, or an error naming `path` and the range the kernel holds.
@@ -409,7 +409,7 @@ impl Reader<'_> {
 }
 
 /// The state-JSON spelling of a kill target.
-fn target_name(target: Target, cols: usize) -> String {
+pub(crate) fn target_name(target: Target, cols: usize) -> String {
     match target {
         Target::None => String::new(),
         Target::Tile(t) => tile_name(usize::from(t), cols),
@@ -423,7 +423,7 @@ pub fn state_from_json(content: &Content, text: &str) -> Result<State, String> {
     state_from_doc(content, &doc)
 }
 
-fn state_from_doc(content: &Content, doc: &StateDoc) -> Result<State, String> {
+pub(crate) fn state_from_doc(content: &Content, doc: &StateDoc) -> Result<State, String> {
     if doc.format != FORMAT {
         return Err(format!("$.format: expected {FORMAT:?}"));
     }
