@@ -87,7 +87,7 @@ def load_profile(
         document = parse_toml(source)
     except (FileRefused, DocumentError, OSError) as exc:
         raise ProfileError(f"profile {text}: {exc}") from None
-    return _profile(text, document, colours, tiles, djinns)
+    return check_document(text, document, colours, tiles, djinns)
 
 
 def _number(where: str, value: Any, low: float, high: float) -> float:
@@ -111,13 +111,15 @@ def _weights(
     return weights
 
 
-def _profile(
+def check_document(
     text: str,
     document: dict[str, Any],
     colours: tuple[str, ...] | None,
     tiles: tuple[str, ...] | None,
     djinns: tuple[str, ...] | None = None,
 ) -> Profile:
+    """The profile a parsed TOML ``document`` says, checked in full (``ProfileError``
+    naming ``text``): also how ``naqala tune --profile`` checks each knob's values."""
     for table, entries in document.items():
         if table not in TABLES:
             raise ProfileError(

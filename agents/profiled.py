@@ -3,8 +3,8 @@
 score plus the profile's points for the meeples it takes and the tile it claims (and a
 djinn taken, for the profile's points for it), moves of
 assassins left out under ``never_kill``, and bids by the profile's share and cap. The
-native kernel has no profiled greedy, so the engine plan seats it in Python (one line:
-"the native engine has no player 'greedy:profile=…'")."""
+kernel's ``profile.rs`` plays the same game natively, from the profile's numbers handed
+over as JSON (``naqala.kernel.profiles``); every change here is one there."""
 
 from __future__ import annotations
 

@@ -63,7 +63,8 @@ Metric = Annotated[
     str,
     typer.Option(
         "--metric",
-        help="What --until-significant watches: score, rounds, actions, category:NAME, wins:SEAT.",
+        help="What --until-significant watches: score, rounds, actions, category:NAME, "
+        "wins:SEAT, position:K, position-score:K, turn-position:K (docs/cli.md).",
     ),
 ]
 Looks = Annotated[
@@ -301,6 +302,10 @@ def print_positions(console: Any, result: dict[str, Any], paired: str, mcnemar: 
     console.print(_table("Win rate by first-round bidding position", "", wins, mcnemar, True))
     scores = [(f"position {e['position']}", e["score"]) for e in positions]
     console.print(_table("Final score by first-round bidding position", "", scores, paired, False))
+    turns = [(f"turn {e['position']}", e["wins"]) for e in result.get("by_turn_position") or []]
+    if turns:
+        title = "Share of rounds 2+ won by the player in each turn position"
+        console.print(_table(title, "", turns, paired, True))
     fairness = result.get("position_fairness") or {}
     for side in ("baseline", "variant"):
         test = fairness.get(side)

@@ -17,14 +17,18 @@ from typing import Annotated, Any
 import attrs
 import typer
 
+from naqala.agents.profile import profile_path
 from naqala.cli import study as common
 from naqala.cli.common import Expansions
 from naqala.cli.engine import Engine, engine_of_plan
+from naqala.cli.tune_profile import profile_space
+from naqala.core.engine import Rules
 from naqala.lab import LabExtraMissing, require
 from naqala.lab.executors import Executor
 from naqala.lab.objectives import ObjectiveError, parse_objective
+from naqala.lab.profile_space import ProfileSpace, profile_document
 from naqala.lab.skill import SkillError
-from naqala.lab.space import SpaceError, house_rule, load_space, self_contained
+from naqala.lab.space import Space, SpaceError, house_rule, load_space, self_contained
 from naqala.lab.study import Ruleset, Study, StudyError, seats_of
 from naqala.lab.tune import (
     REPEAT_OF,
@@ -36,6 +40,7 @@ from naqala.lab.tune import (
     plan_studies,
     play_rules,
     played_points,
+    profile_seat,
     run_trials,
     space_size,
     storage_failures,
@@ -43,13 +48,32 @@ from naqala.lab.tune import (
 )
 from naqala.lab.tune_outputs import OutputRefused, check_outputs
 
-SpacePath = Annotated[Path, typer.Argument(help="The knobs to tune (docs/formats.md).")]
+SpacePath = Annotated[
+    Path | None,
+    typer.Argument(help="The knobs of the rules to tune (docs/formats.md); or --profile."),
+]
 ObjectiveOption = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--objective",
-        help="seat-fairness, skill, length, spread, or a weighted sum: "
-        "seat-fairness=1,spread=0.01 (docs/lab.md).",
+        help="seat-fairness (the default for rules), skill, length, spread, wins (the "
+        "default for --profile), margin, or a weighted sum: seat-fairness=1,spread=0.01 "
+        "(docs/lab.md).",
+    ),
+]
+ProfileOption = Annotated[
+    str | None,
+    typer.Option(
+        "--profile",
+        help="Tune this player profile (a shipped name or a path), seated first against "
+        "--seats, instead of rules.",
+    ),
+]
+KnobOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--knob",
+        help="A number of --profile to tune: TABLE.KEY=LOW:HIGH or =V1,V2,... (repeatable).",
     ),
 ]
 Out = Annotated[Path, typer.Option("--out", help="Write the best rules here (a .toml house rule).")]
@@ -60,9 +84,9 @@ Storage = Annotated[
 
 
 def tune(
-    space_path: SpacePath,
     out: Out,
-    objective: ObjectiveOption = "seat-fairness",
+    space_path: SpacePath = None,
+    objective: ObjectiveOption = None,
     trials: Annotated[int, typer.Option("--trials", min=1, help="Trials in all.")] = 20,
     games: Annotated[int, typer.Option("--games", "-n", min=2, help="Games a trial.")] = 20,
     players: Annotated[
@@ -91,21 +115,48 @@ def tune(
     dask: common.Dask = None,
     report: common.ReportPath = None,
     engine: Engine = None,
+    profile: ProfileOption = None,
+    knob: KnobOption = None,
 ) -> None:
     """Search the knobs of SPACE.toml for the rules that minimise the objective, every
     trial on the same seeds, clearly worse trials stopped early; write the best as a
-    house rule and compare it with the original rules."""
+    house rule and compare it with the original rules. With --profile and --knob, search
+    a player profile's numbers instead, and write the best as a whole profile."""
+    if (space_path is None) == (profile is None):
+        common.fail(
+            "give SPACE.toml (rules to tune) or --profile NAME with --knob (a player to "
+            "tune), one of them"
+        )
+    if knob and profile is None:
+        common.fail("--knob tunes a player profile: give --profile NAME")
+    objective = objective or ("wins" if profile is not None else "seat-fairness")
     try:
         require("optuna", "naqala tune")
         require("scipy.stats", "naqala tune", extra="tune")
-        space = load_space(space_path)
         goal = parse_objective(objective, target_rounds)
         baseline = Ruleset.of(expansion or [], house_rules or [], without or [])
         built = baseline.build()
-        if seats is None:
-            seat_names = ("greedy",) * (4 if players is None else players)
+        space: Space | ProfileSpace
+        if profile is not None:
+            if goal.needs_skill:
+                raise ObjectiveError(
+                    "--profile tunes a player: the skill objective measures rules; use wins "
+                    "or margin"
+                )
+            space = profile_space(profile, knob or [], built)
+            seat_names = player_seats(built, profile, seats, players)
+            space_path = profile_path(profile)
         else:
-            seat_names = seats_of(built, seats, players)
+            if goal.needs_player:
+                raise ObjectiveError(
+                    "the wins and margin objectives tune a player: give --profile NAME with --knob"
+                )
+            assert space_path is not None
+            space = load_space(space_path)
+            if seats is None:
+                seat_names = ("greedy",) * (4 if players is None else players)
+            else:
+                seat_names = seats_of(built, seats, players)
         kinds = seats_of(built, ladder, None) if goal.needs_skill else ()
         plan = Plan(space, goal, baseline, seat_names, games, seed, kinds)
         Study(baseline, seat_names, seed, rotate=True).check()
@@ -114,6 +165,9 @@ def tune(
         common.fail(str(exc).replace("--seats ", "--ladder ", 1))
     except (LabExtraMissing, SpaceError, ObjectiveError, StudyError, ValueError) as exc:
         common.fail(str(exc))
+    if profile is not None and str(out) != str(out).lower():
+        common.fail(f"--out {out}: a profile is seated by its path, read in lower case")
+    assert space_path is not None  # the profile's file for a player's tune
     common.need_figures(report, None)
     storage_path = storage or out.with_name(out.name + ".optuna.db")
     try:
@@ -147,15 +201,18 @@ def tune(
             if interrupted:
                 common.fail("interrupted before any trial finished: nothing to write", 130)
             common.fail("no trial finished: nothing to write")
-        text = house_rule(
-            space,
-            best.params,
-            "1",
+        said = (
             f"naqala tune: {objective} {best.value:.4g} (trial {best.number} of "
-            f"{len(played_points(study))}, {games} games a trial from seed {seed})",
+            f"{len(played_points(study))}, {games} games a trial from seed {seed})"
         )
         houses = plan.baseline.house_rules
-        merged = self_contained(text, [(rule.name, rule.data) for rule in houses])
+        if isinstance(space, ProfileSpace):
+            text = profile_document(space, best.params, said)
+            merged: str | None = text
+            houses = ()
+        else:
+            text = house_rule(space, best.params, "1", said)
+            merged = self_contained(text, [(rule.name, rule.data) for rule in houses])
         try:
             out.write_text(text if merged is None else merged, encoding="utf-8")
         except OSError as exc:
@@ -165,7 +222,10 @@ def tune(
         data["needs_with_it"] = [] if merged is not None else [rule.name for rule in houses]
         if not interrupted:
             try:
-                data.update(_against_original(plan, out, executor, merged is not None))
+                if isinstance(space, ProfileSpace):
+                    data.update(_against_profile(plan, out, executor))
+                else:
+                    data.update(_against_original(plan, out, executor, merged is not None))
             except TuneInterrupted:
                 interrupted = True
     executor.close()
@@ -192,10 +252,35 @@ def tune(
         raise typer.Exit(130)
 
 
+def player_seats(
+    rules: Rules, profile: str, opponents: str | None, players: int | None
+) -> tuple[str, ...]:
+    """A player's tune's seats: the profiled greedy player first, then ``--seats`` (the
+    opponents; default greedy at the other seats of ``--players``, 4 by default)."""
+    if opponents is None:
+        field = ("greedy",) * ((4 if players is None else players) - 1)
+    else:
+        field = seats_of(rules, opponents, None)
+        if players is not None and players != len(field) + 1:
+            raise StudyError(
+                f"--players {players} but the tuned profile and --seats make {len(field) + 1}"
+            )
+    return seats_of(rules, ",".join((f"greedy:profile={profile}", *field)), None)
+
+
 def check_candidate(plan: Plan, folder: Path, space_path: Path) -> None:
-    """Refuse a space whose knobs name no entry of the rules, before any game."""
+    """Refuse a space whose knobs name no entry of the rules, or a profile's trial that
+    cannot be seated, before any game."""
     point = {knob.name: knob.choices[0] for knob in plan.space.knob}
     path = folder / "check.toml"
+    if isinstance(plan.space, ProfileSpace):
+        path.write_text(profile_document(plan.space, point, "check"), encoding="utf-8")
+        seats = (profile_seat(path), *plan.seats[1:])
+        try:
+            Study(plan.baseline, seats, plan.seed, rotate=True).check()
+        except StudyError as exc:
+            common.fail(f"the trials' profiles in {folder} cannot be seated: {exc}")
+        return
     path.write_text(house_rule(plan.space, point, "check", ""), encoding="utf-8")
     try:
         plan.baseline.with_house_rule(path).build()
@@ -295,6 +380,26 @@ def _against_original(plan: Plan, out: Path, executor: Executor, whole: bool) ->
     }
 
 
+def _against_profile(plan: Plan, out: Path, executor: Executor) -> dict[str, Any]:
+    """The original profile's loss on the same games, the answer's (``out`` seated in its
+    place) and the paired t-test of their per-game values (two-sided)."""
+    scipy_stats = require("scipy.stats", "naqala tune", extra="tune")
+    original, _ = play_rules(plan, plan.baseline, executor)
+    answer_plan = attrs.evolve(plan, seats=(profile_seat(out), *plan.seats[1:]))
+    answer, _ = play_rules(answer_plan, plan.baseline, executor)
+    differences = [a - o for a, o in zip(answer.pseudo, original.pseudo, strict=True)]
+    p = 1.0
+    if len(set(differences)) > 1:
+        p = float(scipy_stats.ttest_1samp(differences, 0.0).pvalue)
+    elif differences and differences[0] != 0:
+        p = 0.0
+    return {
+        "original": {"loss": original.loss, "terms": original.terms},
+        "answer": {"loss": answer.loss, "terms": answer.terms},
+        "paired": {"difference": sum(differences) / len(differences), "p": p},
+    }
+
+
 def print_tune(data: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -324,7 +429,15 @@ def print_tune(data: dict[str, Any]) -> None:
             f"it, no game (the space has {data['space_points']} points)",
             markup=False,
         )
-    if "original" in data:
+    if "paired" in data:
+        paired = data["paired"]
+        console.print(
+            f"original profile: loss {data['original']['loss']:.4g}; the answer: loss "
+            f"{data['answer']['loss']:.4g} (paired difference {paired['difference']:+.4g}, "
+            f"p {paired['p']:.3g})",
+            markup=False,
+        )
+    elif "original" in data:
         console.print(f"original rules: loss {data['original']['loss']:.4g}", markup=False)
     if data["importances"]:
         console.print(

@@ -78,7 +78,9 @@ def metric_values(results: Sequence[GameResult], metric: str) -> list[float]:
     ``actions``, ``category:NAME`` (mean points of the seats in that category) or
     ``wins:SEAT`` (1 if seat SEAT, from 1, won or shared the win), ``position:K`` (1 if
     the player who bid K-th in the first round won or shared the win) or
-    ``position-score:K`` (that player's final score), ``lead_changes`` or ``margin``
+    ``position-score:K`` (that player's final score), ``turn-position:K`` (the share of
+    the rounds 2 and later in which the player taking the K-th turn won or shared the
+    win, a shared win split), ``lead_changes`` or ``margin``
     (``naqala.lab.balance``'s), ``turn_paid`` (the coins all players paid for turn order)
     or ``decisions`` (the decisions taken; both 0 for a game that did not record them)."""
     if metric == "score":
@@ -100,10 +102,35 @@ def metric_values(results: Sequence[GameResult], metric: str) -> list[float]:
         return [1.0 if seat in r.winners else 0.0 for r in results]
     if kind in ("position", "position-score") and name.isdigit() and int(name) >= 1:
         return _by_position(results, int(name) - 1, kind == "position")
+    if kind == "turn-position" and name.isdigit() and int(name) >= 1:
+        return _by_turn_position(results, int(name) - 1)
     raise CompareError(
         f"unknown metric {metric!r}; use score, rounds, actions, lead_changes, margin, "
-        "turn_paid, decisions, category:NAME, wins:SEAT, position:K or position-score:K"
+        "turn_paid, decisions, category:NAME, wins:SEAT, position:K, position-score:K "
+        "or turn-position:K"
     )
+
+
+def _later_orders(result: GameResult) -> tuple[tuple[int, ...], ...]:
+    """The turn order of each round after the first (empty when the game did not record
+    its play, or lasted one round)."""
+    return result.play.turn_order[1:] if result.play is not None else ()
+
+
+def _by_turn_position(results: Sequence[GameResult], position: int) -> list[float]:
+    """Per game, the share of its rounds 2 and later in which the player taking turn
+    ``position`` (from 0) won the game (a shared win split): the later rounds' position
+    effect, which bids decide, where round 1's is drawn at set-up."""
+    values = []
+    for r in results:
+        orders = _later_orders(r)
+        if not orders or any(position >= len(order) for order in orders):
+            raise CompareError(
+                f"game {r.seed} did not record a turn position {position + 1} after round 1"
+            )
+        won = [1 / len(r.winners) if order[position] in r.winners else 0.0 for order in orders]
+        values.append(math.fsum(won) / len(won))
+    return values
 
 
 def _by_position(results: Sequence[GameResult], position: int, wins: bool) -> list[float]:
@@ -163,9 +190,11 @@ def report(
     categories = {name: metric_test(baseline, variant, f"category:{name}") for name in names}
     length = {key: metric_test(baseline, variant, key) for key in ("rounds", "actions")}
     positions = _positions(baseline, variant, players)
+    turns = _turn_positions(baseline, variant, players)
     entries = [*wins_by_seat, score, *categories.values(), *length.values()]
     for position in positions:
         entries += [position["wins"], position["score"]]
+    entries += [turn["wins"] for turn in turns]
     more = {metric: metric_test(baseline, variant, metric) for metric in extra}
     entries += more.values()
     for entry, adjusted in zip(entries, stats.holm([e["p_value"] for e in entries]), strict=True):
@@ -185,6 +214,7 @@ def report(
         "categories": categories,
         "length": length,
         "by_position": positions,
+        "by_turn_position": turns,
         **({"extra": more} if extra else {}),
         "position_fairness": {
             "baseline": _fairness(baseline, players) if positions else None,
@@ -206,6 +236,22 @@ def _positions(
             "wins": metric_test(baseline, variant, f"position:{k}"),
             "score": metric_test(baseline, variant, f"position-score:{k}"),
         }
+        for k in range(1, players + 1)
+    ]
+
+
+def _turn_positions(
+    baseline: Sequence[GameResult], variant: Sequence[GameResult], players: int
+) -> list[dict[str, Any]]:
+    """Per turn position, the paired t-test of the share of rounds 2 and later its player
+    went on to win; empty unless every game recorded its turn order after round 1."""
+    games = (*baseline, *variant)
+    if not all(
+        _later_orders(r) and all(len(o) == players for o in _later_orders(r)) for r in games
+    ):
+        return []
+    return [
+        {"position": k, "wins": metric_test(baseline, variant, f"turn-position:{k}")}
         for k in range(1, players + 1)
     ]
 

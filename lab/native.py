@@ -28,6 +28,7 @@ from naqala.core.simulate import agent_seed
 from naqala.kernel.callbacks import SeatFunction, seat_function, state_reader
 from naqala.kernel.choice import AUTO, NATIVE, choose
 from naqala.kernel.plan import plugin_player
+from naqala.kernel.profiles import kernel_seat
 from naqala.kernel.report import seat_tally
 from naqala.kernel.support import native_rules
 from naqala.lab.agents import study_agent
@@ -56,7 +57,7 @@ def play_native(rules: Rules, players: int, seed: int, names: Sequence[str]) -> 
     seat, played natively (``NotImplementedError`` naming what the kernel lacks)."""
     bridge = native_rules(rules)
     start = bridge.new_game(players, seed)
-    seats = [(name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
+    seats = [(kernel_seat(rules, name), agent_seed(seed, seat)) for seat, name in enumerate(names)]
     asked = called_back_seats(rules, seed, names)
     reader = None if asked is None else state_reader(rules)  # a view's full_state()
     final, actions, rounds, decisions = start.play_recorded(seats, asked, reader)

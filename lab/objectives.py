@@ -7,6 +7,10 @@
 - ``length``: the mean distance, in rounds, of a game's length from ``--target-rounds``;
 - ``spread``: the mean, over games, of the standard deviation of the final scores (the
   lower, the closer the games);
+- ``wins`` (a player's tune, ``naqala tune --profile``): minus the tuned seat's share of
+  the wins (a shared win split);
+- ``margin`` (a player's tune): minus the tuned seat's mean lead over the best other seat,
+  in points (negative when it trails);
 - a weighted sum: ``seat-fairness=1,spread=0.01`` (a name alone weighs 1). The terms have
   their own units (a rate, a rate, rounds, points): the weights say what a round or a
   point is worth against a percentage point of fairness.
@@ -29,7 +33,9 @@ import attrs
 from naqala.lab.results import GameResult
 
 #: the objectives' names, in the order documented
-NAMES = ("seat-fairness", "skill", "length", "spread")
+NAMES = ("seat-fairness", "skill", "length", "spread", "wins", "margin")
+#: the objectives of a player's tune: they read the tuned seat
+PLAYER_NAMES = ("wins", "margin")
 
 
 class ObjectiveError(ValueError):
@@ -50,6 +56,11 @@ class Objective:
     @property
     def needs_skill(self) -> bool:
         return "skill" in self.names
+
+    @property
+    def needs_player(self) -> bool:
+        """Whether a term reads the tuned player's seat (``wins``, ``margin``)."""
+        return any(name in PLAYER_NAMES for name in self.names)
 
 
 def parse_objective(text: str, target_rounds: float | None) -> Objective:
@@ -111,6 +122,29 @@ def length(games: Sequence[GameResult], target: float) -> tuple[float, list[floa
     return math.fsum(values) / len(values), values
 
 
+def _tuned_seat(result: GameResult, tuned: str) -> int:
+    return result.agents.index(tuned)
+
+
+def wins(games: Sequence[GameResult], tuned: str) -> tuple[float, list[float]]:
+    """Minus the share of the wins of the seat played by ``tuned`` (an agent name)."""
+    values = []
+    for r in games:
+        seat = _tuned_seat(r, tuned)
+        values.append(-1 / len(r.winners) if seat in r.winners else 0.0)
+    return math.fsum(values) / len(values), values
+
+
+def margin(games: Sequence[GameResult], tuned: str) -> tuple[float, list[float]]:
+    """Minus the mean lead, in points, of ``tuned``'s seat over the best other seat."""
+    values = []
+    for r in games:
+        seat = _tuned_seat(r, tuned)
+        others = max(score for k, score in enumerate(r.scores) if k != seat)
+        values.append(float(others - r.scores[seat]))
+    return math.fsum(values) / len(values), values
+
+
 def skill_loss(step_shares: Sequence[float], players: int) -> tuple[float, list[float]]:
     """Minus the mean edge of the ladder's rungs (``skill.step_values``, per game)."""
     values = [1 / players - share for share in step_shares]
@@ -122,10 +156,12 @@ def evaluate(
     games: Sequence[GameResult],
     players: int,
     step_shares: Sequence[float] = (),
+    tuned: str = "",
 ) -> tuple[dict[str, float], float, list[float]]:
     """Each term's loss, the weighted loss, and the weighted pseudo-values per game (the
     skill term's games are the ladder's, paired with the card's games by index: both
-    lists hold the same seeds in the same order, so the sum stays per seed)."""
+    lists hold the same seeds in the same order, so the sum stays per seed); ``tuned`` is
+    the agent name of the player a player's tune tunes."""
     terms: dict[str, float] = {}
     total = 0.0
     pseudo = [0.0] * len(games)
@@ -137,6 +173,10 @@ def evaluate(
         elif name == "length":
             assert objective.target_rounds is not None
             loss, values = length(games, objective.target_rounds)
+        elif name == "wins":
+            loss, values = wins(games, tuned)
+        elif name == "margin":
+            loss, values = margin(games, tuned)
         else:
             loss, values = skill_loss(step_shares, players)
             values = _per_seed(values, len(games))

@@ -376,6 +376,8 @@ def compare_tables(report: Mapping[str, Any]) -> list[str]:
     means += [(f"category: {k}", v) for k, v in report["categories"].items()]
     means += list(report["length"].items())
     means += [(f"score, bidding position {e['position']}", e["score"]) for e in positions]
+    turns = report.get("by_turn_position") or []
+    means += [(f"share of rounds 2+ won, turn {e['position']}", e["wins"]) for e in turns]
     for name, entry in means:
         rows.append(
             [

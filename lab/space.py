@@ -160,7 +160,7 @@ def load_space(path: Path) -> Space:
     return space
 
 
-def house_rule(space: Space, point: Mapping[str, int], version: str, description: str) -> str:
+def house_rule(space: Space, point: Mapping[str, Any], version: str, description: str) -> str:
     """The content-only house rule setting every knob to ``point[knob.name]``."""
     import tomli_w
 

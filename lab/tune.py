@@ -19,6 +19,12 @@ finished trial's on the same seeds, and the one-sided paired t-test asks whether
 worse; below the look's level the trial is pruned (``optuna.TrialPruned``), its games
 saved for other trials.
 
+**A player's tune** (``naqala tune --profile NAME --knob tribes.blue=0:6``): the space is
+a profile's numbers (``naqala.lab.profile_space``), each trial the base profile with its
+point's values, written as a whole profile and seated first (``greedy:profile=FILE``)
+against the plan's other seats, rotated, on the same seeds and rules; its objectives
+(``wins``, ``margin``) read that seat.
+
 **Resume**: trials live in optuna's SQLite storage (``--storage``); a run asks for the
 trials still missing, so an interrupted tune run again carries on. A study's name is a
 digest of everything that decides its trials.
@@ -41,6 +47,7 @@ from naqala.kernel.choice import PYTHON
 from naqala.lab import require, sequential, stats
 from naqala.lab.executors import Executor
 from naqala.lab.objectives import Objective, evaluate
+from naqala.lab.profile_space import ProfileSpace, profile_document
 from naqala.lab.results import GameResult
 from naqala.lab.runner import Advance, play_indices
 from naqala.lab.skill import Ladder, step_values
@@ -61,7 +68,7 @@ class TrialRefused(ValueError):
     one line. ``path`` is the trial's own (temporary) house-rule file, which the reason
     may name."""
 
-    def __init__(self, number: int, point: dict[str, int], reason: str, path: Path) -> None:
+    def __init__(self, number: int, point: dict[str, Any], reason: str, path: Path) -> None:
         values = ", ".join(f"{name} = {value}" for name, value in point.items())
         super().__init__(f"trial {number} with {values} cannot be played: {reason}")
         self.path = path
@@ -95,9 +102,10 @@ def storage_failures() -> Iterator[None]:
 
 @attrs.frozen
 class Plan:
-    """Everything that decides a tune's trials."""
+    """Everything that decides a tune's trials. A player's tune has a ``ProfileSpace``
+    and its tuned player at the first seat, the opponents after it."""
 
-    space: Space
+    space: Space | ProfileSpace
     objective: Objective
     baseline: Ruleset
     seats: tuple[str, ...]
@@ -164,7 +172,8 @@ def _evaluate(plan: Plan, sides: Sequence[Sequence[GameResult]]) -> Evaluation:
         for (weaker, stronger), results in zip(steps, sides[1:], strict=True):
             cells[index[(stronger, weaker)]] = results
         shares = step_values(ladder, cells)
-    terms, loss, pseudo = evaluate(plan.objective, games, len(plan.seats), shares)
+    tuned = plan.seats[0] if plan.objective.needs_player else ""
+    terms, loss, pseudo = evaluate(plan.objective, games, len(plan.seats), shares, tuned)
     return Evaluation(terms, loss, tuple(pseudo), tuple(games))
 
 
@@ -213,6 +222,11 @@ def clearly_worse(trial: Sequence[float], best: Sequence[float], level: float) -
     test = scipy_stats.ttest_1samp(differences, 0.0, alternative="greater")
     p = float(test.pvalue)
     return math.isfinite(p) and p < level
+
+
+def profile_seat(path: Path) -> str:
+    """The greedy player with the profile at ``path`` (a trial's, or the answer)."""
+    return f"greedy:profile={path}"
 
 
 def candidate_path(folder: Path, number: int) -> Path:
@@ -265,18 +279,25 @@ def run_trials(
                 raise optuna.TrialPruned()
             return float(earlier.value)
         path = candidate_path(folder, trial.number)
-        path.write_text(
-            house_rule(plan.space, point, f"trial-{trial.number}", "a naqala tune trial"),
-            encoding="utf-8",
-        )
-        try:
+        trial_plan, ruleset = plan, plan.baseline
+        if isinstance(plan.space, ProfileSpace):
+            path.write_text(
+                profile_document(plan.space, point, "a naqala tune trial"), encoding="utf-8"
+            )
+            trial_plan = attrs.evolve(plan, seats=(profile_seat(path), *plan.seats[1:]))
+        else:
+            path.write_text(
+                house_rule(plan.space, point, f"trial-{trial.number}", "a naqala tune trial"),
+                encoding="utf-8",
+            )
             ruleset = plan.baseline.with_house_rule(path)
-            for study in plan_studies(plan, ruleset):
+        try:
+            for study in plan_studies(trial_plan, ruleset):
                 study.check()
         except StudyError as exc:
             raise TrialRefused(trial.number, point, str(exc), path) from exc
         evaluation, pruned = play_rules(
-            plan,
+            trial_plan,
             ruleset,
             executor,
             advance,
@@ -332,7 +353,7 @@ def played_points(study: Any) -> dict[tuple[tuple[str, Any], ...], Any]:
     return found
 
 
-def space_size(space: Space) -> int:
+def space_size(space: Space | ProfileSpace) -> int:
     """How many points the space has (the most trials that can be played)."""
     return math.prod(len(knob.choices) for knob in space.knob)
 

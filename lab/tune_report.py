@@ -11,9 +11,14 @@ from naqala.lab.report import COLOURS, compare_tables, figure, table
 #: what each figure shows
 TUNE_FIGURES = {
     "history": "Loss of each trial (dots; crosses: stopped early at their last look) and "
-    "the best so far (line); the original rules dotted",
+    "the best so far (line); the original rules (or profile) dotted",
     "importance": "Each knob's importance to the loss (optuna's importance evaluator)",
 }
+
+
+def _original(data: Mapping[str, Any]) -> str:
+    """What the tune started from: the original profile of a player's tune, else rules."""
+    return "original profile" if "paired" in data else "original rules"
 
 
 def _history(data: Mapping[str, Any]) -> Any:
@@ -33,7 +38,7 @@ def _history(data: Mapping[str, Any]) -> Any:
         ys.append(best)
     ax.step(xs, ys, where="post", color=COLOURS[1], label="best so far")
     if "original" in data:
-        ax.axhline(data["original"]["loss"], color="grey", linestyle=":", label="original rules")
+        ax.axhline(data["original"]["loss"], color="grey", linestyle=":", label=_original(data))
     ax.set_xlabel("trial")
     ax.set_ylabel(f"loss ({data['objective']})")
     ax.legend(fontsize="small")
@@ -68,7 +73,11 @@ def tune_tables(data: Mapping[str, Any]) -> list[str]:
     rows = [[name, value] for name, value in best["params"].items()]
     rows.append(["loss", best["loss"]])
     if "original" in data:
-        rows.append(["loss of the original rules", data["original"]["loss"]])
+        rows.append([f"loss of the {_original(data)}", data["original"]["loss"]])
+    if "paired" in data:
+        rows.append(["loss of the answer on the same games", data["answer"]["loss"]])
+        rows.append(["paired difference (answer − original)", data["paired"]["difference"]])
+        rows.append(["p (paired t-test, two-sided)", data["paired"]["p"]])
     parts.append(table(["knob", "value"], rows, "table-best"))
     knobs = data["knobs"]
     parts.append("<h2>Trials</h2>")

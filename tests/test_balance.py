@@ -144,8 +144,10 @@ def test_against_pairs_the_card_with_its_baseline_game_by_game(tmp_path: Path) -
     assert paired["baseline_plugins"] == ["base"] and paired["games"] == data["games"]
     assert set(paired["extra"]) == {"lead_changes", "margin", "turn_paid", "decisions"}
     family = paired["correction"]["metrics"]
-    assert family == 2 + 1 + len(paired["categories"]) + 2 + 2 * 2 + 4  # 4 extra metrics
+    # seats, score, categories, length, bidding positions, turn positions, 4 extra metrics
+    assert family == 2 + 1 + len(paired["categories"]) + 2 + 2 * 2 + 2 + 4
     assert [e["position"] for e in paired["by_position"]] == [1, 2]
+    assert [e["position"] for e in paired["by_turn_position"]] == [1, 2]
     assert data["skill"]["baseline"]["plugins"] == ["base"]  # both matrices, paired
     assert "mean_edge" in data["skill"]
     sides = [row["side"] for row in map(json.loads, out.read_text().splitlines())]

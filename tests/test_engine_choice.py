@@ -263,10 +263,10 @@ def untimed(card: str) -> dict[str, Any]:
 
 def test_balance_says_once_which_seats_keep_games_in_python_with_the_same_card() -> None:
     """The card's random seats play natively; the skill ladder's cells with a player the
-    kernel lacks (a profile of the greedy player) fall back, said once, and the card is
+    kernel lacks (a profile of the mcts player) fall back, said once, and the card is
     the Python engine's."""
     require_native()
-    missing = "greedy:profile=merchant"
+    missing = "mcts:2:profile=merchant"
     args = ["balance", "--seats", "random,random", "-n", "4", "--ladder", f"random,{missing}"]
     args += ["--skill-games", "2", "--json", "--jobs", "1"]
     python = run(*args, "--engine", "python")

@@ -407,8 +407,9 @@ def test_the_compare_report_is_complete(tmp_path: Path) -> None:
         *data["categories"].values(),
         *data["length"].values(),
         *(e["score"] for e in data["by_position"]),
+        *(e["wins"] for e in data["by_turn_position"]),
     ]
-    assert len(data["by_position"]) == 3
+    assert len(data["by_position"]) == len(data["by_turn_position"]) == 3
     assert len(rows) == len(metrics) == data["correction"]["metrics"]
     for row, entry in zip(rows, metrics, strict=True):
         assert float(row[3]) == entry["difference"]

@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import attrs
 import pytest
 from typer.testing import CliRunner
 
 from naqala.cli.app import app
 from naqala.lab.compare import CompareError, metric_values, report
+from naqala.lab.game_stats import PlayStats
 from naqala.lab.results import GameResult, start_order
 from naqala.lab.study import Ruleset
 
@@ -80,6 +82,34 @@ def test_the_report_pairs_positions_and_adjusts_them_with_the_rest() -> None:
     assert report(unrecorded, unrecorded, 2, 0, ["a"], ["b"])["by_position"] == []
 
 
+def played(game: GameResult, orders: tuple[tuple[int, ...], ...]) -> GameResult:
+    """``game`` with its turn order by round recorded (two players, nothing paid)."""
+    stats = PlayStats(orders, tuple((0, 0) for _ in orders), ({}, {}), (0.0, 0.0))
+    return attrs.evolve(game, play=stats)
+
+
+def test_turn_positions_after_round_1_are_paired_in_the_family() -> None:
+    """The share of rounds 2+ won by the player taking each turn: under the baseline the
+    winner takes the first turn in every later round, under the variant the second."""
+    first, second = ((0, 1), (0, 1), (0, 1)), ((1, 0), (1, 0), (1, 0))
+    base = [played(game(s, (0,), (0, 1), (20, 10)), ((1, 0), *first)) for s in range(6)]
+    variant = [played(game(s, (0,), (0, 1), (20, 10)), ((1, 0), *second)) for s in range(6)]
+    half = played(game(9, (0, 1), (0, 1), (10, 10)), ((0, 1), (0, 1), (1, 0)))
+    assert metric_values([half], "turn-position:1") == [0.5]  # a shared win, split
+    data = report(base, variant, 2, 0, ["base"], ["base", "x"])
+    turn1, turn2 = data["by_turn_position"]
+    assert (turn1["wins"]["baseline"], turn1["wins"]["variant"]) == (1.0, 0.0)
+    assert turn1["wins"]["significant"] and turn2["wins"]["difference"] == 1.0
+    assert data["correction"]["metrics"] == 2 + 1 + 0 + 2 + 4 + 2  # ... and 2 turn positions
+    assert report(base[:2], base[:2], 2, 0, ["a"], ["b"])["by_turn_position"][0]["wins"]
+    unrecorded = [game(s, (0,), (0, 1), (1, 2)) for s in range(3)]
+    assert report(unrecorded, unrecorded, 2, 0, ["a"], ["b"])["by_turn_position"] == []
+    with pytest.raises(CompareError, match="did not record a turn position 1 after round 1"):
+        metric_values(unrecorded, "turn-position:1")
+    with pytest.raises(CompareError, match="unknown metric"):
+        metric_values(base, "turn-position:0")
+
+
 def test_the_no_bidding_study_is_one_compare_command() -> None:
     args = ["compare", "--house-rules", str(NO_BIDDING), "-p", "3", "-n", "6", "-j", "1"]
     result = CliRunner().invoke(app, [*args, "--json"])
@@ -90,3 +120,5 @@ def test_the_no_bidding_study_is_one_compare_command() -> None:
     shown = CliRunner().invoke(app, args)
     assert "Win rate by first-round bidding position" in shown.stdout
     assert "equal win rates by position, variant" in shown.stdout
+    assert [e["position"] for e in data["by_turn_position"]] == [1, 2, 3]
+    assert "Share of rounds 2+ won by the player in each turn position" in shown.stdout

@@ -226,7 +226,7 @@ def test_one_plan_gives_each_part_its_engine_and_every_front_end_reads_it() -> N
             return []
 
     rules = build_rules(extra_plugins=[Firsty()])
-    profiled = "greedy:profile=merchant"
+    profiled = "mcts:2:profile=merchant"
     seat = f"the native engine has no player {profiled!r}"
     envs = (
         "the native environments compute the observation and the actions themselves, "

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from naqala.core.engine import Rules
+from naqala.kernel.profiles import kernel_seat
 from naqala.kernel.support import called_back_words, foreign_rules, native_obstacle, native_rules
 
 if TYPE_CHECKING:  # the extension is optional: its types are only named here
@@ -164,7 +165,7 @@ def seat_obstacle(rules: Rules, seat: str, players: int) -> str | None:
     if provider != SHIPPED_PLAYERS or SHIPPED_PLAYERS in game:
         return f"the player {kind!r} comes from plugin {provider!r}, not the shipped players"
     try:  # the kernel makes every seat's player before the first decision
-        finished.play([(seat, 0)])
+        finished.play([(kernel_seat(rules, seat), 0)])
     except NotImplementedError:
         return f"the native engine has no player {seat!r}"
     return None

@@ -26,6 +26,7 @@ from naqala.core.state import State
 from naqala.kernel import native
 from naqala.kernel.choice import AUTO, PYTHON, EngineChoice, choose
 from naqala.kernel.plan import plugin_player
+from naqala.kernel.profiles import kernel_seat
 from naqala.kernel.support import native_rules
 
 if TYPE_CHECKING:  # the extension is optional: its types are only named here
@@ -83,7 +84,7 @@ class NativeSeat:
         own when none is shared)."""
         self.name = name
         self.table = table if table is not None else NativeTable(rules)
-        self._player = native().NativePlayer(name, seed)
+        self._player = native().NativePlayer(kernel_seat(rules, name), seed)
 
     def choose(self, rules: Rules, state: State, options: Sequence[Action]) -> Action:
         """The kernel player's choice. ``options`` are ``rules.legal_actions(state)``,

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use crate::actions::Action;
 use crate::moves::{distinct_moves, MoveEnd, MoveSource};
 use crate::player::Player;
+use crate::profile::Profile;
 use crate::rules::{KnownStage, Rules, Unported};
 use crate::state::{Count, Decision, State, NOBODY};
 use crate::views::determinize;
@@ -143,6 +144,18 @@ fn is_move_action(action: &Action) -> bool {
     matches!(action, Action::Pick(_) | Action::Drop(..))
 }
 
+/// `pieces_left`: the camels and other pieces (`piece.*` counters) `player` has still to
+/// place.
+pub(crate) fn pieces_left(content: &crate::content::Content, state: &State, player: usize) -> i64 {
+    let me = &state.players[player];
+    i64::from(me.camels)
+        + me.extras
+            .iter()
+            .filter(|(k, _)| content.names.name(*k).starts_with("piece."))
+            .map(|&(_, v)| v)
+            .sum::<i64>()
+}
+
 /// `Estimator`: quick guesses at what a move ending so is worth to `player`, from the
 /// board alone; meeples kept are valued exactly, by the change in the score with that
 /// many more kept (remembered per count for the decision).
@@ -163,13 +176,7 @@ impl<'m, 'r, 'c> Estimator<'m, 'r, 'c> {
         let content: &'c crate::content::Content = meter.rules.content;
         let doc = &content.doc;
         let score = meter.own_score(state, player);
-        let me = &state.players[player];
-        let pieces: i64 = i64::from(me.camels)
-            + me.extras
-                .iter()
-                .filter(|(k, _)| content.names.name(*k).starts_with("piece."))
-                .map(|&(_, v)| v)
-                .sum::<i64>();
+        let pieces = pieces_left(content, state, player);
         let size = state.layout.size();
         let spec = |t: usize| &doc.tiles[usize::from(state.layout.tiles[t])];
         let claim = (0..size)
@@ -267,6 +274,19 @@ impl Settings {
     /// `candidates`: the move ends worth playing out, with their plans: the best few by
     /// estimate, and the best of each colour and of each kind of end tile.
     fn candidates(&self, meter: &Meter, state: &State, player: usize) -> Vec<Plan> {
+        self.candidate_ends(meter, state, player)
+            .into_iter()
+            .map(|(_, plan)| plan)
+            .collect()
+    }
+
+    /// The candidates with the move ends they come from (a profile's tastes read them).
+    pub(crate) fn candidate_ends(
+        &self,
+        meter: &Meter,
+        state: &State,
+        player: usize,
+    ) -> Vec<(MoveEnd, Plan)> {
         let content = meter.rules.content;
         let colours = content.colours();
         let geo = &state.layout.geometry;
@@ -297,7 +317,10 @@ impl Settings {
                 }
             }
         }
-        chosen.iter().map(|&i| source.plan(&ends[i])).collect()
+        chosen
+            .iter()
+            .map(|&i| (ends[i].clone(), source.plan(&ends[i])))
+            .collect()
     }
 
     /// `ranked_moves`: the candidate moves the rules allow with their settled scores,
@@ -412,7 +435,7 @@ impl Settings {
 
 /// The position a bid is weighed on: `player` about to pick with the first marker of the
 /// bid track (`move_gain`'s `trial`).
-fn bid_trial(rules: &Rules, state: &State, player: usize) -> State {
+pub(crate) fn bid_trial(rules: &Rules, state: &State, player: usize) -> State {
     let names = &rules.content.names;
     let marker = state
         .bid_track
@@ -474,6 +497,8 @@ pub struct GreedyPlayer {
     settings: Settings,
     no_bid: bool,
     plan: Plan,
+    /// a profile's tastes (`ProfiledGreedyAgent`, `profile.rs`), or none
+    profile: Option<Profile>,
 }
 
 impl GreedyPlayer {
@@ -483,6 +508,16 @@ impl GreedyPlayer {
             settings: Settings::default(),
             no_bid,
             plan: Vec::new(),
+            profile: None,
+        }
+    }
+
+    /// `ProfiledGreedyAgent`: the greedy player judging moves, bids and djinns by
+    /// `profile`.
+    pub fn with_profile(seed: u64, profile: Profile) -> GreedyPlayer {
+        GreedyPlayer {
+            profile: Some(profile),
+            ..GreedyPlayer::new(seed, false)
         }
     }
 
@@ -503,7 +538,10 @@ impl GreedyPlayer {
         let state = determinize(rules.content, state, player, self.seed);
         if is_move_stage(rules, &state) {
             if !self.plan.first().is_some_and(|a| options.contains(a)) {
-                self.plan = self.settings.plan_move(meter, &state, player)?.1;
+                self.plan = match &self.profile {
+                    Some(profile) => profile.plan_move(&self.settings, meter, &state, player)?.1,
+                    None => self.settings.plan_move(meter, &state, player)?.1,
+                };
             }
             if let Some(first) = self.plan.first() {
                 if let Some(i) = options.iter().position(|a| a == first) {
@@ -516,8 +554,14 @@ impl GreedyPlayer {
             if !options.iter().any(|a| matches!(a, Action::Bid(_))) {
                 return Ok(0);
             }
+            if let Some(profile) = &self.profile {
+                return profile.bid(&self.settings, meter, &state, options, player);
+            }
             let gain = self.settings.move_gain(meter, &state, player)?;
             return Ok(bid_for_gain(options, gain));
+        }
+        if let Some(profile) = &self.profile {
+            return profile.best(meter, &state, options, player);
         }
         Ok(meter.best_option(&state, options, player)?.1)
     }

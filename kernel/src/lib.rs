@@ -28,6 +28,7 @@ pub mod observe;
 pub mod perft;
 pub mod player;
 pub mod playout;
+pub mod profile;
 pub mod providers;
 pub mod results;
 pub mod rng;

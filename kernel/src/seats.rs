@@ -42,6 +42,12 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
         let budget = crate::search::parse_budget(setting.trim_start_matches(':')).ok()?;
         return Some(Box::new(crate::search::SearchPlayer::new(seed, budget)));
     }
+    if let Some(json) = name.strip_prefix(crate::profile::SEAT_PREFIX) {
+        let profile = crate::profile::Profile::parse(json).ok()?;
+        return Some(Box::new(crate::greedy::GreedyPlayer::with_profile(
+            seed, profile,
+        )));
+    }
     match name {
         "random" => Some(Box::new(RandomPlayer::new(seed))),
         "greedy" => Some(Box::new(crate::greedy::GreedyPlayer::new(seed, false))),
