@@ -300,7 +300,8 @@ def print_one_card(data: dict[str, Any]) -> None:
         say(f"PARTIAL: {data['games']} of {data['requested']} games")
     say(
         f"{data['games']} games, {data['players']} players, seed {data['seed']}, seats "
-        f"{', '.join(data['seats'])} (rotated), plugins {', '.join(data['plugins'])}"
+        f"{', '.join(data['seats']) or 'mixed'}{' (rotated)' if data.get('rotate', True) else ''}"
+        f", plugins {', '.join(data['plugins'])}"
     )
     seats = data["seats_and_positions"]
     say("win rate by seat: " + ", ".join(_rate(e) for e in seats["win_rate_by_seat"]))

@@ -107,10 +107,13 @@ def card_of(side: Side) -> dict[str, Any]:
     from naqala.lab.balance import card
 
     held = sorted({d for r in side.results for hand in r.djinns for d in hand})
+    seats = _seats(side)
     data: dict[str, Any] = {
         "side": side.name,
         "seed": side.results[0].seed,
-        "seats": _seats(side),
+        "seats": seats,
+        # rows say who sat where in each game: the same seats in every game were not rotated
+        "rotate": not seats,
         "plugins": side.rules,
         "without": [],
         "requested": len(side.results),

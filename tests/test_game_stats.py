@@ -94,6 +94,9 @@ def test_a_row_keeps_the_play_and_an_old_row_is_still_read(tmp_path: Path) -> No
     shown = run("report", str(path), "--as", "card", "--json")
     assert shown.exit_code == 0, shown.stderr
     assert json.loads(shown.stdout)[0]["turn_money"] is None
+    printed = run("report", str(path), "--as", "card")
+    assert printed.exit_code == 0, printed.stderr
+    assert "seats greedy, random, plugins base" in printed.stdout  # not rotated: one game
 
 
 def test_a_row_whose_play_does_not_fit_is_refused(tmp_path: Path) -> None:

@@ -27,11 +27,12 @@ use indexmap::IndexMap;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyList, PyString, PyTuple};
 
-use crate::content::{Content, MAX_TILES};
+use crate::content::Content;
+use crate::python_args::shown;
 use crate::state::{tile_name, Count, State, NOBODY, NO_CARD};
 use crate::statejson::{
-    state_from_doc, target_name, BoardDoc, DecisionDoc, DeckDoc, PlayerDoc, RngDoc, StateDoc,
-    TileDoc, TurnDoc, FORMAT, VERSION,
+    check_board_size, state_from_doc, target_name, BoardDoc, DecisionDoc, DeckDoc, PlayerDoc,
+    RngDoc, StateDoc, TileDoc, TurnDoc, FORMAT, VERSION,
 };
 
 /// The turn fields the kernel holds, in the order the form lists those declared.
@@ -239,18 +240,6 @@ fn kind(value: &Bound<'_, PyAny>) -> String {
         .map_or_else(|_| "?".to_owned(), |n| n.to_string())
 }
 
-/// The value as Python writes it, cut short.
-fn shown(value: &Bound<'_, PyAny>) -> String {
-    let text = value
-        .repr()
-        .map_or_else(|_| "?".to_owned(), |r| r.to_string());
-    if text.chars().count() > 40 {
-        format!("{}…", text.chars().take(40).collect::<String>())
-    } else {
-        text
-    }
-}
-
 /// The items of a tuple (or a list: a hook may build one).
 fn items<'py>(value: &Bound<'py, PyAny>, at: &At<'_>) -> Found<Vec<Bound<'py, PyAny>>> {
     if let Ok(tuple) = value.cast::<PyTuple>() {
@@ -280,7 +269,10 @@ fn int(value: &Bound<'_, PyAny>, at: &At<'_>) -> Found<i64> {
     }
     value.extract::<i64>().map_err(|_| {
         if value.is_instance_of::<pyo3::types::PyInt>() {
-            format!("{at}: {} is out of the kernel's range", shown(value))
+            format!(
+                "{at}: {} is out of the kernel's range",
+                shown(value.as_borrowed())
+            )
         } else {
             format!("{at}: expected an integer, not {}", kind(value))
         }
@@ -295,7 +287,7 @@ fn unsigned(value: &Bound<'_, PyAny>, at: &At<'_>) -> Found<u64> {
     value.extract::<u64>().map_err(|_| {
         format!(
             "{at}: expected an integer from 0 to 2**64-1, not {}",
-            shown(value)
+            shown(value.as_borrowed())
         )
     })
 }
@@ -362,15 +354,7 @@ impl<'a> Reader<'a> {
         };
         let rows = int(rows, &at.key("rows"))?;
         let cols = int(cols, &at.key("cols"))?;
-        if rows < 1 || !(1..=26).contains(&cols) {
-            return Err("$.board: rows and cols must be positive (at most 26 columns)".to_owned());
-        }
-        let tiles = i128::from(rows) * i128::from(cols);
-        if tiles > MAX_TILES as i128 {
-            return Err(format!(
-                "$.board: {tiles} tiles, the kernel holds at most {MAX_TILES}"
-            ));
-        }
+        check_board_size(rows, cols)?;
         Ok(Reader {
             content,
             rows: rows as usize,

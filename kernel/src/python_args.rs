@@ -15,7 +15,7 @@ pub struct Seed(pub u64);
 pub struct Count(pub usize);
 
 /// The value as Python writes it, cut short (a huge integer has many digits).
-fn shown(obj: Borrowed<'_, '_, PyAny>) -> String {
+pub(crate) fn shown(obj: Borrowed<'_, '_, PyAny>) -> String {
     let text = obj
         .repr()
         .map_or_else(|_| "?".to_owned(), |r| r.to_string());

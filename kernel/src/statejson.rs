@@ -423,6 +423,22 @@ pub fn state_from_json(content: &Content, text: &str) -> Result<State, String> {
     state_from_doc(content, &doc)
 }
 
+/// A board of `rows` × `cols` the kernel can hold: both positive, at most 26 columns
+/// (the letters of a tile's name) and `MAX_TILES` tiles, whichever form it came in: its
+/// number of tiles.
+pub(crate) fn check_board_size(rows: i64, cols: i64) -> Result<usize, String> {
+    if rows < 1 || !(1..=26).contains(&cols) {
+        return Err("$.board: rows and cols must be positive (at most 26 columns)".to_owned());
+    }
+    let tiles = i128::from(rows) * i128::from(cols);
+    if tiles > MAX_TILES as i128 {
+        return Err(format!(
+            "$.board: {tiles} tiles, the kernel holds at most {MAX_TILES}"
+        ));
+    }
+    Ok(tiles as usize)
+}
+
 pub(crate) fn state_from_doc(content: &Content, doc: &StateDoc) -> Result<State, String> {
     if doc.format != FORMAT {
         return Err(format!("$.format: expected {FORMAT:?}"));
@@ -451,16 +467,7 @@ pub(crate) fn state_from_doc(content: &Content, doc: &StateDoc) -> Result<State,
         return Err(format!("$.tokens: expected {token_ids:?}"));
     }
     let (rows, cols) = (doc.board.rows, doc.board.cols);
-    if rows < 1 || !(1..=26).contains(&cols) {
-        return Err("$.board: rows and cols must be positive (at most 26 columns)".to_owned());
-    }
-    let tiles = i128::from(rows) * i128::from(cols);
-    if tiles > MAX_TILES as i128 {
-        return Err(format!(
-            "$.board: {tiles} tiles, the kernel holds at most {MAX_TILES}"
-        ));
-    }
-    let size = tiles as usize;
+    let size = check_board_size(rows, cols)?;
     if doc.board.tiles.len() != size {
         return Err(format!(
             "$.board.tiles: expected {size} tiles for a {rows}x{cols} board"
