@@ -43,7 +43,8 @@ engine's other figures and prints each one's result under its target: random gam
 solo here, ``simulate --json`` through the command line (``simulate_cli.py``), greedy
 decisions (``native_agents.py``), ``VectorEnv`` on threads (``vector_threads.py``),
 ``--jobs`` (``scale.py``) and a native seat at the table (``table_seat.py``), with sizes
-that take about ten minutes in all.
+that take a few minutes in all; the wall-clock ratios (threads, jobs) need two
+free cores to mean anything.
 """
 
 from __future__ import annotations
@@ -217,14 +218,14 @@ TARGETS: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
     (
         "simulate --json through the CLI, 4 players",
         "at least 30x",
-        ("simulate_cli.py", "--games", "3000", "--python-games", "200", "--runs", "1"),
+        ("simulate_cli.py", "--games", "6000", "--python-games", "400", "--runs", "1"),
         1,
     ),
     (
         "simulate --json through the CLI, 5 players, Artisans and Djinns",
         "at least 30x",
         (
-            "simulate_cli.py", "--games", "2000", "--python-games", "100", "--runs", "1",
+            "simulate_cli.py", "--games", "6000", "--python-games", "400", "--runs", "1",
             "--players", "5", "-x", "artisans", "-x", "djinns",
         ),
         1,
