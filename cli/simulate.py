@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any
 
+import attrs
 import typer
 
 from naqala.cli import study as common
@@ -76,6 +77,7 @@ def simulate(
         except StudyError as exc:
             common.fail(str(exc))
         (study,) = on_engine([study], engine)
+        study = attrs.evolve(study, record=games_out is not None)  # the summary reads none
         common.need_figures(report, plots)
         common.need_games_out(games_out)
         jobs = common.reported_jobs(engine_report, jobs, dask)

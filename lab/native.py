@@ -52,21 +52,29 @@ def plays_native(study: Study, rules: Rules) -> bool:
     return found
 
 
-def play_native(rules: Rules, players: int, seed: int, names: Sequence[str]) -> GameResult:
+def play_native(
+    rules: Rules, players: int, seed: int, names: Sequence[str], record: bool = True
+) -> GameResult:
     """The result of the game of ``players`` from ``seed`` with the agents ``names`` by
-    seat, played natively (``NotImplementedError`` naming what the kernel lacks)."""
+    seat, played natively (``NotImplementedError`` naming what the kernel lacks); with
+    ``record``, its decisions too (``GameResult.play``)."""
     bridge = native_rules(rules)
     start = bridge.new_game(players, seed)
     seats = [(kernel_seat(rules, name), agent_seed(seed, seat)) for seat, name in enumerate(names)]
     asked = called_back_seats(rules, seed, names)
     reader = None if asked is None else state_reader(rules)  # a view's full_state()
-    final, actions, rounds, decisions = start.play_recorded(seats, asked, reader)
+    if record:
+        final, actions, rounds, decisions = start.play_recorded(seats, asked, reader)
+    else:
+        (final, actions, rounds), decisions = start.play(seats, asked, reader), []
     first = tuple(start.first_bidders())
     played = [tuple(scores) for scores in rounds]
     read = read_natively(rules, final, seed, actions, names, first, played)
     if read is None:
         state = bridge.to_python(final, meaning=False)  # proven the Python engine's state
         read = result_of(rules, state, seed, actions, names, first, played)
+    if not record:
+        return read
     return attrs.evolve(read, play=play_stats(decisions, players, read.rounds))
 
 

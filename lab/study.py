@@ -126,6 +126,10 @@ class Study:
     #: these rules and seats: ``naqala.kernel.choice``) or ``auto`` (native when the rules
     #: and seats can, decided once per worker); every engine gives the same results
     engine: str = attrs.field(default=PYTHON, validator=attrs.validators.in_(ENGINES))
+    #: whether each game's decisions are recorded (``GameResult.play``: turn money,
+    #: decision load): the commands that read them keep it; a summary alone does not pay
+    #: for it (recording and summing them costs about as much as a native random game)
+    record: bool = True
 
     @property
     def players(self) -> int:
@@ -198,7 +202,7 @@ def play_task(task: tuple[Study, int]) -> GameResult:
     names = study.agents_of(index)
     if plays_native(study, rules):
         try:
-            return play_native(rules, study.players, seed, names)
+            return play_native(rules, study.players, seed, names, study.record)
         except BaseException as exc:  # a kernel panic too: a worker sends back this line
             if not is_game_failure(exc):
                 raise
@@ -206,7 +210,7 @@ def play_task(task: tuple[Study, int]) -> GameResult:
             raise PluginFailed(f"{blame(exc)} (game seed {seed}, native engine)") from exc
     agents = [study_agent(rules, name, agent_seed(seed, seat)) for seat, name in enumerate(names)]
     try:
-        return play_python(rules, study.players, seed, names, agents)
+        return play_python(rules, study.players, seed, names, agents, study.record)
     except BaseException as exc:
         if not is_game_failure(exc):
             raise
@@ -214,13 +218,18 @@ def play_task(task: tuple[Study, int]) -> GameResult:
 
 
 def play_python(
-    rules: Rules, players: int, seed: int, names: Sequence[str], agents: Sequence[Agent]
+    rules: Rules,
+    players: int,
+    seed: int,
+    names: Sequence[str],
+    agents: Sequence[Agent],
+    record: bool = True,
 ) -> GameResult:
     """The result of the game of ``players`` from ``seed`` played on the Python engine by
-    ``agents`` (named ``names``), each decision noted and timed (``TimedAgent``) and the
-    scores read at the end of every round."""
+    ``agents`` (named ``names``), the scores read at the end of every round, and with
+    ``record`` each decision noted and timed (``TimedAgent``)."""
     log = DecisionLog()
-    timed: list[Agent] = [TimedAgent(agent, log) for agent in agents]
+    timed: list[Agent] = [TimedAgent(agent, log) for agent in agents] if record else [*agents]
     rounds: list[tuple[int, ...]] = []
 
     def round_ends(state: State, action: Action) -> None:
@@ -231,4 +240,6 @@ def play_python(
     first = start_order(rules.new_game(players, seed))
     state, actions = play_game(rules, players, seed, timed, round_ends)
     result = result_of(rules, state, seed, actions, names, first, rounds)
+    if not record:
+        return result
     return attrs.evolve(result, play=play_stats(log.close(state), players, result.rounds))

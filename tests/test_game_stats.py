@@ -51,6 +51,22 @@ def test_the_play_fields_are_the_same_on_both_engines(
         assert len(mine.play.turn_order) == mine.rounds
 
 
+def test_a_study_that_reads_no_decisions_plays_the_same_games_without_recording_them() -> None:
+    """`simulate` without --games-out reads no decision: its games are not recorded, and
+    their results are the recorded ones' but for the play."""
+    require_native()
+    recorded = Study(Ruleset.of((), []), ("random", "greedy", "random"), seed=5, rotate=True)
+    for engine in ("python", "native"):
+        study = attrs.evolve(recorded, engine=engine)
+        bare = attrs.evolve(study, record=False)
+        for index in range(2):
+            full, light = play_task((study, index)), play_task((bare, index))
+            assert full.play is not None and light.play is None
+            assert attrs.evolve(full, play=None) == light
+    printed = run("simulate", "-n", "4", "-p", "2", "--json", "--engine", "native")
+    assert printed.exit_code == 0, printed.stderr
+
+
 def test_the_coins_paid_are_the_bids_and_none_without_bidding() -> None:
     study = Study(Ruleset.of((), []), ("random",) * 3, seed=4)
     bid = play_task((study, 0))
