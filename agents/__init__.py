@@ -55,7 +55,7 @@ def _greedy(seed: int, setting: str) -> Agent:
     if not setting:
         return GreedyAgent(seed)
     key, _, value = setting.partition("=")
-    if key != "profile" or not value:
+    if key.strip().lower() != "profile" or not value:
         raise ValueError(
             f"the greedy player's setting is profile=NAME or profile=PATH, not {shorten(setting)!r}"
         )
@@ -86,7 +86,7 @@ def _mcts(seed: int, setting: str) -> Agent:
     budget, profile = setting, ""
     for part in setting.split(":"):
         key, _, value = part.partition("=")
-        if key == "profile":
+        if key.strip().lower() == "profile":
             if not value or profile:
                 raise ValueError(
                     f"the mcts player takes one profile=NAME, not {shorten(setting)!r}"

@@ -66,8 +66,8 @@ class Profile:
 
 
 def profile_path(text: str) -> Path:
-    """A shipped profile by name (``builder``), else the path given."""
-    shipped = SHIPPED / f"{text}.toml"
+    """A shipped profile by name (``builder``, in any case), else the path given."""
+    shipped = SHIPPED / f"{text.lower()}.toml"
     if "/" not in text and "." not in text and shipped.is_file():
         return shipped
     return Path(text)

@@ -165,8 +165,6 @@ def tune(
         common.fail(str(exc).replace("--seats ", "--ladder ", 1))
     except (LabExtraMissing, SpaceError, ObjectiveError, StudyError, ValueError) as exc:
         common.fail(str(exc))
-    if profile is not None and str(out) != str(out).lower():
-        common.fail(f"--out {out}: a profile is seated by its path, read in lower case")
     assert space_path is not None  # the profile's file for a player's tune
     common.need_figures(report, None)
     storage_path = storage or out.with_name(out.name + ".optuna.db")

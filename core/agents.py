@@ -70,12 +70,15 @@ def canonical_seat(rules: Rules, raw: str) -> str:
     """The canonical form of a seat: ``human``, or ``ai:<name>[:<setting>]`` of a player
     of ``rules``. ``ai`` alone is ``ai:greedy``; a player's name alone (``mcts:200``) is
     its AI seat. ``SeatError`` naming the seat if no player answers to it, or saying why
-    its player refuses the setting."""
-    seat = raw.strip().lower()
-    if seat == HUMAN:
-        return seat
-    name = DEFAULT_AI if seat == "ai" else seat.removeprefix("ai:")
-    kind, _, setting = name.partition(":")
+    its player refuses the setting. The words are read in any case; the setting keeps
+    its own, since it may name a file (``greedy:profile=/Users/Ann/taste.toml``)."""
+    seat = raw.strip()
+    lowered = seat.lower()
+    if lowered == HUMAN:
+        return HUMAN
+    name = DEFAULT_AI if lowered == "ai" else seat[3:] if lowered.startswith("ai:") else seat
+    kind, colon, setting = name.partition(":")
+    kind = kind.lower()
     factory = rules.agents.get(kind)
     if factory is None:
         known = ", ".join([HUMAN, "ai", *(f"ai:{n}" for n in sorted(rules.agents))])
@@ -84,7 +87,7 @@ def canonical_seat(rules: Rules, raw: str) -> str:
         factory(0, setting)
     except ValueError as exc:
         raise SeatError(f"seat {shorten(raw.strip())!r}: {exc}") from None
-    return f"ai:{name}"
+    return f"ai:{kind}{colon}{setting}"
 
 
 def make_agent(rules: Rules, seat: str, seed: int) -> Agent:

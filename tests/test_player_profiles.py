@@ -69,6 +69,27 @@ def test_a_setting_other_than_a_profile_is_refused() -> None:
     assert missing.exit_code == 2 and "profile nope" in missing.stderr
 
 
+def test_a_profile_s_path_keeps_its_case_and_the_seat_s_words_are_read_in_any_case(
+    tmp_path: Path,
+) -> None:
+    """A home folder is often spelled with capitals (/Users/Ann): the seat reads its own
+    words in any case, and hands the path on as written."""
+    from naqala.core.agents import canonical_seat
+
+    rules = build_rules([], [])
+    folder = tmp_path / "Tastes"
+    folder.mkdir()
+    path = folder / "Builder.toml"
+    path.write_text((Path(__file__).parents[1] / "agents/profiles/builder.toml").read_text())
+    seat = f"AI:Greedy:profile={path}"
+    assert canonical_seat(rules, seat) == f"ai:greedy:profile={path}"
+    assert isinstance(make_agent(rules, seat, 1), ProfiledGreedyAgent)
+    assert isinstance(make_agent(rules, "GREEDY:PROFILE=BUILDER", 1), ProfiledGreedyAgent)
+    assert canonical_seat(rules, "MCTS:Strong") == "ai:mcts:Strong"
+    got = CliRunner().invoke(app, ["simulate", "-n", "2", "--seats", f"{seat},random", "--json"])
+    assert got.exit_code == 0, got.stderr
+
+
 def decisions(stage: str, count: int) -> list[State]:
     """``count`` states of 3-player base games, random play, where ``stage`` is decided."""
     rules = build_rules([], [])

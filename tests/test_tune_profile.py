@@ -78,8 +78,6 @@ def test_a_knob_the_profile_cannot_take_is_one_line_before_any_game(
          "the skill objective measures rules"),
         (("--profile", "builder", "--knob", "tribes.blue=0:3", "-p", "3", "--seats", "random"),
          "--players 3 but the tuned profile and --seats make 2"),
-        (("--profile", "builder", "--knob", "tribes.blue=0:3", "--out", "Best.toml"),
-         "read in lower case"),
     ],
 )  # fmt: skip
 def test_a_player_tune_asked_wrongly_is_one_line(
