@@ -88,6 +88,11 @@ def test_a_profile_s_path_keeps_its_case_and_the_seat_s_words_are_read_in_any_ca
     assert canonical_seat(rules, "MCTS:Strong") == "ai:mcts:Strong"
     got = CliRunner().invoke(app, ["simulate", "-n", "2", "--seats", f"{seat},random", "--json"])
     assert got.exit_code == 0, got.stderr
+    shouted = "GREEDY:PROFILE=builder,random"
+    native = CliRunner().invoke(
+        app, ["simulate", "-n", "2", "--seats", shouted, "--engine", "native"]
+    )
+    assert native.exit_code == 0, native.stderr
 
 
 def decisions(stage: str, count: int) -> list[State]:

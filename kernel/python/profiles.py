@@ -23,8 +23,8 @@ def kernel_seat(rules: Rules, seat: str) -> str:
     once per rules and seat."""
     name = seat.removeprefix("ai:")
     kind, _, setting = name.partition(":")
-    if kind != "greedy" or not setting.startswith("profile="):
-        return seat
+    if kind != "greedy" or setting.partition("=")[0].strip().lower() != "profile":
+        return seat  # the word read in any case, as the greedy player's factory reads it
     key = f"naqala.kernel.profile:{name}"
     if key not in rules.memo:
         found = seat
