@@ -328,6 +328,28 @@ const GEOMETRIES_KEPT: usize = 64;
 /// A board shape: rows, columns, impassable tiles, walls.
 type GeometryKey = (u8, u8, u64, Box<[(u8, u8)]>);
 
+/// The names a content makes from its ids, for its `Names` table: its stages, decks and
+/// cards, each card's counter and once-a-round mark, each token's placing mark and piece
+/// counter, and the names the Thieves and the solo game write.
+fn names_of(doc: &ContentDoc) -> Vec<String> {
+    let mut all: Vec<String> = doc.stages.clone();
+    for deck in &doc.decks {
+        all.push(deck.id.clone());
+    }
+    for card in &doc.cards {
+        all.push(card.id.clone());
+        all.push(format!("effects.{}", card.id));
+        all.push(format!("round-used:{}", card.id));
+    }
+    for token in &doc.tokens {
+        all.push(format!("placing:{}", token.id));
+        all.push(format!("piece.{}", token.id));
+    }
+    all.extend(crate::rules::thieves::names(doc));
+    all.extend(crate::rules::solo::names(doc));
+    all
+}
+
 impl Content {
     /// Whether a plugin of these rules declares the turn field `name` (hook
     /// `naqala_turn_fields`), so the state JSON holds it.
@@ -384,7 +406,7 @@ impl Content {
                 }
             }
         }
-        let names = Names::new(&doc);
+        let names = Names::new(names_of(&doc));
         let kind_ranks = KindRanks::new(&doc);
         let typed_settings = crate::typed_settings::read_all(&doc.typed_settings)?;
         let effects = crate::effects::Effects::read(&doc, &doc.effects)?;
