@@ -153,7 +153,17 @@ pub struct Content {
     variants: crate::variants::Variants,
     /// the effects language's entries, resolved once (`crate::effects`)
     pub effects: crate::effects::Effects,
+    /// the index of the deck named `RESOURCES`, found by name once
+    resources: usize,
+    /// the index of the deck named `DJINNS`, found by name once
+    djinns: usize,
 }
+
+/// The decks every game has, by name (`core/content.py`'s `RESOURCES` and `DJINNS`): the
+/// rules find them by these names (`Content::resources`, `Content::djinns`), never by a
+/// number of their own.
+pub const RESOURCES: &str = "resources";
+pub const DJINNS: &str = "djinns";
 
 /// The order of action kinds' names, and of card ids, as numbers: the canonical order of
 /// actions compares kinds, and card ids as arguments, as strings.
@@ -410,6 +420,13 @@ impl Content {
         let kind_ranks = KindRanks::new(&doc);
         let typed_settings = crate::typed_settings::read_all(&doc.typed_settings)?;
         let effects = crate::effects::Effects::read(&doc, &doc.effects)?;
+        let deck = |name: &str| {
+            doc.decks
+                .iter()
+                .position(|d| d.id == name)
+                .ok_or_else(|| format!("kernel content: no deck named {name}"))
+        };
+        let (resources, djinns) = (deck(RESOURCES)?, deck(DJINNS)?);
         let content = Content {
             doc,
             letters,
@@ -419,6 +436,8 @@ impl Content {
             typed_settings,
             variants: crate::variants::Variants::default(),
             effects,
+            resources,
+            djinns,
         };
         let variants = crate::variants::Variants::read(&content)?;
         Ok(Content {
@@ -478,6 +497,16 @@ impl Content {
             .iter()
             .position(|t| t.id == id)
             .map(|i| i as u8)
+    }
+
+    /// The index of the deck of resource cards (`RESOURCES`) in the decks and hands.
+    pub fn resources(&self) -> usize {
+        self.resources
+    }
+
+    /// The index of the deck of djinns (`DJINNS`) in the decks and hands.
+    pub fn djinns(&self) -> usize {
+        self.djinns
     }
 
     pub fn deck_index(&self, name: &str) -> Option<usize> {

@@ -289,14 +289,16 @@ fn use_mark_of(content: &Content, card: usize) -> Option<Sym> {
 fn round_key_of(content: &Content, card: usize) -> Option<Sym> {
     let spec = &content.doc.cards[card];
     let limited = !spec.cost.is_empty()
-        && content.deck_index(&spec.deck) == Some(DJINNS)
+        && spec.deck == crate::content::DJINNS
         && content.setting("djinn_limit_round_2p").unwrap_or(0) != 0;
     limited.then(|| content.names.known(&format!("round-used:{}", spec.id)))
 }
 
-/// The decks every game has, by index (`core/engine.py`).
+/// The index of the resources deck for `effects.rs`'s counts, which read no content:
+/// the rules find the deck by name (`Content::resources`); this one number stays until
+/// that file, edited beside this change, reads it from the content too. `contentcheck`
+/// holds the deck named `content::RESOURCES` first, so the two agree.
 pub(crate) const RESOURCES: usize = 0;
-const DJINNS: usize = 1;
 
 impl<'c> Rules<'c> {
     pub fn new(content: &'c Content) -> Rules<'c> {
@@ -821,13 +823,16 @@ impl<'c> Rules<'c> {
             Kind::Market(cost, ..) => {
                 let player = state.decision.player as usize;
                 let coins = i64::from(state.players[player].coins);
-                if coins < cost || state.decks[RESOURCES].row().is_empty() {
+                if coins < cost || state.decks[self.content.resources()].row().is_empty() {
                     return self.proceed(state, stage);
                 }
                 Ok(wait_at(state, stage))
             }
             Kind::SacredPlace => {
-                let djinns = state.decks.get(DJINNS).map_or(0, |d| d.row().len());
+                let djinns = state
+                    .decks
+                    .get(self.content.djinns())
+                    .map_or(0, |d| d.row().len());
                 if djinns == 0 || self.djinn_payments(&state).is_empty() {
                     return self.proceed(state, stage);
                 }
@@ -851,7 +856,6 @@ impl<'c> Rules<'c> {
     /// not ported and decks beyond the base game's (the harness leaves such cards out).
     pub fn unported_content(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let decks = &self.content.doc.decks;
         let in_play = &self.content.doc.in_play;
         for card in self
             .content
@@ -861,8 +865,8 @@ impl<'c> Rules<'c> {
             .filter(|c| in_play.contains(&c.id))
         {
             let index = self.content.card_index(&card.id).unwrap_or(u8::MAX);
-            let ported = card.deck == decks[RESOURCES].id
-                || (card.deck == decks[DJINNS].id
+            let ported = card.deck == crate::content::RESOURCES
+                || (card.deck == crate::content::DJINNS
                     && (djinn_ported(self.content, &card.kind)
                         || (card.kind == thieves::HAFIZ && self.thieves.is_some())))
                 || (self.thieves.is_some() && thieves::is_thief(&card.deck, &card.kind))

@@ -1,7 +1,7 @@
 //! Cards used in the owner's turn (`plugins/base/cards.py`, `djinns/activated.py`): which
 //! card may be used where, its targets, the cards drawn and the power used.
 
-use super::{whims, CardKind, Kind, Rules, Step, Unported, DJINNS};
+use super::{whims, CardKind, Kind, Rules, Step, Unported};
 
 use crate::actions::{Action, Pay};
 use crate::effects::{self, Scope};
@@ -143,7 +143,7 @@ impl Rules<'_> {
             CardKind::Echidna => vec![None],
             // `_if_cards_left`: one use without a target while the pile or discards hold one
             CardKind::Sibittis => {
-                let deck = &state.decks[DJINNS];
+                let deck = &state.decks[self.content.djinns()];
                 if deck.draw().is_empty() && deck.discard().is_empty() {
                     Vec::new()
                 } else {
@@ -312,7 +312,7 @@ impl Rules<'_> {
             "echidna" => return Ok(state),
             "sibittis" => {
                 let draw = spec.params.get("draw").copied().unwrap_or(0).max(0) as usize;
-                let (mut state, drawn) = self.draw_cards(state, DJINNS, draw);
+                let (mut state, drawn) = self.draw_cards(state, self.content.djinns(), draw);
                 let stage = state.decision.stage;
                 let turn = state.turn.as_mut().expect("in a turn");
                 turn.revealed = drawn.into_boxed_slice();

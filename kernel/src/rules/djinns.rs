@@ -3,9 +3,7 @@
 //! that react to events (Kandicha, Boaz, Echidna).
 
 use super::events::Event;
-use super::{
-    artisans, fakir_count, turn_here, whims, CardKind, Kind, Rules, Step, DJINNS, RESOURCES,
-};
+use super::{artisans, fakir_count, turn_here, whims, CardKind, Kind, Rules, Step};
 
 use crate::actions::{Action, Payment};
 use crate::content::Content;
@@ -63,10 +61,10 @@ impl Rules<'_> {
         let resume = turn.resume;
         turn.revealed = Box::new([]);
         turn.resume = self.known.empty;
-        let deck = &state.decks[DJINNS];
+        let deck = &state.decks[self.content.djinns()];
         let mut discard = deck.discard().to_vec();
         discard.extend_from_slice(&others);
-        state.decks[DJINNS] = Deck::new(deck.draw(), deck.row(), &discard);
+        state.decks[self.content.djinns()] = Deck::new(deck.draw(), deck.row(), &discard);
         state.decision = Decision {
             stage: resume,
             player: player as i8,
@@ -78,12 +76,12 @@ impl Rules<'_> {
     /// `djinn-taken`.
     pub(super) fn give_djinn(&self, mut state: State, player: usize, djinn: u8) -> State {
         let hands = &state.players[player].hands;
-        let mut hand = hands.hand(DJINNS).to_vec();
+        let mut hand = hands.hand(self.content.djinns()).to_vec();
         hand.push(djinn);
-        if self.content.doc.decks[DJINNS].order == "sorted" {
+        if self.content.doc.decks[self.content.djinns()].order == "sorted" {
             self.sort_hand(&mut hand);
         }
-        state.players[player].hands = hands.with_hand(DJINNS, &hand);
+        state.players[player].hands = hands.with_hand(self.content.djinns(), &hand);
         self.fire(state, Event::DjinnTaken { player, djinn })
     }
 
@@ -311,14 +309,14 @@ impl Rules<'_> {
         if payment == Payment::ElderFakir {
             state = self.discard_fakirs(state, player, 1);
         }
-        let deck = &state.decks[DJINNS];
+        let deck = &state.decks[self.content.djinns()];
         let mut row = deck.row().to_vec();
         let at = row
             .iter()
             .position(|&c| c == djinn)
             .expect("the djinn is face up");
         row.remove(at);
-        state.decks[DJINNS] = Deck::new(deck.draw(), &row, deck.discard());
+        state.decks[self.content.djinns()] = Deck::new(deck.draw(), &row, deck.discard());
         let state = self.give_djinn(state, player, djinn);
         self.proceed(state, stage)
     }
@@ -413,7 +411,7 @@ impl Rules<'_> {
     /// `draw_cards(state, RESOURCES, 1)`: the top card of the pile, reshuffling the
     /// discards when the pile is empty; None when there is no card at all.
     pub(super) fn draw_resource(&self, mut state: State) -> (u8, Option<State>) {
-        let deck = &state.decks[RESOURCES];
+        let deck = &state.decks[self.content.resources()];
         let mut draw = deck.draw().to_vec();
         let mut discard = deck.discard().to_vec();
         if draw.is_empty() && !discard.is_empty() {
@@ -424,8 +422,8 @@ impl Rules<'_> {
             return (0, None);
         }
         let top = draw.remove(0);
-        let row = state.decks[RESOURCES].row().to_vec();
-        state.decks[RESOURCES] = Deck::new(&draw, &row, &discard);
+        let row = state.decks[self.content.resources()].row().to_vec();
+        state.decks[self.content.resources()] = Deck::new(&draw, &row, &discard);
         (top, Some(state))
     }
 

@@ -2,7 +2,7 @@
 //! the end of a turn and the end of a round with its rows refilled.
 
 use super::events::Event;
-use super::{has_flag, new_turn, with_flag, Rules, Step, Unported, DJINNS, RESOURCES};
+use super::{has_flag, new_turn, with_flag, Rules, Step, Unported};
 
 use crate::state::{Decision, Deck, State, NOBODY};
 
@@ -111,8 +111,11 @@ impl Rules<'_> {
     /// end trigger fired, else the next round's bids.
     pub(super) fn end_round(&self, mut state: State) -> Step {
         let rows = [
-            (RESOURCES, self.content.setting("resource_row")),
-            (DJINNS, self.content.setting("djinn_row")),
+            (
+                self.content.resources(),
+                self.content.setting("resource_row"),
+            ),
+            (self.content.djinns(), self.content.setting("djinn_row")),
         ];
         for (deck, size) in rows {
             let size = size.ok_or_else(|| Unported("a row without its size".to_owned()))?;

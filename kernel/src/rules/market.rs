@@ -1,7 +1,7 @@
 //! The market and the sale (`plugins/base/merchandise.py`): cards bought from the row and
 //! suits sold for coins.
 
-use super::{combinations, Rules, Step, Unported, RESOURCES};
+use super::{combinations, Rules, Step, Unported};
 
 use crate::actions::{Action, Cards};
 use crate::names::Sym;
@@ -15,7 +15,7 @@ impl Rules<'_> {
         reach: usize,
         take: usize,
     ) -> Result<Vec<Action>, Unported> {
-        let row = state.decks[RESOURCES].row();
+        let row = state.decks[self.content.resources()].row();
         let visible = &row[..reach.min(row.len())];
         let count = take.min(visible.len());
         let mut options = vec![Action::Skip];
@@ -42,7 +42,7 @@ impl Rules<'_> {
         state.players[player].coins -= cost as i32;
         let mut bought = Vec::new();
         for &card in cards.as_slice() {
-            let deck = &state.decks[RESOURCES];
+            let deck = &state.decks[self.content.resources()];
             let row = deck.row();
             let position = row[..reach.min(row.len())]
                 .iter()
@@ -50,7 +50,7 @@ impl Rules<'_> {
                 .expect("the card bought is in reach");
             let mut left = row.to_vec();
             bought.push(left.remove(position));
-            state.decks[RESOURCES] = Deck::new(deck.draw(), &left, deck.discard());
+            state.decks[self.content.resources()] = Deck::new(deck.draw(), &left, deck.discard());
         }
         state = self.add_cards(state, player, &bought);
         self.proceed(state, stage)
@@ -59,11 +59,11 @@ impl Rules<'_> {
     /// `SellStage.legal`: end, or one suit of the different merchandise held.
     pub(super) fn sell_options(&self, state: &State) -> Result<Vec<Action>, Unported> {
         let cards = &self.content.doc.cards;
-        let resources = &self.content.doc.decks[RESOURCES].id;
+        let resources = &crate::content::RESOURCES;
         let player = state.decision.player as usize;
         let mut held: Vec<u8> = state.players[player]
             .hands
-            .hand(RESOURCES)
+            .hand(self.content.resources())
             .iter()
             .copied()
             .filter(|&c| {
@@ -98,10 +98,10 @@ impl Rules<'_> {
     /// `add_cards`: resource cards into a player's hand, kept sorted.
     pub(super) fn add_cards(&self, mut state: State, player: usize, cards: &[u8]) -> State {
         let hands = &state.players[player].hands;
-        let mut hand = hands.hand(RESOURCES).to_vec();
+        let mut hand = hands.hand(self.content.resources()).to_vec();
         hand.extend_from_slice(cards);
         self.sort_hand(&mut hand);
-        state.players[player].hands = hands.with_hand(RESOURCES, &hand);
+        state.players[player].hands = hands.with_hand(self.content.resources(), &hand);
         state
     }
 }

@@ -2,7 +2,7 @@
 //! merchandise suits, and the djinns' points.
 
 use super::djinns::AL_AMIN;
-use super::{Rules, DJINNS, RESOURCES};
+use super::Rules;
 
 use crate::state::State;
 
@@ -36,7 +36,7 @@ impl Rules<'_> {
         }
         total += me
             .hands
-            .hand(DJINNS)
+            .hand(self.content.djinns())
             .iter()
             .map(|&d| doc.cards[usize::from(d)].vp)
             .sum::<i64>();
@@ -99,7 +99,7 @@ impl Rules<'_> {
     /// The merchandise cards of the resources deck: (card index, copies held).
     pub(super) fn goods(&self, state: &State, player: usize) -> Vec<(u8, usize)> {
         let mut held: Vec<(u8, usize)> = Vec::new();
-        for &card in state.players[player].hands.hand(RESOURCES) {
+        for &card in state.players[player].hands.hand(self.content.resources()) {
             if !self.score_terms.merchandise[usize::from(card)] {
                 continue;
             }
@@ -123,7 +123,7 @@ impl Rules<'_> {
         let mut kinds: Vec<&str> = doc
             .cards
             .iter()
-            .filter(|c| c.deck == doc.decks[RESOURCES].id && c.kind == "merchandise")
+            .filter(|c| c.deck == crate::content::RESOURCES && c.kind == "merchandise")
             .map(|c| c.id.as_str())
             .collect();
         kinds.sort_unstable();
@@ -138,7 +138,7 @@ impl Rules<'_> {
         let doc = &self.content.doc;
         let me = &state.players[player];
         let mut total = 0;
-        for &card in me.hands.hand(DJINNS) {
+        for &card in me.hands.hand(self.content.djinns()) {
             let spec = &doc.cards[usize::from(card)];
             if spec.kind == AL_AMIN {
                 let per_wild = spec.params.get("fakirs_per_wild").copied().unwrap_or(0);

@@ -2,7 +2,7 @@
 //! sacred places' djinns offered.
 
 use super::events::Event;
-use super::{turn_here, wait_at, Rules, Step, DJINNS};
+use super::{turn_here, wait_at, Rules, Step};
 
 use crate::actions::Action;
 use crate::names::Sym;
@@ -57,7 +57,7 @@ impl Rules<'_> {
     pub(super) fn sacred_place_options(&self, state: &State) -> Vec<Action> {
         let payments = self.djinn_payments(state);
         let mut options = vec![Action::Skip];
-        for &djinn in state.decks[DJINNS].row() {
+        for &djinn in state.decks[self.content.djinns()].row() {
             for &pay in &payments {
                 options.push(Action::Djinn(djinn, pay));
             }

@@ -3,7 +3,7 @@
 
 use super::djinns::BOAZ_PROTECTS;
 use super::events::Event;
-use super::{fakir_count, turn_here, wait_at, Rules, Step, RESOURCES};
+use super::{fakir_count, turn_here, wait_at, Rules, Step};
 
 use crate::actions::{Action, Victim};
 use crate::names::Sym;
@@ -30,17 +30,18 @@ impl Rules<'_> {
     pub(super) fn merchants(&self, state: State, stage: Sym) -> Step {
         let mut state = Self::return_to_bag(state);
         let taken = usize::from(state.turn.as_ref().expect("in a turn").taken);
-        let deck = &state.decks[RESOURCES];
+        let deck = &state.decks[self.content.resources()];
         let row = deck.row();
         let n = taken.min(row.len());
         let drawn = row[..n].to_vec();
-        state.decks[RESOURCES] = crate::state::Deck::new(deck.draw(), &row[n..], deck.discard());
+        state.decks[self.content.resources()] =
+            crate::state::Deck::new(deck.draw(), &row[n..], deck.discard());
         let player = state.decision.player as usize;
         let hands = &state.players[player].hands;
-        let mut hand = hands.hand(RESOURCES).to_vec();
+        let mut hand = hands.hand(self.content.resources()).to_vec();
         hand.extend_from_slice(&drawn);
         self.sort_hand(&mut hand);
-        state.players[player].hands = hands.with_hand(RESOURCES, &hand);
+        state.players[player].hands = hands.with_hand(self.content.resources(), &hand);
         self.proceed(state, stage)
     }
 
@@ -58,7 +59,7 @@ impl Rules<'_> {
         let fakir = self.fakir();
         state.players[player]
             .hands
-            .hand(RESOURCES)
+            .hand(self.content.resources())
             .iter()
             .filter(|&&c| Some(c) == fakir)
             .count()
@@ -128,7 +129,7 @@ impl Rules<'_> {
 
     pub(super) fn discard_cards(&self, mut state: State, player: usize, cards: &[u8]) -> State {
         let hands = &state.players[player].hands;
-        let mut hand = hands.hand(RESOURCES).to_vec();
+        let mut hand = hands.hand(self.content.resources()).to_vec();
         for card in cards {
             let at = hand
                 .iter()
@@ -136,11 +137,12 @@ impl Rules<'_> {
                 .expect("the card is in hand");
             hand.remove(at);
         }
-        state.players[player].hands = hands.with_hand(RESOURCES, &hand);
-        let deck = &state.decks[RESOURCES];
+        state.players[player].hands = hands.with_hand(self.content.resources(), &hand);
+        let deck = &state.decks[self.content.resources()];
         let mut discard = deck.discard().to_vec();
         discard.extend_from_slice(cards);
-        state.decks[RESOURCES] = crate::state::Deck::new(deck.draw(), deck.row(), &discard);
+        state.decks[self.content.resources()] =
+            crate::state::Deck::new(deck.draw(), deck.row(), &discard);
         state
     }
 
