@@ -29,7 +29,8 @@ def load() -> ModuleType:
 kernel_modules = load()
 
 #: the modules whose cycles issue #38 names (content/geometry/names/state is still one
-#: component through the effects interpreter: only geometry and names are out of it)
+#: component through the effects interpreter: only geometry, names and
+#: typed_settings are out of it)
 ACYCLIC = (
     "geometry",
     "names",
@@ -40,6 +41,7 @@ ACYCLIC = (
     "seats",
     "search",
     "player",
+    "typed_settings",
 )
 
 

@@ -527,6 +527,27 @@ impl Content {
         self.typed_settings.get(key)
     }
 
+    /// A text setting, `default` when the content has none; an error names a value of
+    /// another shape.
+    pub fn text_setting<'a>(&'a self, key: &str, default: &'a str) -> Result<&'a str, String> {
+        match self.typed_setting(key) {
+            None => Ok(default),
+            Some(value) => value
+                .text()
+                .ok_or_else(|| format!("kernel content: settings.{key}: expected a string")),
+        }
+    }
+
+    /// An array-of-texts setting, empty when the content has none.
+    pub fn texts_setting(&self, key: &str) -> Result<&[String], String> {
+        match self.typed_setting(key) {
+            None => Ok(&[]),
+            Some(value) => value.texts().ok_or_else(|| {
+                format!("kernel content: settings.{key}: expected an array of strings")
+            }),
+        }
+    }
+
     pub fn table(&self, key: &str) -> Option<&[i64]> {
         self.doc.tables.get(key).map(Vec::as_slice)
     }

@@ -88,7 +88,7 @@ pub(crate) struct Artisans {
 
 /// `shares_ties`: whether `artisan_majority_ties` reads a tie for the most as shared.
 fn shares_ties(content: &Content) -> bool {
-    crate::typed_settings::text_setting(content, MAJORITY_TIES, "most") == Ok("shared")
+    content.text_setting(MAJORITY_TIES, "most") == Ok("shared")
 }
 
 /// The setting naming the reading of a tie for the most artisans (`scoring.py`).
