@@ -153,7 +153,17 @@ pub struct Content {
     variants: crate::variants::Variants,
     /// the effects language's entries, resolved once (`crate::effects`)
     pub effects: crate::effects::Effects,
+    /// the index of the deck named `RESOURCES`, found by name once
+    resources: usize,
+    /// the index of the deck named `DJINNS`, found by name once
+    djinns: usize,
 }
+
+/// The decks every game has, by name (`core/content.py`'s `RESOURCES` and `DJINNS`): the
+/// rules find them by these names (`Content::resources`, `Content::djinns`), never by a
+/// number of their own.
+pub const RESOURCES: &str = "resources";
+pub const DJINNS: &str = "djinns";
 
 /// The order of action kinds' names, and of card ids, as numbers: the canonical order of
 /// actions compares kinds, and card ids as arguments, as strings.
@@ -328,6 +338,28 @@ const GEOMETRIES_KEPT: usize = 64;
 /// A board shape: rows, columns, impassable tiles, walls.
 type GeometryKey = (u8, u8, u64, Box<[(u8, u8)]>);
 
+/// The names a content makes from its ids, for its `Names` table: its stages, decks and
+/// cards, each card's counter and once-a-round mark, each token's placing mark and piece
+/// counter, and the names the Thieves and the solo game write.
+fn names_of(doc: &ContentDoc) -> Vec<String> {
+    let mut all: Vec<String> = doc.stages.clone();
+    for deck in &doc.decks {
+        all.push(deck.id.clone());
+    }
+    for card in &doc.cards {
+        all.push(card.id.clone());
+        all.push(format!("effects.{}", card.id));
+        all.push(format!("round-used:{}", card.id));
+    }
+    for token in &doc.tokens {
+        all.push(format!("placing:{}", token.id));
+        all.push(format!("piece.{}", token.id));
+    }
+    all.extend(crate::rules::thieves::names(doc));
+    all.extend(crate::rules::solo::names(doc));
+    all
+}
+
 impl Content {
     /// Whether a plugin of these rules declares the turn field `name` (hook
     /// `naqala_turn_fields`), so the state JSON holds it.
@@ -384,10 +416,17 @@ impl Content {
                 }
             }
         }
-        let names = Names::new(&doc);
+        let names = Names::new(names_of(&doc));
         let kind_ranks = KindRanks::new(&doc);
         let typed_settings = crate::typed_settings::read_all(&doc.typed_settings)?;
         let effects = crate::effects::Effects::read(&doc, &doc.effects)?;
+        let deck = |name: &str| {
+            doc.decks
+                .iter()
+                .position(|d| d.id == name)
+                .ok_or_else(|| format!("kernel content: no deck named {name}"))
+        };
+        let (resources, djinns) = (deck(RESOURCES)?, deck(DJINNS)?);
         let content = Content {
             doc,
             letters,
@@ -397,6 +436,8 @@ impl Content {
             typed_settings,
             variants: crate::variants::Variants::default(),
             effects,
+            resources,
+            djinns,
         };
         let variants = crate::variants::Variants::read(&content)?;
         Ok(Content {
@@ -458,6 +499,16 @@ impl Content {
             .map(|i| i as u8)
     }
 
+    /// The index of the deck of resource cards (`RESOURCES`) in the decks and hands.
+    pub fn resources(&self) -> usize {
+        self.resources
+    }
+
+    /// The index of the deck of djinns (`DJINNS`) in the decks and hands.
+    pub fn djinns(&self) -> usize {
+        self.djinns
+    }
+
     pub fn deck_index(&self, name: &str) -> Option<usize> {
         self.doc.decks.iter().position(|d| d.id == name)
     }
@@ -474,6 +525,27 @@ impl Content {
     /// A setting that is no number (`crate::typed_settings` reads it by type).
     pub fn typed_setting(&self, key: &str) -> Option<&crate::typed_settings::TypedSetting> {
         self.typed_settings.get(key)
+    }
+
+    /// A text setting, `default` when the content has none; an error names a value of
+    /// another shape.
+    pub fn text_setting<'a>(&'a self, key: &str, default: &'a str) -> Result<&'a str, String> {
+        match self.typed_setting(key) {
+            None => Ok(default),
+            Some(value) => value
+                .text()
+                .ok_or_else(|| format!("kernel content: settings.{key}: expected a string")),
+        }
+    }
+
+    /// An array-of-texts setting, empty when the content has none.
+    pub fn texts_setting(&self, key: &str) -> Result<&[String], String> {
+        match self.typed_setting(key) {
+            None => Ok(&[]),
+            Some(value) => value.texts().ok_or_else(|| {
+                format!("kernel content: settings.{key}: expected an array of strings")
+            }),
+        }
     }
 
     pub fn table(&self, key: &str) -> Option<&[i64]> {

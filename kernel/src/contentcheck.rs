@@ -9,11 +9,11 @@
 
 use std::collections::BTreeSet;
 
-use crate::content::ContentDoc;
+use crate::content::{ContentDoc, DJINNS, RESOURCES};
 use crate::state::MAX_DECKS;
 
 /// The decks every game has, first and in this order (`core/engine.py`).
-const FIRST_DECKS: [&str; 2] = ["resources", "djinns"];
+const FIRST_DECKS: [&str; 2] = [RESOURCES, DJINNS];
 
 /// The settings the base game reads, each at least this much (`plugins/base/checks.py`).
 const MINIMUM_SETTINGS: &[(&str, i64)] = &[

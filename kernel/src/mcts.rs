@@ -10,11 +10,12 @@
 use std::collections::HashMap;
 
 use crate::actions::Action;
-use crate::greedy::{bid_for_gain, is_move_stage, GreedyPlayer, Meter, Plan, Settings};
+use crate::greedy::{bid_for_gain, is_move_stage, Meter, Plan, Settings};
+use crate::greedy_player::GreedyPlayer;
 use crate::perft::process_time;
+use crate::player::Player;
 use crate::rng::Rng;
 use crate::rules::{Rules, Unported};
-use crate::seats::Player;
 use crate::state::State;
 use crate::views::{determinize, view_digest};
 

@@ -6,14 +6,13 @@
 //! names, which is the order the Python state keeps flags and counters in. A state with
 //! a name the kernel does not know is refused when it is read, never carried blindly.
 
-use crate::content::ContentDoc;
-
 /// A name, as its place in the sorted table of `Names`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Sym(pub u16);
 
 /// The flags and counters the base game and the Artisans write (plugins/base/flow.py,
-/// plugins/artisans/board_items.py), besides those made from content ids below.
+/// plugins/artisans/board_items.py), besides those made from content ids
+/// (`content::names_of`).
 const FIXED: &[&str] = &[
     "",
     "setup",
@@ -35,23 +34,11 @@ pub struct Names {
 }
 
 impl Names {
-    pub fn new(doc: &ContentDoc) -> Names {
+    /// The table of `FIXED` and `named` (the names made from a content, which
+    /// `Content::new` lists), sorted, each once.
+    pub fn new(named: impl IntoIterator<Item = String>) -> Names {
         let mut all: Vec<String> = FIXED.iter().map(|s| (*s).to_owned()).collect();
-        all.extend(doc.stages.iter().cloned());
-        for deck in &doc.decks {
-            all.push(deck.id.clone());
-        }
-        for card in &doc.cards {
-            all.push(card.id.clone());
-            all.push(format!("effects.{}", card.id));
-            all.push(format!("round-used:{}", card.id));
-        }
-        for token in &doc.tokens {
-            all.push(format!("placing:{}", token.id));
-            all.push(format!("piece.{}", token.id));
-        }
-        all.extend(crate::rules::thieves::names(doc));
-        all.extend(crate::rules::solo::names(doc));
+        all.extend(named);
         all.sort();
         all.dedup();
         Names { sorted: all }

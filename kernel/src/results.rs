@@ -21,7 +21,6 @@ use crate::effects::{self, Scope};
 use crate::extras::get_extra;
 use crate::rules::{solo, Rules};
 use crate::state::State;
-use crate::typed_settings::text_setting;
 use crate::variants::winners;
 
 /// One score line of a seat's sheet (`ScoreLine` without its words).
@@ -572,7 +571,7 @@ fn power_lines(seat: &Seat, card: &CardSpec) -> Vec<Line> {
 /// `tied_share_lines`: with `artisan_majority_ties = "shared"`, a seat tied for the most
 /// artisans scores the majority's difference too.
 fn tied_share(seat: &Seat) -> Option<Line> {
-    let shared = text_setting(seat.content, "artisan_majority_ties", "most") == Ok("shared");
+    let shared = seat.content.text_setting("artisan_majority_ties", "most") == Ok("shared");
     let mine = seat.artisans_of(seat.player);
     let others: Vec<i64> = (0..seat.state.players.len())
         .filter(|&p| p != seat.player)

@@ -13,12 +13,13 @@
 //! Python engine the seat is played by today's `mcts` (`agents/__init__.py`).
 
 use crate::actions::Action;
-use crate::greedy::{GreedyPlayer, Meter, Plan, Settings};
+use crate::greedy::{Meter, Plan, Settings};
+use crate::greedy_player::GreedyPlayer;
 use crate::mcts::{adopt, planned, value_of, Policy};
 use crate::perft::process_time;
+use crate::player::Player;
 use crate::rng::Rng;
 use crate::rules::{Rules, Unported};
-use crate::seats::Player;
 use crate::state::State;
 use crate::views::{determinize, view_digest};
 

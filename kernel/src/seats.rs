@@ -44,15 +44,19 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
     }
     if let Some(json) = name.strip_prefix(crate::profile::SEAT_PREFIX) {
         let profile = crate::profile::Profile::parse(json).ok()?;
-        return Some(Box::new(crate::greedy::GreedyPlayer::with_profile(
+        return Some(Box::new(crate::greedy_player::GreedyPlayer::with_profile(
             seed, profile,
         )));
     }
     match name {
         "random" => Some(Box::new(RandomPlayer::new(seed))),
-        "greedy" => Some(Box::new(crate::greedy::GreedyPlayer::new(seed, false))),
-        "greedy-full" => Some(Box::new(crate::greedy::FullGreedyPlayer::new())),
-        "greedy-nobid" => Some(Box::new(crate::greedy::GreedyPlayer::new(seed, true))),
+        "greedy" => Some(Box::new(crate::greedy_player::GreedyPlayer::new(
+            seed, false,
+        ))),
+        "greedy-full" => Some(Box::new(crate::greedy_player::FullGreedyPlayer::new())),
+        "greedy-nobid" => Some(Box::new(crate::greedy_player::GreedyPlayer::new(
+            seed, true,
+        ))),
         _ => None,
     }
 }

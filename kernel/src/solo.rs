@@ -11,7 +11,7 @@
 
 use std::ops::ControlFlow;
 
-use super::{Rules, Step, DJINNS, RESOURCES};
+use super::{Rules, Step};
 use crate::actions::Action;
 use crate::content::{Content, ContentDoc};
 use crate::extras::{get_extra, set_extra, with_extra};
@@ -146,7 +146,7 @@ impl Solo {
             djinns: doc
                 .cards
                 .iter()
-                .map(|c| c.deck == doc.decks[DJINNS].id)
+                .map(|c| c.deck == crate::content::DJINNS)
                 .collect(),
             non_player_camels: setting("non_player_camels"),
             die_sides: setting("die_sides").max(1) as u64,
@@ -472,7 +472,7 @@ impl Rules<'_> {
     fn discard_row(&self, mut state: State, count: i64) -> State {
         let solo = self.solo();
         for _ in 0..count.max(0) {
-            let deck = &state.decks[RESOURCES];
+            let deck = &state.decks[self.content.resources()];
             let row = deck.row();
             let position = row
                 .iter()
@@ -485,11 +485,11 @@ impl Rules<'_> {
             left.remove(position);
             let mut discard = deck.discard().to_vec();
             if Some(card) == solo.fakir {
-                state.decks[RESOURCES] = Deck::new(deck.draw(), &left, &discard);
+                state.decks[self.content.resources()] = Deck::new(deck.draw(), &left, &discard);
                 Solo::set_aside(&mut state, solo.aside_cards[usize::from(card)], 1);
             } else {
                 discard.push(card);
-                state.decks[RESOURCES] = Deck::new(deck.draw(), &left, &discard);
+                state.decks[self.content.resources()] = Deck::new(deck.draw(), &left, &discard);
             }
         }
         state
@@ -503,7 +503,8 @@ impl Rules<'_> {
         for _ in 0..solo.djinns_per_turn.max(0) {
             let elders = solo.held(&state, solo.elder);
             let fakirs = solo.fakirs_held(&state);
-            if state.decks[DJINNS].row().is_empty() || !(elders >= 2 || (elders > 0 && fakirs > 0))
+            if state.decks[self.content.djinns()].row().is_empty()
+                || !(elders >= 2 || (elders > 0 && fakirs > 0))
             {
                 break;
             }
@@ -514,14 +515,16 @@ impl Rules<'_> {
             if fakirs > 0 {
                 let fakir = solo.fakir.expect("Yazid holds a Fakir");
                 Solo::set_aside(&mut state, solo.aside_cards[usize::from(fakir)], -1);
-                let pile = &state.decks[RESOURCES];
+                let pile = &state.decks[self.content.resources()];
                 let mut discard = pile.discard().to_vec();
                 discard.push(fakir);
-                state.decks[RESOURCES] = Deck::new(pile.draw(), pile.row(), &discard);
+                state.decks[self.content.resources()] =
+                    Deck::new(pile.draw(), pile.row(), &discard);
             }
-            let pile = &state.decks[DJINNS];
+            let pile = &state.decks[self.content.djinns()];
             let card = pile.row()[0];
-            state.decks[DJINNS] = Deck::new(pile.draw(), &pile.row()[1..], pile.discard());
+            state.decks[self.content.djinns()] =
+                Deck::new(pile.draw(), &pile.row()[1..], pile.discard());
             Solo::set_aside(&mut state, solo.aside_cards[usize::from(card)], 1);
             if solo.djinns_held(&state) >= solo.djinns_lose {
                 return self.lose(state, LOST_TO_DJINNS);

@@ -12,7 +12,7 @@
 
 use std::ops::ControlFlow;
 
-use super::{combinations, Kind, Rules, Step, DJINNS};
+use super::{combinations, Kind, Rules, Step};
 use crate::actions::{Action, Cards, Pay, Payment};
 use crate::content::{Content, ContentDoc, MAX_PLAYERS, MAX_TILES};
 use crate::extras::{append_sorted, get_extra, has_extra, set_extra, with_extra};
@@ -348,7 +348,7 @@ impl Rules<'_> {
         {
             return Vec::new();
         }
-        let payments = if state.decks[DJINNS].row().is_empty() {
+        let payments = if state.decks[self.content.djinns()].row().is_empty() {
             Vec::new()
         } else {
             self.djinn_payments(state)
@@ -536,7 +536,7 @@ impl Rules<'_> {
         let hafiz = &self.thieves().hafiz;
         state.players[seat]
             .hands
-            .hand(DJINNS)
+            .hand(self.content.djinns())
             .iter()
             .any(|&d| hafiz[usize::from(d)])
     }
@@ -864,7 +864,7 @@ impl Rules<'_> {
                     revealed.remove(at);
                 }
                 turn.revealed = revealed.into_boxed_slice();
-                if deck == DJINNS {
+                if deck == self.content.djinns() {
                     for &djinn in cards.as_slice() {
                         state = self.give_djinn(state, owner, djinn);
                     }

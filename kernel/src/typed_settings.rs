@@ -10,8 +10,6 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::content::Content;
-
 /// One scalar of a small table inside an array setting.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(untagged)]
@@ -75,31 +73,6 @@ pub fn read_all(
                 })
         })
         .collect()
-}
-
-/// A text setting, `default` when the content has none; an error names a value of
-/// another shape.
-pub fn text_setting<'a>(
-    content: &'a Content,
-    key: &str,
-    default: &'a str,
-) -> Result<&'a str, String> {
-    match content.typed_setting(key) {
-        None => Ok(default),
-        Some(value) => value
-            .text()
-            .ok_or_else(|| format!("kernel content: settings.{key}: expected a string")),
-    }
-}
-
-/// An array-of-texts setting, empty when the content has none.
-pub fn texts_setting<'a>(content: &'a Content, key: &str) -> Result<&'a [String], String> {
-    match content.typed_setting(key) {
-        None => Ok(&[]),
-        Some(value) => value
-            .texts()
-            .ok_or_else(|| format!("kernel content: settings.{key}: expected an array of strings")),
-    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 use crate::content::Content;
 use crate::rules::Unported;
 use crate::state::{State, Track, NOBODY};
-use crate::typed_settings::{text_setting, texts_setting, Scalar};
+use crate::typed_settings::Scalar;
 
 pub const ROUND_CAP: &str = "end.after_round";
 /// the flag of a game the round cap ended (`crate::names` knows it)
@@ -34,7 +34,7 @@ impl Variants {
     /// The variants of `content`; an error names a setting of a shape the kernel cannot
     /// read (Python checked their meaning).
     pub fn read(content: &Content) -> Result<Variants, String> {
-        let protect = texts_setting(content, PROTECT)?;
+        let protect = content.texts_setting(PROTECT)?;
         let protected = content
             .doc
             .colours
@@ -51,9 +51,9 @@ impl Variants {
         }
         Ok(Variants {
             round_cap: content.setting(ROUND_CAP).unwrap_or(0),
-            coins_tie_break: text_setting(content, TIE_BREAK, "shared")? == "coins",
+            coins_tie_break: content.text_setting(TIE_BREAK, "shared")? == "coins",
             protected,
-            bidding_off: text_setting(content, BIDDING, "on")? == "off",
+            bidding_off: content.text_setting(BIDDING, "on")? == "off",
         })
     }
 }

@@ -8,7 +8,7 @@
 //! A kept older version of the plugin (artisans 0.1.0, with other items) is never played
 //! as today's: the kernel answers `Unported` naming it.
 
-use super::{turn_here, wait_at, Kind, Rules, Step, Unported, DJINNS, RESOURCES};
+use super::{turn_here, wait_at, Kind, Rules, Step, Unported};
 use crate::actions::{Action, ItemTarget, Way, MAX_KILLS};
 use crate::content::Content;
 use crate::names::Sym;
@@ -88,7 +88,7 @@ pub(crate) struct Artisans {
 
 /// `shares_ties`: whether `artisan_majority_ties` reads a tie for the most as shared.
 fn shares_ties(content: &Content) -> bool {
-    crate::typed_settings::text_setting(content, MAJORITY_TIES, "most") == Ok("shared")
+    content.text_setting(MAJORITY_TIES, "most") == Ok("shared")
 }
 
 /// The setting naming the reading of a tie for the most artisans (`scoring.py`).
@@ -200,7 +200,7 @@ impl Rules<'_> {
             }
             Kind::SpecializedMarket => {
                 let mut out = vec![Action::Skip];
-                for &card in state.decks[RESOURCES].row() {
+                for &card in state.decks[self.content.resources()].row() {
                     if let Some(cards) = crate::actions::Cards::new(&[card]) {
                         out.push(Action::Buy(cards));
                     }
@@ -249,7 +249,7 @@ impl Rules<'_> {
                 let player = state.decision.player as usize;
                 let cost = self.art().specialized_market_cost;
                 if i64::from(state.players[player].coins) < cost
-                    || state.decks[RESOURCES].row().is_empty()
+                    || state.decks[self.content.resources()].row().is_empty()
                 {
                     return self.proceed(state, stage);
                 }
@@ -363,14 +363,14 @@ impl Rules<'_> {
         let stage = state.decision.stage;
         let player = state.decision.player as usize;
         state.players[player].coins -= self.art().specialized_market_cost as i32;
-        let deck = &state.decks[RESOURCES];
+        let deck = &state.decks[self.content.resources()];
         let mut row = deck.row().to_vec();
         let at = row
             .iter()
             .position(|&c| c == card)
             .expect("the card is face up");
         row.remove(at);
-        state.decks[RESOURCES] = Deck::new(deck.draw(), &row, deck.discard());
+        state.decks[self.content.resources()] = Deck::new(deck.draw(), &row, deck.discard());
         let state = self.add_cards(state, player, &[card]);
         self.proceed(state, stage)
     }
@@ -460,14 +460,14 @@ impl Rules<'_> {
         match item {
             Item::Precious => Vec::new(),
             // `FabulousLamp.targets`: each face-up djinn
-            Item::FabulousLamp => state.decks[DJINNS]
+            Item::FabulousLamp => state.decks[self.content.djinns()]
                 .row()
                 .iter()
                 .map(|&d| ItemTarget::Card(d))
                 .collect(),
             // `HornOfPlenty.targets`: while the pile or the discards hold a card
             Item::HornOfPlenty => {
-                let deck = &state.decks[RESOURCES];
+                let deck = &state.decks[self.content.resources()];
                 if deck.draw().is_empty() && deck.discard().is_empty() {
                     Vec::new()
                 } else {
@@ -641,23 +641,27 @@ impl Rules<'_> {
         Ok(match (item, target) {
             // `FabulousLamp.act`: the djinn from the row, unpaid
             (Item::FabulousLamp, ItemTarget::Card(djinn)) => {
-                let deck = &state.decks[DJINNS];
+                let deck = &state.decks[self.content.djinns()];
                 let mut row = deck.row().to_vec();
                 let at = row.iter().position(|&c| c == djinn).expect("face up");
                 row.remove(at);
-                state.decks[DJINNS] = Deck::new(deck.draw(), &row, deck.discard());
+                state.decks[self.content.djinns()] = Deck::new(deck.draw(), &row, deck.discard());
                 self.give_djinn(state, player, djinn)
             }
             // `HornOfPlenty.act`: the row discarded, a new row dealt
             (Item::HornOfPlenty, ItemTarget::None) => {
-                let deck = &state.decks[RESOURCES];
+                let deck = &state.decks[self.content.resources()];
                 let mut discard = deck.discard().to_vec();
                 discard.extend_from_slice(deck.row());
-                state.decks[RESOURCES] = Deck::new(deck.draw(), &[], &discard);
-                let (mut state, dealt) =
-                    self.draw_cards(state, RESOURCES, param("row").max(0) as usize);
-                let deck = &state.decks[RESOURCES];
-                state.decks[RESOURCES] = Deck::new(deck.draw(), &dealt, deck.discard());
+                state.decks[self.content.resources()] = Deck::new(deck.draw(), &[], &discard);
+                let (mut state, dealt) = self.draw_cards(
+                    state,
+                    self.content.resources(),
+                    param("row").max(0) as usize,
+                );
+                let deck = &state.decks[self.content.resources()];
+                state.decks[self.content.resources()] =
+                    Deck::new(deck.draw(), &dealt, deck.discard());
                 state
             }
             // `RebirthRing.act`: the item back from the discards
@@ -807,7 +811,7 @@ impl Rules<'_> {
                 .count() as i64;
             total += red * art.tent_red_tile_vp;
         }
-        for &djinn in state.players[player].hands.hand(DJINNS) {
+        for &djinn in state.players[player].hands.hand(self.content.djinns()) {
             let spec = &doc.cards[usize::from(djinn)];
             let param = |key: &str| spec.params.get(key).copied().unwrap_or(0);
             total += match spec.kind.as_str() {

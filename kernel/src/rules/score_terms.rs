@@ -5,8 +5,6 @@
 
 use crate::content::Content;
 
-use super::RESOURCES;
-
 #[derive(Clone, Debug)]
 pub(super) struct ScoreTerms {
     /// the colour indices of the Viziers (yellow) and the Elders (white), if the rules
@@ -28,7 +26,6 @@ impl ScoreTerms {
         let doc = &content.doc;
         let colour = |id: &str| doc.colours.iter().position(|c| c.id == id);
         let setting = |key: &str| content.setting(key).unwrap_or(0);
-        let resources = doc.decks.get(RESOURCES).map(|d| d.id.as_str());
         ScoreTerms {
             vizier: colour("yellow"),
             elder: colour("white"),
@@ -39,7 +36,7 @@ impl ScoreTerms {
             merchandise: doc
                 .cards
                 .iter()
-                .map(|spec| spec.kind == "merchandise" && Some(spec.deck.as_str()) == resources)
+                .map(|spec| spec.kind == "merchandise" && spec.deck == crate::content::RESOURCES)
                 .collect(),
         }
     }

@@ -7,7 +7,7 @@
 //! Each function names the Python it follows. Every number (a whim's `at_least` and
 //! `coins`, `city_vp`, `lake_diagonals`, Qareen's `per_whim`) is read from the content.
 
-use super::{turn_here, Rules, DJINNS, RESOURCES};
+use super::{turn_here, Rules};
 use crate::actions::{Action, Pay};
 use crate::content::Content;
 use crate::extras::{get_extra, set_extra};
@@ -328,7 +328,7 @@ impl Rules<'_> {
                 count(most)
             }
             Measure::Fakirs => count(self.fakirs_held(state, owner)),
-            Measure::Djinns => count(me.hands.hand(DJINNS).len()),
+            Measure::Djinns => count(me.hands.hand(self.content.djinns()).len()),
             Measure::PathLength => state.turn.as_ref().map_or(0, |t| count(t.path.len())),
             Measure::Collected => state
                 .turn
@@ -351,12 +351,12 @@ impl Rules<'_> {
         let doc = &self.content.doc;
         let mut held: Vec<u8> = state.players[owner]
             .hands
-            .hand(RESOURCES)
+            .hand(self.content.resources())
             .iter()
             .copied()
             .filter(|&c| {
                 let spec = &doc.cards[usize::from(c)];
-                spec.kind == "merchandise" && spec.deck == doc.decks[RESOURCES].id
+                spec.kind == "merchandise" && spec.deck == crate::content::RESOURCES
             })
             .collect();
         held.sort_unstable();
@@ -435,7 +435,7 @@ impl Rules<'_> {
         for deck in 0..self.content.decks() {
             for &card in state.players[player].hands.hand(deck) {
                 let spec = &doc.cards[usize::from(card)];
-                if spec.kind == QAREEN && spec.deck == doc.decks[DJINNS].id {
+                if spec.kind == QAREEN && spec.deck == crate::content::DJINNS {
                     total += claimed * spec.params.get("per_whim").copied().unwrap_or(0);
                 }
             }

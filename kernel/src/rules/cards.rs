@@ -1,0 +1,358 @@
+//! Cards used in the owner's turn (`plugins/base/cards.py`, `djinns/activated.py`): which
+//! card may be used where, its targets, the cards drawn and the power used.
+
+use super::{whims, CardKind, Kind, Rules, Step, Unported};
+
+use crate::actions::{Action, Pay};
+use crate::effects::{self, Scope};
+use crate::extras::set_extra;
+use crate::names::Sym;
+use crate::state::{Count, Decision, Deck, State, NOBODY};
+
+impl Rules<'_> {
+    /// `own_turn`: the deciding player's own turn, outside any power's own decision.
+    pub(super) fn own_turn(&self, state: &State, player: usize) -> bool {
+        match state.turn.as_ref() {
+            None => false,
+            Some(turn) => {
+                turn.resume == self.known.empty
+                    && turn.revealed.is_empty()
+                    && state.decision.player == player as i8
+                    && state.markers.as_slice()[usize::from(turn.marker)] == player as i8
+            }
+        }
+    }
+
+    /// The `Turn.used` mark of a use of `card`: the card, its deck, or none (the deck's
+    /// `limit`).
+    pub(super) fn use_mark(&self, card: u8) -> Option<Sym> {
+        self.use_marks[usize::from(card)]
+    }
+
+    /// `round_limited`: a paid djinn at two players under `djinn_limit_round_2p`.
+    pub(super) fn round_limited(&self, state: &State, card: u8) -> bool {
+        state.players.len() == 2 && self.round_keys[usize::from(card)].is_some()
+    }
+
+    pub(super) fn round_key(&self, card: u8) -> Sym {
+        self.round_keys[usize::from(card)].expect("a round-limited card")
+    }
+
+    /// `cards.options`: what the deciding player's activated cards offer, each distinct
+    /// card once, deck by deck in hand order.
+    pub(super) fn card_options(&self, state: &State) -> Vec<Action> {
+        let player = state.decision.player;
+        if player >= 0 && self.kind(state.decision.stage) == Kind::Bid {
+            return self.kumarbi_options(state, player as usize);
+        }
+        if player < 0 || !self.own_turn(state, player as usize) {
+            return Vec::new();
+        }
+        let player = player as usize;
+        let mut seen: Vec<u8> = Vec::new();
+        let mut options = Vec::new();
+        for deck in 0..self.content.decks() {
+            for &card in state.players[player].hands.hand(deck) {
+                if !self.activated[usize::from(card)] || seen.contains(&card) {
+                    continue;
+                }
+                seen.push(card);
+                options.extend(self.activated_options(state, player, card));
+            }
+        }
+        options.extend(self.tent_options(state, player));
+        options
+    }
+
+    /// `Activated.options`: not when used already (this turn, or this round when round
+    /// limited), each target with each payment the owner can make.
+    pub(super) fn activated_options(&self, state: &State, player: usize, card: u8) -> Vec<Action> {
+        if self.is_thief(card) {
+            return self.thief_options(state, player, card);
+        }
+        if self.artisans.as_ref().is_some_and(|a| a.activated(card)) {
+            return self.item_options(state, player, card);
+        }
+        let turn = state.turn.as_ref().expect("in a turn");
+        let gate = &self.gates[usize::from(card)];
+        let stage = state.decision.stage;
+        // `Echidna.stages`: before the builders are paid; `PlaceNearby.stages`: the
+        // village's (oasis's) placement, or an effect's
+        if gate.stages.as_ref().is_some_and(|s| !s.contains(&stage)) {
+            return Vec::new();
+        }
+        if let Some(mark) = self.use_mark(card) {
+            if turn.used.contains(&mark) {
+                return Vec::new();
+            }
+        }
+        if self.round_limited(state, card) {
+            let key = self.round_key(card);
+            let round = i64::from(state.round);
+            if state.players[player]
+                .extras
+                .iter()
+                .any(|&(k, v)| k == key && v == round)
+            {
+                return Vec::new();
+            }
+        }
+        let spec = &self.content.doc.cards[usize::from(card)];
+        let Some(ways) = Pay::ways(&spec.cost) else {
+            return Vec::new();
+        };
+        let elders = self.elders(state, player);
+        let fakirs = self.fakirs_held(state, player);
+        let ways: Vec<Pay> = ways
+            .iter()
+            .copied()
+            .filter(|w| {
+                let (e, f) = w.counts();
+                elders >= e && fakirs >= f
+            })
+            .collect();
+        if self.whims.is_whim(card) {
+            return self.whim_options(state, player, card, &ways);
+        }
+        if let Some(power) = self.used_power(card) {
+            let scope = self.card_scope(player, card);
+            let offered = gate
+                .power_stages
+                .as_ref()
+                .is_none_or(|s| s.contains(&stage));
+            if !offered || !effects::holds(&power.program.test, state, &scope) {
+                return Vec::new();
+            }
+            let targets: Vec<Option<u8>> = if power.target_kind.is_empty() {
+                vec![None]
+            } else {
+                let doc = &self.content.doc;
+                (0..state.layout.size())
+                    .filter(|&t| {
+                        doc.tiles[usize::from(state.layout.tiles[t])].kind == power.target_kind
+                    })
+                    .map(|t| Some(t as u8))
+                    .collect()
+            };
+            return targets
+                .into_iter()
+                .flat_map(|target| ways.iter().map(move |&way| Action::Card(card, target, way)))
+                .collect();
+        }
+        let targets: Vec<Option<u8>> = match gate.kind {
+            CardKind::Echidna => vec![None],
+            // `_if_cards_left`: one use without a target while the pile or discards hold one
+            CardKind::Sibittis => {
+                let deck = &state.decks[self.content.djinns()];
+                if deck.draw().is_empty() && deck.discard().is_empty() {
+                    Vec::new()
+                } else {
+                    vec![None]
+                }
+            }
+            _ => self
+                .card_targets(state, player, card)
+                .into_iter()
+                .map(Some)
+                .collect(),
+        };
+        let mut options = Vec::new();
+        for target in targets {
+            for &way in &ways {
+                options.push(Action::Card(card, target, way));
+            }
+        }
+        options
+    }
+
+    pub(super) fn elders(&self, state: &State, player: usize) -> Count {
+        self.elder.map_or(0, |e| state.players[player].meeples[e])
+    }
+
+    /// The tiles a ported activated djinn can act on (`TakeTile.targets`,
+    /// `PlaceOnKind.targets`).
+    pub(super) fn card_targets(&self, state: &State, player: usize, card: u8) -> Vec<u8> {
+        let doc = &self.content.doc;
+        let kind = self.gates[usize::from(card)].kind;
+        let geo = &state.layout.geometry;
+        match kind {
+            CardKind::Leta | CardKind::Utug => {
+                if state.players[player].camels == 0 {
+                    return Vec::new();
+                }
+                let with_meeples = kind == CardKind::Utug;
+                (0..geo.size)
+                    .filter(|&t| {
+                        !geo.is_impassable(t)
+                            && state.board.owner(t) == NOBODY
+                            && state.board.tokens(t).iter().all(|&n| n == 0)
+                            && state.board.meeples(t).iter().any(|&n| n != 0) == with_meeples
+                    })
+                    .map(|t| t as u8)
+                    .collect()
+            }
+            CardKind::AnunNak => {
+                if state.bag.iter().all(|&n| n == 0) {
+                    return Vec::new();
+                }
+                (0..geo.size)
+                    .filter(|&t| {
+                        !geo.is_impassable(t)
+                            && state.board.owner(t) == NOBODY
+                            && state.board.meeples(t).iter().all(|&n| n == 0)
+                            && state.board.tokens(t).iter().all(|&n| n == 0)
+                            && doc.tiles[usize::from(state.layout.tiles[t])].holds_meeples
+                    })
+                    .map(|t| t as u8)
+                    .collect()
+            }
+            CardKind::Nearby(token) => {
+                if state.pool[token] == 0 {
+                    return Vec::new();
+                }
+                let here = self.origin(state, token);
+                geo.area[here]
+                    .iter()
+                    .copied()
+                    .filter(|&t| usize::from(t) != here && !geo.is_impassable(usize::from(t)))
+                    .collect()
+            }
+            CardKind::Dalhan => self.dalhan_targets(state),
+            _ => Vec::new(),
+        }
+    }
+
+    /// `draw_cards`: the top `n` cards of a deck's pile, reshuffling its discards when
+    /// the pile runs out; fewer when both run out.
+    pub(super) fn draw_cards(&self, mut state: State, deck: usize, n: usize) -> (State, Vec<u8>) {
+        let pile = &state.decks[deck];
+        let mut draw = pile.draw().to_vec();
+        let row = pile.row().to_vec();
+        let mut discard = pile.discard().to_vec();
+        let mut drawn = Vec::new();
+        for _ in 0..n {
+            if draw.is_empty() && !discard.is_empty() {
+                state.rng.shuffle(&mut discard);
+                draw = std::mem::take(&mut discard);
+            }
+            if draw.is_empty() {
+                break;
+            }
+            drawn.push(draw.remove(0));
+        }
+        state.decks[deck] = Deck::new(&draw, &row, &discard);
+        (state, drawn)
+    }
+
+    /// `Activated.apply`: pay, mark the use, count the effect, then act.
+    pub(super) fn use_card(
+        &self,
+        mut state: State,
+        card: u8,
+        target: Option<u8>,
+        pay: Pay,
+    ) -> Step {
+        let player = state.decision.player as usize;
+        let (elders, fakirs) = pay.counts();
+        if elders > 0 {
+            let elder = self
+                .content
+                .doc
+                .colours
+                .iter()
+                .position(|c| c.id == "white")
+                .expect("elders pay");
+            state.players[player].meeples[elder] -= elders;
+            state.bag[elder] += elders;
+        }
+        state = self.discard_fakirs(state, player, fakirs);
+        if let Some(mark) = self.use_mark(card) {
+            let turn = state.turn.as_mut().expect("in a turn");
+            let mut used = turn.used.to_vec();
+            used.push(mark);
+            used.sort();
+            turn.used = used.into_boxed_slice();
+        }
+        if self.round_limited(&state, card) {
+            let key = self.round_key(card);
+            let round = i64::from(state.round);
+            state.players[player].extras = set_extra(&state.players[player].extras, key, round);
+        }
+        state = self.discard_used(state, player, card);
+        state = self.count_effect(state, card);
+        if self.whims.is_whim(card) {
+            return Ok(self.claim_whim(state, player, card));
+        }
+        if let Some(power) = self.used_power(card) {
+            let scope = Scope {
+                target: target.map(usize::from),
+                ..self.card_scope(player, card)
+            };
+            let mut state = self.run_effects(state, &power.program.effects, &scope);
+            let choice = effects::final_choice(&power.program.effects);
+            if choice.is_some_and(|c| effects::holds(&c.test, &state, &scope)) {
+                let turn = state
+                    .turn
+                    .as_mut()
+                    .expect("a power is used in its owner's turn");
+                turn.resume = state.decision.stage;
+                let id = &self.content.doc.cards[usize::from(card)].id;
+                state.decision = Decision {
+                    stage: self.content.names.known(&format!("choose:card:{id}")),
+                    player: player as i8,
+                };
+            }
+            return Ok(state);
+        }
+        let spec = &self.content.doc.cards[usize::from(card)];
+        let kind = spec.kind.as_str();
+        match kind {
+            _ if self.is_thief(card) => return self.use_thief(state, player, card),
+            // marked used: its builders-paid reaction pays the rest
+            "echidna" => return Ok(state),
+            "sibittis" => {
+                let draw = spec.params.get("draw").copied().unwrap_or(0).max(0) as usize;
+                let (mut state, drawn) = self.draw_cards(state, self.content.djinns(), draw);
+                let stage = state.decision.stage;
+                let turn = state.turn.as_mut().expect("in a turn");
+                turn.revealed = drawn.into_boxed_slice();
+                turn.resume = stage;
+                state.decision = Decision {
+                    stage: self.content.names.known("keep-djinn"),
+                    player: player as i8,
+                };
+                return Ok(state);
+            }
+            _ => {}
+        }
+        let tile = usize::from(target.expect("these djinns act on a tile"));
+        Ok(match kind {
+            "anun-nak" => {
+                let total: usize = state.bag.iter().map(|&n| usize::from(n)).sum();
+                let meeples = spec.params.get("meeples").copied().unwrap_or(0).max(0) as usize;
+                let colours = self.content.colours();
+                for _ in 0..meeples.min(total) {
+                    let weights: Vec<u64> =
+                        state.bag[..colours].iter().map(|&n| u64::from(n)).collect();
+                    let colour = state.rng.choice_weighted(&weights);
+                    state.bag[colour] -= 1;
+                    state.board.meeples_mut(tile)[colour] += 1;
+                }
+                state
+            }
+            "leta" | "utug" => self.take_tile(state, player, tile),
+            whims::DALHAN => self.dalhan(state, player, tile),
+            "hagis" | "lamia" => {
+                let (token, _) = self.place_nearby(kind).expect("a token to place");
+                if self.kind(state.decision.stage) == Kind::Placing(token) {
+                    self.placed(state, token, tile)
+                } else {
+                    let state = self.place_token_on(state, player, token, tile);
+                    let stage = state.decision.stage;
+                    return self.proceed(state, stage);
+                }
+            }
+            _ => return Err(Unported(format!("djinns:{kind}"))),
+        })
+    }
+}

@@ -1,0 +1,475 @@
+//! The djinns written by hand (`plugins/base/djinns/`): which kinds the kernel plays,
+//! djinns kept and taken, Kumarbi's discount, the tokens placed nearby, and the djinns
+//! that react to events (Kandicha, Boaz, Echidna).
+
+use super::events::Event;
+use super::{artisans, fakir_count, turn_here, whims, CardKind, Kind, Rules, Step};
+
+use crate::actions::{Action, Payment};
+use crate::content::Content;
+use crate::extras::set_extra;
+use crate::names::Sym;
+use crate::state::{Count, Decision, Deck, State, Target};
+
+/// The djinns the kernel has ported by hand besides those content gives (`[[power]]`,
+/// `crate::effects`): Al-Amin (Fakirs as wild merchandise at final
+/// scoring, `AlAmin`).
+pub(super) const AL_AMIN: &str = "al-amin";
+
+/// Whether the kernel plays the djinns of kind `kind`.
+pub(super) fn djinn_ported(content: &Content, kind: &str) -> bool {
+    content.doc.effects.powers.iter().any(|p| p.kind == kind)
+        || kind == AL_AMIN
+        || REACTING_DJINNS.contains(&kind)
+        || ACTIVATED_DJINNS.contains(&kind)
+        || kind == KUMARBI
+        || whims::BOX_DJINNS.contains(&kind)
+        || artisans::SCORING_DJINNS.contains(&kind)
+}
+
+/// The djinns that react to events in their own way: Kandicha (what the owner's
+/// assassins kill), Boaz (its protection counted when it hides a target).
+pub(super) const REACTING_DJINNS: &[&str] = &["kandicha", "boaz", "echidna"];
+
+/// The activated djinns written in Rust (`Activated` powers used in the owner's turn):
+/// Leta and Utug take a tile (`TakeTile`), Anun-Nak fills an empty tile from the bag,
+/// Echidna multiplies the builders' pay (with its `builders-paid` reaction), Sibittis,
+/// Hagis and Lamia. Sloar, Bouraq, Enki and Iblis are content (`on = "use"`).
+pub(super) const ACTIVATED_DJINNS: &[&str] = &[
+    "leta", "utug", "anun-nak", "echidna", "sibittis", "hagis", "lamia",
+];
+
+/// Kumarbi: a discount on the bid, paid in Fakirs (offered while its owner bids).
+pub(super) const KUMARBI: &str = "kumarbi";
+
+/// Boaz: assassins cannot kill the viziers and elders in front of its owner.
+pub(super) const BOAZ: &str = "boaz";
+pub(super) const BOAZ_PROTECTS: &[&str] = &["yellow", "white"];
+
+impl Rules<'_> {
+    /// `KeepDjinn.apply`: the djinn kept joins the hand, the others go to the discards,
+    /// and the interrupted decision goes on.
+    pub(super) fn keep_djinn(&self, mut state: State, djinn: u8) -> Step {
+        let player = state.decision.player as usize;
+        let turn = state.turn.as_mut().expect("in a turn");
+        let mut others = turn.revealed.to_vec();
+        let at = others
+            .iter()
+            .position(|&c| c == djinn)
+            .expect("a djinn drawn");
+        others.remove(at);
+        let resume = turn.resume;
+        turn.revealed = Box::new([]);
+        turn.resume = self.known.empty;
+        let deck = &state.decks[self.content.djinns()];
+        let mut discard = deck.discard().to_vec();
+        discard.extend_from_slice(&others);
+        state.decks[self.content.djinns()] = Deck::new(deck.draw(), deck.row(), &discard);
+        state.decision = Decision {
+            stage: resume,
+            player: player as i8,
+        };
+        Ok(self.give_djinn(state, player, djinn))
+    }
+
+    /// `take_djinn_card`: the djinn joins the hand as its deck orders it; fires
+    /// `djinn-taken`.
+    pub(super) fn give_djinn(&self, mut state: State, player: usize, djinn: u8) -> State {
+        let hands = &state.players[player].hands;
+        let mut hand = hands.hand(self.content.djinns()).to_vec();
+        hand.push(djinn);
+        if self.content.doc.decks[self.content.djinns()].order == "sorted" {
+            self.sort_hand(&mut hand);
+        }
+        state.players[player].hands = hands.with_hand(self.content.djinns(), &hand);
+        self.fire(state, Event::DjinnTaken { player, djinn })
+    }
+
+    /// `discounted`: the price of the spot costing `cost` with `fakirs` discarded, each
+    /// a step down the distinct costs (never below the cheapest).
+    pub(super) fn discounted(costs: &[i64], cost: i64, fakirs: usize) -> i64 {
+        let mut steps = costs.to_vec();
+        steps.sort_unstable_by(|a, b| b.cmp(a));
+        steps.dedup();
+        let at = steps.iter().position(|&c| c == cost).unwrap_or(0);
+        steps[(at + fakirs).min(steps.len() - 1)]
+    }
+
+    /// `Kumarbi.options`: while its owner bids, each free spot that costs something
+    /// with one Fakir, two… as long as the discounted price is affordable.
+    pub(super) fn kumarbi_options(&self, state: &State, player: usize) -> Vec<Action> {
+        let doc = &self.content.doc;
+        let mut seen: Vec<u8> = Vec::new();
+        let mut options = Vec::new();
+        for deck in 0..self.content.decks() {
+            for &card in state.players[player].hands.hand(deck) {
+                if doc.cards[usize::from(card)].kind != KUMARBI || seen.contains(&card) {
+                    continue;
+                }
+                seen.push(card);
+                if self.round_limited(state, card) {
+                    let key = self.round_key(card);
+                    let round = i64::from(state.round);
+                    let extras = &state.players[player].extras;
+                    if extras.iter().any(|&(k, v)| k == key && v == round) {
+                        continue;
+                    }
+                }
+                let fakirs = self.fakirs_held(state, player);
+                let costs = self.costs(state);
+                let coins = i64::from(state.players[player].coins);
+                for spot in self.free_spots(state) {
+                    if costs[spot] == 0 {
+                        continue;
+                    }
+                    for used in 1..=fakirs {
+                        let price = Self::discounted(costs, costs[spot], used);
+                        if price <= coins {
+                            options.push(Action::Discounted(
+                                card,
+                                costs[spot] as u32,
+                                fakir_count(used),
+                            ));
+                        }
+                        if price == 0 {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        options
+    }
+
+    /// `Kumarbi.apply`: discard the Fakirs, bid at the discounted price.
+    pub(super) fn kumarbi(&self, state: State, card: u8, cost: u32, fakirs: Count) -> Step {
+        let player = state.decision.player as usize;
+        let price = Self::discounted(self.costs(&state), i64::from(cost), usize::from(fakirs));
+        let mut state = self.discard_fakirs(state, player, usize::from(fakirs));
+        if self.round_limited(&state, card) {
+            let key = self.round_key(card);
+            let round = i64::from(state.round);
+            state.players[player].extras = set_extra(&state.players[player].extras, key, round);
+        }
+        let state = self.place_bid(state, cost, price as u32);
+        let state = self.count_effect(state, card);
+        self.proceed(state, self.known.bid)
+    }
+
+    /// Hagis: a palace placed goes to a neighbour of a village; Lamia: a palm tree, of an
+    /// oasis (`PlaceNearby`).
+    pub(super) fn place_nearby(&self, kind: &str) -> Option<(usize, &'static str)> {
+        let (token, tile_kind) = match kind {
+            "hagis" => ("palace", "village"),
+            "lamia" => ("palm-tree", "oasis"),
+            _ => return None,
+        };
+        let index = self.content.doc.tokens.iter().position(|t| t.id == token)?;
+        Some((index, tile_kind))
+    }
+
+    pub(super) fn placing_key(&self, token: usize) -> Sym {
+        let id = &self.content.doc.tokens[token].id;
+        self.content.names.known(&format!("placing:{id}"))
+    }
+
+    /// `pending_tile`: where a token waiting at its `placing:<token>` decision would go.
+    pub(super) fn pending_tile(&self, state: &State, token: usize) -> usize {
+        let key = self.placing_key(token);
+        let found = state.extras.iter().find(|&&(k, _)| k == key);
+        found.map_or(0, |&(_, v)| v.max(0) as usize)
+    }
+
+    /// `PlaceNearby._origin`: the effect's tile, or the village's (oasis's) action's.
+    pub(super) fn origin(&self, state: &State, token: usize) -> usize {
+        if self.kind(state.decision.stage) == Kind::Placing(token) {
+            return self.pending_tile(state, token);
+        }
+        turn_here(state.turn.as_ref().expect("in a turn"))
+    }
+
+    /// `place_token_for`: a token an effect places; when a card of the player may put it
+    /// elsewhere, the player decides first (the `placing:<token>` step).
+    pub(super) fn place_token_for(
+        &self,
+        state: State,
+        player: usize,
+        token: usize,
+        tile: usize,
+    ) -> State {
+        if state.pool[token] == 0 || state.turn.is_none() {
+            return self.place_token_on(state, player, token, tile);
+        }
+        let caller = state.decision.stage;
+        let mut waiting = state.clone();
+        let key = self.placing_key(token);
+        waiting.extras = set_extra(&waiting.extras, key, tile as i64);
+        let turn = waiting.turn.as_mut().expect("in a turn");
+        let mut callers = turn.callers.to_vec();
+        callers.push(caller);
+        turn.callers = callers.into_boxed_slice();
+        waiting.decision = Decision {
+            stage: self
+                .content
+                .names
+                .known(&format!("placing:{}", self.content.doc.tokens[token].id)),
+            player: player as i8,
+        };
+        if self.redirects(&waiting, player, token) {
+            return waiting;
+        }
+        self.place_token_on(state, player, token, tile)
+    }
+
+    /// `redirect_options`: whether a card of the player that redirects this token offers
+    /// something at the pending decision.
+    pub(super) fn redirects(&self, state: &State, player: usize, token: usize) -> bool {
+        if !self.own_turn(state, player) {
+            return false;
+        }
+        (0..self.content.decks()).any(|deck| {
+            state.players[player].hands.hand(deck).iter().any(|&card| {
+                self.gates[usize::from(card)].kind == CardKind::Nearby(token)
+                    && !self.activated_options(state, player, card).is_empty()
+            })
+        })
+    }
+
+    /// `placed`: end the `placing:<token>` step with the token on `tile`; play returns to
+    /// the decision the effect was used at.
+    pub(super) fn placed(&self, mut state: State, token: usize, tile: usize) -> State {
+        let player = state.decision.player as usize;
+        let key = self.placing_key(token);
+        state.extras = state
+            .extras
+            .iter()
+            .copied()
+            .filter(|&(k, _)| k != key)
+            .collect::<Vec<_>>()
+            .into_boxed_slice();
+        let turn = state.turn.as_mut().expect("in a turn");
+        let mut callers = turn.callers.to_vec();
+        let caller = callers.pop().expect("a placing step has a caller");
+        turn.callers = callers.into_boxed_slice();
+        state.decision = Decision {
+            stage: caller,
+            player: player as i8,
+        };
+        self.place_token_on(state, player, token, tile)
+    }
+
+    /// `djinn_payments`: 2 elders, or an elder and a Fakir.
+    pub(super) fn djinn_payments(&self, state: &State) -> Vec<Payment> {
+        let player = state.decision.player as usize;
+        let elder = self
+            .content
+            .doc
+            .colours
+            .iter()
+            .position(|c| c.id == "white");
+        let elders = elder.map_or(0, |e| i64::from(state.players[player].meeples[e]));
+        let mut payments = Vec::new();
+        if elders
+            >= self
+                .content
+                .setting("sacred_place_elders")
+                .unwrap_or(i64::MAX)
+        {
+            payments.push(Payment::ElderElder);
+        }
+        if elders >= 1 && self.fakirs_held(state, player) >= 1 {
+            payments.push(Payment::ElderFakir);
+        }
+        payments
+    }
+
+    /// `SacredPlace.apply`: pay the elders (to the bag) and Fakirs (discarded), take the
+    /// djinn from the row into the hand, in the order taken.
+    pub(super) fn take_djinn(
+        &self,
+        mut state: State,
+        stage: Sym,
+        djinn: u8,
+        payment: Payment,
+    ) -> Step {
+        let player = state.decision.player as usize;
+        let elder = self
+            .content
+            .doc
+            .colours
+            .iter()
+            .position(|c| c.id == "white")
+            .expect("a sacred place is paid in elders");
+        let elders = match payment {
+            Payment::ElderElder => 2,
+            Payment::ElderFakir => 1,
+        };
+        state.players[player].meeples[elder] -= elders;
+        state.bag[elder] += elders;
+        if payment == Payment::ElderFakir {
+            state = self.discard_fakirs(state, player, 1);
+        }
+        let deck = &state.decks[self.content.djinns()];
+        let mut row = deck.row().to_vec();
+        let at = row
+            .iter()
+            .position(|&c| c == djinn)
+            .expect("the djinn is face up");
+        row.remove(at);
+        state.decks[self.content.djinns()] = Deck::new(deck.draw(), &row, deck.discard());
+        let state = self.give_djinn(state, player, djinn);
+        self.proceed(state, stage)
+    }
+
+    /// One card's reaction (`Baal`, `Marid`, `Monkir`, `Nekir`, `Kandicha`, `Boaz`),
+    /// or None.
+    pub(super) fn react(
+        &self,
+        state: &State,
+        owner: usize,
+        card: u8,
+        event: Event,
+    ) -> Option<State> {
+        if let Some(power) = self.content.effects.power_of(card) {
+            return self.power_reacts(state, owner, card, power, self.facts(event));
+        }
+        let spec = &self.content.doc.cards[usize::from(card)];
+        match (spec.kind.as_str(), event) {
+            (
+                "kandicha",
+                Event::Kill {
+                    player,
+                    colour,
+                    tile,
+                    ..
+                },
+            ) if player == owner => return self.kandicha(state, owner, card, colour, tile),
+            ("boaz", Event::KillPrevented { victim, .. }) if victim == owner => {
+                return Some(self.count_effect(state.clone(), card));
+            }
+            ("echidna", Event::BuildersPaid { player, count, .. }) if player == owner => {
+                let used = state.turn.as_ref().is_some_and(|t| {
+                    self.content
+                        .names
+                        .sym(&spec.id)
+                        .is_some_and(|s| t.used.contains(&s))
+                });
+                let multiplier = spec.params.get("multiplier").copied().unwrap_or(1);
+                let extra = count * (multiplier - 1);
+                if !used || extra == 0 {
+                    return None;
+                }
+                let mut state = state.clone();
+                state.players[owner].coins += extra as i32;
+                return Some(state);
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// `Kandicha.on_event`: the owner's assassins killed a merchant (the top resource
+    /// card), a builder on a tile (its coins), a vizier or an elder (kept, out of the bag).
+    pub(super) fn kandicha(
+        &self,
+        state: &State,
+        owner: usize,
+        card: u8,
+        colour: usize,
+        tile: Option<usize>,
+    ) -> Option<State> {
+        let spec = &self.content.doc.cards[usize::from(card)];
+        let mut state = state.clone();
+        match self.content.doc.colours[colour].id.as_str() {
+            "green" => {
+                let (drawn, after) = self.draw_resource(state);
+                state = after?;
+                state = self.add_cards(state, owner, &[drawn]);
+            }
+            "blue" => {
+                let tile = tile?;
+                let per_tile = spec.params.get("coins_per_blue_tile").copied().unwrap_or(0);
+                let coins = per_tile * self.blue_tiles_around(&state, tile) as i64;
+                if coins == 0 {
+                    return None;
+                }
+                state.players[owner].coins += coins as i32;
+            }
+            "yellow" | "white" => {
+                state.players[owner].meeples[colour] += 1;
+                state.bag[colour] -= 1;
+            }
+            _ if self.kandicha_takes_artisan(colour) => {
+                state.players[owner].meeples[colour] += 1;
+                state.bag[colour] -= 1;
+            }
+            _ => return None,
+        }
+        Some(self.count_effect(state, card))
+    }
+
+    /// `draw_cards(state, RESOURCES, 1)`: the top card of the pile, reshuffling the
+    /// discards when the pile is empty; None when there is no card at all.
+    pub(super) fn draw_resource(&self, mut state: State) -> (u8, Option<State>) {
+        let deck = &state.decks[self.content.resources()];
+        let mut draw = deck.draw().to_vec();
+        let mut discard = deck.discard().to_vec();
+        if draw.is_empty() && !discard.is_empty() {
+            state.rng.shuffle(&mut discard);
+            draw = std::mem::take(&mut discard);
+        }
+        if draw.is_empty() {
+            return (0, None);
+        }
+        let top = draw.remove(0);
+        let row = state.decks[self.content.resources()].row().to_vec();
+        state.decks[self.content.resources()] = Deck::new(&draw, &row, &discard);
+        (top, Some(state))
+    }
+
+    /// The colours in front of `player` that assassins may not kill (`rules.protected`:
+    /// Boaz protects viziers and elders).
+    pub(super) fn protected(&self, state: &State, player: usize) -> bool {
+        let doc = &self.content.doc;
+        (0..self.content.decks()).any(|deck| {
+            state.players[player]
+                .hands
+                .hand(deck)
+                .iter()
+                .any(|&c| doc.cards[usize::from(c)].kind == BOAZ)
+        })
+    }
+
+    /// `report_protection`: `kill-prevented` for each opponent whose protection hides a
+    /// target now, in seat order.
+    pub(super) fn report_protection(&self, mut state: State) -> State {
+        let turn = state.turn.as_ref().expect("in a turn");
+        if turn.target != Target::None {
+            return state;
+        }
+        let player = state.decision.player as usize;
+        let doc = &self.content.doc;
+        let hidden: Vec<usize> = (0..state.players.len())
+            .filter(|&other| other != player)
+            .filter(|&other| {
+                let boaz = self.protected(&state, other);
+                let called_back =
+                    self.called_back_protected(&state, other, &state.players[other].meeples);
+                doc.colours.iter().enumerate().any(|(c, spec)| {
+                    spec.kept
+                        && (boaz
+                            && (BOAZ_PROTECTS.contains(&spec.id.as_str())
+                                || self.boaz_protects_artisans(c))
+                            || crate::variants::protects(self.content, c)
+                            || self.effect_protects(&state, other, c)
+                            || called_back & (1 << c) != 0)
+                        && state.players[other].meeples[c] != 0
+                })
+            })
+            .collect();
+        for victim in hidden {
+            state = self.fire(state, Event::KillPrevented { player, victim });
+        }
+        state
+    }
+}

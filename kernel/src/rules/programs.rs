@@ -1,0 +1,405 @@
+//! The effects language run on the state (`crate::effects`, `plugins/base/effects.py`):
+//! triggers, tile actions, powers and their choices, and the score lines they add.
+
+use super::events::Event;
+use super::{ChoiceOf, Rules, Step};
+
+use crate::effects::{self, At, Facts, Scope};
+use crate::extras::{get_extra, set_extra};
+use crate::state::{Decision, Deck, State, NOBODY};
+
+impl Rules<'_> {
+    /// An event's facts for the effects language (`core/events.py`'s fields).
+    pub(super) fn facts(&self, event: Event) -> Facts {
+        use crate::effects::Moment;
+        let facts = |moment, player| Facts::of(moment, player);
+        match event {
+            Event::MeepleDropped { player, tile } => Facts {
+                tile: Some(tile),
+                ..facts(Moment::MeepleDropped, player)
+            },
+            Event::Kill {
+                player,
+                tile,
+                victim,
+                ..
+            } => Facts {
+                tile,
+                victim: victim.map_or(i64::from(NOBODY), |v| v as i64),
+                ..facts(Moment::Kill, player)
+            },
+            Event::KillPrevented { player, victim } => Facts {
+                victim: victim as i64,
+                ..facts(Moment::KillPrevented, player)
+            },
+            Event::BuildersPaid {
+                player,
+                tile,
+                count,
+            } => Facts {
+                tile: Some(tile),
+                count,
+                ..facts(Moment::BuildersPaid, player)
+            },
+            Event::TokenPlaced {
+                player,
+                tile,
+                token,
+            } => {
+                // other tokens' events have no moment: a trigger cannot name them
+                let moment = match self.content.doc.tokens[token].id.as_str() {
+                    "palace" => Moment::PalacePlaced,
+                    "palm-tree" => Moment::PalmTreePlaced,
+                    _ => Moment::Scoring,
+                };
+                Facts {
+                    tile: Some(tile),
+                    ..facts(moment, player)
+                }
+            }
+            Event::DjinnTaken { player, djinn } => Facts {
+                card: Some(djinn),
+                ..facts(Moment::DjinnTaken, player)
+            },
+            Event::TileTaken { player, tile } => Facts {
+                tile: Some(tile),
+                ..facts(Moment::TileTaken, player)
+            },
+            Event::TurnEnd { player } => facts(Moment::TurnEnd, player),
+        }
+    }
+
+    /// `ReactingPower.on_event`: a card's content power reacts when the event is its
+    /// moment and its `if` holds, and counts as used each time.
+    pub(super) fn power_reacts(
+        &self,
+        state: &State,
+        owner: usize,
+        card: u8,
+        power: &crate::effects::Power,
+        facts: Facts,
+    ) -> Option<State> {
+        if power.on != Some(facts.moment) || facts.moment == crate::effects::Moment::Scoring {
+            return None;
+        }
+        let params = &self.content.doc.cards[usize::from(card)].params;
+        let scope = Scope {
+            me: owner,
+            actor: facts.player as i64,
+            event: Some(facts),
+            params,
+            card: Some(card),
+            target: None,
+        };
+        if !effects::holds(&power.program.test, state, &scope) {
+            return None;
+        }
+        let state = self.run_effects(state.clone(), &power.program.effects, &scope);
+        Some(self.count_effect(state, card))
+    }
+
+    /// `effects.on_event`: the triggers of the event's moment, in content order, each
+    /// for the event's player.
+    pub(super) fn triggers_fire(&self, mut state: State, facts: Facts) -> State {
+        for program in &self.content.effects.triggers[facts.moment.index()] {
+            state = self.run_program(state, program, Some(facts), None);
+        }
+        state
+    }
+
+    /// A trigger's or a tile action's program for `facts.player` (without an event: for
+    /// the player deciding), if its `if` holds.
+    pub(super) fn run_program(
+        &self,
+        state: State,
+        program: &effects::Program,
+        facts: Option<Facts>,
+        card: Option<u8>,
+    ) -> State {
+        let me = facts.map_or(state.decision.player as usize, |f| f.player);
+        let scope = Scope {
+            me,
+            actor: me as i64,
+            event: facts,
+            params: &program.params,
+            card,
+            target: None,
+        };
+        if !effects::holds(&program.test, &state, &scope) {
+            return state;
+        }
+        self.run_effects(state, &program.effects, &scope)
+    }
+
+    /// `effects.run`: coins (never below 0 nor above `MOST_COINS`) and resource cards
+    /// drawn, in order; score lines wait for scoring.
+    pub(super) fn run_effects(
+        &self,
+        mut state: State,
+        list: &[effects::Effect],
+        scope: &Scope<'_>,
+    ) -> State {
+        for effect in list {
+            if !effects::holds(&effect.test, &state, scope) {
+                continue;
+            }
+            let value = effects::evaluate(&effect.amount, &state, scope);
+            match effect.verb {
+                effects::Verb::Coins => {
+                    let coins = i64::from(state.players[scope.me].coins) + value;
+                    let most = effects::MOST_COINS;
+                    state.players[scope.me].coins = coins.clamp(0, most) as i32;
+                }
+                effects::Verb::Draw => {
+                    for _ in 0..value.max(0) {
+                        let (drawn, after) = self.draw_resource(state.clone());
+                        match after {
+                            Some(after) => state = self.add_cards(after, scope.me, &[drawn]),
+                            None => break,
+                        }
+                    }
+                }
+                // the last effect of its list: offered once the list has run
+                effects::Verb::Score | effects::Verb::Choose => {}
+                effects::Verb::Kills => {
+                    if let Some(turn) = state.turn.as_mut() {
+                        let kills = (i64::from(turn.kills) + value).max(0);
+                        turn.kills = u32::try_from(kills).unwrap_or(u32::MAX);
+                    }
+                }
+                effects::Verb::Place(token) => {
+                    if let Some(tile) = scope.target {
+                        state = self.place_token_for(state, scope.me, token, tile);
+                    }
+                }
+                effects::Verb::Remove(token) => {
+                    if let Some(tile) = scope.target.filter(|&t| state.board.tokens(t)[token] > 0) {
+                        state.board.tokens_mut(tile)[token] -= 1;
+                        state.pool[token] += 1;
+                    }
+                }
+                effects::Verb::DiscardFakirs => {
+                    let held = self.fakirs_held(&state, scope.me);
+                    let count = usize::try_from(value.max(0)).unwrap_or(0).min(held);
+                    state = self.discard_fakirs(state, scope.me, count);
+                }
+            }
+        }
+        state
+    }
+
+    /// The choice a `choose:…` stage offers (`ChoiceStage.options`).
+    pub(super) fn choice(&self, of: ChoiceOf) -> Option<&effects::Effect> {
+        let list = match of {
+            ChoiceOf::Tile(index) => &self.content.effects.tile_actions[index].program.effects,
+            ChoiceOf::Card(card) => &self.used_power(card)?.program.effects,
+        };
+        effects::final_choice(list)
+    }
+
+    /// `ChoiceStage.apply`: option `n` (from 1) runs for the player deciding; then a tile
+    /// action's turn goes on, or the decision a used power interrupted comes back.
+    pub(super) fn chosen(&self, state: State, of: ChoiceOf, n: u8) -> Step {
+        let me = state.decision.player as usize;
+        let option = self
+            .choice(of)
+            .and_then(|c| c.options.get(usize::from(n).wrapping_sub(1)))
+            .expect("a legal choice names one of its options");
+        let (params, card) = match of {
+            ChoiceOf::Tile(index) => (
+                &self.content.effects.tile_actions[index].program.params,
+                None,
+            ),
+            ChoiceOf::Card(card) => (
+                &self.content.doc.cards[usize::from(card)].params,
+                Some(card),
+            ),
+        };
+        let scope = Scope {
+            me,
+            actor: me as i64,
+            event: None,
+            params,
+            card,
+            target: None,
+        };
+        let mut state = self.run_effects(state, option, &scope);
+        if let ChoiceOf::Tile(_) = of {
+            return self.return_to_caller(state);
+        }
+        let turn = state
+            .turn
+            .as_mut()
+            .expect("a power is used in its owner's turn");
+        let resume = turn.resume;
+        turn.resume = self.known.empty;
+        state.decision = Decision {
+            stage: resume,
+            player: me as i8,
+        };
+        Ok(state)
+    }
+
+    /// The content power of `card` its owner uses (`on = "use"`: `UsedPower`), if any.
+    pub(super) fn used_power(&self, card: u8) -> Option<&effects::Power> {
+        let used = Some(crate::effects::Moment::Use);
+        self.content.effects.power_of(card).filter(|p| p.on == used)
+    }
+
+    /// What a card's own power reads: its owner, its numbers, the card itself.
+    pub(super) fn card_scope(&self, owner: usize, card: u8) -> Scope<'_> {
+        Scope {
+            me: owner,
+            actor: owner as i64,
+            event: None,
+            params: &self.content.doc.cards[usize::from(card)].params,
+            card: Some(card),
+            target: None,
+        }
+    }
+
+    /// `effects.tile_effects`: the `before` or `after` effects of a tile kind's action,
+    /// content's then those a called-back `naqala_tile_effects` answers.
+    pub(super) fn tile_effects(&self, mut state: State, kind: &str, at: At) -> State {
+        for program in self.content.effects.tile_programs(kind, at) {
+            state = self.run_program(state, program, None, None);
+        }
+        match &self.callbacks {
+            Some(calls) if calls.answers(crate::callbacks::TILE_EFFECTS) => {
+                match calls.tile_effects(&state, kind, at) {
+                    Some(list) => self.run_answered(state, &list),
+                    None => state,
+                }
+            }
+            _ => state,
+        }
+    }
+
+    /// Effects a hook answered, run for the player deciding, as a tile action's are.
+    pub(super) fn run_answered(&self, state: State, list: &[effects::Effect]) -> State {
+        let me = state.decision.player as usize;
+        let params = std::collections::BTreeMap::new();
+        let scope = Scope {
+            me,
+            actor: me as i64,
+            event: None,
+            params: &params,
+            card: None,
+            target: None,
+        };
+        self.run_effects(state, list, &scope)
+    }
+
+    /// The points of the effects language at final scoring: the `scoring` triggers for
+    /// `player`, and the scoring powers of the cards `player` holds.
+    pub(super) fn effects_score(&self, state: &State, player: usize) -> i64 {
+        let scoring = crate::effects::Moment::Scoring;
+        let mut total = 0;
+        for program in &self.content.effects.triggers[scoring.index()] {
+            let scope = Scope {
+                me: player,
+                actor: player as i64,
+                event: None,
+                params: &program.params,
+                card: None,
+                target: None,
+            };
+            total += effects::scores(program, state, &scope)
+                .map(|(_, points)| points)
+                .sum::<i64>();
+        }
+        total + self.power_points(state, player, |_| true, |_| true)
+    }
+
+    /// The points of the content powers of the cards `player` holds in decks scored
+    /// `after` the plugins, in score lines of `category` (`card_score_lines` read by
+    /// category: the Great Lake doubles what the `palm-trees` lines give, Haurvatat's
+    /// included).
+    pub(crate) fn power_points_in(&self, state: &State, player: usize, category: &str) -> i64 {
+        let after = |deck: usize| {
+            self.content
+                .doc
+                .decks
+                .get(deck)
+                .is_none_or(|d| d.scored == "after")
+        };
+        self.power_points(state, player, after, |c| c == category)
+    }
+
+    /// The points of the scoring content powers of the cards `player` holds, in the
+    /// decks `deck` keeps and the lines whose category `category` keeps.
+    pub(super) fn power_points(
+        &self,
+        state: &State,
+        player: usize,
+        deck: impl Fn(usize) -> bool,
+        category: impl Fn(&str) -> bool,
+    ) -> i64 {
+        let effects = &self.content.effects;
+        let scoring = Some(crate::effects::Moment::Scoring);
+        if effects.powers.iter().all(|p| p.on != scoring) {
+            return 0;
+        }
+        let mut total = 0;
+        for held in (0..self.content.decks()).filter(|&d| deck(d)) {
+            for &card in state.players[player].hands.hand(held) {
+                let Some(power) = effects.power_of(card).filter(|p| p.on == scoring) else {
+                    continue;
+                };
+                let scope = self.card_scope(player, card);
+                total += effects::scores(&power.program, state, &scope)
+                    .filter(|&(c, _)| category(c))
+                    .map(|(_, points)| points)
+                    .sum::<i64>();
+            }
+        }
+        total
+    }
+
+    /// Whether a content power of a card `player` holds protects their meeples of
+    /// `colour` from the assassins (`[[power]] protects`).
+    pub(super) fn effect_protects(&self, state: &State, player: usize, colour: usize) -> bool {
+        let effects = &self.content.effects;
+        if effects.powers.iter().all(|p| p.protects.is_empty()) {
+            return false;
+        }
+        (0..self.content.decks()).any(|deck| {
+            state.players[player].hands.hand(deck).iter().any(|&c| {
+                effects
+                    .power_of(c)
+                    .is_some_and(|p| p.protects.contains(&colour))
+            })
+        })
+    }
+
+    /// `count_effect`: the state counter `effects.<card>` goes up by one.
+    pub(super) fn count_effect(&self, mut state: State, card: u8) -> State {
+        let id = &self.content.doc.cards[usize::from(card)].id;
+        let key = self.content.names.known(&format!("effects.{id}"));
+        state.extras = set_extra(&state.extras, key, get_extra(&state.extras, key) + 1);
+        state
+    }
+
+    /// `Activated.apply`'s discard: a card of a deck that discards used cards goes from
+    /// the hand to its deck's discard pile (the thieves).
+    pub(super) fn discard_used(&self, mut state: State, player: usize, card: u8) -> State {
+        let spec = &self.content.doc.cards[usize::from(card)];
+        let Some(deck) = self.content.deck_index(&spec.deck) else {
+            return state;
+        };
+        if !self.content.doc.decks[deck].discard {
+            return state;
+        }
+        let hands = &state.players[player].hands;
+        let mut hand = hands.hand(deck).to_vec();
+        if let Some(at) = hand.iter().position(|&c| c == card) {
+            hand.remove(at);
+        }
+        state.players[player].hands = hands.with_hand(deck, &hand);
+        let pile = &state.decks[deck];
+        let mut discard = pile.discard().to_vec();
+        discard.push(card);
+        state.decks[deck] = Deck::new(pile.draw(), pile.row(), &discard);
+        state
+    }
+}

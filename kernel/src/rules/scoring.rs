@@ -1,0 +1,157 @@
+//! Final scoring (`plugins/base/scoring.py`): every player's score sheet summed, the
+//! merchandise suits, and the djinns' points.
+
+use super::djinns::AL_AMIN;
+use super::Rules;
+
+use crate::state::State;
+
+impl Rules<'_> {
+    /// Every player's final score: the base game's score lines summed (no card the
+    /// kernel plays adjusts them).
+    pub fn scores(&self, state: &State) -> Vec<i64> {
+        (0..state.players.len())
+            .map(|p| self.score(state, p))
+            .collect()
+    }
+
+    /// One player's score (`own_score`: the score lines summed), read by the players.
+    pub fn score(&self, state: &State, player: usize) -> i64 {
+        let doc = &self.content.doc;
+        let terms = &self.score_terms;
+        let me = &state.players[player];
+        let mut total = i64::from(me.coins);
+        if let Some(vizier) = terms.vizier {
+            let viziers = me.meeples[vizier];
+            let beaten = state
+                .players
+                .iter()
+                .enumerate()
+                .filter(|&(other, p)| other != player && p.meeples[vizier] < viziers)
+                .count() as i64;
+            total += i64::from(viziers) * terms.vizier_vp + beaten * terms.vizier_bonus;
+        }
+        if let Some(elder) = terms.elder {
+            total += i64::from(me.meeples[elder]) * terms.elder_vp;
+        }
+        total += me
+            .hands
+            .hand(self.content.djinns())
+            .iter()
+            .map(|&d| doc.cards[usize::from(d)].vp)
+            .sum::<i64>();
+        let owned: Vec<usize> = (0..state.layout.size())
+            .filter(|&t| state.board.owner(t) == player as i8)
+            .collect();
+        for (index, token) in doc.tokens.iter().enumerate() {
+            let count: i64 = owned
+                .iter()
+                .map(|&t| i64::from(state.board.tokens(t)[index]))
+                .sum();
+            total += count * token.vp;
+        }
+        total += owned
+            .iter()
+            .map(|&t| doc.tiles[usize::from(state.layout.tiles[t])].vp)
+            .sum::<i64>();
+        total += self
+            .best_suits(state, player)
+            .iter()
+            .map(|&n| self.suit_value(n))
+            .sum::<i64>();
+        total
+            + self.djinn_score(state, player)
+            + self.thief_points(state, player)
+            + self.solo_points(state, player)
+            + self.whims_score(state, player)
+            + self.artisan_score(state, player)
+            + self.effects_score(state, player)
+            + self.called_back_points(state, player)
+            + self.called_back_adjustment(state, player)
+    }
+
+    /// The points of a called-back `naqala_adjust_score_lines` for `player`, given the
+    /// lines before adjustments (`crate::results::frozen_lines`; 0 without one).
+    pub(super) fn called_back_adjustment(&self, state: &State, player: usize) -> i64 {
+        match &self.callbacks {
+            Some(calls) if calls.answers(crate::callbacks::ADJUST_SCORE_LINES) => {
+                crate::results::frozen_lines(self, state, player)
+                    .map_or(0, |lines| calls.adjusted_points(state, player, &lines))
+            }
+            _ => 0,
+        }
+    }
+
+    /// The points of a called-back `naqala_score_lines` for `player` (0 without one).
+    pub(super) fn called_back_points(&self, state: &State, player: usize) -> i64 {
+        match &self.callbacks {
+            Some(calls) if calls.answers(crate::callbacks::SCORE_LINES) => {
+                calls.score_points(state, player)
+            }
+            _ => 0,
+        }
+    }
+
+    pub(super) fn suit_value(&self, size: usize) -> i64 {
+        crate::suits::suit_value(self.score_terms.suit_values.as_deref().unwrap_or(&[]), size)
+    }
+
+    /// The merchandise cards of the resources deck: (card index, copies held).
+    pub(super) fn goods(&self, state: &State, player: usize) -> Vec<(u8, usize)> {
+        let mut held: Vec<(u8, usize)> = Vec::new();
+        for &card in state.players[player].hands.hand(self.content.resources()) {
+            if !self.score_terms.merchandise[usize::from(card)] {
+                continue;
+            }
+            match held.iter_mut().find(|(c, _)| *c == card) {
+                Some((_, n)) => *n += 1,
+                None => held.push((card, 1)),
+            }
+        }
+        held
+    }
+
+    /// `best_suits`: the sizes of the suits that score most.
+    pub(super) fn best_suits(&self, state: &State, player: usize) -> Vec<usize> {
+        crate::suits::suit_sizes(&self.goods(state, player))
+    }
+
+    /// `best_with_wilds`: the best merchandise score when `wilds` jokers may stand for
+    /// any merchandise.
+    pub(super) fn best_with_wilds(&self, suits: &[usize], wilds: usize) -> i64 {
+        let doc = &self.content.doc;
+        let mut kinds: Vec<&str> = doc
+            .cards
+            .iter()
+            .filter(|c| c.deck == crate::content::RESOURCES && c.kind == "merchandise")
+            .map(|c| c.id.as_str())
+            .collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        let values = self.content.table("suit_values").unwrap_or(&[]);
+        crate::suits::best_with_wilds(values, kinds.len(), suits, wilds)
+    }
+
+    /// The score lines of the djinns held that are code (`AlAmin`: the Fakirs held as
+    /// wild merchandise); the content powers' lines are `effects_score`'s.
+    pub(super) fn djinn_score(&self, state: &State, player: usize) -> i64 {
+        let doc = &self.content.doc;
+        let me = &state.players[player];
+        let mut total = 0;
+        for &card in me.hands.hand(self.content.djinns()) {
+            let spec = &doc.cards[usize::from(card)];
+            if spec.kind == AL_AMIN {
+                let per_wild = spec.params.get("fakirs_per_wild").copied().unwrap_or(0);
+                let wilds = if per_wild > 0 {
+                    self.fakirs_held(state, player) / per_wild as usize
+                } else {
+                    0
+                };
+                let suits = self.best_suits(state, player);
+                let plain: i64 = suits.iter().map(|&n| self.suit_value(n)).sum();
+                total += self.best_with_wilds(&suits, wilds) - plain;
+            }
+        }
+        total
+    }
+}
