@@ -24,8 +24,8 @@ AI_LINES = {
     "of a second a decision)",
     "ismcts": "stronger with thought: searches a tree of its own later moves on the native "
     "engine (on the Python engine it plays as mcts)",
-    "ismcts:strong": "the same search with four times the thought",
-    "ismcts:deep": "sixteen times the thought: up to seconds a decision",
+    "ismcts:strong": "the strongest: four times the search, each line played out with more care",
+    "ismcts:deep": "sixteen times the search: slower, measured no stronger than strong",
     "ismcts:2s": "as much thought as 2 CPU seconds allow (any number of seconds up to 60)",
 }
 

@@ -169,6 +169,7 @@ fn key_of(state: &State, full: bool) -> Vec<i64> {
 /// `rollout.Policy`: the light greedy player as a playout policy, remembering its
 /// judgements for one decision's search.
 pub(crate) struct Policy {
+    settings: Settings,
     moves: HashMap<Vec<i64>, Plan>,
     gains: HashMap<Vec<i64>, i64>,
     choices: HashMap<Vec<i64>, Action>,
@@ -176,7 +177,23 @@ pub(crate) struct Policy {
 
 impl Policy {
     pub(crate) fn new() -> Policy {
+        Policy::looking(LIGHT.played_out)
+    }
+
+    /// The policy whose moves settle `look` move ends at a pick (`new`: the light
+    /// player's), searching `look` times further when no move end is found.
+    pub(crate) fn looking(look: usize) -> Policy {
+        let settings = if look <= LIGHT.played_out {
+            LIGHT
+        } else {
+            Settings {
+                played_out: look,
+                search_limit: LIGHT.search_limit * look,
+                ..LIGHT
+            }
+        };
         Policy {
+            settings,
             moves: HashMap::new(),
             gains: HashMap::new(),
             choices: HashMap::new(),
@@ -203,7 +220,10 @@ impl Policy {
                 }
             }
         }
-        let plan = LIGHT.plan_move(meter, state, Self::player(state))?.1;
+        let plan = self
+            .settings
+            .plan_move(meter, state, Self::player(state))?
+            .1;
         self.moves.insert(key, plan.clone());
         Ok(plan)
     }
@@ -214,7 +234,7 @@ impl Policy {
         let gain = match self.gains.get(&key) {
             Some(&gain) => gain,
             None => {
-                let gain = LIGHT.move_gain(meter, state, Self::player(state))?;
+                let gain = self.settings.move_gain(meter, state, Self::player(state))?;
                 self.gains.insert(key, gain);
                 gain
             }

@@ -28,6 +28,11 @@ pub const DEFAULT_ITERATIONS: usize = 48;
 /// `ismcts:strong` and `ismcts:deep` multiply the default by these
 pub const STRONG_FACTOR: usize = 4;
 pub const DEEP_FACTOR: usize = 16;
+/// move ends the playout policy settles at a pick: the default's (and `ismcts:N`'s and
+/// `ismcts:Xs`'s) light policy, `mcts`'s own, and the higher levels' closer looks
+pub const LIGHT_LOOK: usize = 3;
+pub const STRONG_LOOK: usize = 8;
+pub const DEEP_LOOK: usize = 8;
 /// the most iterations and CPU seconds a seat may ask for a decision
 pub const MAX_ITERATIONS: usize = 100_000;
 pub const MAX_SECONDS: f64 = 60.0;
@@ -50,6 +55,9 @@ const EXPLORATION: f64 = 6.0;
 pub struct Budget {
     pub iterations: usize,
     pub seconds: Option<f64>,
+    /// move ends the playout policy settles at a pick: the higher levels think more
+    /// in each playout as well as in more of them
+    pub look: usize,
 }
 
 /// What each budget name means, one line each (for `naqala play` and the lobby).
@@ -58,8 +66,14 @@ pub const LEVELS: &[(&str, &str)] = &[
         "ismcts",
         "tree search over your own later moves, the table's quick level",
     ),
-    ("ismcts:strong", "four times the default's thought"),
-    ("ismcts:deep", "sixteen times the default's thought, slow"),
+    (
+        "ismcts:strong",
+        "four times the default's iterations, each played out with a closer look",
+    ),
+    (
+        "ismcts:deep",
+        "sixteen times the default's iterations with strong's closer look, slow",
+    ),
     (
         "ismcts:2s",
         "as many iterations as the CPU seconds allow (not reproducible)",
@@ -70,19 +84,20 @@ pub const LEVELS: &[(&str, &str)] = &[
 /// `MAX_ITERATIONS`) or CPU seconds (`1.5s`, more than 0 and at most `MAX_SECONDS`).
 pub fn parse_budget(text: &str) -> Result<Budget, String> {
     let text = text.trim().to_lowercase();
-    let iterations = |n: usize| Budget {
+    let iterations = |n: usize, look: usize| Budget {
         iterations: n,
         seconds: None,
+        look,
     };
     match text.as_str() {
-        "" => return Ok(iterations(DEFAULT_ITERATIONS)),
-        "strong" => return Ok(iterations(STRONG_FACTOR * DEFAULT_ITERATIONS)),
-        "deep" => return Ok(iterations(DEEP_FACTOR * DEFAULT_ITERATIONS)),
+        "" => return Ok(iterations(DEFAULT_ITERATIONS, LIGHT_LOOK)),
+        "strong" => return Ok(iterations(STRONG_FACTOR * DEFAULT_ITERATIONS, STRONG_LOOK)),
+        "deep" => return Ok(iterations(DEEP_FACTOR * DEFAULT_ITERATIONS, DEEP_LOOK)),
         _ => {}
     }
     if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
         return match text.parse::<usize>() {
-            Ok(n) if (1..=MAX_ITERATIONS).contains(&n) => Ok(iterations(n)),
+            Ok(n) if (1..=MAX_ITERATIONS).contains(&n) => Ok(iterations(n, LIGHT_LOOK)),
             _ => Err(format!(
                 "budget {text:?}: from 1 to {MAX_ITERATIONS} iterations"
             )),
@@ -98,6 +113,7 @@ pub fn parse_budget(text: &str) -> Result<Budget, String> {
                 return Ok(Budget {
                     iterations: MAX_ITERATIONS,
                     seconds: Some(seconds),
+                    look: LIGHT_LOOK,
                 });
             }
             return Err(format!(
@@ -203,6 +219,8 @@ struct Tree<'m, 'r, 'c> {
     me: usize,
     nodes: Vec<Node>,
     policy: Policy,
+    /// the root's round: playouts stop at its end and the tree grows no further
+    round: u16,
 }
 
 impl Tree<'_, '_, '_> {
@@ -235,20 +253,20 @@ impl Tree<'_, '_, '_> {
     }
 
     /// Plays the other seats (and the seat's forced decisions) with the policy until
-    /// the seat's next decision, the end of the round of `round`, or the game's end.
-    fn advance(&mut self, mut state: State, round: u16) -> Result<State, Unported> {
-        while !self.meter.is_over(&state) && state.round == round && !self.is_mine(&state)? {
+    /// the seat's next decision, the end of the root's round, or the game's end.
+    fn advance(&mut self, mut state: State) -> Result<State, Unported> {
+        while !self.meter.is_over(&state) && state.round == self.round && !self.is_mine(&state)? {
             state = self.policy.step(self.meter, state)?;
         }
         Ok(state)
     }
 
-    /// The playout from a leaf: the policy to the end of the leaf's round or of the
-    /// game (measured: a playout to the end of the next round judged worse, 0.60 against
-    /// 0.68 over `mcts` in 20 games, at three times the CPU).
+    /// The playout from a leaf: the policy to the end of the root's round or of the
+    /// game. Every iteration is judged at that one horizon: a playout on through the
+    /// next round, which the search played whenever the seat's last move of the round
+    /// was made, judged worse (docs/ai.md).
     fn playout(&mut self, mut state: State) -> Result<f64, Unported> {
-        let round = state.round;
-        while !self.meter.is_over(&state) && state.round == round {
+        while !self.meter.is_over(&state) && state.round == self.round {
             state = self.policy.step(self.meter, state)?;
         }
         Ok(judge(self.meter, &state, self.me))
@@ -316,10 +334,9 @@ impl Tree<'_, '_, '_> {
                 break self.playout(state)?;
             };
             path.push((node, edge));
-            let round = after.round;
-            let next = self.advance(after, round)?;
+            let next = self.advance(after)?;
             let leaf = self.nodes[node].edges[edge].visits == 0;
-            if leaf || !self.is_mine(&next)? {
+            if leaf || next.round != self.round || !self.is_mine(&next)? {
                 break self.playout(next)?;
             }
             node = match self.nodes[node].edges[edge].child {
@@ -375,7 +392,8 @@ impl SearchPlayer {
             meter: &meter,
             me,
             nodes: Vec::new(),
-            policy: Policy::new(),
+            policy: Policy::looking(self.budget.look),
+            round: state.round,
         };
         let first = determinize(content, state, me, rng.next64());
         tree.node(&first)?;
@@ -454,7 +472,12 @@ mod tests {
             parse_budget("deep").map(|b| b.iterations),
             Ok(DEEP_FACTOR * DEFAULT_ITERATIONS)
         );
+        assert_eq!(parse_budget("").map(|b| b.look), Ok(LIGHT_LOOK));
+        assert_eq!(parse_budget("strong").map(|b| b.look), Ok(STRONG_LOOK));
+        assert_eq!(parse_budget("deep").map(|b| b.look), Ok(DEEP_LOOK));
+        const { assert!(STRONG_LOOK > LIGHT_LOOK) };
         assert_eq!(parse_budget("300").map(|b| b.iterations), Ok(300));
+        assert_eq!(parse_budget("300").map(|b| b.look), Ok(LIGHT_LOOK));
         assert_eq!(parse_budget("1.5s").map(|b| b.seconds), Ok(Some(1.5)));
         for bad in [
             "0", "100001", "0s", "61s", "1.2.3s", "fast", "-5", "s", "nans",
