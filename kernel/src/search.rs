@@ -213,14 +213,32 @@ fn judge(meter: &Meter, state: &State, me: usize) -> f64 {
     value_of(&scores, me, won, over && !won)
 }
 
+/// The rounds a playout spans, the root's included: as many as hold two turns of the
+/// seat, so that the others answer its move (two turn markers a seat at 2 players: the
+/// root's round; one at 3 to 5: to the end of the next). Measured both ways at 2, 3
+/// and 4 players (docs/ai.md).
+fn horizon_rounds(state: &State, me: usize) -> u16 {
+    let mine = state
+        .markers
+        .as_slice()
+        .iter()
+        .filter(|&&owner| usize::try_from(owner).is_ok_and(|o| o == me))
+        .count();
+    match mine {
+        0 | 1 => 2,
+        _ => 1,
+    }
+}
+
 /// One decision's search tree and the playout policy it shares.
 struct Tree<'m, 'r, 'c> {
     meter: &'m Meter<'r, 'c>,
     me: usize,
     nodes: Vec<Node>,
     policy: Policy,
-    /// the root's round: playouts stop at its end and the tree grows no further
-    round: u16,
+    /// the last round of the horizon: playouts stop at its end and the tree grows no
+    /// further (`horizon_rounds`)
+    last_round: u16,
 }
 
 impl Tree<'_, '_, '_> {
@@ -253,20 +271,22 @@ impl Tree<'_, '_, '_> {
     }
 
     /// Plays the other seats (and the seat's forced decisions) with the policy until
-    /// the seat's next decision, the end of the root's round, or the game's end.
+    /// the seat's next decision, the end of the horizon, or the game's end.
     fn advance(&mut self, mut state: State) -> Result<State, Unported> {
-        while !self.meter.is_over(&state) && state.round == self.round && !self.is_mine(&state)? {
+        while !self.meter.is_over(&state)
+            && state.round <= self.last_round
+            && !self.is_mine(&state)?
+        {
             state = self.policy.step(self.meter, state)?;
         }
         Ok(state)
     }
 
-    /// The playout from a leaf: the policy to the end of the root's round or of the
-    /// game. Every iteration is judged at that one horizon: a playout on through the
-    /// next round, which the search played whenever the seat's last move of the round
-    /// was made, judged worse (docs/ai.md).
+    /// The playout from a leaf: the policy to the end of the horizon or of the game.
+    /// Every iteration is judged at that one horizon (the search used to play on through
+    /// the next round whenever the seat's last move of the round was made: docs/ai.md).
     fn playout(&mut self, mut state: State) -> Result<f64, Unported> {
-        while !self.meter.is_over(&state) && state.round == self.round {
+        while !self.meter.is_over(&state) && state.round <= self.last_round {
             state = self.policy.step(self.meter, state)?;
         }
         Ok(judge(self.meter, &state, self.me))
@@ -336,7 +356,7 @@ impl Tree<'_, '_, '_> {
             path.push((node, edge));
             let next = self.advance(after)?;
             let leaf = self.nodes[node].edges[edge].visits == 0;
-            if leaf || next.round != self.round || !self.is_mine(&next)? {
+            if leaf || next.round > self.last_round || !self.is_mine(&next)? {
                 break self.playout(next)?;
             }
             node = match self.nodes[node].edges[edge].child {
@@ -393,7 +413,7 @@ impl SearchPlayer {
             me,
             nodes: Vec::new(),
             policy: Policy::looking(self.budget.look),
-            round: state.round,
+            last_round: state.round + horizon_rounds(state, me) - 1,
         };
         let first = determinize(content, state, me, rng.next64());
         tree.node(&first)?;
