@@ -25,9 +25,9 @@ MAX_ITERATIONS = 100_000
 
 #: one line on each level, for ``naqala play`` and the lobby
 LEVELS = {
-    "ismcts": "tree search over its own later moves (the quick level, about 0.1 s a decision)",
+    "ismcts": "tree search over its own later moves (the quick level, milliseconds a decision)",
     "ismcts:strong": "four times the iterations, each played out with a closer look",
-    "ismcts:deep": "sixteen times the iterations with strong's closer look: slow, and no stronger",
+    "ismcts:deep": "sixteen times the iterations, strong's closer look: slower, a little stronger",
     "ismcts:2s": "as much thought as 2 CPU seconds allow (not reproducible)",
 }
 

@@ -25,7 +25,7 @@ AI_LINES = {
     "ismcts": "stronger with thought: searches a tree of its own later moves on the native "
     "engine (on the Python engine it plays as mcts)",
     "ismcts:strong": "the strongest: four times the search, each line played out with more care",
-    "ismcts:deep": "sixteen times the search: slower, measured no stronger than strong",
+    "ismcts:deep": "sixteen times the search: slower, a little stronger than strong",
     "ismcts:2s": "as much thought as 2 CPU seconds allow (any number of seconds up to 60)",
 }
 
