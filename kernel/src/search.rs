@@ -217,10 +217,8 @@ fn judge(meter: &Meter, state: &State, me: usize) -> f64 {
 /// seat, so that the others answer its move (two turn markers a seat at 2 players: the
 /// root's round; one at 3 to 5: to the end of the next). Measured both ways at 2, 3
 /// and 4 players (docs/ai.md).
-fn horizon_rounds(state: &State, me: usize) -> u16 {
-    let mine = state
-        .markers
-        .as_slice()
+fn horizon_rounds(markers: &[i8], me: usize) -> u16 {
+    let mine = markers
         .iter()
         .filter(|&&owner| usize::try_from(owner).is_ok_and(|o| o == me))
         .count();
@@ -413,7 +411,7 @@ impl SearchPlayer {
             me,
             nodes: Vec::new(),
             policy: Policy::looking(self.budget.look),
-            last_round: state.round + horizon_rounds(state, me) - 1,
+            last_round: state.round + horizon_rounds(state.markers.as_slice(), me) - 1,
         };
         let first = determinize(content, state, me, rng.next64());
         tree.node(&first)?;
@@ -477,6 +475,17 @@ impl Player for SearchPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_horizon_holds_two_turns_of_the_seat() {
+        // two markers a seat at 2 players: the root's round
+        assert_eq!(horizon_rounds(&[0, 1, 0, 1], 0), 1);
+        assert_eq!(horizon_rounds(&[1, 1, 0, 0], 1), 1);
+        // one marker a seat at 3 to 5 players: to the end of the next round
+        assert_eq!(horizon_rounds(&[2, 0, 1], 0), 2);
+        assert_eq!(horizon_rounds(&[0, 1, 2, 3, 4], 4), 2);
+        assert_eq!(horizon_rounds(&[], 0), 2);
+    }
 
     #[test]
     fn budgets_name_a_ladder_and_refuse_the_rest() {
