@@ -99,7 +99,7 @@ DEFAULT_BUDGET = Budget(work=DEFAULT_WORK)
 #: the default playouts and work, still bounded by work, so still a function of the seed
 STRONG_BUDGET = Budget(iterations=4 * DEFAULT_ITERATIONS, work=4 * DEFAULT_WORK)
 #: ``ai:mcts:deep``: 64 times the default playouts and work, about the CPU a decision on
-#: the native engine (``naqala.kernel``) that the default spends on this one (docs/ai.md);
+#: the native engine (``naqala.native``) that the default spends on this one (docs/ai.md);
 #: bounded by work, so both engines make the same decisions (this one slowly)
 DEEP_BUDGET = Budget(iterations=64 * DEFAULT_ITERATIONS, work=64 * DEFAULT_WORK)
 #: the named budgets a seat may give instead of a number

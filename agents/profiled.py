@@ -4,7 +4,7 @@ score plus the profile's points for the meeples it takes and the tile it claims 
 djinn taken, for the profile's points for it), moves of
 assassins left out under ``never_kill``, and bids by the profile's share and cap. The
 kernel's ``profile.rs`` plays the same game natively, from the profile's numbers handed
-over as JSON (``naqala.kernel.profiles``); every change here is one there."""
+over as JSON (``naqala.native.profiles``); every change here is one there."""
 
 from __future__ import annotations
 

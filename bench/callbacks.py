@@ -28,13 +28,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from naqala import kernel
+from naqala import native as kernel
 from naqala.core.agents import make_agent
 from naqala.core.engine import Rules, build_rules
 from naqala.core.simulate import agent_seed
-from naqala.kernel.callbacks import seat_function
-from naqala.kernel.support import called_back_words, native_obstacle, native_rules
 from naqala.lab.native import play_native
+from naqala.native.callbacks import seat_function
+from naqala.native.support import called_back_words, native_obstacle, native_rules
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "plugins" / "examples"
 #: the examples whose hooks the kernel calls back

@@ -28,8 +28,8 @@ from hypothesis import seed as fixed_seed
 from hypothesis import strategies as st
 
 from naqala.core.engine import build_rules
-from naqala.kernel.bridge import NativeRules
-from naqala.kernel.differential import Report, player_counts, verify_game
+from naqala.native.bridge import NativeRules
+from naqala.native.differential import Report, player_counts, verify_game
 from naqala.testing.effect_programs import as_house_rule, programs
 
 
@@ -67,7 +67,7 @@ def speed(rounds: int, seconds: float) -> None:
     import statistics
     from pathlib import Path
 
-    from naqala.kernel.differential import agent_seed
+    from naqala.native.differential import agent_seed
 
     def rate(bridge: NativeRules) -> float:
         start, actions, game = time.process_time(), 0, 0

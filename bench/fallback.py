@@ -24,7 +24,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from naqala import kernel
+from naqala import native as kernel
 from naqala.cli.app import app
 
 CODED_RULE = Path(__file__).resolve().parents[1] / "plugins" / "examples" / "double_palms.py"

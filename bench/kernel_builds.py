@@ -26,15 +26,15 @@ import time
 
 def play(path: str, seconds: float, expansions: list[str]) -> float:
     """Actions per CPU-second of whole random games on the build at ``path``."""
-    spec = importlib.util.spec_from_file_location("naqala.kernel._native", path)
+    spec = importlib.util.spec_from_file_location("naqala.native._native", path)
     assert spec is not None and spec.loader is not None
     native = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(native)
-    sys.modules["naqala.kernel._native"] = native
+    sys.modules["naqala.native._native"] = native
     from naqala.core.engine import build_rules
-    from naqala.kernel import bridge as bridge_module
-    from naqala.kernel.bridge import NativeRules
-    from naqala.kernel.differential import agent_seed
+    from naqala.native import bridge as bridge_module
+    from naqala.native.bridge import NativeRules
+    from naqala.native.differential import agent_seed
 
     rules = build_rules(expansions)
     try:

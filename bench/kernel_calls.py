@@ -21,8 +21,8 @@ import time
 from collections.abc import Callable
 
 from naqala.core.rng import Rng
-from naqala.kernel.bridge import NativeRules
-from naqala.kernel.differential import ported_rules
+from naqala.native.bridge import NativeRules
+from naqala.native.differential import ported_rules
 
 PLAYERS = 4
 

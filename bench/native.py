@@ -56,10 +56,10 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from naqala import kernel
+from naqala import native as kernel
 from naqala.core.engine import Rules
 from naqala.core.simulate import agent_seed, play_game
-from naqala.kernel.bridge import NativeRules
+from naqala.native.bridge import NativeRules
 
 
 def python_games(rules: Rules, players: int) -> Iterator[int]:
@@ -105,7 +105,7 @@ def measure(
     out: Callable[[str], None],
     expansions: Sequence[str] = (),
 ) -> float:
-    from naqala.kernel.differential import ported_rules
+    from naqala.native.differential import ported_rules
 
     rules, bridge = ported_rules(expansions)
     ours, theirs = native_games(bridge, players), python_games(rules, players)
@@ -135,7 +135,7 @@ def state_sizes(
     """The native state's size (``NativeState.size_bytes``) at the start of ``games``
     games and at every state of them (played on the Python engine, handed over)."""
     from naqala.core.simulate import play_game
-    from naqala.kernel.differential import ported_rules
+    from naqala.native.differential import ported_rules
 
     rules, bridge = ported_rules(expansions)
     starts: list[int] = []
@@ -165,7 +165,7 @@ def verify(
 ) -> int:
     """Compare ``count`` games (of them, the ``part[0]``-th of every ``part[1]``: the
     processes of ``--part K --parts N`` together compare the very games of one run)."""
-    from naqala.kernel.differential import (
+    from naqala.native.differential import (
         NotPorted,
         Report,
         agent_mix,

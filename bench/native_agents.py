@@ -30,13 +30,13 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 
-from naqala import kernel
+from naqala import native as kernel
 from naqala.agents.greedy import GreedyAgent
 from naqala.agents.mcts import MctsAgent
 from naqala.core.engine import Rules, build_rules
 from naqala.core.simulate import agent_seed
 from naqala.core.state import State
-from naqala.kernel.bridge import NativeRules
+from naqala.native.bridge import NativeRules
 
 
 def python_greedy_games(rules: Rules, players: int) -> Iterator[int]:

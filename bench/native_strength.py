@@ -24,9 +24,9 @@ from naqala.agents.mcts import MctsAgent
 from naqala.core.actions import format_action
 from naqala.core.engine import build_rules
 from naqala.core.simulate import agent_seed
-from naqala.kernel import available, native, unavailable_reason
-from naqala.kernel.bridge import NativeRules
 from naqala.lab.results import wilson
+from naqala.native import available, native, unavailable_reason
+from naqala.native.bridge import NativeRules
 
 #: the first game seed of the study (pair k plays seed BASE_SEED + k twice)
 BASE_SEED = 7000

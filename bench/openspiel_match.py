@@ -22,9 +22,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from naqala.core.simulate import agent_seed
-from naqala.kernel import available, native, unavailable_reason
-from naqala.kernel.bridge import NativeRules
 from naqala.lab.results import wilson
+from naqala.native import available, native, unavailable_reason
+from naqala.native.bridge import NativeRules
 
 #: the first deal by default (pair k plays deal --seed + k twice)
 BASE_SEED = 9600

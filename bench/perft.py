@@ -27,7 +27,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from naqala import kernel
+from naqala import native as kernel
 from naqala.core.board import Geometry
 from naqala.core.state import Counts
 from naqala.testing.boardfile import parse_board

@@ -19,10 +19,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from naqala.kernel.choice import NATIVE, PYTHON
 from naqala.lab.executors import Executor, SerialExecutor, default_jobs, make_executor
 from naqala.lab.results import GameResult
 from naqala.lab.study import Ruleset, Study, play_task, seats_of
+from naqala.native.choice import NATIVE, PYTHON
 
 
 def timed_task(task: tuple[Study, int]) -> tuple[GameResult, float]:

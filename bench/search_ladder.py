@@ -24,9 +24,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 from naqala.core.engine import build_rules
 from naqala.core.simulate import agent_seed
-from naqala.kernel import available, native, unavailable_reason
-from naqala.kernel.bridge import NativeRules
 from naqala.lab.results import wilson
+from naqala.native import available, native, unavailable_reason
+from naqala.native.bridge import NativeRules
 
 #: the first deal of a duel by default (pair k plays deal --seed + k twice)
 BASE_SEED = 9100

@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 import attrs
 
-from naqala import kernel
+from naqala import native as kernel
 from naqala.core.simulate import agent_seed
 from naqala.lab.results import result_of
 from naqala.lab.study import Ruleset, Study, play_task, rules_of
@@ -84,8 +84,8 @@ def breakdown(study: Study, games: int) -> str:
     """Where a native game's CPU goes, over ``games`` games: the kernel's call, the
     result read from the kernel's plain data (what the lab does, ``read_natively``), and
     for comparison the final state back to Python and the result read from it."""
-    from naqala.kernel.support import native_rules
     from naqala.lab.native import read_natively
+    from naqala.native.support import native_rules
 
     rules = rules_of(study.ruleset)
     bridge = native_rules(rules)

@@ -24,9 +24,9 @@ from naqala.core.actions import Action, format_action
 from naqala.core.engine import Rules, build_rules
 from naqala.core.record import new_record
 from naqala.core.state import State
-from naqala.kernel import native
-from naqala.kernel.seated import NativeSeat, follow_play, natively_seated, table_agents
-from naqala.kernel.support import native_rules
+from naqala.native import native
+from naqala.native.seated import NativeSeat, follow_play, natively_seated, table_agents
+from naqala.native.support import native_rules
 
 
 def handed_over(rules: Rules, seat: NativeSeat, player: object, state: State) -> Action:

@@ -40,11 +40,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from naqala import kernel
+from naqala import native as kernel
 from naqala.core.actions import Action
 from naqala.core.engine import Rules, build_rules
 from naqala.core.state import State
-from naqala.kernel.bridge import NativeRules
+from naqala.native.bridge import NativeRules
 
 COUNTS = (1, 2, 5, 10, 20, 30, 40, 60, 80, 100)
 #: the most meeples of one colour the content allows (docs/formats.md)

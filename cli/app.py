@@ -47,7 +47,7 @@ def _print_version(value: bool) -> None:
     if value:
         from importlib.metadata import version
 
-        from naqala import kernel
+        from naqala import native as kernel
 
         typer.echo(f"naqala {version('naqala')}")
         typer.echo(kernel.engine_line())
@@ -294,8 +294,8 @@ def perft(
     engine: Engine = None,
 ) -> None:
     """Count the legal meeple moves on a board file: {"moves": M, "paths": P}."""
-    from naqala.kernel import KernelUnavailable
-    from naqala.kernel.choice import EngineError, requested_engine
+    from naqala.native import KernelUnavailable
+    from naqala.native.choice import EngineError, requested_engine
     from naqala.testing.boardfile import BoardFileError
     from naqala.testing.boardfile import perft as count
     from naqala.testing.perft import PERFT_MAX_SECONDS, EngineChoice, PerftTimeout, perft_engine

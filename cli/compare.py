@@ -20,11 +20,11 @@ import typer
 from naqala.cli import study as common
 from naqala.cli.common import ExpansionsBothSides, check_game_seeds, seed_option
 from naqala.cli.engine import Engine, on_engine
-from naqala.kernel.choice import NATIVE
 from naqala.lab import LabExtraMissing, require
 from naqala.lab.compare import DEFAULT_METRIC, CompareError, Sequential, check, compare
 from naqala.lab.stats import CONFIDENCE
 from naqala.lab.study import Ruleset, Study, StudyError, seats_of
+from naqala.native.choice import NATIVE
 
 HouseRules = Annotated[
     list[Path] | None,

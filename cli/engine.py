@@ -1,7 +1,7 @@
 """``--engine auto|native|python``: the one option every command that plays games shares.
 
 Without the option the environment's ``NAQALA_ENGINE`` decides, and without that ``auto``
-(``naqala.kernel.choice``). ``auto`` plays native where it can and otherwise says once, on
+(``naqala.native.choice``). ``auto`` plays native where it can and otherwise says once, on
 stderr, what keeps the games on the Python engine; ``native`` refuses what it cannot play
 in one line, exit 2. Both engines give the same results, so output never depends on it.
 """
@@ -20,7 +20,7 @@ from naqala.core.engine import Rules
 if TYPE_CHECKING:  # the lab is imported only by the commands that run studies
     from naqala.lab.study import Study
 
-#: ``--engine`` (the same words as ``naqala.kernel.choice.ENGINES``, kept here so that
+#: ``--engine`` (the same words as ``naqala.native.choice.ENGINES``, kept here so that
 #: building the command line imports nothing of the kernel)
 Engine = Annotated[
     str | None,
@@ -62,7 +62,7 @@ def engine_of_plan(studies: Sequence[Study], option: str | None) -> str:
 def asked_engine(option: str | None) -> str:
     """The engine ``--engine`` (``option``), else ``NAQALA_ENGINE``, else auto asks for;
     a value that names no engine is a ``fail`` (exit 2) before anything starts."""
-    from naqala.kernel.choice import EngineError, requested_engine
+    from naqala.native.choice import EngineError, requested_engine
 
     try:
         return requested_engine(option)
@@ -87,7 +87,7 @@ def _chosen(
     sides: Sequence[tuple[Rules, Sequence[str], int | None]], option: str | None
 ) -> list[str]:
     """The engine of each side, each fallback said once on stderr."""
-    from naqala.kernel.choice import EngineError, choose, requested_engine
+    from naqala.native.choice import EngineError, choose, requested_engine
 
     try:
         requested = requested_engine(option)

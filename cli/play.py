@@ -225,7 +225,7 @@ class Session:
             self.ai_decision(agent)
 
     def play(self, action: Action) -> None:
-        from naqala.kernel.seated import follow_play
+        from naqala.native.seated import follow_play
 
         before = self.state
         self.state = self.rules.apply(self.state, action)
@@ -621,8 +621,8 @@ def _table_agents(rules: Rules, record: GameRecord, asked: str) -> list[Agent | 
     """The AI seats' players on the engine ``asked`` (``--engine`` or ``NAQALA_ENGINE``;
     ``kernel.seated.table_engine``): auto's fallback said in one line, an impossible
     ``native`` refused before the game starts."""
-    from naqala.kernel.choice import EngineError
-    from naqala.kernel.seated import table_agents, table_engine
+    from naqala.native.choice import EngineError
+    from naqala.native.seated import table_agents, table_engine
 
     try:
         choice = table_engine(rules, record.seats, asked)

@@ -136,7 +136,7 @@ def _served_engine(option: str | None) -> str:
     server starts if it is ``native`` and the kernel cannot play even the base game here
     (not installed)."""
     from naqala.core.engine import build_rules
-    from naqala.kernel.choice import NATIVE, EngineError, choose
+    from naqala.native.choice import NATIVE, EngineError, choose
 
     asked = asked_engine(option)
     if asked == NATIVE:

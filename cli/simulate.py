@@ -19,11 +19,11 @@ import typer
 from naqala.cli import study as common
 from naqala.cli.common import Expansions, check_game_seeds, seed_option
 from naqala.cli.engine import Engine, on_engine
-from naqala.kernel.choice import NATIVE
 from naqala.lab import LabExtraMissing
 from naqala.lab.results import split_wins, start_position_wins, summarise
 from naqala.lab.runner import run_studies
 from naqala.lab.study import Ruleset, Study, StudyError, default_players, seats_of
+from naqala.native.choice import NATIVE
 
 HouseRules = Annotated[
     list[Path] | None,

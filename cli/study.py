@@ -264,7 +264,7 @@ class EngineMeter:
     games play in this thread, on the rules ``rules_of`` keeps for each ruleset."""
 
     def __init__(self, rulesets: Iterable[Ruleset], engine: str) -> None:
-        from naqala.kernel.report import tallies
+        from naqala.native.report import tallies
 
         self.rules = [rules_of(r) for r in dict.fromkeys(rulesets)]
         self.engine = engine
@@ -272,9 +272,9 @@ class EngineMeter:
         self.started = time.perf_counter()
 
     def line(self, games: int) -> str:
-        """The one line of the run so far (``naqala.kernel.report.report_line``), every
+        """The one line of the run so far (``naqala.native.report.report_line``), every
         ruleset's callbacks added up."""
-        from naqala.kernel.report import report_line, tallies
+        from naqala.native.report import report_line, tallies
 
         seconds = time.perf_counter() - self.started
         after = [tallies(rules, self.engine) for rules in self.rules]

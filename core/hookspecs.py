@@ -445,7 +445,7 @@ def naqala_metrics() -> Iterable[Metric]:
 def naqala_native_support() -> bool:
     """Whether this plugin's hooks are ported: the native engine (``kernel/``) plays every
     rule it provides (stages, powers, setup, flow, events, scoring) step for step as the
-    Python code does, and the differential harness (``naqala.kernel.differential``) plays
+    Python code does, and the differential harness (``naqala.native.differential``) plays
     its games with zero differences.
 
     A claim, checked against who provides each rule (``Rules.provided``): the kernel

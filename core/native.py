@@ -3,7 +3,7 @@ plays the game.
 
 The core cannot know which rules the kernel implements, and must not: it lists, for every
 rule, the plugin that provides it (``provided_rules``), and the kernel compares the
-plugins' modules with the ones it implements (``naqala.kernel.plan``). A rule is each
+plugins' modules with the ones it implements (``naqala.native.plan``). A rule is each
 entry of a registry (every stage with the tribe and tile actions, every card power, cost
 code and turn field), each provider hook's answer and wrapper (board layout, flow, new
 game), and every answer to a hook that changes play (events, extra options, scoring…).

@@ -317,7 +317,7 @@ class State:
     def full_state(self) -> State:
         """The whole state: this one. A hook the native engine calls back is shown a
         read-only ``StateView`` whose ``full_state()`` is the Python ``State``, at the
-        cost of building it (``naqala.kernel.state_form``), so a hook that needs more
+        cost of building it (``naqala.native.state_form``), so a hook that needs more
         than the view asks the same way on both engines (docs/hooks.md, "Hooks called
         back")."""
         return self

@@ -24,7 +24,7 @@ from naqala.envs.native import env_kernel, native_blocker
 from naqala.envs.observation import encoder_for
 
 if TYPE_CHECKING:
-    from naqala.kernel._native import EnvGame
+    from naqala.native._native import EnvGame
 
 #: the engines a game can be asked for: ``auto`` is the kernel when the rules can run
 #: there (``native_blocker``), else Python
@@ -159,7 +159,7 @@ class PythonGame:
 
 
 class NativeGame:
-    """A game on the native engine (``naqala.kernel._native.EnvGame``)."""
+    """A game on the native engine (``naqala.native._native.EnvGame``)."""
 
     engine = "native"
 

@@ -1,5 +1,5 @@
 """The environments on the native engine: whether a ruleset can run there, and the
-kernel's environment engine for it (``naqala.kernel._native.EnvKernel``), which steps
+kernel's environment engine for it (``naqala.native._native.EnvKernel``), which steps
 games by codec index and computes observations and masks natively.
 
 The kernel gets the numbering from here, computed once from the rules by the very code
@@ -24,7 +24,7 @@ from naqala.plugins.whims.cities import CITY, WHIMS
 from naqala.plugins.whims.whims import CLAIMED
 
 if TYPE_CHECKING:  # the extension is optional: its types are only named here
-    from naqala.kernel._native import EnvKernel
+    from naqala.native._native import EnvKernel
 
 #: the encoder's own parts and the base game's the kernel reads, in the order the base
 #: game's rules give them
@@ -51,7 +51,7 @@ NATIVE_PARTS = frozenset((*BASE_PARTS, *COUNTER_PARTS, WHIMS_ON_CITIES))
 
 def native_blocker(rules: Rules) -> str | None:
     """Why the environments of ``rules`` cannot run on the native engine, or None when
-    they can: the engine plan's answer for them (``naqala.kernel.plan``: the rules run
+    they can: the engine plan's answer for them (``naqala.native.plan``: the rules run
     native, and no plugin the kernel does not implement adds observation parts or action
     kinds), and every observation part one the kernel reads. Answered once per rules
     object."""
@@ -61,7 +61,7 @@ def native_blocker(rules: Rules) -> str | None:
 
 
 def _blocker(rules: Rules) -> str | None:
-    from naqala.kernel.plan import plan
+    from naqala.native.plan import plan
 
     reason = plan(rules).envs.reason
     if reason is not None:
@@ -139,8 +139,8 @@ def env_kernel(rules: Rules) -> EnvKernel:
     """The kernel's environment engine for ``rules``, built once per rules object."""
     found = _KERNELS.get(rules)
     if found is None:
-        from naqala.kernel import native
-        from naqala.kernel.content import content_data
+        from naqala.native import native
+        from naqala.native.content import content_data
 
         codec = codec_for(rules)
         spec = observation_spec(rules, encoder_for(rules))

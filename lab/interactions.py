@@ -30,12 +30,12 @@ import attrs
 
 from naqala.core.engine import Rules
 from naqala.core.plugins import HouseRuleFile, PluginError, read_house_rule
-from naqala.kernel.choice import PYTHON
 from naqala.lab import stats
 from naqala.lab.executors import Executor
 from naqala.lab.results import GameResult
 from naqala.lab.runner import Advance, play_indices
 from naqala.lab.study import Ruleset, Study, StudyError
+from naqala.native.choice import PYTHON
 
 #: the metrics of every cell, in the order the JSON lists them
 METRICS = ("mean_score", "holder_win_rate", "rounds")

@@ -2,7 +2,7 @@
 
 The whole game runs in one kernel call (``NativeState.play``: setup, every seat's choice,
 the scores at the end of each round; a plugin's player is called back at its own seat's
-decisions, ``naqala.kernel.callbacks.seat_function``); the result comes back as plain data
+decisions, ``naqala.native.callbacks.seat_function``); the result comes back as plain data
 (``NativeState.reading``, ``kernel/src/results.rs``): each seat's score lines, the
 winners, the end flags, the cards' effects, the djinns held and the tiles' worth, and the
 first bidders of the new game, and every decision (``naqala.lab.game_stats``).
@@ -12,7 +12,7 @@ score line of the rules (solo mode, whose verdict is its own; a plugin's deck or
 hook), the final state is converted once (its shape checked, not its meaning: the
 differential harness proves the kernel's states the Python engine's) and read as a Python
 game's. A study plays here only when its engine was chosen native for its rules and seats
-(the engine plan, ``naqala.kernel.plan``, weighed by ``naqala.kernel.choice.choose``), so
+(the engine plan, ``naqala.native.plan``, weighed by ``naqala.native.choice.choose``), so
 the result is the Python engine's, game for game.
 """
 
@@ -25,19 +25,19 @@ import attrs
 
 from naqala.core.engine import Rules
 from naqala.core.simulate import agent_seed
-from naqala.kernel.callbacks import SeatFunction, seat_function, state_reader
-from naqala.kernel.choice import AUTO, NATIVE, choose
-from naqala.kernel.plan import plugin_player
-from naqala.kernel.profiles import kernel_seat
-from naqala.kernel.report import seat_tally
-from naqala.kernel.support import native_rules
 from naqala.lab.agents import study_agent
 from naqala.lab.game_stats import play_stats
 from naqala.lab.results import GameResult, result_of
+from naqala.native.callbacks import SeatFunction, seat_function, state_reader
+from naqala.native.choice import AUTO, NATIVE, choose
+from naqala.native.plan import plugin_player
+from naqala.native.profiles import kernel_seat
+from naqala.native.report import seat_tally
+from naqala.native.support import native_rules
 
 if TYPE_CHECKING:
-    from naqala.kernel._native import NativeState
     from naqala.lab.study import Study
+    from naqala.native._native import NativeState
 
 
 def plays_native(study: Study, rules: Rules) -> bool:

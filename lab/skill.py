@@ -29,11 +29,11 @@ from typing import Any
 
 import attrs
 
-from naqala.kernel.choice import PYTHON
 from naqala.lab.executors import Executor
 from naqala.lab.results import GameResult, wilson
 from naqala.lab.runner import Advance, play_indices
 from naqala.lab.study import Ruleset, Study
+from naqala.native.choice import PYTHON
 
 
 class SkillError(ValueError):

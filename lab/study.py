@@ -28,11 +28,11 @@ from naqala.core.plugins import HouseRuleFile, PluginError, read_house_rule, sto
 from naqala.core.rng import check_seed
 from naqala.core.simulate import agent_seed, play_game
 from naqala.core.state import State
-from naqala.kernel.choice import ENGINES, PYTHON
 from naqala.lab.agents import seat_name, study_agent
 from naqala.lab.game_stats import DecisionLog, TimedAgent, play_stats
 from naqala.lab.native import play_native, plays_native
 from naqala.lab.results import GameResult, result_of, start_order
+from naqala.native.choice import ENGINES, PYTHON
 
 
 class StudyError(ValueError):
@@ -123,7 +123,7 @@ class Study:
     seed: int = 0
     rotate: bool = False
     #: the engine that plays its games: ``python``, ``native`` (chosen by the command for
-    #: these rules and seats: ``naqala.kernel.choice``) or ``auto`` (native when the rules
+    #: these rules and seats: ``naqala.native.choice``) or ``auto`` (native when the rules
     #: and seats can, decided once per worker); every engine gives the same results
     engine: str = attrs.field(default=PYTHON, validator=attrs.validators.in_(ENGINES))
     #: whether each game's decisions are recorded (``GameResult.play``: turn money,

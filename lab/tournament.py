@@ -22,13 +22,13 @@ from naqala.core.agents import SeatError, canonical_seat, make_agent
 from naqala.core.engine import build_rules
 from naqala.core.plugins import PluginError
 from naqala.core.simulate import agent_seed
-from naqala.kernel import available, native
-from naqala.kernel.support import native_obstacle
 from naqala.lab import require
 from naqala.lab.executors import Executor
 from naqala.lab.native import play_native
 from naqala.lab.results import GameResult, wilson
 from naqala.lab.study import play_python
+from naqala.native import available, native
+from naqala.native.support import native_obstacle
 
 #: the normal quantile of a 95% interval
 Z95 = 1.96

@@ -43,7 +43,6 @@ from typing import Any
 
 import attrs
 
-from naqala.kernel.choice import PYTHON
 from naqala.lab import require, sequential, stats
 from naqala.lab.executors import Executor
 from naqala.lab.objectives import Objective, evaluate
@@ -53,6 +52,7 @@ from naqala.lab.runner import Advance, play_indices
 from naqala.lab.skill import Ladder, step_values
 from naqala.lab.space import Space, house_rule
 from naqala.lab.study import Ruleset, Study, StudyError
+from naqala.native.choice import PYTHON
 
 #: looks a trial's games are played in (early stop)
 LOOKS = 3

@@ -235,7 +235,7 @@ def _count_natively(
     progress: Progress | None,
 ) -> tuple[int, int]:
     """``count_moves_fast`` in the kernel: the board handed over as its walk neighbours."""
-    from naqala.kernel import native
+    from naqala.native import native
 
     try:
         moves, paths = native().count_moves(
@@ -256,7 +256,7 @@ def perft_engine(choice: EngineChoice, enumerate_moves: bool = False) -> tuple[E
     Python engine (None when it did not): listing every move is the Python cross-check,
     and the kernel may be missing. ``native`` where it cannot run is the caller's error
     to report (``KernelUnavailable`` when counting)."""
-    from naqala import kernel
+    from naqala import native as kernel
 
     if choice != "auto":
         return choice, None

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from naqala import kernel
+from naqala import native as kernel
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -29,7 +29,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     engine. The tests of other behaviours read stderr for their own messages, so there
     the suite asks for the Python engine as such a user would (``NAQALA_ENGINE=python``);
     tests/test_engine_choice.py tests the fallback line itself."""
-    from naqala import kernel
+    from naqala import native as kernel
 
     if not kernel.available():
         os.environ.setdefault("NAQALA_ENGINE", "python")

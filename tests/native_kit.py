@@ -10,9 +10,9 @@ from types import ModuleType
 
 import pytest
 
-from naqala import kernel
+from naqala import native as kernel
 from naqala.core.engine import Rules
-from naqala.kernel.bridge import NativeRules
+from naqala.native.bridge import NativeRules
 
 
 def require_native() -> ModuleType:

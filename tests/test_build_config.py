@@ -132,15 +132,15 @@ def test_the_wheel_check_wants_the_abi3_tag(tmp_path: Path) -> None:
 
 
 def test_the_wheel_check_wants_exactly_one_extension(tmp_path: Path) -> None:
-    one = wheel(tmp_path, "one.whl", ["naqala/kernel/_native.abi3.so", "naqala/core/x.py"])
+    one = wheel(tmp_path, "one.whl", ["naqala/native/_native.abi3.so", "naqala/core/x.py"])
     assert "_native.abi3.so" in wheel_check.check_one_extension(one)
-    stale = ["naqala/kernel/_native.abi3.so", "naqala/kernel/_native.cpython-311-x86_64.so"]
+    stale = ["naqala/native/_native.abi3.so", "naqala/native/_native.cpython-311-x86_64.so"]
     with pytest.raises(wheel_check.CheckFailed, match="found 2"):
         wheel_check.check_one_extension(wheel(tmp_path, "two.whl", stale))
     with pytest.raises(wheel_check.CheckFailed, match="found 0"):
         wheel_check.check_one_extension(wheel(tmp_path, "none.whl", ["naqala/core/x.py"]))
-    versioned = wheel(tmp_path, "v.whl", ["naqala/kernel/_native.cpython-311-x86_64.so"])
-    with pytest.raises(wheel_check.CheckFailed, match=r"not naqala/kernel/_native\.abi3\.so"):
+    versioned = wheel(tmp_path, "v.whl", ["naqala/native/_native.cpython-311-x86_64.so"])
+    with pytest.raises(wheel_check.CheckFailed, match=r"not naqala/native/_native\.abi3\.so"):
         wheel_check.check_one_extension(versioned)
 
 

@@ -167,7 +167,7 @@ def test_the_python_engine_offers_exactly_the_rule(rule: dict[str, Any]) -> None
 @pytest.mark.parametrize("rule", RULES, ids=slug)
 def test_the_kernel_offers_exactly_the_rule(rule: dict[str, Any]) -> None:
     require_native()
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
 
     # only the board comes from Python: the kernel plays the rule's actions itself
     rules, state = position({**rule, "played": []})
@@ -253,7 +253,7 @@ def test_board_files_list_the_same_moves_through_the_kernel_game_state(file: str
     """Every move of the board file, listed by the kernel's own pick and drop options,
     has the numbers the brute force recorded; no drop offered is a dead end."""
     require_native()
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
 
     board_file = load(PERFT_DIR / file)
     rules, state = board_state(board_file)

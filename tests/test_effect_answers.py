@@ -78,7 +78,7 @@ def test_the_native_engine_refuses_the_same_answer_in_the_same_words(
     effect: EffectSpec, said: str
 ) -> None:
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     rules = build_rules(extra_plugins=[Answering([effect])])
     with pytest.raises(PluginFailed) as refused:
@@ -91,7 +91,7 @@ def test_the_native_engine_refuses_the_same_answer_in_the_same_words(
 
 def test_a_hook_that_raises_natively_is_blamed_on_its_plugin() -> None:
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     class Dividing:
         NAME = "dividing"

@@ -111,11 +111,11 @@ def test_wells_a_new_tile_kind_draws_a_card_and_pays_a_coin() -> None:
 
 @pytest.mark.parametrize("path", sorted(COOKBOOK.glob("*.toml")), ids=lambda p: p.stem)
 def test_every_cookbook_rule_plays_natively_and_the_same_on_both_engines(path: Path) -> None:
-    differential = pytest.importorskip("naqala.kernel.differential")
-    plan = pytest.importorskip("naqala.kernel.plan")
+    differential = pytest.importorskip("naqala.native.differential")
+    plan = pytest.importorskip("naqala.native.plan")
     rules = build_rules(house_rules=[path])
     assert plan.plan(rules, ["random", "random"]).reason is None  # native
-    native = pytest.importorskip("naqala.kernel.bridge").NativeRules(rules)
+    native = pytest.importorskip("naqala.native.bridge").NativeRules(rules)
     assert native.kernel.unported_content() == []
     for players, seed in ((2, 1), (3, 2)):
         report = differential.verify_game(rules, native, players, seed)

@@ -31,8 +31,8 @@ def at_crossroads(rules: Rules) -> State:
 
 def same_on_the_kernel(rules: Rules, *states: State) -> None:
     """The kernel reads each state and offers the same options in the same order."""
-    differential = pytest.importorskip("naqala.kernel.differential")
-    native = pytest.importorskip("naqala.kernel.bridge").NativeRules(rules)
+    differential = pytest.importorskip("naqala.native.differential")
+    native = pytest.importorskip("naqala.native.bridge").NativeRules(rules)
     report = differential.Report()
     for index, state in enumerate(states):
         differential.compare_state(rules, native, state, report, "choice", index)
@@ -64,7 +64,7 @@ def test_a_game_saved_while_a_choice_waits_loads_and_plays_on() -> None:
     _, loaded = state_from_json(state_to_json(rules, state), rules)
     assert loaded == state
     assert play(rules, loaded, "choose 1") == play(rules, state, "choose 1")
-    native = pytest.importorskip("naqala.kernel.bridge").NativeRules(rules)
+    native = pytest.importorskip("naqala.native.bridge").NativeRules(rules)
     waiting = native.to_native(state)
     assert waiting.legal_actions() == ["choose 1", "choose 2"]
     assert native.to_python(waiting.apply("choose 2")) == play(rules, state, "choose 2")

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from naqala.core.engine import build_rules
 from naqala.testing.effect_programs import as_house_rule, programs
 
-differential = pytest.importorskip("naqala.kernel.differential")
-bridge_module = pytest.importorskip("naqala.kernel.bridge")
+differential = pytest.importorskip("naqala.native.differential")
+bridge_module = pytest.importorskip("naqala.native.bridge")
 
 
 @settings(

@@ -50,8 +50,8 @@ def holding_simoom(rules: Rules, fakirs: int) -> State:
 
 
 def same_on_the_kernel(rules: Rules, *states: State) -> None:
-    differential = pytest.importorskip("naqala.kernel.differential")
-    native = pytest.importorskip("naqala.kernel.bridge").NativeRules(rules)
+    differential = pytest.importorskip("naqala.native.differential")
+    native = pytest.importorskip("naqala.native.bridge").NativeRules(rules)
     report = differential.Report()
     for index, state in enumerate(states):
         differential.compare_state(rules, native, state, report, "verbs", index)

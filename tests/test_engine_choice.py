@@ -14,20 +14,20 @@ import pytest
 from native_kit import require_native
 from typer.testing import CliRunner, Result
 
-from naqala import kernel
+from naqala import native as kernel
 from naqala.cli.app import app
 from naqala.core.agents import AgentFactory, RandomAgent, without_setting
 from naqala.core.engine import build_rules
 from naqala.core.hookspecs import hookimpl
-from naqala.kernel.choice import (
+from naqala.lab.study import Ruleset, Study, play_task
+from naqala.native.choice import (
     EngineChoice,
     EngineError,
     choose,
     requested_engine,
 )
-from naqala.kernel.plan import Part, plan
-from naqala.kernel.support import native_obstacle
-from naqala.lab.study import Ruleset, Study, play_task
+from naqala.native.plan import Part, plan
+from naqala.native.support import native_obstacle
 
 runner = CliRunner()
 

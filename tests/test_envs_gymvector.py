@@ -19,7 +19,7 @@ from naqala.envs.gymvector import NaqalaVectorEnv  # noqa: E402
 
 
 def engines() -> list[str]:
-    from naqala import kernel
+    from naqala import native as kernel
 
     return ["python", "native"] if kernel.available() else ["python"]
 

@@ -17,7 +17,7 @@ from naqala.envs.native import native_blocker
 from naqala.envs.observation import ObservationEncoder
 from naqala.envs.vector import VectorEnv
 
-pytest.importorskip("naqala.kernel._native")
+pytest.importorskip("naqala.native._native")
 
 #: the rules that run native: the base game (every djinn), content-only house rules and
 #: every box the kernel plays alone
@@ -197,7 +197,7 @@ def test_a_plugin_adding_to_the_observation_keeps_the_environments_on_python() -
     never ask (words) keeps them native."""
     from naqala.core.encoding import ActionKind, ObservationPart
     from naqala.core.hookspecs import hookimpl
-    from naqala.kernel.plan import plan
+    from naqala.native.plan import plan
 
     class Parts:
         NAME = "more-parts"

@@ -93,7 +93,7 @@ def test_information_states_equal_when_only_hidden_parts_differ(
     0 (the others' hidden cards and the piles dealt again) changes nothing seat 0 sees,
     and resampling deals states the mover cannot tell apart."""
     if engine == "native":
-        pytest.importorskip("naqala.kernel._native")
+        pytest.importorskip("naqala.native._native")
     params = {"players": 3, "expansions": expansions, "engine": engine}
     game = pyspiel.load_game("python_naqala", params)
     assert game.engine == engine
@@ -189,7 +189,7 @@ def test_states_serialize_and_openspiels_random_sim_test_passes(
     state JSON), and OpenSpiel's random simulation test passes with serialization on,
     on each engine (every box the kernel plays runs native)."""
     if engine == "native":
-        pytest.importorskip("naqala.kernel._native")
+        pytest.importorskip("naqala.native._native")
     params = {"players": 3, "expansions": expansions, "engine": engine}
     game = pyspiel.load_game("python_naqala", params)
     assert game.engine == engine
@@ -217,7 +217,7 @@ def test_the_engine_is_native_where_the_rules_run_there() -> None:
     """``engine=auto`` plays the base game and every box the kernel plays natively, and
     rules with code the kernel lacks on Python; asking for the native engine there says
     why not."""
-    pytest.importorskip("naqala.kernel._native")
+    pytest.importorskip("naqala.native._native")
     assert pyspiel.load_game("python_naqala", {"players": 2}).engine == "native"
     for box in ("artisans", "djinns", "thieves"):
         params = {"players": 2, "expansions": box}
@@ -247,7 +247,7 @@ def test_the_kernel_writes_each_information_state_string_as_python_does(expansio
     """On the native engine the information state string is written by the kernel from
     its own state (no Python state made): the same text as the Python engine's, seat by
     seat, move by move, hidden cards and all."""
-    pytest.importorskip("naqala.kernel._native")
+    pytest.importorskip("naqala.native._native")
     games = {
         engine: pyspiel.load_game(
             "python_naqala", {"players": 3, "expansions": expansions, "engine": engine}

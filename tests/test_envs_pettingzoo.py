@@ -243,6 +243,6 @@ def test_the_gymnasium_episode_is_the_same_on_both_engines() -> None:
 
 
 def _kernel_built() -> bool:
-    from naqala import kernel
+    from naqala import native as kernel
 
     return kernel.available()

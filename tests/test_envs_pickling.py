@@ -22,7 +22,7 @@ ENGINES = ("python", "native")
 
 
 def engine_or_skip(engine: str) -> str:
-    from naqala.kernel import available
+    from naqala.native import available
 
     if engine == "native" and not available():
         pytest.skip("the native engine is not installed")

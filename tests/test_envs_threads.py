@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-pytest.importorskip("naqala.kernel._native")
+pytest.importorskip("naqala.native._native")
 
 from naqala.envs.vector import VectorEnv
 

@@ -14,7 +14,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("gymnasium")
-pytest.importorskip("naqala.kernel._native")
+pytest.importorskip("naqala.native._native")
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -179,7 +179,7 @@ def test_the_native_engine_times_a_searching_seat_but_not_a_random_one() -> None
     records no time, a greedy one its real time."""
     require_native()
     from naqala.core.engine import build_rules
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
 
     native = NativeRules(build_rules())
     seats = [("random", 1), ("greedy", 2)]

@@ -39,8 +39,8 @@ def example(name: str) -> Rules:
 @pytest.mark.parametrize(("name", "hook"), CALLED_BACK.items())
 def test_a_game_with_a_hook_called_back_stays_native_and_says_so(name: str, hook: str) -> None:
     require_native()
-    from naqala.kernel.choice import AUTO, NATIVE, PYTHON, choose
-    from naqala.kernel.plan import plan
+    from naqala.native.choice import AUTO, NATIVE, PYTHON, choose
+    from naqala.native.plan import plan
 
     rules = example(name)
     found = plan(rules, ("random", "greedy"), 4)
@@ -54,7 +54,7 @@ def test_a_game_with_a_hook_called_back_stays_native_and_says_so(name: str, hook
 
 def test_a_hook_the_kernel_cannot_call_back_still_keeps_the_game_in_python() -> None:
     require_native()
-    from naqala.kernel.choice import AUTO, PYTHON, choose
+    from naqala.native.choice import AUTO, PYTHON, choose
 
     choice = choose(example("double_palms.py"), AUTO, ("random",) * 4)
     assert choice.engine == PYTHON and choice.called_back is None
@@ -64,7 +64,7 @@ def test_a_hook_the_kernel_cannot_call_back_still_keeps_the_game_in_python() -> 
 @pytest.mark.parametrize("name", CALLED_BACK)
 def test_games_with_a_hook_called_back_do_not_differ_from_the_python_engine(name: str) -> None:
     require_native()
-    from naqala.kernel.differential import Report, games, ported_rules, verify_game
+    from naqala.native.differential import Report, games, ported_rules, verify_game
 
     rules, bridge = ported_rules(house_rules=[EXAMPLES / name])
     total = Report()
@@ -81,7 +81,7 @@ def test_a_native_greedy_game_with_a_hook_called_back_is_the_python_one(name: st
     from naqala.agents.greedy import GreedyAgent
     from naqala.core.serialize import state_to_data
     from naqala.core.simulate import agent_seed
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     rules, seed, players = example(name), 11, 3
     agents = [GreedyAgent(agent_seed(seed, seat)) for seat in range(players)]
@@ -106,7 +106,7 @@ def test_an_option_the_greedy_seat_s_view_forbids_is_judged_alike_on_both_engine
     from naqala.core.serialize import state_to_data
     from naqala.core.simulate import agent_seed
     from naqala.core.views import determinize
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     rules, seed, players = example("safe_elders.py"), 435, 2
     agents = [GreedyAgent(agent_seed(seed, seat)) for seat in range(players)]
@@ -133,7 +133,7 @@ def test_an_option_the_greedy_seat_s_view_forbids_is_judged_alike_on_both_engine
 
 def test_a_native_new_game_deals_the_fakirs_of_a_hook_called_back() -> None:
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     rules = example("fakirs_in_hand.py")
     players = json.loads(native_rules(rules).new_game(4, 2).to_json())["players"]
@@ -142,7 +142,7 @@ def test_a_native_new_game_deals_the_fakirs_of_a_hook_called_back() -> None:
 
 def test_the_round_cap_ends_native_games_after_its_round() -> None:
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     for rules, capped in ((example("round_cap.py"), True), (build_rules(), False)):
         start = native_rules(rules).new_game(4, 3)
@@ -153,7 +153,7 @@ def test_the_round_cap_ends_native_games_after_its_round() -> None:
 
 def test_the_protected_meeples_are_no_target_of_a_native_kill() -> None:
     require_native()
-    from naqala.kernel.differential import ported_rules
+    from naqala.native.differential import ported_rules
     from naqala.plugins.base.tribes import kill_targets
 
     rules, bridge = ported_rules(house_rules=[EXAMPLES / "safe_elders.py"])
@@ -196,7 +196,7 @@ class Failing:
 
 def test_a_hook_that_changes_the_view_fails_in_one_clear_line() -> None:
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     rules = build_rules(extra_plugins=[Changing()])
     start = native_rules(rules).new_game(3, 1)
@@ -206,7 +206,7 @@ def test_a_hook_that_changes_the_view_fails_in_one_clear_line() -> None:
 
 def test_a_hook_that_fails_names_itself_when_the_kernel_returns() -> None:
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     rules = build_rules(extra_plugins=[Failing()])
     start = native_rules(rules).new_game(3, 1)
@@ -230,7 +230,7 @@ class Looking:
 
 def test_the_view_reads_as_the_python_state_it_stands_for() -> None:
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     looking = Looking()
     rules = build_rules(["djinns"], extra_plugins=[looking])
@@ -281,7 +281,7 @@ class Wrong:
 
 def test_a_verdict_called_back_is_the_lab_s_result_and_a_wrong_one_is_refused() -> None:
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     rules = example("sultans_favour.py")
     bridge = native_rules(rules)
@@ -316,8 +316,8 @@ def test_a_python_player_seated_in_a_native_game_plays_the_python_engine_s_game(
     from naqala.core.agents import make_agent
     from naqala.core.serialize import state_to_data
     from naqala.core.simulate import agent_seed
-    from naqala.kernel.callbacks import seat_function, state_reader
-    from naqala.kernel.support import native_rules
+    from naqala.native.callbacks import seat_function, state_reader
+    from naqala.native.support import native_rules
 
     coiny = importlib.import_module("naqala.plugins.examples.coiny")
     rules = build_rules(extra_plugins=[coiny])
@@ -338,7 +338,7 @@ def test_a_python_player_seated_in_a_native_game_plays_the_python_engine_s_game(
 
 def test_a_python_player_that_fails_stops_the_native_game_with_its_error() -> None:
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     def confused(view: Any, notations: list[str]) -> int:
         raise LookupError(f"no idea at round {view.round}")
@@ -383,7 +383,7 @@ class Bonus:
 
 def test_two_plugins_score_lines_called_back_add_up_as_on_the_python_engine() -> None:
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     caravans = build_rules([], [EXAMPLES / "thrifty_caravans.py"])
     rules = build_rules(extra_plugins=[caravans.plugins[-1].module, Bonus()])
@@ -464,8 +464,8 @@ def test_a_player_that_needs_the_whole_state_gets_it_and_plays_the_python_game()
     require_native()
     from naqala.core.agents import RandomAgent
     from naqala.core.serialize import state_to_data
-    from naqala.kernel.callbacks import seat_function, state_reader
-    from naqala.kernel.support import native_rules
+    from naqala.native.callbacks import seat_function, state_reader
+    from naqala.native.support import native_rules
 
     rules = build_rules()
     agents = [Lookahead(1), RandomAgent(2)]
@@ -483,8 +483,8 @@ def test_a_plugin_player_s_tally_counts_its_own_decisions() -> None:
     require_native()
     from naqala.agents.greedy import GreedyAgent
     from naqala.core.simulate import agent_seed
-    from naqala.kernel.callbacks import SeatTally, seat_function, state_reader
-    from naqala.kernel.support import native_rules
+    from naqala.native.callbacks import SeatTally, seat_function, state_reader
+    from naqala.native.support import native_rules
 
     rules = build_rules()
     greedy = [GreedyAgent(agent_seed(2, seat)) for seat in range(3)]
@@ -502,7 +502,7 @@ def test_a_plugin_player_s_tally_counts_its_own_decisions() -> None:
 
 
 def test_the_engine_report_line_names_each_callback_of_the_run_by_its_share() -> None:
-    from naqala.kernel.report import report_line
+    from naqala.native.report import report_line
 
     before = {"naqala_verdict": (4, 0.5), "the player 'coiny'": (10, 1.0)}
     after = {
@@ -559,7 +559,7 @@ HOUSE = Path(__file__).resolve().parents[1] / "plugins" / "house"
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_code_tile_action_plays_the_content_one_s_game_natively(players: int) -> None:
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     def final(rules: Rules) -> Any:
         start = native_rules(rules).new_game(players, 5)
@@ -597,7 +597,7 @@ class Misplacing:
 )
 def test_tile_effects_the_kernel_cannot_run_stop_it_in_one_line(plugin: Any, said: str) -> None:
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     start = native_rules(build_rules(extra_plugins=[plugin])).new_game(3, 1)
     with pytest.raises(RuntimeError, match=rf"naqala_tile_effects failed.*{said}"):
@@ -652,7 +652,7 @@ def test_a_finished_game_with_score_lines_called_back_is_read_natively_line_for_
     """The lab reads the kernel's score sheet, the plugin's lines in place, rather than a
     Python state of the game (a state JSON round trip a game)."""
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     rules = example("thrifty_caravans.py")
     bridge = native_rules(rules)
@@ -684,7 +684,7 @@ class Shortened:
 
 def test_hooks_taking_some_arguments_in_any_order_are_called_back_with_them() -> None:
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     rules = build_rules(extra_plugins=[Shortened()])
     final, _ = native_rules(rules).new_game(3, 2).random_playout([1, 2, 3])
@@ -697,7 +697,7 @@ def test_hooks_taking_some_arguments_in_any_order_are_called_back_with_them() ->
 
 def test_a_finished_game_with_adjustments_called_back_is_read_with_their_lines() -> None:
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     rules = example("golden_oases.py")
     bridge = native_rules(rules)
@@ -715,7 +715,7 @@ def test_a_finished_game_with_adjustments_called_back_is_read_with_their_lines()
 
 def test_adjustments_the_kernel_cannot_give_every_line_keep_the_game_in_python() -> None:
     require_native()
-    from naqala.kernel.plan import PYTHON, plan
+    from naqala.native.plan import PYTHON, plan
 
     rules = build_rules(["solo"], [EXAMPLES / "golden_oases.py"])
     found = plan(rules, ("random",), 1)

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from naqala.core.engine import build_rules
 from naqala.testing.hook_programs import HookProgram, hook_programs
 
-differential = pytest.importorskip("naqala.kernel.differential")
-support = pytest.importorskip("naqala.kernel.support")
+differential = pytest.importorskip("naqala.native.differential")
+support = pytest.importorskip("naqala.native.support")
 
 
 @settings(

@@ -136,8 +136,8 @@ def test_the_docs_twelve_djinn_ban_is_one_file_that_plays_native(tmp_path: Path)
     recorded, and played the same on both engines."""
     from native_kit import require_native
 
-    from naqala.kernel.bridge import NativeRules
-    from naqala.kernel.differential import verify_game
+    from naqala.native.bridge import NativeRules
+    from naqala.native.differential import verify_game
 
     require_native()
     docs = (Path(__file__).resolve().parent.parent / "docs" / "house-rules.md").read_text()

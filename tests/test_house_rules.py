@@ -125,7 +125,7 @@ def test_the_house_rules_are_installed_under_the_group_naqala_plugins() -> None:
 
 def test_the_shipped_house_rules_are_toml_alone_and_play_natively() -> None:
     """plugins/house/ holds .toml files only (issue 37), each native on the kernel."""
-    plan = pytest.importorskip("naqala.kernel.plan")
+    plan = pytest.importorskip("naqala.native.plan")
     assert {p.suffix for p in HOUSE.iterdir() if p.name != "__init__.py"} <= {".toml", ""}
     for path in sorted(HOUSE.glob("*.toml")):
         rules = build_rules(["artisans"], [path])

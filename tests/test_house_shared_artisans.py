@@ -68,7 +68,7 @@ def test_the_rule_needs_the_artisans() -> None:
 
 def test_the_rule_is_the_setting_alone() -> None:
     """The shipped rule sets the reading and has no code: it plays native."""
-    from naqala.kernel.support import code_plugins
+    from naqala.native.support import code_plugins
 
     rules = build_rules(["artisans", "shared-artisan-majority"])
     assert rules.content.typed_settings["artisan_majority_ties"] == "shared"
@@ -85,7 +85,7 @@ def test_the_kernel_scores_each_reading_of_a_tie(
     differ by exactly the reading's artisan points."""
     from native_kit import require_native
 
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
 
     require_native()
     rules = build_rules(["artisans", *(["shared-artisan-majority"] * (reading == "shared"))])

@@ -187,7 +187,7 @@ def test_a_real_ctrl_c_stops_cleanly(engine: str) -> None:
     that no game had finished yet. On the Python engine the games are in worker
     processes; on the native kernel, in threads of the command's process."""
     if engine == "native":
-        pytest.importorskip("naqala.kernel._native")
+        pytest.importorskip("naqala.native._native")
     code = "from naqala.cli.app import main; main()"
     games = "100000" if engine == "python" else "100000000"
     command = ["simulate", "-n", games, "-p", "2", "-j", "2", "--json", "--engine", engine]

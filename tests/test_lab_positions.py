@@ -42,7 +42,7 @@ def test_without_bids_the_first_round_order_names_every_player() -> None:
 def test_the_native_first_bidders_are_pythons(bidding: str) -> None:
     from native_kit import require_native
 
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     require_native()
     ruleset = Ruleset.of([], [NO_BIDDING]) if bidding == "off" else Ruleset()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from naqala.kernel.choice import NATIVE
 from naqala.lab.executors import (
     ChunkSizer,
     ProcessExecutor,
@@ -18,8 +17,9 @@ from naqala.lab.executors import (
 )
 from naqala.lab.runner import run_studies
 from naqala.lab.study import Ruleset, Study
+from naqala.native.choice import NATIVE
 
-pytest.importorskip("naqala.kernel._native")
+pytest.importorskip("naqala.native._native")
 
 GAMES = 300
 

@@ -15,7 +15,7 @@ from native_kit import require_native
 from naqala.core.content import ContentError
 from naqala.core.engine import IllegalAction, Rules, build_rules
 from naqala.core.state import State
-from naqala.kernel.support import code_plugins
+from naqala.native.support import code_plugins
 from naqala.plugins.base.movement import REVISIT, revisits
 from naqala.testing.perft import count_moves
 from naqala.testing.scenario import base_rules, board, options, play, turn_of
@@ -29,7 +29,7 @@ def python_options(rules: Rules, state: State, played: tuple[str, ...]) -> list[
 
 
 def native_options(rules: Rules, state: State, played: tuple[str, ...]) -> list[str]:
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
 
     require_native()
     native = NativeRules(rules).to_native(state)
@@ -115,7 +115,7 @@ def moves_on(engine: str, rules: Rules, state: State) -> int:
             return sum(walk_python(rules.apply(here, a)) for a in rules.legal_actions(here))
 
         return walk_python(state)
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
 
     require_native()
 

@@ -17,7 +17,7 @@ from naqala.core.agents import Agent
 from naqala.core.engine import Rules, build_rules
 from naqala.core.serialize import state_to_data
 from naqala.core.simulate import agent_seed
-from naqala.kernel.bridge import NativeRules
+from naqala.native.bridge import NativeRules
 
 PYTHON_PLAYERS = {"greedy": GreedyAgent, "greedy-nobid": NoBidGreedyAgent}
 

@@ -12,10 +12,10 @@ from native_kit import assert_native_game_is_python, require_native
 
 from naqala.core.engine import Rules, build_rules
 from naqala.core.state import State
-from naqala.kernel.bridge import NativeRules
+from naqala.native.bridge import NativeRules
 from naqala.testing.strategies import reached_states
 
-#: games per run: 2-4 players, random and greedy players (kernel/python/differential.py)
+#: games per run: 2-4 players, random and greedy players (native/differential.py)
 GAMES = 12
 ARTISANS = ("artisans",)
 
@@ -23,13 +23,13 @@ ARTISANS = ("artisans",)
 @pytest.fixture(scope="module")
 def ported() -> tuple[Rules, NativeRules]:
     require_native()
-    from naqala.kernel.differential import ported_rules
+    from naqala.native.differential import ported_rules
 
     return ported_rules(ARTISANS)
 
 
 def test_artisans_games_on_both_engines_do_not_differ(ported: tuple[Rules, NativeRules]) -> None:
-    from naqala.kernel.differential import Report, games, verify_game
+    from naqala.native.differential import Report, games, verify_game
 
     rules, bridge = ported
     total = Report()
@@ -101,7 +101,7 @@ def test_reached_artisans_states_have_the_same_options_and_steps(state: State) -
     """Any state the testing kit reaches: the same options, scores, and state after
     each option, on both engines."""
     require_native()
-    from naqala.kernel.differential import Report, compare_state, compare_step
+    from naqala.native.differential import Report, compare_state, compare_step
 
     rules, bridge = artisans_once()
     report = Report()
@@ -117,7 +117,7 @@ def test_reached_artisans_states_have_the_same_options_and_steps(state: State) -
 def test_content_only_house_rules_with_the_artisans_play_equal(house_rule: str) -> None:
     """A base house rule that changes numbers only plays native beside the Artisans."""
     require_native()
-    from naqala.kernel.differential import Report, ported_rules, verify_game
+    from naqala.native.differential import Report, ported_rules, verify_game
 
     rules, bridge = ported_rules([*ARTISANS, house_rule])
     report = Report()
@@ -132,7 +132,7 @@ def test_a_workshop_changed_in_python_only_is_caught(
     ported: tuple[Rules, NativeRules], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Break the workshop in Python only (it costs a coin too): the harness finds it."""
-    from naqala.kernel.differential import Report, verify_game
+    from naqala.native.differential import Report, verify_game
     from naqala.plugins.artisans import actions
     from naqala.plugins.base.api import SKIP, gain_coins
 
@@ -155,7 +155,7 @@ def test_the_kept_0_1_edition_stays_on_the_python_engine() -> None:
     """Artisans 0.1.0 has other items: support names it, and the kernel refuses it
     (never plays it as today's version)."""
     require_native()
-    from naqala.kernel.support import code_plugins
+    from naqala.native.support import code_plugins
 
     old = build_rules(list(ARTISANS), versions={"artisans": "0.1.0"})
     assert code_plugins(old) == [
@@ -174,7 +174,7 @@ def test_the_kept_0_1_edition_stays_on_the_python_engine() -> None:
 def test_a_plugin_with_code_beside_the_artisans_keeps_the_game_in_python() -> None:
     """A house rule with a code hook (double-palms' tile action) stays in Python."""
     require_native()
-    from naqala.kernel.differential import NotPorted, ported_rules
+    from naqala.native.differential import NotPorted, ported_rules
 
     with pytest.raises(NotPorted, match=r"'double-palms' has code hooks"):
         ported_rules([*ARTISANS, "double-palms"])
@@ -183,7 +183,7 @@ def test_a_plugin_with_code_beside_the_artisans_keeps_the_game_in_python() -> No
 def test_the_shared_majority_is_a_setting_that_plays_native() -> None:
     """shared-artisan-majority is the setting ``artisan_majority_ties`` alone: native."""
     require_native()
-    from naqala.kernel.differential import ported_rules
+    from naqala.native.differential import ported_rules
 
     rules, _ = ported_rules([*ARTISANS, "shared-artisan-majority"])
     assert rules.content.typed_settings["artisan_majority_ties"] == "shared"

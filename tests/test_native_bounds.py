@@ -22,9 +22,9 @@ from typer.testing import CliRunner
 from naqala.cli.app import app
 from naqala.core.content import ContentError
 from naqala.core.engine import build_rules
-from naqala.kernel.bridge import NativeRules
-from naqala.kernel.differential import ported_rules, verify_game
-from naqala.kernel.support import native_obstacle
+from naqala.native.bridge import NativeRules
+from naqala.native.differential import ported_rules, verify_game
+from naqala.native.support import native_obstacle
 from tests.native_kit import assert_native_game_is_python, require_native
 
 EXTREMES = Path(__file__).parent / "data" / "extremes"

@@ -7,7 +7,7 @@ import pytest
 from native_kit import require_native
 from typer.testing import CliRunner
 
-from naqala import kernel
+from naqala import native as kernel
 from naqala.cli.app import app
 from naqala.core.engine import build_rules
 from naqala.core.simulate import play_game

@@ -119,10 +119,10 @@ def test_a_plugin_that_claims_native_support_cannot_hide_a_replaced_stage(
 
 def test_the_kernel_sets_up_no_game_with_a_rule_it_does_not_implement(tmp_path: Path) -> None:
     """Told who provides each rule, the kernel itself refuses the replaced village, so a
-    library user of ``naqala.kernel`` cannot play it natively either."""
+    library user of ``naqala.native`` cannot play it natively either."""
     native = require_native()
-    from naqala.kernel.bridge import NativeRules
-    from naqala.kernel.content import providers_table
+    from naqala.native.bridge import NativeRules
+    from naqala.native.content import providers_table
 
     rules = build_rules(house_rules=[house_rule(tmp_path, "village_tax", VILLAGE_TAX)])
     village = [row for row in providers_table(rules) if row["entry"] == "stage:tile:village"]
@@ -137,7 +137,7 @@ def test_the_kernel_sets_up_no_game_with_a_rule_it_does_not_implement(tmp_path: 
 
 def test_every_rule_of_the_shipped_boxes_has_a_provider_the_kernel_implements() -> None:
     require_native()
-    from naqala.kernel.support import foreign_rules
+    from naqala.native.support import foreign_rules
 
     rules = build_rules(["artisans", "whims", "thieves"])
     kinds = {p.kind for p in rules.provided}
@@ -150,7 +150,7 @@ def test_a_wrapper_of_a_provider_hook_keeps_the_game_in_python() -> None:
     """Wrapping the flow changes it: a claimed wrapper is named, not played natively."""
     require_native()
     from naqala.core.hookspecs import hookimpl
-    from naqala.kernel.support import native_obstacle
+    from naqala.native.support import native_obstacle
 
     class SlowFlow:
         NAME = "slow-flow"
@@ -172,7 +172,7 @@ def test_a_wrapper_of_a_provider_hook_keeps_the_game_in_python() -> None:
 
 def test_a_plugin_named_as_a_box_is_not_taken_for_the_box(tmp_path: Path) -> None:
     require_native()
-    from naqala.kernel.support import native_obstacle
+    from naqala.native.support import native_obstacle
 
     rules = build_rules(house_rules=[house_rule(tmp_path, "thieves", FAKE_THIEVES)])
     assert native_obstacle(rules) == (
@@ -183,7 +183,7 @@ def test_a_plugin_named_as_a_box_is_not_taken_for_the_box(tmp_path: Path) -> Non
 
 def test_read_only_hooks_alone_play_native_with_the_same_result(tmp_path: Path) -> None:
     require_native()
-    from naqala.kernel.support import native_obstacle
+    from naqala.native.support import native_obstacle
 
     rule = house_rule(tmp_path, "notes", NOTES)
     assert native_obstacle(build_rules(house_rules=[rule])) is None
@@ -208,11 +208,11 @@ def test_one_plan_gives_each_part_its_engine_and_every_front_end_reads_it() -> N
     from naqala.core.engine import Rules
     from naqala.core.hookspecs import hookimpl
     from naqala.envs.native import native_blocker
-    from naqala.kernel.choice import EngineChoice, choose
-    from naqala.kernel.plan import EnginePlan, Part, plan
-    from naqala.kernel.seated import table_engine
     from naqala.lab.native import plays_native
     from naqala.lab.study import Ruleset, Study
+    from naqala.native.choice import EngineChoice, choose
+    from naqala.native.plan import EnginePlan, Part, plan
+    from naqala.native.seated import table_engine
 
     class Firsty:
         NAME = "firsty"
@@ -284,7 +284,7 @@ def test_every_hook_is_classed_as_a_rule_a_reader_or_beside_the_rules() -> None:
 
 def test_the_kernel_reads_no_state_of_rules_it_does_not_implement(tmp_path: Path) -> None:
     require_native()
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
 
     rules = build_rules(house_rules=[house_rule(tmp_path, "village_tax", VILLAGE_TAX)])
     with pytest.raises(NotImplementedError, match="stage:tile:village"):

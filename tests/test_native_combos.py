@@ -14,8 +14,8 @@ from naqala.core.content import CardSpec
 from naqala.core.engine import Rules, build_rules
 from naqala.core.serialize import state_to_data
 from naqala.core.state import State
-from naqala.kernel.bridge import NativeRules
-from naqala.kernel.differential import Report
+from naqala.native.bridge import NativeRules
+from naqala.native.differential import Report
 
 #: every combination of two or more boxes the rules allow
 COMBOS = (
@@ -28,7 +28,7 @@ COMBOS = (
 
 def ported(combo: tuple[str, ...]) -> tuple[Rules, NativeRules]:
     require_native()
-    from naqala.kernel.differential import ported_rules
+    from naqala.native.differential import ported_rules
 
     return ported_rules(list(combo))
 
@@ -37,7 +37,7 @@ def ported(combo: tuple[str, ...]) -> tuple[Rules, NativeRules]:
 def test_every_combination_of_boxes_runs_native(combo: tuple[str, ...]) -> None:
     """No plugin, pair or card keeps these games on the Python engine."""
     require_native()
-    from naqala.kernel.support import code_plugins, native_obstacle
+    from naqala.native.support import code_plugins, native_obstacle
 
     rules = build_rules(list(combo))
     assert code_plugins(rules) == []
@@ -49,7 +49,7 @@ def test_every_combination_of_boxes_runs_native(combo: tuple[str, ...]) -> None:
 def test_a_native_setup_and_playout_are_the_python_ones(combo: tuple[str, ...]) -> None:
     """Set up natively (the Artisans' board with the Great Lake, five decks with all
     three boxes) and played to the end by the random players: the Python game."""
-    from naqala.kernel.differential import player_counts
+    from naqala.native.differential import player_counts
 
     rules, bridge = ported(combo)
     for players in player_counts(rules):
@@ -83,7 +83,7 @@ def test_games_of_the_boxes_together_do_not_differ(combo: tuple[str, ...]) -> No
     """A few harness games per combination (every player count, random, greedy and,
     with the Thieves, thieving players): the same options in the same order, the same
     states and scores after every action."""
-    from naqala.kernel.differential import agent_mix, games, player_counts, verify_game
+    from naqala.native.differential import agent_mix, games, player_counts, verify_game
 
     rules, bridge = ported(combo)
     report = Report()
@@ -102,7 +102,7 @@ def test_games_of_the_boxes_together_do_not_differ(combo: tuple[str, ...]) -> No
 def test_a_purple_thief_changed_in_python_only_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Let the purple thief's owner keep only the first item given up, in Python only:
     the harness finds the difference in a Thieves and Artisans game."""
-    from naqala.kernel.differential import verify_game
+    from naqala.native.differential import verify_game
     from naqala.plugins.thieves import kinds
 
     rules, bridge = ported(("thieves", "artisans"))
@@ -126,8 +126,8 @@ def test_a_pair_not_proven_together_stays_in_python_and_says_why(
     """The check that kept these pairs on the Python engine still refuses a pair listed
     in ``UNPROVEN_TOGETHER``, in one line naming both plugins (for the next box)."""
     require_native()
-    from naqala.kernel import support
-    from naqala.kernel.differential import NotPorted, ported_rules
+    from naqala.native import support
+    from naqala.native.differential import NotPorted, ported_rules
 
     monkeypatch.setitem(support.UNPROVEN_TOGETHER, ("thieves", "artisans"), "a test's reason")
     reasons = support.code_plugins(build_rules(["thieves", "artisans"]))

@@ -20,22 +20,22 @@ from naqala.core.actions import Action
 from naqala.core.engine import Rules, build_rules
 from naqala.core.serialize import state_to_data
 from naqala.core.state import Deck, State
-from naqala.kernel.bridge import NativeRules
+from naqala.native.bridge import NativeRules
 
-#: games per run: 2-4 players, random and greedy players (kernel/python/differential.py)
+#: games per run: 2-4 players, random and greedy players (native/differential.py)
 GAMES = 24
 
 
 @pytest.fixture(scope="module")
 def ported() -> tuple[Rules, NativeRules]:
     require_native()
-    from naqala.kernel.differential import ported_rules
+    from naqala.native.differential import ported_rules
 
     return ported_rules()
 
 
 def test_games_on_both_engines_do_not_differ(ported: tuple[Rules, NativeRules]) -> None:
-    from naqala.kernel.differential import Report, games, verify_game
+    from naqala.native.differential import Report, games, verify_game
 
     rules, bridge = ported
     total = Report()
@@ -51,7 +51,7 @@ def test_games_on_both_engines_do_not_differ(ported: tuple[Rules, NativeRules]) 
 def test_whole_games_run_on_the_kernel(ported: tuple[Rules, NativeRules]) -> None:
     """Every decision of the base game without djinns is ported: nothing is left to the
     Python engine, from the first bid to the end of the game."""
-    from naqala.kernel.differential import Report, verify_game
+    from naqala.native.differential import Report, verify_game
 
     rules, bridge = ported
     report = Report()
@@ -68,7 +68,7 @@ def test_a_rule_changed_in_python_only_is_caught(
 ) -> None:
     """Break the bid stage in Python only (a bid costs one coin less): the harness finds
     the difference in the state after the first paid bid."""
-    from naqala.kernel.differential import Report, verify_game
+    from naqala.native.differential import Report, verify_game
     from naqala.plugins.base import bidding
 
     rules, bridge = ported
@@ -101,7 +101,7 @@ def test_an_illegal_action_is_refused_by_the_kernel(ported: tuple[Rules, NativeR
 
 def test_every_card_of_the_base_game_is_ported(ported: tuple[Rules, NativeRules]) -> None:
     """All 22 djinns run on the kernel: nothing is left out of the harness's games."""
-    from naqala.kernel.bridge import NativeRules as Bridge
+    from naqala.native.bridge import NativeRules as Bridge
 
     rules, _ = ported
     assert Bridge(build_rules()).kernel.unported_content() == []
@@ -152,7 +152,7 @@ _PORTED: list[tuple[Rules, NativeRules]] = []
 
 
 def _ported_once() -> tuple[Rules, NativeRules]:
-    from naqala.kernel.differential import ported_rules
+    from naqala.native.differential import ported_rules
 
     if not _PORTED:
         _PORTED.append(ported_rules())
@@ -180,7 +180,7 @@ def test_djinns_are_taken_and_react_in_the_games(ported: tuple[Rules, NativeRule
 
 
 def test_first_difference_names_the_json_path() -> None:
-    from naqala.kernel.differential import first_difference
+    from naqala.native.differential import first_difference
 
     assert (
         first_difference({"a": [1, {"b": 2}]}, {"a": [1, {"b": 3}]})
@@ -223,7 +223,7 @@ def test_content_only_house_rules_play_equal(house_rule: str, changed: str) -> N
     """A house rule that changes a number only reaches the kernel as data: the games,
     scores included, are equal."""
     require_native()
-    from naqala.kernel.differential import Report, ported_rules, verify_game
+    from naqala.native.differential import Report, ported_rules, verify_game
 
     rules, bridge = ported_rules([house_rule])
     report = Report()
@@ -235,7 +235,7 @@ def test_content_only_house_rules_play_equal(house_rule: str, changed: str) -> N
 
 def test_a_plugin_with_code_keeps_the_game_in_python() -> None:
     require_native()
-    from naqala.kernel.differential import NotPorted, ported_rules
+    from naqala.native.differential import NotPorted, ported_rules
 
     with pytest.raises(NotPorted, match=r"'double-palms' has code hooks \(naqala_tile_actions\)"):
         ported_rules(["double-palms"])
@@ -278,7 +278,7 @@ def test_bench_measures_both_engines() -> None:
 
 
 def test_bench_says_when_the_native_engine_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    from naqala import kernel
+    from naqala import native as kernel
 
     monkeypatch.setattr(kernel, "available", lambda: False)
     lines: list[str] = []
@@ -293,7 +293,7 @@ def test_a_native_setup_is_the_python_setup(expansions: tuple[str, ...]) -> None
     22 djinns included: setting up needs no power)."""
     require_native()
     from naqala.core.engine import build_rules
-    from naqala.kernel.bridge import NativeRules as Bridge
+    from naqala.native.bridge import NativeRules as Bridge
 
     rules = build_rules(list(expansions))
     bridge = Bridge(rules)

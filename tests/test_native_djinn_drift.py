@@ -19,7 +19,7 @@ from naqala.core.content import CardSpec
 from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.state import State
-from naqala.kernel.bridge import NativeRules
+from naqala.native.bridge import NativeRules
 
 #: games looked through for one where Marid pays (about one in sixteen at 3 players)
 SEEDS = range(200)
@@ -37,7 +37,7 @@ def marid_pays(rules: Rules, players: int, seed: int) -> bool:
 @pytest.fixture(scope="module")
 def ported() -> tuple[Rules, NativeRules]:
     require_native()
-    from naqala.kernel.differential import ported_rules
+    from naqala.native.differential import ported_rules
 
     return ported_rules()
 
@@ -47,7 +47,7 @@ def test_a_djinn_changed_in_python_only_is_caught(
 ) -> None:
     from naqala.core.agents import make_agent
     from naqala.core.simulate import agent_seed
-    from naqala.kernel.differential import verify_game
+    from naqala.native.differential import verify_game
     from naqala.plugins.base.common import gain_coins
     from naqala.plugins.base.effects import ReactingPower
 

@@ -75,7 +75,7 @@ def rules_of(name: str) -> Rules:
 
 @functools.cache
 def kernel_of(name: str) -> Any:
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
 
     return NativeRules(rules_of(name)).kernel
 
@@ -100,7 +100,7 @@ def sample_documents(name: str) -> tuple[Any, ...]:
 
 @functools.cache
 def content_document(name: str) -> str:
-    from naqala.kernel.content import content_data
+    from naqala.native.content import content_data
 
     return json.dumps(content_data(rules_of(name)))
 
@@ -238,7 +238,7 @@ def test_states_drawn_by_the_testing_kit_and_mutated_never_panic(
 def test_mutated_contents_build_a_kernel_or_are_refused(name: str, data: st.DataObject) -> None:
     """A content document a library user wrote: the kernel refuses it, or sets up games
     that play a few steps and read back."""
-    from naqala.kernel import native
+    from naqala.native import native
 
     require_native()
     document = data.draw(mutated(json.loads(content_document(name))))
@@ -308,7 +308,7 @@ def test_random_action_strings_are_applied_or_refused(name: str, data: st.DataOb
 @given(data=st.data())
 def test_seats_and_seeds_given_to_the_kernel_never_panic(name: str, data: st.DataObject) -> None:
     """Seat names, agent seeds and player counts, as a library user may pass them."""
-    from naqala.kernel import native
+    from naqala.native import native
 
     require_native()
     kernel = kernel_of(name)
@@ -345,7 +345,7 @@ def test_mutated_environment_inputs_never_panic(data: st.DataObject) -> None:
     observed from every seat and stepped."""
     import numpy as np
 
-    from naqala.kernel import native
+    from naqala.native import native
 
     require_native()
     content, spec, notations = env_inputs()

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from native_kit import require_native
 
 from naqala.core.engine import Rules
-from naqala.kernel.bridge import NativeRules
+from naqala.native.bridge import NativeRules
 
-#: the content-only house rules the kernel plays (kernel/python/support.py)
+#: the content-only house rules the kernel plays (native/support.py)
 HOUSE_RULES = ["big-viziers", "generous-jafaar", "djinns-once-per-round", "nekir-per-assassination"]
 #: actions compared after each reached state, at most
 MAX_STEPS = 40
@@ -24,7 +24,7 @@ _PORTED: dict[tuple[str, ...], tuple[Rules, NativeRules]] = {}
 
 def ported(expansions: tuple[str, ...]) -> tuple[Rules, NativeRules]:
     """The rules and their kernel, built once per set of house rules."""
-    from naqala.kernel.differential import ported_rules
+    from naqala.native.differential import ported_rules
 
     if expansions not in _PORTED:
         _PORTED[expansions] = ported_rules(expansions)
@@ -42,7 +42,7 @@ def test_drawn_states_and_actions_are_the_same_game_on_both_engines(
     expansions: tuple[str, ...], reach: int, steps: int, data: st.DataObject
 ) -> None:
     require_native()
-    from naqala.kernel.differential import Report, compare_state, compare_step
+    from naqala.native.differential import Report, compare_state, compare_step
     from naqala.testing.strategies import legal_actions, reached_states
 
     rules, bridge = ported(expansions)

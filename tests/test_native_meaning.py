@@ -46,7 +46,7 @@ def states_at() -> dict[str, dict[str, Any]]:
 
 def kernel() -> Any:
     require_native()
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
 
     return NativeRules(base()).kernel
 
@@ -160,7 +160,7 @@ def test_a_theft_decision_with_no_theft_running_is_refused(stage: str) -> None:
     data = found[0]
     data["decision"]["stage"], data["turn"]["resume"] = stage, "thief"
     require_native()
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
 
     with pytest.raises(ValueError, match=rf'^\$\.extras: "{stage}" needs one running thief'):
         NativeRules(rules).kernel.state(json.dumps(data))
@@ -198,7 +198,7 @@ def test_seeds_and_counts_outside_their_domain_are_value_errors() -> None:
 
 @functools.cache
 def content() -> dict[str, Any]:
-    from naqala.kernel.content import content_data
+    from naqala.native.content import content_data
 
     data: dict[str, Any] = content_data(base())
     return data
@@ -280,7 +280,7 @@ def test_old_saves_never_make_the_kernel_panic(path: Path) -> None:
     in a ValueError (the old ``both-revealed.json`` has no stage to return to after its
     ``keep-item``); a panic fails the test."""
     require_native()
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
 
     try:
         rules, state = load_state(path)
@@ -302,7 +302,7 @@ def test_old_saves_never_make_the_kernel_panic(path: Path) -> None:
 
 def test_the_save_with_both_items_revealed_is_refused_by_the_kernel_in_one_line() -> None:
     require_native()
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
 
     rules, state = load_state(DATA / "state-v1" / "both-revealed.json")
     if state.turn is not None and state.turn.callers:
@@ -329,7 +329,7 @@ def test_the_flute_played_at_the_pick_gathers_before_the_move_natively() -> None
     waiting there is one the kernel reads, not one it refuses. Random 2-player seed 42
     with the Artisans plays the Flute at the pick at action 129."""
     require_native()
-    from naqala.kernel.differential import ported_rules, verify_game
+    from naqala.native.differential import ported_rules, verify_game
 
     rules, bridge = ported_rules(["artisans"])
     report = verify_game(rules, bridge, 2, 42)

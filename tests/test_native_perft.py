@@ -15,7 +15,7 @@ from native_kit import require_native
 from test_perft import PERFT_DIR, Board, board_files, boards, crowded_boards, engine_board, load
 from typer.testing import CliRunner
 
-from naqala import kernel
+from naqala import native as kernel
 from naqala.cli.app import app
 from naqala.core.agents import RandomAgent
 from naqala.core.engine import build_rules
@@ -90,7 +90,7 @@ def test_game_boards_count_the_same_on_both_engines(
     each pick of a random game, counted natively from the native state
     (``NativeState.perft``)."""
     require_native()
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
 
     rules = build_rules(list(expansions))
     bridge = NativeRules(rules)
@@ -117,7 +117,7 @@ def test_the_time_limit_stops_the_native_count() -> None:
     assert (caught.value.done, caught.value.total) == (0, 28)
     assert str(caught.value) == "gave up after 0 s of CPU time (0 of 28 target tiles counted)"
     state = build_rules().new_game(3, 1)
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
 
     with pytest.raises(TimeoutError):
         NativeRules(build_rules()).to_native(state).perft(max_seconds=0)

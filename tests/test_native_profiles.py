@@ -19,7 +19,7 @@ from naqala.agents.profiled import ProfiledGreedyAgent
 from naqala.core.agents import Agent
 from naqala.core.engine import build_rules
 from naqala.core.simulate import agent_seed
-from naqala.kernel.profiles import SEAT_PREFIX, kernel_seat
+from naqala.native.profiles import SEAT_PREFIX, kernel_seat
 
 #: tastes in halves (Python's round goes half to even), a djinn's points, a bid cap
 HALVES = """\
@@ -119,7 +119,7 @@ def test_a_profiled_mcts_seat_still_plays_in_python() -> None:
 def test_a_profiled_seat_at_the_table_is_the_kernel_s_and_decides_alike() -> None:
     """``naqala play``'s native seat (``NativeSeat``) hands the profile to the kernel."""
     require_native()
-    from naqala.kernel.seated import NativeSeat
+    from naqala.native.seated import NativeSeat
 
     rules = build_rules()
     seed = 11

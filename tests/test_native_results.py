@@ -13,10 +13,10 @@ import pytest
 from native_kit import require_native
 
 from naqala.core.simulate import agent_seed
-from naqala.kernel.bridge import NativeRules
 from naqala.lab.native import read_natively
 from naqala.lab.results import result_of, start_order
 from naqala.lab.study import Ruleset, Study, play_task, rules_of
+from naqala.native.bridge import NativeRules
 
 #: the base game's djinns whose score lines the kernel writes (by card source)
 SCORING_DJINNS = {"haurvatat", "jafaar", "shamhat", "al-amin"}

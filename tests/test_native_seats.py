@@ -8,8 +8,8 @@ from native_kit import require_native
 
 from naqala.core.serialize import state_to_data
 from naqala.core.simulate import agent_seed
-from naqala.kernel.bridge import NativeRules
 from naqala.lab.study import Ruleset, Study, play_task, rules_of
+from naqala.native.bridge import NativeRules
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -34,7 +34,7 @@ def test_a_native_game_is_the_lab_game(players: int) -> None:
 
 def test_a_seat_the_kernel_has_no_player_for_is_named() -> None:
     require_native()
-    from naqala.kernel import native
+    from naqala.native import native
 
     assert "random" in native().players()
     rules = rules_of(Ruleset())
@@ -48,7 +48,7 @@ def test_a_batch_on_threads_is_the_games_one_by_one(threads: int) -> None:
     """``NativeState.play_batch`` on any number of threads gives each game exactly what
     ``play`` gives it alone, in the order of the states."""
     require_native()
-    from naqala.kernel import native
+    from naqala.native import native
 
     rules = rules_of(Ruleset())
     bridge = NativeRules(rules)
@@ -71,7 +71,7 @@ def test_a_batch_on_threads_is_the_games_one_by_one(threads: int) -> None:
 
 def test_a_batch_names_what_it_cannot_play() -> None:
     require_native()
-    from naqala.kernel import native
+    from naqala.native import native
 
     bridge = NativeRules(rules_of(Ruleset()))
     start = bridge.new_game(2, 3)

@@ -46,7 +46,7 @@ def states_of_a_game(rules: Rules, players: int, seed: int) -> Iterator[State]:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_state_of_random_games_round_trips(name: str, players: int) -> None:
     require_native()
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
 
     rules = rules_of(name)
     bridge = NativeRules(rules)
@@ -65,7 +65,7 @@ def test_every_state_of_random_games_round_trips(name: str, players: int) -> Non
 @given(reached_states(lambda: rules_of("artisans"), max_actions=150))
 def test_states_drawn_by_the_testing_kit_round_trip(state: State) -> None:
     require_native()
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
 
     rules = rules_of("artisans")
     bridge = NativeRules(rules)
@@ -77,7 +77,7 @@ def test_states_drawn_by_the_testing_kit_round_trip(state: State) -> None:
 def test_content_is_handed_over_as_data() -> None:
     """The house rules change numbers only: the kernel reads them from the content."""
     require_native()
-    from naqala.kernel.content import content_data
+    from naqala.native.content import content_data
 
     base = content_data(rules_of("base"))
     big = content_data(rules_of("big-viziers"))
@@ -90,7 +90,7 @@ def test_content_is_handed_over_as_data() -> None:
 
 def test_the_kernel_knows_every_stage_of_the_rules() -> None:
     native = require_native()
-    from naqala.kernel.content import content_data
+    from naqala.native.content import content_data
 
     for name in ("base", "artisans"):
         rules = rules_of(name)
@@ -118,7 +118,7 @@ def test_what_the_kernel_cannot_hold_is_refused_naming_the_path(
     change: object, message: str
 ) -> None:
     native = require_native()
-    from naqala.kernel.content import content_data
+    from naqala.native.content import content_data
 
     rules = rules_of("base")
     kernel = native.Kernel(json.dumps(content_data(rules)))
@@ -130,7 +130,7 @@ def test_what_the_kernel_cannot_hold_is_refused_naming_the_path(
 
 def test_a_content_field_the_kernel_does_not_know_is_refused() -> None:
     native = require_native()
-    from naqala.kernel.content import content_data
+    from naqala.native.content import content_data
 
     data = content_data(rules_of("base"))
     data["colours"][0]["glow"] = 1
@@ -142,7 +142,7 @@ def test_the_native_state_is_small() -> None:
     """Written down in docs/architecture.md: at most 1.5 KB at 4 players of the base game
     (counts are 16-bit since issue #36: 1 000 meeples of a colour fit)."""
     require_native()
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
 
     rules = rules_of("base")
     bridge = NativeRules(rules)
@@ -155,7 +155,7 @@ def test_the_kernel_writes_the_turn_fields_the_plugins_declare() -> None:
     Artisans' ``claimed`` only with the Artisans; it reads a missing field as its default
     and refuses an undeclared one that holds something, naming its path."""
     require_native()
-    from naqala.kernel.bridge import NativeRules
+    from naqala.native.bridge import NativeRules
     from naqala.testing.scenario import turn_of
 
     for name, claimed in (("base", False), ("artisans", True)):

@@ -15,9 +15,9 @@ from native_kit import assert_native_game_is_python, require_native
 
 from naqala.core.engine import Rules, build_rules
 from naqala.core.state import State
-from naqala.kernel.bridge import NativeRules
-from naqala.kernel.differential import Report
-from naqala.kernel.support import code_plugins
+from naqala.native.bridge import NativeRules
+from naqala.native.differential import Report
+from naqala.native.support import code_plugins
 
 
 def ported(
@@ -26,7 +26,7 @@ def ported(
     """The rules of ``expansion`` (with ``settings`` as a content-only house rule written
     in ``folder``) and the kernel for them."""
     require_native()
-    from naqala.kernel.differential import ported_rules
+    from naqala.native.differential import ported_rules
 
     if not settings:
         return ported_rules([expansion])
@@ -44,7 +44,7 @@ def verify(
     agents: tuple[str, ...],
 ) -> Report:
     """Games of ``seeds``, at the player ``counts`` and by the ``agents`` in turn."""
-    from naqala.kernel.differential import verify_game
+    from naqala.native.differential import verify_game
 
     report = Report()
     for i, seed in enumerate(seeds):

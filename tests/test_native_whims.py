@@ -17,25 +17,25 @@ from native_kit import assert_native_game_is_python, require_native
 from naqala.core.engine import Rules, build_rules
 from naqala.core.serialize import state_to_data
 from naqala.core.state import NOBODY, State
-from naqala.kernel.bridge import NativeRules
+from naqala.native.bridge import NativeRules
 from naqala.testing.strategies import reached_states
 
 #: the Whims box, as the rules' plugin list names it today (an alias may follow)
 WHIMS = "djinns"
-#: games per run: 2-5 players, random and greedy players (kernel/python/differential.py)
+#: games per run: 2-5 players, random and greedy players (native/differential.py)
 GAMES = 12
 
 
 @pytest.fixture(scope="module")
 def ported() -> tuple[Rules, NativeRules]:
     require_native()
-    from naqala.kernel.differential import ported_rules
+    from naqala.native.differential import ported_rules
 
     return ported_rules([WHIMS])
 
 
 def test_whims_games_on_both_engines_do_not_differ(ported: tuple[Rules, NativeRules]) -> None:
-    from naqala.kernel.differential import Report, games, player_counts, verify_game
+    from naqala.native.differential import Report, games, player_counts, verify_game
 
     rules, bridge = ported
     assert player_counts(rules) == (2, 3, 4, 5)
@@ -157,8 +157,8 @@ _RULES: dict[str, tuple[Rules, NativeRules]] = {}
 
 
 def _rules(*house_rules: Path) -> tuple[Rules, NativeRules]:
-    from naqala.kernel.differential import NotPorted
-    from naqala.kernel.support import code_plugins
+    from naqala.native.differential import NotPorted
+    from naqala.native.support import code_plugins
 
     key = ",".join(map(str, house_rules))
     if key not in _RULES:
@@ -207,7 +207,7 @@ def test_every_setting_of_the_box_runs_native(tmp_path: Path) -> None:
     """``lake_diagonals = 0``, another ``city_vp``, a whim's threshold and reward and
     Qareen's parameter reach the kernel as data: the games and scores are equal."""
     require_native()
-    from naqala.kernel.differential import Report, verify_game
+    from naqala.native.differential import Report, verify_game
 
     path = tmp_path / "four-sided-lake.toml"
     path.write_text(SETTINGS_RULE, encoding="utf-8")
@@ -227,7 +227,7 @@ def test_every_setting_of_the_box_runs_native(tmp_path: Path) -> None:
 )
 def test_content_only_house_rules_with_the_box_play_equal(house_rule: str) -> None:
     require_native()
-    from naqala.kernel.differential import Report, ported_rules, verify_game
+    from naqala.native.differential import Report, ported_rules, verify_game
 
     rules, bridge = ported_rules([WHIMS, house_rule])
     report = Report()
@@ -243,7 +243,7 @@ def test_a_whims_rule_changed_in_python_only_is_caught(
     """Break the cities' scoring in Python only (4·n² instead of city_vp·n²): the harness
     finds the difference in the score sheets."""
     from naqala.core.events import ScoreLine
-    from naqala.kernel.differential import Report, verify_game
+    from naqala.native.differential import Report, verify_game
     from naqala.plugins import whims as plugin
     from naqala.plugins.whims import cities
 
@@ -272,7 +272,7 @@ def test_games_whose_whims_run_out_do_not_differ(state: State, seed: int) -> Non
     Dalhan finds none there, and the game goes on the same on both engines to its end."""
     require_native()
     from naqala.core.agents import RandomAgent
-    from naqala.kernel.differential import Report, compare_state, compare_step
+    from naqala.native.differential import Report, compare_state, compare_step
 
     rules, bridge = _rules()
     index = rules.deck_index["whims"]
@@ -313,7 +313,7 @@ def test_a_whim_the_kernel_cannot_measure_is_left_out(tmp_path: Path) -> None:
     not guessed: the kernel names its kind unported and the harness leaves those whims
     out, so the games still compare equal."""
     require_native()
-    from naqala.kernel.differential import leave_out_unported, verify_game
+    from naqala.native.differential import leave_out_unported, verify_game
 
     path = tmp_path / "odd-whim.toml"
     path.write_text(ODD_WHIM, encoding="utf-8")
@@ -332,7 +332,7 @@ def test_a_whim_the_kernel_cannot_measure_is_left_out(tmp_path: Path) -> None:
 
 
 def test_the_harness_plays_greedy_players_at_every_count_of_the_box() -> None:
-    from naqala.kernel.differential import games
+    from naqala.native.differential import games
 
     spread = {(players, agent) for players, _, agent in games(16, counts=(2, 3, 4, 5))}
     assert spread == {(p, a) for p in (2, 3, 4, 5) for a in ("random", "greedy")}

@@ -19,7 +19,7 @@ from naqala.core.engine import Rules
 from naqala.core.record import load_record, replay, rules_for_record
 from naqala.core.serialize import state_from_json, state_to_data
 from naqala.core.state import State
-from naqala.kernel.support import native_obstacle, native_rules
+from naqala.native.support import native_obstacle, native_rules
 
 DATA = Path(__file__).parent / "data"
 #: every save of a release: states and records of each version

@@ -157,8 +157,8 @@ def test_the_forms_play_native(tmp_path: Path) -> None:
     """Resolved at merge: the kernel gets the numbers and plays the same game."""
     from native_kit import require_native
 
-    from naqala.kernel.bridge import NativeRules
-    from naqala.kernel.differential import verify_game
+    from naqala.native.bridge import NativeRules
+    from naqala.native.differential import verify_game
 
     require_native()
     rules = rules_with(
@@ -177,8 +177,8 @@ def test_the_docs_example_does_what_it_says_on_both_engines(tmp_path: Path) -> N
     more, 6 camels at 4 players, a start of 40 coins; played the same natively."""
     from native_kit import require_native
 
-    from naqala.kernel.bridge import NativeRules
-    from naqala.kernel.differential import verify_game
+    from naqala.native.bridge import NativeRules
+    from naqala.native.differential import verify_game
 
     docs = (Path(__file__).resolve().parent.parent / "docs" / "house-rules.md").read_text()
     block = next(

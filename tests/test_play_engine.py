@@ -12,12 +12,12 @@ import pytest
 from native_kit import require_native
 from typer.testing import CliRunner, Result
 
-from naqala import kernel
+from naqala import native as kernel
 from naqala.cli.app import app
 from naqala.core.agents import RandomAgent
 from naqala.core.engine import build_rules
 from naqala.core.record import load_record, new_record
-from naqala.kernel.seated import (
+from naqala.native.seated import (
     NativeSeat,
     follow_play,
     kernel_seats,

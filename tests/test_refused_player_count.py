@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from naqala.core.engine import build_rules
-from naqala.kernel.bridge import NativeRules
+from naqala.native.bridge import NativeRules
 from tests.native_kit import require_native
 
 

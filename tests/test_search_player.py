@@ -26,7 +26,7 @@ from naqala.core.agents import SeatError, canonical_seat, make_agent
 from naqala.core.simulate import agent_seed, play_game
 from naqala.core.state import evolve
 from naqala.core.views import determinize
-from naqala.kernel.bridge import NativeRules
+from naqala.native.bridge import NativeRules
 from naqala.testing.strategies import reached_states, seeds
 
 SETS = [(), ("artisans", "djinns")]

@@ -12,7 +12,7 @@ import pytest
 
 from naqala.core.content import ContentError, parse_content_file
 from naqala.core.engine import build_rules
-from naqala.kernel.content import content_data
+from naqala.native.content import content_data
 
 
 def house_rule(tmp_path: Path, settings: str) -> Path:

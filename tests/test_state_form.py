@@ -1,4 +1,4 @@
-"""The form of a state (kernel/src/py_state.rs, ``naqala.kernel.state_form``): the kernel
+"""The form of a state (kernel/src/py_state.rs, ``naqala.native.state_form``): the kernel
 hands a native state to Python, and reads a Python ``State`` back, without state JSON.
 
 The form must give exactly the states the JSON path gives, both ways, for every box and
@@ -40,7 +40,7 @@ def native_states(rules: Rules, players: int, seed: int, seat: str) -> list[Any]
     """Native states of one game of ``players`` from ``seed``: the new game, then every
     state ``seat`` players (random, greedy) reach, for at most ``STEPS`` actions."""
     native = require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     state = native_rules(rules).new_game(players, seed)
     chooser = random.Random(seed)
@@ -69,7 +69,7 @@ def test_a_state_built_from_its_form_is_the_one_its_json_gives(
     boxes: tuple[str, ...], players: int, seat: str
 ) -> None:
     require_native()
-    from naqala.kernel.state_form import state_of_form
+    from naqala.native.state_form import state_of_form
 
     rules = build_rules(boxes)
     turns = 0
@@ -86,8 +86,8 @@ def test_a_state_written_into_its_form_reads_as_its_json(
     boxes: tuple[str, ...], players: int
 ) -> None:
     require_native()
-    from naqala.kernel.state_form import form_of
-    from naqala.kernel.support import native_rules
+    from naqala.native.state_form import form_of
+    from naqala.native.support import native_rules
 
     rules = build_rules(boxes)
     kernel = native_rules(rules).kernel
@@ -99,7 +99,7 @@ def test_a_state_written_into_its_form_reads_as_its_json(
 
 def test_the_lab_s_unchecked_python_state_is_built_from_the_form() -> None:
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     rules = build_rules(("artisans",))
     bridge = native_rules(rules)
@@ -158,7 +158,7 @@ REFUSED = [
 @pytest.mark.parametrize(("change", "said"), REFUSED)
 def test_a_wrong_new_game_is_refused_in_one_line_naming_the_hook(change: Any, said: str) -> None:
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     rules = build_rules(extra_plugins=[Adjusting(change)])
     with pytest.raises(CalledBackFailed) as failed:
@@ -171,7 +171,7 @@ def test_a_wrong_new_game_is_refused_in_one_line_naming_the_hook(change: Any, sa
 
 def test_a_new_game_the_hook_only_reads_is_the_python_engine_s() -> None:
     require_native()
-    from naqala.kernel.support import native_rules
+    from naqala.native.support import native_rules
 
     seen: list[State] = []
 
@@ -187,8 +187,8 @@ def test_a_new_game_the_hook_only_reads_is_the_python_engine_s() -> None:
 
 def test_a_form_the_kernel_cannot_read_names_the_place() -> None:
     require_native()
-    from naqala.kernel.state_form import form_of
-    from naqala.kernel.support import native_rules
+    from naqala.native.state_form import form_of
+    from naqala.native.support import native_rules
 
     rules = build_rules()
     kernel = native_rules(rules).kernel
@@ -227,8 +227,8 @@ def test_nonsense_anywhere_in_a_form_is_refused_in_one_line_never_a_panic(
     boxes: tuple[str, ...], players: int
 ) -> None:
     require_native()
-    from naqala.kernel.state_form import form_of
-    from naqala.kernel.support import native_rules
+    from naqala.native.state_form import form_of
+    from naqala.native.support import native_rules
 
     rules = build_rules(boxes)
     kernel = native_rules(rules).kernel

@@ -25,7 +25,7 @@ from naqala.core.engine import Rules
 from naqala.core.serialize import StateFormatError, state_from_data, state_to_data
 from naqala.core.state import State
 from naqala.core.validate import MAX_COINS, check_state
-from naqala.kernel.bridge import NativeRules
+from naqala.native.bridge import NativeRules
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
 

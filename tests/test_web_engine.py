@@ -13,7 +13,7 @@ from typer.testing import CliRunner, Result
 
 from naqala.cli.app import app
 from naqala.core.session import ai_move
-from naqala.kernel.seated import NativeSeat
+from naqala.native.seated import NativeSeat
 from naqala.web.games import Game, Refused
 from naqala.web.store import Store
 

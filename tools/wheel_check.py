@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ABI_TAG = "cp311-abi3"
 #: file suffixes of compiled extensions, on every platform
 EXTENSION_SUFFIXES = (".so", ".pyd", ".dylib")
-#: what ``naqala --version`` says when the native engine loaded (kernel/python/__init__.py)
+#: what ``naqala --version`` says when the native engine loaded (native/__init__.py)
 NATIVE_LINE = "native engine: available"
 #: the Rust tools a clean user machine lacks
 RUST_TOOLS = ("cargo", "rustc")
@@ -79,8 +79,8 @@ def check_one_extension(wheel: Path) -> str:
     found = extensions_in(wheel)
     if len(found) != 1:
         raise CheckFailed(f"expected one compiled extension, found {len(found)}: {found}")
-    if not re.fullmatch(r"naqala/kernel/_native\.(abi3\.so|pyd)", found[0]):
-        raise CheckFailed(f"the extension is {found[0]}, not naqala/kernel/_native.abi3.so")
+    if not re.fullmatch(r"naqala/native/_native\.(abi3\.so|pyd)", found[0]):
+        raise CheckFailed(f"the extension is {found[0]}, not naqala/native/_native.abi3.so")
     return f"one extension: {found[0]}"
 
 

@@ -34,8 +34,8 @@ from naqala.core.views import sees_revealed, view_for
 from naqala.display.decisions import decision_title, option_label
 from naqala.display.html import score_table_html
 from naqala.display.svg import seat_label, svg_parts
-from naqala.kernel.choice import PYTHON
-from naqala.kernel.seated import follow_play, table_agents
+from naqala.native.choice import PYTHON
+from naqala.native.seated import follow_play, table_agents
 from naqala.web.bar import final_line, holding_line
 from naqala.web.cards import card_catalogue, cards_in_play, own_cards
 from naqala.web.gains import gains_words

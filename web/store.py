@@ -39,8 +39,8 @@ from naqala.core.record import (
 )
 from naqala.core.session import with_canonical_seats
 from naqala.core.state import State
-from naqala.kernel.choice import AUTO, PYTHON, EngineError
-from naqala.kernel.seated import table_engine
+from naqala.native.choice import AUTO, PYTHON, EngineError
+from naqala.native.seated import table_engine
 from naqala.web.games import GAME_ID, Game, Refused, new_game_id, new_token
 
 #: the most players a game offered by the server seats

@@ -1,6 +1,6 @@
 //! Whole games on the kernel alone, for a profiler (`perf record`) and for before/after
 //! figures of the hot loop: the rules built from a content file (the merged content
-//! `naqala.kernel.content.content_data` gives, as JSON), then games played until the
+//! `naqala.native.content.content_data` gives, as JSON), then games played until the
 //! CPU-time budget is spent. `random`: random playouts, µs per action; `greedy`: every
 //! seat the kernel's greedy player, the mean and 99th percentile of a decision in µs.
 //!

@@ -3,7 +3,7 @@
 //! Every number, tile kind, deck and card parameter the kernel uses is read from here,
 //! never written into the Rust code, so a content-only house rule (`[[override]]`,
 //! `big-viziers`, `generous-jafaar`) runs native without a change to the kernel. The
-//! document is made by `naqala.kernel.content.content_data` from a `Rules`.
+//! document is made by `naqala.native.content.content_data` from a `Rules`.
 
 use std::collections::BTreeMap;
 

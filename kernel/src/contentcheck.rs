@@ -1,6 +1,6 @@
 //! What a content document must mean before the kernel's rules read it.
 //!
-//! `naqala.kernel.content.content_data` writes the document from rules the Python engine
+//! `naqala.native.content.content_data` writes the document from rules the Python engine
 //! has checked already (`core/meaning.py`, `plugins/base/checks.py`); a library user may
 //! hand the kernel any document, so the kernel checks again what its rules rely on:
 //! names given once, cards of decks that exist, the two decks every game has first, the

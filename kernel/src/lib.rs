@@ -4,7 +4,7 @@
 //! differential harness (`tests/test_native*.py`, `bench/native.py --verify`): same draws,
 //! same state JSON, same legal actions in the same order. The pure parts (this crate
 //! without the `python` feature) are tested with `cargo test`; `python.rs` is the thin
-//! PyO3 layer that `naqala.kernel` imports as `naqala.kernel._native`.
+//! PyO3 layer that `naqala.native` imports as `naqala.native._native`.
 
 /// mimalloc: the kernel allocates a state per action, and a batch's games move between
 /// threads (bench/vector_threads.py, bench/native.py measure what it buys)

@@ -5,7 +5,7 @@
 //! and cap; the same decision as the Python player from the same seed and state.
 //!
 //! The profile arrives parsed and checked by Python (`agents/profile.py`), as the JSON
-//! of a seat named `greedy:profile-json={…}` (`naqala.kernel.profiles`), so the kernel
+//! of a seat named `greedy:profile-json={…}` (`naqala.native.profiles`), so the kernel
 //! reads no TOML; its numbers are checked again here, in one line, before any game.
 
 use std::cmp::Reverse;

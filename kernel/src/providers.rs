@@ -27,7 +27,7 @@ const HOOK: &str = "hook:";
 /// A plugin's own name (`plugin:<id>`).
 const PLUGIN: &str = "plugin:";
 
-/// One rule and its provider, as `naqala.kernel.content` writes the `providers` table.
+/// One rule and its provider, as `naqala.native.content` writes the `providers` table.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProviderSpec {

@@ -5,7 +5,7 @@
 //! view's `full_state()`) used to cost a state JSON round trip: the kernel wrote the text,
 //! Python parsed it and structured it with cattrs, the hook's answer went back the same
 //! way. That was a hundred times a native new game. The form is what the Python side
-//! builds a `State` from with the attrs constructors directly (`naqala.kernel.state_form`):
+//! builds a `State` from with the attrs constructors directly (`naqala.native.state_form`):
 //! tuples mirroring `core/state.py`'s classes field by field, in their order — counts as
 //! tuples of ints, tiles by board index, tiles, cards and stages by id.
 //!

@@ -1,4 +1,4 @@
-//! The PyO3 bindings: the module `naqala.kernel._native`. Only conversions live here;
+//! The PyO3 bindings: the module `naqala.native._native`. Only conversions live here;
 //! every rule is in the pure modules, so `cargo test` covers them without Python.
 
 #[pyo3::pymodule]
@@ -44,7 +44,7 @@ mod _native {
 
     /// The rules' merged content, read once per `Rules`, and the kernel's rules built
     /// over it once, shared by every state it makes; it reads and makes native states.
-    #[pyclass(frozen, module = "naqala.kernel._native")]
+    #[pyclass(frozen, module = "naqala.native._native")]
     struct Kernel {
         rules: Arc<SharedRules>,
         /// a plugin's hooks called back, if any (`crate::state_view::PyHooks`)
@@ -197,7 +197,7 @@ mod _native {
 
     /// A native game state, with the rules (and the content that names its parts) of
     /// the kernel that made it.
-    #[pyclass(frozen, module = "naqala.kernel._native")]
+    #[pyclass(frozen, module = "naqala.native._native")]
     struct NativeState {
         rules: Arc<SharedRules>,
         state: State,
@@ -211,7 +211,7 @@ mod _native {
         }
 
         /// The state as the form a Python `State` is built from (`crate::py_state`,
-        /// `naqala.kernel.state_form`): no state JSON in between.
+        /// `naqala.native.state_form`): no state JSON in between.
         fn form<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
             crate::py_state::state_form(py, self.rules.content(), &self.state)
         }
@@ -480,7 +480,7 @@ mod _native {
 
     /// One seat's native player, kept between decisions (a player remembers its plan):
     /// the differential tests ask it and the Python player the same decisions.
-    #[pyclass(module = "naqala.kernel._native")]
+    #[pyclass(module = "naqala.native._native")]
     struct NativePlayer {
         player: std::sync::Mutex<Box<dyn Player + Send>>,
     }
@@ -552,7 +552,7 @@ mod _native {
     }
 
     /// The entries of a providers table (JSON: `[{entry, plugin, module, ported}]`, as
-    /// `naqala.kernel.content.providers_table` writes it) whose provider the kernel does
+    /// `naqala.native.content.providers_table` writes it) whose provider the kernel does
     /// not implement, as `(entry, plugin)`; ValueError for a table it cannot read.
     #[pyfunction]
     fn foreign_providers(table_json: &str) -> PyResult<Vec<(String, String)>> {

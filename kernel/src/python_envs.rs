@@ -39,7 +39,7 @@ fn reward_kind(kind: &str) -> PyResult<Reward> {
 }
 
 /// The engine of one ruleset for the environments: content, rules, observer, codec.
-#[pyclass(frozen, module = "naqala.kernel._native")]
+#[pyclass(frozen, module = "naqala.native._native")]
 pub struct EnvKernel {
     engine: Arc<Engine>,
 }
@@ -160,7 +160,7 @@ impl EnvKernel {
 }
 
 /// One game stepped by codec index; its options are read once per step.
-#[pyclass(module = "naqala.kernel._native")]
+#[pyclass(module = "naqala.native._native")]
 pub struct EnvGame {
     engine: Arc<Engine>,
     game: Game,
@@ -292,7 +292,7 @@ impl EnvGame {
 }
 
 /// N games stepped in one call (`naqala.envs.VectorEnv`).
-#[pyclass(module = "naqala.kernel._native")]
+#[pyclass(module = "naqala.native._native")]
 pub struct EnvBatch {
     engine: Arc<Engine>,
     batch: Batch,

@@ -41,7 +41,7 @@ fn refuse_change(what: &str) -> PyErr {
 }
 
 /// A native state as a plugin's hook reads it.
-#[pyclass(frozen, module = "naqala.kernel._native")]
+#[pyclass(frozen, module = "naqala.native._native")]
 pub struct StateView {
     content: Arc<Content>,
     state: State,
@@ -146,7 +146,7 @@ impl StateView {
 }
 
 /// `state.decision`: the stage waiting and who decides it.
-#[pyclass(frozen, get_all, module = "naqala.kernel._native")]
+#[pyclass(frozen, get_all, module = "naqala.native._native")]
 pub struct DecisionView {
     stage: String,
     player: i64,
@@ -160,7 +160,7 @@ impl DecisionView {
 }
 
 /// `state.board`: meeples and tokens by tile (tuples by colour and token kind), owners.
-#[pyclass(frozen, get_all, module = "naqala.kernel._native")]
+#[pyclass(frozen, get_all, module = "naqala.native._native")]
 pub struct BoardView {
     meeples: Py<PyTuple>,
     owners: Py<PyTuple>,
@@ -175,7 +175,7 @@ impl BoardView {
 }
 
 /// `state.players`: a sequence of `PlayerView`, each made when it is read.
-#[pyclass(frozen, sequence, module = "naqala.kernel._native")]
+#[pyclass(frozen, sequence, module = "naqala.native._native")]
 pub struct PlayersView {
     view: Py<StateView>,
 }
@@ -226,7 +226,7 @@ impl PlayersView {
 
 /// `state.players[p]`: coins, camels left, meeples by colour, hands by deck (card ids),
 /// counters, each read when asked.
-#[pyclass(frozen, module = "naqala.kernel._native")]
+#[pyclass(frozen, module = "naqala.native._native")]
 pub struct PlayerView {
     view: Py<StateView>,
     index: usize,
@@ -311,7 +311,7 @@ struct Tally {
 }
 
 /// A plugin's hooks as the kernel calls them: one Python function per hook (the plugins'
-/// answers combined in Python, `naqala.kernel.callbacks`), called with a `StateView`.
+/// answers combined in Python, `naqala.native.callbacks`), called with a `StateView`.
 #[derive(Debug)]
 pub struct PyHooks {
     content: Arc<Content>,

@@ -1,5 +1,5 @@
 //! The settings that are no number, as the content document holds them
-//! (`typed_settings`, written by `naqala.kernel.content.content_data`).
+//! (`typed_settings`, written by `naqala.native.content.content_data`).
 //!
 //! Python checked each against the type and choices the plugin reading it declares
 //! (`core/meaning.py`), so the kernel reads them by shape: a boolean, a text, an array of

@@ -5,7 +5,7 @@ else ``auto``). ``auto`` plays native when the game can and says in one line why
 it cannot; ``native`` refuses rules it cannot play natively (``EngineError``, the same
 line); ``python`` always plays on the reference engine. Both engines play the same game,
 so the choice changes how long a command takes, never what it prints. What can play
-natively — the game, each seat — is the engine plan's answer (``naqala.kernel.plan``);
+natively — the game, each seat — is the engine plan's answer (``naqala.native.plan``);
 this module only weighs it against what was asked.
 """
 
@@ -17,10 +17,10 @@ from collections.abc import Mapping, Sequence
 import attrs
 
 from naqala.core.engine import Rules
-from naqala.kernel.plan import NATIVE as NATIVE
-from naqala.kernel.plan import PYTHON as PYTHON
-from naqala.kernel.plan import plan
-from naqala.kernel.support import called_back_words
+from naqala.native.plan import NATIVE as NATIVE
+from naqala.native.plan import PYTHON as PYTHON
+from naqala.native.plan import plan
+from naqala.native.support import called_back_words
 
 AUTO = "auto"
 #: what ``--engine`` and ``NAQALA_ENGINE`` may say
@@ -38,7 +38,7 @@ class EngineError(ValueError):
 class EngineChoice:
     """The engine that plays (``native`` or ``python``) and, when auto chose Python, why
     (the one line a command prints on stderr); on native, the plugins' hooks the kernel
-    calls back (``naqala.kernel.callbacks``), said in one line too."""
+    calls back (``naqala.native.callbacks``), said in one line too."""
 
     engine: str
     fallback: str | None = None

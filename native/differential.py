@@ -28,11 +28,11 @@ from naqala.core.serialize import state_to_data
 from naqala.core.simulate import agent_seed
 from naqala.core.state import State
 from naqala.core.without import leave_out
-from naqala.kernel.bridge import NativeRules
-from naqala.kernel.support import code_plugins, hook_callbacks
+from naqala.native.bridge import NativeRules
+from naqala.native.support import code_plugins, hook_callbacks
 
 if TYPE_CHECKING:  # the extension is optional: its types are only named here
-    from naqala.kernel._native import NativeState
+    from naqala.native._native import NativeState
 
 
 @attrs.frozen

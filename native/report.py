@@ -3,7 +3,7 @@ back during a run, how often, and their share of the run's time.
 
 The kernel counts the hooks it calls back and times them (``NativeRules.called_back``,
 wall seconds from its own clock); the lab times a plugin's player at its seat
-(``naqala.kernel.callbacks.SeatTally``, kept with the rules). Both grow for the life of
+(``naqala.native.callbacks.SeatTally``, kept with the rules). Both grow for the life of
 the rules, so a run is measured as the difference between a snapshot before it and one
 after, in the process (and thread) that plays its games.
 """
@@ -11,12 +11,12 @@ after, in the process (and thread) that plays its games.
 from __future__ import annotations
 
 from naqala.core.engine import Rules
-from naqala.kernel.callbacks import SeatTally
-from naqala.kernel.plan import NATIVE
-from naqala.kernel.support import native_rules
+from naqala.native.callbacks import SeatTally
+from naqala.native.plan import NATIVE
+from naqala.native.support import native_rules
 
 #: where a rules' player tallies are kept (``seat_tally``)
-SEATS_KEY = "naqala.kernel.seat_tallies"
+SEATS_KEY = "naqala.native.seat_tallies"
 
 Tallies = dict[str, tuple[int, float]]
 

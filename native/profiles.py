@@ -25,7 +25,7 @@ def kernel_seat(rules: Rules, seat: str) -> str:
     kind, _, setting = name.partition(":")
     if kind != "greedy" or setting.partition("=")[0].strip().lower() != "profile":
         return seat  # the word read in any case, as the greedy player's factory reads it
-    key = f"naqala.kernel.profile:{name}"
+    key = f"naqala.native.profile:{name}"
     if key not in rules.memo:
         found = seat
         factory = rules.agents.get(kind)

@@ -1,4 +1,4 @@
-# The extension built from kernel/src (python.rs); see naqala.kernel.
+# The extension built from kernel/src (python.rs); see naqala.native.
 from collections.abc import Callable, Iterator
 from typing import Any
 

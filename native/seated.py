@@ -23,14 +23,14 @@ from naqala.core.record import GameRecord
 from naqala.core.session import seat_agents
 from naqala.core.simulate import agent_seed
 from naqala.core.state import State
-from naqala.kernel import native
-from naqala.kernel.choice import AUTO, PYTHON, EngineChoice, choose
-from naqala.kernel.plan import plugin_player
-from naqala.kernel.profiles import kernel_seat
-from naqala.kernel.support import native_rules
+from naqala.native import native
+from naqala.native.choice import AUTO, PYTHON, EngineChoice, choose
+from naqala.native.plan import plugin_player
+from naqala.native.profiles import kernel_seat
+from naqala.native.support import native_rules
 
 if TYPE_CHECKING:  # the extension is optional: its types are only named here
-    from naqala.kernel._native import NativeState
+    from naqala.native._native import NativeState
 
 #: the players that stay Python at the table (see the module's docstring)
 PYTHON_AT_THE_TABLE = ("random",)

@@ -1,6 +1,6 @@
 """The native engine (``kernel/``, Rust with PyO3 bindings), seen from Python.
 
-The extension ``naqala.kernel._native`` is optional: a machine without a Rust toolchain
+The extension ``naqala.native._native`` is optional: a machine without a Rust toolchain
 installs and plays on the Python engine, which stays the reference. ``available()`` says
 whether the extension loaded and ``unavailable_reason()`` why not, in one line, so that
 ``naqala --version`` and the commands can say which engine runs.
@@ -11,15 +11,15 @@ from __future__ import annotations
 import functools
 from types import ModuleType
 
-#: the extension's module, imported once (``naqala.kernel._native``)
-EXTENSION = "naqala.kernel._native"
+#: the extension's module, imported once (``naqala.native._native``)
+EXTENSION = "naqala.native._native"
 
 
 @functools.cache
 def _load() -> tuple[ModuleType | None, str | None]:
     """The extension module, or None and the reason it could not be imported."""
     try:
-        from naqala.kernel import _native
+        from naqala.native import _native
     except ImportError as exc:  # not built (no Rust toolchain), or built for another Python
         return None, f"the extension {EXTENSION} is not installed ({exc})"
     return _native, None

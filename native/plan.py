@@ -5,13 +5,13 @@ part â€” the rules and the game loop, each AI seat, the learning environments â€
 reason when the part stays on the Python engine, in one line each:
 
 - **the game**: native when the installed kernel implements the provider of every rule
-  or calls the plugin's hook back (``naqala.kernel.support``: the extension, who provides
-  each rule, unproven pairs, the content; ``naqala.kernel.callbacks``) and can set up and
+  or calls the plugin's hook back (``naqala.native.support``: the extension, who provides
+  each rule, unproven pairs, the content; ``naqala.native.callbacks``) and can set up and
   play out a game of that many players;
 - **a seat**: native when the game is and either the rules seat the shipped player of
   that name (``agents``) and the kernel has it, with that setting, or the player comes
   from a plugin (``naqala_agents``): the kernel then calls it back at its own seat's
-  decisions with a read-only view (``naqala.kernel.callbacks.seat_function``) and plays
+  decisions with a read-only view (``naqala.native.callbacks.seat_function``) and plays
   every other seat natively (``Part.called_back`` names its plugin);
 - **the environments**: native when the game's rules are and no plugin the kernel does
   not implement adds to the observation or the actions (``naqala_observation_parts``,
@@ -19,7 +19,7 @@ reason when the part stays on the Python engine, in one line each:
   hook is called back (the environments' kernel calls none).
 
 The command line, the lab, the environments and the web server read the plan
-(``naqala.kernel.choice.choose``, ``naqala.kernel.seated.table_engine``,
+(``naqala.native.choice.choose``, ``naqala.native.seated.table_engine``,
 ``naqala.envs.native.native_blocker``); nothing else decides an engine.
 """
 
@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING
 import attrs
 
 from naqala.core.engine import Rules
-from naqala.kernel.profiles import kernel_seat
-from naqala.kernel.support import called_back_words, foreign_rules, native_obstacle, native_rules
+from naqala.native.profiles import kernel_seat
+from naqala.native.support import called_back_words, foreign_rules, native_obstacle, native_rules
 
 if TYPE_CHECKING:  # the extension is optional: its types are only named here
-    from naqala.kernel._native import NativeState
+    from naqala.native._native import NativeState
 
 NATIVE = "native"
 PYTHON = "python"
@@ -110,7 +110,7 @@ def plan(rules: Rules, seats: Sequence[str] = (), players: int | None = None) ->
 def _finished(rules: Rules, players: int) -> NativeState | str:
     """A game of ``players`` of ``rules`` set up and played out by the kernel (kept with
     the rules), or why the kernel cannot (a player count or a board it has not ported)."""
-    key = f"naqala.kernel.finished:{','.join(rules.without)}:{players}"
+    key = f"naqala.native.finished:{','.join(rules.without)}:{players}"
     if key not in rules.memo:
         try:
             start = native_rules(rules).new_game(players, 0)

@@ -115,7 +115,7 @@ def _plain(value: object) -> object:
 def providers_table(rules: Rules) -> list[dict[str, Any]]:
     """Every rule of ``rules`` (``Rules.provided``) with the module of the plugin that
     provides it and whether that plugin says its hooks are ported, as the kernel reads
-    the table (``naqala.kernel._native.foreign_providers``)."""
+    the table (``naqala.native._native.foreign_providers``)."""
     modules = {info.name: module_of(info.module) for info in rules.plugins}
     ported = declared_native(rules)
     return [

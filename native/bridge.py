@@ -5,7 +5,7 @@ Python ``State`` over as its state JSON; ``to_python`` reads the kernel's state 
 with ``core/serialize.py`` (which checks what it means), so a native state becomes a
 Python one through the one document both engines must write identically; where the
 caller trusts the kernel (``meaning=False``) it is built from the kernel's form of it
-(``naqala.kernel.state_form``), which tests/test_state_form.py proves the same.
+(``naqala.native.state_form``), which tests/test_state_form.py proves the same.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any
 from naqala.core.engine import Rules
 from naqala.core.serialize import state_from_data, state_to_data
 from naqala.core.state import State
-from naqala.kernel import native
-from naqala.kernel.callbacks import state_reader
-from naqala.kernel.content import content_data
-from naqala.kernel.state_form import state_of_form
+from naqala.native import native
+from naqala.native.callbacks import state_reader
+from naqala.native.content import content_data
+from naqala.native.state_form import state_of_form
 
 if TYPE_CHECKING:  # the extension is optional: its types are only named here
-    from naqala.kernel._native import Kernel, NativeState
+    from naqala.native._native import Kernel, NativeState
 
 
 class NativeRules:
@@ -33,7 +33,7 @@ class NativeRules:
         self, rules: Rules, callbacks: Sequence[tuple[str, Callable[..., Any]]] = ()
     ) -> None:
         """``callbacks``: the plugin hooks the kernel calls back, ``(hook, function)``
-        (``naqala.kernel.callbacks``)."""
+        (``naqala.native.callbacks``)."""
         self.rules = rules
         content = json.dumps(content_data(rules))
         reader = state_reader(rules) if callbacks else None
@@ -61,7 +61,7 @@ class NativeRules:
     def to_python(self, state: NativeState, meaning: bool = True) -> State:
         """The Python ``State`` of a native state, checked as any state file is, or with
         ``meaning=False`` built from the kernel's form of it, unchecked
-        (``naqala.kernel.state_form``: the lab's final states, which the kernel made)."""
+        (``naqala.native.state_form``: the lab's final states, which the kernel made)."""
         if not meaning:
             return state_of_form(self.rules, state.form())
         return state_from_data(self.data(state), self.rules)[1]

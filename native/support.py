@@ -5,7 +5,7 @@ installed (``unavailable_reason``); a rule is provided by a plugin module the ke
 not implement (the kernel's answer, ``foreign_providers``, to the table of who provides
 each rule, ``Rules.provided``: a stage replaced under its own name included, whatever the
 plugin's ``naqala_native_support`` claims), unless the kernel calls that hook back
-(``naqala.kernel.callbacks``: native is what the kernel finds it can play, checked by
+(``naqala.native.callbacks``: native is what the kernel finds it can play, checked by
 provider), or by a kept older edition of a plugin the
 kernel plays at today's version; two ported plugins meet in ways the harness has not
 proven yet (``UNPROVEN_TOGETHER``); or the merged content holds what the kernel cannot
@@ -22,16 +22,16 @@ from collections.abc import Sequence
 from naqala.core.engine import Rules
 from naqala.core.native import Provided, declared_native
 from naqala.core.plugins import PluginInfo, is_edition
-from naqala.kernel import native, unavailable_reason
-from naqala.kernel.bridge import NativeRules
-from naqala.kernel.callbacks import Function, callback_functions, called_back, is_called_back
-from naqala.kernel.content import providers_table
+from naqala.native import native, unavailable_reason
+from naqala.native.bridge import NativeRules
+from naqala.native.callbacks import Function, callback_functions, called_back, is_called_back
+from naqala.native.content import providers_table
 
 #: where a ``Rules`` keeps its kernel and the answer (``Rules.memo``), by the cards left
 #: out, since ``--without`` changes the content after the rules are built
-MEMO = "naqala.kernel.native_rules"
+MEMO = "naqala.native.native_rules"
 #: where a ``Rules`` keeps the rules whose provider the kernel does not implement
-FOREIGN = "naqala.kernel.foreign_rules"
+FOREIGN = "naqala.native.foreign_rules"
 #: the kind of entry of a hook that only reads a state (``naqala.core.native``)
 READS = "reads"
 #: the base game's plugin name
@@ -87,7 +87,7 @@ def foreign_rules(rules: Rules) -> list[Provided]:
 
 def called_back_rules(rules: Rules) -> list[Provided]:
     """The rules of ``rules`` whose provider the kernel does not implement and that it
-    calls back (``naqala.kernel.callbacks``): a game with them stays native."""
+    calls back (``naqala.native.callbacks``): a game with them stays native."""
     return called_back(rules, foreign_rules(rules))
 
 

@@ -1,7 +1,7 @@
 """The plugin hooks the native engine calls back, and the functions it calls.
 
 Where a loaded plugin implements a hook the kernel does not (its provider is foreign,
-``naqala.kernel.support.foreign_rules``) and the kernel can ask it at its own hook point
+``naqala.native.support.foreign_rules``) and the kernel can ask it at its own hook point
 (``CALLED_BACK``), the game stays native: the kernel plays its own rules and, at that
 point, calls one Python function with a read-only ``StateView`` (and the player, where
 the hook takes one). That function asks every such plugin's implementation and combines
@@ -12,7 +12,7 @@ answer for ``naqala_verdict``, read as its winners and kind, the effects of
 ``naqala_tile_effects`` concatenated and handed over as the kernel reads content's), so
 one hook file serves both engines. ``naqala_adjust_new_game`` returns a new ``State``, so
 it is handed the whole Python state and its answer is read back, once a game, both ways
-as the form of a ``State`` the kernel writes and reads (``naqala.kernel.state_form``).
+as the form of a ``State`` the kernel writes and reads (``naqala.native.state_form``).
 A wrapper implementation is not called back: it keeps its game in Python.
 """
 
@@ -34,7 +34,7 @@ from naqala.core.events import ScoreLine
 from naqala.core.failures import PluginFailed
 from naqala.core.native import Provided
 from naqala.core.state import State
-from naqala.kernel.state_form import Form, form_of, state_of_form
+from naqala.native.state_form import Form, form_of, state_of_form
 
 #: the hooks the kernel calls back, with their arguments after ``rules``, in order
 CALLED_BACK: dict[str, tuple[str, ...]] = {
@@ -159,7 +159,7 @@ def _adjusted_lines(rules: Rules, functions: Sequence[Function]) -> Function:
 
 def _adjusted(rules: Rules, functions: Sequence[Function]) -> Function:
     """The new game's hooks folded over the kernel's new game, handed over and answered
-    as the form of a ``State`` (``naqala.kernel.state_form``); None when none changed it."""
+    as the form of a ``State`` (``naqala.native.state_form``); None when none changed it."""
 
     def adjust(form: Form) -> Form | None:
         state = start = state_of_form(rules, form)
@@ -243,7 +243,7 @@ def callback_functions(rules: Rules, asked: Sequence[Provided]) -> list[tuple[st
 
 def state_reader(rules: Rules) -> Callable[[Form], State]:
     """What a view's ``full_state()`` calls: the kernel's form of its state built into a
-    Python ``State`` (``naqala.kernel.state_form``; the kernel made and checked it)."""
+    Python ``State`` (``naqala.native.state_form``; the kernel made and checked it)."""
 
     def read(form: Form) -> State:
         return state_of_form(rules, form)
