@@ -240,12 +240,12 @@ pub enum Counted {
     Owned(usize),
     /// meeples of this colour in front of the player
     Held(usize),
-    /// copies of this card in the player's resource hand
-    Cards(u8),
+    /// copies of this card (second) in the player's hand of the resource deck (first)
+    Cards(usize, u8),
     /// the tiles the player owns
     Tiles,
-    /// the resource cards left to draw: the pile and its discards
-    Pile,
+    /// the resource cards left to draw: the pile and its discards, of this deck
+    Pile(usize),
     /// tokens of this kind left in the bank
     Bank(usize),
     /// an id these rules do not have: nothing to count
@@ -379,6 +379,16 @@ impl Lookup<'_> {
     }
 }
 
+/// The index of the resource deck, found by name (`contentcheck` holds it first).
+fn resources(names: &Lookup<'_>) -> usize {
+    names
+        .doc
+        .decks
+        .iter()
+        .position(|d| d.id == crate::content::RESOURCES)
+        .unwrap_or(0)
+}
+
 fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
     let refuse = |what: &str| Err(format!("kernel content: effects: {what}"));
     Ok(match doc {
@@ -426,9 +436,11 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
             "here" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Here)),
             "owned" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Owned)),
             "held" => Expr::Count(names.colour(of).map_or(Counted::Nothing, Counted::Held)),
-            "cards" => Expr::Count(names.card(of).map_or(Counted::Nothing, Counted::Cards)),
+            "cards" => Expr::Count(names.card(of).map_or(Counted::Nothing, |card| {
+                Counted::Cards(resources(names), card)
+            })),
             "tiles" => Expr::Count(Counted::Tiles),
-            "pile" => Expr::Count(Counted::Pile),
+            "pile" => Expr::Count(Counted::Pile(resources(names))),
             "bank" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Bank)),
             other => return refuse(&format!("unknown count {other:?}")),
         },
@@ -778,16 +790,16 @@ fn count(counted: Counted, state: &State, me: usize) -> i64 {
     match counted {
         Counted::Nothing => 0,
         Counted::Held(colour) => i64::from(player.meeples[colour]),
-        Counted::Cards(card) => player
+        Counted::Cards(deck, card) => player
             .hands
-            .hand(crate::rules::RESOURCES)
+            .hand(deck)
             .iter()
             .filter(|&&c| c == card)
             .count() as i64,
         Counted::Tiles => owned().count() as i64,
         Counted::Bank(token) => i64::from(state.pool[token]),
-        Counted::Pile => {
-            let deck = &state.decks[crate::rules::RESOURCES];
+        Counted::Pile(deck) => {
+            let deck = &state.decks[deck];
             (deck.draw().len() + deck.discard().len()) as i64
         }
         Counted::Owned(token) => owned()

@@ -294,12 +294,6 @@ fn round_key_of(content: &Content, card: usize) -> Option<Sym> {
     limited.then(|| content.names.known(&format!("round-used:{}", spec.id)))
 }
 
-/// The index of the resources deck for `effects.rs`'s counts, which read no content:
-/// the rules find the deck by name (`Content::resources`); this one number stays until
-/// that file, edited beside this change, reads it from the content too. `contentcheck`
-/// holds the deck named `content::RESOURCES` first, so the two agree.
-pub(crate) const RESOURCES: usize = 0;
-
 impl<'c> Rules<'c> {
     pub fn new(content: &'c Content) -> Rules<'c> {
         let names = &content.names;
