@@ -19,7 +19,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 from naqala.core import build_rules
 from naqala.core.actions import parse_action
@@ -62,6 +64,24 @@ def picture(name: str) -> str:
     return board_svg(rules, state, seat=0)
 
 
+def fit_viewport(browser: Any, width: float, height: float) -> None:
+    """Resizes the window until its viewport is ``width`` by ``height``: a resize lands a
+    little later on a busy machine, so the viewport is read again until it fits (at
+    most 5 seconds), rather than trusting one reading taken right after the resize."""
+    wanted = [round(width), round(height)]
+    browser.set_window_size(*wanted)
+    deadline = time.monotonic() + 5.0
+    while True:
+        inner = browser.execute_script("return [window.innerWidth, window.innerHeight]")
+        if inner == wanted or time.monotonic() > deadline:
+            return
+        outer = browser.get_window_size()
+        browser.set_window_size(
+            outer["width"] + wanted[0] - inner[0], outer["height"] + wanted[1] - inner[1]
+        )
+        time.sleep(0.05)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--out", type=Path, default=PICTURES, help="folder to write to")
@@ -78,10 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             browser.get(path.as_uri())
             element = browser.find_element("css selector", "svg")
             width, height = element.size["width"], element.size["height"]
-            browser.set_window_size(width, height)
-            # the window's outer size includes nothing in headless mode; check the viewport
-            inner = browser.execute_script("return [window.innerWidth, window.innerHeight]")
-            browser.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+            fit_viewport(browser, width, height)
             element.screenshot(str(out / f"board-{name}.png"))
             print(f"wrote {path.with_suffix('.png')} ({width}×{height})")
     return 0
