@@ -17,6 +17,7 @@ import attrs
 
 from naqala.core.documents import DocumentError, parse_toml
 from naqala.core.effects import (
+    CounterSpec,
     PowerSpec,
     Source,
     TileActionSpec,
@@ -268,6 +269,7 @@ class ContentFile:
     trigger: list[TriggerSpec] = attrs.field(factory=list)
     tile_action: list[TileActionSpec] = attrs.field(factory=list)
     power: list[PowerSpec] = attrs.field(factory=list)
+    counter: list[CounterSpec] = attrs.field(factory=list)
     #: numbers, booleans, texts and short arrays (``core/setting_values.py``), by dotted name
     settings: dict[str, Any] = attrs.field(factory=dict, validator=setting_values)
     #: the texts a text setting may take, declared by the plugin that reads it
@@ -296,6 +298,8 @@ class Content:
     triggers: tuple[TriggerSpec, ...] = ()
     tile_actions: tuple[TileActionSpec, ...] = ()
     powers: tuple[PowerSpec, ...] = ()
+    #: the counters effects set and read (``[[counter]]``), in content order
+    counters: tuple[CounterSpec, ...] = ()
 
     def setting(self, key: str) -> int:
         try:
@@ -465,6 +469,7 @@ class _Merging:
     triggers: list[TriggerSpec] = attrs.field(factory=list)
     tile_actions: list[TileActionSpec] = attrs.field(factory=list)
     powers: list[PowerSpec] = attrs.field(factory=list)
+    counters: list[CounterSpec] = attrs.field(factory=list)
     seen: dict[tuple[str, str], Path] = attrs.field(factory=dict)
     restated: dict[tuple[str, str], Path] = attrs.field(factory=dict)
 
@@ -508,6 +513,9 @@ class _Merging:
         for i, power in enumerate(data.power):
             self.claim("power", f"{power.deck}:{power.kind}", path, i)
             self.powers.append(power)
+        for i, counter in enumerate(data.counter):
+            self.claim("counter", counter.id, path, i)
+            self.counters.append(counter)
 
     def add_components(self, path: Path, data: ContentFile) -> None:
         """Colours (and their letters), tokens, tiles, player counts and extra meeples;
@@ -595,6 +603,7 @@ class _Merging:
             triggers=tuple(self.triggers),
             tile_actions=tuple(self.tile_actions),
             powers=tuple(self.powers),
+            counters=tuple(self.counters),
         )
 
     def allowed_player_counts(self) -> dict[int, PlayerCountSpec]:

@@ -34,6 +34,7 @@ COUNTED_IDS = {
     "bank": "token",
     "held": "colour",
     "cards": "card",
+    "counter": "counter",
 }
 #: the verbs a tile action's hook may answer: a score line is given at scoring, a token is
 #: placed on a used power's target and a choice by a whole tile action, none of which a
@@ -64,6 +65,7 @@ def unknown_ids(rules: Rules, where: str, source: Source) -> list[str]:
         "token": rules.token_index.keys(),
         "colour": rules.colour_index.keys(),
         "card": rules.card_specs.keys(),
+        "counter": {counter.id for counter in rules.content.counters},
     }
     found = []
     for node in trees(source):

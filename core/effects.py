@@ -82,6 +82,7 @@ COUNTS = {
     "tiles": "",  # the tiles ``me`` owns
     "pile": "",  # the resource cards left to draw: the pile and its discards
     "bank": "token",  # tokens of that kind left in the bank
+    "counter": "counter",  # a counter's value (``[[counter]]``): ``me``'s, or the game's
 }
 #: functions of numbers
 FUNCTIONS = ("min", "max", "abs")
@@ -272,7 +273,17 @@ def template(attribute_name: str) -> Callable[[Any, Any, Any], None]:
     return check
 
 
-_VERBS = ("coins", "draw", "score", "place", "remove", "kills", "discard_fakirs", "choose")
+_VERBS = (
+    "coins",
+    "draw",
+    "score",
+    "place",
+    "remove",
+    "kills",
+    "discard_fakirs",
+    "choose",
+    "set",
+)
 #: the verbs naming a token on the used power's target tile, not an amount
 TOKEN_VERBS = ("place", "remove")
 #: the fewest and the most options a choice offers (``choose 1`` … ``choose 9``)
@@ -280,6 +291,16 @@ FEWEST_OPTIONS = 2
 MOST_OPTIONS = 9
 #: the verb of the action taking an option of a choice: ``choose 2``
 CHOOSE = "choose"
+#: the verb setting a counter (``{ set = "tolls", to = 'counter("tolls") + 1' }``)
+SET = "set"
+#: the values a counter holds (a state's counters are 0 to 1,000,000: ``validate``)
+COUNTER_MOST = 1_000_000
+#: a counter's name in a state's (or a player's) ``extras``: ``counter.<id>``
+COUNTER_PREFIX = "counter."
+#: whose a counter is: each player's own, or one for the whole game
+COUNTER_HOLDERS = ("player", "game")
+#: the longest counter id (a state's counter names are at most 64 characters)
+COUNTER_ID_MOST = 48
 
 
 def _one_verb(instance: EffectSpec, _attribute: Any, _value: Any) -> None:
@@ -289,6 +310,11 @@ def _one_verb(instance: EffectSpec, _attribute: Any, _value: Any) -> None:
             "coins" if not given else given[1],
             f"an effect does one thing: exactly one of {', '.join(_VERBS)}"
             + (f" (got {', '.join(given)})" if given else ""),
+        )
+    if (instance.set is None) != (instance.to is None):
+        raise OutOfBounds(
+            "to" if instance.set is not None else "set",
+            'a counter is set to a value: set = "<counter>", to = <amount>',
         )
 
 
@@ -331,6 +357,10 @@ class EffectSpec:
     #: a choice offered to the player: one of these lists of effects, by its words
     #: (a decision of its own, ``choose <n>``)
     choose: list[OptionSpec] | None = attrs.field(default=None, validator=_options)
+    #: a counter declared by ``[[counter]]``, set ``to`` a value (held from 0 to
+    #: ``COUNTER_MOST``): the effect's player's counter, or the game's
+    set: str | None = None
+    to: Source | None = attrs.field(default=None, validator=expression("to"))
     category: str = ""
     #: the score line's detail, with ``{expression}`` fields (``{held("yellow")} viziers``)
     detail: str = attrs.field(default="", validator=template("detail"))
@@ -339,10 +369,14 @@ class EffectSpec:
     )
 
     def verb(self) -> tuple[str, Source]:
-        """The effect's verb and its amount (a place's token; a choice's: 0)."""
+        """The effect's verb and its amount (a place's token; a choice's: 0; a set's: the
+        value it sets, ``to``)."""
         for verb in _VERBS:
             amount = getattr(self, verb)
             if amount is not None:
+                if verb == SET:
+                    assert self.to is not None  # _one_verb checked it
+                    return verb, self.to
                 return verb, 0 if verb == CHOOSE else amount
         raise AssertionError("an effect has a verb")  # _one_verb checked it
 
@@ -436,6 +470,36 @@ class PowerSpec:
     readings: dict[str, list[str]] = attrs.field(factory=dict)
 
 
+def _counter_id(_instance: Any, attribute: Any, value: str) -> None:
+    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", value) or len(value) > COUNTER_ID_MOST:
+        raise OutOfBounds(
+            attribute.name,
+            f"{value!r}: a counter's id is lower-case letters, digits, - and _, "
+            f"at most {COUNTER_ID_MOST} characters",
+        )
+
+
+def _holder(_instance: Any, attribute: Any, value: str) -> None:
+    if value not in COUNTER_HOLDERS:
+        raise OutOfBounds(attribute.name, f"{value!r}: one of {', '.join(COUNTER_HOLDERS)}")
+
+
+@attrs.frozen
+class CounterSpec:
+    """A number the rules keep for each player (``of = "player"``) or for the game
+    (``"game"``), 0 at the start: effects set it (``set``) and expressions read it
+    (``counter("id")``). It is part of the state, saved and compared like every other."""
+
+    id: str = attrs.field(validator=_counter_id)
+    of: str = attrs.field(default="player", validator=_holder)
+    text: str = ""
+
+    @property
+    def key(self) -> str:
+        """The counter's name in ``extras``."""
+        return f"{COUNTER_PREFIX}{self.id}"
+
+
 #: ``{expression}`` fields of a text (a detail, a card's words)
 FIELD = re.compile(r"\{([^{}]+)\}")
 
@@ -457,7 +521,7 @@ def compiled(spec: EffectSpec) -> Tree:
         "amount": compile_expression(1 if placed else amount),
         "if": None if spec.when is None else compile_expression(spec.when),
         "category": spec.category,
-        "token": str(amount) if placed else "",
+        "token": str(amount) if placed else (spec.set or ""),
     }
     if spec.choose is not None:
         tree["options"] = [[compiled(e) for e in option.effects] for option in spec.choose]

@@ -17,6 +17,7 @@ import attrs
 
 from naqala.core.board import tile_name
 from naqala.core.content import DECK_NAMES
+from naqala.core.effects import COUNTER_PREFIX
 from naqala.core.engine import Rules
 from naqala.core.state import (
     ASIDE,
@@ -287,11 +288,24 @@ def _check_declared(
     """``key`` is a counter some plugin declares through ``hook`` (a declared ``prefix*``
     stands for every name that begins so), else one problem naming the known ones (the
     core's own, ``core``, among them)."""
+    if key.startswith(COUNTER_PREFIX):
+        yield from _check_content_counter(rules, where, key, holder)
+        return
     known = declared_names(rules, hook) | frozenset(core)
     prefixes = tuple(name[:-1] for name in known if name.endswith("*"))
     if not key.startswith(prefixes) and key not in known:
         names = ", ".join(sorted(known)) or "none"
         yield Problem(f"{where}.{key}", f"no {holder} counter {key!r} ({names})")
+
+
+def _check_content_counter(rules: Rules, where: str, key: str, holder: str) -> Iterable[Problem]:
+    """``counter.<id>``: a counter content declares (``[[counter]]``), held by a player or
+    by the game as it says."""
+    of = "player" if holder == "player" else "game"
+    ids = sorted(c.id for c in rules.content.counters if c.of == of)
+    if key[len(COUNTER_PREFIX) :] not in ids:
+        names = ", ".join(ids) or "none"
+        yield Problem(f"{where}.{key}", f"no {holder} counter {key!r} in content ({names})")
 
 
 def _check_flags(rules: Rules, state: State) -> Iterable[Problem]:

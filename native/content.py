@@ -102,6 +102,7 @@ def effects_data(content: Content) -> dict[str, Any]:
             }
             for p in content.powers
         ],
+        "counters": [{"id": c.id, "of": c.of} for c in content.counters],
     }
 
 

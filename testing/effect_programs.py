@@ -5,7 +5,8 @@ A rule made of existing effects needs no code in either engine, so the two inter
 interpreters: Hypothesis draws content-only house rules from the whole vocabulary
 (triggers at every moment, tile actions before, after and instead of every base tile
 kind, a new djinn with a reacting, scoring or used power; choices ending a whole tile
-action or a used power; every name, count and operator of the expressions) and the
+action or a used power; counters of a player and of the game, set and read; every name,
+count and operator of the expressions) and the
 differential harness plays each on both engines, comparing every state, legal list and
 score sheet (``tests/test_effects_programs.py``,
 ``bench/effects.py`` for thousands).
@@ -49,7 +50,12 @@ LEAVES = (
     "tiles()",
     "pile()",
     'vp("palace")',
+    'counter("mine")',
+    'counter("ours")',
 )
+#: the counters every drawn program declares: one per player, one for the game
+COUNTERS = '[[counter]]\nid = "mine"\nof = "player"\n\n[[counter]]\nid = "ours"\nof = "game"'
+
 _BINARY = ("+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or")
 #: decisions of a turn a used power may be offered at
 STAGES = ("pick", "drop", "kill", "sell", "tribe:red", "tribe:blue", "tile:village", "tile:oasis")
@@ -90,12 +96,21 @@ def _effects(scoring: bool) -> st.SearchStrategy[list[Effect]]:
         )
     else:
         draw = amount.map(lambda e: f"min(2, {e})")
-        one = st.builds(
+        plain = st.builds(
             lambda verb, value, when: {verb: value} | ({"if": when} if when else {}),
             st.sampled_from(("coins", "coins", "draw", "kills", "discard_fakirs")),
             st.one_of(amount, draw),
             condition,
         ).map(lambda e: e if "draw" not in e else {**e, "draw": f"min(2, {e['draw']})"})
+        counted = st.builds(
+            lambda counter, value, when: (
+                {"set": counter, "to": value} | ({"if": when} if when else {})
+            ),
+            st.sampled_from(("mine", "ours")),
+            amount,
+            condition,
+        )
+        one = st.one_of(plain, plain, plain, counted)
     return st.lists(one, min_size=1, max_size=3)
 
 
@@ -230,6 +245,7 @@ def programs(draw: st.DrawFn) -> str:
     rounds = draw(st.sampled_from((0, 2, 3, 4)))
     if rounds:  # shorter games: more programs proven per second
         parts.append(f"[settings]\nend.after_round = {rounds}")
+    parts.append(COUNTERS)
     for index in range(draw(st.integers(1, 4))):
         maker = draw(makers)
         if maker == "trigger":

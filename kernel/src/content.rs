@@ -355,6 +355,9 @@ fn names_of(doc: &ContentDoc) -> Vec<String> {
         all.push(format!("placing:{}", token.id));
         all.push(format!("piece.{}", token.id));
     }
+    for counter in &doc.effects.counters {
+        all.push(counter.key());
+    }
     all.extend(crate::rules::thieves::names(doc));
     all.extend(crate::rules::solo::names(doc));
     all
@@ -419,7 +422,7 @@ impl Content {
         let names = Names::new(names_of(&doc));
         let kind_ranks = KindRanks::new(&doc);
         let typed_settings = crate::typed_settings::read_all(&doc.typed_settings)?;
-        let effects = crate::effects::Effects::read(&doc, &doc.effects)?;
+        let effects = crate::effects::Effects::read(&doc, &doc.effects, &names)?;
         let deck = |name: &str| {
             doc.decks
                 .iter()

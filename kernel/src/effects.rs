@@ -13,6 +13,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use crate::extras::{get_extra, with_extra};
+use crate::names::{Names, Sym};
 use crate::state::{State, Target, NOBODY};
 
 /// Every intermediate value is held within ±`BOUND`, as in Python (`effects.BOUND`).
@@ -131,6 +133,25 @@ pub struct PowerDoc {
     pub stages: Vec<String>,
 }
 
+/// A `[[counter]]`: a number effects set and read, each player's or the game's.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CounterDoc {
+    pub id: String,
+    /// `player` or `game`
+    pub of: String,
+}
+
+impl CounterDoc {
+    /// The counter's name in `extras` (`CounterSpec.key`).
+    pub fn key(&self) -> String {
+        format!("counter.{}", self.id)
+    }
+}
+
+/// The most a counter holds (`core/effects.py`'s `COUNTER_MOST`).
+pub const COUNTER_MOST: i64 = 1_000_000;
+
 /// The effects language's part of the content JSON.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -141,6 +162,8 @@ pub struct EffectsDoc {
     pub tile_actions: Vec<TileActionDoc>,
     #[serde(default)]
     pub powers: Vec<PowerDoc>,
+    #[serde(default)]
+    pub counters: Vec<CounterDoc>,
 }
 
 /// When a trigger or a power acts (`core/effects.py`'s `MOMENTS`).
@@ -248,8 +271,17 @@ pub enum Counted {
     Pile(usize),
     /// tokens of this kind left in the bank
     Bank(usize),
+    /// a declared counter: the player's own, or the game's
+    Counter(Holder),
     /// an id these rules do not have: nothing to count
     Nothing,
+}
+
+/// A declared counter, by its name in `extras`: each player's, or the game's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Holder {
+    Player(Sym),
+    Game(Sym),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -289,6 +321,8 @@ pub enum Verb {
     Kills,
     /// a choice offered to the player (the last effect of its list): `Effect::options`
     Choose,
+    /// a declared counter set to the amount (held from 0 to `COUNTER_MOST`)
+    Set(Holder),
 }
 
 #[derive(Debug, Clone)]
@@ -359,9 +393,21 @@ pub struct Effects {
 /// What a content names, for resolving an expression's ids.
 pub struct Lookup<'a> {
     pub doc: &'a crate::content::ContentDoc,
+    pub names: &'a Names,
 }
 
 impl Lookup<'_> {
+    /// A declared counter by id (its name is in the names table: `content::names_of`).
+    fn counter(&self, id: &str) -> Option<Holder> {
+        let counter = self.doc.effects.counters.iter().find(|c| c.id == id)?;
+        let sym = self.names.sym(&counter.key())?;
+        Some(if counter.of == "game" {
+            Holder::Game(sym)
+        } else {
+            Holder::Player(sym)
+        })
+    }
+
     fn token(&self, id: &str) -> Option<usize> {
         self.doc.tokens.iter().position(|t| t.id == id)
     }
@@ -442,6 +488,7 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
             "tiles" => Expr::Count(Counted::Tiles),
             "pile" => Expr::Count(Counted::Pile(resources(names))),
             "bank" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Bank)),
+            "counter" => Expr::Count(names.counter(of).map_or(Counted::Nothing, Counted::Counter)),
             other => return refuse(&format!("unknown count {other:?}")),
         },
         ExprDoc::Neg { neg } => Expr::Neg(Box::new(resolve(neg, names)?)),
@@ -487,6 +534,15 @@ fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>,
                 "kills" => Verb::Kills,
                 "choose" => Verb::Choose,
                 "discard_fakirs" => Verb::DiscardFakirs,
+                "set" => match names.counter(&e.token) {
+                    Some(holder) => Verb::Set(holder),
+                    None => {
+                        return Err(format!(
+                            "kernel content: effects: no counter {:?} to set",
+                            e.token
+                        ))
+                    }
+                },
                 verb @ ("place" | "remove") => match names.token(&e.token) {
                     Some(token) if verb == "place" => Verb::Place(token),
                     Some(token) => Verb::Remove(token),
@@ -533,10 +589,14 @@ fn program(
 /// The effects a hook called back answers (`naqala_tile_effects`), as the JSON list of
 /// `core/effects.py`'s `compiled` effects, resolved against the content; a list that is
 /// no such JSON, or names what the content has not, is refused in one line.
-pub fn answered(doc: &crate::content::ContentDoc, text: &str) -> Result<Vec<Effect>, String> {
+pub fn answered(
+    doc: &crate::content::ContentDoc,
+    names: &Names,
+    text: &str,
+) -> Result<Vec<Effect>, String> {
     let docs: Vec<EffectDoc> =
         serde_json::from_str(text).map_err(|e| format!("its effects are not effects: {e}"))?;
-    effect_list(&docs, &Lookup { doc })
+    effect_list(&docs, &Lookup { doc, names })
 }
 
 impl At {
@@ -553,8 +613,12 @@ impl At {
 impl Effects {
     /// The entries of `doc`, resolved against its content; an unknown moment, verb or
     /// name is refused in one line.
-    pub fn read(doc: &crate::content::ContentDoc, effects: &EffectsDoc) -> Result<Effects, String> {
-        let names = Lookup { doc };
+    pub fn read(
+        doc: &crate::content::ContentDoc,
+        effects: &EffectsDoc,
+        names: &Names,
+    ) -> Result<Effects, String> {
+        let names = Lookup { doc, names };
         let mut out = Effects {
             triggers: vec![Vec::new(); Moment::ALL.len()],
             ..Effects::default()
@@ -798,6 +862,8 @@ fn count(counted: Counted, state: &State, me: usize) -> i64 {
             .count() as i64,
         Counted::Tiles => owned().count() as i64,
         Counted::Bank(token) => i64::from(state.pool[token]),
+        Counted::Counter(Holder::Player(key)) => get_extra(&player.extras, key),
+        Counted::Counter(Holder::Game(key)) => get_extra(&state.extras, key),
         Counted::Pile(deck) => {
             let deck = &state.decks[deck];
             (deck.draw().len() + deck.discard().len()) as i64
@@ -815,6 +881,20 @@ fn count(counted: Counted, state: &State, me: usize) -> i64 {
             i64::from(state.board.tokens(here)[token])
         }),
     }
+}
+
+/// `state` with counter `holder` of player `me` set to `value`, held from 0 to
+/// `COUNTER_MOST` (at 0 it leaves `extras`: `effects._set_counter`).
+pub fn set_counter(mut state: State, holder: Holder, me: usize, value: i64) -> State {
+    let value = value.clamp(0, COUNTER_MOST);
+    match holder {
+        Holder::Game(key) => state.extras = with_extra(&state.extras, key, value),
+        Holder::Player(key) => {
+            let player = &mut state.players[me];
+            player.extras = with_extra(&player.extras, key, value);
+        }
+    }
+    state
 }
 
 /// Whether an optional condition holds (none: always).

@@ -472,7 +472,7 @@ impl HookCalls for PyHooks {
             if let Some(found) = kept.get(&text) {
                 return Ok(Some(Arc::clone(found)));
             }
-            let list = crate::effects::answered(&self.content.doc, &text)
+            let list = crate::effects::answered(&self.content.doc, &self.content.names, &text)
                 .map_err(pyo3::exceptions::PyValueError::new_err)?;
             let list = Arc::new(list);
             if kept.len() >= KEPT_ANSWERS {

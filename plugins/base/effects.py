@@ -21,10 +21,13 @@ from naqala.core.content import RESOURCES, CardSpec
 from naqala.core.effect_answers import require_tile_answer
 from naqala.core.effects import (
     CHOOSE,
+    COUNTER_MOST,
     FIELD,
     READING,
     SCORING,
+    SET,
     USE,
+    CounterSpec,
     EffectSpec,
     PowerSpec,
     Source,
@@ -46,6 +49,7 @@ from naqala.core.state import (
     add_at,
     count_effect,
     evolve,
+    get_extra,
     replace_at,
 )
 from naqala.core.validate import MAX_COINS
@@ -181,6 +185,8 @@ def _count(rules: Rules, state: State, what: str, of: str, me: int) -> int:
     if what == "pile":
         deck = state.decks[rules.deck_index[RESOURCES]]
         return len(deck.draw) + len(deck.discard)
+    if what == "counter":
+        return _read_counter(rules, state, of, me)
     if me == NOBODY:
         return 0
     if what == "held":
@@ -237,7 +243,48 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
         elif verb == "draw" and value > 0:
             state, drawn = draw_cards(state, rules.deck_index[RESOURCES], value)
             state = add_cards(state, scope.me, drawn)
+        elif verb == SET and effect.set is not None:
+            state = _set_counter(rules, state, effect.set, scope.me, value)
     return state
+
+
+def counters(rules: Rules) -> dict[str, CounterSpec]:
+    """The declared counters by id (``[[counter]]``), worked out once per rules."""
+    found: dict[str, CounterSpec] | None = rules.memo.get("effects.counters")
+    if found is None:
+        found = rules.memo["effects.counters"] = {c.id: c for c in rules.content.counters}
+    return found
+
+
+def _set_counter(rules: Rules, state: State, counter: str, me: int, value: int) -> State:
+    """A counter set to ``value`` held from 0 to ``COUNTER_MOST``; at 0 it leaves the
+    state's ``extras``, as an unset counter reads 0."""
+    spec = counters(rules)[counter]
+    value = max(0, min(COUNTER_MOST, value))
+    if spec.of == "game":
+        return evolve(state, extras=_with_counter(state.extras, spec.key, value))
+    if me == NOBODY:
+        return state
+    player = state.players[me]
+    extras = _with_counter(player.extras, spec.key, value)
+    return state.replace_player(me, evolve(player, extras=extras))
+
+
+def _with_counter(
+    extras: tuple[tuple[str, int], ...], key: str, value: int
+) -> tuple[tuple[str, int], ...]:
+    """``extras`` with ``key`` at ``value``, or without it at 0."""
+    kept = {k: v for k, v in extras if k != key}
+    return tuple(sorted({**kept, key: value}.items() if value else kept.items()))
+
+
+def _read_counter(rules: Rules, state: State, counter: str, me: int) -> int:
+    spec = counters(rules).get(counter)
+    if spec is None:
+        return 0
+    if spec.of == "game":
+        return get_extra(state.extras, spec.key)
+    return 0 if me == NOBODY else get_extra(state.players[me].extras, spec.key)
 
 
 def _remove_token(rules: Rules, state: State, token: str, tile: int) -> State:

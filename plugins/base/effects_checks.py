@@ -14,6 +14,7 @@ from naqala.core.effects import (
     FIELD,
     READING,
     SCORING,
+    SET,
     TOKEN_VERBS,
     USE,
     EffectSpec,
@@ -105,6 +106,10 @@ def _effect_problems(
             found.append(f"{at}: at scoring, effects give score lines only (score = …)")
         if verb == "score" and not effect.category:
             found.append(f'{at}: a score line names its category (category = "coins"…)')
+        if verb == SET and effect.set not in {c.id for c in rules.content.counters}:
+            found.append(
+                f"{at}: no counter {effect.set!r} in these rules (declare it: [[counter]])"
+            )
     if moment == USE and not effects:
         found.append(f"{where}: a used power does something (effects = […])")
     for source in sources:

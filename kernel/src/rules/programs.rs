@@ -178,6 +178,9 @@ impl Rules<'_> {
                         state.pool[token] += 1;
                     }
                 }
+                effects::Verb::Set(holder) => {
+                    state = effects::set_counter(state, holder, scope.me, value);
+                }
                 effects::Verb::DiscardFakirs => {
                     let held = self.fakirs_held(&state, scope.me);
                     let count = usize::try_from(value.max(0)).unwrap_or(0).min(held);
