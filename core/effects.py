@@ -71,6 +71,10 @@ DOTTED = {
     "event.victim": "the player whose meeples were hidden (``kill-prevented``), else -1",
     "event.this_card": "1 if the event is about this very card (``djinn-taken``), else 0",
     "turn.killed": "1 once the assassins of this turn have killed, else 0",
+    "target.owner": "the owner of the used power's target tile, -1 if none (or no target)",
+    "target.meeples": "the meeples on the target tile",
+    "target.tokens": "the tokens (palm trees, palaces…) on the target tile",
+    "target.holds_meeples": "1 if meeples may stand on the target tile's kind, else 0",
 }
 #: counting functions: name -> what the argument names
 COUNTS = {
@@ -83,6 +87,8 @@ COUNTS = {
     "pile": "",  # the resource cards left to draw: the pile and its discards
     "bank": "token",  # tokens of that kind left in the bank
     "counter": "counter",  # a counter's value (``[[counter]]``): ``me``'s, or the game's
+    "camels": "",  # the camels ``me`` has left to place
+    "bag": "",  # the meeples left in the bag
 }
 #: functions of numbers
 FUNCTIONS = ("min", "max", "abs")
@@ -283,9 +289,16 @@ _VERBS = (
     "discard_fakirs",
     "choose",
     "set",
+    "meeples",
 )
 #: the verbs naming a token on the used power's target tile, not an amount
 TOKEN_VERBS = ("place", "remove")
+#: what ``place`` names to take the target tile with one of the player's camels
+CAMEL = "camel"
+#: the verb putting meeples drawn from the bag on the target tile
+MEEPLES = "meeples"
+#: the verbs acting on a used power's target tile
+TARGET_VERBS = (*TOKEN_VERBS, MEEPLES)
 #: the fewest and the most options a choice offers (``choose 1`` … ``choose 9``)
 FEWEST_OPTIONS = 2
 MOST_OPTIONS = 9
@@ -341,15 +354,18 @@ class EffectSpec:
     coins: Source | None = attrs.field(default=None, validator=expression("coins"))
     draw: Source | None = attrs.field(default=None, validator=expression("draw"))
     score: Source | None = attrs.field(default=None, validator=expression("score"))
-    #: a token from the bank on the power's target tile (a used power with a
-    #: ``target_kind``), through the same placement as the hand-written djinns (Hagis
-    #: and Lamia may put it elsewhere)
+    #: a token from the bank on the power's target tile (a used power with a target),
+    #: through the same placement as the hand-written djinns (Hagis and Lamia may put it
+    #: elsewhere); ``"camel"``: the player takes the tile with one of their camels
     place: str | None = None
     #: a token of this kind from the power's target tile back to the bank (none there:
     #: nothing)
     remove: str | None = None
     #: more meeples the assassins of this turn kill (Iblis: ``kills = "param.kills - 1"``)
     kills: Source | None = attrs.field(default=None, validator=expression("kills"))
+    #: meeples drawn at random from the bag onto the power's target tile (all that are
+    #: left, if fewer)
+    meeples: Source | None = attrs.field(default=None, validator=expression("meeples"))
     #: Fakirs discarded from the hand to the discard pile (as many as held, at most)
     discard_fakirs: Source | None = attrs.field(
         default=None, validator=expression("discard_fakirs")
@@ -455,6 +471,9 @@ class PowerSpec:
     protects: list[str] = attrs.field(factory=list)
     #: a used power's target: any tile of this kind (the action names it: ``enki d4 F``)
     target_kind: str = ""
+    #: a used power's target: any tile where this holds (``target.*`` reads the tile);
+    #: with ``target_kind``, a tile of that kind where it holds
+    target: Source | None = attrs.field(default=None, validator=expression("target"))
     #: the decisions of its owner's turn at which a used power is offered (none: all)
     stages: list[str] = attrs.field(factory=list)
     when_text: str = ""
@@ -468,6 +487,11 @@ class PowerSpec:
     #: words that depend on a card param (a reading): ``{reading.<param>}`` in
     #: ``effect_text`` is the param's value's entry (0: the first)
     readings: dict[str, list[str]] = attrs.field(factory=dict)
+
+    @property
+    def targeted(self) -> bool:
+        """Whether the power acts on a tile its action names (a kind or a condition)."""
+        return bool(self.target_kind) or self.target is not None
 
 
 def _counter_id(_instance: Any, attribute: Any, value: str) -> None:
@@ -569,6 +593,8 @@ def sources_of(
             found.extend(FIELD.findall(effect.detail))
         if isinstance(entry, PowerSpec):
             found.extend(f for f in FIELD.findall(entry.effect_text) if not is_reading(f))
+            if entry.target is not None:
+                found.append(entry.target)
             if entry.promise is not None:
                 found.append(entry.promise)
     return found

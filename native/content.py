@@ -98,6 +98,7 @@ def effects_data(content: Content) -> dict[str, Any]:
                 "effects": [compiled(e) for e in p.effects],
                 "protects": list(p.protects),
                 "target_kind": p.target_kind,
+                "target": test(p.target),
                 "stages": list(p.stages),
             }
             for p in content.powers

@@ -52,6 +52,19 @@ LEAVES = (
     'vp("palace")',
     'counter("mine")',
     'counter("ours")',
+    "camels()",
+    "bag()",
+    "target.owner",
+    "target.meeples",
+    "target.tokens",
+    "target.holds_meeples",
+)
+#: conditions on a used power's target tile, as the shipped djinns write them
+TARGET_TESTS = (
+    "target.owner == -1 and target.meeples == 0 and target.tokens == 0",
+    "target.owner == -1 and target.meeples > 0",
+    "target.owner != me",
+    "target.tokens > 0 or target.holds_meeples",
 )
 #: the counters every drawn program declares: one per player, one for the game
 COUNTERS = '[[counter]]\nid = "mine"\nof = "player"\n\n[[counter]]\nid = "ours"\nof = "game"'
@@ -217,13 +230,20 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
     if moment == USE and draw(st.booleans()):  # offered at some decisions only
         stages = draw(st.lists(st.sampled_from(STAGES), min_size=1, max_size=3, unique=True))
         fields["stages"] = "[" + ", ".join(_value(stage) for stage in stages) + "]"
-    if moment == USE and draw(st.booleans()):  # a target tile, and maybe a token on it
-        fields["target_kind"] = _value(draw(st.sampled_from(TILE_KINDS)))
+    if moment == USE and draw(st.booleans()):  # a target tile, and maybe a piece on it
+        target = draw(st.sampled_from(("kind", "test", "both")))
+        if target != "test":
+            fields["target_kind"] = _value(draw(st.sampled_from(TILE_KINDS)))
+        if target != "kind":
+            fields["target"] = _value(draw(st.sampled_from(TARGET_TESTS) | expressions(2)))
         if draw(st.booleans()):
-            token = draw(st.sampled_from(("palace", "palm-tree")))
-            verb = draw(st.sampled_from(("place", "remove")))
-            effects.insert(draw(st.integers(0, len(effects))), {verb: token})
-    if moment == USE and "target_kind" not in fields and draw(st.sampled_from((True, True, False))):
+            token = draw(st.sampled_from(("palace", "palm-tree", "camel")))
+            verb = draw(st.sampled_from(("place", "remove", "meeples")))
+            verb = "place" if token == "camel" and verb == "remove" else verb
+            piece = {verb: f"min(3, {draw(expressions(1))})" if verb == "meeples" else token}
+            effects.insert(draw(st.integers(0, len(effects))), piece)
+    targeted = "target_kind" in fields or "target" in fields
+    if moment == USE and not targeted and draw(st.sampled_from((True, True, False))):
         effects.append(draw(_choices()))  # the power ends with a choice
     if moment not in (SCORING, USE) and draw(st.booleans()):
         fields["protects"] = _value(draw(st.sampled_from(("yellow", "white"))))

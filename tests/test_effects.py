@@ -182,17 +182,20 @@ def test_two_powers_for_one_card_kind_are_refused_naming_the_first_file(tmp_path
 # -- the djinns in the language --------------------------------------------------------
 
 PORTED = (
+    "anun-nak",
     "baal",
     "bouraq",
     "enki",
     "haurvatat",
     "iblis",
     "jafaar",
+    "leta",
     "marid",
     "monkir",
     "nekir",
     "shamhat",
     "sloar",
+    "utug",
 )
 
 

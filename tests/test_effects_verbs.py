@@ -1,5 +1,6 @@
 """The smaller verbs of the effects language: a token removed from a used power's target
-tile, Fakirs discarded; each on both engines and refused where it cannot act."""
+tile, Fakirs discarded, a target named by a condition, a camel and meeples put on it; each
+on both engines and refused where it cannot act."""
 
 from __future__ import annotations
 
@@ -88,6 +89,67 @@ def test_a_token_removed_without_a_target_is_refused_in_one_line(tmp_path: Path)
     with pytest.raises(ContentError) as error:
         build_rules(house_rules=[rule])
     assert (
-        "trigger 't': a token is placed or removed by a used power on its target tile only"
-        in str(error.value)
+        "trigger 't': a token, a camel or meeples are placed or removed by a used power "
+        "on its target tile only" in str(error.value)
     )
+
+
+# -- a target named by a condition; a camel and meeples put on it ----------------------
+
+#: a djinn that takes, with a camel, any unowned tile holding exactly one meeple, then
+#: drops 2 meeples from the bag on it
+DUNE = (
+    '[[djinn]]\nid = "dune"\nname = "Dune"\nvp = 2\nkind = "dune"\ncost = ""\n\n'
+    '[[power]]\ndeck = "djinns"\nkind = "dune"\non = "use"\nif = "camels() > 0"\n'
+    'target = "target.owner == -1 and target.meeples == 1"\n'
+    'effects = [{ place = "camel" }, { meeples = 2 }]\n'
+)
+
+
+def holding_dune(rules: Rules) -> State:
+    meeples = {"a1": "Y", "b1": "YG", "c3": "B"}
+    state = board(rules, rules.new_game(2, 1), meeples, clear=True)
+    state = player(rules, turn_of(rules, state, 0), 0, djinns=["dune"])
+    return out_of_the_pile(rules, state, "djinns", "dune")
+
+
+def test_a_condition_names_the_tiles_a_power_may_target_and_a_camel_takes_one() -> None:
+    rules = rules_of(DUNE)
+    state = holding_dune(rules)
+    offered = sorted(str(a) for a in rules.legal_actions(state) if a.kind == "dune")
+    assert offered == ["dune a1", "dune c3"]  # one meeple each; b1 holds two
+    used = play(rules, state, "dune c3")
+    c3 = state.geometry.parse("c3")
+    assert used.board.owners[c3] == 0
+    assert used.players[0].camels == state.players[0].camels - 1
+    assert sum(used.board.meeples[c3]) == 3  # its blue, and 2 from the bag
+    assert sum(used.bag) == sum(state.bag) - 2
+    no_camels = attrs.evolve(state.players[0], camels=0)
+    assert not [
+        a for a in rules.legal_actions(state.replace_player(0, no_camels)) if a.kind == "dune"
+    ]
+    same_on_the_kernel(rules, state, used)
+
+
+def test_a_camel_or_meeples_without_a_target_are_refused_and_so_is_an_unknown_piece(
+    tmp_path: Path,
+) -> None:
+    for body, wanted in (
+        (
+            '[[trigger]]\nid = "t"\non = "kill"\neffects = [{ meeples = 2 }]\n',
+            "trigger 't': a token, a camel or meeples are placed or removed",
+        ),
+        (
+            DUNE.replace('place = "camel"', 'place = "camels"'),
+            "no token 'camels' in these rules (or 'camel': the tile, with a camel)",
+        ),
+        (
+            DUNE.replace("target.meeples == 1", "target.meeples == held('purple')"),
+            "no colour 'purple' in these rules",
+        ),
+    ):
+        rule = tmp_path / "bad.toml"
+        rule.write_text(HEADER + body, encoding="utf-8")
+        with pytest.raises(ContentError) as error:
+            build_rules(house_rules=[rule])
+        assert wanted in str(error.value)

@@ -128,6 +128,9 @@ pub struct PowerDoc {
     /// a used power's target: any tile of this kind
     #[serde(default)]
     pub target_kind: String,
+    /// a used power's target: any tile where this holds
+    #[serde(default)]
+    pub target: Option<ExprDoc>,
     /// the decisions of its owner's turn at which a used power is offered (none: all)
     #[serde(default)]
     pub stages: Vec<String>,
@@ -148,6 +151,9 @@ impl CounterDoc {
         format!("counter.{}", self.id)
     }
 }
+
+/// What `place` names to take the target tile with a camel (`effects.CAMEL`).
+pub const CAMEL: &str = "camel";
 
 /// The most a counter holds (`core/effects.py`'s `COUNTER_MOST`).
 pub const COUNTER_MOST: i64 = 1_000_000;
@@ -253,6 +259,10 @@ pub enum Var {
     EventVictim,
     EventThisCard,
     TurnKilled,
+    /// the used power's target tile (or a candidate): its owner, meeples and tokens
+    TargetOwner,
+    TargetMeeples,
+    TargetTokens,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -273,6 +283,10 @@ pub enum Counted {
     Bank(usize),
     /// a declared counter: the player's own, or the game's
     Counter(Holder),
+    /// the camels the player has left
+    Camels,
+    /// the meeples left in the bag
+    Bag,
     /// an id these rules do not have: nothing to count
     Nothing,
 }
@@ -303,6 +317,9 @@ pub enum Expr {
     Not(Box<Expr>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Call(Fun, Vec<Expr>),
+    /// `target.holds_meeples`: whether meeples may stand on the target tile, by the
+    /// tile's index in the content's tile table
+    HoldsMeeples(Box<[bool]>),
 }
 
 /// What an effect does.
@@ -315,6 +332,10 @@ pub enum Verb {
     Place(usize),
     /// a token of the power's target tile back to the bank
     Remove(usize),
+    /// the power's target tile taken with one of the player's camels
+    PlaceCamel,
+    /// meeples drawn at random from the bag onto the power's target tile
+    Meeples,
     /// Fakirs discarded from the hand (as many as held, at most)
     DiscardFakirs,
     /// more meeples the assassins of this turn kill
@@ -373,6 +394,8 @@ pub struct Power {
     pub protects: Vec<usize>,
     /// a used power's target: any tile of this kind ("": none)
     pub target_kind: String,
+    /// a used power's target: any tile where this holds
+    pub target: Option<Expr>,
     /// the decisions of its owner's turn at which a used power is offered (none: all)
     pub stages: Vec<String>,
 }
@@ -462,6 +485,9 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
                 Box::new(resolve(b, names)?),
             )
         }
+        ExprDoc::Var { var } if var == "target.holds_meeples" => {
+            Expr::HoldsMeeples(names.doc.tiles.iter().map(|t| t.holds_meeples).collect())
+        }
         ExprDoc::Var { var } => Expr::Var(match var.as_str() {
             "me" => Var::Me,
             "actor" => Var::Actor,
@@ -471,6 +497,9 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
             "event.victim" => Var::EventVictim,
             "event.this_card" => Var::EventThisCard,
             "turn.killed" => Var::TurnKilled,
+            "target.owner" => Var::TargetOwner,
+            "target.meeples" => Var::TargetMeeples,
+            "target.tokens" => Var::TargetTokens,
             other => return refuse(&format!("unknown name {other:?}")),
         }),
         ExprDoc::Param { param } => Expr::Param(param.clone()),
@@ -486,6 +515,8 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
                 Counted::Cards(resources(names), card)
             })),
             "tiles" => Expr::Count(Counted::Tiles),
+            "camels" => Expr::Count(Counted::Camels),
+            "bag" => Expr::Count(Counted::Bag),
             "pile" => Expr::Count(Counted::Pile(resources(names))),
             "bank" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Bank)),
             "counter" => Expr::Count(names.counter(of).map_or(Counted::Nothing, Counted::Counter)),
@@ -534,6 +565,8 @@ fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>,
                 "kills" => Verb::Kills,
                 "choose" => Verb::Choose,
                 "discard_fakirs" => Verb::DiscardFakirs,
+                "meeples" => Verb::Meeples,
+                "place" if e.token == CAMEL => Verb::PlaceCamel,
                 "set" => match names.counter(&e.token) {
                     Some(holder) => Verb::Set(holder),
                     None => {
@@ -673,6 +706,11 @@ impl Effects {
                 program: program("", &power.test, &power.effects, &empty, &names)?,
                 protects,
                 target_kind: power.target_kind.clone(),
+                target: power
+                    .target
+                    .as_ref()
+                    .map(|t| resolve(t, &names))
+                    .transpose()?,
                 stages: power.stages.clone(),
             });
         }
@@ -800,6 +838,12 @@ pub fn evaluate(expr: &Expr, state: &State, scope: &Scope<'_>) -> i64 {
             })
         }
         Expr::Var(var) => clamp(variable(*var, state, scope)),
+        Expr::HoldsMeeples(holds) => i64::from(scope.target.is_some_and(|t| {
+            holds
+                .get(usize::from(state.layout.tiles[t]))
+                .copied()
+                .unwrap_or(false)
+        })),
         Expr::Param(name) => clamp(scope.params.get(name).copied().unwrap_or(0)),
         Expr::Count(counted) => clamp(count(*counted, state, scope.me)),
         Expr::Neg(a) => clamp(-evaluate(a, state, scope)),
@@ -835,6 +879,15 @@ fn variable(var: Var, state: &State, scope: &Scope<'_>) -> i64 {
                 .is_some_and(|t| t.target != Target::None),
         ),
         Var::EventCount => scope.event.map_or(1, |e| e.count),
+        Var::TargetOwner => scope
+            .target
+            .map_or(nobody, |t| i64::from(state.board.owner(t))),
+        Var::TargetMeeples => scope.target.map_or(0, |t| {
+            state.board.meeples(t).iter().map(|&n| i64::from(n)).sum()
+        }),
+        Var::TargetTokens => scope.target.map_or(0, |t| {
+            state.board.tokens(t).iter().map(|&n| i64::from(n)).sum()
+        }),
         Var::EventTileOwner => scope
             .event
             .and_then(|e| e.tile)
@@ -862,6 +915,8 @@ fn count(counted: Counted, state: &State, me: usize) -> i64 {
             .count() as i64,
         Counted::Tiles => owned().count() as i64,
         Counted::Bank(token) => i64::from(state.pool[token]),
+        Counted::Camels => i64::from(player.camels),
+        Counted::Bag => state.bag.iter().map(|&n| i64::from(n)).sum(),
         Counted::Counter(Holder::Player(key)) => get_extra(&player.extras, key),
         Counted::Counter(Holder::Game(key)) => get_extra(&state.extras, key),
         Counted::Pile(deck) => {

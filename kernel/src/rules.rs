@@ -149,9 +149,6 @@ struct Known {
 enum CardKind {
     Echidna,
     Sibittis,
-    Leta,
-    Utug,
-    AnunNak,
     /// a card placing this token near its own (`PlaceNearby`: hagis, lamia)
     Nearby(usize),
     Dalhan,
@@ -196,9 +193,6 @@ impl CardGate {
                 (CardKind::Echidna, Some(syms(&stages)))
             }
             ("sibittis", _) => (CardKind::Sibittis, None),
-            ("leta", _) => (CardKind::Leta, None),
-            ("utug", _) => (CardKind::Utug, None),
-            ("anun-nak", _) => (CardKind::AnunNak, None),
             (whims::DALHAN, _) => (CardKind::Dalhan, None),
             _ => (CardKind::Other, None),
         };

@@ -20,9 +20,11 @@ from naqala.core.actions import Action
 from naqala.core.content import RESOURCES, CardSpec
 from naqala.core.effect_answers import require_tile_answer
 from naqala.core.effects import (
+    CAMEL,
     CHOOSE,
     COUNTER_MOST,
     FIELD,
+    MEEPLES,
     READING,
     SCORING,
     SET,
@@ -63,6 +65,7 @@ from naqala.plugins.base.common import (
     discard_cards,
     draw_cards,
     owned_tiles,
+    take_tile,
 )
 from naqala.plugins.base.placing import place_token_for
 
@@ -91,7 +94,8 @@ class Scope:
     event: Event | None = None
     params: Mapping[str, int] = attrs.field(factory=dict)
     card: str = ""
-    #: the tile a used power targets (``target_kind``), else NOBODY
+    #: the tile a used power targets (or a candidate while its targets are listed), else
+    #: NOBODY
     target: int = NOBODY
 
 
@@ -164,6 +168,8 @@ def _variable(rules: Rules, state: State, name: str, scope: Scope) -> int:
         return state.players[scope.me].coins if scope.me != NOBODY else 0
     if name == "turn.killed":
         return int(state.turn is not None and bool(TARGET.of(state.turn)))
+    if name.startswith("target."):
+        return _target(rules, state, name, scope.target)
     if event is None:
         return {"event.count": 1, "event.this_card": 0}.get(name, NOBODY)
     if name == "event.count":
@@ -173,6 +179,19 @@ def _variable(rules: Rules, state: State, name: str, scope: Scope) -> int:
     if name == "event.victim":
         return event.victim
     return int(bool(scope.card) and event.what == scope.card)  # event.this_card
+
+
+def _target(rules: Rules, state: State, name: str, tile: int) -> int:
+    """What ``target.<name>`` reads of a used power's target tile (none: -1, or 0)."""
+    if tile == NOBODY:
+        return NOBODY if name == "target.owner" else 0
+    if name == "target.owner":
+        return state.board.owners[tile]
+    if name == "target.meeples":
+        return sum(state.board.meeples[tile])
+    if name == "target.tokens":
+        return sum(state.board.tokens[tile])
+    return int(rules.tile(state.layout.tiles[tile]).holds_meeples)  # target.holds_meeples
 
 
 def _count(rules: Rules, state: State, what: str, of: str, me: int) -> int:
@@ -187,6 +206,8 @@ def _count(rules: Rules, state: State, what: str, of: str, me: int) -> int:
         return len(deck.draw) + len(deck.discard)
     if what == "counter":
         return _read_counter(rules, state, of, me)
+    if what == "bag":
+        return sum(state.bag)
     if me == NOBODY:
         return 0
     if what == "held":
@@ -194,6 +215,8 @@ def _count(rules: Rules, state: State, what: str, of: str, me: int) -> int:
         return 0 if colour is None else state.players[me].meeples[colour]
     if what == "cards":
         return state.players[me].cards.count(of)
+    if what == "camels":
+        return state.players[me].camels
     owned = owned_tiles(state, me)
     if what == "tiles":
         return len(owned)
@@ -222,7 +245,9 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
         if verb == CHOOSE:
             continue  # the last effect of its list: ``choosing`` offers it once run
         if verb == "place":
-            if scope.target != NOBODY:
+            if scope.target != NOBODY and amount == CAMEL:
+                state = take_tile(rules, state, scope.me, scope.target)
+            elif scope.target != NOBODY:
                 state = place_token_for(rules, state, scope.me, str(amount), scope.target)
             continue
         if verb == "remove":
@@ -243,9 +268,23 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
         elif verb == "draw" and value > 0:
             state, drawn = draw_cards(state, rules.deck_index[RESOURCES], value)
             state = add_cards(state, scope.me, drawn)
+        elif verb == MEEPLES and scope.target != NOBODY and value > 0:
+            state = _meeples_from_bag(state, scope.target, value)
         elif verb == SET and effect.set is not None:
             state = _set_counter(rules, state, effect.set, scope.me, value)
     return state
+
+
+def _meeples_from_bag(state: State, tile: int, count: int) -> State:
+    """``count`` meeples drawn at random from the bag onto ``tile`` (all that are left,
+    if fewer)."""
+    here, bag, rng = state.board.meeples[tile], state.bag, state.rng
+    for _ in range(min(count, sum(bag))):
+        colour, rng = rng.choice_weighted(bag)
+        bag = add_at(bag, colour, -1)
+        here = add_at(here, colour, 1)
+    board = evolve(state.board, meeples=replace_at(state.board.meeples, tile, here))
+    return evolve(state, board=board, bag=bag, rng=rng)
 
 
 def counters(rules: Rules) -> dict[str, CounterSpec]:
@@ -586,16 +625,27 @@ class UsedPower(EffectPower, Activated):
         return holds(rules, state, self.spec.when, Scope(owner, owner, None, card.params, card.id))
 
     def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
-        return (board_squares(rules),) if self.spec.target_kind else ()
+        return (board_squares(rules),) if self.spec.targeted else ()
 
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
-        if not self.spec.target_kind:
+        """The tiles it may act on: never an impassable one; of ``target_kind``, where
+        ``target`` holds (each given)."""
+        spec = self.spec
+        if not spec.targeted:
             return [()]
-        geo = state.geometry
-        kinds = [rules.tile(tile).kind for tile in state.layout.tiles]
-        return [(geo.name(t),) for t in range(geo.size) if kinds[t] == self.spec.target_kind]
+        geo, layout = state.geometry, state.layout
+        found = []
+        for t in range(geo.size):
+            if t in layout.blocked:
+                continue
+            if spec.target_kind and rules.tile(layout.tiles[t]).kind != spec.target_kind:
+                continue
+            scope = Scope(owner, owner, None, card.params, card.id, t)
+            if holds(rules, state, spec.target, scope):
+                found.append((geo.name(t),))
+        return found
 
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from naqala.core.effect_answers import trees, unknown_ids
 from naqala.core.effects import (
+    CAMEL,
     FIELD,
+    MEEPLES,
     READING,
     SCORING,
     SET,
@@ -24,8 +26,10 @@ from naqala.core.effects import (
 )
 from naqala.core.engine import Rules
 
-#: where a token may be placed or removed: the tile a used power targets
-_TARGET_ONLY = "a token is placed or removed by a used power on its target tile only"
+#: where a token, a camel or meeples may be placed or removed: the tile a used power targets
+_TARGET_ONLY = (
+    "a token, a camel or meeples are placed or removed by a used power on its target tile only"
+)
 #: leaves a card's words may read: its numbers and the rules', never the state
 _STATIC = ("num", "param", "setting", "bin", "neg", "not", "if", "call")
 
@@ -60,14 +64,23 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
         where = f"power {key!r}"
         found += _effect_problems(rules, where, power.on, power.effects, power.when)
         found += _choice_problems(
-            where, power.effects, offered=power.on == USE and not power.target_kind
+            where, power.effects, offered=power.on == USE and not power.targeted
         )
-        places = [t for _, e in nested(power.effects) if (t := _on_target(e)) is not None]
-        if places and (power.on != USE or not power.target_kind):
+        on_target = [e for _, e in nested(power.effects) if _on_target(e) is not None]
+        if on_target and (power.on != USE or not power.targeted):
             found.append(f"{where}: {_TARGET_ONLY}")
         found += [
-            f"{where}: no token {t!r} in these rules" for t in places if t not in rules.token_index
+            f"{where}: no token {e.remove!r} in these rules"
+            for e in on_target
+            if e.remove is not None and e.remove not in rules.token_index
         ]
+        found += [
+            f"{where}: no token {e.place!r} in these rules (or {CAMEL!r}: the tile, with a camel)"
+            for e in on_target
+            if e.place is not None and e.place != CAMEL and e.place not in rules.token_index
+        ]
+        if power.target is not None:
+            found += unknown_ids(rules, where, power.target)
         if power.target_kind and power.target_kind not in kinds:
             found.append(f"{where}: no tile of kind {power.target_kind!r} in these rules")
         if key in code_powers:
@@ -118,7 +131,10 @@ def _effect_problems(
 
 
 def _on_target(effect: EffectSpec) -> str | None:
-    """The token an effect places on, or removes from, the power's target tile."""
+    """What an effect does on the power's target tile (a token placed or removed, a
+    camel, meeples from the bag), if it acts there."""
+    if effect.meeples is not None:
+        return MEEPLES
     return effect.place if effect.place is not None else effect.remove
 
 

@@ -7,7 +7,7 @@ use crate::actions::{Action, Pay};
 use crate::effects::{self, Scope};
 use crate::extras::set_extra;
 use crate::names::Sym;
-use crate::state::{Count, Decision, Deck, State, NOBODY};
+use crate::state::{Count, Decision, Deck, State};
 
 impl Rules<'_> {
     /// `own_turn`: the deciding player's own turn, outside any power's own decision.
@@ -123,15 +123,13 @@ impl Rules<'_> {
             if !offered || !effects::holds(&power.program.test, state, &scope) {
                 return Vec::new();
             }
-            let targets: Vec<Option<u8>> = if power.target_kind.is_empty() {
+            let targets: Vec<Option<u8>> = if power.target_kind.is_empty() && power.target.is_none()
+            {
                 vec![None]
             } else {
-                let doc = &self.content.doc;
-                (0..state.layout.size())
-                    .filter(|&t| {
-                        doc.tiles[usize::from(state.layout.tiles[t])].kind == power.target_kind
-                    })
-                    .map(|t| Some(t as u8))
+                self.power_targets(state, power, &scope)
+                    .into_iter()
+                    .map(Some)
                     .collect()
             };
             return targets
@@ -151,7 +149,7 @@ impl Rules<'_> {
                 }
             }
             _ => self
-                .card_targets(state, player, card)
+                .card_targets(state, card)
                 .into_iter()
                 .map(Some)
                 .collect(),
@@ -165,47 +163,38 @@ impl Rules<'_> {
         options
     }
 
+    /// `UsedPower.targets`: the tiles a used power may act on, never an impassable one;
+    /// of its `target_kind`, where its `target` holds (each given).
+    fn power_targets(&self, state: &State, power: &effects::Power, scope: &Scope<'_>) -> Vec<u8> {
+        let doc = &self.content.doc;
+        let geo = &state.layout.geometry;
+        (0..geo.size)
+            .filter(|&t| {
+                !geo.is_impassable(t)
+                    && (power.target_kind.is_empty()
+                        || doc.tiles[usize::from(state.layout.tiles[t])].kind == power.target_kind)
+                    && power.target.as_ref().is_none_or(|test| {
+                        let here = Scope {
+                            target: Some(t),
+                            ..*scope
+                        };
+                        effects::evaluate(test, state, &here) != 0
+                    })
+            })
+            .map(|t| t as u8)
+            .collect()
+    }
+
     pub(super) fn elders(&self, state: &State, player: usize) -> Count {
         self.elder.map_or(0, |e| state.players[player].meeples[e])
     }
 
-    /// The tiles a ported activated djinn can act on (`TakeTile.targets`,
-    /// `PlaceOnKind.targets`).
-    pub(super) fn card_targets(&self, state: &State, player: usize, card: u8) -> Vec<u8> {
-        let doc = &self.content.doc;
+    /// The tiles a hand-written activated djinn can act on (`PlaceNearby.targets`,
+    /// Dalhan's cities).
+    pub(super) fn card_targets(&self, state: &State, card: u8) -> Vec<u8> {
         let kind = self.gates[usize::from(card)].kind;
         let geo = &state.layout.geometry;
         match kind {
-            CardKind::Leta | CardKind::Utug => {
-                if state.players[player].camels == 0 {
-                    return Vec::new();
-                }
-                let with_meeples = kind == CardKind::Utug;
-                (0..geo.size)
-                    .filter(|&t| {
-                        !geo.is_impassable(t)
-                            && state.board.owner(t) == NOBODY
-                            && state.board.tokens(t).iter().all(|&n| n == 0)
-                            && state.board.meeples(t).iter().any(|&n| n != 0) == with_meeples
-                    })
-                    .map(|t| t as u8)
-                    .collect()
-            }
-            CardKind::AnunNak => {
-                if state.bag.iter().all(|&n| n == 0) {
-                    return Vec::new();
-                }
-                (0..geo.size)
-                    .filter(|&t| {
-                        !geo.is_impassable(t)
-                            && state.board.owner(t) == NOBODY
-                            && state.board.meeples(t).iter().all(|&n| n == 0)
-                            && state.board.tokens(t).iter().all(|&n| n == 0)
-                            && doc.tiles[usize::from(state.layout.tiles[t])].holds_meeples
-                    })
-                    .map(|t| t as u8)
-                    .collect()
-            }
             CardKind::Nearby(token) => {
                 if state.pool[token] == 0 {
                     return Vec::new();
@@ -327,20 +316,6 @@ impl Rules<'_> {
         }
         let tile = usize::from(target.expect("these djinns act on a tile"));
         Ok(match kind {
-            "anun-nak" => {
-                let total: usize = state.bag.iter().map(|&n| usize::from(n)).sum();
-                let meeples = spec.params.get("meeples").copied().unwrap_or(0).max(0) as usize;
-                let colours = self.content.colours();
-                for _ in 0..meeples.min(total) {
-                    let weights: Vec<u64> =
-                        state.bag[..colours].iter().map(|&n| u64::from(n)).collect();
-                    let colour = state.rng.choice_weighted(&weights);
-                    state.bag[colour] -= 1;
-                    state.board.meeples_mut(tile)[colour] += 1;
-                }
-                state
-            }
-            "leta" | "utug" => self.take_tile(state, player, tile),
             whims::DALHAN => self.dalhan(state, player, tile),
             "hagis" | "lamia" => {
                 let (token, _) = self.place_nearby(kind).expect("a token to place");

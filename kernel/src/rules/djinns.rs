@@ -32,12 +32,10 @@ pub(super) fn djinn_ported(content: &Content, kind: &str) -> bool {
 pub(super) const REACTING_DJINNS: &[&str] = &["kandicha", "boaz", "echidna"];
 
 /// The activated djinns written in Rust (`Activated` powers used in the owner's turn):
-/// Leta and Utug take a tile (`TakeTile`), Anun-Nak fills an empty tile from the bag,
 /// Echidna multiplies the builders' pay (with its `builders-paid` reaction), Sibittis,
-/// Hagis and Lamia. Sloar, Bouraq, Enki and Iblis are content (`on = "use"`).
-pub(super) const ACTIVATED_DJINNS: &[&str] = &[
-    "leta", "utug", "anun-nak", "echidna", "sibittis", "hagis", "lamia",
-];
+/// Hagis and Lamia. Sloar, Bouraq, Enki, Iblis, Leta, Utug and Anun-Nak are content
+/// (`on = "use"`).
+pub(super) const ACTIVATED_DJINNS: &[&str] = &["echidna", "sibittis", "hagis", "lamia"];
 
 /// Kumarbi: a discount on the bid, paid in Fakirs (offered while its owner bids).
 pub(super) const KUMARBI: &str = "kumarbi";

@@ -178,6 +178,17 @@ impl Rules<'_> {
                         state.pool[token] += 1;
                     }
                 }
+                effects::Verb::PlaceCamel => {
+                    if let Some(tile) = scope.target {
+                        state = self.take_tile(state, scope.me, tile);
+                    }
+                }
+                effects::Verb::Meeples => {
+                    if let Some(tile) = scope.target {
+                        let count = usize::try_from(value.max(0)).unwrap_or(0);
+                        state = self.meeples_from_bag(state, tile, count);
+                    }
+                }
                 effects::Verb::Set(holder) => {
                     state = effects::set_counter(state, holder, scope.me, value);
                 }
@@ -187,6 +198,20 @@ impl Rules<'_> {
                     state = self.discard_fakirs(state, scope.me, count);
                 }
             }
+        }
+        state
+    }
+
+    /// `effects._meeples_from_bag`: `count` meeples drawn at random from the bag onto
+    /// `tile` (all that are left, if fewer).
+    pub(super) fn meeples_from_bag(&self, mut state: State, tile: usize, count: usize) -> State {
+        let colours = self.content.colours();
+        let total: usize = state.bag[..colours].iter().map(|&n| usize::from(n)).sum();
+        for _ in 0..count.min(total) {
+            let weights: Vec<u64> = state.bag[..colours].iter().map(|&n| u64::from(n)).collect();
+            let colour = state.rng.choice_weighted(&weights);
+            state.bag[colour] -= 1;
+            state.board.meeples_mut(tile)[colour] += 1;
         }
         state
     }

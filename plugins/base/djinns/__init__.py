@@ -12,13 +12,11 @@ from __future__ import annotations
 from naqala.core.powers import Power
 from naqala.core.stage import Stage
 from naqala.plugins.base.djinns.activated import (
-    AnunNak,
     Echidna,
     KeepDjinn,
     Kumarbi,
     PlaceNearby,
     Sibittis,
-    TakeTile,
 )
 from naqala.plugins.base.djinns.endgame import AlAmin
 from naqala.plugins.base.djinns.triggered import Boaz, Kandicha
@@ -31,18 +29,13 @@ def djinn_powers() -> dict[str, Power]:
 def _powers() -> dict[str, Power]:
     return {
         "al-amin": AlAmin(),
-        "anun-nak": AnunNak(),
         "boaz": Boaz(),
         "echidna": Echidna(),
         "hagis": PlaceNearby("palace", "village"),
         "kandicha": Kandicha(),
         "kumarbi": Kumarbi(),
         "lamia": PlaceNearby("palm-tree", "oasis"),
-        "leta": TakeTile(False, "Take an empty tile (no camel, meeple, palm tree or palace)."),
         "sibittis": Sibittis(),
-        "utug": TakeTile(
-            True, "Take a tile holding only meeples (no camel, palm tree or palace); they stay."
-        ),
     }
 
 

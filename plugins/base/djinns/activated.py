@@ -11,7 +11,7 @@ from naqala.core.encoding import board_squares, player_counts
 from naqala.core.engine import Rules
 from naqala.core.events import Event
 from naqala.core.stage import Stage
-from naqala.core.state import NOBODY, Decision, State, add_at, count_effect, evolve, replace_at
+from naqala.core.state import Decision, State, count_effect, evolve
 from naqala.plugins.base import events
 from naqala.plugins.base.bidding import (
     BidStage,
@@ -36,68 +36,16 @@ from naqala.plugins.base.common import (
     gain_coins,
     place_token,
     set_deck,
-    take_tile,
 )
 from naqala.plugins.base.placing import pending_tile, placed
 from naqala.plugins.base.placing import stage_name as placing_stage
 from naqala.plugins.base.tiles import final_tile, take_djinn_card
 
 
-def _tile_kind(rules: Rules, state: State, tile: int) -> str:
-    return rules.tile(state.layout.tiles[tile]).kind
-
-
-def _bare(rules: Rules, state: State, tile: int) -> bool:
-    """No camel, no meeple, no palm tree or palace, and not impassable."""
-    return (
-        tile not in state.layout.blocked
-        and state.board.owners[tile] == NOBODY
-        and not any(state.board.meeples[tile])
-        and not any(state.board.tokens[tile])
-    )
-
-
 def _if_cards_left(state: State, deck_index: int) -> list[tuple[str, ...]]:
     """One target-less use when the deck's pile or discards hold a card, none otherwise."""
     deck = state.decks[deck_index]
     return [()] if deck.draw or deck.discard else []
-
-
-class AnunNak(Activated):
-    when = "any time in your turn"
-    effect = (
-        "Pick an empty tile (no camel, meeple, palm tree or palace) and put {meeples} meeples "
-        "drawn at random from the bag on it (all that are left if fewer; not usable with an "
-        "empty bag)."
-    )
-
-    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
-        return (board_squares(rules),)
-
-    def targets(
-        self, rules: Rules, state: State, owner: int, card: CardSpec
-    ) -> Iterable[tuple[str, ...]]:
-        if not any(state.bag):
-            return []
-        geo = state.geometry
-        return [
-            (geo.name(t),)
-            for t in range(geo.size)
-            if _bare(rules, state, t) and rules.tile(state.layout.tiles[t]).holds_meeples
-        ]
-
-    def act(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
-    ) -> State:
-        tile = state.geometry.parse(target[0])
-        here = state.board.meeples[tile]
-        bag, rng = state.bag, state.rng
-        for _ in range(min(card.param("meeples"), sum(bag))):
-            colour, rng = rng.choice_weighted(bag)
-            bag = add_at(bag, colour, -1)
-            here = add_at(here, colour, 1)
-        board = evolve(state.board, meeples=replace_at(state.board.meeples, tile, here))
-        return evolve(state, board=board, bag=bag, rng=rng)
 
 
 class PlaceNearby(Activated):
@@ -143,42 +91,6 @@ class PlaceNearby(Activated):
             return placed(rules, state, self.token, tile)
         state = place_token(rules, state, owner, self.token, tile)
         return rules.proceed(state, state.decision.stage)
-
-
-class TakeTile(Activated):
-    """Leta (an empty tile) and Utug (a tile holding only meeples): take it with a camel."""
-
-    when = "any time in your turn, with a camel left"
-
-    def __init__(self, with_meeples: bool, effect: str) -> None:
-        self.with_meeples = with_meeples
-        self.effect = effect
-
-    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
-        return (board_squares(rules),)
-
-    def targets(
-        self, rules: Rules, state: State, owner: int, card: CardSpec
-    ) -> Iterable[tuple[str, ...]]:
-        if state.players[owner].camels == 0:
-            return []
-        geo = state.geometry
-        found = []
-        for t in range(geo.size):
-            if (
-                t in state.layout.blocked
-                or state.board.owners[t] != NOBODY
-                or any(state.board.tokens[t])
-            ):
-                continue
-            if bool(any(state.board.meeples[t])) == self.with_meeples:
-                found.append((geo.name(t),))
-        return found
-
-    def act(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
-    ) -> State:
-        return take_tile(rules, state, owner, state.geometry.parse(target[0]))
 
 
 class Echidna(Activated):
