@@ -48,6 +48,8 @@ EVENTS = (
     "palm-tree-placed",
     "djinn-taken",
     "kill-prevented",
+    "sell",
+    "round-end",
 )
 #: the end of a turn, once the sale is done; the player is the one whose turn it was
 TURN_END = "turn-end"
@@ -66,7 +68,7 @@ NAMES = {
 }
 #: dotted names: ``event.<field>`` and ``turn.<field>``
 DOTTED = {
-    "event.count": "the event's count (the coins of ``builders-paid``; else 1)",
+    "event.count": "the event's count (the coins of ``builders-paid`` or ``sell``; else 1)",
     "event.tile_owner": "the owner of the event's tile, -1 if none (or no tile)",
     "event.victim": "the player whose meeples were hidden (``kill-prevented``), else -1",
     "event.this_card": "1 if the event is about this very card (``djinn-taken``), else 0",

@@ -76,12 +76,18 @@ STAGES = ("pick", "drop", "kill", "sell", "tribe:red", "tribe:blue", "tile:villa
 TILE_KINDS = ("village", "oasis", "small-market", "large-market", "sacred-place")
 
 
-def expressions(depth: int = 3) -> st.SearchStrategy[str]:
-    """Formulas of the language, as an author writes them."""
-    leaf = st.one_of(st.integers(-12, 12).map(str), st.sampled_from(LEAVES))
+#: the leaves that read the counters every drawn program declares (``COUNTERS``)
+COUNTER_LEAVES = ('counter("mine")', 'counter("ours")')
+
+
+def expressions(depth: int = 3, counters: bool = True) -> st.SearchStrategy[str]:
+    """Formulas of the language, as an author writes them (reading the drawn programs'
+    counters, unless ``counters`` is false)."""
+    leaves = LEAVES if counters else tuple(x for x in LEAVES if x not in COUNTER_LEAVES)
+    leaf = st.one_of(st.integers(-12, 12).map(str), st.sampled_from(leaves))
     if depth <= 0:
         return leaf
-    inner = expressions(depth - 1)
+    inner = expressions(depth - 1, counters)
     return st.one_of(
         leaf,
         st.tuples(inner, st.sampled_from(_BINARY), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
@@ -95,9 +101,9 @@ def expressions(depth: int = 3) -> st.SearchStrategy[str]:
     )
 
 
-def _effects(scoring: bool) -> st.SearchStrategy[list[Effect]]:
-    amount = expressions()
-    condition = st.none() | expressions(2)
+def _effects(scoring: bool, counters: bool = True) -> st.SearchStrategy[list[Effect]]:
+    amount = expressions(counters=counters)
+    condition = st.none() | expressions(2, counters)
     if scoring:
         one = st.builds(
             lambda score, when, category: (
@@ -123,14 +129,15 @@ def _effects(scoring: bool) -> st.SearchStrategy[list[Effect]]:
             amount,
             condition,
         )
-        one = st.one_of(plain, plain, plain, counted)
+        one = st.one_of(plain, plain, plain, counted) if counters else plain
     return st.lists(one, min_size=1, max_size=3)
 
 
 def effect_lists() -> st.SearchStrategy[list[Effect]]:
-    """Lists of effects a tile action or a trigger runs (no score line, no choice), as
-    drawn dicts of ``EffectSpec`` fields (``if`` for ``when``)."""
-    return _effects(False)
+    """Lists of effects a plugin's tile-action hook may answer (no score line, no choice,
+    no counter: a hook's rule declares none), as drawn dicts of ``EffectSpec`` fields
+    (``if`` for ``when``)."""
+    return _effects(False, counters=False)
 
 
 #: an effect as drawn: verbs to formulas, or ``choose`` to its options

@@ -11,7 +11,7 @@ import pytest
 
 from naqala.core.content import ContentError, parse_content_file
 from naqala.core.engine import Rules, build_rules
-from naqala.core.state import State
+from naqala.core.state import NOBODY, State
 from naqala.testing.scenario import base_rules, board, play, player, tokens, turn_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,6 +80,29 @@ def test_the_sultans_tax_takes_1_coin_at_the_end_of_a_turn_if_there_is_one() -> 
     assert coins(taxed) == coins(usual) - 1
     broke = player(rules, start(rules, {"a1": "Y", "b1": "Y"}, {"b1": "oasis-1"}), 0, coins=0)
     assert coins(finish_turn(rules, play(rules, broke, "pick a1", "drop b1 Y"))) == 0
+
+
+def test_a_sales_tax_takes_1_coin_in_5_of_what_a_sale_pays() -> None:
+    rules = cookbook("sales_tax")
+    selling = player(rules, end_move_on(rules, "oasis-1"), 0, cards=["ivory", "gold", "silk"])
+    three = play(rules, selling, "sell gold+ivory+silk")  # worth 7: 1 to the bank
+    assert coins(three) == coins(selling) + 7 - 1
+    one = play(rules, selling, "sell gold")  # worth 1: nothing to the bank
+    assert coins(one) == coins(selling) + 1
+
+
+def test_idle_merchants_pay_2_coins_at_the_end_of_a_round_without_a_sale() -> None:
+    """Player 0 sells in the round's last turn; player 1 sold nothing in the round."""
+    rules = cookbook("idle_merchants")
+    last = end_move_on(rules, "oasis-1")
+    last = attrs.evolve(last, turn_track=tuple(NOBODY for _ in last.turn_track))
+    sold = play(rules, player(rules, last, 0, cards=["ivory", "gold"]), "sell gold+ivory")
+    assert sold.players[0].extras == (("counter.sold-this-round", 1),)
+    ended = play(rules, sold, "end")
+    assert ended.round == last.round + 1
+    assert coins(ended, 0) == coins(sold, 0)
+    assert coins(ended, 1) == coins(sold, 1) - 2
+    assert [p.extras for p in ended.players] == [(), ()]  # cleared for the next round
 
 
 def test_qarin_is_a_new_djinn_in_one_file_that_scores_its_palaces() -> None:

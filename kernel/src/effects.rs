@@ -183,6 +183,9 @@ pub enum Moment {
     PalmTreePlaced,
     DjinnTaken,
     KillPrevented,
+    /// a suit sold (`sell`)
+    Sold,
+    RoundEnd,
     TurnEnd,
     Scoring,
     /// a power its owner uses in their own turn (`on = "use"`)
@@ -190,7 +193,7 @@ pub enum Moment {
 }
 
 impl Moment {
-    pub const ALL: [Moment; 11] = [
+    pub const ALL: [Moment; 13] = [
         Moment::MeepleDropped,
         Moment::TileTaken,
         Moment::Kill,
@@ -199,6 +202,8 @@ impl Moment {
         Moment::PalmTreePlaced,
         Moment::DjinnTaken,
         Moment::KillPrevented,
+        Moment::Sold,
+        Moment::RoundEnd,
         Moment::TurnEnd,
         Moment::Scoring,
         Moment::Use,
@@ -214,6 +219,8 @@ impl Moment {
             Moment::PalmTreePlaced => "palm-tree-placed",
             Moment::DjinnTaken => "djinn-taken",
             Moment::KillPrevented => "kill-prevented",
+            Moment::Sold => "sell",
+            Moment::RoundEnd => "round-end",
             Moment::TurnEnd => "turn-end",
             Moment::Scoring => "scoring",
             Moment::Use => "use",

@@ -19,6 +19,11 @@ BUILDERS_PAID = "builders-paid"
 DJINN_TAKEN = "djinn-taken"
 #: a protection hid an opponent's meeples from the assassins: ``player``, ``victim``
 KILL_PREVENTED = "kill-prevented"
+#: a suit sold: ``player``, ``count`` (the coins it paid)
+SOLD = "sell"
+#: the end of a round, once the rows are refilled, fired once for each player in seat
+#: order (before ``clean-up``): ``player``
+ROUND_END = "round-end"
 #: the end of a round, once the resource and djinn rows are refilled; ``player`` is -1
 CLEAN_UP = "clean-up"
 #: the end of a turn, once the sale is done: ``player`` (whose turn it was)
@@ -46,6 +51,8 @@ EVENTS = (
     PALM_TREE_PLACED,
     DJINN_TAKEN,
     KILL_PREVENTED,
+    SOLD,
+    ROUND_END,
     CLEAN_UP,
     TURN_END,
 )

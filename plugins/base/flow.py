@@ -118,7 +118,10 @@ class BaseFlow(Flow):
         djinns, rng = refill(rules.deck_in(state, DJINNS), rules.content.setting("djinn_row"), rng)
         state = set_deck(state, rules.deck_index[RESOURCES], resources)
         state = set_deck(state, rules.deck_index[DJINNS], djinns)
-        state = rules.fire(evolve(state, rng=rng, turn=None), Event(CLEAN_UP, NOBODY))
+        state = evolve(state, rng=rng, turn=None)
+        for player in range(len(state.players)):
+            state = rules.fire(state, Event(events.ROUND_END, player))
+        state = rules.fire(state, Event(CLEAN_UP, NOBODY))
         if round_cap_reached(rules, state):
             state = state.with_flag(ROUND_CAP_FLAG)
         if rules.game_ends(state):

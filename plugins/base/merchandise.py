@@ -15,8 +15,10 @@ from collections.abc import Iterable
 from naqala.core.actions import Action, action_of
 from naqala.core.content import RESOURCES
 from naqala.core.engine import Rules
+from naqala.core.events import Event
 from naqala.core.stage import Stage
 from naqala.core.state import State
+from naqala.plugins.base import events
 from naqala.plugins.base.common import current, discard_cards, gain_coins
 
 END = Action("end")
@@ -79,7 +81,9 @@ class SellStage(Stage):
         suit = tuple(action.args[0].split("+"))
         player = current(state)
         state = discard_cards(state, player, suit)
-        return gain_coins(state, player, suit_value(rules, len(suit)))
+        value = suit_value(rules, len(suit))
+        state = gain_coins(state, player, value)
+        return rules.fire(state, Event(events.SOLD, player, count=value))
 
 
 __all__ = ["RESOURCES", "SellStage", "best_suits", "suit_value"]

@@ -39,6 +39,10 @@ pub(super) enum Event {
     TileTaken { player: usize, tile: usize },
     /// `turn-end`: whose turn ended, once the sale is done
     TurnEnd { player: usize },
+    /// `sell`: who sold a suit, for how many coins
+    Sold { player: usize, count: i64 },
+    /// `round-end`: the round is over, fired for each player in seat order
+    RoundEnd { player: usize },
 }
 
 impl Rules<'_> {
@@ -49,7 +53,10 @@ impl Rules<'_> {
         let heard = self.content.effects.heard[facts.moment.index()];
         // no hand-written card reacts to these: only content might
         let cards_deaf = match event {
-            Event::TileTaken { .. } | Event::TurnEnd { .. } => true,
+            Event::TileTaken { .. }
+            | Event::TurnEnd { .. }
+            | Event::Sold { .. }
+            | Event::RoundEnd { .. } => true,
             Event::TokenPlaced { .. } => facts.moment != crate::effects::Moment::PalacePlaced,
             _ => false,
         };

@@ -122,6 +122,9 @@ impl Rules<'_> {
             state.decks[deck] = refill(&state.decks[deck], size as usize, &mut state.rng);
         }
         state.turn = None;
+        for player in 0..state.players.len() {
+            state = self.fire(state, Event::RoundEnd { player });
+        }
         // Python fires `clean-up` here: no card the kernel plays reacts to it; the
         // Thieves refill their row and the Whims box lays whims on the empty cities
         let mut state = self.thieves_clean_up(state);

@@ -92,7 +92,13 @@ impl Rules<'_> {
         let values = self.content.table("suit_values").unwrap_or(&[]);
         let value = crate::suits::suit_value(values, suit.as_slice().len());
         state.players[player].coins += value as i32;
-        state
+        self.fire(
+            state,
+            super::events::Event::Sold {
+                player,
+                count: value,
+            },
+        )
     }
 
     /// `add_cards`: resource cards into a player's hand, kept sorted.

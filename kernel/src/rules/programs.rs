@@ -66,6 +66,11 @@ impl Rules<'_> {
                 ..facts(Moment::TileTaken, player)
             },
             Event::TurnEnd { player } => facts(Moment::TurnEnd, player),
+            Event::Sold { player, count } => Facts {
+                count,
+                ..facts(Moment::Sold, player)
+            },
+            Event::RoundEnd { player } => facts(Moment::RoundEnd, player),
         }
     }
 
