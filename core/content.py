@@ -122,6 +122,9 @@ class TileSpec:
     value: str = attrs.field(default="", validator=one_of("blue", "red", ""))
     count: int = attrs.field(default=1, validator=[at_most(MAX_COPIES), at_least(1)])
     holds_meeples: bool = True
+    #: no meeple ever enters it or stands on it (the Artisans' chasm, the Great Lake):
+    #: every tile of the kind is impassable wherever it lies
+    impassable: bool = False
     printed: str = ""  # the value printed on the tile, for displays, if not ``vp`` ("5+")
 
 

@@ -679,11 +679,12 @@ class Rules:
         return frozenset(found)
 
     def with_terrain(self, layout: Layout) -> Layout:
-        """``layout``'s tiles with the impassable tiles and walls that plugins declare for
-        them where they lie (hooks ``naqala_impassable_tiles``, ``naqala_blocked_edges``):
-        what a new board gets, and what a loaded state must have."""
+        """``layout``'s tiles with the impassable tiles and walls where they lie: the tiles
+        whose kind content makes impassable (``impassable = true``), and those plugins
+        declare (hooks ``naqala_impassable_tiles``, ``naqala_blocked_edges``): what a new
+        board gets, and what a loaded state must have."""
         bare = Layout(layout.rows, layout.cols, layout.tiles)
-        blocked: set[int] = set()
+        blocked = {i for i, tile in enumerate(layout.tiles) if self.tile(tile).impassable}
         for found in self.hook.naqala_impassable_tiles(rules=self, layout=bare):
             blocked.update(found)
         walls: set[tuple[int, int]] = set()

@@ -50,6 +50,9 @@ pub struct TileSpec {
     /// how many tiles of this spec the content has (the table lists each once)
     pub count: u32,
     pub holds_meeples: bool,
+    /// every tile of this kind is impassable wherever it lies (`TileSpec.impassable`)
+    #[serde(default)]
+    pub impassable: bool,
     /// the value printed on the tile, for pictures
     pub printed: String,
 }

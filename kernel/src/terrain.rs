@@ -1,11 +1,11 @@
 //! Boards with terrain: which tiles a new board makes impassable, and whether a layout
 //! leaves some tile shut in.
 //!
-//! Python asks the plugins for terrain (`Rules.with_terrain`, hooks
-//! `naqala_impassable_tiles` and `naqala_blocked_edges`). Of the plugins the kernel
-//! plays, only the Whims box declares any: its Great Lake is impassable wherever it lies
-//! (`plugins/whims/lake.py`'s `lakes`). `setup.rs` lays a board again while a tile is cut
-//! off, as `plugins/base/setup.py`'s `lay_out` does.
+//! Python reads terrain from content and asks the plugins for more (`Rules.with_terrain`:
+//! a tile kind with `impassable = true`, hooks `naqala_impassable_tiles` and
+//! `naqala_blocked_edges`). The kernel reads the content's flag; a plugin answering those
+//! hooks is one it does not play. `setup.rs` lays a board again while a tile is cut off,
+//! as `plugins/base/setup.py`'s `lay_out` does.
 
 use crate::content::Content;
 use crate::geometry::Geometry;
@@ -13,29 +13,14 @@ use crate::geometry::Geometry;
 /// The tile kind of the Great Lake (`lake.LAKE`).
 pub const LAKE: &str = "great-lake";
 
-/// The names the Whims box's plugin goes by in a ruleset: `djinns` today, `whims` its
-/// alias (the plugin's `NAME` and `ALIASES`).
-pub const WHIMS_PLUGIN: &[&str] = &["djinns", "whims"];
-
-/// Whether the Whims box's plugin is in the rules (its code hooks then apply).
-pub fn whims_in_play(content: &Content) -> bool {
-    content
-        .doc
-        .ruleset
-        .iter()
-        .any(|name| WHIMS_PLUGIN.contains(&name.as_str()))
-}
-
 /// `Rules.with_terrain`: the impassable tiles of a board laid with `tiles` (tile table
-/// indices by position), as a bit mask: its Great Lakes when the Whims box is in play.
+/// indices by position), as a bit mask: the tiles whose kind content makes impassable
+/// (`impassable = true`: the Artisans' chasm, the Whims box's Great Lake).
 pub fn impassable(content: &Content, tiles: &[u8]) -> u64 {
-    if !whims_in_play(content) {
-        return 0;
-    }
     tiles
         .iter()
         .enumerate()
-        .filter(|&(_, &t)| content.doc.tiles[usize::from(t)].kind == LAKE)
+        .filter(|&(_, &t)| content.doc.tiles[usize::from(t)].impassable)
         .fold(0u64, |mask, (at, _)| mask | 1 << at)
 }
 

@@ -58,15 +58,6 @@ def naqala_board_layout(rules: Rules, players: int, rng: Rng) -> tuple[Layout, R
 
 
 @hookimpl
-def naqala_impassable_tiles(rules: Rules, layout: Layout) -> Iterable[int]:
-    return layout_chasms(layout)
-
-
-def layout_chasms(board: Layout) -> frozenset[int]:
-    return layout.chasms(board)
-
-
-@hookimpl
 def naqala_blocked_edges(rules: Rules, layout: Layout) -> Iterable[tuple[int, int]]:
     return mountains(layout)
 

@@ -34,7 +34,6 @@ def naqala_card_powers() -> dict[str, Power]:
 
 # every other hook is today's plugin's, unchanged
 naqala_board_layout = artisans.naqala_board_layout
-naqala_impassable_tiles = artisans.naqala_impassable_tiles
 naqala_blocked_edges = artisans.naqala_blocked_edges
 naqala_tribe_actions = artisans.naqala_tribe_actions
 naqala_tile_actions = artisans.naqala_tile_actions

@@ -15,7 +15,7 @@ from naqala.core.events import Event, ScoreLine
 from naqala.core.hookspecs import hookimpl
 from naqala.core.powers import Power
 from naqala.core.stage import Stage
-from naqala.core.state import Layout, State
+from naqala.core.state import State
 from naqala.core.validate import Problem
 from naqala.display.hints import Display
 from naqala.plugins.base.api import CLEAN_UP
@@ -44,11 +44,6 @@ def naqala_player_counters() -> list[str]:
 @hookimpl
 def naqala_content_files() -> Iterable[Path]:
     return [content_path("whims.toml")]
-
-
-@hookimpl
-def naqala_impassable_tiles(rules: Rules, layout: Layout) -> Iterable[int]:
-    return lake.lakes(rules, layout)
 
 
 @hookimpl

@@ -14,7 +14,7 @@ use crate::extras::{get_extra, set_extra};
 use crate::geometry::Geometry;
 use crate::names::Sym;
 use crate::state::{Deck, State, NOBODY, NO_CARD};
-use crate::terrain::{whims_in_play, LAKE};
+use crate::terrain::LAKE;
 
 /// The tile kind of the Fabulous Cities (`cities.CITY`).
 const CITY: &str = "city";
@@ -91,10 +91,11 @@ pub(super) struct Whims {
 impl Whims {
     pub fn new(content: &Content) -> Whims {
         let doc = &content.doc;
-        if !whims_in_play(content) {
+        // the box is in play when its deck is: recognised by its content, not its name
+        let deck = content.deck_index(WHIMS);
+        if deck.is_none() {
             return Whims::default();
         }
-        let deck = content.deck_index(WHIMS);
         let whims = doc
             .cards
             .iter()
