@@ -15,8 +15,9 @@ use crate::names::Sym;
 use crate::rng::Rng;
 use crate::state::{saturating_count, Count, Decision, Deck, Layout, State, NOBODY};
 
-/// The plugin's name, as the ruleset lists it.
-const PLUGIN: &str = "artisans";
+/// The stages only the Artisans register (`naqala_stages`, `naqala_tribe_actions`):
+/// the box is recognised by them, not by its plugin's name.
+const OWN_STAGES: [&str; 2] = ["keep-item", "tribe:purple"];
 const ARTISAN: &str = "purple";
 const TENT: &str = "tent";
 const ITEMS: &str = "items";
@@ -98,7 +99,7 @@ impl Artisans {
     /// The Artisans' parts of `content`, or None when the plugin is not in play.
     pub(crate) fn new(content: &Content) -> Option<Artisans> {
         let doc = &content.doc;
-        if !doc.ruleset.iter().any(|p| p == PLUGIN) {
+        if !registered(doc) {
             return None;
         }
         let names = &content.names;
@@ -142,6 +143,12 @@ impl Artisans {
     fn item(&self, card: u8) -> Option<Item> {
         self.item.get(usize::from(card)).copied().flatten()
     }
+}
+
+/// Whether the Artisans' stages are in the rules (one of them is enough: the box
+/// without the others is refused, `refused_edition`).
+fn registered(doc: &crate::content::ContentDoc) -> bool {
+    doc.stages.iter().any(|s| OWN_STAGES.contains(&s.as_str()))
 }
 
 /// The stage kinds the Artisans add (`naqala_tribe_actions`, `naqala_tile_actions`,
@@ -841,7 +848,7 @@ impl Rules<'_> {
     pub(crate) fn refused_edition(&self) -> Option<Unported> {
         let editions = &self.content.doc.editions;
         if editions.is_empty() {
-            let named = self.content.doc.ruleset.iter().any(|p| p == PLUGIN);
+            let named = registered(&self.content.doc);
             return (named && self.artisans.is_none()).then(|| {
                 Unported("the Artisans without their colour, tent, items deck or stages".into())
             });
