@@ -58,6 +58,9 @@ def content_data(rules: Rules) -> dict[str, Any]:
         # the decks whose cards in hand only their holder sees (hook
         # ``naqala_hidden_decks``), by name in deck order: every view the kernel writes
         "hidden_decks": [rules.deck_names[deck] for deck in sorted(hidden_decks(rules))],
+        # what each cost code a card may name allows (``Rules.cost_codes``), in the order
+        # offered: the kernel knows no code of its own
+        "costs": {code: list(cost.payments) for code, cost in rules.cost_codes.items()},
     }
 
 

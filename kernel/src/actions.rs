@@ -89,16 +89,12 @@ impl Pay {
         }
     }
 
-    /// The payments a cost code allows, in the order offered; None for a code the
-    /// kernel does not know.
-    pub fn ways(cost: &str) -> Option<&'static [Pay]> {
-        Some(match cost {
-            "" => &[Pay::Free],
-            "E/F" => &[Pay::E, Pay::F],
-            "E+(E/F)" => &[Pay::EE, Pay::EF],
-            "F" => &[Pay::F],
-            _ => return None,
-        })
+    /// The payment a content's cost table writes (`CostCode.payments`: `""`, `E`, `EF`…);
+    /// None for one the kernel does not pay.
+    pub fn of(payment: &str) -> Option<Pay> {
+        [Pay::Free, Pay::E, Pay::F, Pay::EE, Pay::EF]
+            .into_iter()
+            .find(|p| p.code() == payment)
     }
 }
 

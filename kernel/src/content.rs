@@ -11,6 +11,7 @@ use serde::Deserialize;
 
 use std::sync::{Arc, Mutex};
 
+use crate::actions::Pay;
 use crate::geometry::Geometry;
 use crate::limits::{Count, MAX_ACTION_CARDS, MAX_DECK_CARDS};
 use crate::names::Names;
@@ -135,6 +136,10 @@ pub struct ContentDoc {
     /// the decks whose cards in hand only their holder sees (hook `naqala_hidden_decks`)
     #[serde(default)]
     pub hidden_decks: Vec<String>,
+    /// the cost codes a card may name, with the payments each allows in the order
+    /// offered (`Rules.cost_codes`: what a cost means is data, not kernel code)
+    #[serde(default)]
+    pub costs: BTreeMap<String, Vec<String>>,
 }
 
 /// The content with its lookups built once: what every rule and conversion reads.
@@ -160,6 +165,9 @@ pub struct Content {
     resources: usize,
     /// the index of the deck named `DJINNS`, found by name once
     djinns: usize,
+    /// by card index: the payments its cost code allows, in the order offered (None: a
+    /// code the cost table lacks)
+    card_ways: Vec<Option<Box<[Pay]>>>,
 }
 
 /// The decks every game has, by name (`core/content.py`'s `RESOURCES` and `DJINNS`): the
@@ -334,6 +342,29 @@ fn check_bag(doc: &ContentDoc) -> Result<(), String> {
     Ok(())
 }
 
+/// Each card's payments (`Content::cost_ways`) from the content's cost table; a code
+/// offering a payment the kernel does not pay is refused in one line, so such rules play
+/// on the Python engine rather than without that card.
+fn card_ways(doc: &ContentDoc) -> Result<Vec<Option<Box<[Pay]>>>, String> {
+    let mut ways = BTreeMap::new();
+    for (code, payments) in &doc.costs {
+        let paid = payments
+            .iter()
+            .map(|p| {
+                Pay::of(p).ok_or_else(|| {
+                    format!("kernel content: cost code {code:?} offers the payment {p:?}, which the kernel does not pay")
+                })
+            })
+            .collect::<Result<Box<[Pay]>, String>>()?;
+        ways.insert(code.as_str(), paid);
+    }
+    Ok(doc
+        .cards
+        .iter()
+        .map(|card| ways.get(card.cost.as_str()).cloned())
+        .collect())
+}
+
 /// How many board shapes' geometries a content keeps (`core/state.py` keeps 64 too): a
 /// board with terrain (the Artisans' chasm and mountains) has a shape of its own per game.
 const GEOMETRIES_KEPT: usize = 64;
@@ -433,6 +464,7 @@ impl Content {
                 .ok_or_else(|| format!("kernel content: no deck named {name}"))
         };
         let (resources, djinns) = (deck(RESOURCES)?, deck(DJINNS)?);
+        let card_ways = card_ways(&doc)?;
         let content = Content {
             doc,
             letters,
@@ -444,12 +476,19 @@ impl Content {
             effects,
             resources,
             djinns,
+            card_ways,
         };
         let variants = crate::variants::Variants::read(&content)?;
         Ok(Content {
             variants,
             ..content
         })
+    }
+
+    /// The payments card `card`'s cost code allows, in the order offered; None when the
+    /// cost table has no such code.
+    pub fn cost_ways(&self, card: u8) -> Option<&[Pay]> {
+        self.card_ways.get(usize::from(card))?.as_deref()
     }
 
     /// The geometry of a board shape, built once per content.

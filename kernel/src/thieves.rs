@@ -13,7 +13,7 @@
 use std::ops::ControlFlow;
 
 use super::{combinations, Kind, Rules, Step};
-use crate::actions::{Action, Cards, Pay, Payment};
+use crate::actions::{Action, Cards, Payment};
 use crate::content::{Content, ContentDoc, MAX_PLAYERS, MAX_TILES};
 use crate::extras::{append_sorted, get_extra, has_extra, set_extra, with_extra};
 use crate::names::Sym;
@@ -492,8 +492,7 @@ impl Rules<'_> {
         if !usable {
             return Vec::new();
         }
-        let spec = &self.content.doc.cards[usize::from(card)];
-        let Some(ways) = Pay::ways(&spec.cost) else {
+        let Some(ways) = self.content.cost_ways(card) else {
             return Vec::new();
         };
         let elders = self.elders(state, player);

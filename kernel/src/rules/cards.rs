@@ -97,8 +97,7 @@ impl Rules<'_> {
                 return Vec::new();
             }
         }
-        let spec = &self.content.doc.cards[usize::from(card)];
-        let Some(ways) = Pay::ways(&spec.cost) else {
+        let Some(ways) = self.content.cost_ways(card) else {
             return Vec::new();
         };
         let elders = self.elders(state, player);
