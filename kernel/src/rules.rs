@@ -32,6 +32,7 @@ mod events;
 mod flow;
 mod market;
 mod movement;
+mod powers;
 mod programs;
 mod score_terms;
 mod scoring;
@@ -39,7 +40,7 @@ mod tiles;
 mod tribes;
 mod whims;
 
-use djinns::{djinn_ported, ACTIVATED_DJINNS, REACTING_DJINNS};
+use djinns::{djinn_ported, REACTING_DJINNS};
 
 /// A rule the kernel does not implement yet, by the name of the stage or power.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,24 +145,13 @@ struct Known {
     last_camel: Sym,
 }
 
-/// The kinds of activated card whose options the kernel finds by kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum CardKind {
-    Echidna,
-    Sibittis,
-    /// a card placing this token near its own (`PlaceNearby`: hagis, lamia)
-    Nearby(usize),
-    Dalhan,
-    Other,
-}
-
-/// What a card's kind asks of the decision it is offered at, as symbols: its kind, the
-/// stages its kind is offered at (`Echidna.stages`, `PlaceNearby.stages`) and those its
-/// used power names; `None` is every stage. A stage name the content does not have is
-/// left out, as no decision can be at it.
+/// What a card's kind asks of the decision it is offered at: its hand-written used
+/// power, if any (`powers`), the stages that power is offered at and those its content
+/// power names, as symbols; `None` is every stage. A stage name the content does not
+/// have is left out, as no decision can be at it.
 #[derive(Clone, Debug)]
 struct CardGate {
-    kind: CardKind,
+    power: Option<Arc<dyn powers::Power>>,
     stages: Option<Vec<Sym>>,
     power_stages: Option<Vec<Sym>>,
 }
@@ -172,30 +162,11 @@ impl CardGate {
         let syms = |stages: &[String]| -> Vec<Sym> {
             stages.iter().filter_map(|s| names.sym(s)).collect()
         };
-        let kind_name = content.doc.cards[card].kind.as_str();
-        let nearby = match kind_name {
-            "hagis" => Some(("palace", "village")),
-            "lamia" => Some(("palm-tree", "oasis")),
-            _ => None,
-        }
-        .and_then(|(token, tile_kind)| {
-            let index = content.doc.tokens.iter().position(|t| t.id == token)?;
-            Some((index, tile_kind))
-        });
-        let (kind, stages) = match (kind_name, nearby) {
-            (_, Some((token, tile_kind))) => {
-                let id = &content.doc.tokens[token].id;
-                let stages = [format!("tile:{tile_kind}"), format!("placing:{id}")];
-                (CardKind::Nearby(token), Some(syms(&stages)))
-            }
-            ("echidna", _) => {
-                let stages = ["pick", "drop", "tribe:blue"].map(String::from);
-                (CardKind::Echidna, Some(syms(&stages)))
-            }
-            ("sibittis", _) => (CardKind::Sibittis, None),
-            (whims::DALHAN, _) => (CardKind::Dalhan, None),
-            _ => (CardKind::Other, None),
-        };
+        let power = powers::power_of(content, &content.doc.cards[card].kind);
+        let stages = power
+            .as_ref()
+            .and_then(|p| p.stages(content))
+            .map(|s| syms(&s));
         let used = Some(crate::effects::Moment::Use);
         let power_stages = content
             .effects
@@ -203,7 +174,7 @@ impl CardGate {
             .filter(|p| p.on == used && !p.stages.is_empty())
             .map(|p| syms(&p.stages));
         CardGate {
-            kind,
+            power,
             stages,
             power_stages,
         }
@@ -369,13 +340,12 @@ impl<'c> Rules<'c> {
                 .iter()
                 .enumerate()
                 .map(|(i, c)| {
-                    ACTIVATED_DJINNS.contains(&c.kind.as_str())
+                    powers::kinds().any(|kind| kind == c.kind)
                         || content
                             .effects
                             .power_of(i as u8)
                             .is_some_and(|p| p.on == Some(crate::effects::Moment::Use))
                         || thieves::is_thief(&c.deck, &c.kind)
-                        || c.kind == whims::DALHAN
                         || whims.is_whim(i as u8)
                         || artisans.as_ref().is_some_and(|a| a.activated(i as u8))
                 })

@@ -1,7 +1,7 @@
 //! Cards used in the owner's turn (`plugins/base/cards.py`, `djinns/activated.py`): which
 //! card may be used where, its targets, the cards drawn and the power used.
 
-use super::{whims, CardKind, Kind, Rules, Step, Unported};
+use super::{Kind, Rules, Step, Unported};
 
 use crate::actions::{Action, Pay};
 use crate::effects::{self, Scope};
@@ -136,23 +136,10 @@ impl Rules<'_> {
                 .flat_map(|target| ways.iter().map(move |&way| Action::Card(card, target, way)))
                 .collect();
         }
-        let targets: Vec<Option<u8>> = match gate.kind {
-            CardKind::Echidna => vec![None],
-            // `_if_cards_left`: one use without a target while the pile or discards hold one
-            CardKind::Sibittis => {
-                let deck = &state.decks[self.content.djinns()];
-                if deck.draw().is_empty() && deck.discard().is_empty() {
-                    Vec::new()
-                } else {
-                    vec![None]
-                }
-            }
-            _ => self
-                .card_targets(state, card)
-                .into_iter()
-                .map(Some)
-                .collect(),
-        };
+        let targets = gate
+            .power
+            .as_ref()
+            .map_or_else(Vec::new, |power| power.targets(self, state));
         let mut options = Vec::new();
         for target in targets {
             for &way in &ways {
@@ -186,28 +173,6 @@ impl Rules<'_> {
 
     pub(super) fn elders(&self, state: &State, player: usize) -> Count {
         self.elder.map_or(0, |e| state.players[player].meeples[e])
-    }
-
-    /// The tiles a hand-written activated djinn can act on (`PlaceNearby.targets`,
-    /// Dalhan's cities).
-    pub(super) fn card_targets(&self, state: &State, card: u8) -> Vec<u8> {
-        let kind = self.gates[usize::from(card)].kind;
-        let geo = &state.layout.geometry;
-        match kind {
-            CardKind::Nearby(token) => {
-                if state.pool[token] == 0 {
-                    return Vec::new();
-                }
-                let here = self.origin(state, token);
-                geo.area[here]
-                    .iter()
-                    .copied()
-                    .filter(|&t| usize::from(t) != here && !geo.is_impassable(usize::from(t)))
-                    .collect()
-            }
-            CardKind::Dalhan => self.dalhan_targets(state),
-            _ => Vec::new(),
-        }
     }
 
     /// `draw_cards`: the top `n` cards of a deck's pile, reshuffling its discards when
@@ -292,41 +257,15 @@ impl Rules<'_> {
             }
             return Ok(state);
         }
-        let spec = &self.content.doc.cards[usize::from(card)];
-        let kind = spec.kind.as_str();
-        match kind {
-            _ if self.is_thief(card) => return self.use_thief(state, player, card),
-            // marked used: its builders-paid reaction pays the rest
-            "echidna" => return Ok(state),
-            "sibittis" => {
-                let draw = spec.params.get("draw").copied().unwrap_or(0).max(0) as usize;
-                let (mut state, drawn) = self.draw_cards(state, self.content.djinns(), draw);
-                let stage = state.decision.stage;
-                let turn = state.turn.as_mut().expect("in a turn");
-                turn.revealed = drawn.into_boxed_slice();
-                turn.resume = stage;
-                state.decision = Decision {
-                    stage: self.content.names.known("keep-djinn"),
-                    player: player as i8,
-                };
-                return Ok(state);
-            }
-            _ => {}
+        if self.is_thief(card) {
+            return self.use_thief(state, player, card);
         }
-        let tile = usize::from(target.expect("these djinns act on a tile"));
-        Ok(match kind {
-            whims::DALHAN => self.dalhan(state, player, tile),
-            "hagis" | "lamia" => {
-                let (token, _) = self.place_nearby(kind).expect("a token to place");
-                if self.kind(state.decision.stage) == Kind::Placing(token) {
-                    self.placed(state, token, tile)
-                } else {
-                    let state = self.place_token_on(state, player, token, tile);
-                    let stage = state.decision.stage;
-                    return self.proceed(state, stage);
-                }
+        match self.gates[usize::from(card)].power.clone() {
+            Some(power) => power.act(self, state, player, card, target),
+            None => {
+                let kind = &self.content.doc.cards[usize::from(card)].kind;
+                Err(Unported(format!("djinns:{kind}")))
             }
-            _ => return Err(Unported(format!("djinns:{kind}"))),
-        })
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! that react to events (Kandicha, Boaz, Echidna).
 
 use super::events::Event;
-use super::{artisans, fakir_count, turn_here, whims, CardKind, Kind, Rules, Step};
+use super::{artisans, fakir_count, turn_here, whims, Kind, Rules, Step};
 
 use crate::actions::{Action, Payment};
 use crate::content::Content;
@@ -21,7 +21,7 @@ pub(super) fn djinn_ported(content: &Content, kind: &str) -> bool {
     content.doc.effects.powers.iter().any(|p| p.kind == kind)
         || kind == AL_AMIN
         || REACTING_DJINNS.contains(&kind)
-        || ACTIVATED_DJINNS.contains(&kind)
+        || super::powers::kinds().any(|k| k == kind)
         || kind == KUMARBI
         || whims::BOX_DJINNS.contains(&kind)
         || artisans::SCORING_DJINNS.contains(&kind)
@@ -30,12 +30,6 @@ pub(super) fn djinn_ported(content: &Content, kind: &str) -> bool {
 /// The djinns that react to events in their own way: Kandicha (what the owner's
 /// assassins kill), Boaz (its protection counted when it hides a target).
 pub(super) const REACTING_DJINNS: &[&str] = &["kandicha", "boaz", "echidna"];
-
-/// The activated djinns written in Rust (`Activated` powers used in the owner's turn):
-/// Echidna multiplies the builders' pay (with its `builders-paid` reaction), Sibittis,
-/// Hagis and Lamia. Sloar, Bouraq, Enki, Iblis, Leta, Utug and Anun-Nak are content
-/// (`on = "use"`).
-pub(super) const ACTIVATED_DJINNS: &[&str] = &["echidna", "sibittis", "hagis", "lamia"];
 
 /// Kumarbi: a discount on the bid, paid in Fakirs (offered while its owner bids).
 pub(super) const KUMARBI: &str = "kumarbi";
@@ -154,18 +148,6 @@ impl Rules<'_> {
         self.proceed(state, self.known.bid)
     }
 
-    /// Hagis: a palace placed goes to a neighbour of a village; Lamia: a palm tree, of an
-    /// oasis (`PlaceNearby`).
-    pub(super) fn place_nearby(&self, kind: &str) -> Option<(usize, &'static str)> {
-        let (token, tile_kind) = match kind {
-            "hagis" => ("palace", "village"),
-            "lamia" => ("palm-tree", "oasis"),
-            _ => return None,
-        };
-        let index = self.content.doc.tokens.iter().position(|t| t.id == token)?;
-        Some((index, tile_kind))
-    }
-
     pub(super) fn placing_key(&self, token: usize) -> Sym {
         let id = &self.content.doc.tokens[token].id;
         self.content.names.known(&format!("placing:{id}"))
@@ -227,7 +209,11 @@ impl Rules<'_> {
         }
         (0..self.content.decks()).any(|deck| {
             state.players[player].hands.hand(deck).iter().any(|&card| {
-                self.gates[usize::from(card)].kind == CardKind::Nearby(token)
+                self.gates[usize::from(card)]
+                    .power
+                    .as_ref()
+                    .and_then(|p| p.redirects())
+                    == Some(token)
                     && !self.activated_options(state, player, card).is_empty()
             })
         })

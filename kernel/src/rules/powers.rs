@@ -1,0 +1,197 @@
+//! The card powers written by hand that their owner uses in their own turn (`Activated`
+//! in `plugins/base/djinns/activated.py`, Dalhan in `plugins/whims/`), registered by
+//! card kind in one table: what a card of the kind is offered at, on which targets, and
+//! what it does once paid for. Content's powers (`[[power]]`, `crate::effects`) are the
+//! other table; a kind is in one or the other, never both.
+
+use std::fmt::Debug;
+use std::sync::Arc;
+
+use super::{whims, Kind, Rules, Step};
+
+use crate::content::Content;
+use crate::state::{Decision, State};
+
+/// A hand-written power used in its owner's turn.
+pub(super) trait Power: Debug + Send + Sync {
+    /// The decisions it is offered at, by stage name (None: all of its owner's turn).
+    fn stages(&self, _content: &Content) -> Option<Vec<String>> {
+        None
+    }
+
+    /// The token whose placements it may redirect (Hagis, Lamia).
+    fn redirects(&self) -> Option<usize> {
+        None
+    }
+
+    /// Its targets at this decision (None: a use without a target).
+    fn targets(&self, rules: &Rules<'_>, state: &State) -> Vec<Option<u8>>;
+
+    /// Its effect for `player`, once paid for (`Activated.act`).
+    fn act(
+        &self,
+        rules: &Rules<'_>,
+        state: State,
+        player: usize,
+        card: u8,
+        target: Option<u8>,
+    ) -> Step;
+}
+
+/// The table: each card kind with a hand-written used power, and how its power is made
+/// for a content (None: the content lacks what it needs, so the kind is not played).
+type Maker = fn(&Content) -> Option<Arc<dyn Power>>;
+const TABLE: [(&str, Maker); 5] = [
+    ("echidna", |_| Some(Arc::new(Echidna))),
+    ("sibittis", |_| Some(Arc::new(Sibittis))),
+    ("hagis", |content| {
+        PlaceNearby::made(content, "palace", "village")
+    }),
+    ("lamia", |content| {
+        PlaceNearby::made(content, "palm-tree", "oasis")
+    }),
+    (whims::DALHAN, |_| Some(Arc::new(Dalhan))),
+];
+
+/// The card kinds whose used power is written here.
+pub(super) fn kinds() -> impl Iterator<Item = &'static str> {
+    TABLE.iter().map(|&(kind, _)| kind)
+}
+
+/// The hand-written used power of card kind `kind`, if it has one.
+pub(super) fn power_of(content: &Content, kind: &str) -> Option<Arc<dyn Power>> {
+    let &(_, make) = TABLE.iter().find(|&&(name, _)| name == kind)?;
+    make(content)
+}
+
+/// Echidna: marked used, its `builders-paid` reaction pays the rest (`Echidna`).
+#[derive(Debug)]
+struct Echidna;
+
+impl Power for Echidna {
+    fn stages(&self, _content: &Content) -> Option<Vec<String>> {
+        Some(["pick", "drop", "tribe:blue"].map(String::from).to_vec())
+    }
+
+    fn targets(&self, _rules: &Rules<'_>, _state: &State) -> Vec<Option<u8>> {
+        vec![None]
+    }
+
+    fn act(&self, _: &Rules<'_>, state: State, _: usize, _: u8, _: Option<u8>) -> Step {
+        Ok(state)
+    }
+}
+
+/// Sibittis: draws djinns and asks which to keep (`Sibittis`, then `keep-djinn`).
+#[derive(Debug)]
+struct Sibittis;
+
+impl Power for Sibittis {
+    /// `_if_cards_left`: one use without a target while the pile or discards hold one.
+    fn targets(&self, rules: &Rules<'_>, state: &State) -> Vec<Option<u8>> {
+        let deck = &state.decks[rules.content.djinns()];
+        if deck.draw().is_empty() && deck.discard().is_empty() {
+            Vec::new()
+        } else {
+            vec![None]
+        }
+    }
+
+    fn act(&self, rules: &Rules<'_>, state: State, player: usize, card: u8, _: Option<u8>) -> Step {
+        let spec = &rules.content.doc.cards[usize::from(card)];
+        let draw = spec.params.get("draw").copied().unwrap_or(0).max(0) as usize;
+        let (mut state, drawn) = rules.draw_cards(state, rules.content.djinns(), draw);
+        let stage = state.decision.stage;
+        let turn = state.turn.as_mut().expect("in a turn");
+        turn.revealed = drawn.into_boxed_slice();
+        turn.resume = stage;
+        state.decision = Decision {
+            stage: rules.content.names.known("keep-djinn"),
+            player: player as i8,
+        };
+        Ok(state)
+    }
+}
+
+/// Hagis (a palace, near a village) and Lamia (a palm tree, near an oasis): a token the
+/// owner places goes to a neighbour instead (`PlaceNearby`).
+#[derive(Debug)]
+struct PlaceNearby {
+    token: usize,
+    tile_kind: &'static str,
+}
+
+impl PlaceNearby {
+    /// The power for `token` placed from a tile of `tile_kind`, if the content has it.
+    fn made(content: &Content, token: &str, tile_kind: &'static str) -> Option<Arc<dyn Power>> {
+        let token = content.doc.tokens.iter().position(|t| t.id == token)?;
+        Some(Arc::new(PlaceNearby { token, tile_kind }))
+    }
+}
+
+impl Power for PlaceNearby {
+    fn stages(&self, content: &Content) -> Option<Vec<String>> {
+        let id = &content.doc.tokens[self.token].id;
+        Some(vec![
+            format!("tile:{}", self.tile_kind),
+            format!("placing:{id}"),
+        ])
+    }
+
+    fn redirects(&self) -> Option<usize> {
+        Some(self.token)
+    }
+
+    fn targets(&self, rules: &Rules<'_>, state: &State) -> Vec<Option<u8>> {
+        if state.pool[self.token] == 0 {
+            return Vec::new();
+        }
+        let geo = &state.layout.geometry;
+        let here = rules.origin(state, self.token);
+        geo.area[here]
+            .iter()
+            .copied()
+            .filter(|&t| usize::from(t) != here && !geo.is_impassable(usize::from(t)))
+            .map(Some)
+            .collect()
+    }
+
+    fn act(
+        &self,
+        rules: &Rules<'_>,
+        state: State,
+        player: usize,
+        _: u8,
+        target: Option<u8>,
+    ) -> Step {
+        let tile = usize::from(target.expect("a nearby tile"));
+        if rules.kind(state.decision.stage) == Kind::Placing(self.token) {
+            return Ok(rules.placed(state, self.token, tile));
+        }
+        let state = rules.place_token_on(state, player, self.token, tile);
+        let stage = state.decision.stage;
+        rules.proceed(state, stage)
+    }
+}
+
+/// Dalhan (the Whims box): takes the whim lying on a Fabulous City.
+#[derive(Debug)]
+struct Dalhan;
+
+impl Power for Dalhan {
+    fn targets(&self, rules: &Rules<'_>, state: &State) -> Vec<Option<u8>> {
+        rules.dalhan_targets(state).into_iter().map(Some).collect()
+    }
+
+    fn act(
+        &self,
+        rules: &Rules<'_>,
+        state: State,
+        player: usize,
+        _: u8,
+        target: Option<u8>,
+    ) -> Step {
+        let tile = usize::from(target.expect("a city"));
+        Ok(rules.dalhan(state, player, tile))
+    }
+}
