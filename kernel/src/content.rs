@@ -11,10 +11,10 @@ use serde::Deserialize;
 
 use std::sync::{Arc, Mutex};
 
-use crate::actions::Pay;
 use crate::geometry::Geometry;
 use crate::limits::{Count, MAX_ACTION_CARDS, MAX_DECK_CARDS};
 use crate::names::Names;
+use crate::pay::Pay;
 
 /// The most of each component a native state can hold (fixed arrays keep a state
 /// small and its copies free of allocations).

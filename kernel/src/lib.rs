@@ -26,6 +26,7 @@ pub mod mcts;
 pub mod moves;
 pub mod names;
 pub mod observe;
+pub mod pay;
 pub mod perft;
 pub mod player;
 pub mod playout;
