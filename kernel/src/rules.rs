@@ -8,7 +8,8 @@
 //! (`unported_content`), and the places where Python fires an event are marked.
 //!
 //! This module keeps the `Rules` struct, its construction from the content and the
-//! dispatch of decisions and stages (`legal_actions`, `apply`, `proceed`, `enter`). The
+//! dispatch of decisions and stages (`legal_actions`, `apply`, `proceed`, `enter`) to the
+//! table of stages by name (`stages`: each box names the stages it adds or replaces). The
 //! rules themselves are split by rule as `plugins/base/` is, one `impl Rules` block
 //! each: `flow`, `bidding`, `movement`, `tribes`, `tiles`, `cards`, `djinns`, `market`,
 //! `events`, `programs` (the effects language) and `scoring`; the boxes are `artisans`,
@@ -19,7 +20,7 @@ use std::sync::Arc;
 use crate::actions::Action;
 use crate::callbacks::HookCalls;
 use crate::content::Content;
-use crate::effects::{self, At, Scope};
+use crate::effects::At;
 use crate::names::Sym;
 use crate::state::{Count, Counts, State, Turn, NOBODY};
 
@@ -36,6 +37,7 @@ mod powers;
 mod programs;
 mod score_terms;
 mod scoring;
+mod stages;
 mod tiles;
 mod tribes;
 mod whims;
@@ -53,63 +55,14 @@ pub mod thieves;
 
 pub type Step = Result<State, Unported>;
 
-/// What a stage does, found from its name once per content.
+/// What a stage is in the turn, by its name as the base flow reads it
+/// (`BaseFlow.proceed`): a tribe action is followed by the final tile's action, a tile
+/// action by the sale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Bid,
-    Pick,
-    Drop,
-    Kill,
-    Sell,
-    Over,
-    /// viziers and elders: kept in front of the player
-    Keep,
-    Merchants,
-    Builders,
-    Assassins,
-    /// a village or an oasis: this token (by index) on the final tile
-    PlaceToken(usize),
-    /// a market: cost, reach, take (content settings `<size>_market_*`)
-    Market(i64, usize, usize),
-    SacredPlace,
-    /// Sibittis's decision: keep one of the djinns drawn
-    KeepDjinn,
-    /// `placing:<token>`: a token an effect placed, which a card of the player may put
-    /// elsewhere (the token, by index)
-    Placing(usize),
-    /// the Thieves' step after a tribe action, an opponent giving up, the owner keeping
-    /// (thieves.rs)
-    ThiefStep,
-    ThiefGive,
-    ThiefKeep,
-    /// the solo mode's `bid`: Yazid's roll and the player's outbid (solo.rs)
-    SultansRoll,
-    /// the Whims box's Fabulous City: take the whim lying on it (`cities.City`)
-    City,
-    /// a tile action content gives whole (`[[tile_action]] at = "instead"`): its
-    /// effects, by index in `Effects::tile_actions` (`crate::effects`)
-    EffectsTile(usize),
-    /// `choose:…`: the choice ending a whole tile action's effects or a used power's
-    /// (`effects.ChoiceStage`)
-    Choice(ChoiceOf),
-    /// the Artisans' stages (rules/artisans.rs): the artisans' tribe action, the two
-    /// tile actions, the item kept, the Enchanting Flute's gathering
-    Artisans,
-    Workshop,
-    SpecializedMarket,
-    KeepItem,
-    Gather,
-    /// a stage the kernel has not ported
-    Unported,
-}
-
-/// Whose choice a `choose:…` stage is: a whole tile action's (by index in
-/// `Effects::tile_actions`), entered as its step, or a card's used power (by card index),
-/// which resumes the decision it interrupted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ChoiceOf {
-    Tile(usize),
-    Card(u8),
+enum Part {
+    TribeAction,
+    TileAction,
+    Other,
 }
 
 /// Where in a turn a decision is taken (`Rules::decision_needs`).
@@ -199,8 +152,12 @@ pub struct Rules<'c> {
     tribes: Vec<Option<Sym>>,
     /// the token index of each `piece.<token>` counter, by its symbol
     pieces: Vec<(Sym, Option<usize>)>,
-    /// what each stage does, by symbol
-    kinds: Vec<Kind>,
+    /// each stage by its symbol, as its provider registered it (`stages`); None for a
+    /// name that is no stage the kernel plays
+    stages: Vec<Option<Arc<dyn stages::Stage>>>,
+    /// whether each symbol names a tribe action (`tribe:…`) or a tile action (`tile:…`)
+    /// the kernel plays: what follows it when finished (`proceed`)
+    parts: Vec<Part>,
     /// the tile action's stage of each tile of the tile table (`tile:<kind>`), if any
     tile_stages: Vec<Option<Sym>>,
     /// the turn-order costs by player count (index = players)
@@ -287,12 +244,16 @@ impl<'c> Rules<'c> {
             .map(|(i, t)| (names.known(&format!("piece.{}", t.id)), Some(i)))
             .collect();
         let artisans = artisans::Artisans::new(content);
-        let kinds = (0..names.len())
-            .map(|i| {
+        let stages = stages::table(content, artisans.is_some());
+        let parts = stages
+            .iter()
+            .enumerate()
+            .map(|(i, stage)| {
                 let name = names.name(Sym(i as u16));
-                match artisans::kind_of(name) {
-                    Some(kind) if artisans.is_some() => kind,
-                    _ => kind_of(content, name),
+                match stage {
+                    Some(_) if name.starts_with("tribe:") => Part::TribeAction,
+                    Some(_) if name.starts_with("tile:") => Part::TileAction,
+                    _ => Part::Other,
                 }
             })
             .collect();
@@ -319,7 +280,8 @@ impl<'c> Rules<'c> {
             known,
             tribes,
             pieces,
-            kinds,
+            stages,
+            parts,
             tile_stages,
             costs,
             reacts: content
@@ -445,53 +407,13 @@ impl<'c> Rules<'c> {
     /// Where in a turn a decision of `stage` is taken (`statecheck.rs` holds a state read
     /// from JSON to it); None for a stage the kernel has not ported.
     pub(crate) fn decision_needs(&self, stage: Sym) -> Option<Phase> {
-        Some(match self.kind(stage) {
-            Kind::Over => Phase::Over,
-            Kind::Bid | Kind::SultansRoll => Phase::NoTurn,
-            Kind::Pick => Phase::BeforeMove,
-            Kind::Drop => Phase::Moving,
-            Kind::Sell => Phase::NotMoving,
-            // a djinn used at any point of the turn can ask these
-            Kind::KeepDjinn
-            | Kind::Placing(_)
-            | Kind::ThiefGive
-            | Kind::ThiefKeep
-            | Kind::Choice(ChoiceOf::Card(_)) => Phase::Any,
-            Kind::Keep
-            | Kind::Merchants
-            | Kind::Builders
-            | Kind::Assassins
-            | Kind::Kill
-            | Kind::PlaceToken(_)
-            | Kind::Market(..)
-            | Kind::SacredPlace
-            | Kind::City
-            | Kind::EffectsTile(_)
-            | Kind::Choice(ChoiceOf::Tile(_))
-            | Kind::ThiefStep
-            | Kind::Artisans
-            | Kind::Workshop
-            | Kind::SpecializedMarket
-            | Kind::KeepItem => Phase::AfterMove,
-            // the Enchanting Flute is played at the pick too, never during the move
-            Kind::Gather => Phase::NotMoving,
-            Kind::Unported => return None,
-        })
+        self.stage(stage).map(|s| s.needs())
     }
 
     /// Whether a decision of `stage` is a step another stage entered, which hands back
     /// to it when done (`Rules.return_to_caller`): the turn names that caller.
     pub(crate) fn is_step(&self, stage: Sym) -> bool {
-        matches!(
-            self.kind(stage),
-            Kind::Kill
-                | Kind::Placing(_)
-                | Kind::Choice(ChoiceOf::Tile(_))
-                | Kind::ThiefStep
-                | Kind::ThiefGive
-                | Kind::ThiefKeep
-                | Kind::KeepItem
-        )
+        self.stage(stage).is_some_and(|s| s.is_step())
     }
 
     /// The turn-order track's spots for `players` players, one per cost.
@@ -507,11 +429,18 @@ impl<'c> Rules<'c> {
     /// Whether the owner of the turn in progress takes a decision of `stage` (an opponent
     /// gives up what a thief takes).
     pub(crate) fn owner_decides(&self, stage: Sym) -> bool {
-        self.kind(stage) != Kind::ThiefGive
+        self.stage(stage).is_none_or(|s| s.owner_decides())
     }
 
-    fn kind(&self, stage: Sym) -> Kind {
-        self.kinds[usize::from(stage.0)]
+    /// The stage registered under `stage`, if the kernel plays one of that name.
+    fn stage(&self, stage: Sym) -> Option<&dyn stages::Stage> {
+        self.stages[usize::from(stage.0)].as_deref()
+    }
+
+    /// The token the decision waiting in `state` places elsewhere, if it is a
+    /// `placing:<token>` step.
+    pub(super) fn placing_now(&self, state: &State) -> Option<usize> {
+        self.stage(state.decision.stage).and_then(|s| s.placing())
     }
 
     /// Whether the decision waits at the stage of that kind: a comparison of symbols
@@ -552,59 +481,12 @@ impl<'c> Rules<'c> {
             return Err(refused.clone());
         }
         let stage = state.decision.stage;
-        let generated = match self.kind(stage) {
-            Kind::Over => Vec::new(),
-            Kind::Pick if !self.revisit => {
-                self.self_avoiding_picks(state, options);
-                Vec::new()
-            }
-            Kind::Drop if !self.revisit => {
-                self.self_avoiding_drops(state, options);
-                Vec::new()
-            }
-            Kind::Bid => {
-                self.bid_options(state, options);
-                Vec::new()
-            }
-            kind @ (Kind::KeepItem | Kind::Workshop | Kind::SpecializedMarket | Kind::Gather) => {
-                self.artisan_options(state, kind)
-            }
-            Kind::Pick => self.pick_options(state),
-            Kind::Drop => self.drop_options(state),
-            Kind::Builders => self.builder_options(state),
-            Kind::Assassins => self.assassin_options(state),
-            Kind::Kill => self.kill_targets(state),
-            Kind::Market(cost, reach, take) => {
-                let player = state.decision.player as usize;
-                if i64::from(state.players[player].coins) < cost {
-                    vec![Action::Skip] // an effect took coins since the market was entered
-                } else {
-                    self.market_options(state, reach, take)?
-                }
-            }
-            Kind::Sell => self.sell_options(state)?,
-            Kind::SacredPlace => self.sacred_place_options(state),
-            Kind::KeepDjinn => {
-                let turn = state.turn.as_ref().expect("in a turn");
-                turn.revealed.iter().map(|&c| Action::Keep(c)).collect()
-            }
-            Kind::Placing(token) => vec![Action::Place(self.pending_tile(state, token) as u8)],
-            Kind::PlaceToken(_) => {
-                let turn = state.turn.as_ref().expect("in a turn");
-                vec![Action::Place(turn_here(turn) as u8)]
-            }
-            Kind::ThiefStep => vec![Action::Skip],
-            Kind::ThiefGive | Kind::ThiefKeep => self.theft_options(state, self.kind(stage)),
-            Kind::SultansRoll => self.sultans_roll_options(state),
-            Kind::Choice(of) => {
-                let options = self.choice(of).map_or(0, |c| c.options.len());
-                (1..=options).map(|n| Action::Choose(n as u8)).collect()
-            }
-            _ => return Err(Unported(self.stage_name(stage).to_owned())),
+        let Some(kind) = self.stage(stage) else {
+            return Err(self.not_here(stage));
         };
-        options.extend(generated);
+        kind.options(self, state, options)?;
         // what the deciding player's cards offer (`naqala_extra_options`)
-        if self.kind(stage) != Kind::Over {
+        if stage != self.known.over {
             for option in self.card_options(state) {
                 if !options.contains(&option) {
                     options.push(option);
@@ -620,68 +502,18 @@ impl<'c> Rules<'c> {
     /// The state after `action`, which must be one of the legal actions (the state is
     /// consumed: a playout steps one value, a caller keeping the old state clones it).
     pub fn apply(&self, state: State, action: &Action) -> Step {
-        let k = &self.known;
-        let stage = state.decision.stage;
         if let Some(refused) = &self.refused {
             return Err(refused.clone());
         }
-        match (self.kind(stage), action) {
-            (_, &Action::Tent(tile)) => Ok(self.pitch_tent(state, usize::from(tile))),
-            (_, &Action::Item(card, target)) => self.use_item(state, card, target),
-            (Kind::Bid, &Action::Bid(cost)) => {
-                let placed = self.place_bid(state, cost, cost);
-                self.proceed(placed, k.bid)
-            }
-            (Kind::Pick, &Action::Pick(tile)) => Ok(self.pick(state, usize::from(tile))),
-            (Kind::Drop, &Action::Drop(tile, colour)) => {
-                self.drop(state, usize::from(tile), usize::from(colour))
-            }
-            (Kind::Builders, &Action::Fakirs(n)) => self.builders_paid(state, stage, n),
-            (Kind::Assassins, &Action::Fakirs(n)) => self.to_kill(state, stage, n),
-            (Kind::Kill, &Action::Kill(victim, colour)) => {
-                self.kill(state, victim, usize::from(colour))
-            }
-            (Kind::Market(..), Action::Skip) => self.proceed(state, stage),
-            (Kind::Market(cost, reach, _), Action::Buy(cards)) => {
-                self.buy(state, stage, cost, reach, cards)
-            }
-            (_, &Action::Card(card, target, pay)) => self.use_card(state, card, target, pay),
-            (_, &Action::Claim(card, pay)) => self.use_card(state, card, None, pay),
-            (
-                kind @ (Kind::KeepItem | Kind::Workshop | Kind::SpecializedMarket | Kind::Gather),
-                _,
-            ) => self.artisan_apply(state, kind, action),
-            (Kind::Bid, &Action::Discounted(card, cost, fakirs)) => {
-                self.kumarbi(state, card, cost, fakirs)
-            }
-            (Kind::KeepDjinn, &Action::Keep(djinn)) => self.keep_djinn(state, djinn),
-            (Kind::Placing(token), &Action::Place(tile)) => {
-                Ok(self.placed(state, token, usize::from(tile)))
-            }
-            (Kind::PlaceToken(token), Action::Place(_)) => {
-                let player = state.decision.player as usize;
-                let state = self.place_token(state, player, token);
-                self.proceed(state, stage)
-            }
-            (Kind::SacredPlace, Action::Skip) => self.proceed(state, stage),
-            (Kind::SacredPlace, &Action::Djinn(djinn, payment)) => {
-                self.take_djinn(state, stage, djinn, payment)
-            }
-            (Kind::Sell, Action::Sell(suit)) => Ok(self.sell(state, suit)),
-            (Kind::Sell, Action::End) => self.end_turn(state),
-            (Kind::SacredPlace, &Action::Thief(card, payment)) => {
-                self.take_thief(state, card, payment)
-            }
-            (Kind::ThiefStep, Action::Skip) => self.return_to_caller(state),
-            (Kind::ThiefGive, &Action::Give(loot)) => self.given_up(state, loot),
-            (Kind::ThiefKeep, &Action::Loot(loot)) => self.kept_loot(state, loot),
-            (Kind::SultansRoll, &Action::Bid(cost)) => self.sultans_bid(state, cost),
-            (Kind::Choice(of), &Action::Choose(n)) => self.chosen(state, of, n),
-            _ => Err(Unported(format!(
-                "{} at {}",
-                action.notation(self.content, usize::from(state.layout.cols)),
-                self.stage_name(stage)
-            ))),
+        match *action {
+            Action::Tent(tile) => Ok(self.pitch_tent(state, usize::from(tile))),
+            Action::Item(card, target) => self.use_item(state, card, target),
+            Action::Card(card, target, pay) => self.use_card(state, card, target, pay),
+            Action::Claim(card, pay) => self.use_card(state, card, None, pay),
+            _ => match self.stage(state.decision.stage) {
+                Some(stage) => stage.apply(self, state, action),
+                None => Err(self.not_taken_here(&state, action)),
+            },
         }
     }
 
@@ -704,8 +536,11 @@ impl<'c> Rules<'c> {
                 .ok_or_else(|| Unported(format!("tribe of colour {colour}")))?;
             return self.enter(state, tribe);
         }
-        match self.kind(finished) {
-            Kind::Keep | Kind::Merchants | Kind::Builders | Kind::Assassins | Kind::Artisans => {
+        if finished == k.sell {
+            return self.end_turn(state);
+        }
+        match self.parts[usize::from(finished.0)] {
+            Part::TribeAction => {
                 let turn = state.turn.as_ref().expect("a tribe action is in a turn");
                 let here = turn_here(turn);
                 let tile = usize::from(state.layout.tiles[here]);
@@ -718,20 +553,13 @@ impl<'c> Rules<'c> {
                     None => self.enter(state, k.sell),
                 }
             }
-            Kind::PlaceToken(_)
-            | Kind::Market(..)
-            | Kind::SacredPlace
-            | Kind::City
-            | Kind::EffectsTile(_)
-            | Kind::Workshop
-            | Kind::SpecializedMarket => {
+            Part::TileAction => {
                 let name = self.stage_name(finished);
                 let kind = name.strip_prefix("tile:").unwrap_or(name);
                 let state = self.tile_effects(state, kind, At::After);
                 self.enter(state, k.sell)
             }
-            Kind::Sell => self.end_turn(state),
-            _ => Err(Unported(format!(
+            Part::Other => Err(Unported(format!(
                 "what follows {}",
                 self.stage_name(finished)
             ))),
@@ -740,73 +568,9 @@ impl<'c> Rules<'c> {
 
     /// `Rules.enter`: a stage does its automatic work, then waits or hands on.
     fn enter(&self, state: State, stage: Sym) -> Step {
-        match self.kind(stage) {
-            Kind::Bid | Kind::Pick | Kind::Drop | Kind::Kill | Kind::Sell | Kind::ThiefStep => {
-                Ok(wait_at(state, stage))
-            }
-            Kind::SultansRoll => self.sultans_roll(state),
-            Kind::Keep => self.keep_tribe(state, stage),
-            Kind::Merchants => self.merchants(state, stage),
-            Kind::Builders => self.builders(state, stage),
-            Kind::Assassins => self.assassins(state, stage),
-            Kind::PlaceToken(token) => self.place_token_tile(state, stage, token),
-            Kind::City => self.city(state, stage),
-            Kind::EffectsTile(index) => {
-                let program = &self.content.effects.tile_actions[index].program;
-                let me = state.decision.player as usize;
-                let scope = Scope {
-                    me,
-                    actor: me as i64,
-                    event: None,
-                    params: &program.params,
-                    card: None,
-                    target: None,
-                };
-                if !effects::holds(&program.test, &state, &scope) {
-                    return self.proceed(state, stage);
-                }
-                let mut state = self.run_effects(state, &program.effects, &scope);
-                let choice = effects::final_choice(&program.effects);
-                if !choice.is_some_and(|c| effects::holds(&c.test, &state, &scope)) {
-                    return self.proceed(state, stage);
-                }
-                let turn = state.turn.as_mut().expect("a tile action is in a turn");
-                let mut callers = turn.callers.to_vec();
-                callers.push(stage);
-                turn.callers = callers.into_boxed_slice();
-                let name = format!("choose:tile:{}", program.id);
-                Ok(wait_at(state, self.content.names.known(&name)))
-            }
-            Kind::Choice(_) => Ok(wait_at(state, stage)),
-            Kind::Market(cost, ..) => {
-                let player = state.decision.player as usize;
-                let coins = i64::from(state.players[player].coins);
-                if coins < cost || state.decks[self.content.resources()].row().is_empty() {
-                    return self.proceed(state, stage);
-                }
-                Ok(wait_at(state, stage))
-            }
-            Kind::SacredPlace => {
-                let djinns = state
-                    .decks
-                    .get(self.content.djinns())
-                    .map_or(0, |d| d.row().len());
-                if djinns == 0 || self.djinn_payments(&state).is_empty() {
-                    return self.proceed(state, stage);
-                }
-                Ok(wait_at(state, stage))
-            }
-            kind @ (Kind::Artisans | Kind::Workshop | Kind::SpecializedMarket) => {
-                self.artisan_enter(state, stage, kind)
-            }
-            Kind::Over
-            | Kind::KeepDjinn
-            | Kind::Placing(_)
-            | Kind::ThiefGive
-            | Kind::ThiefKeep
-            | Kind::KeepItem
-            | Kind::Gather
-            | Kind::Unported => Err(Unported(self.stage_name(stage).to_owned())),
+        match self.stage(stage) {
+            Some(kind) => kind.enter(self, state, stage),
+            None => Err(self.not_here(stage)),
         }
     }
 
@@ -898,100 +662,6 @@ fn with_flag(mut state: State, flag: Sym) -> State {
         state.flags = flags.into_boxed_slice();
     }
     state
-}
-
-/// What the stage called `name` does (`tile_actions`, `tribe_actions` and the base
-/// plugin's stages), reading the numbers it needs from the content.
-fn kind_of(content: &Content, name: &str) -> Kind {
-    match name {
-        "bid" if solo::in_play(&content.doc) => return Kind::SultansRoll,
-        "bid" => return Kind::Bid,
-        "pick" => return Kind::Pick,
-        "drop" => return Kind::Drop,
-        "kill" => return Kind::Kill,
-        "sell" => return Kind::Sell,
-        "over" => return Kind::Over,
-        "keep-djinn" => return Kind::KeepDjinn,
-        "thief" => return Kind::ThiefStep,
-        "thief-give" => return Kind::ThiefGive,
-        "thief-keep" => return Kind::ThiefKeep,
-        _ => {}
-    }
-    if let Some(colour) = name.strip_prefix("tribe:") {
-        return match colour {
-            "yellow" | "white" => Kind::Keep,
-            "green" => Kind::Merchants,
-            "blue" => Kind::Builders,
-            "red" => Kind::Assassins,
-            _ => Kind::Unported,
-        };
-    }
-    let token = |id: &str| {
-        content
-            .doc
-            .tokens
-            .iter()
-            .position(|t| t.id == id)
-            .map_or(Kind::Unported, Kind::PlaceToken)
-    };
-    let market = |size: &str| {
-        let setting = |what: &str| content.setting(&format!("{size}_market_{what}"));
-        match (setting("cost"), setting("reach"), setting("take")) {
-            (Some(cost), Some(reach), Some(take)) => {
-                Kind::Market(cost, reach.max(0) as usize, take.max(0) as usize)
-            }
-            _ => Kind::Unported,
-        }
-    };
-    if let Some(id) = name.strip_prefix("choose:tile:") {
-        let effects = &content.effects;
-        return effects
-            .tile_actions
-            .iter()
-            .position(|a| a.at == At::Instead && a.program.id == id)
-            .filter(|&i| effects::final_choice(&effects.tile_actions[i].program.effects).is_some())
-            .map_or(Kind::Unported, |i| Kind::Choice(ChoiceOf::Tile(i)));
-    }
-    if let Some(id) = name.strip_prefix("choose:card:") {
-        let used = Some(effects::Moment::Use);
-        return content
-            .doc
-            .cards
-            .iter()
-            .position(|c| c.id == id)
-            .filter(|&c| {
-                let power = content.effects.power_of(c as u8);
-                power.is_some_and(|p| {
-                    p.on == used && effects::final_choice(&p.program.effects).is_some()
-                })
-            })
-            .map_or(Kind::Unported, |c| Kind::Choice(ChoiceOf::Card(c as u8)));
-    }
-    if let Some(id) = name.strip_prefix("placing:") {
-        return match token(id) {
-            Kind::PlaceToken(index) => Kind::Placing(index),
-            other => other,
-        };
-    }
-    if let Some(kind) = name.strip_prefix("tile:") {
-        let whole = content
-            .effects
-            .tile_actions
-            .iter()
-            .position(|a| a.at == At::Instead && a.tile == kind);
-        if let Some(index) = whole {
-            return Kind::EffectsTile(index);
-        }
-    }
-    match name {
-        "tile:village" => token("palace"),
-        "tile:oasis" => token("palm-tree"),
-        "tile:small-market" => market("small"),
-        "tile:large-market" => market("large"),
-        "tile:sacred-place" => Kind::SacredPlace,
-        "tile:city" => Kind::City,
-        _ => Kind::Unported,
-    }
 }
 
 /// The index combinations of `k` of `n` items, in `itertools.combinations` order.

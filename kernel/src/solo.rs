@@ -10,8 +10,10 @@
 //! the state JSON is the same after every action.
 
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
-use super::{Rules, Step};
+use super::stages::Stage;
+use super::{Phase, Rules, Step, Unported};
 use crate::actions::Action;
 use crate::content::{Content, ContentDoc};
 use crate::extras::{get_extra, set_extra, with_extra};
@@ -543,4 +545,40 @@ fn move_marker(mut state: State) -> State {
         state.turn_track.as_mut_slice()[0] = marker;
     }
     state
+}
+
+/// Solo mode's stage: its `bid` replaces the base game's (`naqala_stages`).
+pub(super) fn stage_named(content: &Content, name: &str) -> Option<Arc<dyn Stage>> {
+    (name == "bid" && in_play(&content.doc)).then(|| Arc::new(SultansRoll) as Arc<dyn Stage>)
+}
+
+/// `SultansRoll`: Yazid's dice, then the player lets him play first or outbids him.
+#[derive(Debug)]
+struct SultansRoll;
+
+impl Stage for SultansRoll {
+    fn needs(&self) -> Phase {
+        Phase::NoTurn
+    }
+
+    fn options(
+        &self,
+        rules: &Rules<'_>,
+        state: &State,
+        out: &mut Vec<Action>,
+    ) -> Result<(), Unported> {
+        out.extend(rules.sultans_roll_options(state));
+        Ok(())
+    }
+
+    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
+        match *action {
+            Action::Bid(cost) => rules.sultans_bid(state, cost),
+            _ => Err(rules.not_taken_here(&state, action)),
+        }
+    }
+
+    fn enter(&self, rules: &Rules<'_>, state: State, _: Sym) -> Step {
+        rules.sultans_roll(state)
+    }
 }

@@ -11,8 +11,10 @@
 //! is the same after every action.
 
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
-use super::{combinations, Kind, Rules, Step};
+use super::stages::Stage;
+use super::{combinations, Phase, Rules, Step, Unported};
 use crate::actions::{Action, Cards, Payment};
 use crate::content::{Content, ContentDoc, MAX_PLAYERS, MAX_TILES};
 use crate::extras::{append_sorted, get_extra, has_extra, set_extra, with_extra};
@@ -617,24 +619,6 @@ impl Rules<'_> {
         self.return_to_caller(state)
     }
 
-    /// The options of a theft's decisions (`GiveStage.legal`, `KeepStage.legal`).
-    pub(super) fn theft_options(&self, state: &State, kind: Kind) -> Vec<Action> {
-        let card = self.running(state);
-        let seat = state.decision.player as usize;
-        match kind {
-            Kind::ThiefGive => self
-                .gifts(state, seat, card)
-                .into_iter()
-                .map(Action::Give)
-                .collect(),
-            _ => self
-                .keeps(state, seat, card)
-                .into_iter()
-                .map(Action::Loot)
-                .collect(),
-        }
-    }
-
     /// `GiveStage.apply`: the opponent gives up what they chose; the next one's turn.
     pub(super) fn given_up(&self, state: State, loot: Loot) -> Step {
         let thieves = self.thieves();
@@ -925,6 +909,120 @@ impl Rules<'_> {
         }
         state.players[player].hands = hands.with_hand(deck, &hand);
         state
+    }
+}
+
+/// The Thieves' stages (`naqala_stages`), by stage name.
+pub(super) fn stage_named(_: &Content, name: &str) -> Option<Arc<dyn Stage>> {
+    Some(match name {
+        "thief" => Arc::new(ThiefStep),
+        "thief-give" => Arc::new(Give),
+        "thief-keep" => Arc::new(Keep),
+        _ => return None,
+    })
+}
+
+/// `ThiefStep`: the step spliced after a tribe action, where the owner may use a thief.
+#[derive(Debug)]
+struct ThiefStep;
+
+impl Stage for ThiefStep {
+    fn needs(&self) -> Phase {
+        Phase::AfterMove
+    }
+
+    fn is_step(&self) -> bool {
+        true
+    }
+
+    fn options(&self, _: &Rules<'_>, _: &State, out: &mut Vec<Action>) -> Result<(), Unported> {
+        out.push(Action::Skip);
+        Ok(())
+    }
+
+    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
+        match action {
+            Action::Skip => rules.return_to_caller(state),
+            _ => Err(rules.not_taken_here(&state, action)),
+        }
+    }
+}
+
+/// `GiveStage`: an opponent gives up what the thief takes.
+#[derive(Debug)]
+struct Give;
+
+impl Stage for Give {
+    fn needs(&self) -> Phase {
+        Phase::Any // a thief used at any point of the turn asks it
+    }
+
+    fn is_step(&self) -> bool {
+        true
+    }
+
+    fn owner_decides(&self) -> bool {
+        false
+    }
+
+    fn options(
+        &self,
+        rules: &Rules<'_>,
+        state: &State,
+        out: &mut Vec<Action>,
+    ) -> Result<(), Unported> {
+        let seat = state.decision.player as usize;
+        let gifts = rules.gifts(state, seat, rules.running(state));
+        out.extend(gifts.into_iter().map(Action::Give));
+        Ok(())
+    }
+
+    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
+        match *action {
+            Action::Give(loot) => rules.given_up(state, loot),
+            _ => Err(rules.not_taken_here(&state, action)),
+        }
+    }
+
+    fn enter(&self, rules: &Rules<'_>, _: State, stage: Sym) -> Step {
+        Err(rules.not_here(stage))
+    }
+}
+
+/// `KeepStage`: the thief's owner keeps part of what was given up.
+#[derive(Debug)]
+struct Keep;
+
+impl Stage for Keep {
+    fn needs(&self) -> Phase {
+        Phase::Any
+    }
+
+    fn is_step(&self) -> bool {
+        true
+    }
+
+    fn options(
+        &self,
+        rules: &Rules<'_>,
+        state: &State,
+        out: &mut Vec<Action>,
+    ) -> Result<(), Unported> {
+        let seat = state.decision.player as usize;
+        let keeps = rules.keeps(state, seat, rules.running(state));
+        out.extend(keeps.into_iter().map(Action::Loot));
+        Ok(())
+    }
+
+    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
+        match *action {
+            Action::Loot(loot) => rules.kept_loot(state, loot),
+            _ => Err(rules.not_taken_here(&state, action)),
+        }
+    }
+
+    fn enter(&self, rules: &Rules<'_>, _: State, stage: Sym) -> Step {
+        Err(rules.not_here(stage))
     }
 }
 

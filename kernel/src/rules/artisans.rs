@@ -8,7 +8,10 @@
 //! A kept older version of the plugin (artisans 0.1.0, with other items) is never played
 //! as today's: the kernel answers `Unported` naming it.
 
-use super::{turn_here, wait_at, Kind, Rules, Step, Unported};
+use std::sync::Arc;
+
+use super::stages::{Automatic, Stage};
+use super::{turn_here, wait_at, Phase, Rules, Step, Unported};
 use crate::actions::{Action, ItemTarget, Way, MAX_KILLS};
 use crate::content::Content;
 use crate::names::Sym;
@@ -151,15 +154,17 @@ fn registered(doc: &crate::content::ContentDoc) -> bool {
     doc.stages.iter().any(|s| OWN_STAGES.contains(&s.as_str()))
 }
 
-/// The stage kinds the Artisans add (`naqala_tribe_actions`, `naqala_tile_actions`,
-/// `naqala_stages`), by stage name.
-pub(super) fn kind_of(name: &str) -> Option<Kind> {
+/// The stages the Artisans add (`naqala_tribe_actions`, `naqala_tile_actions`,
+/// `naqala_stages`), by stage name; the rules ask only when the box is in play.
+pub(super) fn stage_named(_: &Content, name: &str) -> Option<Arc<dyn Stage>> {
     Some(match name {
-        "tribe:purple" => Kind::Artisans,
-        "tile:workshop" => Kind::Workshop,
-        "tile:specialized-market" => Kind::SpecializedMarket,
-        "keep-item" => Kind::KeepItem,
-        "gather" => Kind::Gather,
+        "tribe:purple" => Arc::new(Automatic(|rules, state, stage| {
+            rules.artisans_tribe(state, stage)
+        })),
+        "tile:workshop" => Arc::new(Workshop),
+        "tile:specialized-market" => Arc::new(SpecializedMarket),
+        "keep-item" => Arc::new(KeepItem),
+        "gather" => Arc::new(Gather),
         _ => return None,
     })
 }
@@ -191,79 +196,6 @@ fn counter(extras: &[(Sym, i64)], key: Sym) -> i64 {
 impl Rules<'_> {
     fn art(&self) -> &Artisans {
         self.artisans.as_ref().expect("the Artisans are in play")
-    }
-
-    /// The options of the Artisans' own decisions (`Stage.legal`).
-    pub(super) fn artisan_options(&self, state: &State, kind: Kind) -> Vec<Action> {
-        match kind {
-            Kind::KeepItem => {
-                let turn = state.turn.as_ref().expect("in a turn");
-                turn.revealed.iter().map(|&c| Action::Keep(c)).collect()
-            }
-            Kind::Workshop => {
-                let mut out = vec![Action::Skip];
-                out.extend(self.workshop_payments(state));
-                out
-            }
-            Kind::SpecializedMarket => {
-                let mut out = vec![Action::Skip];
-                for &card in state.decks[self.content.resources()].row() {
-                    if let Some(cards) = crate::actions::Cards::new(&[card]) {
-                        out.push(Action::Buy(cards));
-                    }
-                }
-                out
-            }
-            Kind::Gather => self.gather_options(state),
-            _ => Vec::new(),
-        }
-    }
-
-    /// The Artisans' decisions carried out (`Stage.apply`).
-    pub(super) fn artisan_apply(&self, state: State, kind: Kind, action: &Action) -> Step {
-        let stage = state.decision.stage;
-        match (kind, action) {
-            (Kind::KeepItem, &Action::Keep(item)) => self.keep_item(state, item),
-            (Kind::Workshop, Action::Skip) => self.proceed(state, stage),
-            (Kind::Workshop, &Action::Workshop(way, n)) => self.workshop(state, way, n),
-            (Kind::SpecializedMarket, Action::Skip) => self.proceed(state, stage),
-            (Kind::SpecializedMarket, Action::Buy(cards)) => {
-                self.specialized_buy(state, cards.as_slice()[0])
-            }
-            (Kind::Gather, &Action::Gather(tile, colour)) => {
-                Ok(self.gather(state, Some((usize::from(tile), usize::from(colour)))))
-            }
-            (Kind::Gather, Action::Done) => Ok(self.gather(state, None)),
-            _ => Err(Unported(format!(
-                "{} at {}",
-                action.notation(self.content, usize::from(state.layout.cols)),
-                self.stage_name(stage)
-            ))),
-        }
-    }
-
-    /// Entering an Artisans stage (`Stage.enter`).
-    pub(super) fn artisan_enter(&self, state: State, stage: Sym, kind: Kind) -> Step {
-        match kind {
-            Kind::Artisans => self.artisans_tribe(state, stage),
-            Kind::Workshop => {
-                if !self.items_left(&state) || self.workshop_payments(&state).is_empty() {
-                    return self.proceed(state, stage);
-                }
-                Ok(wait_at(state, stage))
-            }
-            Kind::SpecializedMarket => {
-                let player = state.decision.player as usize;
-                let cost = self.art().specialized_market_cost;
-                if i64::from(state.players[player].coins) < cost
-                    || state.decks[self.content.resources()].row().is_empty()
-                {
-                    return self.proceed(state, stage);
-                }
-                Ok(wait_at(state, stage))
-            }
-            _ => Err(Unported(self.stage_name(stage).to_owned())),
-        }
     }
 
     // -- the artisans and the items (actions.py, items.py) ----------------------------
@@ -1020,6 +952,157 @@ fn multisets(
         }
     }
     group[filled] = 0;
+}
+
+/// The workshop: an item for resources or elders, as many times as the artisans allow.
+#[derive(Debug)]
+struct Workshop;
+
+impl Stage for Workshop {
+    fn needs(&self) -> Phase {
+        Phase::AfterMove
+    }
+
+    fn options(
+        &self,
+        rules: &Rules<'_>,
+        state: &State,
+        out: &mut Vec<Action>,
+    ) -> Result<(), Unported> {
+        out.push(Action::Skip);
+        out.extend(rules.workshop_payments(state));
+        Ok(())
+    }
+
+    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
+        match *action {
+            Action::Skip => {
+                let stage = state.decision.stage;
+                rules.proceed(state, stage)
+            }
+            Action::Workshop(way, n) => rules.workshop(state, way, n),
+            _ => Err(rules.not_taken_here(&state, action)),
+        }
+    }
+
+    fn enter(&self, rules: &Rules<'_>, state: State, stage: Sym) -> Step {
+        if !rules.items_left(&state) || rules.workshop_payments(&state).is_empty() {
+            return rules.proceed(state, stage);
+        }
+        Ok(wait_at(state, stage))
+    }
+}
+
+/// The specialized market: one resource of the row at the box's price.
+#[derive(Debug)]
+struct SpecializedMarket;
+
+impl Stage for SpecializedMarket {
+    fn needs(&self) -> Phase {
+        Phase::AfterMove
+    }
+
+    fn options(
+        &self,
+        rules: &Rules<'_>,
+        state: &State,
+        out: &mut Vec<Action>,
+    ) -> Result<(), Unported> {
+        out.push(Action::Skip);
+        for &card in state.decks[rules.content.resources()].row() {
+            if let Some(cards) = crate::actions::Cards::new(&[card]) {
+                out.push(Action::Buy(cards));
+            }
+        }
+        Ok(())
+    }
+
+    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
+        match action {
+            Action::Skip => {
+                let stage = state.decision.stage;
+                rules.proceed(state, stage)
+            }
+            Action::Buy(cards) => rules.specialized_buy(state, cards.as_slice()[0]),
+            _ => Err(rules.not_taken_here(&state, action)),
+        }
+    }
+
+    fn enter(&self, rules: &Rules<'_>, state: State, stage: Sym) -> Step {
+        let player = state.decision.player as usize;
+        let cost = rules.art().specialized_market_cost;
+        if i64::from(state.players[player].coins) < cost
+            || state.decks[rules.content.resources()].row().is_empty()
+        {
+            return rules.proceed(state, stage);
+        }
+        Ok(wait_at(state, stage))
+    }
+}
+
+/// The item kept of those the artisans revealed, a step of their tribe action.
+#[derive(Debug)]
+struct KeepItem;
+
+impl Stage for KeepItem {
+    fn needs(&self) -> Phase {
+        Phase::AfterMove
+    }
+
+    fn is_step(&self) -> bool {
+        true
+    }
+
+    fn options(&self, _: &Rules<'_>, state: &State, out: &mut Vec<Action>) -> Result<(), Unported> {
+        let turn = state.turn.as_ref().expect("in a turn");
+        out.extend(turn.revealed.iter().map(|&c| Action::Keep(c)));
+        Ok(())
+    }
+
+    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
+        match *action {
+            Action::Keep(item) => rules.keep_item(state, item),
+            _ => Err(rules.not_taken_here(&state, action)),
+        }
+    }
+
+    fn enter(&self, rules: &Rules<'_>, _: State, stage: Sym) -> Step {
+        Err(rules.not_here(stage))
+    }
+}
+
+/// The Enchanting Flute's gathering: meeples moved one by one, until done.
+#[derive(Debug)]
+struct Gather;
+
+impl Stage for Gather {
+    fn needs(&self) -> Phase {
+        Phase::NotMoving // played at the pick too, never during the move
+    }
+
+    fn options(
+        &self,
+        rules: &Rules<'_>,
+        state: &State,
+        out: &mut Vec<Action>,
+    ) -> Result<(), Unported> {
+        out.extend(rules.gather_options(state));
+        Ok(())
+    }
+
+    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
+        match *action {
+            Action::Gather(tile, colour) => {
+                Ok(rules.gather(state, Some((usize::from(tile), usize::from(colour)))))
+            }
+            Action::Done => Ok(rules.gather(state, None)),
+            _ => Err(rules.not_taken_here(&state, action)),
+        }
+    }
+
+    fn enter(&self, rules: &Rules<'_>, _: State, stage: Sym) -> Step {
+        Err(rules.not_here(stage))
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Cards used in the owner's turn (`plugins/base/cards.py`, `djinns/activated.py`): which
 //! card may be used where, its targets, the cards drawn and the power used.
 
-use super::{Kind, Rules, Step, Unported};
+use super::{Rules, Step, Unported};
 
 use crate::actions::{Action, Pay};
 use crate::effects::{self, Scope};
@@ -42,7 +42,7 @@ impl Rules<'_> {
     /// card once, deck by deck in hand order.
     pub(super) fn card_options(&self, state: &State) -> Vec<Action> {
         let player = state.decision.player;
-        if player >= 0 && self.kind(state.decision.stage) == Kind::Bid {
+        if player >= 0 && state.decision.stage == self.known.bid && self.solo.is_none() {
             return self.kumarbi_options(state, player as usize);
         }
         if player < 0 || !self.own_turn(state, player as usize) {

@@ -3,7 +3,7 @@
 //! that react to events (Kandicha, Boaz, Echidna).
 
 use super::events::Event;
-use super::{artisans, fakir_count, turn_here, whims, Kind, Rules, Step};
+use super::{artisans, fakir_count, turn_here, whims, Rules, Step};
 
 use crate::actions::{Action, Payment};
 use crate::content::Content;
@@ -162,7 +162,7 @@ impl Rules<'_> {
 
     /// `PlaceNearby._origin`: the effect's tile, or the village's (oasis's) action's.
     pub(super) fn origin(&self, state: &State, token: usize) -> usize {
-        if self.kind(state.decision.stage) == Kind::Placing(token) {
+        if self.placing_now(state) == Some(token) {
             return self.pending_tile(state, token);
         }
         turn_here(state.turn.as_ref().expect("in a turn"))

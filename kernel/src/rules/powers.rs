@@ -7,7 +7,7 @@
 use std::fmt::Debug;
 use std::sync::Arc;
 
-use super::{whims, Kind, Rules, Step};
+use super::{whims, Rules, Step};
 
 use crate::content::Content;
 use crate::state::{Decision, State};
@@ -165,7 +165,7 @@ impl Power for PlaceNearby {
         target: Option<u8>,
     ) -> Step {
         let tile = usize::from(target.expect("a nearby tile"));
-        if rules.kind(state.decision.stage) == Kind::Placing(self.token) {
+        if rules.placing_now(&state) == Some(self.token) {
             return Ok(rules.placed(state, self.token, tile));
         }
         let state = rules.place_token_on(state, player, self.token, tile);

@@ -1,11 +1,17 @@
 //! The effects language run on the state (`crate::effects`, `plugins/base/effects.py`):
 //! triggers, tile actions, powers and their choices, and the score lines they add.
 
-use super::events::Event;
-use super::{ChoiceOf, Rules, Step};
+use std::sync::Arc;
 
+use super::events::Event;
+use super::stages::Stage;
+use super::{wait_at, Phase, Rules, Step, Unported};
+
+use crate::actions::Action;
+use crate::content::Content;
 use crate::effects::{self, At, Facts, Scope};
 use crate::extras::{get_extra, set_extra};
+use crate::names::Sym;
 use crate::state::{Decision, Deck, State, NOBODY};
 
 impl Rules<'_> {
@@ -434,5 +440,127 @@ impl Rules<'_> {
         discard.push(card);
         state.decks[deck] = Deck::new(pile.draw(), pile.row(), &discard);
         state
+    }
+}
+
+/// Whose choice a `choose:…` stage is: a whole tile action's (by index in
+/// `Effects::tile_actions`), entered as its step, or a card's used power (by card index),
+/// which resumes the decision it interrupted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ChoiceOf {
+    Tile(usize),
+    Card(u8),
+}
+
+/// The effects language's stages: a tile action content gives whole
+/// (`[[tile_action]] at = "instead"`, replacing the tile's own) and the `choose:…`
+/// choices ending a whole tile action's effects or a used power's.
+pub(super) fn stage_named(content: &Content, name: &str) -> Option<Arc<dyn Stage>> {
+    let effects = &content.effects;
+    if let Some(id) = name.strip_prefix("choose:tile:") {
+        let index = effects
+            .tile_actions
+            .iter()
+            .position(|a| a.at == At::Instead && a.program.id == id)
+            .filter(|&i| {
+                effects::final_choice(&effects.tile_actions[i].program.effects).is_some()
+            })?;
+        return Some(Arc::new(Choice(ChoiceOf::Tile(index))));
+    }
+    if let Some(id) = name.strip_prefix("choose:card:") {
+        let used = Some(effects::Moment::Use);
+        let card = content.doc.cards.iter().position(|c| c.id == id)?;
+        let power = effects.power_of(card as u8)?;
+        let chooses = power.on == used && effects::final_choice(&power.program.effects).is_some();
+        return chooses.then(|| Arc::new(Choice(ChoiceOf::Card(card as u8))) as Arc<dyn Stage>);
+    }
+    let kind = name.strip_prefix("tile:")?;
+    let index = effects
+        .tile_actions
+        .iter()
+        .position(|a| a.at == At::Instead && a.tile == kind)?;
+    Some(Arc::new(WholeTileAction { index }))
+}
+
+/// A tile action content gives whole: its effects, by index in `Effects::tile_actions`,
+/// and the choice that ends them, if any.
+#[derive(Debug)]
+struct WholeTileAction {
+    index: usize,
+}
+
+impl Stage for WholeTileAction {
+    fn needs(&self) -> Phase {
+        Phase::AfterMove
+    }
+
+    fn options(
+        &self,
+        rules: &Rules<'_>,
+        state: &State,
+        _: &mut Vec<Action>,
+    ) -> Result<(), Unported> {
+        Err(rules.not_here(state.decision.stage))
+    }
+
+    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
+        Err(rules.not_taken_here(&state, action))
+    }
+
+    fn enter(&self, rules: &Rules<'_>, state: State, stage: Sym) -> Step {
+        let program = &rules.content.effects.tile_actions[self.index].program;
+        let me = state.decision.player as usize;
+        let scope = Scope {
+            me,
+            actor: me as i64,
+            event: None,
+            params: &program.params,
+            card: None,
+            target: None,
+        };
+        if !effects::holds(&program.test, &state, &scope) {
+            return rules.proceed(state, stage);
+        }
+        let mut state = rules.run_effects(state, &program.effects, &scope);
+        let choice = effects::final_choice(&program.effects);
+        if !choice.is_some_and(|c| effects::holds(&c.test, &state, &scope)) {
+            return rules.proceed(state, stage);
+        }
+        let turn = state.turn.as_mut().expect("a tile action is in a turn");
+        let mut callers = turn.callers.to_vec();
+        callers.push(stage);
+        turn.callers = callers.into_boxed_slice();
+        let name = format!("choose:tile:{}", program.id);
+        Ok(wait_at(state, rules.content.names.known(&name)))
+    }
+}
+
+/// `ChoiceStage`: the options of a choice, offered with their words.
+#[derive(Debug)]
+struct Choice(ChoiceOf);
+
+impl Stage for Choice {
+    fn needs(&self) -> Phase {
+        match self.0 {
+            ChoiceOf::Tile(_) => Phase::AfterMove,
+            ChoiceOf::Card(_) => Phase::Any, // a power used at any point of the turn
+        }
+    }
+
+    fn is_step(&self) -> bool {
+        matches!(self.0, ChoiceOf::Tile(_))
+    }
+
+    fn options(&self, rules: &Rules<'_>, _: &State, out: &mut Vec<Action>) -> Result<(), Unported> {
+        let options = rules.choice(self.0).map_or(0, |c| c.options.len());
+        out.extend((1..=options).map(|n| Action::Choose(n as u8)));
+        Ok(())
+    }
+
+    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
+        match *action {
+            Action::Choose(n) => rules.chosen(state, self.0, n),
+            _ => Err(rules.not_taken_here(&state, action)),
+        }
     }
 }

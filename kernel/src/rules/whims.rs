@@ -7,6 +7,9 @@
 //! Each function names the Python it follows. Every number (a whim's `at_least` and
 //! `coins`, `city_vp`, `lake_diagonals`, Qareen's `per_whim`) is read from the content.
 
+use std::sync::Arc;
+
+use super::stages::{Automatic, Stage};
 use super::{turn_here, Rules};
 use crate::actions::{Action, Pay};
 use crate::content::Content;
@@ -528,6 +531,14 @@ fn largest_group(geo: &Geometry, mut mine: u64) -> usize {
         best = best.max(size);
     }
     best
+}
+
+/// The Whims box's stage: the Fabulous City's tile action (`cities.City`), which takes
+/// the whim lying on it.
+pub(super) fn stage_named(_: &Content, name: &str) -> Option<Arc<dyn Stage>> {
+    (name == "tile:city").then(|| {
+        Arc::new(Automatic(|rules, state, stage| rules.city(state, stage))) as Arc<dyn Stage>
+    })
 }
 
 #[cfg(test)]
