@@ -17,8 +17,12 @@ pub const IMPLEMENTED: &[(&str, &[&str])] = &[
     ("naqala.plugins.artisans", &["artisans"]),
     ("naqala.plugins.whims", &["djinns", "whims"]),
     ("naqala.plugins.thieves", &["thieves"]),
-    ("naqala.plugins.solo", &["solo"]),
+    (SOLO, &["solo"]),
 ];
+
+/// Solo mode's plugin module: the provider of a solo game's `bid` stage
+/// (`crate::rules::solo::in_play`).
+pub const SOLO: &str = "naqala.plugins.solo";
 
 /// The entries that change no move: hooks that only read a state, run in Python.
 const READS: &str = "reads:";

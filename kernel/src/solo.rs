@@ -20,8 +20,10 @@ use crate::extras::{get_extra, set_extra, with_extra};
 use crate::names::Sym;
 use crate::state::{Count, Decision, Deck, State, NOBODY, NON_PLAYER};
 
-/// The plugin's name in a ruleset.
-pub const SOLO: &str = "solo";
+/// The rule that makes a game a solo game: solo mode's plugin provides the `bid` stage
+/// (`SultansRoll`), as the providers table says (`crate::providers`). The box is
+/// recognised by what its module provides, not by a name in the ruleset.
+const SOLO_BID: (&str, &str) = ("stage:bid", crate::providers::SOLO);
 /// The one seat of a solo game (`sultan.PLAYER`).
 const PLAYER: usize = 0;
 /// The reasons a solo game is lost, as `sultan.lost` keeps them (`LOSSES`).
@@ -31,9 +33,12 @@ const LOST_TO_DEBT: i64 = 3;
 /// The Fakir card, which Yazid keeps and pays with.
 const FAKIR: &str = "fakir";
 
-/// Whether the content is a solo game's.
+/// Whether the content is a solo game's: its bid stage is solo mode's.
 pub fn in_play(doc: &ContentDoc) -> bool {
-    doc.ruleset.iter().any(|r| r == SOLO)
+    let (entry, module) = SOLO_BID;
+    doc.providers
+        .iter()
+        .any(|p| p.entry == entry && p.module == module)
 }
 
 /// Every name a solo state can hold: Yazid's dice, targets and counters (`dice.py`,
