@@ -3,7 +3,7 @@
 The whole game runs in one kernel call (``NativeState.play``: setup, every seat's choice,
 the scores at the end of each round; a plugin's player is called back at its own seat's
 decisions, ``naqala.native.callbacks.seat_function``); the result comes back as plain data
-(``NativeState.reading``, ``kernel/src/results.rs``): each seat's score lines, the
+(``NativeState.reading``, ``kernel/src/reading.rs``): each seat's score lines, the
 winners, the end flags, the cards' effects, the djinns held and the tiles' worth, and the
 first bidders of the new game, and every decision (``naqala.lab.game_stats``).
 ``GameResult`` is built from them as ``result_of`` builds

@@ -2,11 +2,56 @@
 //! `core/actions.py`: by kind, then arguments with numbers compared as numbers.
 
 use crate::content::Content;
-pub use crate::rules::thieves::Loot;
 use crate::state::{tile_name, Count};
 
 pub use crate::limits::MAX_ACTION_CARDS;
 pub use crate::pay::{Pay, Payment};
+
+/// What one thing given up, kept or placed is: the argument of `give`, `keep`, `take`
+/// and `place` in a theft.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Loot {
+    /// a tile, by index (`give c3`, `take c3`)
+    Tile(u8),
+    /// a token (by index) on a tile (`give palm-tree c3`, `place palace c3`)
+    Token(u8, u8),
+    /// meeples of the thief's colour (`give`, `keep`)
+    Meeples,
+    /// cards, by card index in the order of their ids (`give fish+gold`, `keep fish`)
+    Cards(Cards),
+}
+
+impl Loot {
+    /// The arguments after the verb, each led by a space (none for meeples).
+    pub fn arguments(&self, content: &Content, cols: usize) -> String {
+        let tile = |t: u8| tile_name(usize::from(t), cols);
+        match self {
+            Loot::Tile(t) => format!(" {}", tile(*t)),
+            Loot::Token(k, t) => {
+                format!(" {} {}", content.doc.tokens[usize::from(*k)].id, tile(*t))
+            }
+            Loot::Meeples => String::new(),
+            Loot::Cards(cards) => {
+                let ids: Vec<&str> = cards
+                    .as_slice()
+                    .iter()
+                    .map(|&c| content.doc.cards[usize::from(c)].id.as_str())
+                    .collect();
+                format!(" {}", ids.join("+"))
+            }
+        }
+    }
+
+    /// The owner's verb for keeping this (`Theft.keep_verb`: `take` a tile, `place` a
+    /// token, else `keep`).
+    pub fn keep_verb(&self) -> &'static str {
+        match self {
+            Loot::Tile(_) => "take",
+            Loot::Token(..) => "place",
+            Loot::Meeples | Loot::Cards(_) => "keep",
+        }
+    }
+}
 
 /// Cards an action names, by card index, in the order of their ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -67,18 +67,23 @@ pub trait HookCalls: Debug + Send + Sync {
     fn score_points(&self, state: &State, player: usize) -> i64;
     /// `naqala_score_lines` itself: the lines plugins add to `player`'s sheet, in order,
     /// for a finished game's reading (`crate::results`), which keeps every line.
-    fn score_lines(&self, state: &State, player: usize) -> Vec<crate::results::Line>;
+    fn score_lines(&self, state: &State, player: usize) -> Vec<crate::score_line::Line>;
     /// `naqala_adjust_score_lines`: the points of the lines plugins add to `player`'s
     /// sheet once its `lines` (before any adjustment) are known, summed.
-    fn adjusted_points(&self, state: &State, player: usize, lines: &[crate::results::Line]) -> i64;
+    fn adjusted_points(
+        &self,
+        state: &State,
+        player: usize,
+        lines: &[crate::score_line::Line],
+    ) -> i64;
     /// `naqala_adjust_score_lines` itself: the lines, in order, for a finished game's
     /// reading.
     fn adjusted_lines(
         &self,
         state: &State,
         player: usize,
-        lines: &[crate::results::Line],
-    ) -> Vec<crate::results::Line>;
+        lines: &[crate::score_line::Line],
+    ) -> Vec<crate::score_line::Line>;
     /// `naqala_verdict`: who won the finished game `state`, when a plugin says (its first
     /// answer that is not `None`); `None` leaves the verdict to the highest scores.
     fn verdict(&self, state: &State) -> Option<Verdict>;

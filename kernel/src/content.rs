@@ -11,6 +11,11 @@ use serde::Deserialize;
 
 use std::sync::{Arc, Mutex};
 
+pub mod box_names;
+mod check;
+pub mod programs;
+pub mod variant_settings;
+
 use crate::geometry::Geometry;
 use crate::limits::{Count, MAX_ACTION_CARDS, MAX_DECK_CARDS};
 use crate::names::Names;
@@ -130,9 +135,9 @@ pub struct ContentDoc {
     /// kernel sets up no game with a rule whose provider it does not implement
     #[serde(default)]
     pub providers: Vec<crate::providers::ProviderSpec>,
-    /// the effects language's triggers, tile actions and powers (`crate::effects`)
+    /// the effects language's triggers, tile actions and powers (`programs`)
     #[serde(default)]
-    pub effects: crate::effects::EffectsDoc,
+    pub effects: programs::EffectsDoc,
     /// the decks whose cards in hand only their holder sees (hook `naqala_hidden_decks`)
     #[serde(default)]
     pub hidden_decks: Vec<String>,
@@ -140,6 +145,21 @@ pub struct ContentDoc {
     /// offered (`Rules.cost_codes`: what a cost means is data, not kernel code)
     #[serde(default)]
     pub costs: BTreeMap<String, Vec<String>>,
+}
+
+/// The rule that makes a game a solo game: solo mode's plugin provides the `bid` stage
+/// (`SultansRoll`), as the providers table says (`crate::providers`). The box is
+/// recognised by what its module provides, not by a name in the ruleset.
+const SOLO_BID: (&str, &str) = ("stage:bid", crate::providers::SOLO);
+
+impl ContentDoc {
+    /// Whether these are a solo game's rules: their bid stage is solo mode's.
+    pub fn is_solo(&self) -> bool {
+        let (entry, module) = SOLO_BID;
+        self.providers
+            .iter()
+            .any(|p| p.entry == entry && p.module == module)
+    }
 }
 
 /// The content with its lookups built once: what every rule and conversion reads.
@@ -157,10 +177,10 @@ pub struct Content {
     pub kind_ranks: KindRanks,
     /// `doc.typed_settings` read by shape
     typed_settings: BTreeMap<String, crate::typed_settings::TypedSetting>,
-    /// the common variants' settings, read once (`crate::variants`)
-    variants: crate::variants::Variants,
-    /// the effects language's entries, resolved once (`crate::effects`)
-    pub effects: crate::effects::Effects,
+    /// the common variants' settings, read once (`variant_settings`)
+    variants: variant_settings::Variants,
+    /// the effects language's entries, resolved once (`programs`)
+    pub effects: programs::Effects,
     /// the index of the deck named `RESOURCES`, found by name once
     resources: usize,
     /// the index of the deck named `DJINNS`, found by name once
@@ -392,8 +412,8 @@ fn names_of(doc: &ContentDoc) -> Vec<String> {
     for counter in &doc.effects.counters {
         all.push(counter.key());
     }
-    all.extend(crate::rules::thieves::names(doc));
-    all.extend(crate::rules::solo::names(doc));
+    all.extend(box_names::thieves(doc));
+    all.extend(box_names::solo(doc));
     all
 }
 
@@ -412,7 +432,7 @@ impl Content {
     }
 
     pub fn new(doc: ContentDoc) -> Result<Content, String> {
-        crate::contentcheck::check_content(&doc)?;
+        check::check_content(&doc)?;
         let limits = [
             ("colours", doc.colours.len(), MAX_COLOURS),
             ("token kinds", doc.tokens.len(), MAX_TOKENS),
@@ -456,7 +476,7 @@ impl Content {
         let names = Names::new(names_of(&doc));
         let kind_ranks = KindRanks::new(&doc);
         let typed_settings = crate::typed_settings::read_all(&doc.typed_settings)?;
-        let effects = crate::effects::Effects::read(&doc, &doc.effects, &names)?;
+        let effects = programs::Effects::read(&doc, &doc.effects, &names)?;
         let deck = |name: &str| {
             doc.decks
                 .iter()
@@ -472,13 +492,13 @@ impl Content {
             geometries: Mutex::new(Vec::new()),
             kind_ranks,
             typed_settings,
-            variants: crate::variants::Variants::default(),
+            variants: variant_settings::Variants::default(),
             effects,
             resources,
             djinns,
             card_ways,
         };
-        let variants = crate::variants::Variants::read(&content)?;
+        let variants = variant_settings::Variants::read(&content)?;
         Ok(Content {
             variants,
             ..content
@@ -562,8 +582,8 @@ impl Content {
         self.doc.settings.get(key).copied()
     }
 
-    /// The common variants' settings (`crate::variants`).
-    pub fn variants(&self) -> &crate::variants::Variants {
+    /// The common variants' settings (`variant_settings`).
+    pub fn variants(&self) -> &variant_settings::Variants {
         &self.variants
     }
 

@@ -14,6 +14,9 @@ pub const MAX_TRACK: usize = 16;
 /// The most cards one action names (a purchase, a suit sold).
 pub const MAX_ACTION_CARDS: usize = 12;
 
+/// The most coins a player may hold (`core/validate.py`'s `MAX_COINS`).
+pub const MAX_COINS: i64 = 1_000_000;
+
 /// No player: an unowned tile, the start of a walk.
 pub const NOBODY: i8 = -1;
 

@@ -21,7 +21,7 @@ pub const IMPLEMENTED: &[(&str, &[&str])] = &[
 ];
 
 /// Solo mode's plugin module: the provider of a solo game's `bid` stage
-/// (`crate::rules::solo::in_play`).
+/// (`ContentDoc::is_solo`).
 pub const SOLO: &str = "naqala.plugins.solo";
 
 /// The entries that change no move: hooks that only read a state, run in Python.

@@ -275,7 +275,7 @@ mod _native {
                 String,
             )>,
         > {
-            let found = crate::results::read(self.rules.rules(), &self.state);
+            let found = crate::reading::read(self.rules.rules(), &self.state);
             hooks_answered(&self.rules)?;
             let Some(read) = found else {
                 return Ok(None);
@@ -306,7 +306,7 @@ mod _native {
         /// The players in the order their first marker lies on the bid track
         /// (`lab/results.py`'s `start_order`).
         fn first_bidders(&self) -> Vec<usize> {
-            crate::results::first_bidders(&self.state)
+            crate::reading::first_bidders(&self.state)
         }
 
         /// Whether the game is over.

@@ -19,41 +19,9 @@ use crate::callbacks::HookCalls;
 use crate::content::{CardSpec, Content};
 use crate::effects::{self, Scope};
 use crate::extras::get_extra;
-use crate::rules::{solo, Rules};
 use crate::state::State;
-use crate::variants::winners;
 
-/// One score line of a seat's sheet (`ScoreLine` without its words).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
-    pub category: String,
-    pub source: String,
-    pub points: i64,
-}
-
-/// A finished game as the lab reads it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reading {
-    /// the round the game ended in
-    pub round: u16,
-    /// each seat's score lines, in the order the Python hooks give them
-    pub lines: Vec<Vec<Line>>,
-    /// each seat's score: its lines summed
-    pub scores: Vec<i64>,
-    /// the seats with the highest score (`verdict.tie_break` applied), or a called-back
-    /// `naqala_verdict`'s winners
-    pub winners: Vec<usize>,
-    /// the short name of a called-back verdict's outcome (`Verdict.kind`), else empty
-    pub verdict: String,
-    /// the state's flags, by name, in the state's order
-    pub flags: Vec<String>,
-    /// `effects.<card>` extras: how often each card's power changed the game
-    pub effects: Vec<(String, i64)>,
-    /// the djinn ids each seat holds, sorted
-    pub djinns: Vec<Vec<String>>,
-    /// the worth of the tiles each seat owns, by tile kind, sorted by kind
-    pub tile_points: Vec<Vec<(String, i64)>>,
-}
+pub use crate::score_line::Line;
 
 /// The decks whose cards' score lines this module writes: the two every game has
 /// first, then the boxes' (any other deck's cards may score).
@@ -88,7 +56,6 @@ const TENT: &str = "tent";
 const CITY: &str = "city";
 const LAKE: &str = "great-lake";
 const CLAIMED: &str = "whims.claimed";
-const EFFECTS: &str = "effects.";
 
 /// Which boxes score in a content whose score lines this module writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -137,111 +104,8 @@ pub fn readable(content: &Content, called: impl Fn(&str) -> bool) -> Option<Scor
         _ => true,
     });
     let artisans_colour = !scoring.artisans || doc.colours.iter().any(|c| c.id == ARTISAN);
-    (decks && colours && cards_known && artisans_colour && scored_by_base && !solo::in_play(doc))
+    (decks && colours && cards_known && artisans_colour && scored_by_base && !doc.is_solo())
         .then_some(scoring)
-}
-
-/// The finished game `state` as the lab reads it, or `None` when its rules score lines
-/// this module does not write (`readable`) or its lines miss the kernel's scores.
-pub fn read(rules: &Rules, state: &State) -> Option<Reading> {
-    let content = rules.content;
-    let verdict = rules.called_back_verdict(state);
-    let calls = rules.callbacks();
-    let scoring = readable(content, |hook| calls.is_some_and(|c| c.answers(hook)))?;
-    let lines: Vec<Vec<Line>> = (0..state.players.len())
-        .map(|p| score_lines(content, scoring, state, p, calls))
-        .collect();
-    let scores: Vec<i64> = lines
-        .iter()
-        .map(|sheet| sheet.iter().map(|l| l.points).sum())
-        .collect();
-    if scores != rules.scores(state) {
-        return None;
-    }
-    let names = &content.names;
-    let doc = &content.doc;
-    let effects = state
-        .extras
-        .iter()
-        .filter_map(|&(key, value)| {
-            let name = names.name(key).strip_prefix(EFFECTS)?;
-            Some((name.to_owned(), value))
-        })
-        .collect();
-    let djinns = state
-        .players
-        .iter()
-        .map(|player| {
-            let mut ids: Vec<String> = player
-                .hands
-                .hand(1)
-                .iter()
-                .map(|&c| doc.cards[usize::from(c)].id.clone())
-                .collect();
-            ids.sort();
-            ids
-        })
-        .collect();
-    Some(Reading {
-        round: state.round,
-        winners: match &verdict {
-            Some(v) => v.winners.clone(),
-            None => winners(content, state, &scores),
-        },
-        verdict: verdict.map(|v| v.kind).unwrap_or_default(),
-        lines,
-        scores,
-        flags: state
-            .flags
-            .iter()
-            .map(|&f| names.name(f).to_owned())
-            .collect(),
-        effects,
-        djinns,
-        tile_points: tile_points(content, state),
-    })
-}
-
-/// `tile_points`: the worth of the tiles each seat owns, by tile kind.
-fn tile_points(content: &Content, state: &State) -> Vec<Vec<(String, i64)>> {
-    let mut per_seat: Vec<Vec<(String, i64)>> = vec![Vec::new(); state.players.len()];
-    for tile in 0..state.layout.size() {
-        let Ok(owner) = usize::try_from(state.board.owner(tile)) else {
-            continue;
-        };
-        let Some(seat) = per_seat.get_mut(owner) else {
-            continue;
-        };
-        let spec = &content.doc.tiles[usize::from(state.layout.tiles[tile])];
-        match seat.iter_mut().find(|(kind, _)| *kind == spec.kind) {
-            Some((_, points)) => *points += spec.vp,
-            None => seat.push((spec.kind.clone(), spec.vp)),
-        }
-    }
-    for seat in &mut per_seat {
-        seat.sort();
-    }
-    per_seat
-}
-
-/// `start_order`: the players in the order their first marker lies on the bid track, then
-/// on the turn-order track (without bids, round 1's order is already on that track, its
-/// first marker moved to the bid track as it plays).
-pub fn first_bidders(state: &State) -> Vec<usize> {
-    let markers = state.markers.as_slice();
-    let mut order: Vec<usize> = Vec::new();
-    let tracks = state.bid_track.as_slice().iter();
-    for &marker in tracks.chain(state.turn_track.as_slice()) {
-        let Some(&owner) = usize::try_from(marker).ok().and_then(|m| markers.get(m)) else {
-            continue;
-        };
-        if let Ok(owner) = usize::try_from(owner) {
-            if !order.contains(&owner) {
-                order.push(owner);
-            }
-        }
-    }
-    order
 }
 
 fn line(category: &str, source: &str, points: i64) -> Line {
@@ -303,11 +167,16 @@ impl Seat<'_> {
 }
 
 /// `player`'s lines before their adjustments (`Rules.score_lines`'s `frozen`, which
-/// `naqala_adjust_score_lines` reads), when this module writes the lines of `rules`.
-pub fn frozen_lines(rules: &Rules, state: &State, player: usize) -> Option<Vec<Line>> {
-    let calls = rules.callbacks();
-    let scoring = readable(rules.content, |hook| calls.is_some_and(|c| c.answers(hook)))?;
-    let seat = seat_of(rules.content, state, player);
+/// `naqala_adjust_score_lines` reads), when this module writes the lines of the rules
+/// of `content` with the hooks `calls`.
+pub fn frozen_lines(
+    content: &Content,
+    calls: Option<&dyn HookCalls>,
+    state: &State,
+    player: usize,
+) -> Option<Vec<Line>> {
+    let scoring = readable(content, |hook| calls.is_some_and(|c| c.answers(hook)))?;
+    let seat = seat_of(content, state, player);
     Some(frozen(&seat, scoring, calls))
 }
 
@@ -325,7 +194,7 @@ fn frozen(seat: &Seat, scoring: Scoring, calls: Option<&dyn HookCalls>) -> Vec<L
 /// (`base_lines`, `box_lines`, then those a called-back hook gives), then their
 /// adjustments (`card_lines`, the artisans' shared majority, the Great Lake's, then
 /// those a called-back `naqala_adjust_score_lines` gives).
-fn score_lines(
+pub(crate) fn score_lines(
     content: &Content,
     scoring: Scoring,
     state: &State,

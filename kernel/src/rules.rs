@@ -44,9 +44,7 @@ mod whims;
 
 use djinns::{djinn_ported, REACTING_DJINNS};
 
-/// A rule the kernel does not implement yet, by the name of the stage or power.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unported(pub String);
+pub use crate::unported::Unported;
 
 #[path = "solo.rs"]
 pub mod solo;

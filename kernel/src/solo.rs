@@ -15,15 +15,11 @@ use std::sync::Arc;
 use super::stages::Stage;
 use super::{Phase, Rules, Step, Unported};
 use crate::actions::Action;
-use crate::content::{Content, ContentDoc};
+use crate::content::Content;
 use crate::extras::{get_extra, set_extra, with_extra};
 use crate::names::Sym;
 use crate::state::{Count, Decision, Deck, State, NOBODY, NON_PLAYER};
 
-/// The rule that makes a game a solo game: solo mode's plugin provides the `bid` stage
-/// (`SultansRoll`), as the providers table says (`crate::providers`). The box is
-/// recognised by what its module provides, not by a name in the ruleset.
-const SOLO_BID: (&str, &str) = ("stage:bid", crate::providers::SOLO);
 /// The one seat of a solo game (`sultan.PLAYER`).
 const PLAYER: usize = 0;
 /// The reasons a solo game is lost, as `sultan.lost` keeps them (`LOSSES`).
@@ -32,39 +28,6 @@ const LOST_TO_DJINNS: i64 = 2;
 const LOST_TO_DEBT: i64 = 3;
 /// The Fakir card, which Yazid keeps and pays with.
 const FAKIR: &str = "fakir";
-
-/// Whether the content is a solo game's: its bid stage is solo mode's.
-pub fn in_play(doc: &ContentDoc) -> bool {
-    let (entry, module) = SOLO_BID;
-    doc.providers
-        .iter()
-        .any(|p| p.entry == entry && p.module == module)
-}
-
-/// Every name a solo state can hold: Yazid's dice, targets and counters (`dice.py`,
-/// `rounds.py`, `sultan.py`) and what is set aside beside the board (`aside.*`).
-pub fn names(doc: &ContentDoc) -> Vec<String> {
-    if !in_play(doc) {
-        return Vec::new();
-    }
-    let mut out: Vec<String> = [
-        "sultan.white",
-        "sultan.black",
-        "sultan.rolled",
-        "sultan.target.1",
-        "sultan.target.2",
-        "sultan.camels",
-        "sultan.lost",
-        "sultan.outbid",
-        "sultan.after",
-    ]
-    .iter()
-    .map(|s| (*s).to_owned())
-    .collect();
-    out.extend(doc.colours.iter().map(|c| format!("aside.meeple.{}", c.id)));
-    out.extend(doc.cards.iter().map(|c| format!("aside.card.{}", c.id)));
-    out
-}
 
 /// Solo mode's rules over one content: the names it writes and every setting, read once.
 #[derive(Clone, Debug)]
@@ -111,7 +74,7 @@ impl Solo {
     /// Solo mode's rules, when the content is a solo game's.
     pub fn new(content: &Content) -> Option<Solo> {
         let doc = &content.doc;
-        if !in_play(doc) {
+        if !doc.is_solo() {
             return None;
         }
         let names = &content.names;
@@ -554,7 +517,7 @@ fn move_marker(mut state: State) -> State {
 
 /// Solo mode's stage: its `bid` replaces the base game's (`naqala_stages`).
 pub(super) fn stage_named(content: &Content, name: &str) -> Option<Arc<dyn Stage>> {
-    (name == "bid" && in_play(&content.doc)).then(|| Arc::new(SultansRoll) as Arc<dyn Stage>)
+    (name == "bid" && content.doc.is_solo()).then(|| Arc::new(SultansRoll) as Arc<dyn Stage>)
 }
 
 /// `SultansRoll`: Yazid's dice, then the player lets him play first or outbids him.

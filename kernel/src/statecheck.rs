@@ -15,8 +15,7 @@ use crate::content::Content;
 use crate::rules::{Phase, Rules};
 use crate::state::{Board, Player, State, Target, Turn, NOBODY, NON_PLAYER, NO_CARD};
 
-/// The most coins a player may hold (`core/validate.py`'s `MAX_COINS`).
-pub const MAX_COINS: i64 = 1_000_000;
+pub use crate::limits::MAX_COINS;
 /// The most a counter of `extras` may hold (`core/validate.py`'s `MAX_COUNTER`).
 pub const MAX_COUNTER: i64 = 1_000_000;
 
@@ -318,7 +317,7 @@ fn check_cards(content: &Content, state: &State) -> Result<(), String> {
 /// Solo mode's dice show faces of its dice, and its targets are tiles of the board
 /// (counted from 1, 0 for none).
 fn check_solo(content: &Content, state: &State) -> Result<(), String> {
-    if !crate::rules::solo::in_play(&content.doc) {
+    if !content.doc.is_solo() {
         return Ok(());
     }
     let sides = content.setting("die_sides").unwrap_or(0);

@@ -16,13 +16,13 @@ use std::sync::Arc;
 use super::stages::Stage;
 use super::{combinations, Phase, Rules, Step, Unported};
 use crate::actions::{Action, Cards, Payment};
-use crate::content::{Content, ContentDoc, MAX_PLAYERS, MAX_TILES};
+use crate::content::{Content, MAX_PLAYERS, MAX_TILES};
 use crate::extras::{append_sorted, get_extra, has_extra, set_extra, with_extra};
 use crate::names::Sym;
 use crate::state::{saturating_count, Decision, Deck, State, NOBODY};
 
 /// The thieves' deck (`row.THIEVES`).
-pub const THIEVES: &str = "thieves";
+pub use crate::content::box_names::THIEVES;
 /// The kind of the Thieves' djinn (`immunity.Hafiz`, registered as `djinns:hafiz`).
 pub const HAFIZ: &str = "hafiz";
 /// What the blue thief steals, in this order (`kinds.TOKENS`).
@@ -61,75 +61,7 @@ pub fn is_thief(deck: &str, kind: &str) -> bool {
     deck == THIEVES && theft_of(kind).is_some()
 }
 
-/// What one thing given up, kept or placed is: the argument of `give`, `keep`, `take`
-/// and `place` in a theft.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Loot {
-    /// a tile, by index (`give c3`, `take c3`)
-    Tile(u8),
-    /// a token (by index) on a tile (`give palm-tree c3`, `place palace c3`)
-    Token(u8, u8),
-    /// meeples of the thief's colour (`give`, `keep`)
-    Meeples,
-    /// cards, by card index in the order of their ids (`give fish+gold`, `keep fish`)
-    Cards(Cards),
-}
-
-impl Loot {
-    /// The arguments after the verb, each led by a space (none for meeples).
-    pub fn arguments(&self, content: &Content, cols: usize) -> String {
-        let tile = |t: u8| crate::state::tile_name(usize::from(t), cols);
-        match self {
-            Loot::Tile(t) => format!(" {}", tile(*t)),
-            Loot::Token(k, t) => {
-                format!(" {} {}", content.doc.tokens[usize::from(*k)].id, tile(*t))
-            }
-            Loot::Meeples => String::new(),
-            Loot::Cards(cards) => {
-                let ids: Vec<&str> = cards
-                    .as_slice()
-                    .iter()
-                    .map(|&c| content.doc.cards[usize::from(c)].id.as_str())
-                    .collect();
-                format!(" {}", ids.join("+"))
-            }
-        }
-    }
-
-    /// The owner's verb for keeping this (`Theft.keep_verb`: `take` a tile, `place` a
-    /// token, else `keep`).
-    pub fn keep_verb(&self) -> &'static str {
-        match self {
-            Loot::Tile(_) => "take",
-            Loot::Token(..) => "place",
-            Loot::Meeples | Loot::Cards(_) => "keep",
-        }
-    }
-}
-
-/// Every name a thieves state can hold besides the stages: the once-a-turn marks and the
-/// counters of a theft in progress (`steal.py`).
-pub fn names(doc: &ContentDoc) -> Vec<String> {
-    if !doc.decks.iter().any(|d| d.id == THIEVES) {
-        return Vec::new();
-    }
-    let mut out = vec![
-        "thieves.offered".to_owned(),
-        "thieves.given.meeples".to_owned(),
-    ];
-    for card in doc.cards.iter().filter(|c| c.deck == THIEVES) {
-        out.push(format!("thieves.taken.{}", card.id));
-        out.push(format!("thieves.running.{}", card.id));
-    }
-    out.extend((0..MAX_PLAYERS).map(|seat| format!("thieves.victim.{seat}")));
-    out.extend((0..MAX_TILES).map(|tile| format!("thieves.given.tile.{tile}")));
-    out.extend(
-        doc.tokens
-            .iter()
-            .map(|t| format!("thieves.given.token.{}", t.id)),
-    );
-    out
-}
+pub use crate::actions::Loot;
 
 /// The Thieves' rules over one content, resolved once: their deck, each card's kind of
 /// theft, and the names a theft writes.

@@ -1,62 +1,17 @@
 //! The common variants as settings of the base game (`plugins/base/variants.py`,
 //! `core/tie_break.py`): a round cap, a tie-break, starting cards, colours the assassins
 //! may not kill and a game without bids. Each is off when its setting is absent or at
-//! its default, so the rules read them where they act, by name.
+//! its default, so the rules read them where they act, by name. The settings are read
+//! with the content (`content::variant_settings`); this module is what they do in play.
 
 use crate::content::Content;
-use crate::rules::Unported;
 use crate::state::{State, Track, NOBODY};
 use crate::typed_settings::Scalar;
+use crate::unported::Unported;
 
-pub const ROUND_CAP: &str = "end.after_round";
-/// the flag of a game the round cap ended (`crate::names` knows it)
-pub const ROUND_CAP_FLAG: &str = "round-cap";
-pub const TIE_BREAK: &str = "verdict.tie_break";
-pub const START_CARDS: &str = "start.cards";
-pub const PROTECT: &str = "assassins.protect";
-pub const BIDDING: &str = "bidding";
-
-/// The variants' settings as the rules read them while playing, read once with the
-/// content (`Content::new`), so a turn costs no lookup by name.
-#[derive(Debug, Clone, Default)]
-pub struct Variants {
-    /// `end.after_round` (0: no cap)
-    round_cap: i64,
-    /// `verdict.tie_break = "coins"`
-    coins_tie_break: bool,
-    /// `assassins.protect`, a bit per colour index
-    protected: u64,
-    /// `bidding = "off"`
-    bidding_off: bool,
-}
-
-impl Variants {
-    /// The variants of `content`; an error names a setting of a shape the kernel cannot
-    /// read (Python checked their meaning).
-    pub fn read(content: &Content) -> Result<Variants, String> {
-        let protect = content.texts_setting(PROTECT)?;
-        let protected = content
-            .doc
-            .colours
-            .iter()
-            .enumerate()
-            .filter(|(_, spec)| protect.contains(&spec.id))
-            .fold(0u64, |mask, (colour, _)| mask | 1 << colour);
-        if let Some(setting) = content.typed_setting(START_CARDS) {
-            if setting.tables().is_none() {
-                return Err(format!(
-                    "kernel content: settings.{START_CARDS}: expected an array of tables"
-                ));
-            }
-        }
-        Ok(Variants {
-            round_cap: content.setting(ROUND_CAP).unwrap_or(0),
-            coins_tie_break: content.text_setting(TIE_BREAK, "shared")? == "coins",
-            protected,
-            bidding_off: content.text_setting(BIDDING, "on")? == "off",
-        })
-    }
-}
+pub use crate::content::variant_settings::{
+    Variants, BIDDING, PROTECT, ROUND_CAP, ROUND_CAP_FLAG, START_CARDS, TIE_BREAK,
+};
 
 /// `round_cap_reached`: the round now ending is the last one `end.after_round` allows.
 pub fn round_cap_reached(content: &Content, state: &State) -> bool {

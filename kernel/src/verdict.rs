@@ -7,7 +7,6 @@
 use crate::content::Content;
 use crate::extras::get_extra;
 use crate::names::Sym;
-use crate::rules::solo;
 use crate::state::State;
 
 /// The verdict of a content's games, its names looked up once.
@@ -44,7 +43,7 @@ struct SoloVerdict {
 
 impl SoloVerdict {
     fn of(content: &Content) -> Option<SoloVerdict> {
-        if !solo::in_play(&content.doc) {
+        if !content.doc.is_solo() {
             return None;
         }
         let names = &content.names;

@@ -75,7 +75,7 @@ impl Rules<'_> {
     pub(super) fn called_back_adjustment(&self, state: &State, player: usize) -> i64 {
         match &self.callbacks {
             Some(calls) if calls.answers(crate::callbacks::ADJUST_SCORE_LINES) => {
-                crate::results::frozen_lines(self, state, player)
+                crate::results::frozen_lines(self.content, Some(calls.as_ref()), state, player)
                     .map_or(0, |lines| calls.adjusted_points(state, player, &lines))
             }
             _ => 0,

@@ -10,7 +10,7 @@
 use std::collections::BTreeSet;
 
 use crate::content::{ContentDoc, DJINNS, RESOURCES};
-use crate::state::MAX_DECKS;
+use crate::limits::MAX_DECKS;
 
 /// The decks every game has, first and in this order (`core/engine.py`).
 const FIRST_DECKS: [&str; 2] = [RESOURCES, DJINNS];
@@ -237,7 +237,7 @@ fn check_player_counts(doc: &ContentDoc) -> Result<(), String> {
 /// Solo mode's dice address the board: the white die counts its columns and the black
 /// die, less its two-tile face, its rows (`plugins/solo/checks.py`).
 fn check_solo(doc: &ContentDoc) -> Result<(), String> {
-    if !crate::rules::solo::in_play(doc) {
+    if !doc.is_solo() {
         return Ok(());
     }
     let setting = |key: &str| doc.settings.get(key).copied().unwrap_or(0);

@@ -1,0 +1,750 @@
+//! The effects language as content (`core/effects.py`): the entries Python compiled
+//! (`[[trigger]]`, `[[tile_action]]`, `[[power]]`, `[[counter]]`), read from the
+//! content JSON and resolved to indices once per content (`Effects::read`). Evaluating
+//! them over a state is `crate::effects`, the interpreter.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::names::{Names, Sym};
+
+/// Every intermediate value is held within ±`BOUND`, as in Python (`effects.BOUND`).
+pub const BOUND: i64 = 1_000_000_000;
+
+/// The most coins an effect leaves a player: `MAX_COINS` less room for what the game
+/// itself pays afterwards, so no state passes the bound (`effects.MOST_COINS`).
+pub const MOST_COINS: i64 = crate::limits::MAX_COINS - 100_000;
+
+/// An expression as Python compiled it (`core/effects.py`, `compile_expression`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum ExprDoc {
+    Num {
+        num: i64,
+    },
+    Bin {
+        bin: String,
+        a: Box<ExprDoc>,
+        b: Box<ExprDoc>,
+    },
+    Var {
+        var: String,
+    },
+    Param {
+        param: String,
+    },
+    Setting {
+        setting: String,
+    },
+    Count {
+        count: String,
+        of: String,
+    },
+    Neg {
+        neg: Box<ExprDoc>,
+    },
+    Not {
+        not: Box<ExprDoc>,
+    },
+    If {
+        #[serde(rename = "if")]
+        test: Box<ExprDoc>,
+        then: Box<ExprDoc>,
+        #[serde(rename = "else")]
+        otherwise: Box<ExprDoc>,
+    },
+    Call {
+        call: String,
+        args: Vec<ExprDoc>,
+    },
+}
+
+/// One effect as content gives it (`core/effects.py`'s `compiled`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EffectDoc {
+    pub verb: String,
+    pub amount: ExprDoc,
+    #[serde(rename = "if")]
+    pub test: Option<ExprDoc>,
+    #[serde(default)]
+    pub category: String,
+    /// the token a `place` effect puts on the target tile
+    #[serde(default)]
+    pub token: String,
+    /// a `choose` effect's options: each a list of effects
+    #[serde(default)]
+    pub options: Vec<Vec<EffectDoc>>,
+}
+
+/// A `[[trigger]]`: effects for the event's player at a moment.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TriggerDoc {
+    pub id: String,
+    pub on: String,
+    #[serde(rename = "if")]
+    pub test: Option<ExprDoc>,
+    pub effects: Vec<EffectDoc>,
+    #[serde(default)]
+    pub params: BTreeMap<String, i64>,
+}
+
+/// A `[[tile_action]]`: effects before, after or instead of a tile kind's action.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TileActionDoc {
+    pub id: String,
+    pub tile: String,
+    pub at: String,
+    #[serde(rename = "if")]
+    pub test: Option<ExprDoc>,
+    pub effects: Vec<EffectDoc>,
+    #[serde(default)]
+    pub params: BTreeMap<String, i64>,
+}
+
+/// A `[[power]]`: the power of a card kind, for the card's owner.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PowerDoc {
+    pub deck: String,
+    pub kind: String,
+    pub on: String,
+    #[serde(rename = "if")]
+    pub test: Option<ExprDoc>,
+    pub effects: Vec<EffectDoc>,
+    #[serde(default)]
+    pub protects: Vec<String>,
+    /// a used power's target: any tile of this kind
+    #[serde(default)]
+    pub target_kind: String,
+    /// a used power's target: any tile where this holds
+    #[serde(default)]
+    pub target: Option<ExprDoc>,
+    /// the decisions of its owner's turn at which a used power is offered (none: all)
+    #[serde(default)]
+    pub stages: Vec<String>,
+}
+
+/// A `[[counter]]`: a number effects set and read, each player's or the game's.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CounterDoc {
+    pub id: String,
+    /// `player` or `game`
+    pub of: String,
+}
+
+impl CounterDoc {
+    /// The counter's name in `extras` (`CounterSpec.key`).
+    pub fn key(&self) -> String {
+        format!("counter.{}", self.id)
+    }
+}
+
+/// What `place` names to take the target tile with a camel (`effects.CAMEL`).
+pub const CAMEL: &str = "camel";
+
+/// The most a counter holds (`core/effects.py`'s `COUNTER_MOST`).
+pub const COUNTER_MOST: i64 = 1_000_000;
+
+/// The effects language's part of the content JSON.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EffectsDoc {
+    #[serde(default)]
+    pub triggers: Vec<TriggerDoc>,
+    #[serde(default)]
+    pub tile_actions: Vec<TileActionDoc>,
+    #[serde(default)]
+    pub powers: Vec<PowerDoc>,
+    #[serde(default)]
+    pub counters: Vec<CounterDoc>,
+}
+
+/// When a trigger or a power acts (`core/effects.py`'s `MOMENTS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moment {
+    MeepleDropped,
+    TileTaken,
+    Kill,
+    BuildersPaid,
+    PalacePlaced,
+    PalmTreePlaced,
+    DjinnTaken,
+    KillPrevented,
+    /// a suit sold (`sell`)
+    Sold,
+    RoundEnd,
+    TurnEnd,
+    Scoring,
+    /// a power its owner uses in their own turn (`on = "use"`)
+    Use,
+}
+
+impl Moment {
+    pub const ALL: [Moment; 13] = [
+        Moment::MeepleDropped,
+        Moment::TileTaken,
+        Moment::Kill,
+        Moment::BuildersPaid,
+        Moment::PalacePlaced,
+        Moment::PalmTreePlaced,
+        Moment::DjinnTaken,
+        Moment::KillPrevented,
+        Moment::Sold,
+        Moment::RoundEnd,
+        Moment::TurnEnd,
+        Moment::Scoring,
+        Moment::Use,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Moment::MeepleDropped => "meeple-dropped",
+            Moment::TileTaken => "tile-taken",
+            Moment::Kill => "kill",
+            Moment::BuildersPaid => "builders-paid",
+            Moment::PalacePlaced => "palace-placed",
+            Moment::PalmTreePlaced => "palm-tree-placed",
+            Moment::DjinnTaken => "djinn-taken",
+            Moment::KillPrevented => "kill-prevented",
+            Moment::Sold => "sell",
+            Moment::RoundEnd => "round-end",
+            Moment::TurnEnd => "turn-end",
+            Moment::Scoring => "scoring",
+            Moment::Use => "use",
+        }
+    }
+
+    fn read(name: &str) -> Result<Moment, String> {
+        Moment::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .ok_or_else(|| format!("kernel content: effects: {name:?} is no moment"))
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Add,
+    Sub,
+    Mul,
+    FloorDiv,
+    Mod,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Var {
+    Me,
+    Actor,
+    Coins,
+    EventCount,
+    EventTileOwner,
+    EventVictim,
+    EventThisCard,
+    TurnKilled,
+    /// the used power's target tile (or a candidate): its owner, meeples and tokens
+    TargetOwner,
+    TargetMeeples,
+    TargetTokens,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    /// tokens of this kind on the tile of the turn in progress
+    Here(usize),
+    /// tokens of this kind on the tiles the player owns
+    Owned(usize),
+    /// meeples of this colour in front of the player
+    Held(usize),
+    /// copies of this card (second) in the player's hand of the resource deck (first)
+    Cards(usize, u8),
+    /// the tiles the player owns
+    Tiles,
+    /// the resource cards left to draw: the pile and its discards, of this deck
+    Pile(usize),
+    /// tokens of this kind left in the bank
+    Bank(usize),
+    /// a declared counter: the player's own, or the game's
+    Counter(Holder),
+    /// the camels the player has left
+    Camels,
+    /// the meeples left in the bag
+    Bag,
+    /// an id these rules do not have: nothing to count
+    Nothing,
+}
+
+/// A declared counter, by its name in `extras`: each player's, or the game's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Holder {
+    Player(Sym),
+    Game(Sym),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fun {
+    Min,
+    Max,
+    Abs,
+}
+
+/// An expression with its names resolved against one content.
+#[derive(Debug, Clone)]
+pub enum Expr {
+    Num(i64),
+    Bin(Op, Box<Expr>, Box<Expr>),
+    Var(Var),
+    Param(String),
+    Count(Counted),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Call(Fun, Vec<Expr>),
+    /// `target.holds_meeples`: whether meeples may stand on the target tile, by the
+    /// tile's index in the content's tile table
+    HoldsMeeples(Box<[bool]>),
+}
+
+/// What an effect does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verb {
+    Coins,
+    Draw,
+    Score,
+    /// a token from the bank on the power's target tile
+    Place(usize),
+    /// a token of the power's target tile back to the bank
+    Remove(usize),
+    /// the power's target tile taken with one of the player's camels
+    PlaceCamel,
+    /// meeples drawn at random from the bag onto the power's target tile
+    Meeples,
+    /// Fakirs discarded from the hand (as many as held, at most)
+    DiscardFakirs,
+    /// more meeples the assassins of this turn kill
+    Kills,
+    /// a choice offered to the player (the last effect of its list): `Effect::options`
+    Choose,
+    /// a declared counter set to the amount (held from 0 to `COUNTER_MOST`)
+    Set(Holder),
+}
+
+#[derive(Debug, Clone)]
+pub struct Effect {
+    pub verb: Verb,
+    pub amount: Expr,
+    pub test: Option<Expr>,
+    /// a score line's category (`palm-trees`: the Great Lake doubles those lines)
+    pub category: String,
+    /// a choice's options, each a list of effects (`choose <n>` runs number n, from 1)
+    pub options: Vec<Vec<Effect>>,
+}
+
+/// The choice ending `list`, if it ends with one (`effects.choosing`).
+pub fn final_choice(list: &[Effect]) -> Option<&Effect> {
+    list.last().filter(|e| e.verb == Verb::Choose)
+}
+
+/// A trigger or a tile action: when, the condition, the effects, the numbers.
+#[derive(Debug, Clone)]
+pub struct Program {
+    /// the trigger's or tile action's id (a score line's source); "" for a power
+    pub id: String,
+    pub test: Option<Expr>,
+    pub effects: Vec<Effect>,
+    pub params: BTreeMap<String, i64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum At {
+    Before,
+    After,
+    Instead,
+}
+
+#[derive(Debug, Clone)]
+pub struct TileAction {
+    pub tile: String,
+    pub at: At,
+    pub program: Program,
+}
+
+#[derive(Debug, Clone)]
+pub struct Power {
+    pub on: Option<Moment>,
+    pub program: Program,
+    /// colour indices of the meeples in front of the owner that assassins cannot kill
+    pub protects: Vec<usize>,
+    /// a used power's target: any tile of this kind ("": none)
+    pub target_kind: String,
+    /// a used power's target: any tile where this holds
+    pub target: Option<Expr>,
+    /// the decisions of its owner's turn at which a used power is offered (none: all)
+    pub stages: Vec<String>,
+}
+
+/// The effects language's entries of one content, resolved.
+#[derive(Debug, Clone, Default)]
+pub struct Effects {
+    /// triggers by moment, in content order
+    pub triggers: Vec<Vec<Program>>,
+    pub tile_actions: Vec<TileAction>,
+    /// the power of each card (by card index) whose kind has one in content
+    pub card_powers: Vec<Option<usize>>,
+    pub powers: Vec<Power>,
+    /// whether anything at all listens to each moment (a trigger or a power)
+    pub heard: [bool; Moment::ALL.len()],
+}
+
+/// What a content names, for resolving an expression's ids.
+pub struct Lookup<'a> {
+    pub doc: &'a crate::content::ContentDoc,
+    pub names: &'a Names,
+}
+
+impl Lookup<'_> {
+    /// A declared counter by id (its name is in the names table: `content::names_of`).
+    fn counter(&self, id: &str) -> Option<Holder> {
+        let counter = self.doc.effects.counters.iter().find(|c| c.id == id)?;
+        let sym = self.names.sym(&counter.key())?;
+        Some(if counter.of == "game" {
+            Holder::Game(sym)
+        } else {
+            Holder::Player(sym)
+        })
+    }
+
+    fn token(&self, id: &str) -> Option<usize> {
+        self.doc.tokens.iter().position(|t| t.id == id)
+    }
+
+    fn colour(&self, id: &str) -> Option<usize> {
+        self.doc.colours.iter().position(|c| c.id == id)
+    }
+
+    fn card(&self, id: &str) -> Option<u8> {
+        self.doc
+            .cards
+            .iter()
+            .position(|c| c.id == id)
+            .and_then(|i| u8::try_from(i).ok())
+    }
+}
+
+/// The index of the resource deck, found by name (`content::check` holds it first).
+fn resources(names: &Lookup<'_>) -> usize {
+    names
+        .doc
+        .decks
+        .iter()
+        .position(|d| d.id == crate::content::RESOURCES)
+        .unwrap_or(0)
+}
+
+fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
+    let refuse = |what: &str| Err(format!("kernel content: effects: {what}"));
+    Ok(match doc {
+        ExprDoc::Num { num } => Expr::Num(clamp(*num)),
+        ExprDoc::Bin { bin, a, b } => {
+            let op = match bin.as_str() {
+                "+" => Op::Add,
+                "-" => Op::Sub,
+                "*" => Op::Mul,
+                "//" => Op::FloorDiv,
+                "%" => Op::Mod,
+                "==" => Op::Eq,
+                "!=" => Op::Ne,
+                "<" => Op::Lt,
+                "<=" => Op::Le,
+                ">" => Op::Gt,
+                ">=" => Op::Ge,
+                "and" => Op::And,
+                "or" => Op::Or,
+                other => return refuse(&format!("unknown operator {other:?}")),
+            };
+            Expr::Bin(
+                op,
+                Box::new(resolve(a, names)?),
+                Box::new(resolve(b, names)?),
+            )
+        }
+        ExprDoc::Var { var } if var == "target.holds_meeples" => {
+            Expr::HoldsMeeples(names.doc.tiles.iter().map(|t| t.holds_meeples).collect())
+        }
+        ExprDoc::Var { var } => Expr::Var(match var.as_str() {
+            "me" => Var::Me,
+            "actor" => Var::Actor,
+            "coins" => Var::Coins,
+            "event.count" => Var::EventCount,
+            "event.tile_owner" => Var::EventTileOwner,
+            "event.victim" => Var::EventVictim,
+            "event.this_card" => Var::EventThisCard,
+            "turn.killed" => Var::TurnKilled,
+            "target.owner" => Var::TargetOwner,
+            "target.meeples" => Var::TargetMeeples,
+            "target.tokens" => Var::TargetTokens,
+            other => return refuse(&format!("unknown name {other:?}")),
+        }),
+        ExprDoc::Param { param } => Expr::Param(param.clone()),
+        ExprDoc::Setting { setting } => {
+            Expr::Num(clamp(names.doc.settings.get(setting).copied().unwrap_or(0)))
+        }
+        ExprDoc::Count { count, of } => match count.as_str() {
+            "vp" => Expr::Num(clamp(names.token(of).map_or(0, |t| names.doc.tokens[t].vp))),
+            "here" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Here)),
+            "owned" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Owned)),
+            "held" => Expr::Count(names.colour(of).map_or(Counted::Nothing, Counted::Held)),
+            "cards" => Expr::Count(names.card(of).map_or(Counted::Nothing, |card| {
+                Counted::Cards(resources(names), card)
+            })),
+            "tiles" => Expr::Count(Counted::Tiles),
+            "camels" => Expr::Count(Counted::Camels),
+            "bag" => Expr::Count(Counted::Bag),
+            "pile" => Expr::Count(Counted::Pile(resources(names))),
+            "bank" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Bank)),
+            "counter" => Expr::Count(names.counter(of).map_or(Counted::Nothing, Counted::Counter)),
+            other => return refuse(&format!("unknown count {other:?}")),
+        },
+        ExprDoc::Neg { neg } => Expr::Neg(Box::new(resolve(neg, names)?)),
+        ExprDoc::Not { not } => Expr::Not(Box::new(resolve(not, names)?)),
+        ExprDoc::If {
+            test,
+            then,
+            otherwise,
+        } => Expr::If(
+            Box::new(resolve(test, names)?),
+            Box::new(resolve(then, names)?),
+            Box::new(resolve(otherwise, names)?),
+        ),
+        ExprDoc::Call { call, args } => {
+            let fun = match call.as_str() {
+                "min" => Fun::Min,
+                "max" => Fun::Max,
+                "abs" => Fun::Abs,
+                other => return refuse(&format!("unknown function {other:?}")),
+            };
+            if args.is_empty() || (fun == Fun::Abs && args.len() != 1) {
+                return refuse(&format!("{call}() with {} values", args.len()));
+            }
+            let args = args
+                .iter()
+                .map(|a| resolve(a, names))
+                .collect::<Result<Vec<_>, _>>()?;
+            Expr::Call(fun, args)
+        }
+    })
+}
+
+/// A list of effects resolved against the content (a choice's options too); an unknown
+/// verb or token is refused in one line.
+fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>, String> {
+    effects
+        .iter()
+        .map(|e| {
+            let verb = match e.verb.as_str() {
+                "coins" => Verb::Coins,
+                "draw" => Verb::Draw,
+                "score" => Verb::Score,
+                "kills" => Verb::Kills,
+                "choose" => Verb::Choose,
+                "discard_fakirs" => Verb::DiscardFakirs,
+                "meeples" => Verb::Meeples,
+                "place" if e.token == CAMEL => Verb::PlaceCamel,
+                "set" => match names.counter(&e.token) {
+                    Some(holder) => Verb::Set(holder),
+                    None => {
+                        return Err(format!(
+                            "kernel content: effects: no counter {:?} to set",
+                            e.token
+                        ))
+                    }
+                },
+                verb @ ("place" | "remove") => match names.token(&e.token) {
+                    Some(token) if verb == "place" => Verb::Place(token),
+                    Some(token) => Verb::Remove(token),
+                    None => {
+                        return Err(format!(
+                            "kernel content: effects: no token {:?} to {verb}",
+                            e.token
+                        ))
+                    }
+                },
+                other => return Err(format!("kernel content: effects: unknown verb {other:?}")),
+            };
+            Ok(Effect {
+                verb,
+                amount: resolve(&e.amount, names)?,
+                test: e.test.as_ref().map(|t| resolve(t, names)).transpose()?,
+                category: e.category.clone(),
+                options: e
+                    .options
+                    .iter()
+                    .map(|o| effect_list(o, names))
+                    .collect::<Result<_, _>>()?,
+            })
+        })
+        .collect()
+}
+
+fn program(
+    id: &str,
+    test: &Option<ExprDoc>,
+    effects: &[EffectDoc],
+    params: &BTreeMap<String, i64>,
+    names: &Lookup<'_>,
+) -> Result<Program, String> {
+    let effects = effect_list(effects, names)?;
+    Ok(Program {
+        id: id.to_owned(),
+        test: test.as_ref().map(|t| resolve(t, names)).transpose()?,
+        effects,
+        params: params.clone(),
+    })
+}
+
+/// The effects a hook called back answers (`naqala_tile_effects`), as the JSON list of
+/// `core/effects.py`'s `compiled` effects, resolved against the content; a list that is
+/// no such JSON, or names what the content has not, is refused in one line.
+pub fn answered(
+    doc: &crate::content::ContentDoc,
+    names: &Names,
+    text: &str,
+) -> Result<Vec<Effect>, String> {
+    let docs: Vec<EffectDoc> =
+        serde_json::from_str(text).map_err(|e| format!("its effects are not effects: {e}"))?;
+    effect_list(&docs, &Lookup { doc, names })
+}
+
+impl At {
+    /// The word `[[tile_action]]` and `naqala_tile_effects` name it by.
+    pub fn name(self) -> &'static str {
+        match self {
+            At::Before => "before",
+            At::After => "after",
+            At::Instead => "instead",
+        }
+    }
+}
+
+impl Effects {
+    /// The entries of `doc`, resolved against its content; an unknown moment, verb or
+    /// name is refused in one line.
+    pub fn read(
+        doc: &crate::content::ContentDoc,
+        effects: &EffectsDoc,
+        names: &Names,
+    ) -> Result<Effects, String> {
+        let names = Lookup { doc, names };
+        let mut out = Effects {
+            triggers: vec![Vec::new(); Moment::ALL.len()],
+            ..Effects::default()
+        };
+        for trigger in &effects.triggers {
+            let moment = Moment::read(&trigger.on)?;
+            out.triggers[moment.index()].push(program(
+                &trigger.id,
+                &trigger.test,
+                &trigger.effects,
+                &trigger.params,
+                &names,
+            )?);
+            out.heard[moment.index()] = true;
+        }
+        for action in &effects.tile_actions {
+            let at = match action.at.as_str() {
+                "before" => At::Before,
+                "after" => At::After,
+                "instead" => At::Instead,
+                other => return Err(format!("kernel content: effects: tile action at {other:?}")),
+            };
+            out.tile_actions.push(TileAction {
+                tile: action.tile.clone(),
+                at,
+                program: program(
+                    &action.id,
+                    &action.test,
+                    &action.effects,
+                    &action.params,
+                    &names,
+                )?,
+            });
+        }
+        let empty = BTreeMap::new();
+        for power in &effects.powers {
+            let on = if power.on.is_empty() {
+                None
+            } else {
+                Some(Moment::read(&power.on)?)
+            };
+            if let Some(moment) = on {
+                out.heard[moment.index()] = true;
+            }
+            let protects = power
+                .protects
+                .iter()
+                .filter_map(|c| names.colour(c))
+                .collect();
+            out.powers.push(Power {
+                on,
+                program: program("", &power.test, &power.effects, &empty, &names)?,
+                protects,
+                target_kind: power.target_kind.clone(),
+                target: power
+                    .target
+                    .as_ref()
+                    .map(|t| resolve(t, &names))
+                    .transpose()?,
+                stages: power.stages.clone(),
+            });
+        }
+        out.card_powers = doc
+            .cards
+            .iter()
+            .map(|card| {
+                effects
+                    .powers
+                    .iter()
+                    .position(|p| p.deck == card.deck && p.kind == card.kind)
+            })
+            .collect();
+        Ok(out)
+    }
+
+    /// The power of card `card` (by index) in content, if its kind has one.
+    pub fn power_of(&self, card: u8) -> Option<&Power> {
+        self.card_powers
+            .get(usize::from(card))
+            .copied()
+            .flatten()
+            .map(|p| &self.powers[p])
+    }
+
+    /// The tile actions of tile kind `kind` at `at`, in content order.
+    pub fn tile_programs<'a>(&'a self, kind: &'a str, at: At) -> impl Iterator<Item = &'a Program> {
+        self.tile_actions
+            .iter()
+            .filter(move |a| a.at == at && a.tile == kind)
+            .map(|a| &a.program)
+    }
+}
+
+/// A value held within ±`BOUND`.
+pub fn clamp(value: i64) -> i64 {
+    value.clamp(-BOUND, BOUND)
+}
