@@ -50,6 +50,7 @@ EVENTS = (
     "kill-prevented",
     "sell",
     "round-end",
+    "turn-start",
 )
 #: the end of a turn, once the sale is done; the player is the one whose turn it was
 TURN_END = "turn-end"

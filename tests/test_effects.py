@@ -105,6 +105,28 @@ def test_idle_merchants_pay_2_coins_at_the_end_of_a_round_without_a_sale() -> No
     assert [p.extras for p in ended.players] == [(), ()]  # cleared for the next round
 
 
+def test_a_stipend_gives_2_coins_to_a_poor_player_as_their_turn_starts() -> None:
+    """Both players hold 1 coin and bid the cheapest spot left: the first turn's player
+    is left with less than 2 and takes 2 as the turn starts, before the move; the other
+    player's turn has not started."""
+    rules, plain = cookbook("stipend"), base_rules()
+
+    def first_turn(rules: Rules) -> State:
+        state = rules.new_game(2, 1)
+        for seat in (0, 1):
+            state = player(rules, state, seat, coins=1)
+        while state.decision.stage == "bid":
+            state = rules.apply(state, rules.legal_actions(state)[0])
+        return state
+
+    helped, usual = first_turn(rules), first_turn(plain)
+    mover = helped.decision.player
+    assert helped.decision.stage == usual.decision.stage == "pick"
+    assert coins(usual, mover) < 2
+    assert coins(helped, mover) == coins(usual, mover) + 2
+    assert coins(helped, 1 - mover) == coins(usual, 1 - mover)
+
+
 def test_qarin_is_a_new_djinn_in_one_file_that_scores_its_palaces() -> None:
     rules = cookbook("qarin")
     state = start(rules, {})

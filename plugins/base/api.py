@@ -52,6 +52,7 @@ from naqala.plugins.base.events import (
     SOLD,
     TILE_TAKEN,
     TURN_END,
+    TURN_START,
     token_placed,
 )
 from naqala.plugins.base.events import EVENTS as BASE_EVENTS
@@ -89,6 +90,7 @@ __all__ = [
     "TARGET",
     "TILE_TAKEN",
     "TURN_END",
+    "TURN_START",
     "Activated",
     "BaseFlow",
     "Boaz",

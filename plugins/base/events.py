@@ -28,6 +28,9 @@ ROUND_END = "round-end"
 CLEAN_UP = "clean-up"
 #: the end of a turn, once the sale is done: ``player`` (whose turn it was)
 TURN_END = "turn-end"
+#: the start of a turn, its marker taken off the turn-order track, before the move (and
+#: before the game asks whether a move is left): ``player`` (whose turn it is)
+TURN_START = "turn-start"
 
 
 def token_placed(token: str) -> str:
@@ -54,5 +57,6 @@ EVENTS = (
     SOLD,
     ROUND_END,
     CLEAN_UP,
+    TURN_START,
     TURN_END,
 )

@@ -2,7 +2,8 @@
 
 A round is: bids in bid order; then, marker by marker in turn order, a turn of move →
 tribe action → tile action → merchandise sale; then clean-up. Content's tile effects run
-just before and after the tile action, and ``turn-end`` fires once the sale is done. The
+just before and after the tile action; ``turn-start`` fires as a turn begins, before the
+move, and ``turn-end`` once the sale is done. The
 game ends after the round in which an end trigger fired. Each stage calls
 ``rules.proceed`` when it is done and this flow enters the next one.
 """
@@ -90,6 +91,7 @@ class BaseFlow(Flow):
             turn=Turn(marker=marker),
             decision=Decision("pick", player),
         )
+        state = rules.fire(state, Event(events.TURN_START, player))
         # ask the pick stage in use: a variant may have replaced the movement rules
         if not state.has_flag(NO_MOVES) and not rules.stage_options(state):
             state = state.with_flag(NO_MOVES)

@@ -178,6 +178,8 @@ pub enum Moment {
     /// a suit sold (`sell`)
     Sold,
     RoundEnd,
+    /// the start of a turn, before the move (`turn-start`)
+    TurnStart,
     TurnEnd,
     Scoring,
     /// a power its owner uses in their own turn (`on = "use"`)
@@ -185,7 +187,7 @@ pub enum Moment {
 }
 
 impl Moment {
-    pub const ALL: [Moment; 13] = [
+    pub const ALL: [Moment; 14] = [
         Moment::MeepleDropped,
         Moment::TileTaken,
         Moment::Kill,
@@ -196,6 +198,7 @@ impl Moment {
         Moment::KillPrevented,
         Moment::Sold,
         Moment::RoundEnd,
+        Moment::TurnStart,
         Moment::TurnEnd,
         Moment::Scoring,
         Moment::Use,
@@ -213,6 +216,7 @@ impl Moment {
             Moment::KillPrevented => "kill-prevented",
             Moment::Sold => "sell",
             Moment::RoundEnd => "round-end",
+            Moment::TurnStart => "turn-start",
             Moment::TurnEnd => "turn-end",
             Moment::Scoring => "scoring",
             Moment::Use => "use",

@@ -37,6 +37,8 @@ pub(super) enum Event {
     DjinnTaken { player: usize, djinn: u8 },
     /// `tile-taken`: who put a camel (or a piece) on which tile
     TileTaken { player: usize, tile: usize },
+    /// `turn-start`: whose turn starts, before the move
+    TurnStart { player: usize },
     /// `turn-end`: whose turn ended, once the sale is done
     TurnEnd { player: usize },
     /// `sell`: who sold a suit, for how many coins
@@ -54,6 +56,7 @@ impl Rules<'_> {
         // no hand-written card reacts to these: only content might
         let cards_deaf = match event {
             Event::TileTaken { .. }
+            | Event::TurnStart { .. }
             | Event::TurnEnd { .. }
             | Event::Sold { .. }
             | Event::RoundEnd { .. } => true,

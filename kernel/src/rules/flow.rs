@@ -74,6 +74,10 @@ impl Rules<'_> {
             stage: self.known.pick,
             player,
         };
+        // a marker on the track is a player's (`statecheck` holds every marker's owner)
+        if let Ok(seat) = usize::try_from(player) {
+            state = self.fire(state, Event::TurnStart { player: seat });
+        }
         let no_moves = self.known.no_moves;
         if !has_flag(&state, no_moves) && self.starts(&state, true).is_empty() {
             state = with_flag(state, no_moves);

@@ -77,6 +77,7 @@ impl Rules<'_> {
                 ..facts(Moment::Sold, player)
             },
             Event::RoundEnd { player } => facts(Moment::RoundEnd, player),
+            Event::TurnStart { player } => facts(Moment::TurnStart, player),
         }
     }
 
