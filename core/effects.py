@@ -92,6 +92,7 @@ COUNTS = {
     "counter": "counter",  # a counter's value (``[[counter]]``): ``me``'s, or the game's
     "camels": "",  # the camels ``me`` has left to place
     "bag": "",  # the meeples left in the bag
+    "djinns": "",  # the djinns left to draw: the pile and its discards
 }
 #: functions of numbers
 FUNCTIONS = ("min", "max", "abs")
@@ -293,6 +294,7 @@ _VERBS = (
     "choose",
     "set",
     "meeples",
+    "draw_djinns",
 )
 #: the verbs naming a token on the used power's target tile, not an amount
 TOKEN_VERBS = ("place", "remove")
@@ -369,6 +371,10 @@ class EffectSpec:
     #: meeples drawn at random from the bag onto the power's target tile (all that are
     #: left, if fewer)
     meeples: Source | None = attrs.field(default=None, validator=expression("meeples"))
+    #: djinns drawn from the top of the djinn pile (fewer if fewer are left, reshuffling
+    #: the discards if it runs out), of which the player keeps one and discards the others
+    #: (a decision of its own, ``keep <djinn>``, then the interrupted one goes on)
+    draw_djinns: Source | None = attrs.field(default=None, validator=expression("draw_djinns"))
     #: Fakirs discarded from the hand to the discard pile (as many as held, at most)
     discard_fakirs: Source | None = attrs.field(
         default=None, validator=expression("discard_fakirs")

@@ -49,6 +49,7 @@ LEAVES = (
     'cards("ivory")',
     "tiles()",
     "pile()",
+    "djinns()",
     'vp("palace")',
     'counter("mine")',
     'counter("ours")',
@@ -250,8 +251,11 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
             piece = {verb: f"min(3, {draw(expressions(1))})" if verb == "meeples" else token}
             effects.insert(draw(st.integers(0, len(effects))), piece)
     targeted = "target_kind" in fields or "target" in fields
-    if moment == USE and not targeted and draw(st.sampled_from((True, True, False))):
+    ending = draw(st.sampled_from(("choice", "choice", "djinns", None)))
+    if moment == USE and not targeted and ending == "choice":
         effects.append(draw(_choices()))  # the power ends with a choice
+    elif moment == USE and not targeted and ending == "djinns":  # or djinns to keep one of
+        effects.append({"draw_djinns": f"min(3, {draw(expressions(1))})"})
     if moment not in (SCORING, USE) and draw(st.booleans()):
         fields["protects"] = _value(draw(st.sampled_from(("yellow", "white"))))
         fields["protects"] = f"[{fields['protects']}]"

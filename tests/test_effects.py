@@ -239,6 +239,7 @@ PORTED = (
     "monkir",
     "nekir",
     "shamhat",
+    "sibittis",
     "sloar",
     "utug",
 )

@@ -1,6 +1,6 @@
 """The smaller verbs of the effects language: a token removed from a used power's target
-tile, Fakirs discarded, a target named by a condition, a camel and meeples put on it; each
-on both engines and refused where it cannot act."""
+tile, Fakirs discarded, a target named by a condition, a camel and meeples put on it,
+djinns drawn to keep one; each on both engines and refused where it cannot act."""
 
 from __future__ import annotations
 
@@ -146,6 +146,58 @@ def test_a_camel_or_meeples_without_a_target_are_refused_and_so_is_an_unknown_pi
         (
             DUNE.replace("target.meeples == 1", "target.meeples == held('purple')"),
             "no colour 'purple' in these rules",
+        ),
+    ):
+        rule = tmp_path / "bad.toml"
+        rule.write_text(HEADER + body, encoding="utf-8")
+        with pytest.raises(ContentError) as error:
+            build_rules(house_rules=[rule])
+        assert wanted in str(error.value)
+
+
+#: a new djinn that draws 2 djinns to keep one, while the djinn pile holds any
+ORACLE = (
+    '[[djinn]]\nid = "oracle"\nname = "Oracle"\nvp = 3\nkind = "oracle"\ncost = ""\n'
+    "params = { draw = 2 }\n\n"
+    '[[power]]\ndeck = "djinns"\nkind = "oracle"\non = "use"\nif = "djinns() > 0"\n'
+    'effects = [{ coins = 1 }, { draw_djinns = "param.draw" }]\n'
+)
+
+
+def test_djinns_drawn_to_keep_one_ask_which_then_resume_the_decision() -> None:
+    rules = rules_of(ORACLE)
+    state = board(rules, rules.new_game(2, 1), {"a1": "Y", "b1": "Y"}, clear=True)
+    state = player(rules, turn_of(rules, state, 0), 0, djinns=["oracle"])
+    state = out_of_the_pile(rules, state, "djinns", "oracle")
+    pile = rules.deck_in(state, "djinns")
+    top = pile.draw[:2]  # the top of the pile
+    asked = play(rules, state, "oracle")
+    assert asked.decision.stage == "keep-djinn"
+    assert sorted(asked.turn.revealed) == sorted(top)
+    assert asked.players[0].coins == state.players[0].coins + 1
+    kept = asked.turn.revealed[0]
+    after = play(rules, asked, f"keep {kept}")
+    assert after.decision.stage == "pick"  # the decision the power interrupted
+    assert kept in after.players[0].djinns
+    other = next(card for card in asked.turn.revealed if card != kept)
+    assert other in rules.deck_in(after, "djinns").discard
+    same_on_the_kernel(rules, state, asked, after)
+    empty = out_of_the_pile(rules, state, "djinns", *pile.draw, *pile.discard)
+    assert "oracle" not in {a.kind for a in rules.legal_actions(empty)}  # djinns() is 0
+
+
+def test_djinns_drawn_to_keep_one_stand_last_in_a_used_power_only(tmp_path: Path) -> None:
+    for body, wanted in (
+        (
+            '[[trigger]]\nid = "t"\non = "kill"\neffects = [{ draw_djinns = 2 }]\n',
+            "trigger 't': effects[0]: djinns are drawn to keep one by a used power",
+        ),
+        (
+            ORACLE.replace(
+                '[{ coins = 1 }, { draw_djinns = "param.draw" }]',
+                '[{ draw_djinns = "param.draw" }, { coins = 1 }]',
+            ),
+            "effects[0]: drawing djinns to keep one comes last in its effects",
         ),
     ):
         rule = tmp_path / "bad.toml"

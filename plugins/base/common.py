@@ -36,6 +36,8 @@ KILLS = count_field("kills", 1, "how many meeples the assassins kill this turn",
 TARGET = text_field("target", "where the first kill was (a tile or p<seat>)", "kills")
 
 FAKIR = "fakir"
+#: the decision keeping one of the djinns drawn (``draw_djinns``: Sibittis)
+KEEP_DJINN = "keep-djinn"
 #: what a card of the resources deck is: a merchandise of its own type, or a Fakir
 RESOURCE_KINDS = ("merchandise", FAKIR)
 

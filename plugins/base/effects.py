@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from naqala.core.actions import Action
-from naqala.core.content import RESOURCES, CardSpec
+from naqala.core.content import DJINNS, RESOURCES, CardSpec
 from naqala.core.effect_answers import require_tile_answer
 from naqala.core.effects import (
     CAMEL,
@@ -59,6 +59,7 @@ from naqala.plugins.base import events
 from naqala.plugins.base.cards import Activated
 from naqala.plugins.base.common import (
     FAKIR,
+    KEEP_DJINN,
     KILLS,
     TARGET,
     add_cards,
@@ -201,8 +202,8 @@ def _count(rules: Rules, state: State, what: str, of: str, me: int) -> int:
     if what == "bank":
         token = rules.token_index.get(of)
         return 0 if token is None else state.pool[token]
-    if what == "pile":
-        deck = state.decks[rules.deck_index[RESOURCES]]
+    if what in ("pile", "djinns"):
+        deck = state.decks[rules.deck_index[RESOURCES if what == "pile" else DJINNS]]
         return len(deck.draw) + len(deck.discard)
     if what == "counter":
         return _read_counter(rules, state, of, me)
@@ -272,7 +273,23 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
             state = _meeples_from_bag(state, scope.target, value)
         elif verb == SET and effect.set is not None:
             state = _set_counter(rules, state, effect.set, scope.me, value)
+        elif verb == "draw_djinns" and value > 0 and state.turn is not None:
+            state = _djinns_to_keep(rules, state, scope.me, value)
     return state
+
+
+def _djinns_to_keep(rules: Rules, state: State, me: int, count: int) -> State:
+    """``count`` djinns drawn for ``me`` to keep one (the ``keep-djinn`` decision, which
+    then resumes the decision this one interrupted); none drawn: nothing to decide."""
+    state, drawn = draw_cards(state, rules.deck_index[DJINNS], count)
+    turn = state.turn
+    if not drawn or turn is None:
+        return state
+    return evolve(
+        state,
+        turn=evolve(turn, revealed=drawn, resume=state.decision.stage),
+        decision=Decision(KEEP_DJINN, me),
+    )
 
 
 def _meeples_from_bag(state: State, tile: int, count: int) -> State:

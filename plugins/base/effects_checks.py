@@ -42,6 +42,7 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
     for trigger in content.triggers:
         where = f"trigger {trigger.id!r}"
         found += _choice_problems(where, trigger.effects, offered=False)
+        found += _djinn_draw_problems(where, trigger.effects, offered=False)
         if any(_on_target(e) for _, e in nested(trigger.effects)):
             found.append(f"{where}: {_TARGET_ONLY}")
         found += _effect_problems(rules, where, trigger.on, trigger.effects, trigger.when)
@@ -49,6 +50,7 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
     for action in content.tile_actions:
         where = f"tile_action {action.id!r}"
         found += _choice_problems(where, action.effects, offered=action.at == "instead")
+        found += _djinn_draw_problems(where, action.effects, offered=False)
         if any(_on_target(e) for _, e in nested(action.effects)):
             found.append(f"{where}: {_TARGET_ONLY}")
         found += _effect_problems(rules, where, "", action.effects, action.when)
@@ -64,6 +66,9 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
         where = f"power {key!r}"
         found += _effect_problems(rules, where, power.on, power.effects, power.when)
         found += _choice_problems(
+            where, power.effects, offered=power.on == USE and not power.targeted
+        )
+        found += _djinn_draw_problems(
             where, power.effects, offered=power.on == USE and not power.targeted
         )
         on_target = [e for _, e in nested(power.effects) if _on_target(e) is not None]
@@ -157,6 +162,27 @@ def _choice_problems(where: str, effects: list[EffectSpec], offered: bool) -> li
             found.append(
                 f"{at}: a choice comes last in its effects (put what follows in each option)"
             )
+    return found
+
+
+def _djinn_draw_problems(where: str, effects: list[EffectSpec], offered: bool) -> list[str]:
+    """Where djinns drawn to keep one may stand: last in the effects of a used power
+    without a target (the ``keep-djinn`` decision resumes the one the power interrupted),
+    never in an option."""
+    found = []
+    for path, effect in nested(effects):
+        if effect.draw_djinns is None:
+            continue
+        at = f"{where}: {path}"
+        if not offered:
+            found.append(
+                f"{at}: djinns are drawn to keep one by a used power without a target "
+                '(on = "use") only'
+            )
+        elif ".choose[" in path:
+            found.append(f"{at}: an option asks no decision of its own")
+        elif path != f"effects[{len(effects) - 1}]":
+            found.append(f"{at}: drawing djinns to keep one comes last in its effects")
     return found
 
 

@@ -92,10 +92,6 @@ fn check_stages(doc: &ContentDoc) -> Result<(), String> {
             "stages: no stage {missing:?} (the base game needs it)"
         ));
     }
-    // Sibittis asks which of the djinns drawn to keep
-    if doc.cards.iter().any(|c| c.kind == "sibittis") && !has("keep-djinn") {
-        return Err("stages: no stage \"keep-djinn\" for the djinn Sibittis".to_owned());
-    }
     Ok(())
 }
 

@@ -347,6 +347,9 @@ pub enum Verb {
     Choose,
     /// a declared counter set to the amount (held from 0 to `COUNTER_MOST`)
     Set(Holder),
+    /// djinns drawn for the player to keep one (the last effect of a used power's list:
+    /// the `keep-djinn` decision)
+    DrawDjinns,
 }
 
 #[derive(Debug, Clone)]
@@ -451,14 +454,26 @@ impl Lookup<'_> {
     }
 }
 
+/// The decision keeping one of the djinns drawn (`Verb::DrawDjinns`).
+pub const KEEP_DJINN: &str = "keep-djinn";
+
 /// The index of the resource deck, found by name (`content::check` holds it first).
 fn resources(names: &Lookup<'_>) -> usize {
+    deck_named(names, crate::content::RESOURCES, 0)
+}
+
+/// The index of the djinn deck, found by name (`content::check` holds it second).
+fn djinns(names: &Lookup<'_>) -> usize {
+    deck_named(names, crate::content::DJINNS, 1)
+}
+
+fn deck_named(names: &Lookup<'_>, id: &str, checked: usize) -> usize {
     names
         .doc
         .decks
         .iter()
-        .position(|d| d.id == crate::content::RESOURCES)
-        .unwrap_or(0)
+        .position(|d| d.id == id)
+        .unwrap_or(checked)
 }
 
 fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
@@ -521,6 +536,7 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
             "camels" => Expr::Count(Counted::Camels),
             "bag" => Expr::Count(Counted::Bag),
             "pile" => Expr::Count(Counted::Pile(resources(names))),
+            "djinns" => Expr::Count(Counted::Pile(djinns(names))),
             "bank" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Bank)),
             "counter" => Expr::Count(names.counter(of).map_or(Counted::Nothing, Counted::Counter)),
             other => return refuse(&format!("unknown count {other:?}")),
@@ -569,6 +585,14 @@ fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>,
                 "choose" => Verb::Choose,
                 "discard_fakirs" => Verb::DiscardFakirs,
                 "meeples" => Verb::Meeples,
+                "draw_djinns" if names.doc.stages.iter().any(|s| s == KEEP_DJINN) => {
+                    Verb::DrawDjinns
+                }
+                "draw_djinns" => {
+                    return Err(format!(
+                        "kernel content: effects: draw_djinns needs the {KEEP_DJINN:?} stage"
+                    ))
+                }
                 "place" if e.token == CAMEL => Verb::PlaceCamel,
                 "set" => match names.counter(&e.token) {
                     Some(holder) => Verb::Set(holder),

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use super::{whims, Rules, Step};
 
 use crate::content::Content;
-use crate::state::{Decision, State};
+use crate::state::State;
 
 /// A hand-written power used in its owner's turn.
 pub(super) trait Power: Debug + Send + Sync {
@@ -41,9 +41,8 @@ pub(super) trait Power: Debug + Send + Sync {
 /// The table: each card kind with a hand-written used power, and how its power is made
 /// for a content (None: the content lacks what it needs, so the kind is not played).
 type Maker = fn(&Content) -> Option<Arc<dyn Power>>;
-const TABLE: [(&str, Maker); 5] = [
+const TABLE: [(&str, Maker); 4] = [
     ("echidna", |_| Some(Arc::new(Echidna))),
-    ("sibittis", |_| Some(Arc::new(Sibittis))),
     ("hagis", |content| {
         PlaceNearby::made(content, "palace", "village")
     }),
@@ -78,37 +77,6 @@ impl Power for Echidna {
     }
 
     fn act(&self, _: &Rules<'_>, state: State, _: usize, _: u8, _: Option<u8>) -> Step {
-        Ok(state)
-    }
-}
-
-/// Sibittis: draws djinns and asks which to keep (`Sibittis`, then `keep-djinn`).
-#[derive(Debug)]
-struct Sibittis;
-
-impl Power for Sibittis {
-    /// `_if_cards_left`: one use without a target while the pile or discards hold one.
-    fn targets(&self, rules: &Rules<'_>, state: &State) -> Vec<Option<u8>> {
-        let deck = &state.decks[rules.content.djinns()];
-        if deck.draw().is_empty() && deck.discard().is_empty() {
-            Vec::new()
-        } else {
-            vec![None]
-        }
-    }
-
-    fn act(&self, rules: &Rules<'_>, state: State, player: usize, card: u8, _: Option<u8>) -> Step {
-        let spec = &rules.content.doc.cards[usize::from(card)];
-        let draw = spec.params.get("draw").copied().unwrap_or(0).max(0) as usize;
-        let (mut state, drawn) = rules.draw_cards(state, rules.content.djinns(), draw);
-        let stage = state.decision.stage;
-        let turn = state.turn.as_mut().expect("in a turn");
-        turn.revealed = drawn.into_boxed_slice();
-        turn.resume = stage;
-        state.decision = Decision {
-            stage: rules.content.names.known("keep-djinn"),
-            player: player as i8,
-        };
         Ok(state)
     }
 }

@@ -209,6 +209,11 @@ impl Rules<'_> {
                     let count = usize::try_from(value.max(0)).unwrap_or(0).min(held);
                     state = self.discard_fakirs(state, scope.me, count);
                 }
+                effects::Verb::DrawDjinns if value > 0 && state.turn.is_some() => {
+                    let count = usize::try_from(value).unwrap_or(0);
+                    state = self.djinns_to_keep(state, scope.me, count);
+                }
+                effects::Verb::DrawDjinns => {}
             }
         }
         state
@@ -225,6 +230,27 @@ impl Rules<'_> {
             state.bag[colour] -= 1;
             state.board.meeples_mut(tile)[colour] += 1;
         }
+        state
+    }
+
+    /// `_djinns_to_keep`: `count` djinns drawn for `me` to keep one (the `keep-djinn`
+    /// decision, which then resumes the decision this one interrupted); none drawn:
+    /// nothing to decide.
+    fn djinns_to_keep(&self, state: State, me: usize, count: usize) -> State {
+        let (mut state, drawn) = self.draw_cards(state, self.content.djinns(), count);
+        let stage = state.decision.stage;
+        let Some(turn) = state.turn.as_mut() else {
+            return state;
+        };
+        if drawn.is_empty() {
+            return state;
+        }
+        turn.revealed = drawn.into_boxed_slice();
+        turn.resume = stage;
+        state.decision = Decision {
+            stage: self.content.names.known(effects::KEEP_DJINN),
+            player: me as i8,
+        };
         state
     }
 

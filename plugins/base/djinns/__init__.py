@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from naqala.core.powers import Power
 from naqala.core.stage import Stage
+from naqala.plugins.base.common import KEEP_DJINN
 from naqala.plugins.base.djinns.activated import (
     Echidna,
     KeepDjinn,
     Kumarbi,
     PlaceNearby,
-    Sibittis,
 )
 from naqala.plugins.base.djinns.endgame import AlAmin
 from naqala.plugins.base.djinns.triggered import Boaz, Kandicha
@@ -35,9 +35,8 @@ def _powers() -> dict[str, Power]:
         "kandicha": Kandicha(),
         "kumarbi": Kumarbi(),
         "lamia": PlaceNearby("palm-tree", "oasis"),
-        "sibittis": Sibittis(),
     }
 
 
 def djinn_stages() -> dict[str, Stage]:
-    return {"keep-djinn": KeepDjinn()}
+    return {KEEP_DJINN: KeepDjinn()}

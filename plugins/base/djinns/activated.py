@@ -31,7 +31,6 @@ from naqala.plugins.base.common import (
     FAKIR,
     current,
     discard_cards,
-    draw_cards,
     fakirs_held,
     gain_coins,
     place_token,
@@ -40,12 +39,6 @@ from naqala.plugins.base.common import (
 from naqala.plugins.base.placing import pending_tile, placed
 from naqala.plugins.base.placing import stage_name as placing_stage
 from naqala.plugins.base.tiles import final_tile, take_djinn_card
-
-
-def _if_cards_left(state: State, deck_index: int) -> list[tuple[str, ...]]:
-    """One target-less use when the deck's pile or discards hold a card, none otherwise."""
-    deck = state.decks[deck_index]
-    return [()] if deck.draw or deck.discard else []
 
 
 class PlaceNearby(Activated):
@@ -118,37 +111,12 @@ class Echidna(Activated):
         return gain_coins(state, owner, extra) if extra else None
 
 
-class Sibittis(Activated):
-    when = "any time in your turn"
-    effect = (
-        "Draw the top {draw} djinns of the pile (reshuffling the discards if it runs out; "
-        "fewer if fewer are left), keep 1 and discard the others."
-    )
-
-    def targets(
-        self, rules: Rules, state: State, owner: int, card: CardSpec
-    ) -> Iterable[tuple[str, ...]]:
-        return _if_cards_left(state, rules.deck_index[DJINNS])
-
-    def act(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
-    ) -> State:
-        state, drawn = draw_cards(state, rules.deck_index[DJINNS], card.param("draw"))
-        turn = state.turn
-        assert turn is not None
-        return evolve(
-            state,
-            turn=evolve(turn, revealed=drawn, resume=state.decision.stage),
-            decision=Decision("keep-djinn", owner),
-        )
-
-
 class KeepDjinn(Stage):
-    """Sibittis's decision: ``keep <djinn>`` among the djinns drawn; the rest are discarded,
-    then the interrupted decision continues."""
+    """The decision ``draw_djinns`` asks (Sibittis's): ``keep <djinn>`` among the djinns
+    drawn; the rest are discarded, then the interrupted decision continues."""
 
     def title(self, rules: Rules, state: State) -> str:
-        return "Sibittis: keep one of the djinns drawn"
+        return "Keep one of the djinns drawn"
 
     def option_note(self, rules: Rules, state: State, action: Action) -> str | None:
         spec = rules.card_specs.get(action.args[0]) if action.args else None
