@@ -848,8 +848,8 @@ impl Rules<'_> {
 pub(super) fn stage_named(_: &Content, name: &str) -> Option<Arc<dyn Stage>> {
     Some(match name {
         "thief" => Arc::new(ThiefStep),
-        "thief-give" => Arc::new(Give),
-        "thief-keep" => Arc::new(Keep),
+        "thief-give" => Arc::new(TheftStep { gives: true }),
+        "thief-keep" => Arc::new(TheftStep { gives: false }),
         _ => return None,
     })
 }
@@ -880,13 +880,16 @@ impl Stage for ThiefStep {
     }
 }
 
-/// `GiveStage`: an opponent gives up what the thief takes.
+/// A theft's decisions: `GiveStage` (an opponent gives up what the thief takes) and
+/// `KeepStage` (the thief's owner keeps part of what was given up).
 #[derive(Debug)]
-struct Give;
+struct TheftStep {
+    gives: bool,
+}
 
-impl Stage for Give {
+impl Stage for TheftStep {
     fn needs(&self) -> Phase {
-        Phase::Any // a thief used at any point of the turn asks it
+        Phase::Any // a thief used at any point of the turn asks them
     }
 
     fn is_step(&self) -> bool {
@@ -894,7 +897,7 @@ impl Stage for Give {
     }
 
     fn owner_decides(&self) -> bool {
-        false
+        !self.gives
     }
 
     fn options(
@@ -903,52 +906,19 @@ impl Stage for Give {
         state: &State,
         out: &mut Vec<Action>,
     ) -> Result<(), Unported> {
-        let seat = state.decision.player as usize;
-        let gifts = rules.gifts(state, seat, rules.running(state));
-        out.extend(gifts.into_iter().map(Action::Give));
-        Ok(())
-    }
-
-    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
-        match *action {
-            Action::Give(loot) => rules.given_up(state, loot),
-            _ => Err(rules.not_taken_here(&state, action)),
+        let (seat, card) = (state.decision.player as usize, rules.running(state));
+        if self.gives {
+            out.extend(rules.gifts(state, seat, card).into_iter().map(Action::Give));
+        } else {
+            out.extend(rules.keeps(state, seat, card).into_iter().map(Action::Loot));
         }
-    }
-
-    fn enter(&self, rules: &Rules<'_>, _: State, stage: Sym) -> Step {
-        Err(rules.not_here(stage))
-    }
-}
-
-/// `KeepStage`: the thief's owner keeps part of what was given up.
-#[derive(Debug)]
-struct Keep;
-
-impl Stage for Keep {
-    fn needs(&self) -> Phase {
-        Phase::Any
-    }
-
-    fn is_step(&self) -> bool {
-        true
-    }
-
-    fn options(
-        &self,
-        rules: &Rules<'_>,
-        state: &State,
-        out: &mut Vec<Action>,
-    ) -> Result<(), Unported> {
-        let seat = state.decision.player as usize;
-        let keeps = rules.keeps(state, seat, rules.running(state));
-        out.extend(keeps.into_iter().map(Action::Loot));
         Ok(())
     }
 
     fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
         match *action {
-            Action::Loot(loot) => rules.kept_loot(state, loot),
+            Action::Give(loot) if self.gives => rules.given_up(state, loot),
+            Action::Loot(loot) if !self.gives => rules.kept_loot(state, loot),
             _ => Err(rules.not_taken_here(&state, action)),
         }
     }

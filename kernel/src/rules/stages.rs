@@ -17,7 +17,7 @@ use super::{turn_here, wait_at, Phase, Rules, Step, Unported};
 use crate::actions::Action;
 use crate::content::Content;
 use crate::names::Sym;
-use crate::state::State;
+use crate::state::{Count, State};
 
 /// A stage: where its decision is taken, its options, what its actions do, and its
 /// automatic work on entering it. What follows a finished stage is the flow's, by the
@@ -119,8 +119,8 @@ fn stage_named(content: &Content, name: &str) -> Option<Arc<dyn Stage>> {
         "tribe:green" => Arc::new(Automatic(|rules, state, stage| {
             rules.merchants(state, stage)
         })),
-        "tribe:blue" => Arc::new(Builders),
-        "tribe:red" => Arc::new(Assassins),
+        "tribe:blue" => Arc::new(BUILDERS),
+        "tribe:red" => Arc::new(ASSASSINS),
         "tile:village" => Arc::new(PlaceToken {
             token: token("palace")?,
         }),
@@ -421,45 +421,32 @@ impl Stage for Automatic {
     }
 }
 
-/// The builders: coins for the blue tiles around, more for Fakirs discarded.
+/// A tribe action that asks how many Fakirs to discard (`fakirs <n>`): the builders
+/// (coins for the blue tiles around, more per Fakir) and the assassins (a victim in
+/// reach, further per Fakir; then `kill`).
 #[derive(Debug)]
-struct Builders;
-
-impl Stage for Builders {
-    fn needs(&self) -> Phase {
-        Phase::AfterMove
-    }
-
-    fn options(
-        &self,
-        rules: &Rules<'_>,
-        state: &State,
-        out: &mut Vec<Action>,
-    ) -> Result<(), Unported> {
-        out.extend(rules.builder_options(state));
-        Ok(())
-    }
-
-    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
-        match *action {
-            Action::Fakirs(n) => {
-                let stage = state.decision.stage;
-                rules.builders_paid(state, stage, n)
-            }
-            _ => Err(rules.not_taken_here(&state, action)),
-        }
-    }
-
-    fn enter(&self, rules: &Rules<'_>, state: State, stage: Sym) -> Step {
-        rules.builders(state, stage)
-    }
+struct WithFakirs {
+    /// the tribe's work on entering: paid at once, or the question asked
+    enter: fn(&Rules<'_>, State, Sym) -> Step,
+    /// the Fakirs it may be paid
+    options: fn(&Rules<'_>, &State) -> Vec<Action>,
+    /// the answer carried out
+    paid: fn(&Rules<'_>, State, Sym, Count) -> Step,
 }
 
-/// The assassins: a victim in reach, further for Fakirs discarded (then `kill`).
-#[derive(Debug)]
-struct Assassins;
+const BUILDERS: WithFakirs = WithFakirs {
+    enter: |rules, state, stage| rules.builders(state, stage),
+    options: |rules, state| rules.builder_options(state),
+    paid: |rules, state, stage, n| rules.builders_paid(state, stage, n),
+};
 
-impl Stage for Assassins {
+const ASSASSINS: WithFakirs = WithFakirs {
+    enter: |rules, state, stage| rules.assassins(state, stage),
+    options: |rules, state| rules.assassin_options(state),
+    paid: |rules, state, stage, n| rules.to_kill(state, stage, n),
+};
+
+impl Stage for WithFakirs {
     fn needs(&self) -> Phase {
         Phase::AfterMove
     }
@@ -470,7 +457,7 @@ impl Stage for Assassins {
         state: &State,
         out: &mut Vec<Action>,
     ) -> Result<(), Unported> {
-        out.extend(rules.assassin_options(state));
+        out.extend((self.options)(rules, state));
         Ok(())
     }
 
@@ -478,14 +465,14 @@ impl Stage for Assassins {
         match *action {
             Action::Fakirs(n) => {
                 let stage = state.decision.stage;
-                rules.to_kill(state, stage, n)
+                (self.paid)(rules, state, stage, n)
             }
             _ => Err(rules.not_taken_here(&state, action)),
         }
     }
 
     fn enter(&self, rules: &Rules<'_>, state: State, stage: Sym) -> Step {
-        rules.assassins(state, stage)
+        (self.enter)(rules, state, stage)
     }
 }
 
