@@ -435,6 +435,12 @@ impl<'c> Rules<'c> {
         self.stages[usize::from(stage.0)].as_deref()
     }
 
+    /// Whether the decision waiting in `state` is at the bids' stage (`BidStage`).
+    pub(super) fn takes_bids(&self, state: &State) -> bool {
+        self.stage(state.decision.stage)
+            .is_some_and(|s| s.takes_bids())
+    }
+
     /// The token the decision waiting in `state` places elsewhere, if it is a
     /// `placing:<token>` step.
     pub(super) fn placing_now(&self, state: &State) -> Option<usize> {

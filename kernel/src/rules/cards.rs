@@ -42,7 +42,7 @@ impl Rules<'_> {
     /// card once, deck by deck in hand order.
     pub(super) fn card_options(&self, state: &State) -> Vec<Action> {
         let player = state.decision.player;
-        if player >= 0 && state.decision.stage == self.known.bid && self.solo.is_none() {
+        if player >= 0 && self.takes_bids(state) {
             return self.kumarbi_options(state, player as usize);
         }
         if player < 0 || !self.own_turn(state, player as usize) {

@@ -39,6 +39,12 @@ pub(super) trait Stage: Debug + Send + Sync {
         true
     }
 
+    /// Whether it is the bids' stage (`BidStage`), where Kumarbi's discount is offered
+    /// (solo mode's `bid` replaces it and is none).
+    fn takes_bids(&self) -> bool {
+        false
+    }
+
     /// The token a `placing:<token>` step places elsewhere, if it is one.
     fn placing(&self) -> Option<usize> {
         None
@@ -157,6 +163,10 @@ struct Bid;
 impl Stage for Bid {
     fn needs(&self) -> Phase {
         Phase::NoTurn
+    }
+
+    fn takes_bids(&self) -> bool {
+        true
     }
 
     fn options(
