@@ -506,7 +506,8 @@ class _Merging:
         self.add_effects(path, data)
 
     def add_effects(self, path: Path, data: ContentFile) -> None:
-        """Triggers and tile actions by id, powers by card kind: one of each name."""
+        """Triggers and tile actions by id, powers by card kind and moment: one of each
+        name, and a card kind's powers all in one file."""
         for i, trigger in enumerate(data.trigger):
             self.claim("trigger", trigger.id, path, i)
             self.triggers.append(trigger)
@@ -514,7 +515,11 @@ class _Merging:
             self.claim("tile_action", action.id, path, i)
             self.tile_actions.append(action)
         for i, power in enumerate(data.power):
-            self.claim("power", f"{power.deck}:{power.kind}", path, i)
+            kind = f"{power.deck}:{power.kind}"
+            if self.seen.get(("power", kind)) != path:  # a kind's entries are one file's
+                self.claim("power", kind, path, i)
+            moment = f" on {power.on}" if power.on else ""
+            self.claim("power", f"{kind}{moment}", path, i)
             self.powers.append(power)
         for i, counter in enumerate(data.counter):
             self.claim("counter", counter.id, path, i)

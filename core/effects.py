@@ -74,6 +74,7 @@ DOTTED = {
     "event.victim": "the player whose meeples were hidden (``kill-prevented``), else -1",
     "event.this_card": "1 if the event is about this very card (``djinn-taken``), else 0",
     "turn.killed": "1 once the assassins of this turn have killed, else 0",
+    "turn.used": "1 once this card's power has been used this turn (``use``), else 0",
     "target.owner": "the owner of the used power's target tile, -1 if none (or no target)",
     "target.meeples": "the meeples on the target tile",
     "target.tokens": "the tokens (palm trees, palaces…) on the target tile",
@@ -467,8 +468,10 @@ class TileActionSpec:
 class PowerSpec:
     """The power of every card of ``kind`` in ``deck``: effects for its owner at a
     moment (``on``), and colours of the meeples in front of the owner that assassins
-    cannot kill (``protects``). ``when_text`` and ``effect_text`` are its words for the
-    card reference, with ``{expression}`` fields filled from the card's numbers."""
+    cannot kill (``protects``). A kind may have one entry per moment (a used power and
+    the event it then changes, as Echidna's). ``when_text`` and ``effect_text`` are its
+    words for the card reference, with ``{expression}`` fields filled from the card's
+    numbers."""
 
     deck: str
     kind: str

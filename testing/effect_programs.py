@@ -34,6 +34,7 @@ LEAVES = (
     "event.victim",
     "event.this_card",
     "turn.killed",
+    "turn.used",
     "param.x",
     "param.y",
     "setting.vizier_vp",
@@ -216,7 +217,7 @@ def tile_actions(draw: st.DrawFn, index: int, taken: set[str]) -> str:
 @st.composite
 def djinn_powers(draw: st.DrawFn, index: int) -> str:
     """A new djinn (``qarin-N``) and its power: reacting, scoring, protecting, or used in
-    its owner's turn (then paid with a drawn cost)."""
+    its owner's turn (then paid with a drawn cost, and maybe reacting to an event too)."""
     kind = f"qarin-{index}"
     moment = draw(st.sampled_from((*EVENTS, SCORING, USE, USE)))
     cost = draw(st.sampled_from(("", "F", "E/F", "E+(E/F)"))) if moment == USE else ""
@@ -259,7 +260,16 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
     if moment not in (SCORING, USE) and draw(st.booleans()):
         fields["protects"] = _value(draw(st.sampled_from(("yellow", "white"))))
         fields["protects"] = f"[{fields['protects']}]"
-    return card + "\n\n" + _entry("power", fields, effects)
+    entries = [_entry("power", fields, effects)]
+    if moment == USE and draw(st.booleans()):  # its card reacts too, as Echidna's
+        if draw(st.booleans()):  # the use does nothing but what the reaction reads
+            effects[:] = [e for e in effects if "choose" in e or "draw_djinns" in e]
+            entries[0] = _entry("power", fields, effects)
+        reaction = {"deck": '"djinns"', "kind": _value(kind)}
+        reaction["on"] = _value(draw(st.sampled_from(EVENTS)))
+        reaction["if"] = _value(draw(st.sampled_from(("turn.used", "actor == me and turn.used"))))
+        entries.append(_entry("power", reaction, draw(_effects(False))))
+    return card + "\n\n" + "\n\n".join(entries)
 
 
 @st.composite

@@ -1,6 +1,7 @@
 """The smaller verbs of the effects language: a token removed from a used power's target
 tile, Fakirs discarded, a target named by a condition, a camel and meeples put on it,
-djinns drawn to keep one; each on both engines and refused where it cannot act."""
+djinns drawn to keep one, a used power whose card then reacts; each on both engines and
+refused where it cannot act."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
-from naqala.core.state import State
+from naqala.core.state import State, get_extra
 from naqala.plugins.base.api import FAKIR
 from naqala.testing.effect_programs import as_house_rule
 from naqala.testing.scenario import board, play, player, tokens, turn_of
@@ -205,3 +206,55 @@ def test_djinns_drawn_to_keep_one_stand_last_in_a_used_power_only(tmp_path: Path
         with pytest.raises(ContentError) as error:
             build_rules(house_rules=[rule])
         assert wanted in str(error.value)
+
+
+#: a new djinn written as Echidna is: used for nothing by itself, its card then reacts to
+#: its owner's builders being paid this turn (two entries of one kind, one per moment)
+MIRAGE = (
+    '[[djinn]]\nid = "mirage"\nname = "Mirage"\nvp = 3\nkind = "mirage"\ncost = ""\n'
+    "params = { bonus = 5 }\n\n"
+    '[[power]]\ndeck = "djinns"\nkind = "mirage"\non = "use"\nstages = ["pick"]\n'
+    "effects = []\n\n"
+    '[[power]]\ndeck = "djinns"\nkind = "mirage"\non = "builders-paid"\n'
+    'if = "actor == me and turn.used"\neffects = [{ coins = "param.bonus + event.count" }]\n'
+)
+
+
+def holding_mirage(rules: Rules) -> State:
+    state = board(rules, rules.new_game(2, 1), {"b3": "B", "c3": "B"}, clear=True)
+    state = board(rules, state, {}, tiles={"c3": "oasis-1", "c2": "village-2"})
+    state = player(rules, turn_of(rules, state, 0), 0, djinns=["mirage"])
+    return out_of_the_pile(rules, state, "djinns", "mirage")
+
+
+def test_a_used_power_whose_card_reacts_later_pays_only_once_used() -> None:
+    rules = rules_of(MIRAGE)
+    state = holding_mirage(rules)
+    used = play(rules, state, "mirage")
+    assert used.players[0].coins == state.players[0].coins  # the use itself does nothing
+    paid = play(rules, used, "pick b3", "drop c3 B")
+    plain = play(rules, state, "pick b3", "drop c3 B")
+    earned = plain.players[0].coins - state.players[0].coins  # the builders' pay
+    assert earned > 0
+    assert paid.players[0].coins == plain.players[0].coins + 5 + earned
+    assert get_extra(paid.extras, "effects.mirage") == 1  # its use counted, not the reaction
+    same_on_the_kernel(rules, state, used, play(rules, used, "pick b3"), paid)
+
+
+def test_a_card_kinds_powers_are_one_per_moment_and_in_one_file(tmp_path: Path) -> None:
+    twice = MIRAGE + (
+        '\n[[power]]\ndeck = "djinns"\nkind = "mirage"\non = "builders-paid"\n'
+        "effects = [{ coins = 1 }]\n"
+    )
+    rule = tmp_path / "twice.toml"
+    rule.write_text(HEADER + twice, encoding="utf-8")
+    with pytest.raises(ContentError, match="power 'djinns:mirage on builders-paid' is already"):
+        build_rules(house_rules=[rule])
+    lonely = MIRAGE[: MIRAGE.index('\n\n[[power]]\ndeck = "djinns"\nkind = "mirage"\non = "b')]
+    rule.write_text(HEADER + lonely + "\n", encoding="utf-8")
+    with pytest.raises(ContentError, match="a used power does something"):
+        build_rules(house_rules=[rule])
+    baal = '[[power]]\ndeck = "djinns"\nkind = "baal"\non = "kill"\neffects = [{ coins = 1 }]\n'
+    rule.write_text(HEADER + baal, encoding="utf-8")
+    with pytest.raises(ContentError, match=r"power 'djinns:baal' is already defined in .*base"):
+        build_rules(house_rules=[rule])

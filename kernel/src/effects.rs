@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 
 pub use crate::content::programs::*;
 use crate::extras::{get_extra, with_extra};
+use crate::names::Sym;
 use crate::state::{State, Target, NOBODY};
 
 /// The facts of an event an expression may read (`core/events.py`'s `Event`).
@@ -50,6 +51,8 @@ pub struct Scope<'a> {
     pub event: Option<Facts>,
     pub params: &'a BTreeMap<String, i64>,
     pub card: Option<u8>,
+    /// what a use of the card marks in the turn (`turn.used`)
+    pub mark: Option<Sym>,
     /// the tile a used power targets
     pub target: Option<usize>,
 }
@@ -144,6 +147,11 @@ fn variable(var: Var, state: &State, scope: &Scope<'_>) -> i64 {
                 .turn
                 .as_ref()
                 .is_some_and(|t| t.target != Target::None),
+        ),
+        Var::TurnUsed => i64::from(
+            (state.turn.as_ref())
+                .zip(scope.mark)
+                .is_some_and(|(t, mark)| t.used.contains(&mark)),
         ),
         Var::EventCount => scope.event.map_or(1, |e| e.count),
         Var::TargetOwner => scope

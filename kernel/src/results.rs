@@ -401,6 +401,7 @@ fn card_lines(seat: &Seat) -> Vec<Line> {
             event: None,
             params: &program.params,
             card: None,
+            mark: None,
             target: None,
         };
         for (category, points) in effects::scores(program, state, &scope) {
@@ -417,11 +418,7 @@ fn power_lines(seat: &Seat, card: &CardSpec) -> Vec<Line> {
         return Vec::new();
     };
     let scoring = Some(crate::effects::Moment::Scoring);
-    let Some(power) = content
-        .effects
-        .power_of(index as u8)
-        .filter(|p| p.on == scoring)
-    else {
+    let Some(power) = content.effects.power_at(index as u8, scoring) else {
         return Vec::new();
     };
     let scope = Scope {
@@ -430,6 +427,7 @@ fn power_lines(seat: &Seat, card: &CardSpec) -> Vec<Line> {
         event: None,
         params: &card.params,
         card: Some(index as u8),
+        mark: content.effects.mark_of(Some(index as u8)),
         target: None,
     };
     effects::scores(&power.program, seat.state, &scope)

@@ -121,8 +121,8 @@ impl CardGate {
         let used = Some(crate::effects::Moment::Use);
         let power_stages = content
             .effects
-            .power_of(card as u8)
-            .filter(|p| p.on == used && !p.stages.is_empty())
+            .power_at(card as u8, used)
+            .filter(|p| !p.stages.is_empty())
             .map(|p| syms(&p.stages));
         CardGate {
             power,
@@ -289,9 +289,10 @@ impl<'c> Rules<'c> {
                 .enumerate()
                 .map(|(i, c)| {
                     REACTING_DJINNS.contains(&c.kind.as_str())
-                        || content.effects.power_of(i as u8).is_some_and(|p| {
-                            p.on.is_some_and(|m| m != crate::effects::Moment::Scoring)
-                        })
+                        || content
+                            .effects
+                            .powers_of(i as u8)
+                            .any(|p| p.on.is_some_and(|m| m != crate::effects::Moment::Scoring))
                 })
                 .collect(),
             activated: content
@@ -303,8 +304,8 @@ impl<'c> Rules<'c> {
                     powers::kinds().any(|kind| kind == c.kind)
                         || content
                             .effects
-                            .power_of(i as u8)
-                            .is_some_and(|p| p.on == Some(crate::effects::Moment::Use))
+                            .power_at(i as u8, Some(crate::effects::Moment::Use))
+                            .is_some()
                         || thieves::is_thief(&c.deck, &c.kind)
                         || whims.is_whim(i as u8)
                         || artisans.as_ref().is_some_and(|a| a.activated(i as u8))

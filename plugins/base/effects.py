@@ -169,6 +169,8 @@ def _variable(rules: Rules, state: State, name: str, scope: Scope) -> int:
         return state.players[scope.me].coins if scope.me != NOBODY else 0
     if name == "turn.killed":
         return int(state.turn is not None and bool(TARGET.of(state.turn)))
+    if name == "turn.used":
+        return int(state.turn is not None and bool(scope.card) and scope.card in state.turn.used)
     if name.startswith("target."):
         return _target(rules, state, name, scope.target)
     if event is None:
@@ -600,7 +602,12 @@ _NO_STATE: Any = None
 
 class ReactingPower(EffectPower):
     """A power that reacts to an event: it counts as used once each time its ``if``
-    holds, whatever its effects change."""
+    holds, whatever its effects change (unless ``counted`` is false: the reaction of a
+    card that is used, whose use counted)."""
+
+    def __init__(self, spec: PowerSpec, counted: bool = True) -> None:
+        super().__init__(spec)
+        self.counted = counted
 
     def on_event(
         self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
@@ -608,7 +615,8 @@ class ReactingPower(EffectPower):
         if not self._fires(rules, state, owner, card, event):
             return None
         scope = Scope(owner, event.player, event, card.params, card.id)
-        return count_effect(run(rules, state, self.spec.effects, scope), card.id)
+        state = run(rules, state, self.spec.effects, scope)
+        return count_effect(state, card.id) if self.counted else state
 
 
 class ScoringPower(EffectPower):
@@ -681,18 +689,86 @@ class UsedPower(EffectPower, Activated):
         )
 
 
-def power_of(spec: PowerSpec) -> Power:
+def power_of(spec: PowerSpec, counted: bool = True) -> Power:
     """The power a ``[[power]]`` entry describes (only the methods it uses overridden, so
-    the card router asks it nothing else)."""
+    the card router asks it nothing else); ``counted``: whether its reactions count as
+    uses of the card."""
     if spec.on == SCORING:
         return ScoringPower(spec)
     if spec.on == USE:
         return UsedPower(spec)
     if spec.protects:
-        return ProtectingReactingPower(spec) if spec.on else ProtectingPower(spec)
-    return ReactingPower(spec) if spec.on else EffectPower(spec)
+        if not spec.on:
+            return ProtectingPower(spec)
+        return ProtectingReactingPower(spec, counted)
+    return ReactingPower(spec, counted) if spec.on else EffectPower(spec)
+
+
+class CardPowers(Power):
+    """A card kind's power written as several entries, one per moment (Echidna: used in
+    the turn, then reacting as its owner's builders are paid). The used entry (else the
+    first) speaks for the card: its words, its options; every entry reacts, scores and
+    protects as it says, in content order."""
+
+    def __init__(self, parts: list[Power]) -> None:
+        self.parts = parts
+        self.speaker = next((p for p in parts if isinstance(p, UsedPower)), parts[0])
+        self.when = self.speaker.when
+
+    def describe(self, rules: Rules, card: CardSpec) -> str:
+        return self.speaker.describe(rules, card)
+
+    def broken_promise(self, rules: Rules, card: CardSpec) -> str | None:
+        return next(
+            (b for p in self.parts if (b := p.broken_promise(rules, card)) is not None), None
+        )
+
+    def options(self, rules: Rules, state: State, owner: int, card: CardSpec) -> Iterable[Action]:
+        return self.speaker.options(rules, state, owner, card)
+
+    def arguments(self, rules: Rules, card: CardSpec) -> Iterable[tuple[tuple[str, ...], ...]]:
+        return self.speaker.arguments(rules, card)
+
+    def apply(
+        self, rules: Rules, state: State, owner: int, card: CardSpec, action: Action
+    ) -> State:
+        return self.speaker.apply(rules, state, owner, card, action)
+
+    def explain(self, rules: Rules, state: State, owner: int, card: CardSpec) -> str | None:
+        return self.speaker.explain(rules, state, owner, card)
+
+    def on_event(
+        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
+    ) -> State | None:
+        changed = None
+        for part in self.parts:
+            after = part.on_event(rules, changed or state, owner, card, event)
+            changed = after if after is not None else changed
+        return changed
+
+    def score_lines(
+        self, rules: Rules, state: State, owner: int, card: CardSpec, lines: tuple[ScoreLine, ...]
+    ) -> Iterable[ScoreLine]:
+        return [
+            line for p in self.parts for line in p.score_lines(rules, state, owner, card, lines)
+        ]
+
+    def protects(self, rules: Rules, state: State, owner: int, card: CardSpec) -> Iterable[str]:
+        return tuple(
+            dict.fromkeys(c for p in self.parts for c in p.protects(rules, state, owner, card))
+        )
 
 
 def card_powers(rules: Rules) -> dict[str, Power]:
-    """The powers content gives, keyed ``<deck>:<kind>``."""
-    return {f"{p.deck}:{p.kind}": power_of(p) for p in rules.content.powers}
+    """The powers content gives, keyed ``<deck>:<kind>``: a kind written as several
+    entries (one per moment) is one power (``CardPowers``), whose reactions count no use
+    of their own when it is used (its use counted)."""
+    entries: dict[str, list[PowerSpec]] = {}
+    for spec in rules.content.powers:
+        entries.setdefault(f"{spec.deck}:{spec.kind}", []).append(spec)
+    found: dict[str, Power] = {}
+    for key, specs in entries.items():
+        used = any(spec.on == USE for spec in specs)
+        parts = [power_of(spec, counted=not used) for spec in specs]
+        found[key] = parts[0] if len(parts) == 1 else CardPowers(parts)
+    return found

@@ -9,6 +9,8 @@ no card has or whose power is already code, words that read the state.
 
 from __future__ import annotations
 
+import attrs
+
 from naqala.core.effect_answers import trees, unknown_ids
 from naqala.core.effects import (
     CAMEL,
@@ -41,16 +43,15 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
     found: list[str] = []
     for trigger in content.triggers:
         where = f"trigger {trigger.id!r}"
-        found += _choice_problems(where, trigger.effects, offered=False)
-        found += _djinn_draw_problems(where, trigger.effects, offered=False)
+        found += _asking_problems(where, trigger.effects, frozenset())
         if any(_on_target(e) for _, e in nested(trigger.effects)):
             found.append(f"{where}: {_TARGET_ONLY}")
         found += _effect_problems(rules, where, trigger.on, trigger.effects, trigger.when)
     kinds = {tile.kind for tile in content.tiles}
     for action in content.tile_actions:
         where = f"tile_action {action.id!r}"
-        found += _choice_problems(where, action.effects, offered=action.at == "instead")
-        found += _djinn_draw_problems(where, action.effects, offered=False)
+        offers = frozenset({"choose"} if action.at == "instead" else ())
+        found += _asking_problems(where, action.effects, offers)
         if any(_on_target(e) for _, e in nested(action.effects)):
             found.append(f"{where}: {_TARGET_ONLY}")
         found += _effect_problems(rules, where, "", action.effects, action.when)
@@ -65,12 +66,16 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
         key = f"{power.deck}:{power.kind}"
         where = f"power {key!r}"
         found += _effect_problems(rules, where, power.on, power.effects, power.when)
-        found += _choice_problems(
-            where, power.effects, offered=power.on == USE and not power.targeted
+        asks = power.on == USE and not power.targeted
+        found += _asking_problems(where, power.effects, _EVERY_ASKING if asks else frozenset())
+        alone = not any(
+            p.deck == power.deck and p.kind == power.kind and p.on != USE for p in content.powers
         )
-        found += _djinn_draw_problems(
-            where, power.effects, offered=power.on == USE and not power.targeted
-        )
+        if power.on == USE and not power.effects and alone:
+            found.append(
+                f"{where}: a used power does something (effects = […]), or its card reacts "
+                "to what follows (another [[power]] of its kind, on an event)"
+            )
         on_target = [e for _, e in nested(power.effects) if _on_target(e) is not None]
         if on_target and (power.on != USE or not power.targeted):
             found.append(f"{where}: {_TARGET_ONLY}")
@@ -128,8 +133,6 @@ def _effect_problems(
             found.append(
                 f"{at}: no counter {effect.set!r} in these rules (declare it: [[counter]])"
             )
-    if moment == USE and not effects:
-        found.append(f"{where}: a used power does something (effects = […])")
     for source in sources:
         found += unknown_ids(rules, where, source)
     return found
@@ -143,46 +146,56 @@ def _on_target(effect: EffectSpec) -> str | None:
     return effect.place if effect.place is not None else effect.remove
 
 
-def _choice_problems(where: str, effects: list[EffectSpec], offered: bool) -> list[str]:
-    """Where a choice may stand: last in the effects of a whole tile action or of a used
-    power without a target, options without a choice of their own."""
-    found = []
-    for path, effect in nested(effects):
-        if effect.choose is None:
-            continue
-        at = f"{where}: {path}"
-        if not offered:
-            found.append(
-                f'{at}: a choice is offered by a whole tile action (at = "instead") or a '
-                'used power without a target (on = "use") only'
-            )
-        elif ".choose[" in path:
-            found.append(f"{at}: an option offers no choice of its own")
-        elif path != f"effects[{len(effects) - 1}]":
-            found.append(
-                f"{at}: a choice comes last in its effects (put what follows in each option)"
-            )
-    return found
+@attrs.frozen
+class _Asking:
+    """An effect that asks its player a decision of its own (a choice, djinns to keep
+    one of), and the words refusing it where it may not stand."""
+
+    field: str
+    elsewhere: str
+    in_option: str
+    not_last: str
 
 
-def _djinn_draw_problems(where: str, effects: list[EffectSpec], offered: bool) -> list[str]:
-    """Where djinns drawn to keep one may stand: last in the effects of a used power
-    without a target (the ``keep-djinn`` decision resumes the one the power interrupted),
-    never in an option."""
+#: where a decision-asking effect may stand: last in the effects that may offer it
+_ASKING = (
+    _Asking(
+        "choose",
+        'a choice is offered by a whole tile action (at = "instead") or a used power '
+        'without a target (on = "use") only',
+        "an option offers no choice of its own",
+        "a choice comes last in its effects (put what follows in each option)",
+    ),
+    _Asking(
+        "draw_djinns",
+        'djinns are drawn to keep one by a used power without a target (on = "use") only',
+        "an option asks no decision of its own",
+        "drawing djinns to keep one comes last in its effects",
+    ),
+)
+
+
+#: a used power without a target may ask every kind of decision
+_EVERY_ASKING = frozenset(asking.field for asking in _ASKING)
+
+
+def _asking_problems(where: str, effects: list[EffectSpec], offers: frozenset[str]) -> list[str]:
+    """Where an effect asking a decision may stand: last in the effects of what offers
+    it (``offers``: a whole tile action a choice, a used power without a target both),
+    never in an option (each resumes the decision it interrupted, once)."""
     found = []
+    last = f"effects[{len(effects) - 1}]"
     for path, effect in nested(effects):
-        if effect.draw_djinns is None:
-            continue
-        at = f"{where}: {path}"
-        if not offered:
-            found.append(
-                f"{at}: djinns are drawn to keep one by a used power without a target "
-                '(on = "use") only'
-            )
-        elif ".choose[" in path:
-            found.append(f"{at}: an option asks no decision of its own")
-        elif path != f"effects[{len(effects) - 1}]":
-            found.append(f"{at}: drawing djinns to keep one comes last in its effects")
+        for asking in _ASKING:
+            if getattr(effect, asking.field) is None:
+                continue
+            at = f"{where}: {path}"
+            if asking.field not in offers:
+                found.append(f"{at}: {asking.elsewhere}")
+            elif ".choose[" in path:
+                found.append(f"{at}: {asking.in_option}")
+            elif path != last:
+                found.append(f"{at}: {asking.not_last}")
     return found
 
 

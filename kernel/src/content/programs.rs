@@ -262,6 +262,8 @@ pub enum Var {
     EventVictim,
     EventThisCard,
     TurnKilled,
+    /// whether the scope's card has been used this turn
+    TurnUsed,
     /// the used power's target tile (or a candidate): its owner, meeples and tokens
     TargetOwner,
     TargetMeeples,
@@ -396,6 +398,9 @@ pub struct TileAction {
 pub struct Power {
     pub on: Option<Moment>,
     pub program: Program,
+    /// whether a reaction counts as a use of the card (not when its kind is used: the
+    /// use counted)
+    pub counted: bool,
     /// colour indices of the meeples in front of the owner that assassins cannot kill
     pub protects: Vec<usize>,
     /// a used power's target: any tile of this kind ("": none)
@@ -412,9 +417,12 @@ pub struct Effects {
     /// triggers by moment, in content order
     pub triggers: Vec<Vec<Program>>,
     pub tile_actions: Vec<TileAction>,
-    /// the power of each card (by card index) whose kind has one in content
-    pub card_powers: Vec<Option<usize>>,
+    /// the powers of each card (by card index) whose kind has any in content: one entry
+    /// per moment, in content order
+    pub card_powers: Vec<Vec<usize>>,
     pub powers: Vec<Power>,
+    /// what a use of each card (by card index) marks in the turn: its id
+    pub card_marks: Vec<Option<Sym>>,
     /// whether anything at all listens to each moment (a trigger or a power)
     pub heard: [bool; Moment::ALL.len()],
 }
@@ -515,6 +523,7 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
             "event.victim" => Var::EventVictim,
             "event.this_card" => Var::EventThisCard,
             "turn.killed" => Var::TurnKilled,
+            "turn.used" => Var::TurnUsed,
             "target.owner" => Var::TargetOwner,
             "target.meeples" => Var::TargetMeeples,
             "target.tokens" => Var::TargetTokens,
@@ -728,9 +737,14 @@ impl Effects {
                 .iter()
                 .filter_map(|c| names.colour(c))
                 .collect();
+            let used_kind = effects
+                .powers
+                .iter()
+                .any(|p| p.deck == power.deck && p.kind == power.kind && p.on == "use");
             out.powers.push(Power {
                 on,
                 program: program("", &power.test, &power.effects, &empty, &names)?,
+                counted: !used_kind,
                 protects,
                 target_kind: power.target_kind.clone(),
                 target: power
@@ -745,22 +759,44 @@ impl Effects {
             .cards
             .iter()
             .map(|card| {
-                effects
-                    .powers
-                    .iter()
-                    .position(|p| p.deck == card.deck && p.kind == card.kind)
+                (effects.powers.iter().enumerate())
+                    .filter(|(_, p)| p.deck == card.deck && p.kind == card.kind)
+                    .map(|(i, _)| i)
+                    .collect()
             })
+            .collect();
+        out.card_marks = doc
+            .cards
+            .iter()
+            .map(|card| names.names.sym(&card.id))
             .collect();
         Ok(out)
     }
 
-    /// The power of card `card` (by index) in content, if its kind has one.
-    pub fn power_of(&self, card: u8) -> Option<&Power> {
+    /// The powers of card `card` (by index) in content, one per moment.
+    pub fn powers_of(&self, card: u8) -> impl Iterator<Item = &Power> {
         self.card_powers
             .get(usize::from(card))
-            .copied()
+            .into_iter()
             .flatten()
-            .map(|p| &self.powers[p])
+            .map(|&p| &self.powers[p])
+    }
+
+    /// Whether card `card`'s kind has a power in content.
+    pub fn has_power(&self, card: u8) -> bool {
+        self.card_powers
+            .get(usize::from(card))
+            .is_some_and(|p| !p.is_empty())
+    }
+
+    /// The power of card `card` at `moment` (`None`: protecting only), if content gives one.
+    pub fn power_at(&self, card: u8, moment: Option<Moment>) -> Option<&Power> {
+        self.powers_of(card).find(|p| p.on == moment)
+    }
+
+    /// What a use of card `card` marks in the turn (`None`: no card, or no name).
+    pub fn mark_of(&self, card: Option<u8>) -> Option<Sym> {
+        card.and_then(|c| self.card_marks.get(usize::from(c)).copied().flatten())
     }
 
     /// The tile actions of tile kind `kind` at `at`, in content order.

@@ -76,8 +76,7 @@ impl Rules<'_> {
         let turn = state.turn.as_ref().expect("in a turn");
         let gate = &self.gates[usize::from(card)];
         let stage = state.decision.stage;
-        // `Echidna.stages`: before the builders are paid; `PlaceNearby.stages`: the
-        // village's (oasis's) placement, or an effect's
+        // `PlaceNearby.stages`: the village's (oasis's) placement, or an effect's
         if gate.stages.as_ref().is_some_and(|s| !s.contains(&stage)) {
             return Vec::new();
         }

@@ -1,6 +1,6 @@
 //! The djinns written by hand (`plugins/base/djinns/`): which kinds the kernel plays,
 //! djinns kept and taken, Kumarbi's discount, the tokens placed nearby, and the djinns
-//! that react to events (Kandicha, Boaz, Echidna).
+//! that react to events (Kandicha, Boaz).
 
 use super::events::Event;
 use super::{artisans, fakir_count, turn_here, whims, Rules, Step};
@@ -29,7 +29,7 @@ pub(super) fn djinn_ported(content: &Content, kind: &str) -> bool {
 
 /// The djinns that react to events in their own way: Kandicha (what the owner's
 /// assassins kill), Boaz (its protection counted when it hides a target).
-pub(super) const REACTING_DJINNS: &[&str] = &["kandicha", "boaz", "echidna"];
+pub(super) const REACTING_DJINNS: &[&str] = &["kandicha", "boaz"];
 
 /// Kumarbi: a discount on the bid, paid in Fakirs (offered while its owner bids).
 pub(super) const KUMARBI: &str = "kumarbi";
@@ -314,8 +314,11 @@ impl Rules<'_> {
         card: u8,
         event: Event,
     ) -> Option<State> {
-        if let Some(power) = self.content.effects.power_of(card) {
-            return self.power_reacts(state, owner, card, power, self.facts(event));
+        let effects = &self.content.effects;
+        if effects.has_power(card) {
+            let facts = self.facts(event);
+            let power = effects.power_at(card, Some(facts.moment))?;
+            return self.power_reacts(state, owner, card, power, facts);
         }
         let spec = &self.content.doc.cards[usize::from(card)];
         match (spec.kind.as_str(), event) {
@@ -330,22 +333,6 @@ impl Rules<'_> {
             ) if player == owner => return self.kandicha(state, owner, card, colour, tile),
             ("boaz", Event::KillPrevented { victim, .. }) if victim == owner => {
                 return Some(self.count_effect(state.clone(), card));
-            }
-            ("echidna", Event::BuildersPaid { player, count, .. }) if player == owner => {
-                let used = state.turn.as_ref().is_some_and(|t| {
-                    self.content
-                        .names
-                        .sym(&spec.id)
-                        .is_some_and(|s| t.used.contains(&s))
-                });
-                let multiplier = spec.params.get("multiplier").copied().unwrap_or(1);
-                let extra = count * (multiplier - 1);
-                if !used || extra == 0 {
-                    return None;
-                }
-                let mut state = state.clone();
-                state.players[owner].coins += extra as i32;
-                return Some(state);
             }
             _ => {}
         }

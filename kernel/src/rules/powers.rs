@@ -41,8 +41,7 @@ pub(super) trait Power: Debug + Send + Sync {
 /// The table: each card kind with a hand-written used power, and how its power is made
 /// for a content (None: the content lacks what it needs, so the kind is not played).
 type Maker = fn(&Content) -> Option<Arc<dyn Power>>;
-const TABLE: [(&str, Maker); 4] = [
-    ("echidna", |_| Some(Arc::new(Echidna))),
+const TABLE: [(&str, Maker); 3] = [
     ("hagis", |content| {
         PlaceNearby::made(content, "palace", "village")
     }),
@@ -61,24 +60,6 @@ pub(super) fn kinds() -> impl Iterator<Item = &'static str> {
 pub(super) fn power_of(content: &Content, kind: &str) -> Option<Arc<dyn Power>> {
     let &(_, make) = TABLE.iter().find(|&&(name, _)| name == kind)?;
     make(content)
-}
-
-/// Echidna: marked used, its `builders-paid` reaction pays the rest (`Echidna`).
-#[derive(Debug)]
-struct Echidna;
-
-impl Power for Echidna {
-    fn stages(&self, _content: &Content) -> Option<Vec<String>> {
-        Some(["pick", "drop", "tribe:blue"].map(String::from).to_vec())
-    }
-
-    fn targets(&self, _rules: &Rules<'_>, _state: &State) -> Vec<Option<u8>> {
-        vec![None]
-    }
-
-    fn act(&self, _: &Rules<'_>, state: State, _: usize, _: u8, _: Option<u8>) -> Step {
-        Ok(state)
-    }
 }
 
 /// Hagis (a palace, near a village) and Lamia (a palm tree, near an oasis): a token the

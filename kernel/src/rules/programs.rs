@@ -101,13 +101,18 @@ impl Rules<'_> {
             event: Some(facts),
             params,
             card: Some(card),
+            mark: self.content.effects.mark_of(Some(card)),
             target: None,
         };
         if !effects::holds(&power.program.test, state, &scope) {
             return None;
         }
         let state = self.run_effects(state.clone(), &power.program.effects, &scope);
-        Some(self.count_effect(state, card))
+        Some(if power.counted {
+            self.count_effect(state, card)
+        } else {
+            state
+        })
     }
 
     /// `effects.on_event`: the triggers of the event's moment, in content order, each
@@ -135,6 +140,7 @@ impl Rules<'_> {
             event: facts,
             params: &program.params,
             card,
+            mark: self.content.effects.mark_of(card),
             target: None,
         };
         if !effects::holds(&program.test, &state, &scope) {
@@ -287,6 +293,7 @@ impl Rules<'_> {
             event: None,
             params,
             card,
+            mark: self.content.effects.mark_of(card),
             target: None,
         };
         let mut state = self.run_effects(state, option, &scope);
@@ -308,8 +315,7 @@ impl Rules<'_> {
 
     /// The content power of `card` its owner uses (`on = "use"`: `UsedPower`), if any.
     pub(super) fn used_power(&self, card: u8) -> Option<&effects::Power> {
-        let used = Some(crate::effects::Moment::Use);
-        self.content.effects.power_of(card).filter(|p| p.on == used)
+        (self.content.effects).power_at(card, Some(crate::effects::Moment::Use))
     }
 
     /// What a card's own power reads: its owner, its numbers, the card itself.
@@ -320,6 +326,7 @@ impl Rules<'_> {
             event: None,
             params: &self.content.doc.cards[usize::from(card)].params,
             card: Some(card),
+            mark: self.content.effects.mark_of(Some(card)),
             target: None,
         }
     }
@@ -351,6 +358,7 @@ impl Rules<'_> {
             event: None,
             params: &params,
             card: None,
+            mark: None,
             target: None,
         };
         self.run_effects(state, list, &scope)
@@ -368,6 +376,7 @@ impl Rules<'_> {
                 event: None,
                 params: &program.params,
                 card: None,
+                mark: None,
                 target: None,
             };
             total += effects::scores(program, state, &scope)
@@ -409,7 +418,7 @@ impl Rules<'_> {
         let mut total = 0;
         for held in (0..self.content.decks()).filter(|&d| deck(d)) {
             for &card in state.players[player].hands.hand(held) {
-                let Some(power) = effects.power_of(card).filter(|p| p.on == scoring) else {
+                let Some(power) = effects.power_at(card, scoring) else {
                     continue;
                 };
                 let scope = self.card_scope(player, card);
@@ -430,11 +439,11 @@ impl Rules<'_> {
             return false;
         }
         (0..self.content.decks()).any(|deck| {
-            state.players[player].hands.hand(deck).iter().any(|&c| {
-                effects
-                    .power_of(c)
-                    .is_some_and(|p| p.protects.contains(&colour))
-            })
+            state.players[player]
+                .hands
+                .hand(deck)
+                .iter()
+                .any(|&c| effects.powers_of(c).any(|p| p.protects.contains(&colour)))
         })
     }
 
@@ -497,8 +506,8 @@ pub(super) fn stage_named(content: &Content, name: &str) -> Option<Arc<dyn Stage
     if let Some(id) = name.strip_prefix("choose:card:") {
         let used = Some(effects::Moment::Use);
         let card = content.doc.cards.iter().position(|c| c.id == id)?;
-        let power = effects.power_of(card as u8)?;
-        let chooses = power.on == used && effects::final_choice(&power.program.effects).is_some();
+        let power = effects.power_at(card as u8, used)?;
+        let chooses = effects::final_choice(&power.program.effects).is_some();
         return chooses.then(|| Arc::new(Choice(ChoiceOf::Card(card as u8))) as Arc<dyn Stage>);
     }
     let kind = name.strip_prefix("tile:")?;
@@ -543,6 +552,7 @@ impl Stage for WholeTileAction {
             event: None,
             params: &program.params,
             card: None,
+            mark: None,
             target: None,
         };
         if !effects::holds(&program.test, &state, &scope) {

@@ -13,7 +13,6 @@ from naqala.core.powers import Power
 from naqala.core.stage import Stage
 from naqala.plugins.base.common import KEEP_DJINN
 from naqala.plugins.base.djinns.activated import (
-    Echidna,
     KeepDjinn,
     Kumarbi,
     PlaceNearby,
@@ -30,7 +29,6 @@ def _powers() -> dict[str, Power]:
     return {
         "al-amin": AlAmin(),
         "boaz": Boaz(),
-        "echidna": Echidna(),
         "hagis": PlaceNearby("palace", "village"),
         "kandicha": Kandicha(),
         "kumarbi": Kumarbi(),

@@ -9,10 +9,8 @@ from naqala.core.actions import Action, action_of
 from naqala.core.content import DJINNS, CardSpec
 from naqala.core.encoding import board_squares, player_counts
 from naqala.core.engine import Rules
-from naqala.core.events import Event
 from naqala.core.stage import Stage
 from naqala.core.state import Decision, State, count_effect, evolve
-from naqala.plugins.base import events
 from naqala.plugins.base.bidding import (
     BidStage,
     costs_in_play,
@@ -32,7 +30,6 @@ from naqala.plugins.base.common import (
     current,
     discard_cards,
     fakirs_held,
-    gain_coins,
     place_token,
     set_deck,
 )
@@ -84,31 +81,6 @@ class PlaceNearby(Activated):
             return placed(rules, state, self.token, tile)
         state = place_token(rules, state, owner, self.token, tile)
         return rules.proceed(state, state.decision.stage)
-
-
-class Echidna(Activated):
-    stages = frozenset({"pick", "drop", "tribe:blue"})
-    when = "in your turn, before your builders are paid"
-    effect = "Your builders earn {multiplier} times as much this turn (the Fakir bonus included)."
-
-    def act(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
-    ) -> State:
-        return state  # now marked used this turn: the builders-paid trigger pays the rest
-
-    def on_event(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
-    ) -> State | None:
-        turn = state.turn
-        if (
-            event.name != events.BUILDERS_PAID
-            or event.player != owner
-            or turn is None
-            or card.id not in turn.used
-        ):
-            return None
-        extra = event.count * (card.param("multiplier") - 1)
-        return gain_coins(state, owner, extra) if extra else None
 
 
 class KeepDjinn(Stage):
