@@ -51,6 +51,8 @@ EVENTS = (
     "sell",
     "round-end",
     "turn-start",
+    "before-tribe-action",
+    "after-tribe-action",
 )
 #: the end of a turn, once the sale is done; the player is the one whose turn it was
 TURN_END = "turn-end"
@@ -85,6 +87,7 @@ COUNTS = {
     "here": "token",  # tokens of that kind on the tile of the turn in progress
     "owned": "token",  # tokens of that kind on the tiles ``me`` owns
     "held": "colour",  # meeples of that colour in front of ``me``
+    "tribe": "colour",  # 1 if the meeples moved this turn are of that colour, else 0
     "cards": "card",  # copies of that card id in ``me``'s resource hand
     "vp": "token",  # the victory points a token of that kind is worth
     "tiles": "",  # the tiles ``me`` owns

@@ -46,6 +46,8 @@ LEAVES = (
     'owned("palace")',
     'held("yellow")',
     'held("white")',
+    'tribe("yellow")',
+    'tribe("blue")',
     'cards("fakir")',
     'cards("ivory")',
     "tiles()",

@@ -154,6 +154,23 @@ def test_wells_a_new_tile_kind_draws_a_card_and_pays_a_coin() -> None:
     assert coins(after) == coins(state) + 1
 
 
+def test_court_fees_are_paid_before_the_viziers_act_and_after_once_there_are_5() -> None:
+    """Player 0 moves a vizier onto another: before the viziers join them they pay 1 coin;
+    with 3 viziers kept already (5 once these 2 join), the upkeep costs 1 more after the
+    tribe's action. Another tribe pays nothing."""
+    rules, plain = cookbook("court_fees"), base_rules()
+
+    def moved(rules: Rules, kept: str, meeples: str = "Y") -> State:
+        state = start(rules, {"a1": meeples, "b1": meeples}, tiles={"b1": "oasis-1"})
+        state = player(rules, state, 0, meeples=kept)
+        return play(rules, state, "pick a1", f"drop b1 {meeples}")
+
+    assert coins(moved(rules, "")) == coins(moved(plain, "")) - 1
+    assert coins(moved(rules, "YYY")) == coins(moved(plain, "YYY")) - 2
+    assert moved(rules, "YYY").players[0].meeples == moved(plain, "YYY").players[0].meeples
+    assert coins(moved(rules, "YYY", "W")) == coins(moved(plain, "YYY", "W"))
+
+
 @pytest.mark.parametrize("path", sorted(COOKBOOK.glob("*.toml")), ids=lambda p: p.stem)
 def test_every_cookbook_rule_plays_natively_and_the_same_on_both_engines(path: Path) -> None:
     differential = pytest.importorskip("naqala.native.differential")

@@ -192,6 +192,9 @@ fn count(counted: Counted, state: &State, me: usize) -> i64 {
         Counted::Bank(token) => i64::from(state.pool[token]),
         Counted::Camels => i64::from(player.camels),
         Counted::Bag => state.bag.iter().map(|&n| i64::from(n)).sum(),
+        Counted::Tribe(colour) => i64::from(
+            (state.turn.as_ref()).is_some_and(|t| usize::try_from(t.colour) == Ok(colour)),
+        ),
         Counted::Counter(Holder::Player(key)) => get_extra(&player.extras, key),
         Counted::Counter(Holder::Game(key)) => get_extra(&state.extras, key),
         Counted::Pile(deck) => {

@@ -539,6 +539,7 @@ impl<'c> Rules<'c> {
             let colour = state.turn.as_ref().map_or(NOBODY, |t| t.colour);
             let tribe = self.tribes[colour as usize]
                 .ok_or_else(|| Unported(format!("tribe of colour {colour}")))?;
+            let state = self.tribe_event(state, true);
             return self.enter(state, tribe);
         }
         if finished == k.sell {
@@ -546,6 +547,7 @@ impl<'c> Rules<'c> {
         }
         match self.parts[usize::from(finished.0)] {
             Part::TribeAction => {
+                let state = self.tribe_event(state, false);
                 let turn = state.turn.as_ref().expect("a tribe action is in a turn");
                 let here = turn_here(turn);
                 let tile = usize::from(state.layout.tiles[here]);

@@ -40,6 +40,8 @@ from naqala.plugins.base.costs import PAYMENT_UNITS, cost_payments, cost_words, 
 from naqala.plugins.base.djinns.common import draw_resource
 from naqala.plugins.base.djinns.triggered import Boaz, Kandicha
 from naqala.plugins.base.events import (
+    AFTER_TRIBE_ACTION,
+    BEFORE_TRIBE_ACTION,
     BUILDERS_PAID,
     CLEAN_UP,
     DJINN_TAKEN,
@@ -70,7 +72,9 @@ from naqala.plugins.base.setup import board_shape
 from naqala.plugins.base.tiles import SKIP, PlaceToken, final_tile, take_djinn_card
 
 __all__ = [
+    "AFTER_TRIBE_ACTION",
     "BASE_EVENTS",
+    "BEFORE_TRIBE_ACTION",
     "BUILDERS_PAID",
     "CLEAN_UP",
     "DJINN_TAKEN",

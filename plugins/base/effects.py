@@ -211,6 +211,9 @@ def _count(rules: Rules, state: State, what: str, of: str, me: int) -> int:
         return _read_counter(rules, state, of, me)
     if what == "bag":
         return sum(state.bag)
+    if what == "tribe":
+        moved = rules.colour_index.get(of)
+        return int(moved is not None and state.turn is not None and state.turn.colour == moved)
     if me == NOBODY:
         return 0
     if what == "held":

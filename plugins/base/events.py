@@ -31,6 +31,12 @@ TURN_END = "turn-end"
 #: the start of a turn, its marker taken off the turn-order track, before the move (and
 #: before the game asks whether a move is left): ``player`` (whose turn it is)
 TURN_START = "turn-start"
+#: the move done, before its tribe acts: ``player`` (whose turn it is), ``tile`` (where
+#: the last meeple was dropped)
+BEFORE_TRIBE_ACTION = "before-tribe-action"
+#: the tribe's action done (and a thief's step after it), before the tile's action:
+#: ``player`` (whose turn it is), ``tile``
+AFTER_TRIBE_ACTION = "after-tribe-action"
 
 
 def token_placed(token: str) -> str:
@@ -58,5 +64,7 @@ EVENTS = (
     ROUND_END,
     CLEAN_UP,
     TURN_START,
+    BEFORE_TRIBE_ACTION,
+    AFTER_TRIBE_ACTION,
     TURN_END,
 )

@@ -3,7 +3,8 @@
 A round is: bids in bid order; then, marker by marker in turn order, a turn of move →
 tribe action → tile action → merchandise sale; then clean-up. Content's tile effects run
 just before and after the tile action; ``turn-start`` fires as a turn begins, before the
-move, and ``turn-end`` once the sale is done. The
+move, ``before-tribe-action`` and ``after-tribe-action`` around the tribe's action, and
+``turn-end`` once the sale is done. The
 game ends after the round in which an end trigger fired. Each stage calls
 ``rules.proceed`` when it is done and this flow enters the next one.
 """
@@ -22,6 +23,7 @@ from naqala.core.state import (
     Turn,
     evolve,
     replace_at,
+    turn_owner,
 )
 from naqala.plugins.base import events
 from naqala.plugins.base.common import pieces_left, refill, set_deck
@@ -50,6 +52,7 @@ class BaseFlow(Flow):
         if finished in ("drop", "pick"):
             return self._after_move(rules, state)
         if finished.startswith("tribe:"):
+            state = self._tribe_event(rules, state, events.AFTER_TRIBE_ACTION)
             assert state.turn is not None
             kind = rules.tile(state.layout.tiles[state.turn.here]).kind
             stage = f"tile:{kind}"
@@ -102,7 +105,15 @@ class BaseFlow(Flow):
     def _after_move(self, rules: Rules, state: State) -> State:
         assert state.turn is not None
         colour = rules.colours[state.turn.colour].id
+        state = self._tribe_event(rules, state, events.BEFORE_TRIBE_ACTION)
         return rules.enter(state, f"tribe:{colour}")
+
+    @staticmethod
+    def _tribe_event(rules: Rules, state: State, name: str) -> State:
+        """``before-tribe-action`` or ``after-tribe-action``, for the turn's owner on the
+        turn's tile."""
+        assert state.turn is not None
+        return rules.fire(state, Event(name, turn_owner(state), tile=state.turn.here))
 
     def _end_turn(self, rules: Rules, state: State) -> State:
         player = state.decision.player

@@ -180,6 +180,10 @@ pub enum Moment {
     RoundEnd,
     /// the start of a turn, before the move (`turn-start`)
     TurnStart,
+    /// the move done, before its tribe acts (`before-tribe-action`)
+    BeforeTribeAction,
+    /// the tribe's action done, before the tile's (`after-tribe-action`)
+    AfterTribeAction,
     TurnEnd,
     Scoring,
     /// a power its owner uses in their own turn (`on = "use"`)
@@ -187,7 +191,7 @@ pub enum Moment {
 }
 
 impl Moment {
-    pub const ALL: [Moment; 14] = [
+    pub const ALL: [Moment; 16] = [
         Moment::MeepleDropped,
         Moment::TileTaken,
         Moment::Kill,
@@ -199,6 +203,8 @@ impl Moment {
         Moment::Sold,
         Moment::RoundEnd,
         Moment::TurnStart,
+        Moment::BeforeTribeAction,
+        Moment::AfterTribeAction,
         Moment::TurnEnd,
         Moment::Scoring,
         Moment::Use,
@@ -217,6 +223,8 @@ impl Moment {
             Moment::Sold => "sell",
             Moment::RoundEnd => "round-end",
             Moment::TurnStart => "turn-start",
+            Moment::BeforeTribeAction => "before-tribe-action",
+            Moment::AfterTribeAction => "after-tribe-action",
             Moment::TurnEnd => "turn-end",
             Moment::Scoring => "scoring",
             Moment::Use => "use",
@@ -292,6 +300,8 @@ pub enum Counted {
     Camels,
     /// the meeples left in the bag
     Bag,
+    /// 1 if the meeples moved this turn are of this colour
+    Tribe(usize),
     /// an id these rules do not have: nothing to count
     Nothing,
 }
@@ -538,6 +548,7 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
             "here" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Here)),
             "owned" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Owned)),
             "held" => Expr::Count(names.colour(of).map_or(Counted::Nothing, Counted::Held)),
+            "tribe" => Expr::Count(names.colour(of).map_or(Counted::Nothing, Counted::Tribe)),
             "cards" => Expr::Count(names.card(of).map_or(Counted::Nothing, |card| {
                 Counted::Cards(resources(names), card)
             })),

@@ -39,6 +39,10 @@ pub(super) enum Event {
     TileTaken { player: usize, tile: usize },
     /// `turn-start`: whose turn starts, before the move
     TurnStart { player: usize },
+    /// `before-tribe-action`: whose move is done, on which tile, before its tribe acts
+    BeforeTribeAction { player: usize, tile: usize },
+    /// `after-tribe-action`: whose tribe acted, on which tile, before the tile's action
+    AfterTribeAction { player: usize, tile: usize },
     /// `turn-end`: whose turn ended, once the sale is done
     TurnEnd { player: usize },
     /// `sell`: who sold a suit, for how many coins
@@ -57,6 +61,8 @@ impl Rules<'_> {
         let cards_deaf = match event {
             Event::TileTaken { .. }
             | Event::TurnStart { .. }
+            | Event::BeforeTribeAction { .. }
+            | Event::AfterTribeAction { .. }
             | Event::TurnEnd { .. }
             | Event::Sold { .. }
             | Event::RoundEnd { .. } => true,

@@ -2,7 +2,7 @@
 //! the end of a turn and the end of a round with its rows refilled.
 
 use super::events::Event;
-use super::{has_flag, new_turn, with_flag, Rules, Step, Unported};
+use super::{has_flag, new_turn, turn_here, with_flag, Rules, Step, Unported};
 
 use crate::state::{Decision, Deck, State, NOBODY};
 
@@ -29,6 +29,25 @@ pub(super) fn refill(deck: &Deck, size: usize, rng: &mut crate::rng::Rng) -> Dec
 }
 
 impl Rules<'_> {
+    /// `before-tribe-action` (`before`) or `after-tribe-action`, for the turn's owner on
+    /// the turn's tile (`BaseFlow._after_move`, `BaseFlow.proceed`).
+    pub(super) fn tribe_event(&self, state: State, before: bool) -> State {
+        let Some(turn) = state.turn.as_ref() else {
+            return state;
+        };
+        let owner = state.markers.as_slice().get(usize::from(turn.marker));
+        let Some(player) = owner.and_then(|&p| usize::try_from(p).ok()) else {
+            return state;
+        };
+        let tile = turn_here(turn);
+        let event = if before {
+            Event::BeforeTribeAction { player, tile }
+        } else {
+            Event::AfterTribeAction { player, tile }
+        };
+        self.fire(state, event)
+    }
+
     /// `BaseFlow._next_bid`: the next marker on the bid track bids, or the turns begin.
     pub(super) fn next_bid(&self, state: State) -> Step {
         if crate::variants::bidding_off(self.content)

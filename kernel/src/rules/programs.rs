@@ -78,6 +78,14 @@ impl Rules<'_> {
             },
             Event::RoundEnd { player } => facts(Moment::RoundEnd, player),
             Event::TurnStart { player } => facts(Moment::TurnStart, player),
+            Event::BeforeTribeAction { player, tile } => Facts {
+                tile: Some(tile),
+                ..facts(Moment::BeforeTribeAction, player)
+            },
+            Event::AfterTribeAction { player, tile } => Facts {
+                tile: Some(tile),
+                ..facts(Moment::AfterTribeAction, player)
+            },
         }
     }
 
