@@ -516,6 +516,8 @@ class _Merging:
             self.tile_actions.append(action)
         for i, power in enumerate(data.power):
             kind = f"{power.deck}:{power.kind}"
+            if power.revises:
+                self.revise(power, path, i)
             if self.seen.get(("power", kind)) != path:  # a kind's entries are one file's
                 self.claim("power", kind, path, i)
             moment = f" on {power.on}" if power.on else ""
@@ -524,6 +526,23 @@ class _Merging:
         for i, counter in enumerate(data.counter):
             self.claim("counter", counter.id, path, i)
             self.counters.append(counter)
+
+    def revise(self, power: PowerSpec, path: Path, index: int) -> None:
+        """A power that ``revises`` its kind's: the entries an earlier file gave that kind
+        go (an expansion's revised card, a house rule's rewritten djinn); revising none is
+        refused, as a misspelt kind would otherwise add a power silently."""
+        kind = f"{power.deck}:{power.kind}"
+        first = self.seen.get(("power", kind))
+        if first == path:
+            return  # the file's own first entry of the kind revised the earlier ones
+        if first is None:
+            self.problems.append(
+                f"{path}: $.power[{index}]: power {kind!r} revises no earlier power of its kind"
+            )
+            return
+        self.powers = [p for p in self.powers if (p.deck, p.kind) != (power.deck, power.kind)]
+        for key in [k for k in self.seen if k[0] == "power" and k[1].split(" on ")[0] == kind]:
+            del self.seen[key]
 
     def add_components(self, path: Path, data: ContentFile) -> None:
         """Colours (and their letters), tokens, tiles, player counts and extra meeples;

@@ -502,6 +502,9 @@ class PowerSpec:
     #: words that depend on a card param (a reading): ``{reading.<param>}`` in
     #: ``effect_text`` is the param's value's entry (0: the first)
     readings: dict[str, list[str]] = attrs.field(factory=dict)
+    #: replaces the powers an earlier file gave its kind (an expansion's revised card, a
+    #: house rule's rewritten djinn), instead of being refused as a second definition
+    revises: bool = False
 
     @property
     def targeted(self) -> bool:

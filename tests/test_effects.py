@@ -154,6 +154,33 @@ def test_wells_a_new_tile_kind_draws_a_card_and_pays_a_coin() -> None:
     assert coins(after) == coins(state) + 1
 
 
+def test_a_house_rule_revises_a_shipped_djinn_and_revising_nothing_is_refused(
+    tmp_path: Path,
+) -> None:
+    """``revises = true`` replaces the powers an earlier file gave the kind: Ba'al, revised,
+    pays its owner 5 whoever takes a djinn, and no longer what base.toml says. A revision
+    of a kind no file gave a power is refused in one line."""
+    rule = tmp_path / "generous_baal.toml"
+    rule.write_text(
+        '[house-rule]\nname = "generous-baal"\nversion = "1.0"\ndescription = "x"\n\n'
+        '[[power]]\ndeck = "djinns"\nkind = "baal"\nrevises = true\non = "djinn-taken"\n'
+        'if = "not event.this_card"\neffects = [{ coins = 5 }]\n'
+        'effect_text = "You gain 5 coins whoever takes a djinn."\n',
+        encoding="utf-8",
+    )
+    rules = build_rules(house_rules=[rule])
+    baal = [p for p in rules.content.powers if p.kind == "baal"]
+    assert len(baal) == 1 and baal[0].revises
+    card = rules.card_specs["baal"]
+    assert rules.power_of(card).describe(rules, card) == "You gain 5 coins whoever takes a djinn."
+    rule.write_text(
+        rule.read_text(encoding="utf-8").replace('kind = "baal"', 'kind = "baall"'),
+        encoding="utf-8",
+    )
+    with pytest.raises(ContentError, match="power 'djinns:baall' revises no earlier power"):
+        build_rules(house_rules=[rule])
+
+
 def test_court_fees_are_paid_before_the_viziers_act_and_after_once_there_are_5() -> None:
     """Player 0 moves a vizier onto another: before the viziers join them they pay 1 coin;
     with 3 viziers kept already (5 once these 2 join), the upkeep costs 1 more after the

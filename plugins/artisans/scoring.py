@@ -1,5 +1,5 @@
-"""Artisans scoring and the expansion's djinns (Geb, Ptah, and the revised Boaz and
-Kandicha)."""
+"""Artisans scoring and the expansion's djinns (Geb, Ptah, and the revised Kandicha; the
+revised Boaz is content, content/artisans.toml)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.powers import Power
 from naqala.core.state import State, count_effect
-from naqala.plugins.base.api import KILL, Boaz, Kandicha, change_kept
+from naqala.plugins.base.api import KILL, Kandicha, change_kept
 
 ARTISAN = "purple"
 SOURCE = "artisans"
@@ -89,15 +89,6 @@ class Ptah(Power):
         count = artisans_of(rules, state, owner)
         bonus = card.param("per_artisan")
         return [ScoreLine("artisans", count * bonus, card.id, f"{count} artisans")]
-
-
-class ArtisansBoaz(Boaz):
-    """Revised: the artisans in front of the owner are protected too."""
-
-    effect = "Assassins cannot kill the viziers, elders and artisans in front of you."
-
-    def protects(self, rules: Rules, state: State, owner: int, card: CardSpec) -> Iterable[str]:
-        return (*super().protects(rules, state, owner, card), ARTISAN)
 
 
 class ArtisansKandicha(Kandicha):

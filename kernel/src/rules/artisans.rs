@@ -762,11 +762,6 @@ impl Rules<'_> {
         total
     }
 
-    /// `ArtisansBoaz.protects`: the artisans too.
-    pub(super) fn boaz_protects_artisans(&self, colour: usize) -> bool {
-        self.artisans.as_ref().is_some_and(|a| a.purple == colour)
-    }
-
     /// `ArtisansKandicha.on_event`: an artisan killed by the owner's assassins goes in
     /// front of the owner.
     pub(super) fn kandicha_takes_artisan(&self, colour: usize) -> bool {

@@ -1,6 +1,6 @@
 //! The djinns written by hand (`plugins/base/djinns/`): which kinds the kernel plays,
 //! djinns kept and taken, Kumarbi's discount, the tokens placed nearby, and the djinns
-//! that react to events (Kandicha, Boaz).
+//! that react to events (Kandicha).
 
 use super::events::Event;
 use super::{artisans, fakir_count, turn_here, whims, Rules, Step};
@@ -28,15 +28,11 @@ pub(super) fn djinn_ported(content: &Content, kind: &str) -> bool {
 }
 
 /// The djinns that react to events in their own way: Kandicha (what the owner's
-/// assassins kill), Boaz (its protection counted when it hides a target).
-pub(super) const REACTING_DJINNS: &[&str] = &["kandicha", "boaz"];
+/// assassins kill).
+pub(super) const REACTING_DJINNS: &[&str] = &["kandicha"];
 
 /// Kumarbi: a discount on the bid, paid in Fakirs (offered while its owner bids).
 pub(super) const KUMARBI: &str = "kumarbi";
-
-/// Boaz: assassins cannot kill the viziers and elders in front of its owner.
-pub(super) const BOAZ: &str = "boaz";
-pub(super) const BOAZ_PROTECTS: &[&str] = &["yellow", "white"];
 
 impl Rules<'_> {
     /// `KeepDjinn.apply`: the djinn kept joins the hand, the others go to the discards,
@@ -305,8 +301,8 @@ impl Rules<'_> {
         self.proceed(state, stage)
     }
 
-    /// One card's reaction (`Baal`, `Marid`, `Monkir`, `Nekir`, `Kandicha`, `Boaz`),
-    /// or None.
+    /// One card's reaction: its content power's (`ReactingPower`), or Kandicha's; or
+    /// None.
     pub(super) fn react(
         &self,
         state: &State,
@@ -331,9 +327,6 @@ impl Rules<'_> {
                     ..
                 },
             ) if player == owner => return self.kandicha(state, owner, card, colour, tile),
-            ("boaz", Event::KillPrevented { victim, .. }) if victim == owner => {
-                return Some(self.count_effect(state.clone(), card));
-            }
             _ => {}
         }
         None
@@ -398,19 +391,6 @@ impl Rules<'_> {
         (top, Some(state))
     }
 
-    /// The colours in front of `player` that assassins may not kill (`rules.protected`:
-    /// Boaz protects viziers and elders).
-    pub(super) fn protected(&self, state: &State, player: usize) -> bool {
-        let doc = &self.content.doc;
-        (0..self.content.decks()).any(|deck| {
-            state.players[player]
-                .hands
-                .hand(deck)
-                .iter()
-                .any(|&c| doc.cards[usize::from(c)].kind == BOAZ)
-        })
-    }
-
     /// `report_protection`: `kill-prevented` for each opponent whose protection hides a
     /// target now, in seat order.
     pub(super) fn report_protection(&self, mut state: State) -> State {
@@ -423,15 +403,11 @@ impl Rules<'_> {
         let hidden: Vec<usize> = (0..state.players.len())
             .filter(|&other| other != player)
             .filter(|&other| {
-                let boaz = self.protected(&state, other);
                 let called_back =
                     self.called_back_protected(&state, other, &state.players[other].meeples);
                 doc.colours.iter().enumerate().any(|(c, spec)| {
                     spec.kept
-                        && (boaz
-                            && (BOAZ_PROTECTS.contains(&spec.id.as_str())
-                                || self.boaz_protects_artisans(c))
-                            || crate::variants::protects(self.content, c)
+                        && (crate::variants::protects(self.content, c)
                             || self.effect_protects(&state, other, c)
                             || called_back & (1 << c) != 0)
                         && state.players[other].meeples[c] != 0

@@ -1,7 +1,6 @@
 //! The tribe actions (`plugins/base/tribes.py`): viziers and elders kept, merchants'
 //! cards, builders' pay and the assassins' kills, with the Fakirs they discard.
 
-use super::djinns::BOAZ_PROTECTS;
 use super::events::Event;
 use super::{fakir_count, turn_here, wait_at, Rules, Step};
 
@@ -231,13 +230,9 @@ impl Rules<'_> {
             if other == player || elsewhere {
                 continue;
             }
-            let protected = self.protected(state, other);
             let called_back = self.called_back_protected(state, other, &holdings.meeples);
             for (colour, spec) in self.content.doc.colours.iter().enumerate() {
-                let safe = protected
-                    && (BOAZ_PROTECTS.contains(&spec.id.as_str())
-                        || self.boaz_protects_artisans(colour))
-                    || crate::variants::protects(self.content, colour)
+                let safe = crate::variants::protects(self.content, colour)
                     || self.effect_protects(state, other, colour)
                     || called_back & (1 << colour) != 0;
                 if spec.kept && !safe && holdings.meeples[colour] != 0 {

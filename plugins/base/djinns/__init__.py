@@ -18,7 +18,7 @@ from naqala.plugins.base.djinns.activated import (
     PlaceNearby,
 )
 from naqala.plugins.base.djinns.endgame import AlAmin
-from naqala.plugins.base.djinns.triggered import Boaz, Kandicha
+from naqala.plugins.base.djinns.triggered import Kandicha
 
 
 def djinn_powers() -> dict[str, Power]:
@@ -28,7 +28,6 @@ def djinn_powers() -> dict[str, Power]:
 def _powers() -> dict[str, Power]:
     return {
         "al-amin": AlAmin(),
-        "boaz": Boaz(),
         "hagis": PlaceNearby("palace", "village"),
         "kandicha": Kandicha(),
         "kumarbi": Kumarbi(),

@@ -1,8 +1,6 @@
-"""Djinns without a cost that react to events, and Boaz's protection."""
+"""Djinns without a cost that react to events (Kandicha)."""
 
 from __future__ import annotations
-
-from collections.abc import Iterable
 
 from naqala.core.content import CardSpec
 from naqala.core.engine import Rules
@@ -44,18 +42,3 @@ class Kandicha(Power):
         else:
             return None
         return count_effect(state, card.id)
-
-
-class Boaz(Power):
-    when = "always"
-    effect = "Assassins cannot kill the viziers and elders in front of you."
-
-    def protects(self, rules: Rules, state: State, owner: int, card: CardSpec) -> Iterable[str]:
-        return (VIZIER, ELDER)
-
-    def on_event(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
-    ) -> State | None:
-        if event.name == events.KILL_PREVENTED and event.victim == owner:
-            return count_effect(state, card.id)
-        return None
