@@ -33,6 +33,9 @@ COUNTED_IDS = {
     "vp": "token",
     "bank": "token",
     "held": "colour",
+    "tribe": "colour",
+    "killed": "colour",
+    "around": "value",
     "cards": "card",
     "counter": "counter",
 }
@@ -66,6 +69,7 @@ def unknown_ids(rules: Rules, where: str, source: Source) -> list[str]:
         "colour": rules.colour_index.keys(),
         "card": rules.card_specs.keys(),
         "counter": {counter.id for counter in rules.content.counters},
+        "value": {tile.value for tile in rules.content.tiles if tile.value},
     }
     found = []
     for node in trees(source):

@@ -88,6 +88,8 @@ COUNTS = {
     "owned": "token",  # tokens of that kind on the tiles ``me`` owns
     "held": "colour",  # meeples of that colour in front of ``me``
     "tribe": "colour",  # 1 if the meeples moved this turn are of that colour, else 0
+    "killed": "colour",  # 1 if the event is a kill of a meeple of that colour, else 0
+    "around": "value",  # tiles of that value (blue, red) around the event's tile, itself in
     "cards": "card",  # copies of that card id in ``me``'s resource hand
     "vp": "token",  # the victory points a token of that kind is worth
     "tiles": "",  # the tiles ``me`` owns
@@ -299,6 +301,7 @@ _VERBS = (
     "set",
     "meeples",
     "draw_djinns",
+    "keep_killed",
 )
 #: the verbs naming a token on the used power's target tile, not an amount
 TOKEN_VERBS = ("place", "remove")
@@ -379,6 +382,9 @@ class EffectSpec:
     #: the discards if it runs out), of which the player keeps one and discards the others
     #: (a decision of its own, ``keep <djinn>``, then the interrupted one goes on)
     draw_djinns: Source | None = attrs.field(default=None, validator=expression("draw_djinns"))
+    #: at a ``kill``, when more than 0: the meeple killed goes in front of the effect's
+    #: player instead of into the bag (Kandicha's viziers and elders)
+    keep_killed: Source | None = attrs.field(default=None, validator=expression("keep_killed"))
     #: Fakirs discarded from the hand to the discard pile (as many as held, at most)
     discard_fakirs: Source | None = attrs.field(
         default=None, validator=expression("discard_fakirs")

@@ -48,6 +48,10 @@ LEAVES = (
     'held("white")',
     'tribe("yellow")',
     'tribe("blue")',
+    'killed("yellow")',
+    'killed("green")',
+    'around("blue")',
+    'around("red")',
     'cards("fakir")',
     'cards("ivory")',
     "tiles()",
@@ -105,7 +109,9 @@ def expressions(depth: int = 3, counters: bool = True) -> st.SearchStrategy[str]
     )
 
 
-def _effects(scoring: bool, counters: bool = True) -> st.SearchStrategy[list[Effect]]:
+def _effects(
+    scoring: bool, counters: bool = True, kill: bool = False
+) -> st.SearchStrategy[list[Effect]]:
     amount = expressions(counters=counters)
     condition = st.none() | expressions(2, counters)
     if scoring:
@@ -134,6 +140,9 @@ def _effects(scoring: bool, counters: bool = True) -> st.SearchStrategy[list[Eff
             condition,
         )
         one = st.one_of(plain, plain, plain, counted) if counters else plain
+        if kill:  # at a kill, the meeple killed may be kept
+            kept = condition.map(lambda when: {"keep_killed": 1} | ({"if": when} if when else {}))
+            one = st.one_of(one, one, kept)
     return st.lists(one, min_size=1, max_size=3)
 
 
@@ -195,7 +204,7 @@ def triggers(draw: st.DrawFn, index: int) -> str:
     if draw(st.booleans()):
         fields["if"] = _value(draw(expressions(2)))
     fields["params"] = f"{{ x = {draw(st.integers(-5, 5))}, y = {draw(st.integers(0, 5))} }}"
-    return _entry("trigger", fields, draw(_effects(moment == SCORING)))
+    return _entry("trigger", fields, draw(_effects(moment == SCORING, kill=moment == "kill")))
 
 
 @st.composite
@@ -237,7 +246,7 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
     fields = {"deck": '"djinns"', "kind": _value(kind), "on": _value(moment)}
     if draw(st.booleans()):
         fields["if"] = _value(draw(expressions(2)))
-    effects = draw(_effects(moment == SCORING))
+    effects = draw(_effects(moment == SCORING, kill=moment == "kill"))
     if moment == USE and draw(st.booleans()):  # offered at some decisions only
         stages = draw(st.lists(st.sampled_from(STAGES), min_size=1, max_size=3, unique=True))
         fields["stages"] = "[" + ", ".join(_value(stage) for stage in stages) + "]"
@@ -268,9 +277,10 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
             effects[:] = [e for e in effects if "choose" in e or "draw_djinns" in e]
             entries[0] = _entry("power", fields, effects)
         reaction = {"deck": '"djinns"', "kind": _value(kind)}
-        reaction["on"] = _value(draw(st.sampled_from(EVENTS)))
+        on = draw(st.sampled_from(EVENTS))
+        reaction["on"] = _value(on)
         reaction["if"] = _value(draw(st.sampled_from(("turn.used", "actor == me and turn.used"))))
-        entries.append(_entry("power", reaction, draw(_effects(False))))
+        entries.append(_entry("power", reaction, draw(_effects(False, kill=on == "kill"))))
     return card + "\n\n" + "\n\n".join(entries)
 
 

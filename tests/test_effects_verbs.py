@@ -258,3 +258,46 @@ def test_a_card_kinds_powers_are_one_per_moment_and_in_one_file(tmp_path: Path) 
     rule.write_text(HEADER + baal, encoding="utf-8")
     with pytest.raises(ContentError, match=r"power 'djinns:baal' is already defined in .*base"):
         build_rules(house_rules=[rule])
+
+
+def test_the_meeple_killed_is_kept_at_a_kill_only_and_values_are_checked(
+    tmp_path: Path,
+) -> None:
+    for body, wanted in (
+        (
+            '[[trigger]]\nid = "t"\non = "sell"\neffects = [{ keep_killed = 1 }]\n',
+            "trigger 't': effects[0]: the meeple killed is kept at a kill only",
+        ),
+        (
+            '[[trigger]]\nid = "t"\non = "kill"\neffects = [{ coins = \'around("green")\' }]\n',
+            "no value 'green' in these rules",
+        ),
+        (
+            '[[trigger]]\nid = "t"\non = "kill"\nif = \'killed("pink")\'\n'
+            "effects = [{ coins = 1 }]\n",
+            "no colour 'pink' in these rules",
+        ),
+    ):
+        rule = tmp_path / "bad.toml"
+        rule.write_text(HEADER + body, encoding="utf-8")
+        with pytest.raises(ContentError) as error:
+            build_rules(house_rules=[rule])
+        assert wanted in str(error.value)
+
+
+def test_a_house_rule_keeps_every_vizier_its_assassins_kill_on_both_engines() -> None:
+    """A trigger at each kill: a vizier killed goes in front of the killer, not into the
+    bag; an elder killed the same way stays in the bag (the trigger names viziers)."""
+    rules = rules_of(
+        '[[trigger]]\nid = "t"\non = "kill"\nif = \'killed("yellow")\'\n'
+        "effects = [{ keep_killed = 1 }]\n"
+    )
+    state = board(rules, rules.new_game(2, 1), {"a1": "R", "b1": "R", "c1": "YW"}, clear=True)
+    state = turn_of(rules, state, 0)
+    killing = play(rules, state, "pick a1", "drop b1 R")
+    assert killing.decision.stage == "kill"
+    after = play(rules, killing, "kill c1 Y")
+    vizier = rules.colour_index["yellow"]
+    assert after.players[0].meeples[vizier] == killing.players[0].meeples[vizier] + 1
+    assert after.bag[vizier] == killing.bag[vizier]
+    same_on_the_kernel(rules, state, killing, after)

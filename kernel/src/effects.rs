@@ -27,6 +27,8 @@ pub struct Facts {
     pub victim: i64,
     /// the card the event is about (`what`: a djinn taken)
     pub card: Option<u8>,
+    /// the colour of the meeple a `kill` killed
+    pub killed: Option<usize>,
 }
 
 impl Facts {
@@ -38,6 +40,7 @@ impl Facts {
             count: 1,
             victim: i64::from(NOBODY),
             card: None,
+            killed: None,
         }
     }
 }
@@ -115,6 +118,15 @@ pub fn evaluate(expr: &Expr, state: &State, scope: &Scope<'_>) -> i64 {
                 .unwrap_or(false)
         })),
         Expr::Param(name) => clamp(scope.params.get(name).copied().unwrap_or(0)),
+        Expr::Count(Counted::Killed(colour)) => {
+            i64::from(scope.event.and_then(|e| e.killed) == Some(*colour))
+        }
+        Expr::Around(valued) => scope.event.and_then(|e| e.tile).map_or(0, |t| {
+            let geo = &state.layout.geometry;
+            (geo.area[t].iter())
+                .filter(|&&a| valued[usize::from(state.layout.tiles[usize::from(a)])])
+                .count() as i64
+        }),
         Expr::Count(counted) => clamp(count(*counted, state, scope.me)),
         Expr::Neg(a) => clamp(-evaluate(a, state, scope)),
         Expr::Not(a) => i64::from(evaluate(a, state, scope) == 0),
@@ -180,7 +192,8 @@ fn count(counted: Counted, state: &State, me: usize) -> i64 {
     let player = &state.players[me];
     let owned = || (0..state.layout.size()).filter(move |&t| state.board.owner(t) == me as i8);
     match counted {
-        Counted::Nothing => 0,
+        // read with the event, in `evaluate`
+        Counted::Nothing | Counted::Killed(_) => 0,
         Counted::Held(colour) => i64::from(player.meeples[colour]),
         Counted::Cards(deck, card) => player
             .hands

@@ -42,7 +42,7 @@ mod tiles;
 mod tribes;
 mod whims;
 
-use djinns::{djinn_ported, REACTING_DJINNS};
+use djinns::djinn_ported;
 
 pub use crate::unported::Unported;
 
@@ -287,12 +287,9 @@ impl<'c> Rules<'c> {
                 .cards
                 .iter()
                 .enumerate()
-                .map(|(i, c)| {
-                    REACTING_DJINNS.contains(&c.kind.as_str())
-                        || content
-                            .effects
-                            .powers_of(i as u8)
-                            .any(|p| p.on.is_some_and(|m| m != crate::effects::Moment::Scoring))
+                .map(|(i, _)| {
+                    (content.effects.powers_of(i as u8))
+                        .any(|p| p.on.is_some_and(|m| m != crate::effects::Moment::Scoring))
                 })
                 .collect(),
             activated: content

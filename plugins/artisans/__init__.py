@@ -43,7 +43,7 @@ DESCRIPTION = (
     "mountains, the chasm, 6x6 board"
 )
 REQUIRES = ("base",)
-REPLACES = ("djinns:kandicha", "naqala_board_layout")
+REPLACES = ("naqala_board_layout",)
 
 
 @hookimpl
@@ -87,7 +87,6 @@ def naqala_card_powers() -> dict[str, Power]:
         **items.item_powers(),
         "djinns:geb": scoring.Geb(),
         "djinns:ptah": scoring.Ptah(),
-        "djinns:kandicha": scoring.ArtisansKandicha(),
     }
 
 

@@ -1,5 +1,5 @@
-"""Artisans scoring and the expansion's djinns (Geb, Ptah, and the revised Kandicha; the
-revised Boaz is content, content/artisans.toml)."""
+"""Artisans scoring and the expansion's djinns Geb and Ptah (the revised Boaz and Kandicha
+are content: content/artisans.toml)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,9 @@ from collections.abc import Iterable
 
 from naqala.core.content import CardSpec
 from naqala.core.engine import Rules
-from naqala.core.events import Event, ScoreLine
+from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
-from naqala.core.state import State, count_effect
-from naqala.plugins.base.api import KILL, Kandicha, change_kept
+from naqala.core.state import State
 
 ARTISAN = "purple"
 SOURCE = "artisans"
@@ -89,25 +88,3 @@ class Ptah(Power):
         count = artisans_of(rules, state, owner)
         bonus = card.param("per_artisan")
         return [ScoreLine("artisans", count * bonus, card.id, f"{count} artisans")]
-
-
-class ArtisansKandicha(Kandicha):
-    """Revised: an artisan killed by the owner's assassins goes in front of the owner."""
-
-    effect = (
-        "A merchant: take the top resource card. A builder: gain the coins it would have "
-        "earned ({coins_per_blue_tile} per blue tile around the tile it stood on). A vizier, "
-        "elder or artisan: put it in front of you instead of in the bag. Each meeple of a "
-        "double kill counts."
-    )
-
-    def on_event(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, event: Event
-    ) -> State | None:
-        if (
-            event.name == KILL
-            and event.player == owner
-            and rules.colours[event.colour].id == ARTISAN
-        ):
-            return count_effect(change_kept(state, owner, event.colour, 1), card.id)
-        return super().on_event(rules, state, owner, card, event)

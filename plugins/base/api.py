@@ -38,7 +38,6 @@ from naqala.plugins.base.common import (
 )
 from naqala.plugins.base.costs import PAYMENT_UNITS, cost_payments, cost_words, payment_words
 from naqala.plugins.base.djinns.common import draw_resource
-from naqala.plugins.base.djinns.triggered import Kandicha
 from naqala.plugins.base.events import (
     AFTER_TRIBE_ACTION,
     BEFORE_TRIBE_ACTION,
@@ -98,7 +97,6 @@ __all__ = [
     "Activated",
     "BaseFlow",
     "DropStage",
-    "Kandicha",
     "PickStage",
     "PlaceToken",
     "add_cards",

@@ -63,6 +63,7 @@ from naqala.plugins.base.common import (
     KILLS,
     TARGET,
     add_cards,
+    change_kept,
     discard_cards,
     draw_cards,
     owned_tiles,
@@ -144,7 +145,7 @@ def evaluate(rules: Rules, state: State, node: Tree, scope: Scope) -> int:
     if "setting" in node:
         return _clamp(rules.content.settings.get(node["setting"], 0))
     if "count" in node:
-        return _clamp(_count(rules, state, node["count"], node["of"], scope.me))
+        return _clamp(_count(rules, state, node["count"], node["of"], scope))
     if "neg" in node:
         return _clamp(-evaluate(rules, state, node["neg"], scope))
     if "not" in node:
@@ -197,7 +198,19 @@ def _target(rules: Rules, state: State, name: str, tile: int) -> int:
     return int(rules.tile(state.layout.tiles[tile]).holds_meeples)  # target.holds_meeples
 
 
-def _count(rules: Rules, state: State, what: str, of: str, me: int) -> int:
+def _count(rules: Rules, state: State, what: str, of: str, scope: Scope) -> int:
+    me, event = scope.me, scope.event
+    if what == "killed":
+        colour = rules.colour_index.get(of)
+        if colour is None or event is None or event.name != events.KILL:
+            return 0
+        return int(event.colour == colour)
+    if what == "around":
+        if event is None or event.tile == NOBODY:
+            return 0
+        tiles = state.layout.tiles
+        area = state.geometry.area[event.tile]
+        return sum(1 for t in area if rules.tile(tiles[t]).value == of)
     if what == "vp":
         index = rules.token_index.get(of)
         return 0 if index is None else rules.tokens[index].vp
@@ -280,7 +293,21 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
             state = _set_counter(rules, state, effect.set, scope.me, value)
         elif verb == "draw_djinns" and value > 0 and state.turn is not None:
             state = _djinns_to_keep(rules, state, scope.me, value)
+        elif verb == "keep_killed" and value > 0:
+            state = _keep_killed(rules, state, scope)
     return state
+
+
+def _keep_killed(rules: Rules, state: State, scope: Scope) -> State:
+    """The meeple a ``kill`` sent to the bag goes in front of ``me`` instead, if its
+    colour is one players keep (a vizier, an elder)."""
+    event = scope.event
+    if event is None or event.name != events.KILL or event.colour == NOBODY:
+        return state
+    kept = rules.colours[event.colour].kept
+    if not kept or scope.me == NOBODY or not state.bag[event.colour]:
+        return state
+    return change_kept(state, scope.me, event.colour, 1)
 
 
 def _djinns_to_keep(rules: Rules, state: State, me: int, count: int) -> State:

@@ -127,6 +127,8 @@ def _effect_problems(
             found.append(f'{at}: a score line is given at scoring only (on = "scoring")')
         if verb != "score" and moment == SCORING:
             found.append(f"{at}: at scoring, effects give score lines only (score = …)")
+        if verb == "keep_killed" and moment != "kill":
+            found.append(f'{at}: the meeple killed is kept at a kill only (on = "kill")')
         if verb == "score" and not effect.category:
             found.append(f'{at}: a score line names its category (category = "coins"…)')
         if verb == SET and effect.set not in {c.id for c in rules.content.counters}:

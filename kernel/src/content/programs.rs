@@ -302,6 +302,8 @@ pub enum Counted {
     Bag,
     /// 1 if the meeples moved this turn are of this colour
     Tribe(usize),
+    /// 1 if the event is a kill of a meeple of this colour
+    Killed(usize),
     /// an id these rules do not have: nothing to count
     Nothing,
 }
@@ -335,6 +337,10 @@ pub enum Expr {
     /// `target.holds_meeples`: whether meeples may stand on the target tile, by the
     /// tile's index in the content's tile table
     HoldsMeeples(Box<[bool]>),
+    /// `around("blue")`: the tiles of that value in the 3×3 block around the event's
+    /// tile, itself included; by the tile's index in the content's tile table, whether
+    /// it has that value
+    Around(Box<[bool]>),
 }
 
 /// What an effect does.
@@ -362,6 +368,8 @@ pub enum Verb {
     /// djinns drawn for the player to keep one (the last effect of a used power's list:
     /// the `keep-djinn` decision)
     DrawDjinns,
+    /// the meeple a kill sent to the bag goes in front of the player instead
+    KeepKilled,
 }
 
 #[derive(Debug, Clone)]
@@ -549,6 +557,8 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
             "owned" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Owned)),
             "held" => Expr::Count(names.colour(of).map_or(Counted::Nothing, Counted::Held)),
             "tribe" => Expr::Count(names.colour(of).map_or(Counted::Nothing, Counted::Tribe)),
+            "killed" => Expr::Count(names.colour(of).map_or(Counted::Nothing, Counted::Killed)),
+            "around" => Expr::Around(names.doc.tiles.iter().map(|t| t.value == *of).collect()),
             "cards" => Expr::Count(names.card(of).map_or(Counted::Nothing, |card| {
                 Counted::Cards(resources(names), card)
             })),
@@ -605,6 +615,7 @@ fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>,
                 "choose" => Verb::Choose,
                 "discard_fakirs" => Verb::DiscardFakirs,
                 "meeples" => Verb::Meeples,
+                "keep_killed" => Verb::KeepKilled,
                 "draw_djinns" if names.doc.stages.iter().any(|s| s == KEEP_DJINN) => {
                     Verb::DrawDjinns
                 }

@@ -762,12 +762,6 @@ impl Rules<'_> {
         total
     }
 
-    /// `ArtisansKandicha.on_event`: an artisan killed by the owner's assassins goes in
-    /// front of the owner.
-    pub(super) fn kandicha_takes_artisan(&self, colour: usize) -> bool {
-        self.artisans.as_ref().is_some_and(|a| a.purple == colour)
-    }
-
     // -- the board (layout.py) --------------------------------------------------------
 
     /// The plugins played at an older version, which the kernel refuses (and the

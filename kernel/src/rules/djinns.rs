@@ -1,6 +1,6 @@
 //! The djinns written by hand (`plugins/base/djinns/`): which kinds the kernel plays,
-//! djinns kept and taken, Kumarbi's discount, the tokens placed nearby, and the djinns
-//! that react to events (Kandicha).
+//! djinns kept and taken, Kumarbi's discount and the tokens placed nearby; the djinns
+//! that react to events are content (`[[power]]`, `crate::effects`).
 
 use super::events::Event;
 use super::{artisans, fakir_count, turn_here, whims, Rules, Step};
@@ -20,16 +20,11 @@ pub(super) const AL_AMIN: &str = "al-amin";
 pub(super) fn djinn_ported(content: &Content, kind: &str) -> bool {
     content.doc.effects.powers.iter().any(|p| p.kind == kind)
         || kind == AL_AMIN
-        || REACTING_DJINNS.contains(&kind)
         || super::powers::kinds().any(|k| k == kind)
         || kind == KUMARBI
         || whims::BOX_DJINNS.contains(&kind)
         || artisans::SCORING_DJINNS.contains(&kind)
 }
-
-/// The djinns that react to events in their own way: Kandicha (what the owner's
-/// assassins kill).
-pub(super) const REACTING_DJINNS: &[&str] = &["kandicha"];
 
 /// Kumarbi: a discount on the bid, paid in Fakirs (offered while its owner bids).
 pub(super) const KUMARBI: &str = "kumarbi";
@@ -301,8 +296,7 @@ impl Rules<'_> {
         self.proceed(state, stage)
     }
 
-    /// One card's reaction: its content power's (`ReactingPower`), or Kandicha's; or
-    /// None.
+    /// One card's reaction: its content power's (`ReactingPower`), or None.
     pub(super) fn react(
         &self,
         state: &State,
@@ -310,66 +304,9 @@ impl Rules<'_> {
         card: u8,
         event: Event,
     ) -> Option<State> {
-        let effects = &self.content.effects;
-        if effects.has_power(card) {
-            let facts = self.facts(event);
-            let power = effects.power_at(card, Some(facts.moment))?;
-            return self.power_reacts(state, owner, card, power, facts);
-        }
-        let spec = &self.content.doc.cards[usize::from(card)];
-        match (spec.kind.as_str(), event) {
-            (
-                "kandicha",
-                Event::Kill {
-                    player,
-                    colour,
-                    tile,
-                    ..
-                },
-            ) if player == owner => return self.kandicha(state, owner, card, colour, tile),
-            _ => {}
-        }
-        None
-    }
-
-    /// `Kandicha.on_event`: the owner's assassins killed a merchant (the top resource
-    /// card), a builder on a tile (its coins), a vizier or an elder (kept, out of the bag).
-    pub(super) fn kandicha(
-        &self,
-        state: &State,
-        owner: usize,
-        card: u8,
-        colour: usize,
-        tile: Option<usize>,
-    ) -> Option<State> {
-        let spec = &self.content.doc.cards[usize::from(card)];
-        let mut state = state.clone();
-        match self.content.doc.colours[colour].id.as_str() {
-            "green" => {
-                let (drawn, after) = self.draw_resource(state);
-                state = after?;
-                state = self.add_cards(state, owner, &[drawn]);
-            }
-            "blue" => {
-                let tile = tile?;
-                let per_tile = spec.params.get("coins_per_blue_tile").copied().unwrap_or(0);
-                let coins = per_tile * self.blue_tiles_around(&state, tile) as i64;
-                if coins == 0 {
-                    return None;
-                }
-                state.players[owner].coins += coins as i32;
-            }
-            "yellow" | "white" => {
-                state.players[owner].meeples[colour] += 1;
-                state.bag[colour] -= 1;
-            }
-            _ if self.kandicha_takes_artisan(colour) => {
-                state.players[owner].meeples[colour] += 1;
-                state.bag[colour] -= 1;
-            }
-            _ => return None,
-        }
-        Some(self.count_effect(state, card))
+        let facts = self.facts(event);
+        let power = (self.content.effects).power_at(card, Some(facts.moment))?;
+        self.power_reacts(state, owner, card, power, facts)
     }
 
     /// `draw_cards(state, RESOURCES, 1)`: the top card of the pile, reshuffling the

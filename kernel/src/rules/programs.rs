@@ -26,12 +26,13 @@ impl Rules<'_> {
             },
             Event::Kill {
                 player,
+                colour,
                 tile,
                 victim,
-                ..
             } => Facts {
                 tile,
                 victim: victim.map_or(i64::from(NOBODY), |v| v as i64),
+                killed: Some(colour),
                 ..facts(Moment::Kill, player)
             },
             Event::KillPrevented { player, victim } => Facts {
@@ -228,8 +229,24 @@ impl Rules<'_> {
                     state = self.djinns_to_keep(state, scope.me, count);
                 }
                 effects::Verb::DrawDjinns => {}
+                effects::Verb::KeepKilled if value > 0 => state = self.keep_killed(state, scope),
+                effects::Verb::KeepKilled => {}
             }
         }
+        state
+    }
+
+    /// `effects._keep_killed`: the meeple a kill sent to the bag goes in front of
+    /// `scope.me` instead, if its colour is one players keep.
+    fn keep_killed(&self, mut state: State, scope: &Scope<'_>) -> State {
+        let Some(colour) = scope.event.and_then(|e| e.killed) else {
+            return state;
+        };
+        if !self.content.doc.colours[colour].kept || state.bag[colour] == 0 {
+            return state;
+        }
+        state.bag[colour] -= 1;
+        state.players[scope.me].meeples[colour] += 1;
         state
     }
 

@@ -18,7 +18,6 @@ from naqala.plugins.base.djinns.activated import (
     PlaceNearby,
 )
 from naqala.plugins.base.djinns.endgame import AlAmin
-from naqala.plugins.base.djinns.triggered import Kandicha
 
 
 def djinn_powers() -> dict[str, Power]:
@@ -29,7 +28,6 @@ def _powers() -> dict[str, Power]:
     return {
         "al-amin": AlAmin(),
         "hagis": PlaceNearby("palace", "village"),
-        "kandicha": Kandicha(),
         "kumarbi": Kumarbi(),
         "lamia": PlaceNearby("palm-tree", "oasis"),
     }
