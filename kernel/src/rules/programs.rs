@@ -540,14 +540,21 @@ pub(super) fn stage_named(content: &Content, name: &str) -> Option<Arc<dyn Stage
         .tile_actions
         .iter()
         .position(|a| a.at == At::Instead && a.tile == kind)?;
-    Some(Arc::new(WholeTileAction { index }))
+    let program = &effects.tile_actions[index].program;
+    // a choice ends the effects: its stage must be in the names (else no stage, loudly)
+    let choice = match effects::final_choice(&program.effects) {
+        Some(_) => Some(content.names.sym(&format!("choose:tile:{}", program.id))?),
+        None => None,
+    };
+    Some(Arc::new(WholeTileAction { index, choice }))
 }
 
 /// A tile action content gives whole: its effects, by index in `Effects::tile_actions`,
-/// and the choice that ends them, if any.
+/// and the stage of the choice that ends them, if any (found once, by name).
 #[derive(Debug)]
 struct WholeTileAction {
     index: usize,
+    choice: Option<Sym>,
 }
 
 impl Stage for WholeTileAction {
@@ -585,15 +592,17 @@ impl Stage for WholeTileAction {
         }
         let mut state = rules.run_effects(state, &program.effects, &scope);
         let choice = effects::final_choice(&program.effects);
-        if !choice.is_some_and(|c| effects::holds(&c.test, &state, &scope)) {
+        let asked = self
+            .choice
+            .filter(|_| choice.is_some_and(|c| effects::holds(&c.test, &state, &scope)));
+        let Some(asked) = asked else {
             return rules.proceed(state, stage);
-        }
+        };
         let turn = state.turn.as_mut().expect("a tile action is in a turn");
         let mut callers = turn.callers.to_vec();
         callers.push(stage);
         turn.callers = callers.into_boxed_slice();
-        let name = format!("choose:tile:{}", program.id);
-        Ok(wait_at(state, rules.content.names.known(&name)))
+        Ok(wait_at(state, asked))
     }
 }
 
