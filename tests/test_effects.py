@@ -181,6 +181,26 @@ def test_a_house_rule_revises_a_shipped_djinn_and_revising_nothing_is_refused(
         build_rules(house_rules=[rule])
 
 
+def test_a_revised_baal_pays_its_owner_for_each_palace_placed() -> None:
+    """``revised_baal.toml`` rewrites a shipped djinn: holding Ba'al, a palace placed on a
+    village pays 1 coin more than without the rule, and a djinn taken by anyone pays 1."""
+    rules, plain = cookbook("revised_baal"), base_rules()
+
+    def village(rules: Rules) -> State:
+        state = start(rules, {"a1": "Y", "b1": "Y"}, tiles={"b1": "village-1"})
+        state = player(rules, state, 0, djinns=["baal"])
+        state = play(rules, state, "pick a1", "drop b1 Y")
+        while state.decision.stage != "sell":
+            state = rules.apply(state, rules.legal_actions(state)[0])
+        return state
+
+    placed, usual = village(rules), village(plain)
+    assert placed.board.tokens[placed.geometry.parse("b1")][rules.token_index["palace"]] == 1
+    assert coins(placed) == coins(usual) + 1
+    card = rules.card_specs["baal"]
+    assert rules.power_of(card).describe(rules, card).startswith("You gain 1 coin whoever")
+
+
 def test_court_fees_are_paid_before_the_viziers_act_and_after_once_there_are_5() -> None:
     """Player 0 moves a vizier onto another: before the viziers join them they pay 1 coin;
     with 3 viziers kept already (5 once these 2 join), the upkeep costs 1 more after the
