@@ -89,24 +89,23 @@ def _ignore_interrupt() -> None:
 
 
 def _start_forkserver() -> None:
-    """Start the fork server (if it is not running) with SIGINT ignored, which a new
-    process inherits (a blocked mask does not survive its start): a Ctrl-C on the terminal
-    reaches the whole process group, and one that landed while the server or a worker
-    forked from it was still starting (before their own handlers) killed it and broke the
-    pool. Meanwhile SIGINT is also blocked here, so a Ctrl-C meant for this process stays
-    pending (Linux never discards a blocked signal) and arrives once its handler is back.
-    The resource tracker is started first, as it unblocks SIGINT when it has started
-    (it protects itself the same way)."""
+    """Start the fork server (if it is not running) with SIGINT blocked, a mask the
+    server inherits through its start and never lifts, and the workers forked from it
+    inherit in turn: a Ctrl-C on the terminal reaches the whole process group, and one
+    that landed while the server or a worker was still starting (before their own
+    handlers) killed it and broke the pool. Here the Ctrl-C stays pending (Linux never
+    discards a blocked signal) and arrives once the mask is back. It is blocked, never
+    ignored: setting SIGINT to ignored discards a pending one, which lost a Ctrl-C that
+    landed just then. The resource tracker is started first, as it unblocks SIGINT when
+    it has started (it protects itself the same way)."""
     resource_tracker.ensure_running()
     if threading.current_thread() is not threading.main_thread():
         multiprocessing.forkserver.ensure_running()
         return
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         multiprocessing.forkserver.ensure_running()
     finally:
-        signal.signal(signal.SIGINT, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 

@@ -9,6 +9,7 @@ import json
 import os
 import random
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -253,3 +254,40 @@ def test_on_a_terminal_a_billion_games_show_progress_at_once() -> None:
     finally:
         child.close(force=True)
     assert child.exitstatus == 130
+
+
+#: a fresh process starts the workers and reports the signal masks (Linux ``/proc``)
+MASKS = """
+import json, pathlib, multiprocessing.forkserver as fs
+from naqala.lab.executors import ProcessExecutor
+
+def masks(text):
+    fields = dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
+    return {k: int(fields[k], 16) for k in ("SigBlk", "SigIgn")}
+
+executor = ProcessExecutor(1)
+try:
+    status = pathlib.Path("/proc/self/status")
+    [(_, worker)] = list(executor.imap(pathlib.Path.read_text, [status]))
+    server = pathlib.Path(f"/proc/{fs._forkserver._forkserver_pid}/status").read_text()
+finally:
+    executor.close()
+print(json.dumps({"worker": masks(worker), "server": masks(server),
+                  "main": masks(status.read_text())}))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads Linux's /proc")
+def test_the_fork_server_and_its_workers_hold_ctrl_c_blocked_and_the_main_process_free() -> None:
+    """Ctrl-C reaches the whole process group: the fork server and the workers keep it
+    blocked from their start (so one landing as they start breaks no pool), and the main
+    process neither blocks nor ignores it afterwards (so no Ctrl-C is lost)."""
+    done = subprocess.run(
+        [sys.executable, "-c", MASKS], capture_output=True, text=True, timeout=120, check=True
+    )
+    masks = json.loads(done.stdout)
+    sigint = 1 << (signal.SIGINT - 1)
+    assert masks["server"]["SigBlk"] & sigint
+    assert masks["worker"]["SigBlk"] & sigint
+    assert not masks["main"]["SigBlk"] & sigint
+    assert not masks["main"]["SigIgn"] & sigint
