@@ -30,6 +30,15 @@ def rules_of(text: str) -> Rules:
     return build_rules(house_rules=[as_house_rule(HEADER + text)])
 
 
+def refusal(tmp_path: Path, body: str) -> str:
+    """What building the rules with a house rule of ``body`` says in refusing it."""
+    rule = tmp_path / "bad.toml"
+    rule.write_text(HEADER + body, encoding="utf-8")
+    with pytest.raises(ContentError) as error:
+        build_rules(house_rules=[rule])
+    return str(error.value)
+
+
 def out_of_the_pile(rules: Rules, state: State, deck_id: str, *cards: str) -> State:
     """The deck less the cards handed out, wherever they lie: every card once."""
     index = rules.deck_index[deck_id]
@@ -82,16 +91,11 @@ def test_a_token_goes_back_to_the_bank_and_fakirs_are_discarded_as_held() -> Non
 
 
 def test_a_token_removed_without_a_target_is_refused_in_one_line(tmp_path: Path) -> None:
-    rule = tmp_path / "bad.toml"
-    rule.write_text(
-        HEADER + '[[trigger]]\nid = "t"\non = "kill"\neffects = [{ remove = "palace" }]\n',
-        encoding="utf-8",
-    )
-    with pytest.raises(ContentError) as error:
-        build_rules(house_rules=[rule])
+    body = '[[trigger]]\nid = "t"\non = "kill"\neffects = [{ remove = "palace" }]\n'
+    said = refusal(tmp_path, body)
     assert (
         "trigger 't': a token, a camel or meeples are placed or removed by a used power "
-        "on its target tile only" in str(error.value)
+        "on its target tile only" in said
     )
 
 
@@ -149,11 +153,7 @@ def test_a_camel_or_meeples_without_a_target_are_refused_and_so_is_an_unknown_pi
             "no colour 'purple' in these rules",
         ),
     ):
-        rule = tmp_path / "bad.toml"
-        rule.write_text(HEADER + body, encoding="utf-8")
-        with pytest.raises(ContentError) as error:
-            build_rules(house_rules=[rule])
-        assert wanted in str(error.value)
+        assert wanted in refusal(tmp_path, body)
 
 
 #: a new djinn that draws 2 djinns to keep one, while the djinn pile holds any
@@ -201,11 +201,7 @@ def test_djinns_drawn_to_keep_one_stand_last_in_a_used_power_only(tmp_path: Path
             "effects[0]: drawing djinns to keep one comes last in its effects",
         ),
     ):
-        rule = tmp_path / "bad.toml"
-        rule.write_text(HEADER + body, encoding="utf-8")
-        with pytest.raises(ContentError) as error:
-            build_rules(house_rules=[rule])
-        assert wanted in str(error.value)
+        assert wanted in refusal(tmp_path, body)
 
 
 #: a new djinn written as Echidna is: used for nothing by itself, its card then reacts to
@@ -278,11 +274,7 @@ def test_the_meeple_killed_is_kept_at_a_kill_only_and_values_are_checked(
             "no colour 'pink' in these rules",
         ),
     ):
-        rule = tmp_path / "bad.toml"
-        rule.write_text(HEADER + body, encoding="utf-8")
-        with pytest.raises(ContentError) as error:
-            build_rules(house_rules=[rule])
-        assert wanted in str(error.value)
+        assert wanted in refusal(tmp_path, body)
 
 
 def test_a_house_rule_keeps_every_vizier_its_assassins_kill_on_both_engines() -> None:
