@@ -113,11 +113,18 @@ def test_a_long_run_without_a_bar_says_how_long_it_will_take() -> None:
     assert duration_text(3 * 365.25 * 86400) == "about 3 years"
 
 
+#: the start of a command run as a terminal's foreground job: Ctrl-C not ignored. A shell
+#: starts a background job with SIGINT ignored, which its children inherit (and a Python
+#: started so keeps ignoring it), so a test run launched in the background would hand
+#: the command a Ctrl-C it ignores until the study's own handler is set
+FOREGROUND = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+
+
 def run_until(args: list[str], ready: Callable[[Popen[str], list[str]], bool]) -> Popen[str]:
     """``naqala ARGS`` in its own process group (a terminal's foreground job), once
     ``ready(process, stderr lines so far)`` holds (at most a minute); its stderr lines
     keep arriving in ``process.lines``."""
-    code = "from naqala.cli.app import main; main()"
+    code = FOREGROUND + "from naqala.cli.app import main; main()"
     process = Popen(
         [sys.executable, "-c", code, *args],
         stdout=PIPE,
@@ -283,7 +290,11 @@ def test_the_fork_server_and_its_workers_hold_ctrl_c_blocked_and_the_main_proces
     blocked from their start (so one landing as they start breaks no pool), and the main
     process neither blocks nor ignores it afterwards (so no Ctrl-C is lost)."""
     done = subprocess.run(
-        [sys.executable, "-c", MASKS], capture_output=True, text=True, timeout=120, check=True
+        [sys.executable, "-c", FOREGROUND + MASKS],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
     masks = json.loads(done.stdout)
     sigint = 1 << (signal.SIGINT - 1)
