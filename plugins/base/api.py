@@ -35,6 +35,7 @@ from naqala.plugins.base.common import (
     set_deck,
     take_from_row,
     take_tile,
+    tiles_around,
 )
 from naqala.plugins.base.costs import PAYMENT_UNITS, cost_payments, cost_words, payment_words
 from naqala.plugins.base.djinns.common import draw_resource
@@ -131,6 +132,7 @@ __all__ = [
     "take_djinn_card",
     "take_from_row",
     "take_tile",
+    "tiles_around",
     "token_placed",
     "turn_order_costs",
     "uses_board_shape",

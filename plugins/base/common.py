@@ -96,6 +96,13 @@ def discard_from_hand(state: State, player: int, deck: int, cards: tuple[str, ..
     return set_deck(state, deck, evolve(pile, discard=(*pile.discard, *cards)))
 
 
+def tiles_around(rules: Rules, state: State, tile: int, value: str) -> int:
+    """Tiles of ``value`` (``"blue"``, ``"red"``) in the 3×3 block around ``tile``, ``tile``
+    included: the builders' pay counts the blue ones."""
+    tiles = state.layout.tiles
+    return sum(1 for t in state.geometry.area[tile] if rules.tile(tiles[t]).value == value)
+
+
 def owned_tiles(state: State, player: int) -> list[int]:
     """The tiles ``player`` controls (a camel or another piece of theirs on it)."""
     return [t for t, owner in enumerate(state.board.owners) if owner == player]

@@ -68,6 +68,7 @@ from naqala.plugins.base.common import (
     draw_cards,
     owned_tiles,
     take_tile,
+    tiles_around,
 )
 from naqala.plugins.base.placing import place_token_for
 
@@ -208,9 +209,7 @@ def _count(rules: Rules, state: State, what: str, of: str, scope: Scope) -> int:
     if what == "around":
         if event is None or event.tile == NOBODY:
             return 0
-        tiles = state.layout.tiles
-        area = state.geometry.area[event.tile]
-        return sum(1 for t in area if rules.tile(tiles[t]).value == of)
+        return tiles_around(rules, state, event.tile, of)
     if what == "vp":
         index = rules.token_index.get(of)
         return 0 if index is None else rules.tokens[index].vp

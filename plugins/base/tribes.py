@@ -29,6 +29,7 @@ from naqala.plugins.base.common import (
     keep_meeples,
     set_deck,
     take_tile,
+    tiles_around,
 )
 
 VIZIER = "yellow"
@@ -69,8 +70,7 @@ class Merchants(Stage):
 
 def blue_tiles_around(rules: Rules, state: State, tile: int) -> int:
     """Blue-valued tiles in the 3×3 block around ``tile``, ``tile`` included."""
-    tiles = state.layout.tiles
-    return sum(1 for t in state.geometry.area[tile] if rules.tile(tiles[t]).value == "blue")
+    return tiles_around(rules, state, tile, "blue")
 
 
 class Builders(Stage):

@@ -28,7 +28,7 @@ from naqala.core.state import (
     set_aside,
     set_extra,
 )
-from naqala.plugins.base.api import FAKIR, gain_coins, set_deck, take_from_row
+from naqala.plugins.base.api import FAKIR, gain_coins, set_deck, take_from_row, tiles_around
 
 #: the one seat of a solo game
 PLAYER = 0
@@ -132,8 +132,7 @@ def clear_tile(rules: Rules, state: State, tile: int) -> State:
 def blue_tiles_around(rules: Rules, state: State, tile: int) -> int:
     """Blue-valued tiles in the 3×3 block around ``tile``, itself included: the base
     game's builder payout (Y24)."""
-    tiles = state.layout.tiles
-    return sum(1 for t in state.geometry.area[tile] if rules.tile(tiles[t]).value == "blue")
+    return tiles_around(rules, state, tile, "blue")
 
 
 def place_camel(state: State, tile: int) -> State:
