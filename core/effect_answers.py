@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from naqala.core.content import RESOURCES
 from naqala.core.effects import (
     FIELD,
     EffectSpec,
@@ -37,6 +38,7 @@ COUNTED_IDS = {
     "killed": "colour",
     "around": "value",
     "cards": "card",
+    "holds": "kind",
     "counter": "counter",
 }
 #: the verbs a tile action's hook may answer: a score line is given at scoring, a token is
@@ -62,13 +64,33 @@ def trees(source: Source) -> Iterator[Tree]:
         stack.extend(value for value in node.values() if isinstance(value, dict))
 
 
+def plugin_counters(rules: Rules) -> dict[str, str]:
+    """The counters the plugins keep by one exact name (hooks ``naqala_player_counters``
+    and ``naqala_state_counters``; a ``prefix*`` is no one counter), each with its holder
+    (``player`` or ``game``): ``counter("whims.claimed")`` reads them, ``set`` never
+    writes them. Worked out once per rules."""
+    found: dict[str, str] | None = rules.memo.get("effects.plugin_counters")
+    if found is None:
+        found = {}
+        for hook, holder in (
+            ("naqala_state_counters", "game"),
+            ("naqala_player_counters", "player"),
+        ):
+            for names in getattr(rules.hook, hook)():
+                found.update((name, holder) for name in names if not name.endswith("*"))
+        rules.memo["effects.plugin_counters"] = found
+    return found
+
+
 def unknown_ids(rules: Rules, where: str, source: Source) -> list[str]:
     """The tokens, colours and cards a formula counts that the rules in play lack."""
     known: dict[str, Collection[str]] = {
         "token": rules.token_index.keys(),
         "colour": rules.colour_index.keys(),
         "card": rules.card_specs.keys(),
-        "counter": {counter.id for counter in rules.content.counters},
+        "kind": {card.kind for card in rules.card_specs.values() if card.deck != RESOURCES},
+        "counter": {counter.id for counter in rules.content.counters}
+        | plugin_counters(rules).keys(),
         "value": {tile.value for tile in rules.content.tiles if tile.value},
     }
     found = []

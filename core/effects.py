@@ -91,11 +91,14 @@ COUNTS = {
     "killed": "colour",  # 1 if the event is a kill of a meeple of that colour, else 0
     "around": "value",  # tiles of that value (blue, red) around the event's tile, itself in
     "cards": "card",  # copies of that card id in ``me``'s resource hand
+    "holds": "kind",  # cards of that kind in ``me``'s hands of the other decks (djinns, items…)
     "vp": "token",  # the victory points a token of that kind is worth
     "tiles": "",  # the tiles ``me`` owns
     "pile": "",  # the resource cards left to draw: the pile and its discards
     "bank": "token",  # tokens of that kind left in the bank
-    "counter": "counter",  # a counter's value (``[[counter]]``): ``me``'s, or the game's
+    # a counter's value (``[[counter]]``, or a plugin's own by its full name): ``me``'s, or
+    # the game's
+    "counter": "counter",
     "camels": "",  # the camels ``me`` has left to place
     "bag": "",  # the meeples left in the bag
     "djinns": "",  # the djinns left to draw: the pile and its discards

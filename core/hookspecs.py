@@ -153,7 +153,8 @@ def naqala_player_counters() -> Iterable[str]:
     base game's ``round-used:*``, one counter per card). A piece still to place besides
     camels is declared by its own name by the plugin that gives it (the Artisans'
     ``piece.tent``). A state whose ``players[].extras`` holds another name is refused when
-    loaded (``naqala.core.validate``). Combined: union.
+    loaded (``naqala.core.validate``). The effects language reads a counter declared by
+    its one name (``counter("whims.claimed")``), and never sets it. Combined: union.
     """
 
 
@@ -163,7 +164,8 @@ def naqala_state_counters() -> Iterable[str]:
     ``flute.tile``, the solo mode's ``sultan.*``), a name ending in ``*`` standing for
     every name that begins so; the core's ``effects.<card>`` and ``aside.<kind>.<id>``
     need no declaring. A state whose ``extras`` holds another name is refused when loaded
-    (``naqala.core.validate``), as a player's are. Combined: union.
+    (``naqala.core.validate``), as a player's are. The effects language reads a counter
+    declared by its one name, as the game's. Combined: union.
     """
 
 

@@ -54,6 +54,8 @@ LEAVES = (
     'around("red")',
     'cards("fakir")',
     'cards("ivory")',
+    'holds("jafaar")',
+    'holds("sloar")',
     "tiles()",
     "pile()",
     "djinns()",

@@ -127,6 +127,9 @@ pub fn evaluate(expr: &Expr, state: &State, scope: &Scope<'_>) -> i64 {
                 .filter(|&&a| valued[usize::from(state.layout.tiles[usize::from(a)])])
                 .count() as i64
         }),
+        Expr::Holds(kind) => (state.players[scope.me].hands.all().iter())
+            .filter(|&&c| kind[usize::from(c)])
+            .count() as i64,
         Expr::Count(counted) => clamp(count(*counted, state, scope.me)),
         Expr::Neg(a) => clamp(-evaluate(a, state, scope)),
         Expr::Not(a) => i64::from(evaluate(a, state, scope) == 0),

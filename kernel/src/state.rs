@@ -192,6 +192,11 @@ impl Hands {
         }
     }
 
+    /// Every card in hand, deck after deck.
+    pub fn all(&self) -> &[u8] {
+        &self.cards
+    }
+
     /// The cards of deck number `deck` in hand, in the order the deck keeps them.
     pub fn hand(&self, deck: usize) -> &[u8] {
         let start = if deck == 0 {

@@ -18,7 +18,7 @@ import attrs
 
 from naqala.core.actions import Action
 from naqala.core.content import DJINNS, RESOURCES, CardSpec
-from naqala.core.effect_answers import require_tile_answer
+from naqala.core.effect_answers import plugin_counters, require_tile_answer
 from naqala.core.effects import (
     CAMEL,
     CHOOSE,
@@ -233,6 +233,10 @@ def _count(rules: Rules, state: State, what: str, of: str, scope: Scope) -> int:
         return 0 if colour is None else state.players[me].meeples[colour]
     if what == "cards":
         return state.players[me].cards.count(of)
+    if what == "holds":
+        resources, specs = rules.deck_index[RESOURCES], rules.card_specs
+        hands = [hand for deck, hand in enumerate(state.players[me].hands) if deck != resources]
+        return sum(1 for hand in hands for card in hand if specs[card].kind == of)
     if what == "camels":
         return state.players[me].camels
     owned = owned_tiles(state, me)
@@ -367,11 +371,12 @@ def _with_counter(
 
 def _read_counter(rules: Rules, state: State, counter: str, me: int) -> int:
     spec = counters(rules).get(counter)
-    if spec is None:
+    holder, key = (spec.of, spec.key) if spec else (plugin_counters(rules).get(counter), counter)
+    if holder == "game":
+        return get_extra(state.extras, key)
+    if holder is None or me == NOBODY:
         return 0
-    if spec.of == "game":
-        return get_extra(state.extras, spec.key)
-    return 0 if me == NOBODY else get_extra(state.players[me].extras, spec.key)
+    return get_extra(state.players[me].extras, key)
 
 
 def _remove_token(rules: Rules, state: State, token: str, tile: int) -> State:

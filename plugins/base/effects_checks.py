@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import attrs
 
-from naqala.core.effect_answers import trees, unknown_ids
+from naqala.core.effect_answers import plugin_counters, trees, unknown_ids
 from naqala.core.effects import (
     CAMEL,
     FIELD,
@@ -131,7 +131,9 @@ def _effect_problems(
             found.append(f'{at}: the meeple killed is kept at a kill only (on = "kill")')
         if verb == "score" and not effect.category:
             found.append(f'{at}: a score line names its category (category = "coins"…)')
-        if verb == SET and effect.set not in {c.id for c in rules.content.counters}:
+        if verb == SET and effect.set in plugin_counters(rules):
+            found.append(f"{at}: {effect.set!r} is a plugin's own counter: read it, never set it")
+        elif verb == SET and effect.set not in {c.id for c in rules.content.counters}:
             found.append(
                 f"{at}: no counter {effect.set!r} in these rules (declare it: [[counter]])"
             )

@@ -135,12 +135,20 @@ pub struct CounterDoc {
     pub id: String,
     /// `player` or `game`
     pub of: String,
+    /// a counter a plugin keeps under its own name (`whims.claimed`), which effects read
+    /// and never set (`effect_answers.plugin_counters`)
+    #[serde(default)]
+    pub plugin: bool,
 }
 
 impl CounterDoc {
-    /// The counter's name in `extras` (`CounterSpec.key`).
+    /// The counter's name in `extras` (`CounterSpec.key`, or a plugin's own name).
     pub fn key(&self) -> String {
-        format!("counter.{}", self.id)
+        if self.plugin {
+            self.id.clone()
+        } else {
+            format!("counter.{}", self.id)
+        }
     }
 }
 
@@ -341,6 +349,9 @@ pub enum Expr {
     /// tile, itself included; by the tile's index in the content's tile table, whether
     /// it has that value
     Around(Box<[bool]>),
+    /// `holds("precious")`: the cards of that kind in the player's hands of the decks
+    /// other than the resources; by card index, whether the card is such a card
+    Holds(Box<[bool]>),
 }
 
 /// What an effect does.
@@ -452,7 +463,8 @@ pub struct Lookup<'a> {
 }
 
 impl Lookup<'_> {
-    /// A declared counter by id (its name is in the names table: `content::names_of`).
+    /// The counter `id` an expression reads, a `[[counter]]` or a plugin's own (its name
+    /// is in the names table: `content::names_of`).
     fn counter(&self, id: &str) -> Option<Holder> {
         let counter = self.doc.effects.counters.iter().find(|c| c.id == id)?;
         let sym = self.names.sym(&counter.key())?;
@@ -461,6 +473,11 @@ impl Lookup<'_> {
         } else {
             Holder::Player(sym)
         })
+    }
+
+    /// Whether `set` may write the counter `id`: a `[[counter]]`, never a plugin's own.
+    fn settable(&self, id: &str) -> bool {
+        (self.doc.effects.counters.iter()).any(|c| c.id == id && !c.plugin)
     }
 
     fn token(&self, id: &str) -> Option<usize> {
@@ -559,6 +576,11 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
             "tribe" => Expr::Count(names.colour(of).map_or(Counted::Nothing, Counted::Tribe)),
             "killed" => Expr::Count(names.colour(of).map_or(Counted::Nothing, Counted::Killed)),
             "around" => Expr::Around(names.doc.tiles.iter().map(|t| t.value == *of).collect()),
+            "holds" => Expr::Holds(
+                (names.doc.cards.iter())
+                    .map(|c| c.kind == *of && c.deck != crate::content::RESOURCES)
+                    .collect(),
+            ),
             "cards" => Expr::Count(names.card(of).map_or(Counted::Nothing, |card| {
                 Counted::Cards(resources(names), card)
             })),
@@ -625,7 +647,7 @@ fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>,
                     ))
                 }
                 "place" if e.token == CAMEL => Verb::PlaceCamel,
-                "set" => match names.counter(&e.token) {
+                "set" => match names.counter(&e.token).filter(|_| names.settable(&e.token)) {
                     Some(holder) => Verb::Set(holder),
                     None => {
                         return Err(format!(
