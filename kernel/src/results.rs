@@ -5,8 +5,8 @@
 //!
 //! Only the rules whose every score line this module writes are read here: the base
 //! game's score sheet (`plugins/base/scoring.py`) and the djinns that change it at the end
-//! (`plugins/base/djinns/endgame.py`: `BetterCount`, `AlAmin`; the boxes' Geb, Ptah and
-//! Qareen), the Thieves' unused thieves (`plugins/thieves/steal.py`), the Artisans'
+//! (`plugins/base/djinns/endgame.py`: `BetterCount`, `AlAmin`, and the powers in the
+//! effects language), the Thieves' unused thieves (`plugins/thieves/steal.py`), the Artisans'
 //! artisans, precious items and tents (`plugins/artisans/`), and the Whims box's cities
 //! and Great Lake (`plugins/whims/`), when no other plugin adds, changes or judges the
 //! scores (no other deck, no solo mode, every scoring hook one of those plugins').
@@ -18,7 +18,6 @@
 use crate::callbacks::HookCalls;
 use crate::content::{CardSpec, Content};
 use crate::effects::{self, Scope};
-use crate::extras::get_extra;
 use crate::state::State;
 
 pub use crate::score_line::Line;
@@ -40,10 +39,6 @@ const ARTISANS: &str = "artisans";
 const WHIMS_PLUGIN: &str = "whims";
 /// Al-Amin: the Fakirs held as wild merchandise (`AlAmin`), written in Rust.
 const AL_AMIN: &str = "al-amin";
-/// The boxes' scoring djinns: Geb (precious items), Ptah (artisans), Qareen (whims).
-const GEB: &str = "geb";
-const PTAH: &str = "ptah";
-const QAREEN: &str = "qareen";
 /// The kinds of the Thieves' cards: each unused one scores its VP (`FabulousLamp`).
 const THIEF_KINDS: [&str; 6] = ["djinns", "items", "meeples", "resources", "tile", "token"];
 const PRECIOUS: &str = "precious";
@@ -55,7 +50,6 @@ const FAKIR: &str = "fakir";
 const TENT: &str = "tent";
 const CITY: &str = "city";
 const LAKE: &str = "great-lake";
-const CLAIMED: &str = "whims.claimed";
 
 /// Which boxes score in a content whose score lines this module writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -363,25 +357,6 @@ fn card_lines(seat: &Seat) -> Vec<Line> {
                 };
                 let gain = goods.best_with_wilds(&suits, wilds) - plain;
                 lines.push(line(MERCHANDISE, &card.id, gain));
-            }
-            GEB => {
-                let precious = seat
-                    .held(ITEMS)
-                    .iter()
-                    .filter(|c| c.kind == PRECIOUS)
-                    .count() as i64;
-                lines.push(line("items", &card.id, precious * param("per_precious")));
-            }
-            PTAH => {
-                let count = seat.artisans_of(seat.player);
-                lines.push(line(ARTISANS, &card.id, count * param("per_artisan")));
-            }
-            QAREEN => {
-                let claimed = content
-                    .names
-                    .sym(CLAIMED)
-                    .map_or(0, |key| get_extra(&state.players[seat.player].extras, key));
-                lines.push(line("whims", &card.id, claimed * param("per_whim")));
             }
             _ => {
                 // a power in the effects language that scores (`ScoringPower`)

@@ -83,11 +83,7 @@ def naqala_stages() -> dict[str, Stage]:
 
 @hookimpl
 def naqala_card_powers() -> dict[str, Power]:
-    return {
-        **items.item_powers(),
-        "djinns:geb": scoring.Geb(),
-        "djinns:ptah": scoring.Ptah(),
-    }
+    return items.item_powers()
 
 
 @hookimpl

@@ -1,14 +1,10 @@
-"""Artisans scoring and the expansion's djinns Geb and Ptah (the revised Boaz and Kandicha
-are content: content/artisans.toml)."""
+"""Artisans scoring: the artisans' majority and the tied reading. The expansion's djinns
+(Geb, Ptah, and the revised Boaz and Kandicha) are content: content/artisans.toml."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from naqala.core.content import CardSpec
 from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
-from naqala.core.powers import Power
 from naqala.core.state import State
 
 ARTISAN = "purple"
@@ -63,28 +59,3 @@ def tied_share_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]
     more = setting("artisan_majority_vp") - setting("artisan_vp")
     tied = f"{mine} artisans tied for the most × {more}"
     return [ScoreLine("artisans", mine * more, SHARED_SOURCE, tied)]
-
-
-class Geb(Power):
-    when = "at final scoring"
-    effect = "Each precious item you hold scores {per_precious} more VP."
-
-    def score_lines(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, lines: tuple[ScoreLine, ...]
-    ) -> Iterable[ScoreLine]:
-        items = state.players[owner].hand(rules.deck_index[ITEMS])
-        precious = sum(1 for item in items if rules.card_specs[item].kind == PRECIOUS)
-        bonus = card.param("per_precious")
-        return [ScoreLine("items", precious * bonus, card.id, f"{precious} precious items")]
-
-
-class Ptah(Power):
-    when = "at final scoring"
-    effect = "Each of your artisans scores {per_artisan} more VP."
-
-    def score_lines(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, lines: tuple[ScoreLine, ...]
-    ) -> Iterable[ScoreLine]:
-        count = artisans_of(rules, state, owner)
-        bonus = card.param("per_artisan")
-        return [ScoreLine("artisans", count * bonus, card.id, f"{count} artisans")]

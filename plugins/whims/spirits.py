@@ -1,5 +1,5 @@
-"""The two djinns of this box (designed here; docs/rules-notes.md): Qareen rewards
-fulfilled whims, Dalhan fetches a whim from any city."""
+"""Dalhan, one of this box's two djinns (designed here; docs/rules-notes.md): it fetches a
+whim from any city. The other, Qareen, is content (content/whims.toml)."""
 
 from __future__ import annotations
 
@@ -8,24 +8,10 @@ from collections.abc import Iterable
 from naqala.core.content import CardSpec
 from naqala.core.encoding import board_squares
 from naqala.core.engine import Rules
-from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
 from naqala.core.state import State
 from naqala.plugins.base.api import Activated
 from naqala.plugins.whims.cities import EMPTY, offered, take_whim
-from naqala.plugins.whims.whims import claimed
-
-
-class Qareen(Power):
-    when = "at final scoring"
-    effect = "Each Sultan's Whim you have fulfilled scores {per_whim} more VP."
-
-    def score_lines(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, lines: tuple[ScoreLine, ...]
-    ) -> Iterable[ScoreLine]:
-        count = claimed(state, owner)
-        bonus = card.param("per_whim")
-        return [ScoreLine("whims", count * bonus, card.id, f"{count} whims fulfilled")]
 
 
 class Dalhan(Activated):
@@ -48,4 +34,4 @@ class Dalhan(Activated):
 
 
 def djinn_powers() -> dict[str, Power]:
-    return {"djinns:qareen": Qareen(), "djinns:dalhan": Dalhan()}
+    return {"djinns:dalhan": Dalhan()}

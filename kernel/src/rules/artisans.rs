@@ -174,9 +174,6 @@ pub(super) fn item_ported(kind: &str) -> bool {
     Item::of(kind).is_some()
 }
 
-/// The Artisans' djinns that change final scoring only (`Geb`, `Ptah`).
-pub(super) const SCORING_DJINNS: &[&str] = &["geb", "ptah"];
-
 fn set_counter(extras: &[(Sym, i64)], key: Sym, value: i64) -> Box<[(Sym, i64)]> {
     let mut out = extras.to_vec();
     match out.binary_search_by(|&(k, _)| k.cmp(&key)) {
@@ -707,8 +704,8 @@ impl Rules<'_> {
     // -- scoring (scoring.py, items.py, tents.py) -------------------------------------
 
     /// The Artisans' score lines summed: the artisans (the majority per artisan for the
-    /// one player with strictly the most, or each player tied for the most when shared), the precious items, the tents, and the
-    /// Artisans' scoring djinns (Geb, Ptah).
+    /// one player with strictly the most, or each player tied for the most when shared),
+    /// the precious items and the tents (Geb and Ptah are content).
     pub(super) fn artisan_score(&self, state: &State, player: usize) -> i64 {
         let Some(art) = self.artisans.as_ref() else {
             return 0;
@@ -727,14 +724,8 @@ impl Rules<'_> {
             art.artisan_vp
         };
         let mut total = mine * each;
-        let items = state.players[player].hands.hand(art.items);
-        let precious: Vec<u8> = items
-            .iter()
-            .copied()
-            .filter(|&c| art.item(c) == Some(Item::Precious))
-            .collect();
-        total += precious
-            .iter()
+        total += (state.players[player].hands.hand(art.items).iter())
+            .filter(|&&c| art.item(c) == Some(Item::Precious))
             .map(|&c| doc.cards[usize::from(c)].vp)
             .sum::<i64>();
         let geo = &state.layout.geometry;
@@ -749,15 +740,6 @@ impl Rules<'_> {
                 })
                 .count() as i64;
             total += red * art.tent_red_tile_vp;
-        }
-        for &djinn in state.players[player].hands.hand(self.content.djinns()) {
-            let spec = &doc.cards[usize::from(djinn)];
-            let param = |key: &str| spec.params.get(key).copied().unwrap_or(0);
-            total += match spec.kind.as_str() {
-                "geb" => precious.len() as i64 * param("per_precious"),
-                "ptah" => mine * param("per_artisan"),
-                _ => 0,
-            };
         }
         total
     }

@@ -3,7 +3,7 @@
 //! that react to events are content (`[[power]]`, `crate::effects`).
 
 use super::events::Event;
-use super::{artisans, fakir_count, turn_here, whims, Rules, Step};
+use super::{fakir_count, turn_here, Rules, Step};
 
 use crate::actions::{Action, Payment};
 use crate::content::Content;
@@ -22,8 +22,6 @@ pub(super) fn djinn_ported(content: &Content, kind: &str) -> bool {
         || kind == AL_AMIN
         || super::powers::kinds().any(|k| k == kind)
         || kind == KUMARBI
-        || whims::BOX_DJINNS.contains(&kind)
-        || artisans::SCORING_DJINNS.contains(&kind)
 }
 
 /// Kumarbi: a discount on the bid, paid in Fakirs (offered while its owner bids).

@@ -25,11 +25,8 @@ const CITY: &str = "city";
 const WHIMS: &str = "whims";
 /// The player counter of the whims fulfilled (`whims.CLAIMED`).
 pub(super) const CLAIMED: &str = "whims.claimed";
-/// The box's djinns, by kind (`spirits.py`).
-pub(super) const QAREEN: &str = "qareen";
+/// The box's djinn written by hand, by kind (`spirits.py`; Qareen is content).
 pub(super) const DALHAN: &str = "dalhan";
-/// Both, as the djinns the kernel plays (`djinn_ported`).
-pub(super) const BOX_DJINNS: &[&str] = &[QAREEN, DALHAN];
 
 /// What a whim counts (`whims.py`: one class per card kind).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -416,35 +413,19 @@ impl Rules<'_> {
 
     // -- scoring -------------------------------------------------------------------------
 
-    /// The box's score lines, summed: the cities (`city_score_lines`), the Great Lake
-    /// (`lake_score_lines`) and Qareen (`Qareen.score_lines`).
+    /// The box's score lines, summed: the cities (`city_score_lines`) and the Great Lake
+    /// (`lake_score_lines`).
     pub(super) fn whims_score(&self, state: &State, player: usize) -> i64 {
         if !self.whims.active {
             return 0;
         }
-        let doc = &self.content.doc;
         let cities = self
             .city_tiles(state)
             .into_iter()
             .filter(|&t| state.board.owner(t) == player as i8)
             .count() as i64;
-        let mut total = self.content.setting("city_vp").unwrap_or(0) * cities * cities;
-        let claimed = self.whims.claimed.map_or(0, |key| {
-            state.players[player]
-                .extras
-                .iter()
-                .find(|&&(k, _)| k == key)
-                .map_or(0, |&(_, v)| v)
-        });
-        for deck in 0..self.content.decks() {
-            for &card in state.players[player].hands.hand(deck) {
-                let spec = &doc.cards[usize::from(card)];
-                if spec.kind == QAREEN && spec.deck == crate::content::DJINNS {
-                    total += claimed * spec.params.get("per_whim").copied().unwrap_or(0);
-                }
-            }
-        }
-        total + self.lake_score(state, player)
+        self.content.setting("city_vp").unwrap_or(0) * cities * cities
+            + self.lake_score(state, player)
     }
 
     /// `lake_score_lines`: each palm tree and palace on the player's tiles next to the
