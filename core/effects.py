@@ -304,6 +304,7 @@ _VERBS = (
     "set",
     "meeples",
     "draw_djinns",
+    "take_djinn",
     "keep_killed",
 )
 #: the verbs naming a token on the used power's target tile, not an amount
@@ -385,6 +386,10 @@ class EffectSpec:
     #: the discards if it runs out), of which the player keeps one and discards the others
     #: (a decision of its own, ``keep <djinn>``, then the interrupted one goes on)
     draw_djinns: Source | None = attrs.field(default=None, validator=expression("draw_djinns"))
+    #: when more than 0 and a djinn is face up: the player takes one of the face-up djinns,
+    #: free (a decision of its own, ``keep <djinn>``, then the interrupted one goes on);
+    #: ``djinn-taken`` fires, as at a sacred place
+    take_djinn: Source | None = attrs.field(default=None, validator=expression("take_djinn"))
     #: at a ``kill``, when more than 0: the meeple killed goes in front of the effect's
     #: player instead of into the bag (Kandicha's viziers and elders)
     keep_killed: Source | None = attrs.field(default=None, validator=expression("keep_killed"))

@@ -265,18 +265,20 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
             piece = {verb: f"min(3, {draw(expressions(1))})" if verb == "meeples" else token}
             effects.insert(draw(st.integers(0, len(effects))), piece)
     targeted = "target_kind" in fields or "target" in fields
-    ending = draw(st.sampled_from(("choice", "choice", "djinns", None)))
+    ending = draw(st.sampled_from(("choice", "choice", "djinns", "face-up", None)))
     if moment == USE and not targeted and ending == "choice":
         effects.append(draw(_choices()))  # the power ends with a choice
     elif moment == USE and not targeted and ending == "djinns":  # or djinns to keep one of
         effects.append({"draw_djinns": f"min(3, {draw(expressions(1))})"})
+    elif moment == USE and not targeted and ending == "face-up":  # or a face-up djinn taken
+        effects.append({"take_djinn": draw(expressions(1))})
     if moment not in (SCORING, USE) and draw(st.booleans()):
         fields["protects"] = _value(draw(st.sampled_from(("yellow", "white"))))
         fields["protects"] = f"[{fields['protects']}]"
     entries = [_entry("power", fields, effects)]
     if moment == USE and draw(st.booleans()):  # its card reacts too, as Echidna's
         if draw(st.booleans()):  # the use does nothing but what the reaction reads
-            effects[:] = [e for e in effects if "choose" in e or "draw_djinns" in e]
+            effects[:] = [e for e in effects if {"choose", "draw_djinns", "take_djinn"} & e.keys()]
             entries[0] = _entry("power", fields, effects)
         reaction = {"deck": '"djinns"', "kind": _value(kind)}
         on = draw(st.sampled_from(EVENTS))

@@ -204,6 +204,78 @@ def test_djinns_drawn_to_keep_one_stand_last_in_a_used_power_only(tmp_path: Path
         assert wanted in refusal(tmp_path, body)
 
 
+#: a new djinn that takes one of the face-up djinns, free, while any is face up
+GENIE = (
+    '[[djinn]]\nid = "genie"\nname = "Genie"\nvp = 2\nkind = "genie"\ncost = "E/F"\n\n'
+    '[[power]]\ndeck = "djinns"\nkind = "genie"\non = "use"\n'
+    "effects = [{ coins = 2 }, { take_djinn = 1 }]\n"
+)
+
+
+def test_a_face_up_djinn_taken_free_asks_which_then_resumes_the_decision() -> None:
+    rules = rules_of(GENIE)
+    state = board(rules, rules.new_game(2, 1), {"a1": "Y", "b1": "YW"}, clear=True)
+    state = player(rules, turn_of(rules, state, 0), 0, djinns=["genie"], meeples="W")
+    state = out_of_the_pile(rules, state, "djinns", "genie")
+    row = rules.deck_in(state, "djinns").row
+    assert row
+    asked = play(rules, state, "genie E")
+    assert asked.decision.stage == "take-djinn"
+    assert sorted(str(a) for a in rules.legal_actions(asked)) == sorted(f"keep {d}" for d in row)
+    assert asked.players[0].coins == state.players[0].coins + 2
+    taken = row[-1]
+    after = play(rules, asked, f"keep {taken}")
+    assert after.decision.stage == "pick"  # the decision the power interrupted
+    assert taken in after.players[0].djinns
+    assert rules.deck_in(after, "djinns").row == row[:-1]  # the others stay face up
+    assert rules.deck_in(after, "djinns").discard == rules.deck_in(state, "djinns").discard
+    same_on_the_kernel(rules, state, asked, after)
+    djinns = rules.deck_in(state, "djinns")
+    bare = attrs.evolve(djinns, row=(), discard=djinns.discard + djinns.row)  # all put away
+    index = rules.deck_index["djinns"]
+    none_up = attrs.evolve(state, decks=(*state.decks[:index], bare, *state.decks[index + 1 :]))
+    used = play(rules, none_up, "genie E")
+    assert used.decision.stage == "pick"  # no djinn face up: nothing to take, nothing asked
+    same_on_the_kernel(rules, none_up, used)
+
+
+def test_face_up_djinns_taken_play_the_same_on_both_engines_in_whole_games() -> None:
+    """Four free genies, one dealt to each player at setup: the random games use them
+    often, and each take is compared state by state."""
+    differential = pytest.importorskip("naqala.native.differential")
+    native = pytest.importorskip("naqala.native.bridge").NativeRules
+    genies = "".join(
+        f'[[djinn]]\nid = "genie-{n}"\nname = "Genie {n}"\nvp = 2\nkind = "genie"\ncost = ""\n\n'
+        for n in range(1, 5)
+    )
+    rules = rules_of(
+        '[settings]\nstart.cards = [{deck = "djinns", kind = "genie", count = 1}]\n\n'
+        + genies
+        + '[[power]]\ndeck = "djinns"\nkind = "genie"\non = "use"\neffects = [{ take_djinn = 1 }]\n'
+    )
+    kernel = native(rules)
+    for players, seed in ((2, 1), (3, 2), (4, 3)):
+        report = differential.verify_game(rules, kernel, players, seed)
+        assert not report.differences, report.differences[:2]
+        assert report.decisions["take-djinn"] > 0
+
+
+def test_a_face_up_djinn_is_taken_last_in_a_used_power_only(tmp_path: Path) -> None:
+    for body, wanted in (
+        (
+            '[[trigger]]\nid = "t"\non = "kill"\neffects = [{ take_djinn = 1 }]\n',
+            "trigger 't': effects[0]: a face-up djinn is taken by a used power",
+        ),
+        (
+            GENIE.replace(
+                "[{ coins = 2 }, { take_djinn = 1 }]", "[{ take_djinn = 1 }, { coins = 2 }]"
+            ),
+            "effects[0]: taking a face-up djinn comes last in its effects",
+        ),
+    ):
+        assert wanted in refusal(tmp_path, body)
+
+
 #: a new djinn written as Echidna is: used for nothing by itself, its card then reacts to
 #: its owner's builders being paid this turn (two entries of one kind, one per moment)
 MIRAGE = (

@@ -38,6 +38,8 @@ TARGET = text_field("target", "where the first kill was (a tile or p<seat>)", "k
 FAKIR = "fakir"
 #: the decision keeping one of the djinns drawn (``draw_djinns``: Sibittis)
 KEEP_DJINN = "keep-djinn"
+#: the decision taking one of the face-up djinns (``take_djinn``)
+TAKE_DJINN = "take-djinn"
 #: what a card of the resources deck is: a merchandise of its own type, or a Fakir
 RESOURCE_KINDS = ("merchandise", FAKIR)
 

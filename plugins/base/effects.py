@@ -61,6 +61,7 @@ from naqala.plugins.base.common import (
     FAKIR,
     KEEP_DJINN,
     KILLS,
+    TAKE_DJINN,
     TARGET,
     add_cards,
     change_kept,
@@ -296,6 +297,8 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
             state = _set_counter(rules, state, effect.set, scope.me, value)
         elif verb == "draw_djinns" and value > 0 and state.turn is not None:
             state = _djinns_to_keep(rules, state, scope.me, value)
+        elif verb == "take_djinn" and value > 0 and state.turn is not None:
+            state = _djinn_to_take(rules, state, scope.me)
         elif verb == "keep_killed" and value > 0:
             state = _keep_killed(rules, state, scope)
     return state
@@ -324,6 +327,19 @@ def _djinns_to_keep(rules: Rules, state: State, me: int, count: int) -> State:
         state,
         turn=evolve(turn, revealed=drawn, resume=state.decision.stage),
         decision=Decision(KEEP_DJINN, me),
+    )
+
+
+def _djinn_to_take(rules: Rules, state: State, me: int) -> State:
+    """``me`` takes one of the face-up djinns (the ``take-djinn`` decision, which then
+    resumes the decision this one interrupted); none face up: nothing to decide."""
+    turn = state.turn
+    if turn is None or not rules.deck_in(state, DJINNS).row:
+        return state
+    return evolve(
+        state,
+        turn=evolve(turn, resume=state.decision.stage),
+        decision=Decision(TAKE_DJINN, me),
     )
 
 

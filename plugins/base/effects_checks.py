@@ -176,6 +176,12 @@ _ASKING = (
         "an option asks no decision of its own",
         "drawing djinns to keep one comes last in its effects",
     ),
+    _Asking(
+        "take_djinn",
+        'a face-up djinn is taken by a used power without a target (on = "use") only',
+        "an option asks no decision of its own",
+        "taking a face-up djinn comes last in its effects",
+    ),
 )
 
 

@@ -379,6 +379,9 @@ pub enum Verb {
     /// djinns drawn for the player to keep one (the last effect of a used power's list:
     /// the `keep-djinn` decision)
     DrawDjinns,
+    /// one of the face-up djinns taken by the player, free (the last effect of a used
+    /// power's list: the `take-djinn` decision)
+    TakeDjinn,
     /// the meeple a kill sent to the bag goes in front of the player instead
     KeepKilled,
 }
@@ -499,6 +502,8 @@ impl Lookup<'_> {
 
 /// The decision keeping one of the djinns drawn (`Verb::DrawDjinns`).
 pub const KEEP_DJINN: &str = "keep-djinn";
+/// The decision taking one of the face-up djinns (`Verb::TakeDjinn`).
+pub const TAKE_DJINN: &str = "take-djinn";
 
 /// The index of the resource deck, found by name (`content::check` holds it first).
 fn resources(names: &Lookup<'_>) -> usize {
@@ -638,13 +643,18 @@ fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>,
                 "discard_fakirs" => Verb::DiscardFakirs,
                 "meeples" => Verb::Meeples,
                 "keep_killed" => Verb::KeepKilled,
-                "draw_djinns" if names.doc.stages.iter().any(|s| s == KEEP_DJINN) => {
-                    Verb::DrawDjinns
-                }
-                "draw_djinns" => {
-                    return Err(format!(
-                        "kernel content: effects: draw_djinns needs the {KEEP_DJINN:?} stage"
-                    ))
+                verb @ ("draw_djinns" | "take_djinn") => {
+                    let (stage, verb) = match verb {
+                        "draw_djinns" => (KEEP_DJINN, Verb::DrawDjinns),
+                        _ => (TAKE_DJINN, Verb::TakeDjinn),
+                    };
+                    if !names.doc.stages.iter().any(|s| s == stage) {
+                        return Err(format!(
+                            "kernel content: effects: {} needs the {stage:?} stage",
+                            e.verb
+                        ));
+                    }
+                    verb
                 }
                 "place" if e.token == CAMEL => Verb::PlaceCamel,
                 "set" => match names.counter(&e.token).filter(|_| names.settable(&e.token)) {

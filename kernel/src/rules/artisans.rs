@@ -577,11 +577,7 @@ impl Rules<'_> {
         Ok(match (item, target) {
             // `FabulousLamp.act`: the djinn from the row, unpaid
             (Item::FabulousLamp, ItemTarget::Card(djinn)) => {
-                let deck = &state.decks[self.content.djinns()];
-                let mut row = deck.row().to_vec();
-                let at = row.iter().position(|&c| c == djinn).expect("face up");
-                row.remove(at);
-                state.decks[self.content.djinns()] = Deck::new(deck.draw(), &row, deck.discard());
+                let state = self.off_the_row(state, djinn);
                 self.give_djinn(state, player, djinn)
             }
             // `HornOfPlenty.act`: the row discarded, a new row dealt

@@ -282,6 +282,13 @@ impl Rules<'_> {
         if payment == Payment::ElderFakir {
             state = self.discard_fakirs(state, player, 1);
         }
+        let state = self.off_the_row(state, djinn);
+        let state = self.give_djinn(state, player, djinn);
+        self.proceed(state, stage)
+    }
+
+    /// The face-up djinn `djinn` taken off the row (`take_from_row`).
+    pub(super) fn off_the_row(&self, mut state: State, djinn: u8) -> State {
         let deck = &state.decks[self.content.djinns()];
         let mut row = deck.row().to_vec();
         let at = row
@@ -290,8 +297,22 @@ impl Rules<'_> {
             .expect("the djinn is face up");
         row.remove(at);
         state.decks[self.content.djinns()] = Deck::new(deck.draw(), &row, deck.discard());
-        let state = self.give_djinn(state, player, djinn);
-        self.proceed(state, stage)
+        state
+    }
+
+    /// `TakeDjinn.apply`: the face-up djinn taken, free, and the interrupted decision
+    /// goes on.
+    pub(super) fn take_face_up(&self, mut state: State, djinn: u8) -> Step {
+        let player = state.decision.player as usize;
+        let turn = state.turn.as_mut().expect("in a turn");
+        let resume = turn.resume;
+        turn.resume = self.known.empty;
+        state.decision = Decision {
+            stage: resume,
+            player: player as i8,
+        };
+        let state = self.off_the_row(state, djinn);
+        Ok(self.give_djinn(state, player, djinn))
     }
 
     /// One card's reaction: its content power's (`ReactingPower`), or None.

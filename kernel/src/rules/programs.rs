@@ -229,6 +229,10 @@ impl Rules<'_> {
                     state = self.djinns_to_keep(state, scope.me, count);
                 }
                 effects::Verb::DrawDjinns => {}
+                effects::Verb::TakeDjinn if value > 0 => {
+                    state = self.djinn_to_take(state, scope.me)
+                }
+                effects::Verb::TakeDjinn => {}
                 effects::Verb::KeepKilled if value > 0 => state = self.keep_killed(state, scope),
                 effects::Verb::KeepKilled => {}
             }
@@ -280,6 +284,25 @@ impl Rules<'_> {
         turn.resume = stage;
         state.decision = Decision {
             stage: self.content.names.known(effects::KEEP_DJINN),
+            player: me as i8,
+        };
+        state
+    }
+
+    /// `_djinn_to_take`: `me` takes one of the face-up djinns (the `take-djinn` decision,
+    /// which then resumes the decision this one interrupted); none face up, or no turn:
+    /// nothing to decide.
+    fn djinn_to_take(&self, mut state: State, me: usize) -> State {
+        let stage = state.decision.stage;
+        if state.decks[self.content.djinns()].row().is_empty() {
+            return state;
+        }
+        let Some(turn) = state.turn.as_mut() else {
+            return state;
+        };
+        turn.resume = stage;
+        state.decision = Decision {
+            stage: self.content.names.known(effects::TAKE_DJINN),
             player: me as i8,
         };
         state

@@ -118,6 +118,7 @@ fn stage_named(content: &Content, name: &str) -> Option<Arc<dyn Stage>> {
         "sell" => Arc::new(Sell),
         "over" => Arc::new(Over),
         "keep-djinn" => Arc::new(KeepDjinn),
+        "take-djinn" => Arc::new(TakeDjinn),
         // the viziers and the elders are kept in front of the player
         "tribe:yellow" | "tribe:white" => Arc::new(Automatic(|rules, state, stage| {
             rules.keep_tribe(state, stage)
@@ -352,6 +353,38 @@ impl Stage for KeepDjinn {
     fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
         match *action {
             Action::Keep(djinn) => rules.keep_djinn(state, djinn),
+            _ => Err(rules.not_taken_here(&state, action)),
+        }
+    }
+
+    fn enter(&self, rules: &Rules<'_>, _: State, stage: Sym) -> Step {
+        Err(rules.not_here(stage))
+    }
+}
+
+/// `take_djinn`'s step: take one of the face-up djinns, free.
+#[derive(Debug)]
+struct TakeDjinn;
+
+impl Stage for TakeDjinn {
+    fn needs(&self) -> Phase {
+        Phase::Any // a djinn used at any point of the turn asks it
+    }
+
+    fn options(
+        &self,
+        rules: &Rules<'_>,
+        state: &State,
+        out: &mut Vec<Action>,
+    ) -> Result<(), Unported> {
+        let row = state.decks[rules.content.djinns()].row();
+        out.extend(row.iter().map(|&c| Action::Keep(c)));
+        Ok(())
+    }
+
+    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
+        match *action {
+            Action::Keep(djinn) => rules.take_face_up(state, djinn),
             _ => Err(rules.not_taken_here(&state, action)),
         }
     }

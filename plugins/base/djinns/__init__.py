@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from naqala.core.powers import Power
 from naqala.core.stage import Stage
-from naqala.plugins.base.common import KEEP_DJINN
+from naqala.plugins.base.common import KEEP_DJINN, TAKE_DJINN
 from naqala.plugins.base.djinns.activated import (
     KeepDjinn,
     Kumarbi,
     PlaceNearby,
+    TakeDjinn,
 )
 from naqala.plugins.base.djinns.endgame import AlAmin
 
@@ -34,4 +35,4 @@ def _powers() -> dict[str, Power]:
 
 
 def djinn_stages() -> dict[str, Stage]:
-    return {KEEP_DJINN: KeepDjinn()}
+    return {KEEP_DJINN: KeepDjinn(), TAKE_DJINN: TakeDjinn()}

@@ -35,7 +35,7 @@ from naqala.plugins.base.common import (
 )
 from naqala.plugins.base.placing import pending_tile, placed
 from naqala.plugins.base.placing import stage_name as placing_stage
-from naqala.plugins.base.tiles import final_tile, take_djinn_card
+from naqala.plugins.base.tiles import final_tile, take_djinn, take_djinn_card
 
 
 class PlaceNearby(Activated):
@@ -115,6 +115,29 @@ class KeepDjinn(Stage):
             decision=Decision(turn.resume, player),
         )
         return take_djinn_card(rules, state, player, kept_card)
+
+
+class TakeDjinn(Stage):
+    """The decision ``take_djinn`` asks: ``keep <djinn>`` among the face-up djinns, taken
+    free; then the interrupted decision continues."""
+
+    def title(self, rules: Rules, state: State) -> str:
+        return "Take one of the face-up djinns"
+
+    def option_note(self, rules: Rules, state: State, action: Action) -> str | None:
+        spec = rules.card_specs.get(action.args[0]) if action.args else None
+        return spec.name if spec else None
+
+    def legal(self, rules: Rules, state: State) -> list[Action]:
+        return [Action("keep", (card,)) for card in rules.deck_in(state, DJINNS).row]
+
+    def apply(self, rules: Rules, state: State, action: Action) -> State:
+        turn = state.turn
+        assert turn is not None
+        player = current(state)
+        position = rules.deck_in(state, DJINNS).row.index(action.args[0])
+        state = evolve(state, turn=evolve(turn, resume=""), decision=Decision(turn.resume, player))
+        return take_djinn(rules, state, player, position)
 
 
 def discounted(costs: tuple[int, ...], cost: int, fakirs: int) -> int:
