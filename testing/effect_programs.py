@@ -4,7 +4,8 @@ A rule made of existing effects needs no code in either engine, so the two inter
 (``plugins/base/effects.py`` and ``kernel/src/effects.rs``) are proven once, as
 interpreters: Hypothesis draws content-only house rules from the whole vocabulary
 (triggers at every moment, tile actions before, after and instead of every base tile
-kind, a new djinn with a reacting, scoring or used power; choices ending a whole tile
+kind, a new djinn with a reacting, scoring or used power, a used one dealt to every
+player at setup so that the games use it; choices ending a whole tile
 action or a used power; counters of a player and of the game, set and read; every name,
 count and operator of the expressions) and the
 differential harness plays each on both engines, comparing every state, legal list and
@@ -82,6 +83,9 @@ COUNTERS = '[[counter]]\nid = "mine"\nof = "player"\n\n[[counter]]\nid = "ours"\
 _BINARY = ("+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or")
 #: decisions of a turn a used power may be offered at
 STAGES = ("pick", "drop", "kill", "sell", "tribe:red", "tribe:blue", "tile:village", "tile:oasis")
+#: the copies of a used djinn, one dealt to each player at setup (5 at most); those not
+#: dealt are taken as any djinn is
+DEALT = 5
 #: the base game's tile kinds (every one has an action)
 TILE_KINDS = ("village", "oasis", "small-market", "large-market", "sacred-place")
 
@@ -232,18 +236,27 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
     """A new djinn (``qarin-N``) and its power: reacting, scoring, protecting, or used in
     its owner's turn (then paid with a drawn cost, and maybe reacting to an event too)."""
     kind = f"qarin-{index}"
-    moment = draw(st.sampled_from((*EVENTS, SCORING, USE, USE)))
+    # half are used in their owner's turn: the moment with the most to prove (targets,
+    # stages, costs, the decisions a use asks)
+    moment = USE if draw(st.booleans()) else draw(st.sampled_from((*EVENTS, SCORING)))
     cost = draw(st.sampled_from(("", "F", "E/F", "E+(E/F)"))) if moment == USE else ""
-    card = "\n".join(
-        [
-            "[[djinn]]",
-            f'id = "{kind}"',
-            f'name = "Qarin {index}"',
-            f"vp = {draw(st.integers(0, 8))}",
-            f'kind = "{kind}"',
-            f'cost = "{cost}"',
-            f"params = {{ x = {draw(st.integers(-3, 6))}, y = {draw(st.integers(0, 4))} }}",
-        ]
+    vp, x, y = draw(st.integers(0, 8)), draw(st.integers(-3, 6)), draw(st.integers(0, 4))
+    # a used djinn is dealt to every player at setup (DEALT copies, ``programs``), so that
+    # the games use it and reach the decisions it asks, not only once it is taken
+    copies = DEALT if moment == USE else 1
+    card = "\n\n".join(
+        "\n".join(
+            [
+                "[[djinn]]",
+                f'id = "{kind}{"" if copy == 1 else f"-{copy}"}"',
+                f'name = "Qarin {index}{"" if copy == 1 else f" {copy}"}"',
+                f"vp = {vp}",
+                f'kind = "{kind}"',
+                f'cost = "{cost}"',
+                f"params = {{ x = {x}, y = {y} }}",
+            ]
+        )
+        for copy in range(1, copies + 1)
     )
     fields = {"deck": '"djinns"', "kind": _value(kind), "on": _value(moment)}
     if draw(st.booleans()):
@@ -265,13 +278,13 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
             piece = {verb: f"min(3, {draw(expressions(1))})" if verb == "meeples" else token}
             effects.insert(draw(st.integers(0, len(effects))), piece)
     targeted = "target_kind" in fields or "target" in fields
-    ending = draw(st.sampled_from(("choice", "choice", "djinns", "face-up", None)))
+    ending = draw(st.sampled_from(("choice", "djinn", None)))
     if moment == USE and not targeted and ending == "choice":
         effects.append(draw(_choices()))  # the power ends with a choice
-    elif moment == USE and not targeted and ending == "djinns":  # or djinns to keep one of
-        effects.append({"draw_djinns": f"min(3, {draw(expressions(1))})"})
-    elif moment == USE and not targeted and ending == "face-up":  # or a face-up djinn taken
-        effects.append({"take_djinn": draw(expressions(1))})
+    elif moment == USE and not targeted and ending == "djinn" and draw(st.booleans()):
+        effects.append({"draw_djinns": f"min(3, {draw(expressions(1))})"})  # to keep one
+    elif moment == USE and not targeted and ending == "djinn":  # or a face-up one taken
+        effects.append({"take_djinn": "1" if draw(st.booleans()) else draw(expressions(1))})
     if moment not in (SCORING, USE) and draw(st.booleans()):
         fields["protects"] = _value(draw(st.sampled_from(("yellow", "white"))))
         fields["protects"] = f"[{fields['protects']}]"
@@ -299,19 +312,28 @@ def programs(draw: st.DrawFn) -> str:
         'version = "1.0"',
         'description = "a drawn program of the effects language"',
     ]
+    settings = []
     rounds = draw(st.sampled_from((0, 2, 3, 4)))
     if rounds:  # shorter games: more programs proven per second
-        parts.append(f"[settings]\nend.after_round = {rounds}")
-    parts.append(COUNTERS)
+        settings.append(f"end.after_round = {rounds}")
+    entries = []
     for index in range(draw(st.integers(1, 4))):
         maker = draw(makers)
         if maker == "trigger":
-            parts.append(draw(triggers(index)))
+            entries.append(draw(triggers(index)))
         elif maker == "tile":
-            parts.append(draw(tile_actions(index, taken)))
+            entries.append(draw(tile_actions(index, taken)))
         else:
-            parts.append(draw(djinn_powers(index)))
-    return "\n\n".join(parts) + "\n"
+            entries.append(draw(djinn_powers(index)))
+    dealt = [
+        f"qarin-{i}" for i in range(4) if any(f'id = "qarin-{i}-{DEALT}"' in e for e in entries)
+    ]
+    if dealt:
+        deals = ", ".join(f'{{deck = "djinns", kind = "{kind}", count = 1}}' for kind in dealt)
+        settings.append(f"start.cards = [{deals}]")
+    if settings:
+        parts.append("[settings]\n" + "\n".join(settings))
+    return "\n\n".join([*parts, COUNTERS, *entries]) + "\n"
 
 
 def as_house_rule(text: str) -> HouseRuleFile:
