@@ -117,8 +117,8 @@ fn stage_named(content: &Content, name: &str) -> Option<Arc<dyn Stage>> {
         "kill" => Arc::new(Kill),
         "sell" => Arc::new(Sell),
         "over" => Arc::new(Over),
-        "keep-djinn" => Arc::new(KeepDjinn),
-        "take-djinn" => Arc::new(TakeDjinn),
+        "keep-djinn" => Arc::new(ChooseDjinn { face_up: false }),
+        "take-djinn" => Arc::new(ChooseDjinn { face_up: true }),
         // the viziers and the elders are kept in front of the player
         "tribe:yellow" | "tribe:white" => Arc::new(Automatic(|rules, state, stage| {
             rules.keep_tribe(state, stage)
@@ -335,38 +335,16 @@ impl Stage for Over {
     }
 }
 
-/// Sibittis's step: keep one of the djinns drawn.
+/// A djinn an effect asks its player to choose: one of those drawn, the others then
+/// discarded (`keep-djinn`: `draw_djinns`, Sibittis), or one of the face-up row, free
+/// (`take-djinn`: `take_djinn`).
 #[derive(Debug)]
-struct KeepDjinn;
-
-impl Stage for KeepDjinn {
-    fn needs(&self) -> Phase {
-        Phase::Any // a djinn used at any point of the turn asks it
-    }
-
-    fn options(&self, _: &Rules<'_>, state: &State, out: &mut Vec<Action>) -> Result<(), Unported> {
-        let turn = state.turn.as_ref().expect("in a turn");
-        out.extend(turn.revealed.iter().map(|&c| Action::Keep(c)));
-        Ok(())
-    }
-
-    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
-        match *action {
-            Action::Keep(djinn) => rules.keep_djinn(state, djinn),
-            _ => Err(rules.not_taken_here(&state, action)),
-        }
-    }
-
-    fn enter(&self, rules: &Rules<'_>, _: State, stage: Sym) -> Step {
-        Err(rules.not_here(stage))
-    }
+struct ChooseDjinn {
+    /// from the face-up row, not from the djinns drawn
+    face_up: bool,
 }
 
-/// `take_djinn`'s step: take one of the face-up djinns, free.
-#[derive(Debug)]
-struct TakeDjinn;
-
-impl Stage for TakeDjinn {
+impl Stage for ChooseDjinn {
     fn needs(&self) -> Phase {
         Phase::Any // a djinn used at any point of the turn asks it
     }
@@ -377,14 +355,19 @@ impl Stage for TakeDjinn {
         state: &State,
         out: &mut Vec<Action>,
     ) -> Result<(), Unported> {
-        let row = state.decks[rules.content.djinns()].row();
-        out.extend(row.iter().map(|&c| Action::Keep(c)));
+        let djinns = if self.face_up {
+            state.decks[rules.content.djinns()].row()
+        } else {
+            &state.turn.as_ref().expect("in a turn").revealed
+        };
+        out.extend(djinns.iter().map(|&c| Action::Keep(c)));
         Ok(())
     }
 
     fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
         match *action {
-            Action::Keep(djinn) => rules.take_face_up(state, djinn),
+            Action::Keep(djinn) if self.face_up => rules.take_face_up(state, djinn),
+            Action::Keep(djinn) => rules.keep_djinn(state, djinn),
             _ => Err(rules.not_taken_here(&state, action)),
         }
     }

@@ -117,16 +117,12 @@ class KeepDjinn(Stage):
         return take_djinn_card(rules, state, player, kept_card)
 
 
-class TakeDjinn(Stage):
+class TakeDjinn(KeepDjinn):
     """The decision ``take_djinn`` asks: ``keep <djinn>`` among the face-up djinns, taken
     free; then the interrupted decision continues."""
 
     def title(self, rules: Rules, state: State) -> str:
         return "Take one of the face-up djinns"
-
-    def option_note(self, rules: Rules, state: State, action: Action) -> str | None:
-        spec = rules.card_specs.get(action.args[0]) if action.args else None
-        return spec.name if spec else None
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
         return [Action("keep", (card,)) for card in rules.deck_in(state, DJINNS).row]
