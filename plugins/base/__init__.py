@@ -68,7 +68,7 @@ def naqala_stages(rules: Rules) -> dict[str, Stage]:
         "drop": DropStage(),
         "kill": KillStage(),
         "sell": SellStage(),
-        **djinns.djinn_stages(),
+        **djinns.djinn_stages(rules),
         **placing_stages(),
     }
 

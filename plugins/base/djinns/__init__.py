@@ -9,6 +9,8 @@ exactly like a base one.
 
 from __future__ import annotations
 
+from naqala.core.effects import nested
+from naqala.core.engine import Rules
 from naqala.core.powers import Power
 from naqala.core.stage import Stage
 from naqala.plugins.base.common import KEEP_DJINN, TAKE_DJINN
@@ -34,5 +36,13 @@ def _powers() -> dict[str, Power]:
     }
 
 
-def djinn_stages() -> dict[str, Stage]:
-    return {KEEP_DJINN: KeepDjinn(), TAKE_DJINN: TakeDjinn()}
+def djinn_stages(rules: Rules) -> dict[str, Stage]:
+    """Sibittis's ``keep-djinn`` step, and the ``take-djinn`` step when a power of the
+    content takes a face-up djinn (``take_djinn``): rules without one keep the stages, and
+    so the observation's stage one-hot, they had."""
+    takes = any(
+        effect.take_djinn is not None
+        for power in rules.content.powers
+        for _, effect in nested(power.effects)
+    )
+    return {KEEP_DJINN: KeepDjinn(), **({TAKE_DJINN: TakeDjinn()} if takes else {})}
