@@ -19,6 +19,7 @@ from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.powers import Power
 from naqala.core.state import (
+    Decision,
     PlayerState,
     State,
     Turn,
@@ -57,6 +58,14 @@ def own_turn(state: State, player: int) -> Turn | None:
     ):
         return None
     return turn
+
+
+def resume_interrupted(state: State, player: int) -> State:
+    """The decision a power's own decision interrupted (the turn's ``resume``) goes on,
+    ``player`` deciding, and no power is deciding any more."""
+    turn = state.turn
+    assert turn is not None  # a power is used in its owner's turn
+    return evolve(state, turn=evolve(turn, resume=""), decision=Decision(turn.resume, player))
 
 
 def mark_used(state: State, mark: str) -> State:

@@ -56,7 +56,7 @@ from naqala.core.state import (
 )
 from naqala.core.validate import MAX_COINS
 from naqala.plugins.base import events
-from naqala.plugins.base.cards import Activated
+from naqala.plugins.base.cards import Activated, resume_interrupted
 from naqala.plugins.base.common import (
     FAKIR,
     KEEP_DJINN,
@@ -565,9 +565,7 @@ class ChoiceStage(Stage):
         state = run(rules, state, option.effects, Scope(me, me, None, self.params, self.card))
         if not self.card:
             return rules.return_to_caller(state)
-        turn = state.turn
-        assert turn is not None  # a power is used in its owner's turn
-        return evolve(state, turn=evolve(turn, resume=""), decision=Decision(turn.resume, me))
+        return resume_interrupted(state, me)
 
 
 def choice_stages(rules: Rules) -> dict[str, Stage]:

@@ -23,6 +23,21 @@ impl Rules<'_> {
         }
     }
 
+    /// `cards.resume_interrupted`: the decision a power's own decision interrupted (the
+    /// turn's `resume`) goes on, `player` deciding, and no power is deciding any more.
+    pub(super) fn resume_interrupted(&self, state: &mut State, player: usize) {
+        let turn = state
+            .turn
+            .as_mut()
+            .expect("a power is used in its owner's turn");
+        let resume = turn.resume;
+        turn.resume = self.known.empty;
+        state.decision = Decision {
+            stage: resume,
+            player: player as i8,
+        };
+    }
+
     /// The `Turn.used` mark of a use of `card`: the card, its deck, or none (the deck's
     /// `limit`).
     pub(super) fn use_mark(&self, card: u8) -> Option<Sym> {

@@ -39,17 +39,12 @@ impl Rules<'_> {
             .position(|&c| c == djinn)
             .expect("a djinn drawn");
         others.remove(at);
-        let resume = turn.resume;
         turn.revealed = Box::new([]);
-        turn.resume = self.known.empty;
+        self.resume_interrupted(&mut state, player);
         let deck = &state.decks[self.content.djinns()];
         let mut discard = deck.discard().to_vec();
         discard.extend_from_slice(&others);
         state.decks[self.content.djinns()] = Deck::new(deck.draw(), deck.row(), &discard);
-        state.decision = Decision {
-            stage: resume,
-            player: player as i8,
-        };
         Ok(self.give_djinn(state, player, djinn))
     }
 
@@ -304,13 +299,7 @@ impl Rules<'_> {
     /// goes on.
     pub(super) fn take_face_up(&self, mut state: State, djinn: u8) -> Step {
         let player = state.decision.player as usize;
-        let turn = state.turn.as_mut().expect("in a turn");
-        let resume = turn.resume;
-        turn.resume = self.known.empty;
-        state.decision = Decision {
-            stage: resume,
-            player: player as i8,
-        };
+        self.resume_interrupted(&mut state, player);
         let state = self.off_the_row(state, djinn);
         Ok(self.give_djinn(state, player, djinn))
     }

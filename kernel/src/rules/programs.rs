@@ -348,16 +348,7 @@ impl Rules<'_> {
         if let ChoiceOf::Tile(_) = of {
             return self.return_to_caller(state);
         }
-        let turn = state
-            .turn
-            .as_mut()
-            .expect("a power is used in its owner's turn");
-        let resume = turn.resume;
-        turn.resume = self.known.empty;
-        state.decision = Decision {
-            stage: resume,
-            player: me as i8,
-        };
+        self.resume_interrupted(&mut state, me);
         Ok(state)
     }
 

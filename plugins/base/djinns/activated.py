@@ -10,7 +10,7 @@ from naqala.core.content import DJINNS, CardSpec
 from naqala.core.encoding import board_squares, player_counts
 from naqala.core.engine import Rules
 from naqala.core.stage import Stage
-from naqala.core.state import Decision, State, count_effect, evolve
+from naqala.core.state import State, count_effect, evolve
 from naqala.plugins.base.bidding import (
     BidStage,
     costs_in_play,
@@ -22,6 +22,7 @@ from naqala.plugins.base.bidding import (
 from naqala.plugins.base.cards import (
     Activated,
     mark_used_this_round,
+    resume_interrupted,
     round_limited,
     used_this_round,
 )
@@ -109,11 +110,7 @@ class KeepDjinn(Stage):
         state = set_deck(
             state, rules.deck_index[DJINNS], evolve(deck, discard=deck.discard + tuple(others))
         )
-        state = evolve(
-            state,
-            turn=evolve(turn, revealed=(), resume=""),
-            decision=Decision(turn.resume, player),
-        )
+        state = resume_interrupted(evolve(state, turn=evolve(turn, revealed=())), player)
         return take_djinn_card(rules, state, player, kept_card)
 
 
@@ -128,12 +125,9 @@ class TakeDjinn(KeepDjinn):
         return [Action("keep", (card,)) for card in rules.deck_in(state, DJINNS).row]
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
-        turn = state.turn
-        assert turn is not None
         player = current(state)
         position = rules.deck_in(state, DJINNS).row.index(action.args[0])
-        state = evolve(state, turn=evolve(turn, resume=""), decision=Decision(turn.resume, player))
-        return take_djinn(rules, state, player, position)
+        return take_djinn(rules, resume_interrupted(state, player), player, position)
 
 
 def discounted(costs: tuple[int, ...], cost: int, fakirs: int) -> int:
