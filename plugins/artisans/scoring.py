@@ -9,8 +9,6 @@ from naqala.core.state import State
 
 ARTISAN = "purple"
 SOURCE = "artisans"
-ITEMS = "items"
-PRECIOUS = "precious"
 
 
 def artisans_of(rules: Rules, state: State, player: int) -> int:
