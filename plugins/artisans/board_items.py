@@ -28,7 +28,7 @@ from naqala.core.state import (
     set_extra,
 )
 from naqala.core.validate import Problem, shown
-from naqala.plugins.base.api import Activated, take_tile
+from naqala.plugins.base.api import Activated, resume_interrupted, take_tile
 
 #: decisions where an item that moves or removes meeples is not offered: during the move
 #: (a drop) and the assassins' kill, whose options were worked out for the board as it is
@@ -167,9 +167,7 @@ class Gather(Stage):
 
     @staticmethod
     def _keeps_a_move(rules: Rules, state: State) -> bool:
-        assert state.turn is not None
-        back = evolve(state, decision=Decision(state.turn.resume, state.decision.player))
-        return keeps_a_move(rules, evolve(back, turn=evolve(state.turn, resume="")))
+        return keeps_a_move(rules, resume_interrupted(state, state.decision.player))
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
         if action.kind == "gather":
@@ -180,15 +178,8 @@ class Gather(Stage):
             state = evolve(state, extras=set_extra(state.extras, FLUTE_LEFT, left))
             if left > 0 and len(self.legal(rules, state)) > 1:
                 return state
-        turn = state.turn
-        assert turn is not None
         extras = tuple(kv for kv in state.extras if kv[0] not in (FLUTE_TILE, FLUTE_LEFT))
-        return evolve(
-            state,
-            extras=extras,
-            turn=evolve(turn, resume=""),
-            decision=Decision(turn.resume, state.decision.player),
-        )
+        return resume_interrupted(evolve(state, extras=extras), state.decision.player)
 
 
 def flute_problems(state: State) -> list[Problem]:

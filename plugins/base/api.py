@@ -9,7 +9,7 @@ these names are kept (docs/plugin-api.md describes each group). import-linter ch
 from __future__ import annotations
 
 from naqala.plugins.base.bidding import turn_order_costs
-from naqala.plugins.base.cards import Activated, own_turn
+from naqala.plugins.base.cards import Activated, own_turn, resume_interrupted
 from naqala.plugins.base.cards import score_lines as card_score_lines
 from naqala.plugins.base.checks import shape_problems, uses_board_shape
 from naqala.plugins.base.common import (
@@ -127,6 +127,7 @@ __all__ = [
     "pieces_left",
     "place_token",
     "place_token_for",
+    "resume_interrupted",
     "set_deck",
     "shape_problems",
     "take_djinn_card",

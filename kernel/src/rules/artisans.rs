@@ -690,10 +690,8 @@ impl Rules<'_> {
             .filter(|&(k, _)| k != art.flute_tile && k != art.flute_left)
             .collect::<Vec<_>>()
             .into_boxed_slice();
-        let turn = state.turn.as_mut().expect("in a turn");
-        let resume = turn.resume;
-        turn.resume = self.known.empty;
-        state.decision.stage = resume;
+        let player = state.decision.player as usize;
+        self.resume_interrupted(&mut state, player);
         state
     }
 
