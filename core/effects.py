@@ -103,8 +103,12 @@ COUNTS = {
     "bag": "",  # the meeples left in the bag
     "djinns": "",  # the djinns left to draw: the pile and its discards
 }
-#: functions of numbers
-FUNCTIONS = ("min", "max", "abs")
+#: functions of numbers: ``merchandise(n)`` is ``me``'s best merchandise score with ``n``
+#: jokers that each stand for any merchandise (0 to ``MOST_WILDS``)
+FUNCTIONS = ("min", "max", "abs", "merchandise")
+#: the most jokers ``merchandise(n)`` counts (a larger ``n`` counts as this many): no hand
+#: holds more, and the search stays short
+MOST_WILDS = 99
 #: binary operators, as the tree writes them
 _BINARY: Mapping[type, str] = {
     ast.Add: "+",
@@ -241,7 +245,7 @@ class _Compiler:
             raise self.refuse(f"{ast.unparse(node)!r} is not a call of the language")
         name = node.func.id
         if name in FUNCTIONS:
-            wanted = 1 if name == "abs" else None
+            wanted = 1 if name in ("abs", "merchandise") else None
             if not node.args or (wanted is not None and len(node.args) != wanted):
                 raise self.refuse(f"{name}() takes {'one value' if wanted else 'values'}")
             return {"call": name, "args": [self.node(a, depth) for a in node.args]}

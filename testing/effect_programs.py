@@ -112,6 +112,7 @@ def expressions(depth: int = 3, counters: bool = True) -> st.SearchStrategy[str]
             lambda t: f"{t[0]}({', '.join(t[1])})"
         ),
         inner.map(lambda e: f"abs({e})"),
+        inner.map(lambda e: f"merchandise({e})"),
     )
 
 

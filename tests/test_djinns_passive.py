@@ -19,8 +19,7 @@ import pytest
 
 from naqala.core.engine import Rules
 from naqala.core.state import State, effect_counts
-from naqala.plugins.base.djinns.endgame import best_with_wilds
-from naqala.plugins.base.merchandise import merchandise_types, suit_value
+from naqala.plugins.base.merchandise import best_with_wilds, merchandise_types, suit_value
 from naqala.testing.scenario import (
     DJINN_DECK,
     RESOURCE_DECK,

@@ -263,7 +263,7 @@ def test_what_a_rule_means_is_checked_against_the_rules_in_play(tmp_path: Path) 
         '[[trigger]]\nid = "t1"\non = "tile-taken"\n'
         'effects = [{ score = 3, category = "x" }, { coins = \'here("palmtree")\' }]\n\n'
         '[[tile_action]]\nid = "t2"\ntile = "swamp"\nat = "before"\neffects = [{ coins = 1 }]\n\n'
-        '[[power]]\ndeck = "djinns"\nkind = "al-amin"\non = "kill"\neffects = [{ coins = 1 }]\n',
+        '[[power]]\ndeck = "djinns"\nkind = "kumarbi"\non = "kill"\neffects = [{ coins = 1 }]\n',
         encoding="utf-8",
     )
     with pytest.raises(ContentError) as error:

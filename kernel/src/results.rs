@@ -37,8 +37,6 @@ const BASE: &str = "base";
 const ARTISANS: &str = "artisans";
 /// The Whims box's plugin, as the providers table names it (its ruleset name is `djinns`).
 const WHIMS_PLUGIN: &str = "whims";
-/// Al-Amin: the Fakirs held as wild merchandise (`AlAmin`), written in Rust.
-const AL_AMIN: &str = "al-amin";
 /// The kinds of the Thieves' cards: each unused one scores its VP (`FabulousLamp`).
 const THIEF_KINDS: [&str; 6] = ["djinns", "items", "meeples", "resources", "tile", "token"];
 const PRECIOUS: &str = "precious";
@@ -46,7 +44,6 @@ const VIZIER: &str = "yellow";
 const ELDER: &str = "white";
 const ARTISAN: &str = "purple";
 const MERCHANDISE: &str = "merchandise";
-const FAKIR: &str = "fakir";
 const TENT: &str = "tent";
 const CITY: &str = "city";
 const LAKE: &str = "great-lake";
@@ -273,9 +270,11 @@ fn base_lines(seat: &Seat) -> Vec<Line> {
         .map(|&t| doc.tiles[usize::from(state.layout.tiles[t])].vp)
         .sum();
     lines.push(line("tiles", BASE, tiles));
-    let goods = Goods::of(content, state, seat.player);
-    let plain: i64 = goods.suits().iter().map(|&n| goods.value(n)).sum();
-    lines.push(line(MERCHANDISE, BASE, plain));
+    lines.push(line(
+        MERCHANDISE,
+        BASE,
+        merchandise(content, state, seat.player),
+    ));
     lines
 }
 
@@ -343,26 +342,8 @@ fn card_lines(seat: &Seat) -> Vec<Line> {
     let (content, state) = (seat.content, seat.state);
     let mut lines = Vec::new();
     for card in seat.held(DECKS[1]) {
-        let param = |key: &str| card.params.get(key).copied().unwrap_or(0);
-        match card.kind.as_str() {
-            AL_AMIN => {
-                let goods = Goods::of(content, state, seat.player);
-                let suits = goods.suits();
-                let plain: i64 = suits.iter().map(|&n| goods.value(n)).sum();
-                let per_wild = param("fakirs_per_wild");
-                let wilds = if per_wild > 0 {
-                    goods.fakirs / per_wild as usize
-                } else {
-                    0
-                };
-                let gain = goods.best_with_wilds(&suits, wilds) - plain;
-                lines.push(line(MERCHANDISE, &card.id, gain));
-            }
-            _ => {
-                // a power in the effects language that scores (`ScoringPower`)
-                lines.extend(power_lines(seat, card));
-            }
-        }
+        // every djinn that scores is a power of the effects language (`ScoringPower`)
+        lines.extend(power_lines(seat, card));
     }
     for card in seat.held(THIEVES) {
         lines.push(line(THIEVES, THIEVES, card.vp));
@@ -471,63 +452,17 @@ fn lake_lines(seat: &Seat, everything: &[&Line]) -> Vec<Line> {
     lines
 }
 
-/// A seat's merchandise (`plugins/base/merchandise.py`): copies held by type, the
-/// number of merchandise types, the suits' values, and the Fakirs held.
-struct Goods<'c> {
-    held: Vec<(u8, usize)>,
-    types: usize,
-    values: &'c [i64],
-    fakirs: usize,
-}
-
-impl<'c> Goods<'c> {
-    fn of(content: &'c Content, state: &State, player: usize) -> Goods<'c> {
-        let doc = &content.doc;
-        let merchandise =
-            |c: &crate::content::CardSpec| c.deck == DECKS[0] && c.kind == MERCHANDISE;
-        let mut held: Vec<(u8, usize)> = Vec::new();
-        let mut fakirs = 0;
-        for &card in state.players[player].hands.hand(0) {
-            let spec = &doc.cards[usize::from(card)];
-            if spec.id == FAKIR {
-                fakirs += 1;
-            }
-            if !merchandise(spec) {
-                continue;
-            }
-            match held.iter_mut().find(|(c, _)| *c == card) {
-                Some((_, n)) => *n += 1,
-                None => held.push((card, 1)),
-            }
-        }
-        let mut types: Vec<&str> = doc
-            .cards
-            .iter()
-            .filter(|c| merchandise(c))
-            .map(|c| c.id.as_str())
-            .collect();
-        types.sort_unstable();
-        types.dedup();
-        Goods {
-            held,
-            types: types.len(),
-            values: content.table("suit_values").unwrap_or(&[]),
-            fakirs,
-        }
-    }
-
-    /// `suit_value`
-    fn value(&self, size: usize) -> i64 {
-        crate::suits::suit_value(self.values, size)
-    }
-
-    /// `best_suits`: one of every type held, again and again.
-    fn suits(&self) -> Vec<usize> {
-        crate::suits::suit_sizes(&self.held)
-    }
-
-    /// `best_with_wilds`, over the merchandise types of the content.
-    fn best_with_wilds(&self, suits: &[usize], wilds: usize) -> i64 {
-        crate::suits::best_with_wilds(self.values, self.types, suits, wilds)
-    }
+/// A seat's merchandise suits as scored (`plugins/base/merchandise.py`): the sizes of
+/// the suits that score most, by the `suit_values` table.
+fn merchandise(content: &Content, state: &State, player: usize) -> i64 {
+    let doc = &content.doc;
+    let hand = state.players[player].hands.hand(0);
+    let held = crate::suits::copies_held(hand, |card| {
+        let spec = &doc.cards[usize::from(card)];
+        spec.deck == DECKS[0] && spec.kind == MERCHANDISE
+    });
+    let values = content.table("suit_values").unwrap_or(&[]);
+    (crate::suits::suit_sizes(&held).iter())
+        .map(|&n| crate::suits::suit_value(values, n))
+        .sum()
 }

@@ -11,6 +11,19 @@ pub fn suit_value(values: &[i64], size: usize) -> i64 {
     }
 }
 
+/// The copies of each card of `hand` that `counts`, as (card index, copies held) pairs
+/// in the order first held: what `suit_sizes` groups.
+pub fn copies_held(hand: &[u8], counts: impl Fn(u8) -> bool) -> Vec<(u8, usize)> {
+    let mut held: Vec<(u8, usize)> = Vec::new();
+    for &card in hand.iter().filter(|&&c| counts(c)) {
+        match held.iter_mut().find(|(c, _)| *c == card) {
+            Some((_, n)) => *n += 1,
+            None => held.push((card, 1)),
+        }
+    }
+    held
+}
+
 /// `best_suits`: the sizes of the suits held, one of every type held, again and again.
 /// `held` pairs a type with the copies held; types held 0 times count for nothing.
 pub fn suit_sizes<T>(held: &[(T, usize)]) -> Vec<usize> {

@@ -25,6 +25,7 @@ from naqala.core.effects import (
     COUNTER_MOST,
     FIELD,
     MEEPLES,
+    MOST_WILDS,
     READING,
     SCORING,
     SET,
@@ -71,6 +72,7 @@ from naqala.plugins.base.common import (
     take_tile,
     tiles_around,
 )
+from naqala.plugins.base.merchandise import best_with_wilds, merchandise_types
 from naqala.plugins.base.placing import place_token_for
 
 #: every intermediate value is held within ±BOUND, in both engines, so no formula can
@@ -159,7 +161,19 @@ def evaluate(rules: Rules, state: State, node: Tree, scope: Scope) -> int:
     function = node["call"]
     if function == "abs":
         return _clamp(abs(values[0]))
+    if function == "merchandise":
+        return _clamp(_merchandise(rules, state, scope.me, values[0]))
     return min(values) if function == "min" else max(values)
+
+
+def _merchandise(rules: Rules, state: State, me: int, wilds: int) -> int:
+    """``merchandise(n)``: ``me``'s best merchandise score with ``n`` jokers (0 for no
+    player)."""
+    if me == NOBODY:
+        return 0
+    kinds = merchandise_types(rules)
+    goods = [card for card in state.players[me].cards if card in kinds]
+    return best_with_wilds(rules, goods, max(0, min(MOST_WILDS, wilds)))
 
 
 def _variable(rules: Rules, state: State, name: str, scope: Scope) -> int:

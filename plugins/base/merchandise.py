@@ -58,6 +58,36 @@ def best_suits(cards: Iterable[str]) -> list[int]:
     return sizes
 
 
+def best_with_wilds(rules: Rules, cards: Iterable[str], wilds: int) -> int:
+    """The best merchandise score when ``wilds`` jokers may stand for any merchandise.
+
+    The largest-possible suits of the real cards are kept, and every way of adding the
+    jokers to them (or making suits of jokers alone) is tried by dynamic programming."""
+    types = len(merchandise_types(rules))
+    suits = best_suits(cards)
+
+    def value(size: int) -> int:
+        return suit_value(rules, size)
+
+    # wild-only suits: best split of n jokers into suits of at most `types` cards
+    alone = [0] * (wilds + 1)
+    for n in range(1, wilds + 1):
+        alone[n] = max((value(k) + alone[n - k] for k in range(1, min(n, types) + 1)), default=0)
+    # best[w]: the suits seen so far with w jokers spent on them
+    best = [0] + [-1] * wilds
+    for size in suits:
+        nxt = [-1] * (wilds + 1)
+        for used, score in enumerate(best):
+            if score < 0:
+                continue
+            for extra in range(0, min(types - size, wilds - used) + 1):
+                total = score + value(size + extra)
+                if total > nxt[used + extra]:
+                    nxt[used + extra] = total
+        best = nxt
+    return max(score + alone[wilds - used] for used, score in enumerate(best) if score >= 0)
+
+
 class SellStage(Stage):
     """After the tile action: ``sell <card>+<card>…`` sells one all-different suit for
     coins (repeat for more suits), ``end`` ends the turn."""

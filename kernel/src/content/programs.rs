@@ -352,7 +352,24 @@ pub enum Expr {
     /// `holds("precious")`: the cards of that kind in the player's hands of the decks
     /// other than the resources; by card index, whether the card is such a card
     Holds(Box<[bool]>),
+    /// `merchandise(n)`: the player's best merchandise score with `n` jokers
+    Merchandise(Box<Suits>, Box<Expr>),
 }
+
+/// What `merchandise(n)` reads of the content, found once: the resource deck, which of
+/// its cards are merchandise (by card index), how many types there are, and the
+/// `suit_values` table.
+#[derive(Debug, Clone)]
+pub struct Suits {
+    pub deck: usize,
+    pub goods: Box<[bool]>,
+    pub types: usize,
+    pub values: Box<[i64]>,
+}
+
+/// The most jokers `merchandise(n)` counts (`core.effects.MOST_WILDS`): a larger `n`
+/// counts as this many.
+pub const MOST_WILDS: i64 = 99;
 
 /// What an effect does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -510,6 +527,31 @@ fn resources(names: &Lookup<'_>) -> usize {
     deck_named(names, crate::content::RESOURCES, 0)
 }
 
+/// The merchandise of the content's resource deck, for `merchandise(n)`.
+fn suits(names: &Lookup<'_>) -> Suits {
+    let doc = names.doc;
+    let goods: Box<[bool]> = (doc.cards.iter())
+        .map(|c| c.deck == crate::content::RESOURCES && c.kind == "merchandise")
+        .collect();
+    let mut types: Vec<&str> = (doc.cards.iter().zip(goods.iter()))
+        .filter(|&(_, &good)| good)
+        .map(|(c, _)| c.id.as_str())
+        .collect();
+    types.sort_unstable();
+    types.dedup();
+    Suits {
+        deck: resources(names),
+        goods,
+        types: types.len(),
+        values: doc
+            .tables
+            .get("suit_values")
+            .cloned()
+            .unwrap_or_default()
+            .into(),
+    }
+}
+
 /// The index of the djinn deck, found by name (`content::check` holds it second).
 fn djinns(names: &Lookup<'_>) -> usize {
     deck_named(names, crate::content::DJINNS, 1)
@@ -609,6 +651,12 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
             Box::new(resolve(then, names)?),
             Box::new(resolve(otherwise, names)?),
         ),
+        ExprDoc::Call { call, args } if call == "merchandise" => {
+            let [wilds] = args.as_slice() else {
+                return refuse(&format!("merchandise() with {} values", args.len()));
+            };
+            Expr::Merchandise(Box::new(suits(names)), Box::new(resolve(wilds, names)?))
+        }
         ExprDoc::Call { call, args } => {
             let fun = match call.as_str() {
                 "min" => Fun::Min,

@@ -11,15 +11,10 @@ use crate::extras::set_extra;
 use crate::names::Sym;
 use crate::state::{Count, Decision, Deck, State, Target};
 
-/// The djinns the kernel has ported by hand besides those content gives (`[[power]]`,
-/// `crate::effects`): Al-Amin (Fakirs as wild merchandise at final
-/// scoring, `AlAmin`).
-pub(super) const AL_AMIN: &str = "al-amin";
-
-/// Whether the kernel plays the djinns of kind `kind`.
+/// Whether the kernel plays the djinns of kind `kind`: those content gives (`[[power]]`,
+/// `crate::effects`) and those ported by hand.
 pub(super) fn djinn_ported(content: &Content, kind: &str) -> bool {
     content.doc.effects.powers.iter().any(|p| p.kind == kind)
-        || kind == AL_AMIN
         || super::powers::kinds().any(|k| k == kind)
         || kind == KUMARBI
 }

@@ -1,7 +1,6 @@
 //! Final scoring (`plugins/base/scoring.py`): every player's score sheet summed, the
 //! merchandise suits, and the djinns' points.
 
-use super::djinns::AL_AMIN;
 use super::Rules;
 
 use crate::state::State;
@@ -60,7 +59,6 @@ impl Rules<'_> {
             .map(|&n| self.suit_value(n))
             .sum::<i64>();
         total
-            + self.djinn_score(state, player)
             + self.thief_points(state, player)
             + self.solo_points(state, player)
             + self.whims_score(state, player)
@@ -98,60 +96,12 @@ impl Rules<'_> {
 
     /// The merchandise cards of the resources deck: (card index, copies held).
     pub(super) fn goods(&self, state: &State, player: usize) -> Vec<(u8, usize)> {
-        let mut held: Vec<(u8, usize)> = Vec::new();
-        for &card in state.players[player].hands.hand(self.content.resources()) {
-            if !self.score_terms.merchandise[usize::from(card)] {
-                continue;
-            }
-            match held.iter_mut().find(|(c, _)| *c == card) {
-                Some((_, n)) => *n += 1,
-                None => held.push((card, 1)),
-            }
-        }
-        held
+        let hand = state.players[player].hands.hand(self.content.resources());
+        crate::suits::copies_held(hand, |card| self.score_terms.merchandise[usize::from(card)])
     }
 
     /// `best_suits`: the sizes of the suits that score most.
     pub(super) fn best_suits(&self, state: &State, player: usize) -> Vec<usize> {
         crate::suits::suit_sizes(&self.goods(state, player))
-    }
-
-    /// `best_with_wilds`: the best merchandise score when `wilds` jokers may stand for
-    /// any merchandise.
-    pub(super) fn best_with_wilds(&self, suits: &[usize], wilds: usize) -> i64 {
-        let doc = &self.content.doc;
-        let mut kinds: Vec<&str> = doc
-            .cards
-            .iter()
-            .filter(|c| c.deck == crate::content::RESOURCES && c.kind == "merchandise")
-            .map(|c| c.id.as_str())
-            .collect();
-        kinds.sort_unstable();
-        kinds.dedup();
-        let values = self.content.table("suit_values").unwrap_or(&[]);
-        crate::suits::best_with_wilds(values, kinds.len(), suits, wilds)
-    }
-
-    /// The score lines of the djinns held that are code (`AlAmin`: the Fakirs held as
-    /// wild merchandise); the content powers' lines are `effects_score`'s.
-    pub(super) fn djinn_score(&self, state: &State, player: usize) -> i64 {
-        let doc = &self.content.doc;
-        let me = &state.players[player];
-        let mut total = 0;
-        for &card in me.hands.hand(self.content.djinns()) {
-            let spec = &doc.cards[usize::from(card)];
-            if spec.kind == AL_AMIN {
-                let per_wild = spec.params.get("fakirs_per_wild").copied().unwrap_or(0);
-                let wilds = if per_wild > 0 {
-                    self.fakirs_held(state, player) / per_wild as usize
-                } else {
-                    0
-                };
-                let suits = self.best_suits(state, player);
-                let plain: i64 = suits.iter().map(|&n| self.suit_value(n)).sum();
-                total += self.best_with_wilds(&suits, wilds) - plain;
-            }
-        }
-        total
     }
 }

@@ -20,7 +20,6 @@ from naqala.plugins.base.djinns.activated import (
     PlaceNearby,
     TakeDjinn,
 )
-from naqala.plugins.base.djinns.endgame import AlAmin
 
 
 def djinn_powers() -> dict[str, Power]:
@@ -29,7 +28,6 @@ def djinn_powers() -> dict[str, Power]:
 
 def _powers() -> dict[str, Power]:
     return {
-        "al-amin": AlAmin(),
         "hagis": PlaceNearby("palace", "village"),
         "kumarbi": Kumarbi(),
         "lamia": PlaceNearby("palm-tree", "oasis"),
