@@ -414,10 +414,8 @@ impl Rules<'_> {
         if state.decision.stage != thieves.step || !self.own_turn(state, player) {
             return Vec::new();
         }
-        if let Some(mark) = self.use_mark(card) {
-            if turn.used.contains(&mark) {
-                return Vec::new();
-            }
+        if self.used_this_turn(turn, card) {
+            return Vec::new();
         }
         let subject = self.subject_colour(card);
         let usable = turn.colour >= 0

@@ -365,10 +365,8 @@ impl Rules<'_> {
             return Vec::new();
         };
         let turn = state.turn.as_ref().expect("in a turn");
-        if let Some(mark) = self.use_mark(card) {
-            if turn.used.contains(&mark) {
-                return Vec::new();
-            }
+        if self.used_this_turn(turn, card) {
+            return Vec::new();
         }
         let stage = self.stage_name(state.decision.stage);
         let settled = MEEPLES_SETTLED.contains(&stage);
@@ -548,13 +546,7 @@ impl Rules<'_> {
     pub(super) fn use_item(&self, mut state: State, card: u8, target: ItemTarget) -> Step {
         let art = self.art();
         let player = state.decision.player as usize;
-        if let Some(mark) = self.use_mark(card) {
-            let turn = state.turn.as_mut().expect("in a turn");
-            let mut used = turn.used.to_vec();
-            used.push(mark);
-            used.sort();
-            turn.used = used.into_boxed_slice();
-        }
+        self.mark_used(&mut state, card);
         if self.content.doc.decks[art.items].discard {
             let deck_index = art.items;
             let hands = &state.players[player].hands;

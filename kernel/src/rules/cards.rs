@@ -7,7 +7,7 @@ use crate::actions::{Action, Pay};
 use crate::effects::{self, Scope};
 use crate::extras::set_extra;
 use crate::names::Sym;
-use crate::state::{Count, Decision, Deck, State};
+use crate::state::{Count, Decision, Deck, State, Turn};
 
 impl Rules<'_> {
     /// `own_turn`: the deciding player's own turn, outside any power's own decision.
@@ -42,6 +42,23 @@ impl Rules<'_> {
     /// `limit`).
     pub(super) fn use_mark(&self, card: u8) -> Option<Sym> {
         self.use_marks[usize::from(card)]
+    }
+
+    /// Whether `card`'s use mark is in the turn already (used up this turn).
+    pub(super) fn used_this_turn(&self, turn: &Turn, card: u8) -> bool {
+        self.use_mark(card)
+            .is_some_and(|mark| turn.used.contains(&mark))
+    }
+
+    /// `mark_used`: a use of `card` leaves its mark in the turn, kept sorted.
+    pub(super) fn mark_used(&self, state: &mut State, card: u8) {
+        if let Some(mark) = self.use_mark(card) {
+            let turn = state.turn.as_mut().expect("a card is used in a turn");
+            let mut used = turn.used.to_vec();
+            used.push(mark);
+            used.sort();
+            turn.used = used.into_boxed_slice();
+        }
     }
 
     /// `round_limited`: a paid djinn at two players under `djinn_limit_round_2p`.
@@ -95,10 +112,8 @@ impl Rules<'_> {
         if gate.stages.as_ref().is_some_and(|s| !s.contains(&stage)) {
             return Vec::new();
         }
-        if let Some(mark) = self.use_mark(card) {
-            if turn.used.contains(&mark) {
-                return Vec::new();
-            }
+        if self.used_this_turn(turn, card) {
+            return Vec::new();
         }
         if self.round_limited(state, card) {
             let key = self.round_key(card);
@@ -222,24 +237,12 @@ impl Rules<'_> {
         let player = state.decision.player as usize;
         let (elders, fakirs) = pay.counts();
         if elders > 0 {
-            let elder = self
-                .content
-                .doc
-                .colours
-                .iter()
-                .position(|c| c.id == "white")
-                .expect("elders pay");
+            let elder = self.elder.expect("elders pay");
             state.players[player].meeples[elder] -= elders;
             state.bag[elder] += elders;
         }
         state = self.discard_fakirs(state, player, fakirs);
-        if let Some(mark) = self.use_mark(card) {
-            let turn = state.turn.as_mut().expect("in a turn");
-            let mut used = turn.used.to_vec();
-            used.push(mark);
-            used.sort();
-            turn.used = used.into_boxed_slice();
-        }
+        self.mark_used(&mut state, card);
         if self.round_limited(&state, card) {
             let key = self.round_key(card);
             let round = i64::from(state.round);

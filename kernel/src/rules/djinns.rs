@@ -224,13 +224,9 @@ impl Rules<'_> {
     /// `djinn_payments`: 2 elders, or an elder and a Fakir.
     pub(super) fn djinn_payments(&self, state: &State) -> Vec<Payment> {
         let player = state.decision.player as usize;
-        let elder = self
-            .content
-            .doc
-            .colours
-            .iter()
-            .position(|c| c.id == "white");
-        let elders = elder.map_or(0, |e| i64::from(state.players[player].meeples[e]));
+        let elders = self
+            .elder
+            .map_or(0, |e| i64::from(state.players[player].meeples[e]));
         let mut payments = Vec::new();
         if elders
             >= self
@@ -256,13 +252,7 @@ impl Rules<'_> {
         payment: Payment,
     ) -> Step {
         let player = state.decision.player as usize;
-        let elder = self
-            .content
-            .doc
-            .colours
-            .iter()
-            .position(|c| c.id == "white")
-            .expect("a sacred place is paid in elders");
+        let elder = self.elder.expect("a sacred place is paid in elders");
         let elders = match payment {
             Payment::ElderElder => 2,
             Payment::ElderFakir => 1,
