@@ -70,13 +70,19 @@ LEAVES = (
     "target.tokens",
     "target.holds_meeples",
 )
+#: a used power's target: a tile an opponent holds with a camel
+OPPONENTS_TILE = "target.owner >= 0 and target.owner != me"
 #: conditions on a used power's target tile, as the shipped djinns write them
 TARGET_TESTS = (
+    OPPONENTS_TILE,
     "target.owner == -1 and target.meeples == 0 and target.tokens == 0",
     "target.owner == -1 and target.meeples > 0",
     "target.owner != me",
     "target.tokens > 0 or target.holds_meeples",
 )
+#: what a used power's ``place`` puts on its target tile, and what ``remove`` takes off
+PLACED = ("palace", "palm-tree", "camel")
+REMOVED = (*PLACED, "yellow", "white", "green", "blue", "red")
 #: the counters every drawn program declares: one per player, one for the game
 COUNTERS = '[[counter]]\nid = "mine"\nof = "player"\n\n[[counter]]\nid = "ours"\nof = "game"'
 
@@ -273,10 +279,16 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
         if target != "kind":
             fields["target"] = _value(draw(st.sampled_from(TARGET_TESTS) | expressions(2)))
         if draw(st.booleans()):
-            token = draw(st.sampled_from(("palace", "palm-tree", "camel")))
             verb = draw(st.sampled_from(("place", "remove", "meeples")))
-            verb = "place" if token == "camel" and verb == "remove" else verb
-            piece = {verb: f"min(3, {draw(expressions(1))})" if verb == "meeples" else token}
+            pieces = PLACED if verb == "place" else REMOVED
+            piece = {
+                verb: f"min(3, {draw(expressions(1))})"
+                if verb == "meeples"
+                else draw(st.sampled_from(pieces))
+            }
+            if piece.get("remove") == "camel" and draw(st.booleans()):
+                fields["target"] = _value(OPPONENTS_TILE)  # a camel there to remove
+                fields.pop("target_kind", None)
             effects.insert(draw(st.integers(0, len(effects))), piece)
     targeted = "target_kind" in fields or "target" in fields
     ending = draw(st.sampled_from(("choice", "djinn", None)))

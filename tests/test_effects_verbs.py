@@ -1,7 +1,7 @@
-"""The smaller verbs of the effects language: a token removed from a used power's target
-tile, Fakirs discarded, a target named by a condition, a camel and meeples put on it,
-djinns drawn to keep one, a used power whose card then reacts; each on both engines and
-refused where it cannot act."""
+"""The smaller verbs of the effects language: a token, a camel or a meeple removed from a
+used power's target tile, Fakirs discarded, a target named by a condition, a camel and
+meeples put on it, djinns drawn to keep one, a used power whose card then reacts; each on
+both engines and refused where it cannot act."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
-from naqala.core.state import State, get_extra
+from naqala.core.state import State, get_extra, set_extra
 from naqala.plugins.base.api import FAKIR
 from naqala.testing.effect_programs import as_house_rule
 from naqala.testing.scenario import board, play, player, tokens, turn_of
@@ -154,6 +154,107 @@ def test_a_camel_or_meeples_without_a_target_are_refused_and_so_is_an_unknown_pi
         ),
     ):
         assert wanted in refusal(tmp_path, body)
+
+
+# -- a camel and meeples taken off a tile ----------------------------------------------
+
+#: a djinn that sends an opponent's camel home and one of the viziers on its tile to the
+#: bag
+EVICTION = (
+    '[[djinn]]\nid = "evict"\nname = "Evict"\nvp = 2\nkind = "evict"\ncost = ""\n\n'
+    '[[power]]\ndeck = "djinns"\nkind = "evict"\non = "use"\n'
+    'target = "target.owner >= 0 and target.owner != me"\n'
+    'effects = [{ remove = "camel" }, { remove = "yellow" }]\n'
+)
+
+
+def holding_eviction(rules: Rules) -> State:
+    state = board(rules, rules.new_game(2, 1), {"a1": "Y", "b1": "YG", "c3": "YYB"}, clear=True)
+    c3 = state.geometry.parse("c3")
+    owners = tuple(1 if t == c3 else o for t, o in enumerate(state.board.owners))
+    state = attrs.evolve(state, board=attrs.evolve(state.board, owners=owners))
+    state = state.replace_player(
+        1, attrs.evolve(state.players[1], camels=state.players[1].camels - 1)
+    )
+    state = player(rules, turn_of(rules, state, 0), 0, djinns=["evict"])
+    return out_of_the_pile(rules, state, "djinns", "evict")
+
+
+def test_a_camel_goes_back_to_its_owner_and_a_meeple_to_the_bag() -> None:
+    rules = rules_of(EVICTION)
+    state = holding_eviction(rules)
+    offered = [str(a) for a in rules.legal_actions(state) if a.kind == "evict"]
+    assert offered == ["evict c3"]  # the one tile an opponent holds
+    used = play(rules, state, "evict c3")
+    c3, yellow = state.geometry.parse("c3"), rules.colour_index["yellow"]
+    assert used.board.owners[c3] == -1  # no one's
+    assert used.players[1].camels == state.players[1].camels + 1
+    assert used.board.meeples[c3][yellow] == 1 and used.bag[yellow] == state.bag[yellow] + 1
+    again = play(rules, attrs.evolve(used, turn=state.turn, decision=state.decision), "pick a1")
+    assert not [a for a in rules.legal_actions(again) if a.kind == "evict"]  # none held now
+    same_on_the_kernel(rules, state, used)
+
+
+def test_a_tent_stands_for_a_camel_and_is_not_removed(tmp_path: Path) -> None:
+    """With the Artisans a tent may mark a tile instead of a camel: removing the camel
+    there does nothing, and a tent is never removed alone (its tile would be held by
+    nothing)."""
+    rule = tmp_path / "evict.toml"
+    rule.write_text(HEADER + EVICTION, encoding="utf-8")
+    rules = build_rules(["artisans"], house_rules=[rule])
+    state = holding_eviction(rules)
+    c3, tent = state.geometry.parse("c3"), rules.token_index["tent"]
+    camels = state.players[1].camels + 1  # the tent marks c3, not a camel
+    pitched = attrs.evolve(
+        state.players[1], camels=camels, extras=set_extra(state.players[1].extras, "piece.tent", 0)
+    )
+    tented = tokens(rules, state.replace_player(1, pitched), {"c3": {"tent": 1}})
+    used = play(rules, tented, "evict c3")
+    assert used.board.owners[c3] == 1 and used.board.tokens[c3][tent] == 1
+    assert used.players[1].camels == camels
+    same_on_the_kernel(rules, tented, used)
+    rule.write_text(
+        HEADER + EVICTION.replace('remove = "camel"', 'remove = "tent"'), encoding="utf-8"
+    )
+    with pytest.raises(ContentError, match="a tent stands for a camel: it is not removed alone"):
+        build_rules(["artisans"], house_rules=[rule])
+
+
+def test_remove_names_a_camel_a_token_or_a_colour(tmp_path: Path) -> None:
+    said = refusal(tmp_path, EVICTION.replace('remove = "yellow"', 'remove = "vizier"'))
+    assert (
+        "no token 'vizier' in these rules (or 'camel': the tile's camel, or a colour: one "
+        "of its meeples)" in said
+    )
+
+
+def test_camels_sent_home_play_the_same_on_both_engines_in_whole_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four free evictions, one dealt to each player at setup: the random games send
+    camels home and meeples to the bag, compared state by state."""
+    differential = pytest.importorskip("naqala.native.differential")
+    native = pytest.importorskip("naqala.native.bridge").NativeRules
+    from naqala.plugins.base import effects
+
+    sent_home = []
+    release = effects.release_tile
+    monkeypatch.setattr(effects, "release_tile", lambda s, t: sent_home.append(t) or release(s, t))
+    djinns = "".join(
+        f'[[djinn]]\nid = "evict-{n}"\nname = "Evict {n}"\nvp = 2\nkind = "evict"\ncost = ""\n\n'
+        for n in range(1, 5)
+    )
+    power = EVICTION[EVICTION.index("[[power]]") :]
+    rules = rules_of(
+        '[settings]\nstart.cards = [{deck = "djinns", kind = "evict", count = 1}]\n\n'
+        + djinns
+        + power
+    )
+    kernel = native(rules)
+    for players, seed in ((2, 1), (3, 2), (4, 3)):
+        report = differential.verify_game(rules, kernel, players, seed)
+        assert not report.differences, report.differences[:2]
+    assert sent_home
 
 
 #: a new djinn that draws 2 djinns to keep one, while the djinn pile holds any

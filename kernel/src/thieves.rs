@@ -573,16 +573,11 @@ impl Rules<'_> {
     fn gifts(&self, state: &State, victim: usize, card: u8) -> Vec<Loot> {
         let thieves = self.thieves();
         match self.theft(card) {
-            Theft::Tile => {
-                let stand_ins: Vec<usize> = (0..self.content.tokens())
-                    .filter(|&k| self.content.doc.tokens[k].replaces_camel)
-                    .collect();
-                owned_tiles(state, victim)
-                    .into_iter()
-                    .filter(|&t| !stand_ins.iter().any(|&k| state.board.tokens(t)[k] != 0))
-                    .map(|t| Loot::Tile(t as u8))
-                    .collect()
-            }
+            Theft::Tile => owned_tiles(state, victim)
+                .into_iter()
+                .filter(|&t| !self.marked_by_stand_in(state, t))
+                .map(|t| Loot::Tile(t as u8))
+                .collect(),
             Theft::Token => {
                 let mut out = Vec::new();
                 for t in owned_tiles(state, victim) {
@@ -640,8 +635,7 @@ impl Rules<'_> {
         match loot {
             Loot::Tile(t) => {
                 let tile = usize::from(t);
-                state.board.set_owner(tile, NOBODY);
-                state.players[victim].camels += 1;
+                let state = self.release_tile(state, tile);
                 self.add_given(state, thieves.given_tiles[tile], 1)
             }
             Loot::Token(k, t) => {

@@ -152,6 +152,21 @@ def take_tile(rules: Rules, state: State, player: int, tile: int) -> State:
     return rules.fire(state, Event(events.TILE_TAKEN, player, tile=tile))
 
 
+def marked_by_stand_in(rules: Rules, state: State, tile: int) -> bool:
+    """Whether a token standing in for a camel (the Artisans' tent) marks ``tile``."""
+    here = state.board.tokens[tile]
+    return any(here[k] for k, token in enumerate(rules.tokens) if token.replaces_camel)
+
+
+def release_tile(state: State, tile: int) -> State:
+    """The camel on ``tile`` goes back to its owner, and the tile is no one's (a tile of a
+    player's, not marked by a stand-in)."""
+    owner = state.board.owners[tile]
+    board = evolve(state.board, owners=replace_at(state.board.owners, tile, NOBODY))
+    p = state.players[owner]
+    return evolve(state, board=board).replace_player(owner, evolve(p, camels=p.camels + 1))
+
+
 def _put_token(rules: Rules, state: State, token: str, tile: int) -> State:
     """A token from the bank on ``tile`` (nothing if the rules have no such token)."""
     index = rules.token_index.get(token)

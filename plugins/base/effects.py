@@ -68,7 +68,9 @@ from naqala.plugins.base.common import (
     change_kept,
     discard_cards,
     draw_cards,
+    marked_by_stand_in,
     owned_tiles,
+    release_tile,
     take_tile,
     tiles_around,
 )
@@ -289,7 +291,7 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
             continue
         if verb == "remove":
             if scope.target != NOBODY:
-                state = _remove_token(rules, state, str(amount), scope.target)
+                state = _remove(rules, state, str(amount), scope.target)
             continue
         value = evaluate(rules, state, tree(amount), scope)
         if verb == "coins":
@@ -409,16 +411,29 @@ def _read_counter(rules: Rules, state: State, counter: str, me: int) -> int:
     return get_extra(state.players[me].extras, key)
 
 
-def _remove_token(rules: Rules, state: State, token: str, tile: int) -> State:
-    """One token of kind ``token`` from ``tile`` back to the bank (none there: nothing)."""
-    index = rules.token_index[token]
-    here = state.board.tokens[tile]
-    if here[index] == 0:
+def _remove(rules: Rules, state: State, piece: str, tile: int) -> State:
+    """What ``remove`` names, from ``tile``: its camel back to its owner, a token back to
+    the bank, or a meeple of a colour back to the bag (nothing there: nothing)."""
+    if piece == CAMEL:
+        owner = state.board.owners[tile]
+        if owner < 0 or marked_by_stand_in(rules, state, tile):
+            return state  # no one's, a non-player's (solo mode's Sultan), or a tent's
+        return release_tile(state, tile)
+    token = rules.token_index.get(piece)
+    if token is not None:
+        here = state.board.tokens[tile]
+        if here[token] == 0:
+            return state
+        tokens = replace_at(state.board.tokens, tile, add_at(here, token, -1))
+        board = evolve(state.board, tokens=tokens)
+        return evolve(state, board=board, pool=add_at(state.pool, token, 1))
+    colour = rules.colour_index[piece]
+    here = state.board.meeples[tile]
+    if here[colour] == 0:
         return state
-    tokens = replace_at(state.board.tokens, tile, add_at(here, index, -1))
-    return evolve(
-        state, board=evolve(state.board, tokens=tokens), pool=add_at(state.pool, index, 1)
-    )
+    meeples = replace_at(state.board.meeples, tile, add_at(here, colour, -1))
+    board = evolve(state.board, meeples=meeples)
+    return evolve(state, board=board, bag=add_at(state.bag, colour, 1))
 
 
 def choosing(

@@ -80,9 +80,9 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
         if on_target and (power.on != USE or not power.targeted):
             found.append(f"{where}: {_TARGET_ONLY}")
         found += [
-            f"{where}: no token {e.remove!r} in these rules"
+            f"{where}: {_removal_problem(rules, e.remove)}"
             for e in on_target
-            if e.remove is not None and e.remove not in rules.token_index
+            if e.remove is not None and _removal_problem(rules, e.remove)
         ]
         found += [
             f"{where}: no token {e.place!r} in these rules (or {CAMEL!r}: the tile, with a camel)"
@@ -140,6 +140,23 @@ def _effect_problems(
     for source in sources:
         found += unknown_ids(rules, where, source)
     return found
+
+
+def _removal_problem(rules: Rules, piece: str) -> str:
+    """Why ``remove`` cannot name ``piece`` in these rules ("" when it can): a camel, a
+    token or a meeple's colour. A token standing in for a camel (the Artisans' tent) goes
+    with its tile, not alone."""
+    token = rules.token_index.get(piece)
+    if piece == CAMEL or (token is None and piece in rules.colour_index):
+        return ""
+    if token is None:
+        return (
+            f"no token {piece!r} in these rules (or {CAMEL!r}: the tile's camel, or a "
+            "colour: one of its meeples)"
+        )
+    if rules.tokens[token].replaces_camel:
+        return f"a {piece} stands for a camel: it is not removed alone"
+    return ""
 
 
 def _on_target(effect: EffectSpec) -> str | None:

@@ -15,9 +15,11 @@ from naqala.plugins.base.api import (
     change_kept,
     give_cards,
     kept,
+    marked_by_stand_in,
     owned_tiles,
     pieces_left,
     place_token,
+    release_tile,
     set_deck,
     take_djinn_card,
     take_tile,
@@ -65,22 +67,17 @@ class TileThief(Theft):
     def gifts(
         self, rules: Rules, state: State, victim: int, card: CardSpec
     ) -> list[tuple[str, ...]]:
-        stand_ins = [k for k, t in enumerate(rules.tokens) if t.replaces_camel]
-        tokens = state.board.tokens
         return [
             (state.geometry.name(t),)
             for t in owned_tiles(state, victim)
-            if not any(tokens[t][k] for k in stand_ins)
+            if not marked_by_stand_in(rules, state, t)
         ]
 
     def give(
         self, rules: Rules, state: State, victim: int, card: CardSpec, choice: tuple[str, ...]
     ) -> State:
         tile = state.geometry.parse(choice[0])
-        board = evolve(state.board, owners=replace_at(state.board.owners, tile, NOBODY))
-        p = state.players[victim]
-        state = evolve(state, board=board).replace_player(victim, evolve(p, camels=p.camels + 1))
-        return add_given(state, f"tile.{tile}", 1)
+        return add_given(release_tile(state, tile), f"tile.{tile}", 1)
 
     def can_keep(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
         return pieces_left(state.players[owner]) > 0

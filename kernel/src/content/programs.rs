@@ -381,6 +381,10 @@ pub enum Verb {
     Place(usize),
     /// a token of the power's target tile back to the bank
     Remove(usize),
+    /// the camel on the power's target tile back to its owner: the tile is no one's
+    RemoveCamel,
+    /// a meeple of this colour from the power's target tile back to the bag
+    RemoveMeeple(usize),
     /// the power's target tile taken with one of the player's camels
     PlaceCamel,
     /// meeples drawn at random from the bag onto the power's target tile
@@ -705,6 +709,7 @@ fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>,
                     verb
                 }
                 "place" if e.token == CAMEL => Verb::PlaceCamel,
+                "remove" if e.token == CAMEL => Verb::RemoveCamel,
                 "set" => match names.counter(&e.token).filter(|_| names.settable(&e.token)) {
                     Some(holder) => Verb::Set(holder),
                     None => {
@@ -714,16 +719,26 @@ fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>,
                         ))
                     }
                 },
-                verb @ ("place" | "remove") => match names.token(&e.token) {
-                    Some(token) if verb == "place" => Verb::Place(token),
-                    Some(token) => Verb::Remove(token),
-                    None => {
-                        return Err(format!(
-                            "kernel content: effects: no token {:?} to {verb}",
-                            e.token
-                        ))
+                verb @ ("place" | "remove") => {
+                    match (names.token(&e.token), names.colour(&e.token)) {
+                        (Some(token), _) if verb == "place" => Verb::Place(token),
+                        (Some(token), _) if names.doc.tokens[token].replaces_camel => {
+                            return Err(format!(
+                                "kernel content: effects: a {:?} stands for a camel: it is not \
+                             removed alone",
+                                e.token
+                            ))
+                        }
+                        (Some(token), _) => Verb::Remove(token),
+                        (None, Some(colour)) if verb == "remove" => Verb::RemoveMeeple(colour),
+                        _ => {
+                            return Err(format!(
+                                "kernel content: effects: no token {:?} to {verb}",
+                                e.token
+                            ))
+                        }
                     }
-                },
+                }
                 other => return Err(format!("kernel content: effects: unknown verb {other:?}")),
             };
             Ok(Effect {

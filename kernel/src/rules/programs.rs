@@ -205,6 +205,21 @@ impl Rules<'_> {
                         state.pool[token] += 1;
                     }
                 }
+                effects::Verb::RemoveCamel => {
+                    let owned = |t: usize| state.board.owner(t) >= 0;
+                    if let Some(tile) = scope.target.filter(|&t| owned(t)) {
+                        if !self.marked_by_stand_in(&state, tile) {
+                            state = self.release_tile(state, tile);
+                        }
+                    }
+                }
+                effects::Verb::RemoveMeeple(colour) => {
+                    let here = |t: usize| state.board.meeples(t)[colour] > 0;
+                    if let Some(tile) = scope.target.filter(|&t| here(t)) {
+                        state.board.meeples_mut(tile)[colour] -= 1;
+                        state.bag[colour] += 1;
+                    }
+                }
                 effects::Verb::PlaceCamel => {
                     if let Some(tile) = scope.target {
                         state = self.take_tile(state, scope.me, tile);
