@@ -81,8 +81,9 @@ TARGET_TESTS = (
     "target.tokens > 0 or target.holds_meeples",
 )
 #: what a used power's ``place`` puts on its target tile, and what ``remove`` takes off
+#: (the camel and the meeples first: Hypothesis draws the first entries most)
 PLACED = ("palace", "palm-tree", "camel")
-REMOVED = (*PLACED, "yellow", "white", "green", "blue", "red")
+REMOVED = ("camel", "yellow", "red", "palace", "palm-tree", "white", "green", "blue")
 #: the counters every drawn program declares: one per player, one for the game
 COUNTERS = '[[counter]]\nid = "mine"\nof = "player"\n\n[[counter]]\nid = "ours"\nof = "game"'
 
@@ -278,7 +279,7 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
             fields["target_kind"] = _value(draw(st.sampled_from(TILE_KINDS)))
         if target != "kind":
             fields["target"] = _value(draw(st.sampled_from(TARGET_TESTS) | expressions(2)))
-        if draw(st.booleans()):
+        if draw(st.booleans()) or draw(st.booleans()):  # a piece put on it or taken off
             verb = draw(st.sampled_from(("place", "remove", "meeples")))
             pieces = PLACED if verb == "place" else REMOVED
             piece = {
@@ -286,7 +287,7 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
                 if verb == "meeples"
                 else draw(st.sampled_from(pieces))
             }
-            if piece.get("remove") == "camel" and draw(st.booleans()):
+            if piece.get("remove") == "camel":
                 fields["target"] = _value(OPPONENTS_TILE)  # a camel there to remove
                 fields.pop("target_kind", None)
             effects.insert(draw(st.integers(0, len(effects))), piece)

@@ -168,7 +168,7 @@ EVICTION = (
 )
 
 
-def holding_eviction(rules: Rules) -> State:
+def holding_eviction(rules: Rules, stage: str = "sell") -> State:
     state = board(rules, rules.new_game(2, 1), {"a1": "Y", "b1": "YG", "c3": "YYB"}, clear=True)
     c3 = state.geometry.parse("c3")
     owners = tuple(1 if t == c3 else o for t, o in enumerate(state.board.owners))
@@ -176,7 +176,7 @@ def holding_eviction(rules: Rules) -> State:
     state = state.replace_player(
         1, attrs.evolve(state.players[1], camels=state.players[1].camels - 1)
     )
-    state = player(rules, turn_of(rules, state, 0), 0, djinns=["evict"])
+    state = player(rules, turn_of(rules, state, 0, stage), 0, djinns=["evict"])
     return out_of_the_pile(rules, state, "djinns", "evict")
 
 
@@ -190,9 +190,26 @@ def test_a_camel_goes_back_to_its_owner_and_a_meeple_to_the_bag() -> None:
     assert used.board.owners[c3] == -1  # no one's
     assert used.players[1].camels == state.players[1].camels + 1
     assert used.board.meeples[c3][yellow] == 1 and used.bag[yellow] == state.bag[yellow] + 1
-    again = play(rules, attrs.evolve(used, turn=state.turn, decision=state.decision), "pick a1")
-    assert not [a for a in rules.legal_actions(again) if a.kind == "evict"]  # none held now
     same_on_the_kernel(rules, state, used)
+
+
+def test_meeples_are_not_taken_off_while_they_are_in_play() -> None:
+    """A power that takes meeples off a tile is not offered at the pick, a drop or the
+    assassins' kill: their options were worked out for the meeples as they stand, and a
+    move it broke could not end."""
+    rules = rules_of(EVICTION)
+    at_pick = holding_eviction(rules, "pick")
+    at_drop = play(rules, at_pick, "pick a1")
+    assert at_drop.decision.stage == "drop"
+    for state in (at_pick, at_drop):
+        assert not [a for a in rules.legal_actions(state) if a.kind == "evict"]
+        same_on_the_kernel(rules, state)
+    camel_only = rules_of(EVICTION.replace(', { remove = "yellow" }', ""))
+    at_pick = holding_eviction(camel_only, "pick")
+    assert [str(a) for a in camel_only.legal_actions(at_pick) if a.kind == "evict"] == [
+        "evict c3"
+    ]  # a camel sent home changes no move
+    same_on_the_kernel(camel_only, at_pick, play(camel_only, at_pick, "evict c3"))
 
 
 def test_a_tent_stands_for_a_camel_and_is_not_removed(tmp_path: Path) -> None:

@@ -39,6 +39,7 @@ from naqala.core.effects import (
     TriggerSpec,
     compile_expression,
     is_reading,
+    nested,
 )
 from naqala.core.encoding import board_squares
 from naqala.core.engine import Rules
@@ -719,12 +720,28 @@ class ProtectingReactingPower(ProtectingPower, ReactingPower):
     """Both: a power that protects, and counts each time its protection hides a target."""
 
 
+#: where a used power that takes meeples off a tile is not offered: the pick, a drop and
+#: the assassins' kill, whose options were worked out for the meeples as they stand (a
+#: move it broke could not end)
+MEEPLES_IN_PLAY = frozenset({"pick", "drop", "kill"})
+
+
 class UsedPower(EffectPower, Activated):
     """A power its owner uses in their own turn (``on = "use"``), paid with the card's
-    ``cost``, at most as often as its deck allows; offered while its ``if`` holds."""
+    ``cost``, at most as often as its deck allows; offered while its ``if`` holds (and,
+    when it takes meeples off a tile, not while they are in play)."""
 
     def usable(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
+        if state.decision.stage in MEEPLES_IN_PLAY and self._removes_meeples(rules):
+            return False
         return holds(rules, state, self.spec.when, Scope(owner, owner, None, card.params, card.id))
+
+    def _removes_meeples(self, rules: Rules) -> bool:
+        """Whether an effect takes a meeple off a tile (``remove`` naming a colour)."""
+        return any(
+            e.remove is not None and e.remove != CAMEL and e.remove not in rules.token_index
+            for _, e in nested(self.spec.effects)
+        )
 
     def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
         return (board_squares(rules),) if self.spec.targeted else ()

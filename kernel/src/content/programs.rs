@@ -462,6 +462,17 @@ pub struct Power {
     pub target: Option<Expr>,
     /// the decisions of its owner's turn at which a used power is offered (none: all)
     pub stages: Vec<String>,
+    /// whether it takes meeples off a tile (`remove = "<colour>"`): it is not offered at
+    /// the pick, a drop or the assassins' kill, whose options were worked out for the
+    /// meeples as they stand (`effects.MEEPLES_IN_PLAY`)
+    pub removes_meeples: bool,
+}
+
+/// Whether an effect of `list` (or of a choice's options) takes a meeple off a tile.
+fn removes_meeples(list: &[Effect]) -> bool {
+    list.iter().any(|e| {
+        matches!(e.verb, Verb::RemoveMeeple(_)) || e.options.iter().any(|o| removes_meeples(o))
+    })
 }
 
 /// The effects language's entries of one content, resolved.
@@ -858,9 +869,11 @@ impl Effects {
                 .powers
                 .iter()
                 .any(|p| p.deck == power.deck && p.kind == power.kind && p.on == "use");
+            let program = program("", &power.test, &power.effects, &empty, &names)?;
             out.powers.push(Power {
                 on,
-                program: program("", &power.test, &power.effects, &empty, &names)?,
+                removes_meeples: removes_meeples(&program.effects),
+                program,
                 counted: !used_kind,
                 protects,
                 target_kind: power.target_kind.clone(),

@@ -148,7 +148,9 @@ impl Rules<'_> {
                 .power_stages
                 .as_ref()
                 .is_none_or(|s| s.contains(&stage));
-            if !offered || !effects::holds(&power.program.test, state, &scope) {
+            let settled = !power.removes_meeples
+                || ![self.known.pick, self.known.drop, self.known.kill].contains(&stage);
+            if !offered || !settled || !effects::holds(&power.program.test, state, &scope) {
                 return Vec::new();
             }
             let targets: Vec<Option<u8>> = if power.target_kind.is_empty() && power.target.is_none()
