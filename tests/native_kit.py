@@ -6,13 +6,18 @@ extension fails instead of skipping, so a broken build cannot pass as "skipped".
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import pytest
 
 from naqala import native as kernel
 from naqala.core.engine import Rules
 from naqala.native.bridge import NativeRules
+
+if TYPE_CHECKING:
+    from naqala.native.differential import Report
 
 
 def require_native() -> ModuleType:
@@ -41,3 +46,19 @@ def assert_native_game_is_python(
     ended, native_count = native.random_playout(seeds)
     assert (bridge.data(ended), native_count) == (state_to_data(rules, final), count)
     assert ended.scores() == list(rules.scores(final))
+
+
+def assert_same_games(rules: Rules, games: Iterable[tuple[int, int]]) -> list[Report]:
+    """Each game (players, seed) played by random players on the Python engine and
+    compared with the kernel after every action (``verify_game``): fails on the first
+    difference; the reports, for what a test wants reached."""
+    require_native()
+    from naqala.native.differential import verify_game
+
+    bridge = NativeRules(rules)
+    reports = []
+    for players, seed in games:
+        report = verify_game(rules, bridge, players, seed)
+        assert not report.differences, report.differences[:2]
+        reports.append(report)
+    return reports

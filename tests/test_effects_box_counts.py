@@ -9,6 +9,7 @@ from pathlib import Path
 
 import attrs
 import pytest
+from native_kit import assert_same_games
 
 from naqala.core.content import ContentError
 from naqala.core.effects import EffectSpec
@@ -87,15 +88,10 @@ def test_a_plugins_counter_is_never_set_and_is_unknown_without_its_plugin(tmp_pa
 def test_the_box_counts_play_the_same_on_both_engines(tmp_path: Path) -> None:
     """A house rule over the Whims box paying each turn for the whims fulfilled and the
     djinns of a kind held: the kernel plays it natively, state for state."""
-    differential = pytest.importorskip("naqala.native.differential")
-    native = pytest.importorskip("naqala.native.bridge").NativeRules
     rules = rule(
         tmp_path,
         '[[trigger]]\nid = "patron"\non = "turn-end"\n'
         f'effects = [{{ coins = \'counter("{CLAIMED}") + 2 * holds("qareen")\' }}]\n',
         (WHIMS,),
     )
-    kernel = native(rules)
-    for players, seed in ((2, 3), (4, 8), (5, 13)):
-        report = differential.verify_game(rules, kernel, players, seed)
-        assert not report.differences, report.differences[:2]
+    assert_same_games(rules, ((2, 3), (4, 8), (5, 13)))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import attrs
 import pytest
+from native_kit import assert_same_games
 
 from naqala.core.content import ContentError, parse_content_file
 from naqala.core.effects import EffectSpec
@@ -118,10 +119,4 @@ def test_a_counter_the_rules_do_not_declare_is_refused_naming_its_entry(tmp_path
 
 
 def test_counters_play_the_same_on_both_engines() -> None:
-    differential = pytest.importorskip("naqala.native.differential")
-    native = pytest.importorskip("naqala.native.bridge").NativeRules
-    rules = build_rules(house_rules=[BOUNTY])
-    kernel = native(rules)
-    for players, seed in ((2, 3), (3, 4), (4, 5)):
-        report = differential.verify_game(rules, kernel, players, seed)
-        assert not report.differences, report.differences[:2]
+    assert_same_games(build_rules(house_rules=[BOUNTY]), ((2, 3), (3, 4), (4, 5)))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from native_kit import assert_same_games
 
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
@@ -90,10 +91,4 @@ def test_al_amin_scores_his_pairs_of_fakirs_as_wild_goods() -> None:
 def test_wild_fakirs_play_the_same_on_both_engines() -> None:
     """A house rule making every player's Fakirs wild at scoring runs natively: the same
     states and score sheets on both engines."""
-    differential = pytest.importorskip("naqala.native.differential")
-    native = pytest.importorskip("naqala.native.bridge").NativeRules
-    rules = build_rules(house_rules=[WILD_FAKIRS])
-    kernel = native(rules)
-    for players, seed in ((2, 5), (3, 9), (4, 21)):
-        report = differential.verify_game(rules, kernel, players, seed)
-        assert not report.differences, report.differences[:2]
+    assert_same_games(build_rules(house_rules=[WILD_FAKIRS]), ((2, 5), (3, 9), (4, 21)))

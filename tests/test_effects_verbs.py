@@ -9,6 +9,7 @@ from pathlib import Path
 
 import attrs
 import pytest
+from native_kit import assert_same_games
 
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
@@ -168,6 +169,18 @@ EVICTION = (
 )
 
 
+def dealt(kind: str, power: str) -> str:
+    """Four free djinns of ``kind`` with ``power``, one dealt to each player at setup
+    (``start.cards``), so that random players use them often."""
+    djinns = "".join(
+        f'[[djinn]]\nid = "{kind}-{n}"\nname = "{kind.title()} {n}"\nvp = 2\nkind = "{kind}"\n'
+        'cost = ""\n\n'
+        for n in range(1, 5)
+    )
+    cards = f'start.cards = [{{deck = "djinns", kind = "{kind}", count = 1}}]'
+    return f"[settings]\n{cards}\n\n{djinns}{power}"
+
+
 def holding_eviction(rules: Rules, stage: str = "sell") -> State:
     state = board(rules, rules.new_game(2, 1), {"a1": "Y", "b1": "YG", "c3": "YYB"}, clear=True)
     c3 = state.geometry.parse("c3")
@@ -250,27 +263,13 @@ def test_camels_sent_home_play_the_same_on_both_engines_in_whole_games(
 ) -> None:
     """Four free evictions, one dealt to each player at setup: the random games send
     camels home and meeples to the bag, compared state by state."""
-    differential = pytest.importorskip("naqala.native.differential")
-    native = pytest.importorskip("naqala.native.bridge").NativeRules
     from naqala.plugins.base import effects
 
     sent_home = []
     release = effects.release_tile
     monkeypatch.setattr(effects, "release_tile", lambda s, t: sent_home.append(t) or release(s, t))
-    djinns = "".join(
-        f'[[djinn]]\nid = "evict-{n}"\nname = "Evict {n}"\nvp = 2\nkind = "evict"\ncost = ""\n\n'
-        for n in range(1, 5)
-    )
-    power = EVICTION[EVICTION.index("[[power]]") :]
-    rules = rules_of(
-        '[settings]\nstart.cards = [{deck = "djinns", kind = "evict", count = 1}]\n\n'
-        + djinns
-        + power
-    )
-    kernel = native(rules)
-    for players, seed in ((2, 1), (3, 2), (4, 3)):
-        report = differential.verify_game(rules, kernel, players, seed)
-        assert not report.differences, report.differences[:2]
+    rules = rules_of(dealt("evict", EVICTION[EVICTION.index("[[power]]") :]))
+    assert_same_games(rules, ((2, 1), (3, 2), (4, 3)))
     assert sent_home
 
 
@@ -360,21 +359,10 @@ def test_a_face_up_djinn_taken_free_asks_which_then_resumes_the_decision() -> No
 def test_face_up_djinns_taken_play_the_same_on_both_engines_in_whole_games() -> None:
     """Four free genies, one dealt to each player at setup: the random games use them
     often, and each take is compared state by state."""
-    differential = pytest.importorskip("naqala.native.differential")
-    native = pytest.importorskip("naqala.native.bridge").NativeRules
-    genies = "".join(
-        f'[[djinn]]\nid = "genie-{n}"\nname = "Genie {n}"\nvp = 2\nkind = "genie"\ncost = ""\n\n'
-        for n in range(1, 5)
+    power = (
+        '[[power]]\ndeck = "djinns"\nkind = "genie"\non = "use"\neffects = [{ take_djinn = 1 }]\n'
     )
-    rules = rules_of(
-        '[settings]\nstart.cards = [{deck = "djinns", kind = "genie", count = 1}]\n\n'
-        + genies
-        + '[[power]]\ndeck = "djinns"\nkind = "genie"\non = "use"\neffects = [{ take_djinn = 1 }]\n'
-    )
-    kernel = native(rules)
-    for players, seed in ((2, 1), (3, 2), (4, 3)):
-        report = differential.verify_game(rules, kernel, players, seed)
-        assert not report.differences, report.differences[:2]
+    for report in assert_same_games(rules_of(dealt("genie", power)), ((2, 1), (3, 2), (4, 3))):
         assert report.decisions["take-djinn"] > 0
 
 
