@@ -159,9 +159,11 @@ def marked_by_stand_in(rules: Rules, state: State, tile: int) -> bool:
 
 
 def release_tile(state: State, tile: int) -> State:
-    """The camel on ``tile`` goes back to its owner, and the tile is no one's (a tile of a
-    player's, not marked by a stand-in)."""
+    """The camel on ``tile`` goes back to its owner, and the tile is no one's (a tile no
+    player holds: nothing; a tile a stand-in marks is the caller's to refuse)."""
     owner = state.board.owners[tile]
+    if owner < 0:
+        return state
     board = evolve(state.board, owners=replace_at(state.board.owners, tile, NOBODY))
     p = state.players[owner]
     return evolve(state, board=board).replace_player(owner, evolve(p, camels=p.camels + 1))

@@ -415,11 +415,9 @@ def _read_counter(rules: Rules, state: State, counter: str, me: int) -> int:
 def _remove(rules: Rules, state: State, piece: str, tile: int) -> State:
     """What ``remove`` names, from ``tile``: its camel back to its owner, a token back to
     the bank, or a meeple of a colour back to the bag (nothing there: nothing)."""
-    if piece == CAMEL:
-        owner = state.board.owners[tile]
-        if owner < 0 or marked_by_stand_in(rules, state, tile):
-            return state  # no one's, a non-player's (solo mode's Sultan), or a tent's
-        return release_tile(state, tile)
+    if piece == CAMEL:  # a tile a tent marks keeps it: the tent stands for the camel
+        marked = marked_by_stand_in(rules, state, tile)
+        return state if marked else release_tile(state, tile)
     token = rules.token_index.get(piece)
     if token is not None:
         here = state.board.tokens[tile]

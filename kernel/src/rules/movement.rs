@@ -263,8 +263,6 @@ impl Rules<'_> {
         state
     }
 
-    /// `take_tile`: a camel on an unowned tile, or out of camels a piece still to place
-    /// (a `piece.<token>` counter) as a token of that name.
     /// `marked_by_stand_in`: whether a token standing in for a camel (the Artisans'
     /// tent) marks `tile`.
     pub(crate) fn marked_by_stand_in(&self, state: &State, tile: usize) -> bool {
@@ -272,15 +270,19 @@ impl Rules<'_> {
         (self.content.doc.tokens.iter().zip(here)).any(|(token, &n)| token.replaces_camel && n > 0)
     }
 
-    /// `release_tile`: the camel on `tile` goes back to its owner (a player), and the
-    /// tile is no one's.
+    /// `release_tile`: the camel on `tile` goes back to its owner, and the tile is no
+    /// one's (a tile no player holds: nothing).
     pub(crate) fn release_tile(&self, mut state: State, tile: usize) -> State {
-        let owner = usize::try_from(state.board.owner(tile)).expect("a player's tile");
+        let Ok(owner) = usize::try_from(state.board.owner(tile)) else {
+            return state;
+        };
         state.board.set_owner(tile, NOBODY);
         state.players[owner].camels += 1;
         state
     }
 
+    /// `take_tile`: a camel on an unowned tile, or out of camels a piece still to place
+    /// (a `piece.<token>` counter) as a token of that name.
     pub(super) fn take_tile(&self, mut state: State, player: usize, tile: usize) -> State {
         if state.board.owner(tile) != NOBODY {
             return state;

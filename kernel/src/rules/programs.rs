@@ -206,8 +206,8 @@ impl Rules<'_> {
                     }
                 }
                 effects::Verb::RemoveCamel => {
-                    let owned = |t: usize| state.board.owner(t) >= 0;
-                    if let Some(tile) = scope.target.filter(|&t| owned(t)) {
+                    // a tile a tent marks keeps it: the tent stands for the camel
+                    if let Some(tile) = scope.target {
                         if !self.marked_by_stand_in(&state, tile) {
                             state = self.release_tile(state, tile);
                         }
