@@ -132,7 +132,8 @@ pub fn evaluate(expr: &Expr, state: &State, scope: &Scope<'_>) -> i64 {
             .count() as i64,
         Expr::Merchandise(suits, wilds) => {
             let wilds = evaluate(wilds, state, scope).clamp(0, MOST_WILDS) as usize;
-            merchandise(suits, state, scope.me, wilds)
+            let hand = state.players[scope.me].hands.hand(suits.deck);
+            clamp(suits.score(hand, wilds))
         }
         Expr::Count(counted) => clamp(count(*counted, state, scope.me)),
         Expr::Neg(a) => clamp(-evaluate(a, state, scope)),
@@ -153,20 +154,6 @@ pub fn evaluate(expr: &Expr, state: &State, scope: &Scope<'_>) -> i64 {
             }
         }
     }
-}
-
-/// `merchandise(n)`: the best score of the merchandise in `me`'s resource hand with
-/// `wilds` jokers (`plugins/base/effects.py`'s `_merchandise`).
-fn merchandise(suits: &Suits, state: &State, me: usize, wilds: usize) -> i64 {
-    let hand = state.players[me].hands.hand(suits.deck);
-    let held = crate::suits::copies_held(hand, |card| suits.goods[usize::from(card)]);
-    let sizes = crate::suits::suit_sizes(&held);
-    clamp(crate::suits::best_with_wilds(
-        &suits.values,
-        suits.types,
-        &sizes,
-        wilds,
-    ))
 }
 
 fn variable(var: Var, state: &State, scope: &Scope<'_>) -> i64 {

@@ -270,11 +270,10 @@ fn base_lines(seat: &Seat) -> Vec<Line> {
         .map(|&t| doc.tiles[usize::from(state.layout.tiles[t])].vp)
         .sum();
     lines.push(line("tiles", BASE, tiles));
-    lines.push(line(
-        MERCHANDISE,
-        BASE,
-        merchandise(content, state, seat.player),
-    ));
+    // the suits as scored (`plugins/base/merchandise.py`)
+    let hand = state.players[seat.player].hands.hand(0);
+    let merchandise = crate::suits::Suits::of(&content.doc).score(hand, 0);
+    lines.push(line(MERCHANDISE, BASE, merchandise));
     lines
 }
 
@@ -450,19 +449,4 @@ fn lake_lines(seat: &Seat, everything: &[&Line]) -> Vec<Line> {
         lines.push(line(&category, LAKE, count * worth));
     }
     lines
-}
-
-/// A seat's merchandise suits as scored (`plugins/base/merchandise.py`): the sizes of
-/// the suits that score most, by the `suit_values` table.
-fn merchandise(content: &Content, state: &State, player: usize) -> i64 {
-    let doc = &content.doc;
-    let hand = state.players[player].hands.hand(0);
-    let held = crate::suits::copies_held(hand, |card| {
-        let spec = &doc.cards[usize::from(card)];
-        spec.deck == DECKS[0] && spec.kind == MERCHANDISE
-    });
-    let values = content.table("suit_values").unwrap_or(&[]);
-    (crate::suits::suit_sizes(&held).iter())
-        .map(|&n| crate::suits::suit_value(values, n))
-        .sum()
 }

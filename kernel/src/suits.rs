@@ -1,6 +1,62 @@
 //! Merchandise suits: how the cards held group into suits of distinct types, and the best
-//! score when jokers (Al-Amin's Fakirs) may stand for any type. Pure arithmetic, shared by
-//! the rules (`Rules::score`) and the results reading (`results.rs`), so there is one copy.
+//! score when jokers (`merchandise(n)`, Al-Amin's Fakirs) may stand for any type. One
+//! `Suits` per content serves final scoring (`Rules::score`), the results reading
+//! (`results.rs`) and the effects language, so there is one copy.
+
+use crate::content::{ContentDoc, RESOURCES};
+
+/// What merchandise scoring reads of a content, found once: the resource deck, which of
+/// its cards are merchandise (by card index), how many types there are, and the
+/// `suit_values` table.
+#[derive(Debug, Clone)]
+pub struct Suits {
+    pub deck: usize,
+    goods: Box<[bool]>,
+    types: usize,
+    values: Box<[i64]>,
+}
+
+impl Suits {
+    /// The merchandise of `doc`'s resource deck (found by name; the content check holds
+    /// it first).
+    pub fn of(doc: &ContentDoc) -> Suits {
+        let goods: Box<[bool]> = (doc.cards.iter())
+            .map(|c| c.deck == RESOURCES && c.kind == "merchandise")
+            .collect();
+        let mut types: Vec<&str> = (doc.cards.iter().zip(goods.iter()))
+            .filter(|&(_, &good)| good)
+            .map(|(c, _)| c.id.as_str())
+            .collect();
+        types.sort_unstable();
+        types.dedup();
+        Suits {
+            deck: doc
+                .decks
+                .iter()
+                .position(|d| d.id == RESOURCES)
+                .unwrap_or(0),
+            goods,
+            types: types.len(),
+            values: doc
+                .tables
+                .get("suit_values")
+                .cloned()
+                .unwrap_or_default()
+                .into(),
+        }
+    }
+
+    /// The best score of the merchandise in `hand` (a resource hand) with `wilds`
+    /// jokers: with none, the suits as scored (`best_suits`, by `suit_value`).
+    pub fn score(&self, hand: &[u8], wilds: usize) -> i64 {
+        let held = copies_held(hand, |card| self.goods[usize::from(card)]);
+        let sizes = suit_sizes(&held);
+        if wilds == 0 {
+            return sizes.iter().map(|&n| suit_value(&self.values, n)).sum();
+        }
+        best_with_wilds(&self.values, self.types, &sizes, wilds)
+    }
+}
 
 /// The value of a suit of `size` distinct types by the `suit_values` table; a suit of none,
 /// or longer than the table, is worth 0 (the content check keeps the table long enough).
@@ -13,7 +69,7 @@ pub fn suit_value(values: &[i64], size: usize) -> i64 {
 
 /// The copies of each card of `hand` that `counts`, as (card index, copies held) pairs
 /// in the order first held: what `suit_sizes` groups.
-pub fn copies_held(hand: &[u8], counts: impl Fn(u8) -> bool) -> Vec<(u8, usize)> {
+fn copies_held(hand: &[u8], counts: impl Fn(u8) -> bool) -> Vec<(u8, usize)> {
     let mut held: Vec<(u8, usize)> = Vec::new();
     for &card in hand.iter().filter(|&&c| counts(c)) {
         match held.iter_mut().find(|(c, _)| *c == card) {
@@ -26,7 +82,7 @@ pub fn copies_held(hand: &[u8], counts: impl Fn(u8) -> bool) -> Vec<(u8, usize)>
 
 /// `best_suits`: the sizes of the suits held, one of every type held, again and again.
 /// `held` pairs a type with the copies held; types held 0 times count for nothing.
-pub fn suit_sizes<T>(held: &[(T, usize)]) -> Vec<usize> {
+fn suit_sizes<T>(held: &[(T, usize)]) -> Vec<usize> {
     let deepest = held.iter().map(|&(_, n)| n).max().unwrap_or(0);
     (0..deepest)
         .map(|layer| held.iter().filter(|&&(_, n)| n > layer).count())
@@ -35,7 +91,7 @@ pub fn suit_sizes<T>(held: &[(T, usize)]) -> Vec<usize> {
 
 /// `best_with_wilds`: the best score of the suits `suits` with `wilds` jokers, each added
 /// to a suit (up to `types` distinct types) or made into suits of their own.
-pub fn best_with_wilds(values: &[i64], types: usize, suits: &[usize], wilds: usize) -> i64 {
+fn best_with_wilds(values: &[i64], types: usize, suits: &[usize], wilds: usize) -> i64 {
     let value = |size| suit_value(values, size);
     let mut alone = vec![0i64; wilds + 1];
     for n in 1..=wilds {

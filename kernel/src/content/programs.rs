@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use crate::names::{Names, Sym};
+use crate::suits::Suits;
 
 /// Every intermediate value is held within ±`BOUND`, as in Python (`effects.BOUND`).
 pub const BOUND: i64 = 1_000_000_000;
@@ -356,17 +357,6 @@ pub enum Expr {
     Merchandise(Box<Suits>, Box<Expr>),
 }
 
-/// What `merchandise(n)` reads of the content, found once: the resource deck, which of
-/// its cards are merchandise (by card index), how many types there are, and the
-/// `suit_values` table.
-#[derive(Debug, Clone)]
-pub struct Suits {
-    pub deck: usize,
-    pub goods: Box<[bool]>,
-    pub types: usize,
-    pub values: Box<[i64]>,
-}
-
 /// The most jokers `merchandise(n)` counts (`core.effects.MOST_WILDS`): a larger `n`
 /// counts as this many.
 pub const MOST_WILDS: i64 = 99;
@@ -542,31 +532,6 @@ fn resources(names: &Lookup<'_>) -> usize {
     deck_named(names, crate::content::RESOURCES, 0)
 }
 
-/// The merchandise of the content's resource deck, for `merchandise(n)`.
-fn suits(names: &Lookup<'_>) -> Suits {
-    let doc = names.doc;
-    let goods: Box<[bool]> = (doc.cards.iter())
-        .map(|c| c.deck == crate::content::RESOURCES && c.kind == "merchandise")
-        .collect();
-    let mut types: Vec<&str> = (doc.cards.iter().zip(goods.iter()))
-        .filter(|&(_, &good)| good)
-        .map(|(c, _)| c.id.as_str())
-        .collect();
-    types.sort_unstable();
-    types.dedup();
-    Suits {
-        deck: resources(names),
-        goods,
-        types: types.len(),
-        values: doc
-            .tables
-            .get("suit_values")
-            .cloned()
-            .unwrap_or_default()
-            .into(),
-    }
-}
-
 /// The index of the djinn deck, found by name (`content::check` holds it second).
 fn djinns(names: &Lookup<'_>) -> usize {
     deck_named(names, crate::content::DJINNS, 1)
@@ -670,7 +635,10 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
             let [wilds] = args.as_slice() else {
                 return refuse(&format!("merchandise() with {} values", args.len()));
             };
-            Expr::Merchandise(Box::new(suits(names)), Box::new(resolve(wilds, names)?))
+            Expr::Merchandise(
+                Box::new(Suits::of(names.doc)),
+                Box::new(resolve(wilds, names)?),
+            )
         }
         ExprDoc::Call { call, args } => {
             let fun = match call.as_str() {

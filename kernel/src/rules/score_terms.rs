@@ -15,10 +15,8 @@ pub(super) struct ScoreTerms {
     pub vizier_vp: i64,
     pub vizier_bonus: i64,
     pub elder_vp: i64,
-    /// the `suit_values` table, if the rules have one
-    pub suit_values: Option<Vec<i64>>,
-    /// by card index: whether it is merchandise of the resources deck
-    pub merchandise: Vec<bool>,
+    /// the merchandise and the `suit_values` table
+    pub suits: crate::suits::Suits,
 }
 
 impl ScoreTerms {
@@ -32,12 +30,7 @@ impl ScoreTerms {
             vizier_vp: setting("vizier_vp"),
             vizier_bonus: setting("vizier_bonus"),
             elder_vp: setting("elder_vp"),
-            suit_values: content.table("suit_values").map(<[i64]>::to_vec),
-            merchandise: doc
-                .cards
-                .iter()
-                .map(|spec| spec.kind == "merchandise" && spec.deck == crate::content::RESOURCES)
-                .collect(),
+            suits: crate::suits::Suits::of(doc),
         }
     }
 }

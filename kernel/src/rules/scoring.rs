@@ -53,11 +53,8 @@ impl Rules<'_> {
             .iter()
             .map(|&t| doc.tiles[usize::from(state.layout.tiles[t])].vp)
             .sum::<i64>();
-        total += self
-            .best_suits(state, player)
-            .iter()
-            .map(|&n| self.suit_value(n))
-            .sum::<i64>();
+        let resources = state.players[player].hands.hand(self.content.resources());
+        total += self.score_terms.suits.score(resources, 0);
         total
             + self.thief_points(state, player)
             + self.solo_points(state, player)
@@ -88,20 +85,5 @@ impl Rules<'_> {
             }
             _ => 0,
         }
-    }
-
-    pub(super) fn suit_value(&self, size: usize) -> i64 {
-        crate::suits::suit_value(self.score_terms.suit_values.as_deref().unwrap_or(&[]), size)
-    }
-
-    /// The merchandise cards of the resources deck: (card index, copies held).
-    pub(super) fn goods(&self, state: &State, player: usize) -> Vec<(u8, usize)> {
-        let hand = state.players[player].hands.hand(self.content.resources());
-        crate::suits::copies_held(hand, |card| self.score_terms.merchandise[usize::from(card)])
-    }
-
-    /// `best_suits`: the sizes of the suits that score most.
-    pub(super) fn best_suits(&self, state: &State, player: usize) -> Vec<usize> {
-        crate::suits::suit_sizes(&self.goods(state, player))
     }
 }
