@@ -153,6 +153,35 @@ pub struct ContentDoc {
 const SOLO_BID: (&str, &str) = ("stage:bid", crate::providers::SOLO);
 
 impl ContentDoc {
+    /// The merchandise of the resource deck (found by name; the content check holds it
+    /// first), for final scoring and `merchandise(n)` (`crate::suits`).
+    pub fn suits(&self) -> crate::suits::Suits {
+        let goods: Box<[bool]> = (self.cards.iter())
+            .map(|c| c.deck == RESOURCES && c.kind == "merchandise")
+            .collect();
+        let mut types: Vec<&str> = (self.cards.iter().zip(goods.iter()))
+            .filter(|&(_, &good)| good)
+            .map(|(c, _)| c.id.as_str())
+            .collect();
+        types.sort_unstable();
+        types.dedup();
+        crate::suits::Suits {
+            deck: self
+                .decks
+                .iter()
+                .position(|d| d.id == RESOURCES)
+                .unwrap_or(0),
+            goods,
+            types: types.len(),
+            values: self
+                .tables
+                .get("suit_values")
+                .cloned()
+                .unwrap_or_default()
+                .into(),
+        }
+    }
+
     /// Whether these are a solo game's rules: their bid stage is solo mode's.
     pub fn is_solo(&self) -> bool {
         let (entry, module) = SOLO_BID;

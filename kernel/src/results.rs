@@ -272,7 +272,7 @@ fn base_lines(seat: &Seat) -> Vec<Line> {
     lines.push(line("tiles", BASE, tiles));
     // the suits as scored (`plugins/base/merchandise.py`)
     let hand = state.players[seat.player].hands.hand(0);
-    let merchandise = crate::suits::Suits::of(&content.doc).score(hand, 0);
+    let merchandise = content.doc.suits().score(hand, 0);
     lines.push(line(MERCHANDISE, BASE, merchandise));
     lines
 }

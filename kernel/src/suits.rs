@@ -1,51 +1,20 @@
 //! Merchandise suits: how the cards held group into suits of distinct types, and the best
 //! score when jokers (`merchandise(n)`, Al-Amin's Fakirs) may stand for any type. One
-//! `Suits` per content serves final scoring (`Rules::score`), the results reading
+//! `Suits` per content (`ContentDoc::suits`) serves final scoring (`Rules::score`), the results reading
 //! (`results.rs`) and the effects language, so there is one copy.
 
-use crate::content::{ContentDoc, RESOURCES};
-
-/// What merchandise scoring reads of a content, found once: the resource deck, which of
-/// its cards are merchandise (by card index), how many types there are, and the
-/// `suit_values` table.
+/// What merchandise scoring reads of a content, found once (`ContentDoc::suits`): the
+/// resource deck, which of its cards are merchandise (by card index), how many types
+/// there are, and the `suit_values` table.
 #[derive(Debug, Clone)]
 pub struct Suits {
     pub deck: usize,
-    goods: Box<[bool]>,
-    types: usize,
-    values: Box<[i64]>,
+    pub goods: Box<[bool]>,
+    pub types: usize,
+    pub values: Box<[i64]>,
 }
 
 impl Suits {
-    /// The merchandise of `doc`'s resource deck (found by name; the content check holds
-    /// it first).
-    pub fn of(doc: &ContentDoc) -> Suits {
-        let goods: Box<[bool]> = (doc.cards.iter())
-            .map(|c| c.deck == RESOURCES && c.kind == "merchandise")
-            .collect();
-        let mut types: Vec<&str> = (doc.cards.iter().zip(goods.iter()))
-            .filter(|&(_, &good)| good)
-            .map(|(c, _)| c.id.as_str())
-            .collect();
-        types.sort_unstable();
-        types.dedup();
-        Suits {
-            deck: doc
-                .decks
-                .iter()
-                .position(|d| d.id == RESOURCES)
-                .unwrap_or(0),
-            goods,
-            types: types.len(),
-            values: doc
-                .tables
-                .get("suit_values")
-                .cloned()
-                .unwrap_or_default()
-                .into(),
-        }
-    }
-
     /// The best score of the merchandise in `hand` (a resource hand) with `wilds`
     /// jokers: with none, the suits as scored (`best_suits`, by `suit_value`).
     pub fn score(&self, hand: &[u8], wilds: usize) -> i64 {

@@ -636,7 +636,7 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
                 return refuse(&format!("merchandise() with {} values", args.len()));
             };
             Expr::Merchandise(
-                Box::new(Suits::of(names.doc)),
+                Box::new(names.doc.suits()),
                 Box::new(resolve(wilds, names)?),
             )
         }

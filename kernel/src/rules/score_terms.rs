@@ -30,7 +30,7 @@ impl ScoreTerms {
             vizier_vp: setting("vizier_vp"),
             vizier_bonus: setting("vizier_bonus"),
             elder_vp: setting("elder_vp"),
-            suits: crate::suits::Suits::of(doc),
+            suits: doc.suits(),
         }
     }
 }
