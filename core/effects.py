@@ -509,6 +509,10 @@ class PowerSpec:
     target: Source | None = attrs.field(default=None, validator=expression("target"))
     #: the decisions of its owner's turn at which a used power is offered (none: all)
     stages: list[str] = attrs.field(factory=list)
+    #: a used power that puts a token placed for its owner elsewhere (``"palace"``):
+    #: offered where that token is placed (the ``placing:<token>`` step and its
+    #: ``stages``), on the tiles around, and its effects are that placement
+    redirects: str = ""
     when_text: str = ""
     effect_text: str = attrs.field(default="", validator=template("effect_text"))
     #: what the card's printed text promises, as a number (``promised``: "worth 4 VP
@@ -526,8 +530,9 @@ class PowerSpec:
 
     @property
     def targeted(self) -> bool:
-        """Whether the power acts on a tile its action names (a kind or a condition)."""
-        return bool(self.target_kind) or self.target is not None
+        """Whether the power acts on a tile its action names (a kind, a condition, or
+        a tile around a placement it redirects)."""
+        return bool(self.target_kind) or self.target is not None or bool(self.redirects)
 
 
 def _counter_id(_instance: Any, attribute: Any, value: str) -> None:

@@ -106,6 +106,7 @@ def effects_data(content: Content, plugins: Mapping[str, str]) -> dict[str, Any]
                 "target_kind": p.target_kind,
                 "target": test(p.target),
                 "stages": list(p.stages),
+                "redirects": p.redirects,
             }
             for p in content.powers
         ],

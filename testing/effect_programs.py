@@ -291,7 +291,21 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
                 fields["target"] = _value(OPPONENTS_TILE)  # a camel there to remove
                 fields.pop("target_kind", None)
             effects.insert(draw(st.integers(0, len(effects))), piece)
-    targeted = "target_kind" in fields or "target" in fields
+    if moment == USE and draw(st.integers(0, 3)) == 0:  # it puts a placement elsewhere
+        token = draw(st.sampled_from(("palace", "palm-tree")))
+        fields["redirects"] = _value(token)
+        tiles = draw(st.lists(st.sampled_from(TILE_KINDS), max_size=2, unique=True))
+        fields["stages"] = "[" + ", ".join(_value(f"tile:{kind}") for kind in tiles) + "]"
+        if not tiles:
+            fields.pop("stages")
+        fields.pop("target_kind", None)
+        if draw(st.booleans()):  # or some of the tiles around only
+            fields["target"] = _value(draw(st.sampled_from(TARGET_TESTS) | expressions(2)))
+        else:
+            fields.pop("target", None)
+        if draw(st.integers(0, 4)):  # mostly the token goes there (else it is lost)
+            effects.insert(draw(st.integers(0, len(effects))), {"place": token})
+    targeted = "target_kind" in fields or "target" in fields or "redirects" in fields
     ending = draw(st.sampled_from(("choice", "djinn", None)))
     if moment == USE and not targeted and ending == "choice":
         effects.append(draw(_choices()))  # the power ends with a choice

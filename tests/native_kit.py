@@ -14,6 +14,7 @@ import pytest
 
 from naqala import native as kernel
 from naqala.core.engine import Rules
+from naqala.core.state import State
 from naqala.native.bridge import NativeRules
 
 if TYPE_CHECKING:
@@ -62,3 +63,20 @@ def assert_same_games(rules: Rules, games: Iterable[tuple[int, int]]) -> list[Re
         assert not report.differences, report.differences[:2]
         reports.append(report)
     return reports
+
+
+def same_on_the_kernel(rules: Rules, *states: State) -> None:
+    """The kernel reads each state and offers the same options in the same order, and each
+    option of every state but the last leads to the same state on both engines."""
+    require_native()
+    from naqala.native.differential import Report, compare_state
+
+    native = NativeRules(rules)
+    report = Report()
+    for index, state in enumerate(states):
+        compare_state(rules, native, state, report, "scenario", index)
+    assert not report.differences, report.differences[:2]
+    for before in states[:-1]:
+        for action in rules.legal_actions(before):
+            after = native.to_python(native.to_native(before).apply(str(action)))
+            assert after == rules.apply(before, action), str(action)

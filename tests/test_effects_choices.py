@@ -8,6 +8,7 @@ from pathlib import Path
 
 import attrs
 import pytest
+from native_kit import same_on_the_kernel
 
 from naqala.core.content import ContentError, parse_content_file
 from naqala.core.engine import Rules, build_rules
@@ -27,16 +28,6 @@ def at_crossroads(rules: Rules) -> State:
     state = board(rules, rules.new_game(2, 1), {"a1": "Y", "b1": "Y"}, clear=True)
     state = board(rules, state, {}, tiles={"b1": "crossroads-1"})
     return play(rules, turn_of(rules, state, 0), "pick a1", "drop b1 Y")
-
-
-def same_on_the_kernel(rules: Rules, *states: State) -> None:
-    """The kernel reads each state and offers the same options in the same order."""
-    differential = pytest.importorskip("naqala.native.differential")
-    native = pytest.importorskip("naqala.native.bridge").NativeRules(rules)
-    report = differential.Report()
-    for index, state in enumerate(states):
-        differential.compare_state(rules, native, state, report, "choice", index)
-    assert not report.differences, report.differences[:2]
 
 
 def test_a_whole_tile_action_ending_with_a_choice_asks_then_the_turn_goes_on() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import attrs
 import pytest
-from native_kit import assert_same_games
+from native_kit import assert_same_games, same_on_the_kernel
 
 from naqala.core.content import ContentError
 from naqala.core.engine import Rules, build_rules
@@ -59,19 +59,6 @@ def holding_simoom(rules: Rules, fakirs: int) -> State:
     state = player(rules, turn_of(rules, state, 0), 0, djinns=["simoom"], cards=[FAKIR] * fakirs)
     state = out_of_the_pile(rules, state, "djinns", "simoom")
     return out_of_the_pile(rules, state, "resources", *[FAKIR] * fakirs)
-
-
-def same_on_the_kernel(rules: Rules, *states: State) -> None:
-    differential = pytest.importorskip("naqala.native.differential")
-    native = pytest.importorskip("naqala.native.bridge").NativeRules(rules)
-    report = differential.Report()
-    for index, state in enumerate(states):
-        differential.compare_state(rules, native, state, report, "verbs", index)
-    assert not report.differences, report.differences[:2]
-    for before in states[:-1]:
-        for action in rules.legal_actions(before):
-            after = native.to_python(native.to_native(before).apply(str(action)))
-            assert after == rules.apply(before, action), str(action)
 
 
 def test_a_token_goes_back_to_the_bank_and_fakirs_are_discarded_as_held() -> None:

@@ -97,13 +97,12 @@ struct Known {
 }
 
 /// What a card's kind asks of the decision it is offered at: its hand-written used
-/// power, if any (`powers`), the stages that power is offered at and those its content
-/// power names, as symbols; `None` is every stage. A stage name the content does not
-/// have is left out, as no decision can be at it.
+/// power, if any (`powers`), and the stages its content power names, as symbols; `None`
+/// is every stage. A stage name the content does not have is left out, as no decision
+/// can be at it.
 #[derive(Clone, Debug)]
 struct CardGate {
     power: Option<Arc<dyn powers::Power>>,
-    stages: Option<Vec<Sym>>,
     power_stages: Option<Vec<Sym>>,
 }
 
@@ -114,10 +113,6 @@ impl CardGate {
             stages.iter().filter_map(|s| names.sym(s)).collect()
         };
         let power = powers::power_of(content, &content.doc.cards[card].kind);
-        let stages = power
-            .as_ref()
-            .and_then(|p| p.stages(content))
-            .map(|s| syms(&s));
         let used = Some(crate::effects::Moment::Use);
         let power_stages = content
             .effects
@@ -126,7 +121,6 @@ impl CardGate {
             .map(|p| syms(&p.stages));
         CardGate {
             power,
-            stages,
             power_stages,
         }
     }

@@ -71,12 +71,14 @@ from naqala.plugins.base.common import (
     draw_cards,
     marked_by_stand_in,
     owned_tiles,
+    place_token,
     release_tile,
     take_tile,
     tiles_around,
 )
 from naqala.plugins.base.merchandise import best_with_wilds, merchandise_types
-from naqala.plugins.base.placing import place_token_for
+from naqala.plugins.base.placing import leave_placing, pending_tile, place_token_for
+from naqala.plugins.base.placing import stage_name as placing_stage
 
 #: every intermediate value is held within ±BOUND, in both engines, so no formula can
 #: overflow the kernel's integers or grow Python's without end
@@ -106,6 +108,9 @@ class Scope:
     #: the tile a used power targets (or a candidate while its targets are listed), else
     #: NOBODY
     target: int = NOBODY
+    #: the token a used power redirects: placing one goes straight on the target, as the
+    #: placement it replaces (never asked to go elsewhere again)
+    redirected: str = ""
 
 
 def _clamp(value: int) -> int:
@@ -287,6 +292,8 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
         if verb == "place":
             if scope.target != NOBODY and amount == CAMEL:
                 state = take_tile(rules, state, scope.me, scope.target)
+            elif scope.target != NOBODY and amount == scope.redirected:
+                state = place_token(rules, state, scope.me, scope.redirected, scope.target)
             elif scope.target != NOBODY:
                 state = place_token_for(rules, state, scope.me, str(amount), scope.target)
             continue
@@ -626,6 +633,10 @@ class EffectPower(Power):
         self.spec = spec
         self.when = spec.when_text
         self.stages = frozenset(spec.stages) if spec.stages else None
+        #: the token whose placements for its owner it may put elsewhere (placing.py)
+        self.redirects = spec.redirects
+        if spec.redirects:
+            self.stages = frozenset({*spec.stages, placing_stage(spec.redirects)})
 
     def describe(self, rules: Rules, card: CardSpec) -> str:
         scope = Scope(NOBODY, NOBODY, None, card.params, card.id)
@@ -748,13 +759,20 @@ class UsedPower(EffectPower, Activated):
         self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
         """The tiles it may act on: never an impassable one; of ``target_kind``, where
-        ``target`` holds (each given)."""
+        ``target`` holds (each given); around the tile a token it redirects would go
+        (none left in the bank: none)."""
         spec = self.spec
         if not spec.targeted:
             return [()]
         geo, layout = state.geometry, state.layout
+        tiles: Iterable[int] = range(geo.size)
+        if spec.redirects:
+            if state.pool[rules.token_index[spec.redirects]] == 0:
+                return []
+            origin = self._origin(state)
+            tiles = (t for t in geo.area[origin] if t != origin)
         found = []
-        for t in range(geo.size):
+        for t in tiles:
             if t in layout.blocked:
                 continue
             if spec.target_kind and rules.tile(layout.tiles[t]).kind != spec.target_kind:
@@ -764,11 +782,22 @@ class UsedPower(EffectPower, Activated):
                 found.append((geo.name(t),))
         return found
 
+    def _origin(self, state: State) -> int:
+        """Where the token it redirects would go: the tile of the ``placing:<token>``
+        step, else the turn's tile (a village's, an oasis's own placement)."""
+        token = self.spec.redirects
+        if state.decision.stage == placing_stage(token):
+            return pending_tile(state, token)
+        assert state.turn is not None
+        return state.turn.here
+
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
         tile = state.geometry.parse(target[0]) if target else NOBODY
-        scope = Scope(owner, owner, None, card.params, card.id, tile)
+        scope = Scope(owner, owner, None, card.params, card.id, tile, self.spec.redirects)
+        if self.spec.redirects:
+            return self._redirect(rules, state, scope)
         state = run(rules, state, self.spec.effects, scope)
         if choosing(rules, state, self.spec.effects, scope) is None:
             return state
@@ -779,6 +808,16 @@ class UsedPower(EffectPower, Activated):
             turn=evolve(turn, resume=state.decision.stage),
             decision=Decision(card_choice(card), owner),
         )
+
+    def _redirect(self, rules: Rules, state: State, scope: Scope) -> State:
+        """Its effects are the placement it redirects: an effect's (the step ends, and
+        play returns to the decision the effect was used at) or its ``stages``' own (a
+        village's palace: the tile's action is done)."""
+        token = self.spec.redirects
+        if state.decision.stage == placing_stage(token):
+            return run(rules, leave_placing(state, token), self.spec.effects, scope)
+        stage = state.decision.stage
+        return rules.proceed(run(rules, state, self.spec.effects, scope), stage)
 
 
 def power_of(spec: PowerSpec, counted: bool = True) -> Power:
@@ -806,6 +845,7 @@ class CardPowers(Power):
         self.parts = parts
         self.speaker = next((p for p in parts if isinstance(p, UsedPower)), parts[0])
         self.when = self.speaker.when
+        self.redirects = getattr(self.speaker, "redirects", "")
 
     def describe(self, rules: Rules, card: CardSpec) -> str:
         return self.speaker.describe(rules, card)

@@ -22,11 +22,13 @@ from naqala.core.effects import (
     TOKEN_VERBS,
     USE,
     EffectSpec,
+    PowerSpec,
     Source,
     is_reading,
     nested,
 )
 from naqala.core.engine import Rules
+from naqala.plugins.base.placing import stage_name as placing_stage
 
 #: where a token, a camel or meeples may be placed or removed: the tile a used power targets
 _TARGET_ONLY = (
@@ -91,6 +93,8 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
         ]
         if power.target is not None:
             found += unknown_ids(rules, where, power.target)
+        if power.redirects:
+            found += _redirect_problems(rules, where, power)
         if power.target_kind and power.target_kind not in kinds:
             found.append(f"{where}: no tile of kind {power.target_kind!r} in these rules")
         if key in code_powers:
@@ -157,6 +161,28 @@ def _removal_problem(rules: Rules, piece: str) -> str:
     if rules.tokens[token].replaces_camel:
         return f"a {piece} stands for a camel: it is not removed alone"
     return ""
+
+
+def _redirect_problems(rules: Rules, where: str, power: PowerSpec) -> list[str]:
+    """A power redirects a token's placements when it is used, at a tile's action (its
+    ``stages``: the move is done, so the tile is known) or where an effect's placement
+    waits for it; only a token whose placement waits (a ``placing:<token>`` step) can be."""
+    if power.on != USE:
+        return [f'{where}: a placement is redirected by a used power only (on = "use")']
+    found = [
+        f"{where}: stages: {stage!r}: a placement is redirected at a tile's action "
+        '("tile:<kind>") or where an effect places it, no other decision'
+        for stage in power.stages
+        if not stage.startswith("tile:")
+    ]
+    if placing_stage(power.redirects) not in rules.stages:
+        prefix = placing_stage("")
+        waiting = sorted(s.removeprefix(prefix) for s in rules.stages if s.startswith(prefix))
+        found.append(
+            f"{where}: redirects {power.redirects!r}, whose placements no power can redirect "
+            f"in these rules (these can: {', '.join(waiting) or 'none'})"
+        )
+    return found
 
 
 def _on_target(effect: EffectSpec) -> str | None:

@@ -1,7 +1,8 @@
 """A palace or palm tree placed for a player by an effect (Bouraq, Enki, any plugin's
-power): when the player holds a power that may put it elsewhere instead (Hagis, Lamia:
-"when placing a palace / palm tree"), the placement becomes a decision of its own,
-``place <tile>`` or that power's option; otherwise the token is placed at once.
+power): when the player holds a power that may put it elsewhere instead (one whose
+``redirects`` names the token: Hagis, Lamia, "when placing a palace / palm tree"), the
+placement becomes a decision of its own, ``place <tile>`` or that power's option;
+otherwise the token is placed at once.
 
 The decision is a step of the decision the effect was used at: the pending tile waits in
 the state's counters (``placing:<token>``) and, once placed, play returns to that
@@ -63,19 +64,24 @@ def place_token_for(rules: Rules, state: State, player: int, token: str, tile: i
     return place_token(rules, state, player, token, tile)
 
 
-def placed(rules: Rules, state: State, token: str, tile: int) -> State:
-    """End the ``placing:<token>`` step by putting the token on ``tile``; play returns to
-    the decision the effect was used at."""
+def leave_placing(state: State, token: str) -> State:
+    """End the ``placing:<token>`` step without placing the token: play returns to the
+    decision the effect was used at (a power that redirects it places it itself)."""
     turn = state.turn
     assert turn is not None and turn.callers
-    player = current(state)
-    back = evolve(
+    return evolve(
         state,
         extras=tuple(kv for kv in state.extras if kv[0] != _key(token)),
         turn=evolve(turn, callers=turn.callers[:-1]),
-        decision=Decision(turn.callers[-1], player),
+        decision=Decision(turn.callers[-1], current(state)),
     )
-    return place_token(rules, back, player, token, tile)
+
+
+def placed(rules: Rules, state: State, token: str, tile: int) -> State:
+    """End the ``placing:<token>`` step by putting the token on ``tile``; play returns to
+    the decision the effect was used at."""
+    player = current(state)
+    return place_token(rules, leave_placing(state, token), player, token, tile)
 
 
 class Placing(Stage):

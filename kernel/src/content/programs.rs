@@ -127,6 +127,9 @@ pub struct PowerDoc {
     /// the decisions of its owner's turn at which a used power is offered (none: all)
     #[serde(default)]
     pub stages: Vec<String>,
+    /// the token whose placements for its owner a used power puts elsewhere ("": none)
+    #[serde(default)]
+    pub redirects: String,
 }
 
 /// A `[[counter]]`: a number effects set and read, each player's or the game's.
@@ -450,12 +453,24 @@ pub struct Power {
     pub target_kind: String,
     /// a used power's target: any tile where this holds
     pub target: Option<Expr>,
-    /// the decisions of its owner's turn at which a used power is offered (none: all)
+    /// the decisions of its owner's turn at which a used power is offered (none: all);
+    /// a power that redirects a token is offered at its `placing:<token>` step too
     pub stages: Vec<String>,
+    /// the token (by index) whose placements for its owner a used power puts on a tile
+    /// around instead (Hagis's palace): its effects are that placement
+    pub redirects: Option<usize>,
     /// whether it takes meeples off a tile (`remove = "<colour>"`): it is not offered at
     /// the pick, a drop or the assassins' kill, whose options were worked out for the
     /// meeples as they stand (`effects.MEEPLES_IN_PLAY`)
     pub removes_meeples: bool,
+}
+
+impl Power {
+    /// Whether it acts on a tile its action names (a kind, a condition, or a tile around
+    /// a placement it redirects).
+    pub fn targeted(&self) -> bool {
+        !self.target_kind.is_empty() || self.target.is_some() || self.redirects.is_some()
+    }
 }
 
 /// Whether an effect of `list` (or of a choice's options) takes a meeple off a tile.
@@ -659,6 +674,30 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
     })
 }
 
+/// The token a used power redirects, if it names one: a token whose placements wait at a
+/// `placing:<token>` step (`effects_checks._redirect_problems`).
+fn redirected(power: &PowerDoc, names: &Lookup<'_>) -> Result<Option<usize>, String> {
+    if power.redirects.is_empty() {
+        return Ok(None);
+    }
+    let step = format!("placing:{}", power.redirects);
+    match names.token(&power.redirects) {
+        Some(token) if power.on == "use" && names.doc.stages.contains(&step) => {
+            match power.stages.iter().find(|s| !s.starts_with("tile:")) {
+                Some(stage) => Err(format!(
+                    "kernel content: effects: a placement is redirected at a tile's action, \
+                     not at {stage:?}"
+                )),
+                None => Ok(Some(token)),
+            }
+        }
+        _ => Err(format!(
+            "kernel content: effects: no placement of {:?} to redirect",
+            power.redirects
+        )),
+    }
+}
+
 /// A list of effects resolved against the content (a choice's options too); an unknown
 /// verb or token is refused in one line.
 fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>, String> {
@@ -838,6 +877,11 @@ impl Effects {
                 .iter()
                 .any(|p| p.deck == power.deck && p.kind == power.kind && p.on == "use");
             let program = program("", &power.test, &power.effects, &empty, &names)?;
+            let redirects = redirected(power, &names)?;
+            let mut stages = power.stages.clone();
+            if redirects.is_some() {
+                stages.push(format!("placing:{}", power.redirects));
+            }
             out.powers.push(Power {
                 on,
                 removes_meeples: removes_meeples(&program.effects),
@@ -850,7 +894,8 @@ impl Effects {
                     .as_ref()
                     .map(|t| resolve(t, &names))
                     .transpose()?,
-                stages: power.stages.clone(),
+                stages,
+                redirects,
             });
         }
         out.card_powers = doc

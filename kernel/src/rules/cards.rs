@@ -108,10 +108,6 @@ impl Rules<'_> {
         let turn = state.turn.as_ref().expect("in a turn");
         let gate = &self.gates[usize::from(card)];
         let stage = state.decision.stage;
-        // `PlaceNearby.stages`: the village's (oasis's) placement, or an effect's
-        if gate.stages.as_ref().is_some_and(|s| !s.contains(&stage)) {
-            return Vec::new();
-        }
         if self.used_this_turn(turn, card) {
             return Vec::new();
         }
@@ -153,8 +149,7 @@ impl Rules<'_> {
             if !offered || !settled || !effects::holds(&power.program.test, state, &scope) {
                 return Vec::new();
             }
-            let targets: Vec<Option<u8>> = if power.target_kind.is_empty() && power.target.is_none()
-            {
+            let targets: Vec<Option<u8>> = if !power.targeted() {
                 vec![None]
             } else {
                 self.power_targets(state, power, &scope)
@@ -181,13 +176,21 @@ impl Rules<'_> {
     }
 
     /// `UsedPower.targets`: the tiles a used power may act on, never an impassable one;
-    /// of its `target_kind`, where its `target` holds (each given).
+    /// of its `target_kind`, where its `target` holds (each given); around the tile a
+    /// token it redirects would go (none left in the bank: none).
     fn power_targets(&self, state: &State, power: &effects::Power, scope: &Scope<'_>) -> Vec<u8> {
         let doc = &self.content.doc;
         let geo = &state.layout.geometry;
+        if power.redirects.is_some_and(|token| state.pool[token] == 0) {
+            return Vec::new();
+        }
+        // the area is in tile order, as the board is
+        let origin = power.redirects.map(|token| self.origin(state, token));
+        let near = |t: usize| origin.is_none_or(|o| t != o && geo.area[o].contains(&(t as u8)));
         (0..geo.size)
             .filter(|&t| {
-                !geo.is_impassable(t)
+                near(t)
+                    && !geo.is_impassable(t)
                     && (power.target_kind.is_empty()
                         || doc.tiles[usize::from(state.layout.tiles[t])].kind == power.target_kind)
                     && power.target.as_ref().is_none_or(|test| {
@@ -260,6 +263,9 @@ impl Rules<'_> {
                 target: target.map(usize::from),
                 ..self.card_scope(player, card)
             };
+            if let Some(token) = power.redirects {
+                return self.redirect(state, token, &power.program.effects, &scope);
+            }
             let mut state = self.run_effects(state, &power.program.effects, &scope);
             let choice = effects::final_choice(&power.program.effects);
             if choice.is_some_and(|c| effects::holds(&c.test, &state, &scope)) {

@@ -7,6 +7,7 @@ use super::{fakir_count, turn_here, Rules, Step};
 
 use crate::actions::{Action, Payment};
 use crate::content::Content;
+use crate::effects::{self, Scope};
 use crate::extras::set_extra;
 use crate::names::Sym;
 use crate::state::{Count, Decision, Deck, State, Target};
@@ -139,7 +140,8 @@ impl Rules<'_> {
         found.map_or(0, |&(_, v)| v.max(0) as usize)
     }
 
-    /// `PlaceNearby._origin`: the effect's tile, or the village's (oasis's) action's.
+    /// `UsedPower._origin`: where a token a power redirects would go: the effect's tile,
+    /// or the village's (oasis's) action's.
     pub(super) fn origin(&self, state: &State, token: usize) -> usize {
         if self.placing_now(state) == Some(token) {
             return self.pending_tile(state, token);
@@ -188,11 +190,7 @@ impl Rules<'_> {
         }
         (0..self.content.decks()).any(|deck| {
             state.players[player].hands.hand(deck).iter().any(|&card| {
-                self.gates[usize::from(card)]
-                    .power
-                    .as_ref()
-                    .and_then(|p| p.redirects())
-                    == Some(token)
+                self.used_power(card).and_then(|p| p.redirects) == Some(token)
                     && !self.activated_options(state, player, card).is_empty()
             })
         })
@@ -200,7 +198,34 @@ impl Rules<'_> {
 
     /// `placed`: end the `placing:<token>` step with the token on `tile`; play returns to
     /// the decision the effect was used at.
-    pub(super) fn placed(&self, mut state: State, token: usize, tile: usize) -> State {
+    pub(super) fn placed(&self, state: State, token: usize, tile: usize) -> State {
+        let player = state.decision.player as usize;
+        let state = self.leave_placing(state, token);
+        self.place_token_on(state, player, token, tile)
+    }
+
+    /// `UsedPower._redirect`: a power's effects are the placement of `token` it
+    /// redirects: an effect's (the `placing:<token>` step ends first, and play returns to
+    /// the decision the effect was used at) or its stage's own (the tile's action is done).
+    pub(super) fn redirect(
+        &self,
+        state: State,
+        token: usize,
+        list: &[effects::Effect],
+        scope: &Scope<'_>,
+    ) -> Step {
+        if self.placing_now(&state) == Some(token) {
+            let state = self.leave_placing(state, token);
+            return Ok(self.run_effects(state, list, scope));
+        }
+        let stage = state.decision.stage;
+        let state = self.run_effects(state, list, scope);
+        self.proceed(state, stage)
+    }
+
+    /// `leave_placing`: end the `placing:<token>` step without placing the token; play
+    /// returns to the decision the effect was used at.
+    fn leave_placing(&self, mut state: State, token: usize) -> State {
         let player = state.decision.player as usize;
         let key = self.placing_key(token);
         state.extras = state
@@ -218,7 +243,7 @@ impl Rules<'_> {
             stage: caller,
             player: player as i8,
         };
-        self.place_token_on(state, player, token, tile)
+        state
     }
 
     /// `djinn_payments`: 2 elders, or an elder and a Fakir.

@@ -14,16 +14,6 @@ use crate::state::State;
 
 /// A hand-written power used in its owner's turn.
 pub(super) trait Power: Debug + Send + Sync {
-    /// The decisions it is offered at, by stage name (None: all of its owner's turn).
-    fn stages(&self, _content: &Content) -> Option<Vec<String>> {
-        None
-    }
-
-    /// The token whose placements it may redirect (Hagis, Lamia).
-    fn redirects(&self) -> Option<usize> {
-        None
-    }
-
     /// Its targets at this decision (None: a use without a target).
     fn targets(&self, rules: &Rules<'_>, state: &State) -> Vec<Option<u8>>;
 
@@ -41,15 +31,7 @@ pub(super) trait Power: Debug + Send + Sync {
 /// The table: each card kind with a hand-written used power, and how its power is made
 /// for a content (None: the content lacks what it needs, so the kind is not played).
 type Maker = fn(&Content) -> Option<Arc<dyn Power>>;
-const TABLE: [(&str, Maker); 3] = [
-    ("hagis", |content| {
-        PlaceNearby::made(content, "palace", "village")
-    }),
-    ("lamia", |content| {
-        PlaceNearby::made(content, "palm-tree", "oasis")
-    }),
-    (whims::DALHAN, |_| Some(Arc::new(Dalhan))),
-];
+const TABLE: [(&str, Maker); 1] = [(whims::DALHAN, |_| Some(Arc::new(Dalhan)))];
 
 /// The card kinds whose used power is written here.
 pub(super) fn kinds() -> impl Iterator<Item = &'static str> {
@@ -60,67 +42,6 @@ pub(super) fn kinds() -> impl Iterator<Item = &'static str> {
 pub(super) fn power_of(content: &Content, kind: &str) -> Option<Arc<dyn Power>> {
     let &(_, make) = TABLE.iter().find(|&&(name, _)| name == kind)?;
     make(content)
-}
-
-/// Hagis (a palace, near a village) and Lamia (a palm tree, near an oasis): a token the
-/// owner places goes to a neighbour instead (`PlaceNearby`).
-#[derive(Debug)]
-struct PlaceNearby {
-    token: usize,
-    tile_kind: &'static str,
-}
-
-impl PlaceNearby {
-    /// The power for `token` placed from a tile of `tile_kind`, if the content has it.
-    fn made(content: &Content, token: &str, tile_kind: &'static str) -> Option<Arc<dyn Power>> {
-        let token = content.doc.tokens.iter().position(|t| t.id == token)?;
-        Some(Arc::new(PlaceNearby { token, tile_kind }))
-    }
-}
-
-impl Power for PlaceNearby {
-    fn stages(&self, content: &Content) -> Option<Vec<String>> {
-        let id = &content.doc.tokens[self.token].id;
-        Some(vec![
-            format!("tile:{}", self.tile_kind),
-            format!("placing:{id}"),
-        ])
-    }
-
-    fn redirects(&self) -> Option<usize> {
-        Some(self.token)
-    }
-
-    fn targets(&self, rules: &Rules<'_>, state: &State) -> Vec<Option<u8>> {
-        if state.pool[self.token] == 0 {
-            return Vec::new();
-        }
-        let geo = &state.layout.geometry;
-        let here = rules.origin(state, self.token);
-        geo.area[here]
-            .iter()
-            .copied()
-            .filter(|&t| usize::from(t) != here && !geo.is_impassable(usize::from(t)))
-            .map(Some)
-            .collect()
-    }
-
-    fn act(
-        &self,
-        rules: &Rules<'_>,
-        state: State,
-        player: usize,
-        _: u8,
-        target: Option<u8>,
-    ) -> Step {
-        let tile = usize::from(target.expect("a nearby tile"));
-        if rules.placing_now(&state) == Some(self.token) {
-            return Ok(rules.placed(state, self.token, tile));
-        }
-        let state = rules.place_token_on(state, player, self.token, tile);
-        let stage = state.decision.stage;
-        rules.proceed(state, stage)
-    }
 }
 
 /// Dalhan (the Whims box): takes the whim lying on a Fabulous City.

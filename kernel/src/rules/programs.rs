@@ -194,9 +194,16 @@ impl Rules<'_> {
                         turn.kills = u32::try_from(kills).unwrap_or(u32::MAX);
                     }
                 }
+                // a power placing the token it redirects places it straight (that
+                // placement is the one it replaces)
                 effects::Verb::Place(token) => {
-                    if let Some(tile) = scope.target {
-                        state = self.place_token_for(state, scope.me, token, tile);
+                    let card = scope.card.and_then(|c| self.used_power(c));
+                    match scope.target {
+                        Some(tile) if card.and_then(|p| p.redirects) == Some(token) => {
+                            state = self.place_token_on(state, scope.me, token, tile);
+                        }
+                        Some(tile) => state = self.place_token_for(state, scope.me, token, tile),
+                        None => {}
                     }
                 }
                 effects::Verb::Remove(token) => {

@@ -14,12 +14,7 @@ from naqala.core.engine import Rules
 from naqala.core.powers import Power
 from naqala.core.stage import Stage
 from naqala.plugins.base.common import KEEP_DJINN, TAKE_DJINN
-from naqala.plugins.base.djinns.activated import (
-    KeepDjinn,
-    Kumarbi,
-    PlaceNearby,
-    TakeDjinn,
-)
+from naqala.plugins.base.djinns.activated import KeepDjinn, Kumarbi, TakeDjinn
 
 
 def djinn_powers() -> dict[str, Power]:
@@ -27,11 +22,7 @@ def djinn_powers() -> dict[str, Power]:
 
 
 def _powers() -> dict[str, Power]:
-    return {
-        "hagis": PlaceNearby("palace", "village"),
-        "kumarbi": Kumarbi(),
-        "lamia": PlaceNearby("palm-tree", "oasis"),
-    }
+    return {"kumarbi": Kumarbi()}
 
 
 def djinn_stages(rules: Rules) -> dict[str, Stage]:

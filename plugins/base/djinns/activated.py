@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from naqala.core.actions import Action, action_of
 from naqala.core.content import DJINNS, CardSpec
-from naqala.core.encoding import board_squares, player_counts
+from naqala.core.encoding import player_counts
 from naqala.core.engine import Rules
 from naqala.core.stage import Stage
 from naqala.core.state import State, count_effect, evolve
@@ -31,57 +31,9 @@ from naqala.plugins.base.common import (
     current,
     discard_cards,
     fakirs_held,
-    place_token,
     set_deck,
 )
-from naqala.plugins.base.placing import pending_tile, placed
-from naqala.plugins.base.placing import stage_name as placing_stage
-from naqala.plugins.base.tiles import final_tile, take_djinn, take_djinn_card
-
-
-class PlaceNearby(Activated):
-    """Hagis and Lamia: a palace (palm tree) the owner places goes to a neighbour instead,
-    whatever places it: the village (oasis) action, Bouraq (Enki) or another effect."""
-
-    def __init__(self, token: str, kind: str) -> None:
-        self.token = token
-        self.redirects = token  # asked by every placement of this token (placing.py)
-        self.stages = frozenset({f"tile:{kind}", placing_stage(token)})
-        noun = token.replace("-", " ")
-        self.when = f"when you place a {noun} (the {kind} action, a djinn, any effect)"
-        self.effect = (
-            f"Put that {noun} on one of the 8 tiles around instead "
-            "(diagonals included; not on an impassable tile)."
-        )
-
-    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
-        return (board_squares(rules),)
-
-    def _origin(self, state: State) -> int:
-        """Where the token would go: the effect's tile, or the village (oasis) action's."""
-        if state.decision.stage == placing_stage(self.token):
-            return pending_tile(state, self.token)
-        return final_tile(state)
-
-    def targets(
-        self, rules: Rules, state: State, owner: int, card: CardSpec
-    ) -> Iterable[tuple[str, ...]]:
-        if state.pool[rules.token_index[self.token]] == 0:
-            return []
-        geo = state.geometry
-        here = self._origin(state)
-        return [
-            (geo.name(t),) for t in geo.area[here] if t != here and t not in state.layout.blocked
-        ]
-
-    def act(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
-    ) -> State:
-        tile = state.geometry.parse(target[0])
-        if state.decision.stage == placing_stage(self.token):
-            return placed(rules, state, self.token, tile)
-        state = place_token(rules, state, owner, self.token, tile)
-        return rules.proceed(state, state.decision.stage)
+from naqala.plugins.base.tiles import take_djinn, take_djinn_card
 
 
 class KeepDjinn(Stage):
