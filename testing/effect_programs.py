@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -239,6 +240,33 @@ def tile_actions(draw: st.DrawFn, index: int, taken: set[str]) -> str:
     return _entry("tile_action", fields, effects)
 
 
+def _cards(kind: str, name: str, copies: int, fields: str, x: int, y: int) -> str:
+    """``copies`` cards of ``kind``: ids ``<kind>``, ``<kind>-2``…, with ``fields``."""
+    return "\n\n".join(
+        "\n".join(
+            [
+                "[[djinn]]",
+                f'id = "{kind}{"" if copy == 1 else f"-{copy}"}"',
+                f'name = "{name}{"" if copy == 1 else f" {copy}"}"',
+                fields,
+                f'kind = "{kind}"',
+                f"params = {{ x = {x}, y = {y} }}",
+            ]
+        )
+        for copy in range(1, copies + 1)
+    )
+
+
+def _placer(kind: str, index: int, token: str) -> str:
+    """A free djinn (``<kind>p``, dealt to every player) that places ``token`` on a
+    village or an oasis: its placement waits for a power that redirects it."""
+    placer = f"{kind}p"
+    fields = {"deck": '"djinns"', "kind": _value(placer), "on": _value(USE)}
+    fields["target_kind"] = _value("village" if token == "palace" else "oasis")
+    cards = _cards(placer, f"Qarin {index} placer", DEALT, 'vp = 1\ncost = ""', 0, 0)
+    return cards + "\n\n" + _entry("power", fields, [{"place": token}])
+
+
 @st.composite
 def djinn_powers(draw: st.DrawFn, index: int) -> str:
     """A new djinn (``qarin-N``) and its power: reacting, scoring, protecting, or used in
@@ -252,20 +280,7 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
     # a used djinn is dealt to every player at setup (DEALT copies, ``programs``), so that
     # the games use it and reach the decisions it asks, not only once it is taken
     copies = DEALT if moment == USE else 1
-    card = "\n\n".join(
-        "\n".join(
-            [
-                "[[djinn]]",
-                f'id = "{kind}{"" if copy == 1 else f"-{copy}"}"',
-                f'name = "Qarin {index}{"" if copy == 1 else f" {copy}"}"',
-                f"vp = {vp}",
-                f'kind = "{kind}"',
-                f'cost = "{cost}"',
-                f"params = {{ x = {x}, y = {y} }}",
-            ]
-        )
-        for copy in range(1, copies + 1)
-    )
+    card = _cards(kind, f"Qarin {index}", copies, f'vp = {vp}\ncost = "{cost}"', x, y)
     fields = {"deck": '"djinns"', "kind": _value(kind), "on": _value(moment)}
     if draw(st.booleans()):
         fields["if"] = _value(draw(expressions(2)))
@@ -305,6 +320,8 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
             fields.pop("target", None)
         if draw(st.integers(0, 4)):  # mostly the token goes there (else it is lost)
             effects.insert(draw(st.integers(0, len(effects))), {"place": token})
+        if draw(st.booleans()):  # and a free djinn placing that token, dealt too
+            card += "\n\n" + _placer(kind, index, token)
     targeted = "target_kind" in fields or "target" in fields or "redirects" in fields
     ending = draw(st.sampled_from(("choice", "djinn", None)))
     if moment == USE and not targeted and ending == "choice":
@@ -353,9 +370,7 @@ def programs(draw: st.DrawFn) -> str:
             entries.append(draw(tile_actions(index, taken)))
         else:
             entries.append(draw(djinn_powers(index)))
-    dealt = [
-        f"qarin-{i}" for i in range(4) if any(f'id = "qarin-{i}-{DEALT}"' in e for e in entries)
-    ]
+    dealt = re.findall(rf'id = "(qarin-\d+p?)-{DEALT}"', "\n".join(entries))
     if dealt:
         deals = ", ".join(f'{{deck = "djinns", kind = "{kind}", count = 1}}' for kind in dealt)
         settings.append(f"start.cards = [{deals}]")

@@ -1,8 +1,8 @@
-//! The card powers written by hand that their owner uses in their own turn (`Activated`
-//! in `plugins/base/djinns/activated.py`, Dalhan in `plugins/whims/`), registered by
-//! card kind in one table: what a card of the kind is offered at, on which targets, and
-//! what it does once paid for. Content's powers (`[[power]]`, `crate::effects`) are the
-//! other table; a kind is in one or the other, never both.
+//! The card powers written by hand that their owner uses in their own turn (Dalhan, in
+//! `plugins/whims/`), registered by card kind in one table: on which targets a card of
+//! the kind is offered, and what it does once paid for. Content's powers (`[[power]]`,
+//! `crate::effects`: every used djinn of the base game) are the other table; a kind is in
+//! one or the other, never both.
 
 use std::fmt::Debug;
 use std::sync::Arc;
