@@ -210,6 +210,9 @@ pub struct Content {
     variants: variant_settings::Variants,
     /// the effects language's entries, resolved once (`programs`)
     pub effects: programs::Effects,
+    /// the merchandise and its `suit_values`, found once: sales, final scoring, the
+    /// results reading and the Whims read this one copy (`crate::suits`)
+    pub suits: crate::suits::Suits,
     /// the index of the deck named `RESOURCES`, found by name once
     resources: usize,
     /// the index of the deck named `DJINNS`, found by name once
@@ -514,6 +517,7 @@ impl Content {
         };
         let (resources, djinns) = (deck(RESOURCES)?, deck(DJINNS)?);
         let card_ways = card_ways(&doc)?;
+        let suits = doc.suits();
         let content = Content {
             doc,
             letters,
@@ -523,6 +527,7 @@ impl Content {
             typed_settings,
             variants: variant_settings::Variants::default(),
             effects,
+            suits,
             resources,
             djinns,
             card_ways,

@@ -271,8 +271,8 @@ fn base_lines(seat: &Seat) -> Vec<Line> {
         .sum();
     lines.push(line("tiles", BASE, tiles));
     // the suits as scored (`plugins/base/merchandise.py`)
-    let hand = state.players[seat.player].hands.hand(0);
-    let merchandise = content.doc.suits().score(hand, 0);
+    let hand = state.players[seat.player].hands.hand(content.suits.deck);
+    let merchandise = content.suits.score(hand, 0);
     lines.push(line(MERCHANDISE, BASE, merchandise));
     lines
 }

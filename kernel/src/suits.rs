@@ -1,7 +1,8 @@
 //! Merchandise suits: how the cards held group into suits of distinct types, and the best
 //! score when jokers (`merchandise(n)`, Al-Amin's Fakirs) may stand for any type. One
-//! `Suits` per content (`ContentDoc::suits`) serves final scoring (`Rules::score`), the results reading
-//! (`results.rs`) and the effects language, so there is one copy.
+//! `Suits` per content (`Content::suits`, built by `ContentDoc::suits`) serves sales,
+//! final scoring (`Rules::score`), the results reading (`results.rs`) and the Whims, so
+//! each reads one copy.
 
 /// What merchandise scoring reads of a content, found once (`ContentDoc::suits`): the
 /// resource deck, which of its cards are merchandise (by card index), how many types

@@ -79,6 +79,7 @@ from naqala.plugins.base.common import (
 from naqala.plugins.base.merchandise import best_with_wilds, merchandise_types
 from naqala.plugins.base.placing import leave_placing, pending_tile, place_token_for
 from naqala.plugins.base.placing import stage_name as placing_stage
+from naqala.plugins.base.tiles import final_tile
 
 #: every intermediate value is held within ±BOUND, in both engines, so no formula can
 #: overflow the kernel's integers or grow Python's without end
@@ -788,8 +789,7 @@ class UsedPower(EffectPower, Activated):
         token = self.spec.redirects
         if state.decision.stage == placing_stage(token):
             return pending_tile(state, token)
-        assert state.turn is not None
-        return state.turn.here
+        return final_tile(state)
 
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]

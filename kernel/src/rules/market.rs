@@ -58,18 +58,14 @@ impl Rules<'_> {
 
     /// `SellStage.legal`: end, or one suit of the different merchandise held.
     pub(super) fn sell_options(&self, state: &State) -> Result<Vec<Action>, Unported> {
-        let cards = &self.content.doc.cards;
-        let resources = &crate::content::RESOURCES;
+        let goods = &self.content.suits.goods;
         let player = state.decision.player as usize;
         let mut held: Vec<u8> = state.players[player]
             .hands
             .hand(self.content.resources())
             .iter()
             .copied()
-            .filter(|&c| {
-                let spec = &cards[usize::from(c)];
-                spec.kind == "merchandise" && &spec.deck == resources
-            })
+            .filter(|&c| goods[usize::from(c)])
             .collect();
         self.sort_hand(&mut held);
         held.dedup();
@@ -89,8 +85,7 @@ impl Rules<'_> {
     pub(super) fn sell(&self, state: State, suit: &Cards) -> State {
         let player = state.decision.player as usize;
         let mut state = self.discard_cards(state, player, suit.as_slice());
-        let values = self.content.table("suit_values").unwrap_or(&[]);
-        let value = crate::suits::suit_value(values, suit.as_slice().len());
+        let value = crate::suits::suit_value(&self.content.suits.values, suit.as_slice().len());
         state.players[player].coins += value as i32;
         self.fire(
             state,

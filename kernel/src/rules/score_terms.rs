@@ -15,8 +15,6 @@ pub(super) struct ScoreTerms {
     pub vizier_vp: i64,
     pub vizier_bonus: i64,
     pub elder_vp: i64,
-    /// the merchandise and the `suit_values` table
-    pub suits: crate::suits::Suits,
 }
 
 impl ScoreTerms {
@@ -30,7 +28,6 @@ impl ScoreTerms {
             vizier_vp: setting("vizier_vp"),
             vizier_bonus: setting("vizier_bonus"),
             elder_vp: setting("elder_vp"),
-            suits: doc.suits(),
         }
     }
 }

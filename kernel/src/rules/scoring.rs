@@ -54,7 +54,7 @@ impl Rules<'_> {
             .map(|&t| doc.tiles[usize::from(state.layout.tiles[t])].vp)
             .sum::<i64>();
         let resources = state.players[player].hands.hand(self.content.resources());
-        total += self.score_terms.suits.score(resources, 0);
+        total += self.content.suits.score(resources, 0);
         total
             + self.thief_points(state, player)
             + self.solo_points(state, player)

@@ -349,16 +349,13 @@ impl Rules<'_> {
 
     /// The merchandise in `owner`'s resources hand (`merchandise_types`), grouped.
     fn merchandise_held(&self, state: &State, owner: usize) -> Vec<u8> {
-        let doc = &self.content.doc;
+        let goods = &self.content.suits.goods;
         let mut held: Vec<u8> = state.players[owner]
             .hands
             .hand(self.content.resources())
             .iter()
             .copied()
-            .filter(|&c| {
-                let spec = &doc.cards[usize::from(c)];
-                spec.kind == "merchandise" && spec.deck == crate::content::RESOURCES
-            })
+            .filter(|&c| goods[usize::from(c)])
             .collect();
         held.sort_unstable();
         held
