@@ -13,6 +13,7 @@ import functools
 from collections.abc import Mapping
 
 import pytest
+from native_kit import same_on_the_kernel
 
 from naqala.core.engine import IllegalAction, Rules, build_rules
 from naqala.core.state import State, evolve, get_extra, set_extra
@@ -197,6 +198,19 @@ def test_specialized_market_is_passed_over_with_fewer_than_4_coins() -> None:
     assert s.decision.stage == "sell"
     assert s.players[0].coins == 3
     assert s.decks[RESOURCE_DECK].row == ROW
+
+
+def test_specialized_market_whose_buyer_lost_the_coins_since_entering_offers_only_to_skip() -> None:
+    """An effect can take coins while the market waits (a house rule's trigger on a tile
+    taken by a djinn); the purchase is then refused, as at the market's entry, as the base
+    game's markets refuse it."""
+    rules, s = position({"d4": "Y", "d5": "YG"})  # the row as dealt: a state both engines read
+    s = play(rules, player(rules, s, 0, coins=4), "pick d4", "drop d5 Y")
+    assert s.decision.stage == "tile:specialized-market"
+    assert len(options(rules, s)) > 1
+    broke = evolve(s, players=(evolve(s.players[0], coins=3), *s.players[1:]))
+    assert options(rules, broke) == ["skip"]
+    same_on_the_kernel(rules, broke)
 
 
 # -- the artisans' tribe action -------------------------------------------------------------

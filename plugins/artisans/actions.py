@@ -114,6 +114,8 @@ class SpecializedMarket(Stage):
         return f"{cost} coins" if action.kind == "buy" else None
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
+        if state.players[current(state)].coins < rules.content.setting("specialized_market_cost"):
+            return [SKIP]  # an effect took coins since the market was entered
         row = rules.deck_in(state, RESOURCES).row
         return [SKIP, *(action_of("buy", card) for card in sorted(set(row)))]
 

@@ -966,6 +966,10 @@ impl Stage for SpecializedMarket {
         out: &mut Vec<Action>,
     ) -> Result<(), Unported> {
         out.push(Action::Skip);
+        let player = state.decision.player as usize;
+        if i64::from(state.players[player].coins) < rules.art().specialized_market_cost {
+            return Ok(()); // an effect took coins since the market was entered
+        }
         for &card in state.decks[rules.content.resources()].row() {
             if let Some(cards) = crate::actions::Cards::new(&[card]) {
                 out.push(Action::Buy(cards));
