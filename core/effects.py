@@ -310,7 +310,10 @@ _VERBS = (
     "draw_djinns",
     "take_djinn",
     "keep_killed",
+    "deal_row",
 )
+#: the verb discarding the face-up resource cards for a new row
+DEAL_ROW = "deal_row"
 #: the verbs naming a token on the used power's target tile, not an amount
 TOKEN_VERBS = ("place", "remove")
 #: what ``place`` names to take the target tile with one of the player's camels
@@ -397,6 +400,10 @@ class EffectSpec:
     #: at a ``kill``, when more than 0: the meeple killed goes in front of the effect's
     #: player instead of into the bag (Kandicha's viziers and elders)
     keep_killed: Source | None = attrs.field(default=None, validator=expression("keep_killed"))
+    #: when more than 0: the face-up resource cards discarded and that many dealt from the
+    #: pile as the new row (the discards, those included, reshuffled when the pile runs
+    #: out; fewer when both run out): the Horn of Plenty
+    deal_row: Source | None = attrs.field(default=None, validator=expression("deal_row"))
     #: Fakirs discarded from the hand to the discard pile (as many as held, at most)
     discard_fakirs: Source | None = attrs.field(
         default=None, validator=expression("discard_fakirs")

@@ -92,7 +92,7 @@ def naqala_tile_actions(rules: Rules) -> Mapping[str, Stage]:
 @hookspec
 def naqala_card_powers(rules: Rules) -> Mapping[str, Power]:
     """The power of each card kind this plugin owns, keyed ``<deck>:<kind>`` (a djinn
-    ``djinns:enki``, an item ``items:horn-of-plenty``, a whim ``whims:kept``…).
+    ``djinns:enki``, an item ``items:rebirth-ring``, a whim ``whims:kept``…).
 
     ``rules`` is optional for an implementation: its content is loaded and indexed,
     nothing else (the base game registers the powers content describes, ``[[power]]``).

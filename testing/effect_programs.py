@@ -154,7 +154,13 @@ def _effects(
             amount,
             condition,
         )
-        one = st.one_of(plain, plain, plain, counted) if counters else plain
+        # a new row of resources (not a hook's answer: ``effect_answers.ANSWERABLE``)
+        dealt = st.builds(
+            lambda value, when: {"deal_row": f"min(9, {value})"} | ({"if": when} if when else {}),
+            amount,
+            condition,
+        )
+        one = st.one_of(plain, plain, plain, counted, dealt) if counters else plain
         if kill:  # at a kill, the meeple killed may be kept
             kept = condition.map(lambda when: {"keep_killed": 1} | ({"if": when} if when else {}))
             one = st.one_of(one, one, kept)

@@ -22,6 +22,7 @@ import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from native_kit import same_on_the_kernel
 from test_properties import check_conservation, check_state, expected, play_checked
 
 from naqala.core.agents import RandomAgent
@@ -758,6 +759,7 @@ def test_horn_of_plenty_deals_a_new_resource_row() -> None:
     assert after.decks[RESOURCE_DECK].discard == (*s.decks[RESOURCE_DECK].discard, *old_row)
     assert after.players[0].cards == s.players[0].cards
     conserved(rules, after)
+    same_on_the_kernel(rules, s, after)  # content (deal_row), read alike by both engines
 
 
 def test_horn_of_plenty_not_offered_when_no_resource_card_is_left_anywhere() -> None:
@@ -778,6 +780,7 @@ def test_horn_of_plenty_not_offered_when_no_resource_card_is_left_anywhere() -> 
     assert len(dealt.row) == 9 and len(dealt.draw) == 1  # the old row was reshuffled in
     assert Counter([*dealt.row, *dealt.draw]) == Counter([everything[0], *row])
     conserved(rules, after)
+    same_on_the_kernel(rules, dry, one, after)
 
 
 def test_rebirth_ring_takes_back_an_item_from_the_discards() -> None:

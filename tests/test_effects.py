@@ -12,6 +12,7 @@ import pytest
 from naqala.core.content import ContentError, parse_content_file
 from naqala.core.engine import Rules, build_rules
 from naqala.core.state import NOBODY, State
+from naqala.testing.effect_programs import as_house_rule
 from naqala.testing.scenario import base_rules, board, play, player, tokens, turn_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -218,6 +219,52 @@ def test_court_fees_are_paid_before_the_viziers_act_and_after_once_there_are_5()
     assert coins(moved(rules, "YYY", "W")) == coins(moved(plain, "YYY", "W"))
 
 
+def test_fresh_goods_deal_a_new_row_of_9_before_a_large_market() -> None:
+    """The face-up resources are discarded and 9 dealt from the pile, then the market
+    offers the new row; with the pile short, the discards (the old row too) are reshuffled
+    into it."""
+    rules = cookbook("fresh_goods")
+    before = start(rules, {"a1": "Y", "b1": "Y"}, {"b1": "large-market-1"})
+    resources = before.decks[rules.deck_index["resources"]]
+    fresh = play(rules, before, "pick a1", "drop b1 Y")
+    dealt = fresh.decks[rules.deck_index["resources"]]
+    assert fresh.decision.stage == "tile:large-market"
+    assert dealt.row == resources.draw[:9]
+    assert dealt.discard == (*resources.discard, *resources.row)
+    reach = rules.content.setting("large_market_reach")
+    offered = {
+        c for a in rules.legal_actions(fresh) if a.kind == "buy" for c in a.args[0].split("+")
+    }
+    assert offered == set(dealt.row[:reach])
+    short = out_of_the_pile_but(rules, before, 4)
+    pile = short.decks[rules.deck_index["resources"]]
+    reshuffled = play(rules, short, "pick a1", "drop b1 Y").decks[rules.deck_index["resources"]]
+    assert len(reshuffled.row) == 9 and reshuffled.row[:4] == pile.draw
+    assert sorted((*reshuffled.row, *reshuffled.draw)) == sorted(
+        (*pile.draw, *pile.row, *pile.discard)
+    )
+
+
+def out_of_the_pile_but(rules: Rules, state: State, left: int) -> State:
+    """The resource pile down to its top ``left`` cards, the rest handed to player 1."""
+    index = rules.deck_index["resources"]
+    deck = state.decks[index]
+    state = player(rules, state, 1, cards=list(deck.draw[left:]))
+    deck = attrs.evolve(deck, draw=deck.draw[:left])
+    return attrs.evolve(state, decks=(*state.decks[:index], deck, *state.decks[index + 1 :]))
+
+
+def test_a_new_row_of_none_or_fewer_deals_nothing() -> None:
+    """``deal_row`` of 0 or less leaves the row as it is, as ``draw`` of 0 draws none."""
+    text = (COOKBOOK / "fresh_goods.toml").read_text(encoding="utf-8")
+    for row in (0, -3):
+        rules = build_rules(house_rules=[as_house_rule(text.replace("row = 9", f"row = {row}"))])
+        before = start(rules, {"a1": "Y", "b1": "Y"}, {"b1": "large-market-1"})
+        after = play(rules, before, "pick a1", "drop b1 Y")
+        index = rules.deck_index["resources"]
+        assert after.decks[index] == before.decks[index]
+
+
 @pytest.mark.parametrize("path", sorted(COOKBOOK.glob("*.toml")), ids=lambda p: p.stem)
 def test_every_cookbook_rule_plays_natively_and_the_same_on_both_engines(path: Path) -> None:
     differential = pytest.importorskip("naqala.native.differential")
@@ -316,6 +363,15 @@ def test_the_djinns_written_in_the_language_are_content_not_code(kind: str) -> N
     rules = base_rules()
     assert any(p.kind == kind for p in rules.content.powers)
     assert type(rules.powers["djinns", kind]).__module__ == "naqala.plugins.base.effects"
+
+
+def test_the_horn_of_plenty_is_content_not_code() -> None:
+    """The Artisans' Horn of Plenty is a used power of content/artisans-items.toml
+    (``deal_row``); its hand-written code is gone from both engines."""
+    rules = build_rules(["artisans"])
+    assert any(p.kind == "horn-of-plenty" for p in rules.content.powers)
+    power = rules.powers["items", "horn-of-plenty"]
+    assert type(power).__module__ == "naqala.plugins.base.effects"
 
 
 def test_a_market_whose_buyer_lost_the_coins_since_entering_offers_only_to_skip() -> None:

@@ -154,8 +154,6 @@ pub const MAX_KILLS: usize = 4;
 /// board_items.py), as its action's arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ItemTarget {
-    /// no argument (the Horn of Plenty)
-    None,
     /// a tile (the Enchanting Flute)
     Tile(u8),
     /// a tile and the colours killed there, in colour order (the Burning Scimitar)
@@ -248,7 +246,6 @@ impl Action {
                 let id = &content.doc.cards[usize::from(*card)].id;
                 let card_id = |c: u8| content.doc.cards[usize::from(c)].id.as_str();
                 match target {
-                    ItemTarget::None => id.clone(),
                     ItemTarget::Tile(t) => format!("{id} {}", tile(*t)),
                     ItemTarget::Kills(t, colours, n) => {
                         let group: String = colours[..usize::from(*n)]
@@ -357,7 +354,6 @@ pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> 
         Action::Item(card, target) => {
             let rank = card_kind(card);
             match target {
-                ItemTarget::None => key(rank, 0, 0, 0),
                 ItemTarget::Tile(t) => {
                     let (col, row) = tile(t);
                     key(rank, col, row, 0)

@@ -593,7 +593,8 @@ impl<'c> Rules<'c> {
                 || self.whims.is_whim(index)
                 || (self.artisans.is_some()
                     && card.deck == "items"
-                    && artisans::item_ported(&card.kind));
+                    && (artisans::item_ported(&card.kind)
+                        || self.content.effects.has_power(index)));
             if !ported {
                 out.push(format!("{}:{}", card.deck, card.kind));
             }

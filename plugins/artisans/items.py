@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from naqala.core.actions import Action
-from naqala.core.content import DJINNS, RESOURCES, CardSpec
+from naqala.core.content import DJINNS, CardSpec
 from naqala.core.encoding import card_ids
 from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
@@ -109,35 +109,6 @@ class FabulousLamp(Activated):
         return take_djinn_card(rules, state, owner, target[0])
 
 
-class HornOfPlenty(Activated):
-    when = "any time in your turn"
-    effect = (
-        "Discard the face-up resource cards and deal a new row of {row} from the pile "
-        "(the discards are reshuffled when needed)."
-    )
-
-    def targets(
-        self, rules: Rules, state: State, owner: int, card: CardSpec
-    ) -> Iterable[tuple[str, ...]]:
-        # with no card in the pile or the discards it would do nothing
-        deck = rules.deck_in(state, RESOURCES)
-        return [()] if deck.draw or deck.discard else []
-
-    def act(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
-    ) -> State:
-        deck = rules.deck_in(state, RESOURCES)
-        state = set_deck(
-            state,
-            rules.deck_index[RESOURCES],
-            evolve(deck, row=(), discard=deck.discard + deck.row),
-        )
-        state, dealt = draw_cards(state, rules.deck_index[RESOURCES], card.param("row"))
-        return set_deck(
-            state, rules.deck_index[RESOURCES], evolve(rules.deck_in(state, RESOURCES), row=dealt)
-        )
-
-
 class RebirthRing(Activated):
     when = "any time in your turn"
     effect = "Take back one item of your choice from the item discard pile."
@@ -168,7 +139,6 @@ def item_powers() -> dict[str, Power]:
         "burning-scimitar": board_items.BurningScimitar(),
         "enchanting-flute": board_items.EnchantingFlute(),
         "flying-carpet": board_items.FlyingCarpet(),
-        "horn-of-plenty": HornOfPlenty(),
         "rebirth-ring": RebirthRing(),
         "tempest-talisman": board_items.TempestTalisman(),
     }

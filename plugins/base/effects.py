@@ -23,6 +23,7 @@ from naqala.core.effects import (
     CAMEL,
     CHOOSE,
     COUNTER_MOST,
+    DEAL_ROW,
     FIELD,
     MEEPLES,
     MOST_WILDS,
@@ -73,6 +74,7 @@ from naqala.plugins.base.common import (
     owned_tiles,
     place_token,
     release_tile,
+    set_deck,
     take_tile,
     tiles_around,
 )
@@ -326,7 +328,20 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
             state = _djinn_to_take(rules, state, scope.me)
         elif verb == "keep_killed" and value > 0:
             state = _keep_killed(rules, state, scope)
+        elif verb == DEAL_ROW and value > 0:
+            state = _deal_row(rules, state, value)
     return state
+
+
+def _deal_row(rules: Rules, state: State, count: int) -> State:
+    """The face-up resource cards to the discards, then ``count`` dealt from the pile as
+    the new row (the discards, those just discarded included, reshuffled when the pile
+    runs out)."""
+    index = rules.deck_index[RESOURCES]
+    deck = state.decks[index]
+    state = set_deck(state, index, evolve(deck, row=(), discard=deck.discard + deck.row))
+    state, dealt = draw_cards(state, index, count)
+    return set_deck(state, index, evolve(state.decks[index], row=dealt))
 
 
 def _keep_killed(rules: Rules, state: State, scope: Scope) -> State:

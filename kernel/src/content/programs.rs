@@ -398,6 +398,8 @@ pub enum Verb {
     TakeDjinn,
     /// the meeple a kill sent to the bag goes in front of the player instead
     KeepKilled,
+    /// the face-up resource cards discarded and that many dealt as the new row
+    DealRow,
 }
 
 #[derive(Debug, Clone)]
@@ -713,6 +715,7 @@ fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>,
                 "discard_fakirs" => Verb::DiscardFakirs,
                 "meeples" => Verb::Meeples,
                 "keep_killed" => Verb::KeepKilled,
+                "deal_row" => Verb::DealRow,
                 verb @ ("draw_djinns" | "take_djinn") => {
                     let (stage, verb) = match verb {
                         "draw_djinns" => (KEEP_DJINN, Verb::DrawDjinns),

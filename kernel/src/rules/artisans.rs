@@ -34,7 +34,8 @@ const MEEPLES_SETTLED: &[&str] = &["drop", "kill"];
 /// `layout.LAYOUT_ATTEMPTS` of plugins/base/setup.py
 const LAYOUT_ATTEMPTS: usize = 1000;
 
-/// What a card of the items deck does (`items.item_powers`), by its kind.
+/// What a card of the items deck does (`items.item_powers`), by its kind: the items whose
+/// power is code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Item {
     Precious,
@@ -42,7 +43,6 @@ pub(crate) enum Item {
     BurningScimitar,
     EnchantingFlute,
     FlyingCarpet,
-    HornOfPlenty,
     RebirthRing,
     TempestTalisman,
 }
@@ -55,7 +55,6 @@ impl Item {
             "burning-scimitar" => Item::BurningScimitar,
             "enchanting-flute" => Item::EnchantingFlute,
             "flying-carpet" => Item::FlyingCarpet,
-            "horn-of-plenty" => Item::HornOfPlenty,
             "rebirth-ring" => Item::RebirthRing,
             "tempest-talisman" => Item::TempestTalisman,
             _ => return None,
@@ -169,7 +168,8 @@ pub(super) fn stage_named(_: &Content, name: &str) -> Option<Arc<dyn Stage>> {
     })
 }
 
-/// The card kinds of the items deck the kernel plays (every item of 0.2.0).
+/// The card kinds of the items deck the kernel plays by hand (the items of 0.2.0 but the
+/// Horn of Plenty, whose power is content: `deal_row`).
 pub(super) fn item_ported(kind: &str) -> bool {
     Item::of(kind).is_some()
 }
@@ -399,15 +399,6 @@ impl Rules<'_> {
                 .iter()
                 .map(|&d| ItemTarget::Card(d))
                 .collect(),
-            // `HornOfPlenty.targets`: while the pile or the discards hold a card
-            Item::HornOfPlenty => {
-                let deck = &state.decks[self.content.resources()];
-                if deck.draw().is_empty() && deck.discard().is_empty() {
-                    Vec::new()
-                } else {
-                    vec![ItemTarget::None]
-                }
-            }
             // `RebirthRing.targets`: each item of the discard pile
             Item::RebirthRing => state.decks[self.art().items]
                 .discard()
@@ -571,22 +562,6 @@ impl Rules<'_> {
             (Item::FabulousLamp, ItemTarget::Card(djinn)) => {
                 let state = self.off_the_row(state, djinn);
                 self.give_djinn(state, player, djinn)
-            }
-            // `HornOfPlenty.act`: the row discarded, a new row dealt
-            (Item::HornOfPlenty, ItemTarget::None) => {
-                let deck = &state.decks[self.content.resources()];
-                let mut discard = deck.discard().to_vec();
-                discard.extend_from_slice(deck.row());
-                state.decks[self.content.resources()] = Deck::new(deck.draw(), &[], &discard);
-                let (mut state, dealt) = self.draw_cards(
-                    state,
-                    self.content.resources(),
-                    param("row").max(0) as usize,
-                );
-                let deck = &state.decks[self.content.resources()];
-                state.decks[self.content.resources()] =
-                    Deck::new(deck.draw(), &dealt, deck.discard());
-                state
             }
             // `RebirthRing.act`: the item back from the discards
             (Item::RebirthRing, ItemTarget::Card(back)) => {

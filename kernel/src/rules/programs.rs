@@ -257,8 +257,26 @@ impl Rules<'_> {
                 effects::Verb::TakeDjinn => {}
                 effects::Verb::KeepKilled if value > 0 => state = self.keep_killed(state, scope),
                 effects::Verb::KeepKilled => {}
+                effects::Verb::DealRow if value > 0 => {
+                    state = self.deal_row(state, usize::try_from(value).unwrap_or(0));
+                }
+                effects::Verb::DealRow => {}
             }
         }
+        state
+    }
+
+    /// `effects._deal_row`: the face-up resource cards to the discards, then `count`
+    /// dealt from the pile as the new row (the discards, those just discarded included,
+    /// reshuffled when the pile runs out).
+    fn deal_row(&self, mut state: State, count: usize) -> State {
+        let resources = self.content.resources();
+        let deck = &state.decks[resources];
+        let discard = [deck.discard(), deck.row()].concat();
+        state.decks[resources] = Deck::new(deck.draw(), &[], &discard);
+        let (mut state, dealt) = self.draw_cards(state, resources, count);
+        let deck = &state.decks[resources];
+        state.decks[resources] = Deck::new(deck.draw(), &dealt, deck.discard());
         state
     }
 
