@@ -311,9 +311,17 @@ _VERBS = (
     "take_djinn",
     "keep_killed",
     "deal_row",
+    "take_card",
 )
 #: the verb discarding the face-up resource cards for a new row
 DEAL_ROW = "deal_row"
+#: the verb taking a used power's target card into its player's hand
+TAKE_CARD = "take_card"
+#: the piles a used power's card target may lie in: a deck's discards, the face-up row of
+#: the two decks every game has (a box's row laid in fixed places, as the Whims' cities,
+#: has empty places and is none)
+CARD_PILES = ("row", "discard")
+ROW_DECKS = ("resources", "djinns")
 #: the verbs naming a token on the used power's target tile, not an amount
 TOKEN_VERBS = ("place", "remove")
 #: what ``place`` names to take the target tile with one of the player's camels
@@ -404,6 +412,9 @@ class EffectSpec:
     #: pile as the new row (the discards, those included, reshuffled when the pile runs
     #: out; fewer when both run out): the Horn of Plenty
     deal_row: Source | None = attrs.field(default=None, validator=expression("deal_row"))
+    #: when more than 0: the used power's target card (``target_card``) into the player's
+    #: hand, from the pile it lies in (a djinn fires ``djinn-taken``, as at a sacred place)
+    take_card: Source | None = attrs.field(default=None, validator=expression("take_card"))
     #: Fakirs discarded from the hand to the discard pile (as many as held, at most)
     discard_fakirs: Source | None = attrs.field(
         default=None, validator=expression("discard_fakirs")
@@ -492,6 +503,15 @@ class TileActionSpec:
     text: str = ""
 
 
+def _card_pile(_instance: Any, attribute: Any, value: str) -> None:
+    deck, _, pile = value.partition(".")
+    if value and (pile not in CARD_PILES or (pile == "row" and deck not in ROW_DECKS)):
+        raise OutOfBounds(
+            attribute.name,
+            f"{value!r}: a card target lies in <deck>.discard, resources.row or djinns.row",
+        )
+
+
 @attrs.frozen
 class PowerSpec:
     """The power of every card of ``kind`` in ``deck``: effects for its owner at a
@@ -514,6 +534,9 @@ class PowerSpec:
     #: a used power's target: any tile where this holds (``target.*`` reads the tile);
     #: with ``target_kind``, a tile of that kind where it holds
     target: Source | None = attrs.field(default=None, validator=expression("target"))
+    #: a used power's target: a card of this pile, ``<deck>.discard`` or the face-up
+    #: ``resources.row`` or ``djinns.row`` (the action names it: ``fabulous-lamp jafaar``)
+    target_card: str = attrs.field(default="", validator=_card_pile)
     #: the decisions of its owner's turn at which a used power is offered (none: all)
     stages: list[str] = attrs.field(factory=list)
     #: a used power that puts a token placed for its owner elsewhere (``"palace"``):
@@ -540,6 +563,13 @@ class PowerSpec:
         """Whether the power acts on a tile its action names (a kind, a condition, or
         a tile around a placement it redirects)."""
         return bool(self.target_kind) or self.target is not None or bool(self.redirects)
+
+    @property
+    def card_pile(self) -> tuple[str, str] | None:
+        """The deck and the pile (``row``, ``discard``) of the card its action names, if
+        it acts on a card."""
+        deck, _, pile = self.target_card.partition(".")
+        return (deck, pile) if self.target_card else None
 
 
 def _counter_id(_instance: Any, attribute: Any, value: str) -> None:

@@ -107,6 +107,7 @@ def effects_data(content: Content, plugins: Mapping[str, str]) -> dict[str, Any]
                 "target": test(p.target),
                 "stages": list(p.stages),
                 "redirects": p.redirects,
+                "target_card": p.target_card,
             }
             for p in content.powers
         ],

@@ -273,6 +273,10 @@ def _placer(kind: str, index: int, token: str) -> str:
     return cards + "\n\n" + _entry("power", fields, [{"place": token}])
 
 
+#: the piles a drawn used power may name a card of (``target_card``)
+CARD_TARGETS = ("djinns.row", "resources.row", "djinns.discard", "resources.discard")
+
+
 @st.composite
 def djinn_powers(draw: st.DrawFn, index: int) -> str:
     """A new djinn (``qarin-N``) and its power: reacting, scoring, protecting, or used in
@@ -328,7 +332,13 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
             effects.insert(draw(st.integers(0, len(effects))), {"place": token})
         if draw(st.booleans()):  # and a free djinn placing that token, dealt too
             card += "\n\n" + _placer(kind, index, token)
-    targeted = "target_kind" in fields or "target" in fields or "redirects" in fields
+    tile = "target_kind" in fields or "target" in fields or "redirects" in fields
+    if moment == USE and not tile and draw(st.integers(0, 2)) == 0:  # it names a card
+        fields["target_card"] = _value(draw(st.sampled_from(CARD_TARGETS)))
+        if draw(st.integers(0, 4)):  # mostly it takes that card
+            taken = "1" if draw(st.integers(0, 3)) else draw(expressions(1))
+            effects.insert(draw(st.integers(0, len(effects))), {"take_card": taken})
+    targeted = tile or "target_card" in fields
     ending = draw(st.sampled_from(("choice", "djinn", None)))
     if moment == USE and not targeted and ending == "choice":
         effects.append(draw(_choices()))  # the power ends with a choice

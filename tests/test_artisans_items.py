@@ -556,6 +556,7 @@ def test_fabulous_lamp_takes_a_chosen_face_up_djinn_for_free() -> None:
     assert after.players[0].cards == (FAKIR,)
     assert after.players[0].coins == s.players[0].coins
     conserved(rules, after)
+    same_on_the_kernel(rules, s, after)  # content (target_card), read alike by both engines
 
 
 def test_fabulous_lamp_pays_baal_as_any_djinn_taken() -> None:
@@ -572,6 +573,7 @@ def test_fabulous_lamp_pays_baal_as_any_djinn_taken() -> None:
     after = play(rules, mine, "fabulous-lamp jafaar")
     assert after.players[0].coins == mine.players[0].coins + 1
     assert after.players[0].djinns == ("baal", "jafaar")
+    same_on_the_kernel(rules, theirs, mine, after)
 
 
 def test_fabulous_lamp_can_take_baal_itself_and_is_not_offered_with_an_empty_row() -> None:
@@ -800,6 +802,7 @@ def test_rebirth_ring_takes_back_an_item_from_the_discards() -> None:
     assert after.players[0].hand(rules.deck_index[ITEMS]) == ("crown",)
     assert item_deck(rules, after).discard == ("fabulous-lamp", "jewelry", "rebirth-ring")
     conserved(rules, after)
+    same_on_the_kernel(rules, s, after)  # content (target_card), read alike by both engines
 
 
 def test_tempest_talisman_moves_one_of_your_camels_to_an_empty_tile() -> None:

@@ -18,6 +18,7 @@ from naqala.plugins.base.api import FAKIR
 from naqala.testing.effect_programs import as_house_rule
 from naqala.testing.scenario import board, play, player, tokens, turn_of
 
+COOKBOOK = Path(__file__).resolve().parent.parent / "docs" / "examples" / "effects"
 HEADER = '[house-rule]\nname = "verbs"\nversion = "1.0"\ndescription = "x"\n\n'
 #: a djinn that clears a palm tree off any oasis, and costs a Fakir (if held)
 SIMOOM = (
@@ -458,3 +459,83 @@ def test_a_house_rule_keeps_every_vizier_its_assassins_kill_on_both_engines() ->
     assert after.players[0].meeples[vizier] == killing.players[0].meeples[vizier] + 1
     assert after.bag[vizier] == killing.bag[vizier]
     same_on_the_kernel(rules, state, killing, after)
+
+
+# -- a card named by the action, and taken --------------------------------------------
+
+
+def holding_scavenger(rules: Rules, discards: list[str]) -> State:
+    """Player 0 about to pick, holding the Scavenger and a Fakir, ``discards`` on the
+    resource discard pile."""
+    state = board(rules, rules.new_game(2, 1), {"a1": "Y", "b1": "Y"}, clear=True)
+    state = player(rules, turn_of(rules, state, 0), 0, djinns=["scavenger"], cards=[FAKIR])
+    state = out_of_the_pile(rules, state, "djinns", "scavenger")
+    state = out_of_the_pile(rules, state, "resources", FAKIR, *discards)
+    index = rules.deck_index["resources"]
+    deck = attrs.evolve(state.decks[index], discard=tuple(discards))
+    return attrs.evolve(state, decks=(*state.decks[:index], deck, *state.decks[index + 1 :]))
+
+
+def test_the_scavenger_takes_a_card_of_the_discards_named_by_its_action() -> None:
+    """Each distinct card of the pile is one option (``scavenger gold F``); the card taken
+    leaves the pile for the hand, which stays sorted, and the Fakir is paid."""
+    rules = build_rules(house_rules=[COOKBOOK / "scavenger.toml"])
+    state = holding_scavenger(rules, ["silk", "gold", "gold", FAKIR])
+    offered = [str(a) for a in rules.legal_actions(state) if a.kind == "scavenger"]
+    assert offered == ["scavenger fakir F", "scavenger gold F", "scavenger silk F"]
+    after = play(rules, state, "scavenger gold F")
+    resources = rules.deck_index["resources"]
+    assert after.players[0].cards == ("gold",)
+    assert after.decks[resources].discard == ("silk", "gold", FAKIR, FAKIR)
+    nothing = holding_scavenger(rules, [])
+    assert not [a for a in rules.legal_actions(nothing) if a.kind == "scavenger"]
+    same_on_the_kernel(rules, state, after)
+    same_on_the_kernel(rules, nothing)
+
+
+def test_djinns_taken_back_from_the_discards_play_the_same_on_both_engines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four free ravens, one dealt to each player, each taking back a discarded djinn
+    (``djinn-taken`` fires, as at a sacred place): the random games take cards, compared
+    state by state."""
+    from naqala.plugins.base import effects
+
+    taken = []
+    take = effects._take_card
+    monkeypatch.setattr(
+        effects, "_take_card", lambda r, s, me, where: taken.append(where) or take(r, s, me, where)
+    )
+    power = (
+        '[[power]]\ndeck = "djinns"\nkind = "raven"\non = "use"\n'
+        'target_card = "djinns.discard"\neffects = [{ take_card = 1 }, { coins = -1 }]\n'
+    )
+    assert_same_games(rules_of(dealt("raven", power)), ((2, 1), (3, 2), (4, 3), (2, 4)))
+    assert taken
+
+
+def test_a_card_target_is_a_used_powers_in_a_pile_it_can_name(tmp_path: Path) -> None:
+    scavenger = (COOKBOOK / "scavenger.toml").read_text(encoding="utf-8")
+    body = scavenger[scavenger.index("[[djinn]]") :]
+    for changed, wanted in (
+        (
+            ('"resources.discard"', '"whims.row"'),
+            "a card target lies in <deck>.discard, resources.row or djinns.row",
+        ),
+        (('"resources.discard"', '"relics.discard"'), "target_card: no deck 'relics'"),
+        (
+            ('on = "use"', 'on = "tile-taken"'),
+            'a card is targeted by a used power only (on = "use")',
+        ),
+        (
+            ('target_card = "resources.discard"', 'target_kind = "oasis"'),
+            "a card is taken (take_card) by a used power with a target_card only",
+        ),
+        (
+            ("target_card =", 'target_kind = "oasis"\ntarget_card ='),
+            "a used power targets a tile or a card, not both",
+        ),
+    ):
+        assert wanted in refusal(tmp_path, body.replace(*changed)), changed
+    trigger = '[[trigger]]\nid = "t"\non = "kill"\neffects = [{ take_card = 1 }]\n'
+    assert "trigger 't': a card is taken (take_card) by a used power" in refusal(tmp_path, trigger)

@@ -109,6 +109,9 @@ pub enum Action {
     Djinn(u8, Payment),
     /// `<card> [tile] [payment]`: a card used in its owner's turn (`Activated`)
     Card(u8, Option<u8>, Pay),
+    /// `<card> <card id> [payment]`: a card used on a card of a pile (`target_card`:
+    /// the Fabulous Lamp's djinn, the Rebirth Ring's item)
+    CardOnCard(u8, u8, Pay),
     /// `<kumarbi> <cost> <F…>`: a bid for the spot of that cost, Fakirs discarded
     Discounted(u8, u32, Count),
     /// `<verb> <card> [payment]`: a card used by its deck's verb (`claim <whim>`)
@@ -160,8 +163,6 @@ pub enum ItemTarget {
     Kills(u8, [u8; MAX_KILLS], u8),
     /// a tile and a colour (the Flying Carpet)
     TileColour(u8, u8),
-    /// a card (the Fabulous Lamp's djinn, the Rebirth Ring's item)
-    Card(u8),
     /// a camel's tile and the empty tile it moves to (the Tempest Talisman)
     Tiles(u8, u8),
 }
@@ -207,6 +208,19 @@ impl Action {
                 }
                 text
             }
+            Action::CardOnCard(card, target, pay) => {
+                let cards = &content.doc.cards;
+                let mut text = format!(
+                    "{} {}",
+                    cards[usize::from(*card)].id,
+                    cards[usize::from(*target)].id
+                );
+                if *pay != Pay::Free {
+                    text.push(' ');
+                    text.push_str(pay.code());
+                }
+                text
+            }
             Action::Discounted(card, cost, fakirs) => format!(
                 "{} {cost} {}",
                 content.doc.cards[usize::from(*card)].id,
@@ -244,7 +258,6 @@ impl Action {
             Action::Done => "done".to_owned(),
             Action::Item(card, target) => {
                 let id = &content.doc.cards[usize::from(*card)].id;
-                let card_id = |c: u8| content.doc.cards[usize::from(c)].id.as_str();
                 match target {
                     ItemTarget::Tile(t) => format!("{id} {}", tile(*t)),
                     ItemTarget::Kills(t, colours, n) => {
@@ -255,7 +268,6 @@ impl Action {
                         format!("{id} {} {group}", tile(*t))
                     }
                     ItemTarget::TileColour(t, c) => format!("{id} {} {}", tile(*t), letter(*c)),
-                    ItemTarget::Card(c) => format!("{id} {}", card_id(*c)),
                     ItemTarget::Tiles(a, b) => format!("{id} {} {}", tile(*a), tile(*b)),
                 }
             }
@@ -330,6 +342,7 @@ pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> 
             key(card_kind(card), col, row, pay(p))
         }
         Action::Card(card, None, p) => key(card_kind(card), pay(p), 0, 0),
+        Action::CardOnCard(card, target, p) => key(card_kind(card), card_id(target), pay(p), 0),
         Action::Discounted(card, cost, fakirs) => {
             key(card_kind(card), u64::from(cost), u64::from(fakirs), 0)
         }
@@ -377,7 +390,6 @@ pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> 
                     let (col, row) = tile(t);
                     key(rank, col, row, letter(c))
                 }
-                ItemTarget::Card(c) => key(rank, card_id(c), 0, 0),
                 ItemTarget::Tiles(a, b) => {
                     let (col, row) = tile(a);
                     let (col2, row2) = tile(b);

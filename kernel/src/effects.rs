@@ -58,6 +58,8 @@ pub struct Scope<'a> {
     pub mark: Option<Sym>,
     /// the tile a used power targets
     pub target: Option<usize>,
+    /// the card (by index) a used power targets, in its power's `target_card` pile
+    pub target_card: Option<u8>,
 }
 
 /// Python's `//`: the quotient rounded down (0 when dividing by 0, as the language says).

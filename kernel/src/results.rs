@@ -358,6 +358,7 @@ fn card_lines(seat: &Seat) -> Vec<Line> {
             card: None,
             mark: None,
             target: None,
+            target_card: None,
         };
         for (category, points) in effects::scores(program, state, &scope) {
             lines.push(line(category, &program.id, points));
@@ -384,6 +385,7 @@ fn power_lines(seat: &Seat, card: &CardSpec) -> Vec<Line> {
         card: Some(index as u8),
         mark: content.effects.mark_of(Some(index as u8)),
         target: None,
+        target_card: None,
     };
     effects::scores(&power.program, seat.state, &scope)
         .map(|(category, points)| line(category, &card.id, points))

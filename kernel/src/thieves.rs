@@ -815,25 +815,6 @@ impl Rules<'_> {
             .map(|&c| self.content.doc.cards[usize::from(c)].vp)
             .sum()
     }
-
-    /// `give_cards`: cards into a hand, sorted or after the others in the order taken,
-    /// as the deck's policy says.
-    pub(crate) fn give_cards(
-        &self,
-        mut state: State,
-        player: usize,
-        deck: usize,
-        cards: &[u8],
-    ) -> State {
-        let hands = &state.players[player].hands;
-        let mut hand = hands.hand(deck).to_vec();
-        hand.extend_from_slice(cards);
-        if self.content.doc.decks[deck].order == "sorted" {
-            self.sort_hand(&mut hand);
-        }
-        state.players[player].hands = hands.with_hand(deck, &hand);
-        state
-    }
 }
 
 /// The Thieves' stages (`naqala_stages`), by stage name.

@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from naqala.core.actions import Action
-from naqala.core.content import DJINNS, CardSpec
-from naqala.core.encoding import card_ids
+from naqala.core.content import CardSpec
 from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
 from naqala.core.powers import Power
@@ -19,13 +18,11 @@ from naqala.core.state import (
 )
 from naqala.plugins.artisans import board_items
 from naqala.plugins.base.api import (
-    Activated,
     card_score_lines,
     current,
     draw_cards,
     give_cards,
     set_deck,
-    take_djinn_card,
 )
 
 ITEMS = "items"
@@ -87,59 +84,12 @@ class Precious(Power):
         return [ScoreLine("items", card.vp, card.id, card.name)]
 
 
-class FabulousLamp(Activated):
-    when = "any time in your turn"
-    effect = "Take one face-up djinn without paying for it."
-
-    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
-        return (card_ids(rules, DJINNS),)
-
-    def targets(
-        self, rules: Rules, state: State, owner: int, card: CardSpec
-    ) -> Iterable[tuple[str, ...]]:
-        return [(djinn,) for djinn in sorted(set(rules.deck_in(state, DJINNS).row))]
-
-    def act(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
-    ) -> State:
-        deck = rules.deck_in(state, DJINNS)
-        row = list(deck.row)
-        row.remove(target[0])
-        state = set_deck(state, rules.deck_index[DJINNS], evolve(deck, row=tuple(row)))
-        return take_djinn_card(rules, state, owner, target[0])
-
-
-class RebirthRing(Activated):
-    when = "any time in your turn"
-    effect = "Take back one item of your choice from the item discard pile."
-
-    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
-        return (card_ids(rules, ITEMS),)
-
-    def targets(
-        self, rules: Rules, state: State, owner: int, card: CardSpec
-    ) -> Iterable[tuple[str, ...]]:
-        return [(item,) for item in sorted(set(state.decks[items_index(rules)].discard))]
-
-    def act(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
-    ) -> State:
-        index = items_index(rules)
-        deck = state.decks[index]
-        discard = list(deck.discard)
-        discard.remove(target[0])
-        state = set_deck(state, index, evolve(deck, discard=tuple(discard)))
-        return give_items(rules, state, owner, target)
-
-
 def item_powers() -> dict[str, Power]:
     powers: dict[str, Power] = {
         "precious": Precious(),
-        "fabulous-lamp": FabulousLamp(),
         "burning-scimitar": board_items.BurningScimitar(),
         "enchanting-flute": board_items.EnchantingFlute(),
         "flying-carpet": board_items.FlyingCarpet(),
-        "rebirth-ring": RebirthRing(),
         "tempest-talisman": board_items.TempestTalisman(),
     }
     return {f"{ITEMS}:{kind}": power for kind, power in powers.items()}

@@ -30,6 +30,7 @@ from naqala.core.effects import (
     READING,
     SCORING,
     SET,
+    TAKE_CARD,
     USE,
     CounterSpec,
     EffectSpec,
@@ -42,7 +43,7 @@ from naqala.core.effects import (
     is_reading,
     nested,
 )
-from naqala.core.encoding import board_squares
+from naqala.core.encoding import board_squares, card_ids
 from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.powers import Power
@@ -70,6 +71,7 @@ from naqala.plugins.base.common import (
     change_kept,
     discard_cards,
     draw_cards,
+    give_cards,
     marked_by_stand_in,
     owned_tiles,
     place_token,
@@ -81,7 +83,7 @@ from naqala.plugins.base.common import (
 from naqala.plugins.base.merchandise import best_with_wilds, merchandise_types
 from naqala.plugins.base.placing import leave_placing, pending_tile, place_token_for
 from naqala.plugins.base.placing import stage_name as placing_stage
-from naqala.plugins.base.tiles import final_tile
+from naqala.plugins.base.tiles import final_tile, take_djinn_card
 
 #: every intermediate value is held within ±BOUND, in both engines, so no formula can
 #: overflow the kernel's integers or grow Python's without end
@@ -114,6 +116,8 @@ class Scope:
     #: the token a used power redirects: placing one goes straight on the target, as the
     #: placement it replaces (never asked to go elsewhere again)
     redirected: str = ""
+    #: the card a used power targets: its deck, its pile (``row``, ``discard``) and its id
+    target_card: tuple[str, str, str] | None = None
 
 
 def _clamp(value: int) -> int:
@@ -330,7 +334,25 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
             state = _keep_killed(rules, state, scope)
         elif verb == DEAL_ROW and value > 0:
             state = _deal_row(rules, state, value)
+        elif verb == TAKE_CARD and value > 0 and scope.target_card is not None:
+            state = _take_card(rules, state, scope.me, scope.target_card)
     return state
+
+
+def _take_card(rules: Rules, state: State, me: int, where: tuple[str, str, str]) -> State:
+    """The card ``where`` names (deck, pile, id) out of its pile into ``me``'s hand, if it
+    is still there; a djinn fires ``djinn-taken``, as at a sacred place."""
+    deck_id, pile, card = where
+    index = rules.deck_index[deck_id]
+    deck = state.decks[index]
+    cards = list(getattr(deck, pile))
+    if card not in cards:
+        return state  # an effect before this one moved it
+    cards.remove(card)
+    state = set_deck(state, index, evolve(deck, **{pile: tuple(cards)}))
+    if deck_id == DJINNS:
+        return take_djinn_card(rules, state, me, card)
+    return give_cards(rules, state, me, index, (card,))
 
 
 def _deal_row(rules: Rules, state: State, count: int) -> State:
@@ -769,6 +791,8 @@ class UsedPower(EffectPower, Activated):
         )
 
     def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
+        if self.spec.card_pile is not None:
+            return (card_ids(rules, self.spec.card_pile[0]),)
         return (board_squares(rules),) if self.spec.targeted else ()
 
     def targets(
@@ -776,8 +800,12 @@ class UsedPower(EffectPower, Activated):
     ) -> Iterable[tuple[str, ...]]:
         """The tiles it may act on: never an impassable one; of ``target_kind``, where
         ``target`` holds (each given); around the tile a token it redirects would go
-        (none left in the bank: none)."""
+        (none left in the bank: none). Or each distinct card of its ``target_card``
+        pile."""
         spec = self.spec
+        if spec.card_pile is not None:
+            deck, pile = spec.card_pile
+            return [(c,) for c in sorted(set(getattr(rules.deck_in(state, deck), pile))) if c]
         if not spec.targeted:
             return [()]
         geo, layout = state.geometry, state.layout
@@ -809,6 +837,10 @@ class UsedPower(EffectPower, Activated):
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
+        pile = self.spec.card_pile
+        if pile is not None:
+            aimed = Scope(owner, owner, None, card.params, card.id, target_card=(*pile, target[0]))
+            return run(rules, state, self.spec.effects, aimed)
         tile = state.geometry.parse(target[0]) if target else NOBODY
         scope = Scope(owner, owner, None, card.params, card.id, tile, self.spec.redirects)
         if self.spec.redirects:

@@ -34,6 +34,8 @@ from naqala.plugins.base.placing import stage_name as placing_stage
 _TARGET_ONLY = (
     "a token, a camel or meeples are placed or removed by a used power on its target tile only"
 )
+#: where a card is taken: the card a used power targets
+_CARD_ONLY = "a card is taken (take_card) by a used power with a target_card only"
 #: leaves a card's words may read: its numbers and the rules', never the state
 _STATIC = ("num", "param", "setting", "bin", "neg", "not", "if", "call")
 
@@ -48,6 +50,8 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
         found += _asking_problems(where, trigger.effects, frozenset())
         if any(_on_target(e) for _, e in nested(trigger.effects)):
             found.append(f"{where}: {_TARGET_ONLY}")
+        if _takes_a_card(trigger.effects):
+            found.append(f"{where}: {_CARD_ONLY}")
         found += _effect_problems(rules, where, trigger.on, trigger.effects, trigger.when)
     kinds = {tile.kind for tile in content.tiles}
     for action in content.tile_actions:
@@ -56,6 +60,8 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
         found += _asking_problems(where, action.effects, offers)
         if any(_on_target(e) for _, e in nested(action.effects)):
             found.append(f"{where}: {_TARGET_ONLY}")
+        if _takes_a_card(action.effects):
+            found.append(f"{where}: {_CARD_ONLY}")
         found += _effect_problems(rules, where, "", action.effects, action.when)
         if action.tile not in kinds:
             found.append(f"{where}: no tile of kind {action.tile!r} in these rules")
@@ -68,7 +74,7 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
         key = f"{power.deck}:{power.kind}"
         where = f"power {key!r}"
         found += _effect_problems(rules, where, power.on, power.effects, power.when)
-        asks = power.on == USE and not power.targeted
+        asks = power.on == USE and not power.targeted and power.card_pile is None
         found += _asking_problems(where, power.effects, _EVERY_ASKING if asks else frozenset())
         alone = not any(
             p.deck == power.deck and p.kind == power.kind and p.on != USE for p in content.powers
@@ -95,6 +101,7 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
             found += unknown_ids(rules, where, power.target)
         if power.redirects:
             found += _redirect_problems(rules, where, power)
+        found += _card_target_problems(rules, where, power)
         if power.target_kind and power.target_kind not in kinds:
             found.append(f"{where}: no tile of kind {power.target_kind!r} in these rules")
         if key in code_powers:
@@ -183,6 +190,27 @@ def _redirect_problems(rules: Rules, where: str, power: PowerSpec) -> list[str]:
             f"in these rules (these can: {', '.join(waiting) or 'none'})"
         )
     return found
+
+
+def _card_target_problems(rules: Rules, where: str, power: PowerSpec) -> list[str]:
+    """A card target is a used power's, instead of a tile, in a deck of these rules; a
+    card is taken only from it."""
+    if power.card_pile is None:
+        return [f"{where}: {_CARD_ONLY}"] if _takes_a_card(power.effects) else []
+    deck = power.card_pile[0]
+    found = []
+    if power.on != USE:
+        found.append(f'{where}: a card is targeted by a used power only (on = "use")')
+    if power.targeted:
+        found.append(f"{where}: a used power targets a tile or a card, not both")
+    if deck not in rules.deck_index:
+        decks = ", ".join(rules.deck_index)
+        found.append(f"{where}: target_card: no deck {deck!r} in these rules ({decks})")
+    return found
+
+
+def _takes_a_card(effects: list[EffectSpec]) -> bool:
+    return any(e.take_card is not None for _, e in nested(effects))
 
 
 def _on_target(effect: EffectSpec) -> str | None:

@@ -130,6 +130,9 @@ pub struct PowerDoc {
     /// the token whose placements for its owner a used power puts elsewhere ("": none)
     #[serde(default)]
     pub redirects: String,
+    /// a used power's target: a card of this pile (`items.discard`, `djinns.row`; "": none)
+    #[serde(default)]
+    pub target_card: String,
 }
 
 /// A `[[counter]]`: a number effects set and read, each player's or the game's.
@@ -400,6 +403,8 @@ pub enum Verb {
     KeepKilled,
     /// the face-up resource cards discarded and that many dealt as the new row
     DealRow,
+    /// the used power's target card into the player's hand, from its pile
+    TakeCard,
 }
 
 #[derive(Debug, Clone)]
@@ -461,10 +466,50 @@ pub struct Power {
     /// the token (by index) whose placements for its owner a used power puts on a tile
     /// around instead (Hagis's palace): its effects are that placement
     pub redirects: Option<usize>,
+    /// a used power's target: a card of this pile, which its action names
+    pub target_card: Option<CardPile>,
     /// whether it takes meeples off a tile (`remove = "<colour>"`): it is not offered at
     /// the pick, a drop or the assassins' kill, whose options were worked out for the
     /// meeples as they stand (`effects.MEEPLES_IN_PLAY`)
     pub removes_meeples: bool,
+}
+
+/// Where a used power's target card lies (`PowerSpec.card_pile`): a deck's face-up row
+/// or its discards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CardPile {
+    pub deck: usize,
+    pub discard: bool,
+}
+
+/// The pile a power's `target_card` names, refused in one line where the kernel cannot
+/// play it (`effects_checks` refuses it in Python first).
+fn card_pile(power: &PowerDoc, names: &Lookup<'_>) -> Result<Option<CardPile>, String> {
+    if power.target_card.is_empty() {
+        return Ok(None);
+    }
+    let refused = |why: &str| {
+        Err(format!(
+            "kernel content: effects: target_card {:?}: {why}",
+            power.target_card
+        ))
+    };
+    let (deck, pile) = power.target_card.split_once('.').unwrap_or(("", ""));
+    let Some(index) = names.doc.decks.iter().position(|d| d.id == deck) else {
+        return refused("no such deck");
+    };
+    let discard = match pile {
+        "discard" => true,
+        "row" if [crate::content::RESOURCES, crate::content::DJINNS].contains(&deck) => false,
+        _ => return refused("a card target lies in <deck>.discard, resources.row or djinns.row"),
+    };
+    if power.on != "use" || !power.target_kind.is_empty() || power.target.is_some() {
+        return refused("a used power's, instead of a tile");
+    }
+    Ok(Some(CardPile {
+        deck: index,
+        discard,
+    }))
 }
 
 impl Power {
@@ -716,6 +761,7 @@ fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>,
                 "meeples" => Verb::Meeples,
                 "keep_killed" => Verb::KeepKilled,
                 "deal_row" => Verb::DealRow,
+                "take_card" => Verb::TakeCard,
                 verb @ ("draw_djinns" | "take_djinn") => {
                     let (stage, verb) = match verb {
                         "draw_djinns" => (KEEP_DJINN, Verb::DrawDjinns),
@@ -899,6 +945,7 @@ impl Effects {
                     .transpose()?,
                 stages,
                 redirects,
+                target_card: card_pile(power, &names)?,
             });
         }
         out.card_powers = doc

@@ -39,11 +39,9 @@ const LAYOUT_ATTEMPTS: usize = 1000;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Item {
     Precious,
-    FabulousLamp,
     BurningScimitar,
     EnchantingFlute,
     FlyingCarpet,
-    RebirthRing,
     TempestTalisman,
 }
 
@@ -51,11 +49,9 @@ impl Item {
     fn of(kind: &str) -> Option<Item> {
         Some(match kind {
             PRECIOUS => Item::Precious,
-            "fabulous-lamp" => Item::FabulousLamp,
             "burning-scimitar" => Item::BurningScimitar,
             "enchanting-flute" => Item::EnchantingFlute,
             "flying-carpet" => Item::FlyingCarpet,
-            "rebirth-ring" => Item::RebirthRing,
             "tempest-talisman" => Item::TempestTalisman,
             _ => return None,
         })
@@ -169,7 +165,7 @@ pub(super) fn stage_named(_: &Content, name: &str) -> Option<Arc<dyn Stage>> {
 }
 
 /// The card kinds of the items deck the kernel plays by hand (the items of 0.2.0 but the
-/// Horn of Plenty, whose power is content: `deal_row`).
+/// Horn of Plenty, the Fabulous Lamp and the Rebirth Ring, whose powers are content).
 pub(super) fn item_ported(kind: &str) -> bool {
     Item::of(kind).is_some()
 }
@@ -244,16 +240,8 @@ impl Rules<'_> {
     }
 
     /// `give_items` (`give_cards`): items into the hand, as the deck orders its hands.
-    fn give_items(&self, mut state: State, player: usize, items: &[u8]) -> State {
-        let deck = self.art().items;
-        let hands = &state.players[player].hands;
-        let mut hand = hands.hand(deck).to_vec();
-        hand.extend_from_slice(items);
-        if self.content.doc.decks[deck].order == "sorted" {
-            self.sort_hand(&mut hand);
-        }
-        state.players[player].hands = hands.with_hand(deck, &hand);
-        state
+    fn give_items(&self, state: State, player: usize, items: &[u8]) -> State {
+        self.give_cards(state, player, self.art().items, items)
     }
 
     /// `Workshop._payments`: `P…` with enough artisans kept, `F…` with enough Fakirs.
@@ -393,18 +381,6 @@ impl Rules<'_> {
         let geo = &state.layout.geometry;
         match item {
             Item::Precious => Vec::new(),
-            // `FabulousLamp.targets`: each face-up djinn
-            Item::FabulousLamp => state.decks[self.content.djinns()]
-                .row()
-                .iter()
-                .map(|&d| ItemTarget::Card(d))
-                .collect(),
-            // `RebirthRing.targets`: each item of the discard pile
-            Item::RebirthRing => state.decks[self.art().items]
-                .discard()
-                .iter()
-                .map(|&c| ItemTarget::Card(c))
-                .collect(),
             Item::BurningScimitar => self.scimitar_targets(state, param("kills")),
             // `EnchantingFlute.targets`: passable tiles with a neighbour holding meeples
             Item::EnchantingFlute => (0..geo.size)
@@ -558,21 +534,6 @@ impl Rules<'_> {
         let param = |key: &str| spec.params.get(key).copied().unwrap_or(0);
         let item = art.item(card).expect("an item");
         Ok(match (item, target) {
-            // `FabulousLamp.act`: the djinn from the row, unpaid
-            (Item::FabulousLamp, ItemTarget::Card(djinn)) => {
-                let state = self.off_the_row(state, djinn);
-                self.give_djinn(state, player, djinn)
-            }
-            // `RebirthRing.act`: the item back from the discards
-            (Item::RebirthRing, ItemTarget::Card(back)) => {
-                let deck_index = art.items;
-                let deck = &state.decks[deck_index];
-                let mut discard = deck.discard().to_vec();
-                let at = discard.iter().position(|&c| c == back).expect("discarded");
-                discard.remove(at);
-                state.decks[deck_index] = Deck::new(deck.draw(), deck.row(), &discard);
-                self.give_items(state, player, &[back])
-            }
             // `BurningScimitar.act`: the meeples to the bag; an emptied tile is taken
             (Item::BurningScimitar, ItemTarget::Kills(tile, group, n)) => {
                 let tile = usize::from(tile);

@@ -4,10 +4,11 @@
 use super::{Rules, Step, Unported};
 
 use crate::actions::{Action, Pay};
+use crate::effects::CardPile;
 use crate::effects::{self, Scope};
 use crate::extras::set_extra;
 use crate::names::Sym;
-use crate::state::{Count, Decision, Deck, State, Turn};
+use crate::state::{Count, Decision, Deck, State, Turn, NO_CARD};
 
 impl Rules<'_> {
     /// `own_turn`: the deciding player's own turn, outside any power's own decision.
@@ -149,6 +150,16 @@ impl Rules<'_> {
             if !offered || !settled || !effects::holds(&power.program.test, state, &scope) {
                 return Vec::new();
             }
+            if let Some(pile) = power.target_card {
+                return self
+                    .card_targets(state, pile)
+                    .into_iter()
+                    .flat_map(|c| {
+                        ways.iter()
+                            .map(move |&way| Action::CardOnCard(card, c, way))
+                    })
+                    .collect();
+            }
             let targets: Vec<Option<u8>> = if !power.targeted() {
                 vec![None]
             } else {
@@ -209,6 +220,68 @@ impl Rules<'_> {
         self.elder.map_or(0, |e| state.players[player].meeples[e])
     }
 
+    /// `give_cards`: cards of deck `deck` into a player's hand, sorted or after the others
+    /// in the order taken, as the deck's policy says.
+    pub(crate) fn give_cards(
+        &self,
+        mut state: State,
+        player: usize,
+        deck: usize,
+        cards: &[u8],
+    ) -> State {
+        let hands = &state.players[player].hands;
+        let mut hand = hands.hand(deck).to_vec();
+        hand.extend_from_slice(cards);
+        if self.content.doc.decks[deck].order == "sorted" {
+            self.sort_hand(&mut hand);
+        }
+        state.players[player].hands = hands.with_hand(deck, &hand);
+        state
+    }
+
+    /// `effects._take_card`: `card` out of its pile into `me`'s hand, if it is still
+    /// there; a djinn fires `djinn-taken`, as at a sacred place.
+    pub(super) fn take_card(&self, mut state: State, me: usize, pile: CardPile, card: u8) -> State {
+        let deck = &state.decks[pile.deck];
+        let mut cards = if pile.discard {
+            deck.discard()
+        } else {
+            deck.row()
+        }
+        .to_vec();
+        let Some(at) = cards.iter().position(|&c| c == card) else {
+            return state; // an effect before this one moved it
+        };
+        cards.remove(at);
+        state.decks[pile.deck] = if pile.discard {
+            Deck::new(deck.draw(), deck.row(), &cards)
+        } else {
+            Deck::new(deck.draw(), &cards, deck.discard())
+        };
+        if pile.deck == self.content.djinns() {
+            self.give_djinn(state, me, card)
+        } else {
+            self.give_cards(state, me, pile.deck, &[card])
+        }
+    }
+
+    /// `UsedPower.targets` of a power aimed at a card: each distinct card of its pile.
+    fn card_targets(&self, state: &State, pile: CardPile) -> Vec<u8> {
+        let deck = &state.decks[pile.deck];
+        let mut cards: Vec<u8> = if pile.discard {
+            deck.discard()
+        } else {
+            deck.row()
+        }
+        .iter()
+        .copied()
+        .filter(|&c| c != NO_CARD)
+        .collect();
+        cards.sort_unstable();
+        cards.dedup();
+        cards
+    }
+
     /// `draw_cards`: the top `n` cards of a deck's pile, reshuffling its discards when
     /// the pile runs out; fewer when both run out.
     pub(super) fn draw_cards(&self, mut state: State, deck: usize, n: usize) -> (State, Vec<u8>) {
@@ -237,6 +310,7 @@ impl Rules<'_> {
         mut state: State,
         card: u8,
         target: Option<u8>,
+        target_card: Option<u8>,
         pay: Pay,
     ) -> Step {
         let player = state.decision.player as usize;
@@ -261,6 +335,7 @@ impl Rules<'_> {
         if let Some(power) = self.used_power(card) {
             let scope = Scope {
                 target: target.map(usize::from),
+                target_card,
                 ..self.card_scope(player, card)
             };
             if let Some(token) = power.redirects {

@@ -46,14 +46,8 @@ impl Rules<'_> {
 
     /// `take_djinn_card`: the djinn joins the hand as its deck orders it; fires
     /// `djinn-taken`.
-    pub(super) fn give_djinn(&self, mut state: State, player: usize, djinn: u8) -> State {
-        let hands = &state.players[player].hands;
-        let mut hand = hands.hand(self.content.djinns()).to_vec();
-        hand.push(djinn);
-        if self.content.doc.decks[self.content.djinns()].order == "sorted" {
-            self.sort_hand(&mut hand);
-        }
-        state.players[player].hands = hands.with_hand(self.content.djinns(), &hand);
+    pub(super) fn give_djinn(&self, state: State, player: usize, djinn: u8) -> State {
+        let state = self.give_cards(state, player, self.content.djinns(), &[djinn]);
         self.fire(state, Event::DjinnTaken { player, djinn })
     }
 

@@ -112,6 +112,7 @@ impl Rules<'_> {
             card: Some(card),
             mark: self.content.effects.mark_of(Some(card)),
             target: None,
+            target_card: None,
         };
         if !effects::holds(&power.program.test, state, &scope) {
             return None;
@@ -151,6 +152,7 @@ impl Rules<'_> {
             card,
             mark: self.content.effects.mark_of(card),
             target: None,
+            target_card: None,
         };
         if !effects::holds(&program.test, &state, &scope) {
             return state;
@@ -261,6 +263,15 @@ impl Rules<'_> {
                     state = self.deal_row(state, usize::try_from(value).unwrap_or(0));
                 }
                 effects::Verb::DealRow => {}
+                effects::Verb::TakeCard if value > 0 => {
+                    let power = scope.card.and_then(|c| self.used_power(c));
+                    if let (Some(pile), Some(card)) =
+                        (power.and_then(|p| p.target_card), scope.target_card)
+                    {
+                        state = self.take_card(state, scope.me, pile, card);
+                    }
+                }
+                effects::Verb::TakeCard => {}
             }
         }
         state
@@ -383,6 +394,7 @@ impl Rules<'_> {
             card,
             mark: self.content.effects.mark_of(card),
             target: None,
+            target_card: None,
         };
         let mut state = self.run_effects(state, option, &scope);
         if let ChoiceOf::Tile(_) = of {
@@ -407,6 +419,7 @@ impl Rules<'_> {
             card: Some(card),
             mark: self.content.effects.mark_of(Some(card)),
             target: None,
+            target_card: None,
         }
     }
 
@@ -439,6 +452,7 @@ impl Rules<'_> {
             card: None,
             mark: None,
             target: None,
+            target_card: None,
         };
         self.run_effects(state, list, &scope)
     }
@@ -457,6 +471,7 @@ impl Rules<'_> {
                 card: None,
                 mark: None,
                 target: None,
+                target_card: None,
             };
             total += effects::scores(program, state, &scope)
                 .map(|(_, points)| points)
@@ -640,6 +655,7 @@ impl Stage for WholeTileAction {
             card: None,
             mark: None,
             target: None,
+            target_card: None,
         };
         if !effects::holds(&program.test, &state, &scope) {
             return rules.proceed(state, stage);
