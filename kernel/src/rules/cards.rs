@@ -4,8 +4,7 @@
 use super::{Rules, Step, Unported};
 
 use crate::actions::{Action, Pay};
-use crate::effects::CardPile;
-use crate::effects::{self, Scope};
+use crate::effects::{self, CardPile, Scope};
 use crate::extras::set_extra;
 use crate::names::Sym;
 use crate::state::{Count, Decision, Deck, State, Turn, NO_CARD};
@@ -243,12 +242,7 @@ impl Rules<'_> {
     /// there; a djinn fires `djinn-taken`, as at a sacred place.
     pub(super) fn take_card(&self, mut state: State, me: usize, pile: CardPile, card: u8) -> State {
         let deck = &state.decks[pile.deck];
-        let mut cards = if pile.discard {
-            deck.discard()
-        } else {
-            deck.row()
-        }
-        .to_vec();
+        let mut cards = lying_in(deck, pile).to_vec();
         let Some(at) = cards.iter().position(|&c| c == card) else {
             return state; // an effect before this one moved it
         };
@@ -267,16 +261,11 @@ impl Rules<'_> {
 
     /// `UsedPower.targets` of a power aimed at a card: each distinct card of its pile.
     fn card_targets(&self, state: &State, pile: CardPile) -> Vec<u8> {
-        let deck = &state.decks[pile.deck];
-        let mut cards: Vec<u8> = if pile.discard {
-            deck.discard()
-        } else {
-            deck.row()
-        }
-        .iter()
-        .copied()
-        .filter(|&c| c != NO_CARD)
-        .collect();
+        let mut cards: Vec<u8> = lying_in(&state.decks[pile.deck], pile)
+            .iter()
+            .copied()
+            .filter(|&c| c != NO_CARD)
+            .collect();
         cards.sort_unstable();
         cards.dedup();
         cards
@@ -367,5 +356,14 @@ impl Rules<'_> {
                 Err(Unported(format!("djinns:{kind}")))
             }
         }
+    }
+}
+
+/// The cards of `deck` in the pile a card target names: its face-up row or its discards.
+fn lying_in(deck: &Deck, pile: CardPile) -> &[u8] {
+    if pile.discard {
+        deck.discard()
+    } else {
+        deck.row()
     }
 }
