@@ -157,13 +157,14 @@ EVICTION = (
 )
 
 
-def dealt(kind: str, power: str) -> str:
-    """Four free djinns of ``kind`` with ``power``, one dealt to each player at setup
-    (``start.cards``), so that random players use them often."""
+def dealt(kind: str, power: str, copies: int = 4) -> str:
+    """Free djinns of ``kind`` with ``power``, one dealt to each player at setup
+    (``start.cards``), so that random players use them often: four, or as many as the
+    most players."""
     djinns = "".join(
         f'[[djinn]]\nid = "{kind}-{n}"\nname = "{kind.title()} {n}"\nvp = 2\nkind = "{kind}"\n'
         'cost = ""\n\n'
-        for n in range(1, 5)
+        for n in range(1, copies + 1)
     )
     cards = f'start.cards = [{{deck = "djinns", kind = "{kind}", count = 1}}]'
     return f"[settings]\n{cards}\n\n{djinns}{power}"
@@ -511,6 +512,29 @@ def test_djinns_taken_back_from_the_discards_play_the_same_on_both_engines(
         'target_card = "djinns.discard"\neffects = [{ take_card = 1 }, { coins = -1 }]\n'
     )
     assert_same_games(rules_of(dealt("raven", power)), ((2, 1), (3, 2), (4, 3), (2, 4)))
+    assert taken
+
+
+@pytest.mark.parametrize(("box", "deck"), [("djinns", "whims"), ("artisans", "items")])
+def test_cards_taken_back_from_a_boxs_discards_play_the_same_on_both_engines(
+    box: str, deck: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A box's own cards (the whims fulfilled, the items used) taken back from its discard
+    pile into a hand: the random games take them, compared state by state."""
+    from naqala.plugins.base import effects
+
+    taken = []
+    take = effects._take_card
+    monkeypatch.setattr(
+        effects, "_take_card", lambda r, s, me, where: taken.append(where) or take(r, s, me, where)
+    )
+    power = (
+        '[[power]]\ndeck = "djinns"\nkind = "raven"\non = "use"\n'
+        f'target_card = "{deck}.discard"\neffects = [{{ take_card = 1 }}]\n'
+    )
+    ravens = dealt("raven", power, copies=5)  # the Whims box seats 5
+    rules = build_rules([box], house_rules=[as_house_rule(HEADER + ravens)])
+    assert_same_games(rules, ((2, 1), (3, 2), (4, 3)))
     assert taken
 
 
