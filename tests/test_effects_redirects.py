@@ -109,6 +109,23 @@ def test_an_effects_placement_waits_for_the_redirect_then_play_returns_to_its_de
     same_on_the_kernel(rules, state, waiting, after, done)
 
 
+def test_while_a_palace_waits_only_its_redirects_are_offered_so_no_second_one_starts() -> None:
+    """At ``placing:palace`` the player decides where that one palace goes: a second
+    builder, usable any time in the turn, is not offered there (it would start a second
+    placement of the same token while the first waits; 10,000 drawn programs found the
+    two engines losing the first one's tile). Once the palace is placed, it is offered
+    again."""
+    rules = rules_of(BOTH)
+    state = at_the_village(rules, ["builder-1", "builder-2", "planner-1"])
+    waiting = play(rules, state, "builder-1 e5")
+    assert waiting.decision.stage == "placing:palace"
+    assert not options(rules, waiting, "builder-2")
+    assert {str(a).split()[0] for a in rules.legal_actions(waiting)} == {"place", "planner-1"}
+    placed = play(rules, waiting, "place e5")
+    assert options(rules, placed, "builder-2")
+    same_on_the_kernel(rules, state, waiting, placed)
+
+
 def test_no_palace_left_in_the_bank_offers_no_redirect() -> None:
     rules = surveyor_rules()
     state = at_the_village(rules, ["surveyor"])

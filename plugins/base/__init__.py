@@ -184,7 +184,7 @@ def naqala_flags() -> list[str]:
 @hookimpl
 def naqala_state_counters() -> list[str]:
     # a token placed by an effect waits here while its owner decides where (placing.py)
-    return [f"{placing.STAGE}:*"]
+    return [placing.stage_name("*")]
 
 
 @hookimpl

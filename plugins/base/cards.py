@@ -45,6 +45,11 @@ def payments(rules: Rules, state: State, player: int, card: CardSpec) -> list[st
     return [p for p in cost_payments(rules, card.cost) if can_pay(rules, state, player, p)]
 
 
+#: the steps where a token an effect placed waits for a power that puts it elsewhere
+#: (``placing.stage_name``)
+PLACING_STEP = "placing:"
+
+
 def own_turn(state: State, player: int) -> Turn | None:
     """The turn in progress if it is ``player``'s and they are deciding, outside any
     power's own decision; None otherwise."""
@@ -129,9 +134,14 @@ class Activated(Power):
     (the deck's ``limit``), paid with its ``cost``, discarded if the deck says so.
 
     Options are ``<card> [target…] [payment]`` (or ``<verb> <card>…``); ``stages`` limits
-    the decisions where it is offered (None: every decision of the owner's turn)."""
+    the decisions where it is offered (None: every decision of the owner's turn). A
+    ``placing:<token>`` step offers only the powers that put that token elsewhere
+    (``redirects``): it asks where one placement goes, so no other power starts another
+    placement while it waits."""
 
     stages: frozenset[str] | None = None
+    #: the token whose placements for its owner it may put elsewhere (``placing.py``)
+    redirects: str = ""
 
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
@@ -162,9 +172,11 @@ class Activated(Power):
             return ()
         deck = policy(rules, card)
         mark = use_mark(deck, card)
+        stage = state.decision.stage
         if (
             (mark and mark in turn.used)
-            or (self.stages is not None and state.decision.stage not in self.stages)
+            or (self.stages is not None and stage not in self.stages)
+            or (stage.startswith(PLACING_STEP) and stage != f"{PLACING_STEP}{self.redirects}")
             or (round_limited(rules, state, card) and used_this_round(state, owner, card))
             or not self.usable(rules, state, owner, card)
         ):

@@ -15,18 +15,16 @@ from naqala.core.actions import Action
 from naqala.core.engine import Rules
 from naqala.core.stage import Stage
 from naqala.core.state import Decision, State, evolve, get_extra, set_extra
-from naqala.plugins.base.cards import held_by
+from naqala.plugins.base.cards import PLACING_STEP, held_by
 from naqala.plugins.base.common import current, place_token
-
-STAGE = "placing"
 
 
 def stage_name(token: str) -> str:
-    return f"{STAGE}:{token}"
+    return f"{PLACING_STEP}{token}"
 
 
 def _key(token: str) -> str:
-    return f"{STAGE}:{token}"
+    return f"{PLACING_STEP}{token}"
 
 
 def pending_tile(state: State, token: str) -> int:

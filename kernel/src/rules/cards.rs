@@ -97,8 +97,16 @@ impl Rules<'_> {
     }
 
     /// `Activated.options`: not when used already (this turn, or this round when round
-    /// limited), each target with each payment the owner can make.
+    /// limited), nor at a placing step it does not redirect; each target with each
+    /// payment the owner can make.
     pub(super) fn activated_options(&self, state: &State, player: usize, card: u8) -> Vec<Action> {
+        // a `placing:<token>` step asks where one placement goes: only the powers that put
+        // that token elsewhere are offered, so no other power starts a placement meanwhile
+        if let Some(token) = self.placing_now(state) {
+            if self.used_power(card).and_then(|p| p.redirects) != Some(token) {
+                return Vec::new();
+            }
+        }
         if self.is_thief(card) {
             return self.thief_options(state, player, card);
         }
