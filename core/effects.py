@@ -317,11 +317,12 @@ _VERBS = (
 DEAL_ROW = "deal_row"
 #: the verb taking a used power's target card into its player's hand
 TAKE_CARD = "take_card"
-#: the piles a used power's card target may lie in: a deck's discards, the face-up row of
-#: the two decks every game has (a box's row laid in fixed places, as the Whims' cities,
-#: has empty places and is none)
+#: the piles a used power's card target may lie in: a deck's discards, or the face-up row
+#: of one of the two decks every game has (``content.DECK_NAMES``, checked with the rules:
+#: a box's row laid in fixed places, as the Whims' cities, has empty places and is none)
 CARD_PILES = ("row", "discard")
-ROW_DECKS = ("resources", "djinns")
+#: what a card target may name, in words
+CARD_TARGET_WORDS = "a card target lies in <deck>.discard, resources.row or djinns.row"
 #: the verbs naming a token on the used power's target tile, not an amount
 TOKEN_VERBS = ("place", "remove")
 #: what ``place`` names to take the target tile with one of the player's camels
@@ -504,12 +505,8 @@ class TileActionSpec:
 
 
 def _card_pile(_instance: Any, attribute: Any, value: str) -> None:
-    deck, _, pile = value.partition(".")
-    if value and (pile not in CARD_PILES or (pile == "row" and deck not in ROW_DECKS)):
-        raise OutOfBounds(
-            attribute.name,
-            f"{value!r}: a card target lies in <deck>.discard, resources.row or djinns.row",
-        )
+    if value and value.partition(".")[2] not in CARD_PILES:
+        raise OutOfBounds(attribute.name, f"{value!r}: {CARD_TARGET_WORDS}")
 
 
 @attrs.frozen

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import attrs
 
+from naqala.core.content import DECK_NAMES
 from naqala.core.effect_answers import plugin_counters, trees, unknown_ids
 from naqala.core.effects import (
     CAMEL,
+    CARD_TARGET_WORDS,
     FIELD,
     MEEPLES,
     READING,
@@ -197,8 +199,10 @@ def _card_target_problems(rules: Rules, where: str, power: PowerSpec) -> list[st
     card is taken only from it."""
     if power.card_pile is None:
         return [f"{where}: {_CARD_ONLY}"] if _takes_a_card(power.effects) else []
-    deck = power.card_pile[0]
+    deck, pile = power.card_pile
     found = []
+    if pile == "row" and deck not in DECK_NAMES:
+        found.append(f"{where}: target_card: {power.target_card!r}: {CARD_TARGET_WORDS}")
     if power.on != USE:
         found.append(f'{where}: a card is targeted by a used power only (on = "use")')
     if power.targeted:
