@@ -494,19 +494,26 @@ def test_the_scavenger_takes_a_card_of_the_discards_named_by_its_action() -> Non
     same_on_the_kernel(rules, nothing)
 
 
+def cards_taken(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, str]]:
+    """Each card ``take_card`` takes from now on (deck, pile, id), as the Python engine
+    takes it."""
+    from naqala.plugins.base import effects
+
+    taken: list[tuple[str, str, str]] = []
+    take = effects._take_card
+    monkeypatch.setattr(
+        effects, "_take_card", lambda r, s, me, where: taken.append(where) or take(r, s, me, where)
+    )
+    return taken
+
+
 def test_djinns_taken_back_from_the_discards_play_the_same_on_both_engines(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Four free ravens, one dealt to each player, each taking back a discarded djinn
     (``djinn-taken`` fires, as at a sacred place): the random games take cards, compared
     state by state."""
-    from naqala.plugins.base import effects
-
-    taken = []
-    take = effects._take_card
-    monkeypatch.setattr(
-        effects, "_take_card", lambda r, s, me, where: taken.append(where) or take(r, s, me, where)
-    )
+    taken = cards_taken(monkeypatch)
     power = (
         '[[power]]\ndeck = "djinns"\nkind = "raven"\non = "use"\n'
         'target_card = "djinns.discard"\neffects = [{ take_card = 1 }, { coins = -1 }]\n'
@@ -521,13 +528,7 @@ def test_cards_taken_back_from_a_boxs_discards_play_the_same_on_both_engines(
 ) -> None:
     """A box's own cards (the whims fulfilled, the items used) taken back from its discard
     pile into a hand: the random games take them, compared state by state."""
-    from naqala.plugins.base import effects
-
-    taken = []
-    take = effects._take_card
-    monkeypatch.setattr(
-        effects, "_take_card", lambda r, s, me, where: taken.append(where) or take(r, s, me, where)
-    )
+    taken = cards_taken(monkeypatch)
     power = (
         '[[power]]\ndeck = "djinns"\nkind = "raven"\non = "use"\n'
         f'target_card = "{deck}.discard"\neffects = [{{ take_card = 1 }}]\n'
