@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from naqala.core.actions import Action, action_of
-from naqala.core.content import RESOURCES
 from naqala.core.engine import Rules
 from naqala.core.stage import Stage
 from naqala.core.state import State, evolve
@@ -11,15 +10,14 @@ from naqala.plugins.artisans.items import draw_items, give_items, items_left
 from naqala.plugins.base.api import (
     FAKIR,
     SKIP,
-    add_cards,
+    WHOLE_ROW,
+    Market,
     change_kept,
     current,
     discard_cards,
     fakirs_held,
-    gain_coins,
     keep_meeples,
     kept,
-    take_from_row,
 )
 
 ARTISAN = "purple"
@@ -93,37 +91,17 @@ class Workshop(Stage):
         return rules.proceed(give_items(rules, state, player, drawn), self.name)
 
 
-class SpecializedMarket(Stage):
-    """Pay 4 coins to take any one face-up resource card: ``buy <card>``; or ``skip``."""
+class SpecializedMarket(Market):
+    """Pay ``specialized_market_cost`` coins (4) to take any one face-up resource card:
+    ``buy <card>``, or ``skip``. A market whose reach is the whole row, so it buys, and
+    skips when its buyer lost coins since entering, as the base game's markets do."""
 
-    def enter(self, rules: Rules, state: State) -> State:
-        cost = rules.content.setting("specialized_market_cost")
-        if state.players[current(state)].coins < cost or not rules.deck_in(state, RESOURCES).row:
-            return rules.proceed(state, self.name)
-        return super().enter(rules, state)
+    def __init__(self) -> None:
+        super().__init__("specialized")
 
-    def title(self, rules: Rules, state: State) -> str:
-        return self.summary(rules)
+    def numbers(self, rules: Rules) -> tuple[int, int, int]:
+        return rules.content.setting("specialized_market_cost"), WHOLE_ROW, 1
 
     def summary(self, rules: Rules) -> str:
         cost = rules.content.setting("specialized_market_cost")
         return f"Specialized market: buy any one face-up resource card for {cost} coins"
-
-    def option_note(self, rules: Rules, state: State, action: Action) -> str | None:
-        cost = rules.content.setting("specialized_market_cost")
-        return f"{cost} coins" if action.kind == "buy" else None
-
-    def legal(self, rules: Rules, state: State) -> list[Action]:
-        if state.players[current(state)].coins < rules.content.setting("specialized_market_cost"):
-            return [SKIP]  # an effect took coins since the market was entered
-        row = rules.deck_in(state, RESOURCES).row
-        return [SKIP, *(action_of("buy", card) for card in sorted(set(row)))]
-
-    def apply(self, rules: Rules, state: State, action: Action) -> State:
-        if action == SKIP:
-            return rules.proceed(state, self.name)
-        player = current(state)
-        state = gain_coins(state, player, -rules.content.setting("specialized_market_cost"))
-        row = rules.deck_in(state, RESOURCES).row
-        state, card = take_from_row(state, rules.deck_index[RESOURCES], row.index(action.args[0]))
-        return rules.proceed(add_cards(state, player, (card,)), self.name)

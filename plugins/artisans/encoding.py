@@ -24,7 +24,6 @@ def action_kinds(rules: Rules) -> Iterator[ActionKind]:
     setting = rules.content.setting
     payments = ("P" * setting("workshop_artisans"), "F" * setting("workshop_fakirs"))
     yield ActionKind("workshop", (payments,))
-    yield ActionKind("buy", (card_ids(rules, "resources"),))
     yield ActionKind("keep", (card_ids(rules, ITEMS),))
     yield ActionKind(TENT, (board_squares(rules),))
     yield ActionKind("gather", (board_squares(rules), tuple(rules.letters)))

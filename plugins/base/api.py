@@ -71,7 +71,14 @@ from naqala.plugins.base.movement import (
 )
 from naqala.plugins.base.placing import place_token_for
 from naqala.plugins.base.setup import board_shape
-from naqala.plugins.base.tiles import SKIP, PlaceToken, final_tile, take_djinn_card
+from naqala.plugins.base.tiles import (
+    SKIP,
+    WHOLE_ROW,
+    Market,
+    PlaceToken,
+    final_tile,
+    take_djinn_card,
+)
 
 __all__ = [
     "AFTER_TRIBE_ACTION",
@@ -97,9 +104,11 @@ __all__ = [
     "TILE_TAKEN",
     "TURN_END",
     "TURN_START",
+    "WHOLE_ROW",
     "Activated",
     "BaseFlow",
     "DropStage",
+    "Market",
     "PickStage",
     "PlaceToken",
     "add_cards",

@@ -54,7 +54,7 @@ def action_kinds(rules: Rules) -> Iterator[ActionKind]:
     resources = card_ids(rules, "resources")
     for stage in rules.stages.values():
         if isinstance(stage, Market):
-            _, _, take = stage._numbers(rules)
+            _, _, take = stage.numbers(rules)
             yield ActionKind("buy", (combinations(resources, range(1, take + 1), repeat=True),))
     yield ActionKind("djinn", (djinns, ("EE", "EF")))
     yield ActionKind("keep", (djinns,))

@@ -7,6 +7,7 @@ markets and sacred places are optional: their decision always offers ``skip``.
 from __future__ import annotations
 
 import itertools
+import sys
 
 from naqala.core.actions import Action, action_of
 from naqala.core.content import DJINNS, RESOURCES
@@ -81,6 +82,11 @@ class PlaceToken(Stage):
         return rules.proceed(state, self.name)
 
 
+#: a market's reach when it is the whole row, however long (the Artisans' specialized
+#: market)
+WHOLE_ROW = sys.maxsize
+
+
 class Market(Stage):
     """Pay ``cost`` coins to take ``take`` cards of your choice among the first ``reach``
     of the resource row: ``buy <card>[+<card>]``, or ``skip``. With fewer cards left you
@@ -89,7 +95,8 @@ class Market(Stage):
     def __init__(self, size: str) -> None:
         self.size = size
 
-    def _numbers(self, rules: Rules) -> tuple[int, int, int]:
+    def numbers(self, rules: Rules) -> tuple[int, int, int]:
+        """Its cost, how far into the row it reaches and how many cards it takes."""
         s = rules.content.setting
         return (
             s(f"{self.size}_market_cost"),
@@ -98,7 +105,7 @@ class Market(Stage):
         )
 
     def enter(self, rules: Rules, state: State) -> State:
-        cost, _, _ = self._numbers(rules)
+        cost, _, _ = self.numbers(rules)
         if state.players[current(state)].coins < cost or not rules.deck_in(state, RESOURCES).row:
             return rules.proceed(state, self.name)
         return super().enter(rules, state)
@@ -107,15 +114,15 @@ class Market(Stage):
         return self.summary(rules)
 
     def summary(self, rules: Rules) -> str:
-        cost, reach, take = self._numbers(rules)
+        cost, reach, take = self.numbers(rules)
         cards = "one card" if take == 1 else f"{take} cards"
         return f"{kind_title(self.name)}: buy {cards} for {cost} coins (of the first {reach})"
 
     def option_note(self, rules: Rules, state: State, action: Action) -> str | None:
-        return f"{self._numbers(rules)[0]} coins" if action.kind == "buy" else None
+        return f"{self.numbers(rules)[0]} coins" if action.kind == "buy" else None
 
     def legal(self, rules: Rules, state: State) -> list[Action]:
-        cost, reach, take = self._numbers(rules)
+        cost, reach, take = self.numbers(rules)
         if state.players[current(state)].coins < cost:
             return [SKIP]  # an effect took coins since the market was entered
         visible = rules.deck_in(state, RESOURCES).row[:reach]
@@ -126,7 +133,7 @@ class Market(Stage):
     def apply(self, rules: Rules, state: State, action: Action) -> State:
         if action == SKIP:
             return rules.proceed(state, self.name)
-        cost, reach, _ = self._numbers(rules)
+        cost, reach, _ = self.numbers(rules)
         player = current(state)
         state = gain_coins(state, player, -cost)
         bought: list[str] = []

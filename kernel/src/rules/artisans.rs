@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use super::stages::{Automatic, Stage};
+use super::stages::{Automatic, Market, Stage};
 use super::{turn_here, wait_at, Phase, Rules, Step, Unported};
 use crate::actions::{Action, ItemTarget, Way, MAX_KILLS};
 use crate::content::Content;
@@ -79,7 +79,6 @@ pub(crate) struct Artisans {
     shared_ties: bool,
     workshop_artisans: i64,
     workshop_fakirs: i64,
-    specialized_market_cost: i64,
     tent_red_tile_vp: i64,
     /// by card index: the item power of the card, None for other decks' cards
     item: Vec<Option<Item>>,
@@ -117,7 +116,6 @@ impl Artisans {
             shared_ties: shares_ties(content),
             workshop_artisans: setting("workshop_artisans"),
             workshop_fakirs: setting("workshop_fakirs"),
-            specialized_market_cost: setting("specialized_market_cost"),
             tent_red_tile_vp: setting("tent_red_tile_vp"),
             item: doc
                 .cards
@@ -151,13 +149,15 @@ fn registered(doc: &crate::content::ContentDoc) -> bool {
 
 /// The stages the Artisans add (`naqala_tribe_actions`, `naqala_tile_actions`,
 /// `naqala_stages`), by stage name; the rules ask only when the box is in play.
-pub(super) fn stage_named(_: &Content, name: &str) -> Option<Arc<dyn Stage>> {
+pub(super) fn stage_named(content: &Content, name: &str) -> Option<Arc<dyn Stage>> {
     Some(match name {
         "tribe:purple" => Arc::new(Automatic(|rules, state, stage| {
             rules.artisans_tribe(state, stage)
         })),
         "tile:workshop" => Arc::new(Workshop),
-        "tile:specialized-market" => Arc::new(SpecializedMarket),
+        "tile:specialized-market" => Arc::new(Market::whole_row(
+            content.setting("specialized_market_cost")?,
+        )),
         "keep-item" => Arc::new(KeepItem),
         "gather" => Arc::new(Gather),
         _ => return None,
@@ -279,23 +279,6 @@ impl Rules<'_> {
         }
         let (state, drawn) = self.draw_cards(state, self.art().items, 1);
         let state = self.give_items(state, player, &drawn);
-        self.proceed(state, stage)
-    }
-
-    /// `SpecializedMarket.apply`: pay, take the first copy of the card from the row.
-    fn specialized_buy(&self, mut state: State, card: u8) -> Step {
-        let stage = state.decision.stage;
-        let player = state.decision.player as usize;
-        state.players[player].coins -= self.art().specialized_market_cost as i32;
-        let deck = &state.decks[self.content.resources()];
-        let mut row = deck.row().to_vec();
-        let at = row
-            .iter()
-            .position(|&c| c == card)
-            .expect("the card is face up");
-        row.remove(at);
-        state.decks[self.content.resources()] = Deck::new(deck.draw(), &row, deck.discard());
-        let state = self.add_cards(state, player, &[card]);
         self.proceed(state, stage)
     }
 
@@ -880,57 +863,6 @@ impl Stage for Workshop {
 
     fn enter(&self, rules: &Rules<'_>, state: State, stage: Sym) -> Step {
         if !rules.items_left(&state) || rules.workshop_payments(&state).is_empty() {
-            return rules.proceed(state, stage);
-        }
-        Ok(wait_at(state, stage))
-    }
-}
-
-/// The specialized market: one resource of the row at the box's price.
-#[derive(Debug)]
-struct SpecializedMarket;
-
-impl Stage for SpecializedMarket {
-    fn needs(&self) -> Phase {
-        Phase::AfterMove
-    }
-
-    fn options(
-        &self,
-        rules: &Rules<'_>,
-        state: &State,
-        out: &mut Vec<Action>,
-    ) -> Result<(), Unported> {
-        out.push(Action::Skip);
-        let player = state.decision.player as usize;
-        if i64::from(state.players[player].coins) < rules.art().specialized_market_cost {
-            return Ok(()); // an effect took coins since the market was entered
-        }
-        for &card in state.decks[rules.content.resources()].row() {
-            if let Some(cards) = crate::actions::Cards::new(&[card]) {
-                out.push(Action::Buy(cards));
-            }
-        }
-        Ok(())
-    }
-
-    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
-        match action {
-            Action::Skip => {
-                let stage = state.decision.stage;
-                rules.proceed(state, stage)
-            }
-            Action::Buy(cards) => rules.specialized_buy(state, cards.as_slice()[0]),
-            _ => Err(rules.not_taken_here(&state, action)),
-        }
-    }
-
-    fn enter(&self, rules: &Rules<'_>, state: State, stage: Sym) -> Step {
-        let player = state.decision.player as usize;
-        let cost = rules.art().specialized_market_cost;
-        if i64::from(state.players[player].coins) < cost
-            || state.decks[rules.content.resources()].row().is_empty()
-        {
             return rules.proceed(state, stage);
         }
         Ok(wait_at(state, stage))

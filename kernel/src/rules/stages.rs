@@ -536,12 +536,24 @@ impl Stage for PlaceToken {
 }
 
 /// A market: its cost, how far into the row it reaches and how many it takes (content
-/// settings `<size>_market_*`).
+/// settings `<size>_market_*`; the Artisans' specialized market reaches the whole row and
+/// takes one card, `Market::whole_row`).
 #[derive(Debug)]
-struct Market {
+pub(super) struct Market {
     cost: i64,
     reach: usize,
     take: usize,
+}
+
+impl Market {
+    /// A market offering any one face-up card for `cost` coins.
+    pub(super) fn whole_row(cost: i64) -> Market {
+        Market {
+            cost,
+            reach: usize::MAX,
+            take: 1,
+        }
+    }
 }
 
 impl Stage for Market {
