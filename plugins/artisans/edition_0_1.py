@@ -1,5 +1,5 @@
 """Version 0.1.0 of the Artisans as a plugin of its own: today's plugin with the 0.1.0
-items (content/artisans-items-0.1.0.toml) and their powers (``items_0_1``). A record that
+items and their powers, all content (content/artisans-items-0.1.0.toml). A record that
 names artisans 0.1.0, or a state file of naqala 0.1 (state JSON version 1), is rebuilt
 with it, so a game saved with naqala 0.1 still loads and replays as it was played."""
 
@@ -12,7 +12,6 @@ from naqala.content import content_path
 from naqala.core.hookspecs import hookimpl
 from naqala.core.powers import Power
 from naqala.plugins import artisans
-from naqala.plugins.artisans.items_0_1 import item_powers_0_1
 
 NAME = artisans.NAME
 VERSION = "0.1.0"
@@ -27,9 +26,14 @@ def naqala_content_files() -> Iterable[Path]:
     return [content_path("artisans-items-0.1.0.toml"), content_path("artisans.toml")]
 
 
+#: the items whose 0.1 power is the edition's content, in place of today's code
+CONTENT_POWERS = ("items:burning-scimitar", "items:tempest-talisman")
+
+
 @hookimpl
 def naqala_card_powers() -> dict[str, Power]:
-    return {**artisans.naqala_card_powers(), **item_powers_0_1()}
+    today = artisans.naqala_card_powers()
+    return {kind: power for kind, power in today.items() if kind not in CONTENT_POWERS}
 
 
 # every other hook is today's plugin's, unchanged
