@@ -85,6 +85,7 @@ DOTTED = {
 #: counting functions: name -> what the argument names
 COUNTS = {
     "here": "token",  # tokens of that kind on the tile of the turn in progress
+    "on_target": "token",  # tokens of that kind on the used power's target tile
     "owned": "token",  # tokens of that kind on the tiles ``me`` owns
     "held": "colour",  # meeples of that colour in front of ``me``
     "tribe": "colour",  # 1 if the meeples moved this turn are of that colour, else 0
@@ -312,6 +313,7 @@ _VERBS = (
     "keep_killed",
     "deal_row",
     "take_card",
+    "move",
 )
 #: the verb discarding the face-up resource cards for a new row
 DEAL_ROW = "deal_row"
@@ -323,8 +325,11 @@ TAKE_CARD = "take_card"
 CARD_PILES = ("row", "discard")
 #: what a card target may name, in words
 CARD_TARGET_WORDS = "a card target lies in <deck>.discard, resources.row or djinns.row"
-#: the verbs naming a token on the used power's target tile, not an amount
-TOKEN_VERBS = ("place", "remove")
+#: the verb moving a piece of the used power's target tile to its second tile
+MOVE = "move"
+#: the verbs naming a piece (a token, a camel, a colour) on the used power's target tile,
+#: not an amount
+TOKEN_VERBS = ("place", "remove", MOVE)
 #: what ``place`` names to take the target tile with one of the player's camels
 CAMEL = "camel"
 #: the verb putting meeples drawn from the bag on the target tile
@@ -393,6 +398,11 @@ class EffectSpec:
     #: a token of this kind from the power's target tile back to the bank (none there:
     #: nothing)
     remove: str | None = None
+    #: the power's camel, a token of this kind or a meeple of this colour from its target
+    #: tile to its second tile (``target_to``): nothing when none is there, and a camel
+    #: neither onto a tile with one nor off a tile a stand-in (a tent) marks; no event
+    #: fires, as nothing is placed or taken
+    move: str | None = None
     #: more meeples the assassins of this turn kill (Iblis: ``kills = "param.kills - 1"``)
     kills: Source | None = attrs.field(default=None, validator=expression("kills"))
     #: meeples drawn at random from the bag onto the power's target tile (all that are
@@ -531,6 +541,10 @@ class PowerSpec:
     #: a used power's target: any tile where this holds (``target.*`` reads the tile);
     #: with ``target_kind``, a tile of that kind where it holds
     target: Source | None = attrs.field(default=None, validator=expression("target"))
+    #: a used power's second tile, where ``move`` puts a piece of its target: any other
+    #: tile where this holds, read through ``target.*`` and ``on_target`` as the target
+    #: is (the action names both: ``tempest-talisman a1 c4``)
+    target_to: Source | None = attrs.field(default=None, validator=expression("target_to"))
     #: a used power's target: a card of this pile, ``<deck>.discard`` or the face-up
     #: ``resources.row`` or ``djinns.row`` (the action names it: ``fabulous-lamp jafaar``)
     target_card: str = attrs.field(default="", validator=_card_pile)
@@ -668,8 +682,7 @@ def sources_of(
             found.extend(FIELD.findall(effect.detail))
         if isinstance(entry, PowerSpec):
             found.extend(f for f in FIELD.findall(entry.effect_text) if not is_reading(f))
-            if entry.target is not None:
-                found.append(entry.target)
+            found.extend(t for t in (entry.target, entry.target_to) if t is not None)
             if entry.promise is not None:
                 found.append(entry.promise)
     return found

@@ -105,6 +105,7 @@ def effects_data(content: Content, plugins: Mapping[str, str]) -> dict[str, Any]
                 "protects": list(p.protects),
                 "target_kind": p.target_kind,
                 "target": test(p.target),
+                "target_to": test(p.target_to),
                 "stages": list(p.stages),
                 "redirects": p.redirects,
                 "target_card": p.target_card,

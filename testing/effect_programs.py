@@ -70,6 +70,8 @@ LEAVES = (
     "target.meeples",
     "target.tokens",
     "target.holds_meeples",
+    'on_target("palm-tree")',
+    'on_target("palace")',
 )
 #: a used power's target: a tile an opponent holds with a camel
 OPPONENTS_TILE = "target.owner >= 0 and target.owner != me"
@@ -85,6 +87,14 @@ TARGET_TESTS = (
 #: (the camel and the meeples first: Hypothesis draws the first entries most)
 PLACED = ("palace", "palm-tree", "camel")
 REMOVED = ("camel", "yellow", "red", "palace", "palm-tree", "white", "green", "blue")
+#: what ``move`` takes from a used power's target tile to its second tile, and where
+MOVED = ("camel", "palm-tree", "yellow", "palace", "red", "white")
+SECOND_TILES = (
+    "target.owner == -1 and target.meeples == 0 and target.tokens == 0",
+    "target.owner == -1",
+    "target.tokens == 0",
+    "target.holds_meeples",
+)
 #: the counters every drawn program declares: one per player, one for the game
 COUNTERS = '[[counter]]\nid = "mine"\nof = "player"\n\n[[counter]]\nid = "ours"\nof = "game"'
 
@@ -316,6 +326,14 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
                 fields["target"] = _value(OPPONENTS_TILE)  # a camel there to remove
                 fields.pop("target_kind", None)
             effects.insert(draw(st.integers(0, len(effects))), piece)
+        if draw(st.integers(0, 2)) == 0:  # a piece of it moved to a second tile
+            moved = draw(st.sampled_from(MOVED))
+            if moved == "camel" and draw(st.booleans()):
+                fields["target"] = _value(
+                    draw(st.sampled_from(("target.owner == me", OPPONENTS_TILE)))
+                )
+            fields["target_to"] = _value(draw(st.sampled_from(SECOND_TILES) | expressions(2)))
+            effects.insert(draw(st.integers(0, len(effects))), {"move": moved})
     if moment == USE and draw(st.integers(0, 3)) == 0:  # it puts a placement elsewhere
         token = draw(st.sampled_from(("palace", "palm-tree")))
         fields["redirects"] = _value(token)
@@ -324,6 +342,8 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
         if not tiles:
             fields.pop("stages")
         fields.pop("target_kind", None)
+        fields.pop("target_to", None)
+        effects[:] = [e for e in effects if "move" not in e]
         if draw(st.booleans()):  # or some of the tiles around only
             fields["target"] = _value(draw(st.sampled_from(TARGET_TESTS) | expressions(2)))
         else:
@@ -353,6 +373,7 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
     if moment == USE and draw(st.booleans()):  # its card reacts too, as Echidna's
         if draw(st.booleans()):  # the use does nothing but what the reaction reads
             effects[:] = [e for e in effects if {"choose", "draw_djinns", "take_djinn"} & e.keys()]
+            fields.pop("target_to", None)  # nothing is moved any more
             entries[0] = _entry("power", fields, effects)
         reaction = {"deck": '"djinns"', "kind": _value(kind)}
         on = draw(st.sampled_from(EVENTS))

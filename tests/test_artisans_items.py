@@ -822,6 +822,7 @@ def test_tempest_talisman_moves_one_of_your_camels_to_an_empty_tile() -> None:
     assert after.board.owners[at(after, "b1")] == -1
     assert after.players[0].camels == s.players[0].camels
     conserved(rules, after)
+    same_on_the_kernel(rules, s, after)  # content (target_to, move), read alike by both
 
 
 def test_tempest_talisman_needs_a_camel_on_the_board_and_leaves_the_tent() -> None:
@@ -834,6 +835,8 @@ def test_tempest_talisman_needs_a_camel_on_the_board_and_leaves_the_tent() -> No
     mine = position()[1]
     none = holding(rules, mine, 0, items=["tempest-talisman", "horn-of-plenty"])
     assert item_options(rules, none) == ["horn-of-plenty"]
+    same_on_the_kernel(rules, none)
+    same_on_the_kernel(rules, s)
 
 
 # -- the revised Boaz and Kandicha -------------------------------------------------------

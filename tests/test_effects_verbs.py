@@ -1,7 +1,7 @@
 """The smaller verbs of the effects language: a token, a camel or a meeple removed from a
-used power's target tile, Fakirs discarded, a target named by a condition, a camel and
-meeples put on it, djinns drawn to keep one, a used power whose card then reacts; each on
-both engines and refused where it cannot act."""
+used power's target tile or moved to its second tile, Fakirs discarded, a target named by
+a condition, a camel and meeples put on it, djinns drawn to keep one, a used power whose
+card then reacts; each on both engines and refused where it cannot act."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def test_a_token_removed_without_a_target_is_refused_in_one_line(tmp_path: Path)
     body = '[[trigger]]\nid = "t"\non = "kill"\neffects = [{ remove = "palace" }]\n'
     said = refusal(tmp_path, body)
     assert (
-        "trigger 't': a token, a camel or meeples are placed or removed by a used power "
+        "trigger 't': a token, a camel or meeples are placed, removed or moved by a used power "
         "on its target tile only" in said
     )
 
@@ -131,7 +131,7 @@ def test_a_camel_or_meeples_without_a_target_are_refused_and_so_is_an_unknown_pi
     for body, wanted in (
         (
             '[[trigger]]\nid = "t"\non = "kill"\neffects = [{ meeples = 2 }]\n',
-            "trigger 't': a token, a camel or meeples are placed or removed",
+            "trigger 't': a token, a camel or meeples are placed, removed or moved",
         ),
         (
             DUNE.replace('place = "camel"', 'place = "camels"'),
@@ -260,6 +260,136 @@ def test_camels_sent_home_play_the_same_on_both_engines_in_whole_games(
     rules = rules_of(dealt("evict", EVICTION[EVICTION.index("[[power]]") :]))
     assert_same_games(rules, ((2, 1), (3, 2), (4, 3)))
     assert sent_home
+
+
+# -- a piece moved from the target to a second tile -------------------------------------
+
+#: a djinn that carries a palm tree from any tile to a tile with no token, and a trigger
+#: paying 5 coins for each palm tree placed (a move places none)
+SIROCCO = (
+    '[[djinn]]\nid = "sirocco"\nname = "Sirocco"\nvp = 2\nkind = "sirocco"\ncost = ""\n\n'
+    '[[power]]\ndeck = "djinns"\nkind = "sirocco"\non = "use"\n'
+    "target = 'on_target(\"palm-tree\") > 0'\n"
+    'target_to = "target.tokens == 0"\n'
+    'effects = [{ move = "palm-tree" }]\n\n'
+    '[[trigger]]\nid = "grove"\non = "palm-tree-placed"\neffects = [{ coins = 5 }]\n'
+)
+
+
+def test_a_palm_tree_moves_to_the_second_tile_the_action_names() -> None:
+    """``move`` carries one palm tree of the target tile to the second tile the action
+    names (``target_to``), never the same tile; nothing comes from the bank, and no
+    ``palm-tree-placed`` fires."""
+    rules = rules_of(SIROCCO)
+    state = board(rules, rules.new_game(2, 1), {"a1": "Y", "b1": "YG"}, clear=True)
+    state = tokens(rules, state, {"c3": {"palm-tree": 2}, "d4": {"palace": 1}})
+    state = player(rules, turn_of(rules, state, 0), 0, djinns=["sirocco"])
+    state = out_of_the_pile(rules, state, "djinns", "sirocco")
+    geo, palm = state.geometry, rules.token_index["palm-tree"]
+    offered = [str(a) for a in rules.legal_actions(state) if a.kind == "sirocco"]
+    tokenless = {geo.name(t) for t in range(geo.size) if not any(state.board.tokens[t])}
+    assert {a.split()[1] for a in offered} == {"c3"}
+    assert {a.split()[2] for a in offered} == tokenless  # neither c3 itself nor d4
+    used = play(rules, state, "sirocco c3 e5")
+    assert used.board.tokens[geo.parse("c3")][palm] == 1
+    assert used.board.tokens[geo.parse("e5")][palm] == 1
+    assert used.pool == state.pool
+    assert used.players[0].coins == state.players[0].coins  # no palm tree was placed
+    same_on_the_kernel(rules, state, used)
+
+
+#: a djinn that moves one of its owner's camels to any tile nobody holds, and a vizier of
+#: that tile with it
+CARAVAN = (
+    '[[djinn]]\nid = "caravan"\nname = "Caravan"\nvp = 2\nkind = "caravan"\ncost = ""\n\n'
+    '[[power]]\ndeck = "djinns"\nkind = "caravan"\non = "use"\n'
+    'target = "target.owner == me"\ntarget_to = "target.owner == -1"\n'
+    'effects = [{ move = "camel" }, { move = "yellow" }]\n'
+)
+
+
+def holding_caravan(rules: Rules, stage: str = "sell") -> State:
+    """Player 1 holds c3 (a camel, two viziers and a builder) and the Caravan."""
+    state = board(rules, rules.new_game(2, 1), {"a1": "Y", "b1": "YG", "c3": "YYB"}, clear=True)
+    c3 = state.geometry.parse("c3")
+    owners = tuple(0 if t == c3 else o for t, o in enumerate(state.board.owners))
+    state = attrs.evolve(state, board=attrs.evolve(state.board, owners=owners))
+    first = attrs.evolve(state.players[0], camels=state.players[0].camels - 1)
+    state = player(rules, turn_of(rules, state.replace_player(0, first), 0, stage), 0)
+    state = player(rules, state, 0, djinns=["caravan"])
+    return out_of_the_pile(rules, state, "djinns", "caravan")
+
+
+def test_a_camel_moves_with_its_owner_and_meeples_stay_while_in_play() -> None:
+    """The camel keeps its owner on the tile it moves to and the tile it leaves is
+    nobody's; no camel comes from the supply. A power that moves meeples is not offered
+    while they are in play (the pick, a drop, the kill), as one that removes them."""
+    rules = rules_of(CARAVAN)
+    state = holding_caravan(rules)
+    geo, yellow = state.geometry, rules.colour_index["yellow"]
+    offered = [str(a) for a in rules.legal_actions(state) if a.kind == "caravan"]
+    assert len(offered) == geo.size - 1 and {a.split()[1] for a in offered} == {"c3"}
+    used = play(rules, state, "caravan c3 a1")
+    assert used.board.owners[geo.parse("a1")] == 0
+    assert used.board.owners[geo.parse("c3")] == -1
+    assert used.players[0].camels == state.players[0].camels
+    assert used.board.meeples[geo.parse("a1")][yellow] == 2  # its own and one carried
+    assert used.board.meeples[geo.parse("c3")][yellow] == 1
+    same_on_the_kernel(rules, state, used)
+    at_pick = holding_caravan(rules, "pick")
+    assert not [a for a in rules.legal_actions(at_pick) if a.kind == "caravan"]
+    same_on_the_kernel(rules, at_pick)
+    camel_only = rules_of(CARAVAN.replace(', { move = "yellow" }', ""))
+    at_pick = holding_caravan(camel_only, "pick")
+    assert "caravan c3 a1" in [str(a) for a in camel_only.legal_actions(at_pick)]
+    same_on_the_kernel(camel_only, at_pick, play(camel_only, at_pick, "caravan c3 a1"))
+
+
+def test_a_piece_is_moved_by_a_used_power_naming_two_tiles_only(tmp_path: Path) -> None:
+    for body, wanted in (
+        (
+            CARAVAN.replace('target_to = "target.owner == -1"\n', ""),
+            "a piece is moved (move) by a used power with a target_to only",
+        ),
+        (
+            CARAVAN.replace('{ move = "camel" }, { move = "yellow" }', "{ coins = 1 }"),
+            "target_to is where a piece is moved: its effects move one",
+        ),
+        (
+            CARAVAN.replace('target = "target.owner == me"\n', ""),
+            "target_to is the second tile of a used power with a tile target",
+        ),
+        (
+            '[[trigger]]\nid = "t"\non = "kill"\neffects = [{ move = "camel" }]\n',
+            "trigger 't': a token, a camel or meeples are placed, removed or moved",
+        ),
+        (
+            CARAVAN.replace('move = "yellow"', 'move = "vizier"'),
+            "no token 'vizier' in these rules",
+        ),
+    ):
+        assert wanted in refusal(tmp_path, body)
+    rule = tmp_path / "tent.toml"
+    rule.write_text(HEADER + CARAVAN.replace('move = "yellow"', 'move = "tent"'), "utf-8")
+    with pytest.raises(ContentError, match="a tent stands for a camel: it is not moved alone"):
+        build_rules(["artisans"], house_rules=[rule])
+
+
+def test_pieces_moved_play_the_same_on_both_engines_in_whole_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four free caravans, one dealt to each player at setup: the random games move
+    camels and viziers, compared state by state."""
+    from naqala.plugins.base import effects
+
+    moved = []
+    move = effects._move
+    monkeypatch.setattr(
+        effects, "_move", lambda r, s, p, t, to: moved.append(p) or move(r, s, p, t, to)
+    )
+    rules = rules_of(dealt("caravan", CARAVAN[CARAVAN.index("[[power]]") :]))
+    assert_same_games(rules, ((2, 1), (3, 2), (4, 3)))
+    assert {"camel", "yellow"} <= set(moved)
 
 
 #: a new djinn that draws 2 djinns to keep one, while the djinn pile holds any

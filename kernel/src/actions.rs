@@ -112,6 +112,9 @@ pub enum Action {
     /// `<card> <card id> [payment]`: a card used on a card of a pile (`target_card`:
     /// the Fabulous Lamp's djinn, the Rebirth Ring's item)
     CardOnCard(u8, u8, Pay),
+    /// `<card> <tile> <tile> [payment]`: a card used on a tile and a second tile
+    /// (`target_to`: the Tempest Talisman's camel and where it goes)
+    CardOnTiles(u8, u8, u8, Pay),
     /// `<kumarbi> <cost> <F…>`: a bid for the spot of that cost, Fakirs discarded
     Discounted(u8, u32, Count),
     /// `<verb> <card> [payment]`: a card used by its deck's verb (`claim <whim>`)
@@ -163,8 +166,6 @@ pub enum ItemTarget {
     Kills(u8, [u8; MAX_KILLS], u8),
     /// a tile and a colour (the Flying Carpet)
     TileColour(u8, u8),
-    /// a camel's tile and the empty tile it moves to (the Tempest Talisman)
-    Tiles(u8, u8),
 }
 
 fn joined(content: &Content, cards: &Cards) -> String {
@@ -221,6 +222,15 @@ impl Action {
                 }
                 text
             }
+            Action::CardOnTiles(card, from, to, pay) => {
+                let id = &content.doc.cards[usize::from(*card)].id;
+                let mut text = format!("{id} {} {}", tile(*from), tile(*to));
+                if *pay != Pay::Free {
+                    text.push(' ');
+                    text.push_str(pay.code());
+                }
+                text
+            }
             Action::Discounted(card, cost, fakirs) => format!(
                 "{} {cost} {}",
                 content.doc.cards[usize::from(*card)].id,
@@ -268,7 +278,6 @@ impl Action {
                         format!("{id} {} {group}", tile(*t))
                     }
                     ItemTarget::TileColour(t, c) => format!("{id} {} {}", tile(*t), letter(*c)),
-                    ItemTarget::Tiles(a, b) => format!("{id} {} {}", tile(*a), tile(*b)),
                 }
             }
         }
@@ -343,6 +352,13 @@ pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> 
         }
         Action::Card(card, None, p) => key(card_kind(card), pay(p), 0, 0),
         Action::CardOnCard(card, target, p) => key(card_kind(card), card_id(target), pay(p), 0),
+        Action::CardOnTiles(card, from, to, p) => {
+            let (col, row) = tile(from);
+            let (col2, row2) = tile(to);
+            // the second tile, then the payment: within the key's 20 low bits (a board
+            // has at most 64 tiles, so a row fits in 7 of its 9)
+            key(card_kind(card), col, row, (col2 << 9 | row2) << 3 | pay(p))
+        }
         Action::Discounted(card, cost, fakirs) => {
             key(card_kind(card), u64::from(cost), u64::from(fakirs), 0)
         }
@@ -389,11 +405,6 @@ pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> 
                 ItemTarget::TileColour(t, c) => {
                     let (col, row) = tile(t);
                     key(rank, col, row, letter(c))
-                }
-                ItemTarget::Tiles(a, b) => {
-                    let (col, row) = tile(a);
-                    let (col2, row2) = tile(b);
-                    key(rank, col, row, col2 << 12 | row2)
                 }
             }
         }

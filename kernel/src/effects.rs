@@ -60,6 +60,8 @@ pub struct Scope<'a> {
     pub target: Option<usize>,
     /// the card (by index) a used power targets, in its power's `target_card` pile
     pub target_card: Option<u8>,
+    /// the second tile a used power names, where its `move` puts a piece of its target
+    pub target_to: Option<usize>,
 }
 
 /// Python's `//`: the quotient rounded down (0 when dividing by 0, as the language says).
@@ -123,6 +125,9 @@ pub fn evaluate(expr: &Expr, state: &State, scope: &Scope<'_>) -> i64 {
         Expr::Count(Counted::Killed(colour)) => {
             i64::from(scope.event.and_then(|e| e.killed) == Some(*colour))
         }
+        Expr::Count(Counted::OnTarget(token)) => scope
+            .target
+            .map_or(0, |t| i64::from(state.board.tokens(t)[*token])),
         Expr::Around(valued) => scope.event.and_then(|e| e.tile).map_or(0, |t| {
             let geo = &state.layout.geometry;
             (geo.area[t].iter())
@@ -202,8 +207,8 @@ fn count(counted: Counted, state: &State, me: usize) -> i64 {
     let player = &state.players[me];
     let owned = || (0..state.layout.size()).filter(move |&t| state.board.owner(t) == me as i8);
     match counted {
-        // read with the event, in `evaluate`
-        Counted::Nothing | Counted::Killed(_) => 0,
+        // read with the event or the target, in `evaluate`
+        Counted::Nothing | Counted::Killed(_) | Counted::OnTarget(_) => 0,
         Counted::Held(colour) => i64::from(player.meeples[colour]),
         Counted::Cards(deck, card) => player
             .hands

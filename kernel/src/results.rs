@@ -359,6 +359,7 @@ fn card_lines(seat: &Seat) -> Vec<Line> {
             mark: None,
             target: None,
             target_card: None,
+            target_to: None,
         };
         for (category, points) in effects::scores(program, state, &scope) {
             lines.push(line(category, &program.id, points));
@@ -386,6 +387,7 @@ fn power_lines(seat: &Seat, card: &CardSpec) -> Vec<Line> {
         mark: content.effects.mark_of(Some(index as u8)),
         target: None,
         target_card: None,
+        target_to: None,
     };
     effects::scores(&power.program, seat.state, &scope)
         .map(|(category, points)| line(category, &card.id, points))

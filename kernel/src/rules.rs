@@ -504,11 +504,14 @@ impl<'c> Rules<'c> {
         match *action {
             Action::Tent(tile) => Ok(self.pitch_tent(state, usize::from(tile))),
             Action::Item(card, target) => self.use_item(state, card, target),
-            Action::Card(card, target, pay) => self.use_card(state, card, target, None, pay),
+            Action::Card(card, target, pay) => self.use_card(state, card, target, None, None, pay),
             Action::CardOnCard(card, target, pay) => {
-                self.use_card(state, card, None, Some(target), pay)
+                self.use_card(state, card, None, Some(target), None, pay)
             }
-            Action::Claim(card, pay) => self.use_card(state, card, None, None, pay),
+            Action::CardOnTiles(card, from, to, pay) => {
+                self.use_card(state, card, Some(from), None, Some(to), pay)
+            }
+            Action::Claim(card, pay) => self.use_card(state, card, None, None, None, pay),
             _ => match self.stage(state.decision.stage) {
                 Some(stage) => stage.apply(self, state, action),
                 None => Err(self.not_taken_here(&state, action)),

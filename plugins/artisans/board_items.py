@@ -1,7 +1,8 @@
 """The magic items that act on the board (fact sheet 3.1; every effect UNCONFIRMED, read
 from the token's icon: docs/rules-notes.md, "The Artisans items"): the Burning Scimitar
 kills, the Enchanting Flute gathers meeples (its own ``gather`` decision), the Flying
-Carpet makes a drop jump, the Tempest Talisman moves a camel.
+Carpet makes a drop jump (the Tempest Talisman, which moves a camel, is content:
+content/artisans-items.toml).
 
 An item that moves or removes meeples never leaves a decision without an option: it
 waits during the move and the assassins' kill, and at the pick it offers only what
@@ -18,7 +19,6 @@ from naqala.core.encoding import board_squares
 from naqala.core.engine import Rules
 from naqala.core.stage import Stage
 from naqala.core.state import (
-    NOBODY,
     Decision,
     State,
     add_at,
@@ -268,42 +268,3 @@ def _drop(rules: Rules, state: State, tile: int, colour: int) -> State:
         board=evolve(state.board, meeples=meeples),
         turn=evolve(turn, path=(*turn.path, tile), hand=add_at(turn.hand, colour, -1)),
     )
-
-
-class TempestTalisman(Activated):
-    when = "any time in your turn"
-    effect = (
-        "Move one of your camels to an empty tile (no camel, meeple, palm tree or palace); "
-        "the tile it leaves is nobody's."
-    )
-
-    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
-        """The camel's tile and the empty tile it moves to."""
-        return (board_squares(rules), board_squares(rules))
-
-    def targets(
-        self, rules: Rules, state: State, owner: int, card: CardSpec
-    ) -> Iterable[tuple[str, ...]]:
-        geo, board = state.geometry, state.board
-        tent = rules.token_index.get("tent")
-        camels = [
-            t
-            for t in range(geo.size)
-            if board.owners[t] == owner and (tent is None or not board.tokens[t][tent])
-        ]
-        empty = [
-            t
-            for t in range(geo.size)
-            if t not in state.layout.blocked
-            and board.owners[t] == NOBODY
-            and not any(board.meeples[t])
-            and not any(board.tokens[t])
-        ]
-        return [(geo.name(a), geo.name(b)) for a in camels for b in empty]
-
-    def act(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
-    ) -> State:
-        source, to = (state.geometry.parse(name) for name in target)
-        owners = replace_at(replace_at(state.board.owners, source, NOBODY), to, owner)
-        return evolve(state, board=evolve(state.board, owners=owners))

@@ -26,8 +26,8 @@ def naqala_content_files() -> Iterable[Path]:
     return [content_path("artisans-items-0.1.0.toml"), content_path("artisans.toml")]
 
 
-#: the items whose 0.1 power is the edition's content, in place of today's code
-CONTENT_POWERS = ("items:burning-scimitar", "items:tempest-talisman")
+#: the item whose 0.1 power is the edition's content, in place of today's code
+CONTENT_POWERS = ("items:burning-scimitar",)
 
 
 @hookimpl

@@ -90,7 +90,6 @@ def item_powers() -> dict[str, Power]:
         "burning-scimitar": board_items.BurningScimitar(),
         "enchanting-flute": board_items.EnchantingFlute(),
         "flying-carpet": board_items.FlyingCarpet(),
-        "tempest-talisman": board_items.TempestTalisman(),
     }
     return {f"{ITEMS}:{kind}": power for kind, power in powers.items()}
 

@@ -27,6 +27,7 @@ from naqala.core.effects import (
     FIELD,
     MEEPLES,
     MOST_WILDS,
+    MOVE,
     READING,
     SCORING,
     SET,
@@ -118,6 +119,9 @@ class Scope:
     redirected: str = ""
     #: the card a used power targets: its deck, its pile (``row``, ``discard``) and its id
     target_card: tuple[str, str, str] | None = None
+    #: the second tile a used power names, where ``move`` puts a piece of its target,
+    #: else NOBODY
+    target_to: int = NOBODY
 
 
 def _clamp(value: int) -> int:
@@ -253,6 +257,11 @@ def _count(rules: Rules, state: State, what: str, of: str, scope: Scope) -> int:
         return _read_counter(rules, state, of, me)
     if what == "bag":
         return sum(state.bag)
+    if what == "on_target":
+        token = rules.token_index.get(of)
+        if token is None or scope.target == NOBODY:
+            return 0
+        return state.board.tokens[scope.target][token]
     if what == "tribe":
         moved = rules.colour_index.get(of)
         return int(moved is not None and state.turn is not None and state.turn.colour == moved)
@@ -307,6 +316,10 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
         if verb == "remove":
             if scope.target != NOBODY:
                 state = _remove(rules, state, str(amount), scope.target)
+            continue
+        if verb == MOVE:
+            if scope.target != NOBODY and scope.target_to != NOBODY:
+                state = _move(rules, state, str(amount), scope.target, scope.target_to)
             continue
         value = evaluate(rules, state, tree(amount), scope)
         if verb == "coins":
@@ -478,6 +491,34 @@ def _remove(rules: Rules, state: State, piece: str, tile: int) -> State:
     meeples = replace_at(state.board.meeples, tile, add_at(here, colour, -1))
     board = evolve(state.board, meeples=meeples)
     return evolve(state, board=board, bag=add_at(state.bag, colour, 1))
+
+
+def _move(rules: Rules, state: State, piece: str, tile: int, to: int) -> State:
+    """What ``move`` names, from ``tile`` to ``to``: its camel, keeping its owner (not
+    onto a tile with a camel, nor off one a stand-in marks), a token or a meeple of a
+    colour (none there: nothing). Nothing is placed or taken, so no event fires."""
+    board = state.board
+    if piece == CAMEL:
+        owner = board.owners[tile]
+        if owner == NOBODY or board.owners[to] != NOBODY:
+            return state
+        if marked_by_stand_in(rules, state, tile):
+            return state
+        owners = replace_at(replace_at(board.owners, tile, NOBODY), to, owner)
+        return evolve(state, board=evolve(board, owners=owners))
+    token = rules.token_index.get(piece)
+    if token is not None:
+        if board.tokens[tile][token] == 0:
+            return state
+        tokens = replace_at(board.tokens, tile, add_at(board.tokens[tile], token, -1))
+        tokens = replace_at(tokens, to, add_at(tokens[to], token, 1))
+        return evolve(state, board=evolve(board, tokens=tokens))
+    colour = rules.colour_index[piece]
+    if board.meeples[tile][colour] == 0:
+        return state
+    meeples = replace_at(board.meeples, tile, add_at(board.meeples[tile], colour, -1))
+    meeples = replace_at(meeples, to, add_at(meeples[to], colour, 1))
+    return evolve(state, board=evolve(board, meeples=meeples))
 
 
 def choosing(
@@ -784,15 +825,19 @@ class UsedPower(EffectPower, Activated):
         return holds(rules, state, self.spec.when, Scope(owner, owner, None, card.params, card.id))
 
     def _removes_meeples(self, rules: Rules) -> bool:
-        """Whether an effect takes a meeple off a tile (``remove`` naming a colour)."""
+        """Whether an effect takes a meeple off a tile (``remove`` or ``move`` naming a
+        colour)."""
         return any(
-            e.remove is not None and e.remove != CAMEL and e.remove not in rules.token_index
+            piece is not None and piece != CAMEL and piece not in rules.token_index
             for _, e in nested(self.spec.effects)
+            for piece in (e.remove, e.move)
         )
 
     def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
         if self.spec.card_pile is not None:
             return (card_ids(rules, self.spec.card_pile[0]),)
+        if self.spec.target_to is not None:
+            return (board_squares(rules), board_squares(rules))
         return (board_squares(rules),) if self.spec.targeted else ()
 
     def targets(
@@ -800,7 +845,8 @@ class UsedPower(EffectPower, Activated):
     ) -> Iterable[tuple[str, ...]]:
         """The tiles it may act on: never an impassable one; of ``target_kind``, where
         ``target`` holds (each given); around the tile a token it redirects would go
-        (none left in the bank: none). Or each distinct card of its ``target_card``
+        (none left in the bank: none); with each other tile where ``target_to`` holds,
+        when it names a second one. Or each distinct card of its ``target_card``
         pile."""
         spec = self.spec
         if spec.card_pile is not None:
@@ -824,7 +870,17 @@ class UsedPower(EffectPower, Activated):
             scope = Scope(owner, owner, None, card.params, card.id, t)
             if holds(rules, state, spec.target, scope):
                 found.append((geo.name(t),))
-        return found
+        if spec.target_to is None:
+            return found
+        ends = [
+            geo.name(t)
+            for t in range(geo.size)
+            if t not in layout.blocked
+            and holds(
+                rules, state, spec.target_to, Scope(owner, owner, None, card.params, card.id, t)
+            )
+        ]
+        return [(start, end) for (start,) in found for end in ends if end != start]
 
     def _origin(self, state: State) -> int:
         """Where the token it redirects would go: the tile of the ``placing:<token>``
@@ -842,7 +898,10 @@ class UsedPower(EffectPower, Activated):
             aimed = Scope(owner, owner, None, card.params, card.id, target_card=(*pile, target[0]))
             return run(rules, state, self.spec.effects, aimed)
         tile = state.geometry.parse(target[0]) if target else NOBODY
-        scope = Scope(owner, owner, None, card.params, card.id, tile, self.spec.redirects)
+        to = state.geometry.parse(target[1]) if len(target) > 1 else NOBODY
+        scope = Scope(
+            owner, owner, None, card.params, card.id, tile, self.spec.redirects, target_to=to
+        )
         if self.spec.redirects:
             return self._redirect(rules, state, scope)
         state = run(rules, state, self.spec.effects, scope)

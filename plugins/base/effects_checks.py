@@ -34,8 +34,11 @@ from naqala.plugins.base.placing import stage_name as placing_stage
 
 #: where a token, a camel or meeples may be placed or removed: the tile a used power targets
 _TARGET_ONLY = (
-    "a token, a camel or meeples are placed or removed by a used power on its target tile only"
+    "a token, a camel or meeples are placed, removed or moved by a used power on its target "
+    "tile only"
 )
+#: where a piece is moved to: the second tile a used power names
+_MOVE_ONLY = "a piece is moved (move) by a used power with a target_to only"
 #: where a card is taken: the card a used power targets
 _CARD_ONLY = "a card is taken (take_card) by a used power with a target_card only"
 #: leaves a card's words may read: its numbers and the rules', never the state
@@ -90,17 +93,20 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
         if on_target and (power.on != USE or not power.targeted):
             found.append(f"{where}: {_TARGET_ONLY}")
         found += [
-            f"{where}: {_removal_problem(rules, e.remove)}"
+            f"{where}: {_removal_problem(rules, piece, verb)}"
             for e in on_target
-            if e.remove is not None and _removal_problem(rules, e.remove)
+            for verb, piece in (("remove", e.remove), ("move", e.move))
+            if piece is not None and _removal_problem(rules, piece, verb)
         ]
+        found += _second_tile_problems(where, power)
         found += [
             f"{where}: no token {e.place!r} in these rules (or {CAMEL!r}: the tile, with a camel)"
             for e in on_target
             if e.place is not None and e.place != CAMEL and e.place not in rules.token_index
         ]
-        if power.target is not None:
-            found += unknown_ids(rules, where, power.target)
+        for condition in (power.target, power.target_to):
+            if condition is not None:
+                found += unknown_ids(rules, where, condition)
         if power.redirects:
             found += _redirect_problems(rules, where, power)
         found += _card_target_problems(rules, where, power)
@@ -155,10 +161,10 @@ def _effect_problems(
     return found
 
 
-def _removal_problem(rules: Rules, piece: str) -> str:
-    """Why ``remove`` cannot name ``piece`` in these rules ("" when it can): a camel, a
-    token or a meeple's colour. A token standing in for a camel (the Artisans' tent) goes
-    with its tile, not alone."""
+def _removal_problem(rules: Rules, piece: str, verb: str = "remove") -> str:
+    """Why ``remove`` (or ``move``) cannot name ``piece`` in these rules ("" when it can):
+    a camel, a token or a meeple's colour. A token standing in for a camel (the Artisans'
+    tent) goes with its tile, not alone."""
     token = rules.token_index.get(piece)
     if piece == CAMEL or (token is None and piece in rules.colour_index):
         return ""
@@ -168,8 +174,27 @@ def _removal_problem(rules: Rules, piece: str) -> str:
             "colour: one of its meeples)"
         )
     if rules.tokens[token].replaces_camel:
-        return f"a {piece} stands for a camel: it is not removed alone"
+        return f"a {piece} stands for a camel: it is not {verb}d alone"
     return ""
+
+
+def _second_tile_problems(where: str, power: PowerSpec) -> list[str]:
+    """A second tile (``target_to``) is where a used power with a tile target moves a
+    piece of it: it comes with ``move``, and ``move`` with it."""
+    moves = any(e.move is not None for _, e in nested(power.effects))
+    if power.target_to is None:
+        return [f"{where}: {_MOVE_ONLY}"] if moves else []
+    found = []
+    if power.on != USE or not (power.target_kind or power.target is not None):
+        found.append(
+            f"{where}: target_to is the second tile of a used power with a tile target "
+            "(target or target_kind)"
+        )
+    if power.redirects or power.card_pile is not None:
+        found.append(f"{where}: target_to names no second tile for a redirect or a card target")
+    if not moves:
+        found.append(f"{where}: target_to is where a piece is moved: its effects move one")
+    return found
 
 
 def _redirect_problems(rules: Rules, where: str, power: PowerSpec) -> list[str]:
@@ -222,7 +247,7 @@ def _on_target(effect: EffectSpec) -> str | None:
     camel, meeples from the bag), if it acts there."""
     if effect.meeples is not None:
         return MEEPLES
-    return effect.place if effect.place is not None else effect.remove
+    return next((p for p in (effect.place, effect.remove, effect.move) if p is not None), None)
 
 
 @attrs.frozen

@@ -133,6 +133,10 @@ pub struct PowerDoc {
     /// a used power's target: a card of this pile (`items.discard`, `djinns.row`; "": none)
     #[serde(default)]
     pub target_card: String,
+    /// a used power's second tile, where `move` puts a piece of its target: any other
+    /// tile where this holds (read as its target is)
+    #[serde(default)]
+    pub target_to: Option<ExprDoc>,
 }
 
 /// A `[[counter]]`: a number effects set and read, each player's or the game's.
@@ -319,6 +323,8 @@ pub enum Counted {
     Tribe(usize),
     /// 1 if the event is a kill of a meeple of this colour
     Killed(usize),
+    /// tokens of this kind on the used power's target tile
+    OnTarget(usize),
     /// an id these rules do not have: nothing to count
     Nothing,
 }
@@ -383,6 +389,12 @@ pub enum Verb {
     RemoveMeeple(usize),
     /// the power's target tile taken with one of the player's camels
     PlaceCamel,
+    /// a token of this kind from the power's target tile to its second tile
+    Move(usize),
+    /// the camel on the power's target tile to its second tile, keeping its owner
+    MoveCamel,
+    /// a meeple of this colour from the power's target tile to its second tile
+    MoveMeeple(usize),
     /// meeples drawn at random from the bag onto the power's target tile
     Meeples,
     /// Fakirs discarded from the hand (as many as held, at most)
@@ -468,7 +480,10 @@ pub struct Power {
     pub redirects: Option<usize>,
     /// a used power's target: a card of this pile, which its action names
     pub target_card: Option<CardPile>,
-    /// whether it takes meeples off a tile (`remove = "<colour>"`): it is not offered at
+    /// a used power's second tile, where its `move` puts a piece of its target: any
+    /// other tile where this holds
+    pub target_to: Option<Expr>,
+    /// whether it takes meeples off a tile (`remove` or `move` of a colour): it is not offered at
     /// the pick, a drop or the assassins' kill, whose options were worked out for the
     /// meeples as they stand (`effects.MEEPLES_IN_PLAY`)
     pub removes_meeples: bool,
@@ -512,6 +527,23 @@ fn card_pile(power: &PowerDoc, names: &Lookup<'_>) -> Result<Option<CardPile>, S
     }))
 }
 
+/// A power's second tile (`target_to`), refused in one line where it names none the
+/// kernel can play (`effects_checks` refuses it in Python first).
+fn second_tile(power: &PowerDoc, names: &Lookup<'_>) -> Result<Option<Expr>, String> {
+    let Some(condition) = &power.target_to else {
+        return Ok(None);
+    };
+    let tile_target = !power.target_kind.is_empty() || power.target.is_some();
+    if power.on != "use" || !tile_target || !power.redirects.is_empty() {
+        return Err(
+            "kernel content: effects: target_to is the second tile of a used power with a \
+             tile target"
+                .to_owned(),
+        );
+    }
+    resolve(condition, names).map(Some)
+}
+
 impl Power {
     /// Whether it acts on a tile its action names (a kind, a condition, or a tile around
     /// a placement it redirects).
@@ -523,7 +555,8 @@ impl Power {
 /// Whether an effect of `list` (or of a choice's options) takes a meeple off a tile.
 fn removes_meeples(list: &[Effect]) -> bool {
     list.iter().any(|e| {
-        matches!(e.verb, Verb::RemoveMeeple(_)) || e.options.iter().any(|o| removes_meeples(o))
+        matches!(e.verb, Verb::RemoveMeeple(_) | Verb::MoveMeeple(_))
+            || e.options.iter().any(|o| removes_meeples(o))
     })
 }
 
@@ -660,6 +693,7 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
         ExprDoc::Count { count, of } => match count.as_str() {
             "vp" => Expr::Num(clamp(names.token(of).map_or(0, |t| names.doc.tokens[t].vp))),
             "here" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Here)),
+            "on_target" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::OnTarget)),
             "owned" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Owned)),
             "held" => Expr::Count(names.colour(of).map_or(Counted::Nothing, Counted::Held)),
             "tribe" => Expr::Count(names.colour(of).map_or(Counted::Nothing, Counted::Tribe)),
@@ -777,6 +811,7 @@ fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>,
                 }
                 "place" if e.token == CAMEL => Verb::PlaceCamel,
                 "remove" if e.token == CAMEL => Verb::RemoveCamel,
+                "move" if e.token == CAMEL => Verb::MoveCamel,
                 "set" => match names.counter(&e.token).filter(|_| names.settable(&e.token)) {
                     Some(holder) => Verb::Set(holder),
                     None => {
@@ -786,18 +821,20 @@ fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>,
                         ))
                     }
                 },
-                verb @ ("place" | "remove") => {
+                verb @ ("place" | "remove" | "move") => {
                     match (names.token(&e.token), names.colour(&e.token)) {
                         (Some(token), _) if verb == "place" => Verb::Place(token),
                         (Some(token), _) if names.doc.tokens[token].replaces_camel => {
                             return Err(format!(
                                 "kernel content: effects: a {:?} stands for a camel: it is not \
-                             removed alone",
+                             {verb}d alone",
                                 e.token
                             ))
                         }
+                        (Some(token), _) if verb == "move" => Verb::Move(token),
                         (Some(token), _) => Verb::Remove(token),
                         (None, Some(colour)) if verb == "remove" => Verb::RemoveMeeple(colour),
+                        (None, Some(colour)) if verb == "move" => Verb::MoveMeeple(colour),
                         _ => {
                             return Err(format!(
                                 "kernel content: effects: no token {:?} to {verb}",
@@ -946,6 +983,7 @@ impl Effects {
                 stages,
                 redirects,
                 target_card: card_pile(power, &names)?,
+                target_to: second_tile(power, &names)?,
             });
         }
         out.card_powers = doc

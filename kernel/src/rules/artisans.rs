@@ -16,7 +16,7 @@ use crate::actions::{Action, ItemTarget, Way, MAX_KILLS};
 use crate::content::Content;
 use crate::names::Sym;
 use crate::rng::Rng;
-use crate::state::{saturating_count, Count, Decision, Deck, Layout, State, NOBODY};
+use crate::state::{saturating_count, Count, Decision, Deck, Layout, State};
 
 /// The stages only the Artisans register (`naqala_stages`, `naqala_tribe_actions`):
 /// the box is recognised by them, not by its plugin's name.
@@ -42,7 +42,6 @@ pub(crate) enum Item {
     BurningScimitar,
     EnchantingFlute,
     FlyingCarpet,
-    TempestTalisman,
 }
 
 impl Item {
@@ -52,7 +51,6 @@ impl Item {
             "burning-scimitar" => Item::BurningScimitar,
             "enchanting-flute" => Item::EnchantingFlute,
             "flying-carpet" => Item::FlyingCarpet,
-            "tempest-talisman" => Item::TempestTalisman,
             _ => return None,
         })
     }
@@ -165,7 +163,8 @@ pub(super) fn stage_named(content: &Content, name: &str) -> Option<Arc<dyn Stage
 }
 
 /// The card kinds of the items deck the kernel plays by hand (the items of 0.2.0 but the
-/// Horn of Plenty, the Fabulous Lamp and the Rebirth Ring, whose powers are content).
+/// Horn of Plenty, the Fabulous Lamp, the Rebirth Ring and the Tempest Talisman, whose
+/// powers are content).
 pub(super) fn item_ported(kind: &str) -> bool {
     Item::of(kind).is_some()
 }
@@ -330,7 +329,7 @@ impl Rules<'_> {
 
     /// `Activated.options` of a magic item (the owner's own turn is checked by the
     /// caller): once a turn for the deck, where the item is usable, each target.
-    pub(super) fn item_options(&self, state: &State, player: usize, card: u8) -> Vec<Action> {
+    pub(super) fn item_options(&self, state: &State, card: u8) -> Vec<Action> {
         let art = self.art();
         let Some(item) = art.item(card) else {
             return Vec::new();
@@ -349,7 +348,7 @@ impl Rules<'_> {
         let spec = &self.content.doc.cards[usize::from(card)];
         // the items cost nothing; a cost the kernel does not know is not offered
         if spec.cost.is_empty() {
-            self.item_targets(state, player, card, item)
+            self.item_targets(state, card, item)
                 .into_iter()
                 .map(|t| Action::Item(card, t))
                 .collect()
@@ -358,7 +357,7 @@ impl Rules<'_> {
         }
     }
 
-    fn item_targets(&self, state: &State, player: usize, card: u8, item: Item) -> Vec<ItemTarget> {
+    fn item_targets(&self, state: &State, card: u8, item: Item) -> Vec<ItemTarget> {
         let spec = &self.content.doc.cards[usize::from(card)];
         let param = |key: &str| spec.params.get(key).copied().unwrap_or(0);
         let geo = &state.layout.geometry;
@@ -371,29 +370,6 @@ impl Rules<'_> {
                 .map(|t| ItemTarget::Tile(t as u8))
                 .collect(),
             Item::FlyingCarpet => self.carpet_targets(state, param("jump")),
-            Item::TempestTalisman => {
-                let art = self.art();
-                let camels: Vec<usize> = (0..geo.size)
-                    .filter(|&t| {
-                        state.board.owner(t) == player as i8 && state.board.tokens(t)[art.tent] == 0
-                    })
-                    .collect();
-                let empty: Vec<usize> = (0..geo.size)
-                    .filter(|&t| {
-                        !geo.is_impassable(t)
-                            && state.board.owner(t) == NOBODY
-                            && state.board.meeples(t).iter().all(|&n| n == 0)
-                            && state.board.tokens(t).iter().all(|&n| n == 0)
-                    })
-                    .collect();
-                let mut out = Vec::with_capacity(camels.len() * empty.len());
-                for &a in &camels {
-                    for &b in &empty {
-                        out.push(ItemTarget::Tiles(a as u8, b as u8));
-                    }
-                }
-                out
-            }
         }
     }
 
@@ -542,12 +518,6 @@ impl Rules<'_> {
             // `FlyingCarpet.act`: the drop stage's own drop, on the tile flown to
             (Item::FlyingCarpet, ItemTarget::TileColour(tile, colour)) => {
                 return self.drop(state, usize::from(tile), usize::from(colour));
-            }
-            // `TempestTalisman.act`: the camel moves; the tile it leaves is nobody's
-            (Item::TempestTalisman, ItemTarget::Tiles(from, to)) => {
-                state.board.set_owner(usize::from(from), NOBODY);
-                state.board.set_owner(usize::from(to), player as i8);
-                state
             }
             _ => return Err(Unported(format!("{ITEMS}:{}", spec.kind))),
         })

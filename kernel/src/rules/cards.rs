@@ -111,7 +111,7 @@ impl Rules<'_> {
             return self.thief_options(state, player, card);
         }
         if self.artisans.as_ref().is_some_and(|a| a.activated(card)) {
-            return self.item_options(state, player, card);
+            return self.item_options(state, card);
         }
         let turn = state.turn.as_ref().expect("in a turn");
         let gate = &self.gates[usize::from(card)];
@@ -167,6 +167,20 @@ impl Rules<'_> {
                     })
                     .collect();
             }
+            if let Some(condition) = &power.target_to {
+                let starts = self.power_targets(state, power, &scope);
+                let ends = self.tiles_where(state, condition, &scope);
+                let mut options = Vec::with_capacity(starts.len() * ends.len() * ways.len());
+                for &start in &starts {
+                    for &end in ends.iter().filter(|&&end| end != start) {
+                        let pairs = ways
+                            .iter()
+                            .map(|&way| Action::CardOnTiles(card, start, end, way));
+                        options.extend(pairs);
+                    }
+                }
+                return options;
+            }
             let targets: Vec<Option<u8>> = if !power.targeted() {
                 vec![None]
             } else {
@@ -211,14 +225,21 @@ impl Rules<'_> {
                     && !geo.is_impassable(t)
                     && (power.target_kind.is_empty()
                         || doc.tiles[usize::from(state.layout.tiles[t])].kind == power.target_kind)
-                    && power.target.as_ref().is_none_or(|test| {
-                        let here = Scope {
-                            target: Some(t),
-                            ..*scope
-                        };
-                        effects::evaluate(test, state, &here) != 0
-                    })
+                    && power
+                        .target
+                        .as_ref()
+                        .is_none_or(|test| holds_at(test, state, scope, t))
             })
+            .map(|t| t as u8)
+            .collect()
+    }
+
+    /// The second tiles a used power may name (`target_to`): each passable tile where the
+    /// condition holds, read as a target is.
+    fn tiles_where(&self, state: &State, condition: &effects::Expr, scope: &Scope<'_>) -> Vec<u8> {
+        let geo = &state.layout.geometry;
+        (0..geo.size)
+            .filter(|&t| !geo.is_impassable(t) && holds_at(condition, state, scope, t))
             .map(|t| t as u8)
             .collect()
     }
@@ -308,6 +329,7 @@ impl Rules<'_> {
         card: u8,
         target: Option<u8>,
         target_card: Option<u8>,
+        target_to: Option<u8>,
         pay: Pay,
     ) -> Step {
         let player = state.decision.player as usize;
@@ -333,6 +355,7 @@ impl Rules<'_> {
             let scope = Scope {
                 target: target.map(usize::from),
                 target_card,
+                target_to: target_to.map(usize::from),
                 ..self.card_scope(player, card)
             };
             if let Some(token) = power.redirects {
@@ -365,6 +388,15 @@ impl Rules<'_> {
             }
         }
     }
+}
+
+/// Whether `condition` holds with tile `tile` as the used power's target.
+fn holds_at(condition: &effects::Expr, state: &State, scope: &Scope<'_>, tile: usize) -> bool {
+    let here = Scope {
+        target: Some(tile),
+        ..*scope
+    };
+    effects::evaluate(condition, state, &here) != 0
 }
 
 /// The cards of `deck` in the pile a card target names: its face-up row or its discards.

@@ -113,6 +113,7 @@ impl Rules<'_> {
             mark: self.content.effects.mark_of(Some(card)),
             target: None,
             target_card: None,
+            target_to: None,
         };
         if !effects::holds(&power.program.test, state, &scope) {
             return None;
@@ -153,11 +154,38 @@ impl Rules<'_> {
             mark: self.content.effects.mark_of(card),
             target: None,
             target_card: None,
+            target_to: None,
         };
         if !effects::holds(&program.test, &state, &scope) {
             return state;
         }
         self.run_effects(state, &program.effects, &scope)
+    }
+
+    /// `effects._move`: what a `move` names, from `tile` to `to`: the camel, keeping its
+    /// owner (not onto a tile with a camel, nor off one a stand-in marks), a token or a
+    /// meeple of a colour (none there: nothing). Nothing is placed or taken: no event.
+    fn move_piece(&self, mut state: State, verb: effects::Verb, tile: usize, to: usize) -> State {
+        match verb {
+            effects::Verb::MoveCamel => {
+                let owner = state.board.owner(tile);
+                let free = owner != NOBODY && state.board.owner(to) == NOBODY;
+                if free && !self.marked_by_stand_in(&state, tile) {
+                    state.board.set_owner(tile, NOBODY);
+                    state.board.set_owner(to, owner);
+                }
+            }
+            effects::Verb::Move(token) if state.board.tokens(tile)[token] > 0 => {
+                state.board.tokens_mut(tile)[token] -= 1;
+                state.board.tokens_mut(to)[token] += 1;
+            }
+            effects::Verb::MoveMeeple(colour) if state.board.meeples(tile)[colour] > 0 => {
+                state.board.meeples_mut(tile)[colour] -= 1;
+                state.board.meeples_mut(to)[colour] += 1;
+            }
+            _ => {}
+        }
+        state
     }
 
     /// `effects.run`: coins (never below 0 nor above `MOST_COINS`) and resource cards
@@ -227,6 +255,13 @@ impl Rules<'_> {
                     if let Some(tile) = scope.target.filter(|&t| here(t)) {
                         state.board.meeples_mut(tile)[colour] -= 1;
                         state.bag[colour] += 1;
+                    }
+                }
+                effects::Verb::Move(_)
+                | effects::Verb::MoveCamel
+                | effects::Verb::MoveMeeple(_) => {
+                    if let (Some(tile), Some(to)) = (scope.target, scope.target_to) {
+                        state = self.move_piece(state, effect.verb, tile, to);
                     }
                 }
                 effects::Verb::PlaceCamel => {
@@ -395,6 +430,7 @@ impl Rules<'_> {
             mark: self.content.effects.mark_of(card),
             target: None,
             target_card: None,
+            target_to: None,
         };
         let mut state = self.run_effects(state, option, &scope);
         if let ChoiceOf::Tile(_) = of {
@@ -420,6 +456,7 @@ impl Rules<'_> {
             mark: self.content.effects.mark_of(Some(card)),
             target: None,
             target_card: None,
+            target_to: None,
         }
     }
 
@@ -453,6 +490,7 @@ impl Rules<'_> {
             mark: None,
             target: None,
             target_card: None,
+            target_to: None,
         };
         self.run_effects(state, list, &scope)
     }
@@ -472,6 +510,7 @@ impl Rules<'_> {
                 mark: None,
                 target: None,
                 target_card: None,
+                target_to: None,
             };
             total += effects::scores(program, state, &scope)
                 .map(|(_, points)| points)
@@ -656,6 +695,7 @@ impl Stage for WholeTileAction {
             mark: None,
             target: None,
             target_card: None,
+            target_to: None,
         };
         if !effects::holds(&program.test, &state, &scope) {
             return rules.proceed(state, stage);
