@@ -298,6 +298,25 @@ def test_a_palm_tree_moves_to_the_second_tile_the_action_names() -> None:
     same_on_the_kernel(rules, state, used)
 
 
+def test_the_sirocco_blows_a_palm_tree_for_a_fakir() -> None:
+    """The cookbook's Sirocco: for a Fakir, a palm tree onto a tile holding no token."""
+    rules = build_rules(house_rules=[COOKBOOK / "sirocco.toml"])
+    state = board(rules, rules.new_game(2, 1), {"a1": "Y", "b1": "YG"}, clear=True)
+    state = tokens(rules, state, {"c3": {"palm-tree": 1}})
+    state = player(rules, turn_of(rules, state, 0), 0, djinns=["sirocco"], cards=[FAKIR])
+    state = out_of_the_pile(rules, state, "djinns", "sirocco")
+    state = out_of_the_pile(rules, state, "resources", FAKIR)
+    assert "sirocco c3 e5 F" in [str(a) for a in rules.legal_actions(state)]
+    used = play(rules, state, "sirocco c3 e5 F")
+    palm, geo = rules.token_index["palm-tree"], state.geometry
+    assert used.board.tokens[geo.parse("e5")][palm] == 1
+    assert not used.board.tokens[geo.parse("c3")][palm]
+    assert FAKIR not in used.players[0].cards
+    same_on_the_kernel(rules, state, used)
+    poor = player(rules, state, 0, cards=[])
+    assert not [a for a in rules.legal_actions(poor) if a.kind == "sirocco"]
+
+
 #: a djinn that moves one of its owner's camels to any tile nobody holds, and a vizier of
 #: that tile with it
 CARAVAN = (
