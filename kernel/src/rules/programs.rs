@@ -670,19 +670,6 @@ impl Stage for WholeTileAction {
         Phase::AfterMove
     }
 
-    fn options(
-        &self,
-        rules: &Rules<'_>,
-        state: &State,
-        _: &mut Vec<Action>,
-    ) -> Result<(), Unported> {
-        Err(rules.not_here(state.decision.stage))
-    }
-
-    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
-        Err(rules.not_taken_here(&state, action))
-    }
-
     fn enter(&self, rules: &Rules<'_>, state: State, stage: Sym) -> Step {
         let program = &rules.content.effects.tile_actions[self.index].program;
         let me = state.decision.player as usize;

@@ -56,12 +56,17 @@ pub(super) trait Stage: Debug + Send + Sync {
         &self,
         rules: &Rules<'_>,
         state: &State,
-        out: &mut Vec<Action>,
-    ) -> Result<(), Unported>;
+        _out: &mut Vec<Action>,
+    ) -> Result<(), Unported> {
+        Err(rules.not_here(state.decision.stage))
+    }
 
     /// One of its own options carried out (`Stage.apply`); the cards' and the items'
-    /// actions are the rules', whatever the stage.
-    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step;
+    /// actions are the rules', whatever the stage. A stage with no decision of its own
+    /// takes none.
+    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
+        Err(rules.not_taken_here(&state, action))
+    }
 
     /// `Stage.enter`: its automatic work, then wait for the decision or hand on.
     fn enter(&self, _rules: &Rules<'_>, state: State, stage: Sym) -> Step {
@@ -326,10 +331,6 @@ impl Stage for Over {
         Ok(())
     }
 
-    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
-        Err(rules.not_taken_here(&state, action))
-    }
-
     fn enter(&self, rules: &Rules<'_>, _: State, stage: Sym) -> Step {
         Err(rules.not_here(stage))
     }
@@ -427,19 +428,6 @@ pub(super) struct Automatic(pub(super) fn(&Rules<'_>, State, Sym) -> Step);
 impl Stage for Automatic {
     fn needs(&self) -> Phase {
         Phase::AfterMove
-    }
-
-    fn options(
-        &self,
-        rules: &Rules<'_>,
-        state: &State,
-        _: &mut Vec<Action>,
-    ) -> Result<(), Unported> {
-        Err(rules.not_here(state.decision.stage))
-    }
-
-    fn apply(&self, rules: &Rules<'_>, state: State, action: &Action) -> Step {
-        Err(rules.not_taken_here(&state, action))
     }
 
     fn enter(&self, rules: &Rules<'_>, state: State, stage: Sym) -> Step {
