@@ -14,6 +14,7 @@ use super::stages::{Automatic, Market, Stage};
 use super::{turn_here, wait_at, Phase, Rules, Step, Unported};
 use crate::actions::{Action, ItemTarget, Way, MAX_KILLS};
 use crate::content::Content;
+use crate::extras::{get_extra, set_extra};
 use crate::names::Sym;
 use crate::rng::Rng;
 use crate::state::{saturating_count, Count, Decision, Deck, Layout, State};
@@ -169,22 +170,6 @@ pub(super) fn item_ported(kind: &str) -> bool {
     Item::of(kind).is_some()
 }
 
-fn set_counter(extras: &[(Sym, i64)], key: Sym, value: i64) -> Box<[(Sym, i64)]> {
-    let mut out = extras.to_vec();
-    match out.binary_search_by(|&(k, _)| k.cmp(&key)) {
-        Ok(at) => out[at].1 = value,
-        Err(at) => out.insert(at, (key, value)),
-    }
-    out.into_boxed_slice()
-}
-
-fn counter(extras: &[(Sym, i64)], key: Sym) -> i64 {
-    extras
-        .iter()
-        .find(|&&(k, _)| k == key)
-        .map_or(0, |&(_, v)| v)
-}
-
 impl Rules<'_> {
     fn art(&self) -> &Artisans {
         self.artisans.as_ref().expect("the Artisans are in play")
@@ -290,7 +275,7 @@ impl Rules<'_> {
             return Vec::new();
         };
         let turn = state.turn.as_ref().expect("in a turn");
-        if counter(&state.players[player].extras, art.piece_tent) == 0 {
+        if get_extra(&state.players[player].extras, art.piece_tent) == 0 {
             return Vec::new();
         }
         turn.claimed
@@ -309,7 +294,7 @@ impl Rules<'_> {
         let player = state.decision.player as usize;
         let p = &mut state.players[player];
         p.camels += 1;
-        p.extras = set_counter(&p.extras, art.piece_tent, 0);
+        p.extras = set_extra(&p.extras, art.piece_tent, 0);
         state.board.tokens_mut(tile)[art.tent] += 1;
         state.pool[art.tent] -= 1;
         state
@@ -319,7 +304,7 @@ impl Rules<'_> {
     pub(crate) fn give_tents(&self, mut state: State) -> State {
         if let Some(art) = self.artisans.as_ref() {
             for p in state.players.iter_mut() {
-                p.extras = set_counter(&p.extras, art.piece_tent, 1);
+                p.extras = set_extra(&p.extras, art.piece_tent, 1);
             }
         }
         state
@@ -504,8 +489,8 @@ impl Rules<'_> {
             }
             // `EnchantingFlute.act`: the tile chosen, the meeples come at `gather`
             (Item::EnchantingFlute, ItemTarget::Tile(tile)) => {
-                state.extras = set_counter(&state.extras, art.flute_tile, i64::from(tile));
-                state.extras = set_counter(&state.extras, art.flute_left, param("meeples"));
+                state.extras = set_extra(&state.extras, art.flute_tile, i64::from(tile));
+                state.extras = set_extra(&state.extras, art.flute_left, param("meeples"));
                 let stage = state.decision.stage;
                 let turn = state.turn.as_mut().expect("in a turn");
                 turn.resume = stage;
@@ -527,7 +512,7 @@ impl Rules<'_> {
     /// move.
     fn gather_options(&self, state: &State) -> Vec<Action> {
         let art = self.art();
-        let to = counter(&state.extras, art.flute_tile).max(0) as usize;
+        let to = get_extra(&state.extras, art.flute_tile).max(0) as usize;
         let mut found = vec![Action::Done];
         for source in self.flute_sources(state, to) {
             for (colour, &n) in state.board.meeples(source).iter().enumerate() {
@@ -555,11 +540,11 @@ impl Rules<'_> {
     fn gather(&self, mut state: State, moved: Option<(usize, usize)>) -> State {
         let art = self.art();
         if let Some((source, colour)) = moved {
-            let to = counter(&state.extras, art.flute_tile).max(0) as usize;
+            let to = get_extra(&state.extras, art.flute_tile).max(0) as usize;
             state.board.meeples_mut(source)[colour] -= 1;
             state.board.meeples_mut(to)[colour] += 1;
-            let left = counter(&state.extras, art.flute_left) - 1;
-            state.extras = set_counter(&state.extras, art.flute_left, left);
+            let left = get_extra(&state.extras, art.flute_left) - 1;
+            state.extras = set_extra(&state.extras, art.flute_left, left);
             if left > 0 && self.gather_options(&state).len() > 1 {
                 return state;
             }

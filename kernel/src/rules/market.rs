@@ -58,15 +58,7 @@ impl Rules<'_> {
 
     /// `SellStage.legal`: end, or one suit of the different merchandise held.
     pub(super) fn sell_options(&self, state: &State) -> Result<Vec<Action>, Unported> {
-        let goods = &self.content.suits.goods;
-        let player = state.decision.player as usize;
-        let mut held: Vec<u8> = state.players[player]
-            .hands
-            .hand(self.content.resources())
-            .iter()
-            .copied()
-            .filter(|&c| goods[usize::from(c)])
-            .collect();
+        let mut held = self.merchandise_in_hand(state, state.decision.player as usize);
         self.sort_hand(&mut held);
         held.dedup();
         let mut options = vec![Action::End];
@@ -94,6 +86,17 @@ impl Rules<'_> {
                 count: value,
             },
         )
+    }
+
+    /// The merchandise cards of `player`'s resource hand (no Fakir), as the hand holds
+    /// them.
+    pub(super) fn merchandise_in_hand(&self, state: &State, player: usize) -> Vec<u8> {
+        let goods = &self.content.suits.goods;
+        let hand = state.players[player].hands.hand(self.content.resources());
+        hand.iter()
+            .copied()
+            .filter(|&c| goods[usize::from(c)])
+            .collect()
     }
 
     /// `add_cards`: resource cards into a player's hand, kept sorted.

@@ -349,14 +349,7 @@ impl Rules<'_> {
 
     /// The merchandise in `owner`'s resources hand (`merchandise_types`), grouped.
     fn merchandise_held(&self, state: &State, owner: usize) -> Vec<u8> {
-        let goods = &self.content.suits.goods;
-        let mut held: Vec<u8> = state.players[owner]
-            .hands
-            .hand(self.content.resources())
-            .iter()
-            .copied()
-            .filter(|&c| goods[usize::from(c)])
-            .collect();
+        let mut held = self.merchandise_in_hand(state, owner);
         held.sort_unstable();
         held
     }
