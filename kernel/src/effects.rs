@@ -64,6 +64,24 @@ pub struct Scope<'a> {
     pub target_to: Option<usize>,
 }
 
+impl<'a> Scope<'a> {
+    /// The scope of effects for player `me` alone, reading `params`: no event, no card
+    /// and no target (the other fields are set where there are some).
+    pub fn of(me: usize, params: &'a BTreeMap<String, i64>) -> Scope<'a> {
+        Scope {
+            me,
+            actor: me as i64,
+            event: None,
+            params,
+            card: None,
+            mark: None,
+            target: None,
+            target_card: None,
+            target_to: None,
+        }
+    }
+}
+
 /// Python's `//`: the quotient rounded down (0 when dividing by 0, as the language says).
 fn floor_div(a: i64, b: i64) -> i64 {
     if b == 0 {

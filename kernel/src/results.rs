@@ -350,17 +350,7 @@ fn card_lines(seat: &Seat) -> Vec<Line> {
     // the content's `scoring` triggers, after the cards (`effects.scoring_lines`)
     let scoring = crate::effects::Moment::Scoring;
     for program in &content.effects.triggers[scoring.index()] {
-        let scope = Scope {
-            me: seat.player,
-            actor: seat.player as i64,
-            event: None,
-            params: &program.params,
-            card: None,
-            mark: None,
-            target: None,
-            target_card: None,
-            target_to: None,
-        };
+        let scope = Scope::of(seat.player, &program.params);
         for (category, points) in effects::scores(program, state, &scope) {
             lines.push(line(category, &program.id, points));
         }
@@ -379,15 +369,9 @@ fn power_lines(seat: &Seat, card: &CardSpec) -> Vec<Line> {
         return Vec::new();
     };
     let scope = Scope {
-        me: seat.player,
-        actor: seat.player as i64,
-        event: None,
-        params: &card.params,
         card: Some(index as u8),
         mark: content.effects.mark_of(Some(index as u8)),
-        target: None,
-        target_card: None,
-        target_to: None,
+        ..Scope::of(seat.player, &card.params)
     };
     effects::scores(&power.program, seat.state, &scope)
         .map(|(category, points)| line(category, &card.id, points))

@@ -105,15 +105,11 @@ impl Rules<'_> {
         }
         let params = &self.content.doc.cards[usize::from(card)].params;
         let scope = Scope {
-            me: owner,
             actor: facts.player as i64,
             event: Some(facts),
-            params,
             card: Some(card),
             mark: self.content.effects.mark_of(Some(card)),
-            target: None,
-            target_card: None,
-            target_to: None,
+            ..Scope::of(owner, params)
         };
         if !effects::holds(&power.program.test, state, &scope) {
             return None;
@@ -146,15 +142,10 @@ impl Rules<'_> {
     ) -> State {
         let me = facts.map_or(state.decision.player as usize, |f| f.player);
         let scope = Scope {
-            me,
-            actor: me as i64,
             event: facts,
-            params: &program.params,
             card,
             mark: self.content.effects.mark_of(card),
-            target: None,
-            target_card: None,
-            target_to: None,
+            ..Scope::of(me, &program.params)
         };
         if !effects::holds(&program.test, &state, &scope) {
             return state;
@@ -422,15 +413,9 @@ impl Rules<'_> {
             ),
         };
         let scope = Scope {
-            me,
-            actor: me as i64,
-            event: None,
-            params,
             card,
             mark: self.content.effects.mark_of(card),
-            target: None,
-            target_card: None,
-            target_to: None,
+            ..Scope::of(me, params)
         };
         let mut state = self.run_effects(state, option, &scope);
         if let ChoiceOf::Tile(_) = of {
@@ -448,15 +433,9 @@ impl Rules<'_> {
     /// What a card's own power reads: its owner, its numbers, the card itself.
     pub(super) fn card_scope(&self, owner: usize, card: u8) -> Scope<'_> {
         Scope {
-            me: owner,
-            actor: owner as i64,
-            event: None,
-            params: &self.content.doc.cards[usize::from(card)].params,
             card: Some(card),
             mark: self.content.effects.mark_of(Some(card)),
-            target: None,
-            target_card: None,
-            target_to: None,
+            ..Scope::of(owner, &self.content.doc.cards[usize::from(card)].params)
         }
     }
 
@@ -481,17 +460,7 @@ impl Rules<'_> {
     pub(super) fn run_answered(&self, state: State, list: &[effects::Effect]) -> State {
         let me = state.decision.player as usize;
         let params = std::collections::BTreeMap::new();
-        let scope = Scope {
-            me,
-            actor: me as i64,
-            event: None,
-            params: &params,
-            card: None,
-            mark: None,
-            target: None,
-            target_card: None,
-            target_to: None,
-        };
+        let scope = Scope::of(me, &params);
         self.run_effects(state, list, &scope)
     }
 
@@ -501,17 +470,7 @@ impl Rules<'_> {
         let scoring = crate::effects::Moment::Scoring;
         let mut total = 0;
         for program in &self.content.effects.triggers[scoring.index()] {
-            let scope = Scope {
-                me: player,
-                actor: player as i64,
-                event: None,
-                params: &program.params,
-                card: None,
-                mark: None,
-                target: None,
-                target_card: None,
-                target_to: None,
-            };
+            let scope = Scope::of(player, &program.params);
             total += effects::scores(program, state, &scope)
                 .map(|(_, points)| points)
                 .sum::<i64>();
@@ -673,17 +632,7 @@ impl Stage for WholeTileAction {
     fn enter(&self, rules: &Rules<'_>, state: State, stage: Sym) -> Step {
         let program = &rules.content.effects.tile_actions[self.index].program;
         let me = state.decision.player as usize;
-        let scope = Scope {
-            me,
-            actor: me as i64,
-            event: None,
-            params: &program.params,
-            card: None,
-            mark: None,
-            target: None,
-            target_card: None,
-            target_to: None,
-        };
+        let scope = Scope::of(me, &program.params);
         if !effects::holds(&program.test, &state, &scope) {
             return rules.proceed(state, stage);
         }
