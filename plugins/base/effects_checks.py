@@ -32,7 +32,7 @@ from naqala.core.effects import (
 from naqala.core.engine import Rules
 from naqala.plugins.base.placing import stage_name as placing_stage
 
-#: where a token, a camel or meeples may be placed or removed: the tile a used power targets
+#: where a token, a camel or meeples may be placed, removed or moved: a used power's target
 _TARGET_ONLY = (
     "a token, a camel or meeples are placed, removed or moved by a used power on its target "
     "tile only"
