@@ -870,7 +870,7 @@ class UsedPower(EffectPower, Activated):
             scope = Scope(owner, owner, None, card.params, card.id, t)
             if holds(rules, state, spec.target, scope):
                 found.append((geo.name(t),))
-        if spec.target_to is None:
+        if spec.target_to is None or not found:
             return found
         ends = [
             geo.name(t)

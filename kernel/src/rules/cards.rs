@@ -169,6 +169,9 @@ impl Rules<'_> {
             }
             if let Some(condition) = &power.target_to {
                 let starts = self.power_targets(state, power, &scope);
+                if starts.is_empty() {
+                    return Vec::new(); // no second tile is looked for without a first
+                }
                 let ends = self.tiles_where(state, condition, &scope);
                 let mut options = Vec::with_capacity(starts.len() * ends.len() * ways.len());
                 for &start in &starts {
