@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from naqala.core.content import RESOURCES
 from naqala.core.effects import (
+    COUNTS,
     FIELD,
     EffectSpec,
     ExpressionError,
@@ -27,20 +28,8 @@ from naqala.core.failures import PluginFailed
 if TYPE_CHECKING:
     from naqala.core.engine import Rules
 
-#: what each counting function's argument must name
-COUNTED_IDS = {
-    "here": "token",
-    "owned": "token",
-    "vp": "token",
-    "bank": "token",
-    "held": "colour",
-    "tribe": "colour",
-    "killed": "colour",
-    "around": "value",
-    "cards": "card",
-    "holds": "kind",
-    "counter": "counter",
-}
+#: what each counting function's argument must name (``core.effects.COUNTS``)
+COUNTED_IDS = {name: what for name, what in COUNTS.items() if what}
 #: the verbs a tile action's hook may answer: a score line is given at scoring, a token is
 #: placed on a used power's target and a choice by a whole tile action, none of which a
 #: ``before`` or ``after`` answer is
@@ -92,6 +81,8 @@ def unknown_ids(rules: Rules, where: str, source: Source) -> list[str]:
         "counter": {counter.id for counter in rules.content.counters}
         | plugin_counters(rules).keys(),
         "value": {tile.value for tile in rules.content.tiles if tile.value},
+        "tile": {tile.kind for tile in rules.content.tiles},
+        "deck": rules.deck_index.keys(),
     }
     found = []
     for node in trees(source):

@@ -103,6 +103,21 @@ COUNTS = {
     "camels": "",  # the camels ``me`` has left to place
     "bag": "",  # the meeples left in the bag
     "djinns": "",  # the djinns left to draw: the pile and its discards
+    "held_all": "",  # the meeples in front of ``me``, of every colour
+    "most_held": "colour",  # as ``held``, when more than each other player holds; else 0
+    "tiles_of": "tile",  # the tiles of that kind ``me`` owns
+    "valued": "value",  # the tiles of that value (blue, red) ``me`` owns
+    "tile_kinds": "",  # the kinds among the tiles ``me`` owns
+    "largest_group": "",  # the most of ``me``'s tiles joined edge to edge
+    "merchandise_kinds": "",  # the different merchandise in ``me``'s resource hand
+    "most_merchandise": "",  # the most copies of one merchandise in ``me``'s resource hand
+    "hand": "deck",  # the cards in ``me``'s hand of that deck
+    "path": "",  # the tiles dropped on in this turn's move
+    "collected": "",  # the meeples collected at the end of this turn's move
+    # ``me``'s tiles with a tile of that kind among the 8 around (``near``) or the 4 that
+    # share an edge (``beside``), not of that kind themselves
+    "near": "tile",
+    "beside": "tile",
 }
 #: functions of numbers: ``merchandise(n)`` is ``me``'s best merchandise score with ``n``
 #: jokers that each stand for any merchandise (0 to ``MOST_WILDS``)

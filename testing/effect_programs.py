@@ -72,6 +72,19 @@ LEAVES = (
     "target.holds_meeples",
     'on_target("palm-tree")',
     'on_target("palace")',
+    "held_all()",
+    'most_held("yellow")',
+    'tiles_of("oasis")',
+    'valued("red")',
+    "tile_kinds()",
+    "largest_group()",
+    "merchandise_kinds()",
+    "most_merchandise()",
+    'hand("djinns")',
+    "path()",
+    "collected()",
+    'near("oasis")',
+    'beside("village")',
 )
 #: a used power's target: a tile an opponent holds with a camel
 OPPONENTS_TILE = "target.owner >= 0 and target.owner != me"

@@ -160,6 +160,39 @@ pub fn evaluate(expr: &Expr, state: &State, scope: &Scope<'_>) -> i64 {
             let hand = state.players[scope.me].hands.hand(suits.deck);
             clamp(suits.score(hand, wilds))
         }
+        Expr::TilesWhere(these) => owned(state, scope.me)
+            .filter(|&t| these[usize::from(state.layout.tiles[t])])
+            .count() as i64,
+        Expr::TileKinds(kinds) => {
+            let mut seen: Vec<u16> = owned(state, scope.me)
+                .map(|t| kinds[usize::from(state.layout.tiles[t])])
+                .collect();
+            seen.sort_unstable();
+            seen.dedup();
+            seen.len() as i64
+        }
+        Expr::Goods { suits, most } => {
+            let held = suits.copies_held(state.players[scope.me].hands.hand(suits.deck));
+            if *most {
+                held.iter().map(|&(_, n)| n as i64).max().unwrap_or(0)
+            } else {
+                held.len() as i64
+            }
+        }
+        Expr::NextTo { kind, diagonals } => {
+            let geo = &state.layout.geometry;
+            let of_kind = |t: usize| kind[usize::from(state.layout.tiles[t])];
+            owned(state, scope.me)
+                .filter(|&t| {
+                    let around = if *diagonals {
+                        &geo.area[t]
+                    } else {
+                        &geo.orthogonal[t]
+                    };
+                    !of_kind(t) && around.iter().any(|&a| of_kind(usize::from(a)))
+                })
+                .count() as i64
+        }
         Expr::Count(counted) => clamp(count(*counted, state, scope.me)),
         Expr::Neg(a) => clamp(-evaluate(a, state, scope)),
         Expr::Not(a) => i64::from(evaluate(a, state, scope) == 0),
@@ -221,13 +254,38 @@ fn variable(var: Var, state: &State, scope: &Scope<'_>) -> i64 {
     }
 }
 
+/// The tiles player `me` owns, in board order.
+fn owned(state: &State, me: usize) -> impl Iterator<Item = usize> + '_ {
+    (0..state.layout.size()).filter(move |&t| state.board.owner(t) == me as i8)
+}
+
 fn count(counted: Counted, state: &State, me: usize) -> i64 {
     let player = &state.players[me];
-    let owned = || (0..state.layout.size()).filter(move |&t| state.board.owner(t) == me as i8);
+    let owned = || owned(state, me);
     match counted {
         // read with the event or the target, in `evaluate`
         Counted::Nothing | Counted::Killed(_) | Counted::OnTarget(_) => 0,
         Counted::Held(colour) => i64::from(player.meeples[colour]),
+        Counted::HeldAll => player.meeples.iter().map(|&n| i64::from(n)).sum(),
+        Counted::MostHeld(colour) => {
+            let mine = player.meeples[colour];
+            let most = (state.players.iter().enumerate())
+                .all(|(i, other)| i == me || mine > other.meeples[colour]);
+            if most {
+                i64::from(mine)
+            } else {
+                0
+            }
+        }
+        Counted::LargestGroup => {
+            let mine = owned().fold(0u64, |mask, t| mask | 1 << t);
+            state.layout.geometry.largest_group(mine) as i64
+        }
+        Counted::Hand(deck) => player.hands.hand(deck).len() as i64,
+        Counted::Path => state.turn.as_ref().map_or(0, |t| t.path.len() as i64),
+        Counted::Collected => (state.turn.as_ref())
+            .filter(|t| t.colour != NOBODY)
+            .map_or(0, |t| i64::from(t.taken)),
         Counted::Cards(deck, card) => player
             .hands
             .hand(deck)

@@ -284,11 +284,45 @@ impl Geometry {
     pub fn is_impassable(&self, tile: usize) -> bool {
         self.impassable >> tile & 1 == 1
     }
+
+    /// The size of the largest group of the tiles of `mine` (a mask) joined edge to edge;
+    /// terrain does not split a group (`largest_group()` in the effects language).
+    pub fn largest_group(&self, mut mine: u64) -> usize {
+        let mut best = 0;
+        while mine != 0 {
+            let first = mine.trailing_zeros() as usize;
+            mine &= !(1 << first);
+            let mut todo = vec![first];
+            let mut size = 0;
+            while let Some(here) = todo.pop() {
+                size += 1;
+                for &next in &self.orthogonal[here] {
+                    if mine >> next & 1 == 1 {
+                        mine &= !(1u64 << next);
+                        todo.push(usize::from(next));
+                    }
+                }
+            }
+            best = best.max(size);
+        }
+        best
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn groups_join_edge_to_edge_across_terrain() {
+        // 3×3: a1 b1 c1 / a2 b2 c2 / a3 b3 c3, the lake at b2
+        let geo = Geometry::new(3, 3, 1 << 4, &[]);
+        // a1 b1 and a3: a diagonal does not join, so the largest group has 2 tiles
+        assert_eq!(geo.largest_group(1 << 0 | 1 << 1 | 1 << 6), 2);
+        // b1 b2 b3 through the lake: terrain does not split a group
+        assert_eq!(geo.largest_group(1 << 1 | 1 << 4 | 1 << 7), 3);
+        assert_eq!(geo.largest_group(0), 0);
+    }
 
     fn open_board(rows: u8, cols: u8) -> Geometry {
         Geometry::new(rows, cols, 0, &[])

@@ -26,6 +26,11 @@ impl Suits {
         }
         best_with_wilds(&self.values, self.types, &sizes, wilds)
     }
+
+    /// The merchandise of `hand` (a resource hand), as (card index, copies held) pairs.
+    pub fn copies_held(&self, hand: &[u8]) -> Vec<(u8, usize)> {
+        copies_held(hand, |card| self.goods[usize::from(card)])
+    }
 }
 
 /// The value of a suit of `size` distinct types by the `suit_values` table; a suit of none,

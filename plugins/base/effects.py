@@ -81,6 +81,7 @@ from naqala.plugins.base.common import (
     take_tile,
     tiles_around,
 )
+from naqala.plugins.base.effect_counts import PLAYER_COUNTS, move_count
 from naqala.plugins.base.merchandise import best_with_wilds, merchandise_types
 from naqala.plugins.base.placing import leave_placing, pending_tile, place_token_for
 from naqala.plugins.base.placing import stage_name as placing_stage
@@ -265,8 +266,12 @@ def _count(rules: Rules, state: State, what: str, of: str, scope: Scope) -> int:
     if what == "tribe":
         moved = rules.colour_index.get(of)
         return int(moved is not None and state.turn is not None and state.turn.colour == moved)
+    if what in ("path", "collected"):
+        return move_count(state.turn, what)
     if me == NOBODY:
         return 0
+    if what in PLAYER_COUNTS:
+        return PLAYER_COUNTS[what](rules, state, me, of)
     if what == "held":
         colour = rules.colour_index.get(of)
         return 0 if colour is None else state.players[me].meeples[colour]

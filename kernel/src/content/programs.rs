@@ -325,6 +325,19 @@ pub enum Counted {
     Killed(usize),
     /// tokens of this kind on the used power's target tile
     OnTarget(usize),
+    /// the meeples in front of the player, of every colour
+    HeldAll,
+    /// meeples of this colour in front of the player, when more than each other player
+    /// holds (else 0)
+    MostHeld(usize),
+    /// the most of the player's tiles joined edge to edge
+    LargestGroup,
+    /// the cards in the player's hand of this deck
+    Hand(usize),
+    /// the tiles dropped on in this turn's move
+    Path,
+    /// the meeples collected at the end of this turn's move
+    Collected,
     /// an id these rules do not have: nothing to count
     Nothing,
 }
@@ -367,6 +380,25 @@ pub enum Expr {
     Holds(Box<[bool]>),
     /// `merchandise(n)`: the player's best merchandise score with `n` jokers
     Merchandise(Box<Suits>, Box<Expr>),
+    /// `tiles_of("oasis")`, `valued("red")`: the player's tiles of that kind or value; by
+    /// the tile's index in the content's tile table, whether it is one
+    TilesWhere(Box<[bool]>),
+    /// `tile_kinds()`: the kinds among the player's tiles; by the tile's index in the
+    /// content's tile table, the number of its kind
+    TileKinds(Box<[u16]>),
+    /// `merchandise_kinds()` (`most` false) or `most_merchandise()` (true): the different
+    /// merchandise in the player's resource hand, or the most copies of one
+    Goods {
+        suits: Box<Suits>,
+        most: bool,
+    },
+    /// `near("great-lake")` (`diagonals`) or `beside(...)`: the player's tiles with a tile
+    /// of that kind among the 8 around, or the 4 sharing an edge, not of it themselves; by
+    /// the tile's index in the content's tile table, whether it is of that kind
+    NextTo {
+        kind: Box<[bool]>,
+        diagonals: bool,
+    },
 }
 
 /// The most jokers `merchandise(n)` counts (`core.effects.MOST_WILDS`): a larger `n`
@@ -714,6 +746,35 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
             "djinns" => Expr::Count(Counted::Pile(djinns(names))),
             "bank" => Expr::Count(names.token(of).map_or(Counted::Nothing, Counted::Bank)),
             "counter" => Expr::Count(names.counter(of).map_or(Counted::Nothing, Counted::Counter)),
+            "held_all" => Expr::Count(Counted::HeldAll),
+            "most_held" => {
+                Expr::Count(names.colour(of).map_or(Counted::Nothing, Counted::MostHeld))
+            }
+            "largest_group" => Expr::Count(Counted::LargestGroup),
+            "hand" => Expr::Count(
+                (names.doc.decks.iter().position(|d| d.id == *of))
+                    .map_or(Counted::Nothing, Counted::Hand),
+            ),
+            "path" => Expr::Count(Counted::Path),
+            "collected" => Expr::Count(Counted::Collected),
+            "tiles_of" => Expr::TilesWhere(names.doc.tiles.iter().map(|t| t.kind == *of).collect()),
+            "valued" => Expr::TilesWhere(names.doc.tiles.iter().map(|t| t.value == *of).collect()),
+            "tile_kinds" => {
+                let mut kinds: Vec<&str> =
+                    names.doc.tiles.iter().map(|t| t.kind.as_str()).collect();
+                kinds.sort_unstable();
+                kinds.dedup();
+                let number = |kind: &str| kinds.binary_search(&kind).map_or(0, |i| i as u16);
+                Expr::TileKinds(names.doc.tiles.iter().map(|t| number(&t.kind)).collect())
+            }
+            "merchandise_kinds" | "most_merchandise" => Expr::Goods {
+                suits: Box::new(names.doc.suits()),
+                most: count == "most_merchandise",
+            },
+            "near" | "beside" => Expr::NextTo {
+                kind: names.doc.tiles.iter().map(|t| t.kind == *of).collect(),
+                diagonals: count == "near",
+            },
             other => return refuse(&format!("unknown count {other:?}")),
         },
         ExprDoc::Neg { neg } => Expr::Neg(Box::new(resolve(neg, names)?)),

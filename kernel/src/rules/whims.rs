@@ -309,7 +309,7 @@ impl Rules<'_> {
             }
             Measure::ConnectedTiles => {
                 let mine = Self::owned(state, owner).fold(0u64, |m, t| m | 1 << t);
-                count(largest_group(&state.layout.geometry, mine))
+                count(state.layout.geometry.largest_group(mine))
             }
             Measure::TokensOnTiles(token) => Self::owned(state, owner)
                 .map(|t| i64::from(state.board.tokens(t)[*token]))
@@ -481,29 +481,6 @@ fn lakeside(geo: &Geometry, water: u64, diagonals: bool) -> u64 {
     near & !water
 }
 
-/// `ConnectedTiles.measure`: the size of the largest group of the tiles of `mine` (a
-/// mask) joined edge to edge (terrain does not split a group).
-fn largest_group(geo: &Geometry, mut mine: u64) -> usize {
-    let mut best = 0;
-    while mine != 0 {
-        let first = mine.trailing_zeros() as usize;
-        mine &= !(1 << first);
-        let mut todo = vec![first];
-        let mut size = 0;
-        while let Some(here) = todo.pop() {
-            size += 1;
-            for &next in &geo.orthogonal[here] {
-                if mine >> next & 1 == 1 {
-                    mine &= !(1u64 << next);
-                    todo.push(usize::from(next));
-                }
-            }
-        }
-        best = best.max(size);
-    }
-    best
-}
-
 /// The Whims box's stage: the Fabulous City's tile action (`cities.City`), which takes
 /// the whim lying on it.
 pub(super) fn stage_named(_: &Content, name: &str) -> Option<Arc<dyn Stage>> {
@@ -515,17 +492,6 @@ pub(super) fn stage_named(_: &Content, name: &str) -> Option<Arc<dyn Stage>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn groups_join_edge_to_edge_across_terrain() {
-        // 3×3: a1 b1 c1 / a2 b2 c2 / a3 b3 c3, the lake at b2
-        let geo = Geometry::new(3, 3, 1 << 4, &[]);
-        // a1 b1 and a3: a diagonal does not join, so the largest group has 2 tiles
-        assert_eq!(largest_group(&geo, 1 << 0 | 1 << 1 | 1 << 6), 2);
-        // b1 b2 b3 through the lake: terrain does not split a group
-        assert_eq!(largest_group(&geo, 1 << 1 | 1 << 4 | 1 << 7), 3);
-        assert_eq!(largest_group(&geo, 0), 0);
-    }
 
     #[test]
     fn the_lake_touches_eight_tiles_or_four() {
