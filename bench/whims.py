@@ -13,7 +13,7 @@ from collections import Counter
 from naqala.core.agents import make_agent
 from naqala.core.engine import Rules, build_rules
 from naqala.core.state import State
-from naqala.plugins.whims.whims import Whim
+from naqala.plugins.base.effects import Scope, UsedPower, holds
 
 WHIMS = "whims"
 
@@ -25,8 +25,8 @@ def met_now(rules: Rules, state: State, player: int) -> set[str]:
         if card.deck != WHIMS:
             continue
         power = rules.power_of(card)
-        assert isinstance(power, Whim)
-        if power.measure(rules, state, player, card) >= card.param("at_least"):
+        assert isinstance(power, UsedPower)
+        if holds(rules, state, power.spec.when, Scope(player, player, None, card.params, card.id)):
             found.add(card.id)
     return found
 

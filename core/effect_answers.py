@@ -56,8 +56,8 @@ def trees(source: Source) -> Iterator[Tree]:
 def plugin_counters(rules: Rules) -> dict[str, str]:
     """The counters the plugins keep by one exact name (hooks ``naqala_player_counters``
     and ``naqala_state_counters``; a ``prefix*`` is no one counter), each with its holder
-    (``player`` or ``game``): ``counter("whims.claimed")`` reads them, ``set`` never
-    writes them. Worked out once per rules."""
+    (``player`` or ``game``): ``counter("whims.claimed")`` reads them, ``set`` writes
+    only those their plugin lets it (``writable_counters``). Worked out once per rules."""
     found: dict[str, str] | None = rules.memo.get("effects.plugin_counters")
     if found is None:
         found = {}
@@ -69,6 +69,25 @@ def plugin_counters(rules: Rules) -> dict[str, str]:
                 found.update((name, holder) for name in names if not name.endswith("*"))
         rules.memo["effects.plugin_counters"] = found
     return found
+
+
+def _declared(rules: Rules, hook: str) -> frozenset[str]:
+    """The names the plugins answer to a declaring hook, worked out once per rules."""
+    found: frozenset[str] | None = rules.memo.get(f"effects.{hook}")
+    if found is None:
+        found = frozenset(n for names in getattr(rules.hook, hook)() for n in names)
+        rules.memo[f"effects.{hook}"] = found
+    return found
+
+
+def writable_counters(rules: Rules) -> frozenset[str]:
+    """The plugins' own counters that ``set`` may write (hook ``naqala_writable_counters``)."""
+    return _declared(rules, "naqala_writable_counters")
+
+
+def plugin_events(rules: Rules) -> frozenset[str]:
+    """The events the plugins fire, which ``fire`` may fire (hook ``naqala_events``)."""
+    return _declared(rules, "naqala_events")
 
 
 def unknown_ids(rules: Rules, where: str, source: Source) -> list[str]:

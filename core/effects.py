@@ -329,6 +329,7 @@ _VERBS = (
     "deal_row",
     "take_card",
     "move",
+    "fire",
 )
 #: the verb discarding the face-up resource cards for a new row
 DEAL_ROW = "deal_row"
@@ -358,6 +359,8 @@ MOST_OPTIONS = 9
 CHOOSE = "choose"
 #: the verb setting a counter (``{ set = "tolls", to = 'counter("tolls") + 1' }``)
 SET = "set"
+#: the verb firing a plugin's event (``{ fire = "whim-claimed", count = "param.coins" }``)
+FIRE = "fire"
 #: the values a counter holds (a state's counters are 0 to 1,000,000: ``validate``)
 COUNTER_MOST = 1_000_000
 #: a counter's name in a state's (or a player's) ``extras``: ``counter.<id>``
@@ -376,6 +379,8 @@ def _one_verb(instance: EffectSpec, _attribute: Any, _value: Any) -> None:
             f"an effect does one thing: exactly one of {', '.join(_VERBS)}"
             + (f" (got {', '.join(given)})" if given else ""),
         )
+    if instance.count is not None and instance.fire is None:
+        raise OutOfBounds("count", "a count is the count of the event an effect fires (fire)")
     if (instance.set is None) != (instance.to is None):
         raise OutOfBounds(
             "to" if instance.set is not None else "set",
@@ -452,6 +457,10 @@ class EffectSpec:
     #: ``COUNTER_MOST``): the effect's player's counter, or the game's
     set: str | None = None
     to: Source | None = attrs.field(default=None, validator=expression("to"))
+    #: an event a plugin fires (``naqala_events``), fired for the effect's player about the
+    #: card whose power it is, with ``count`` (1 if none) as its count
+    fire: str | None = None
+    count: Source | None = attrs.field(default=None, validator=expression("count"))
     category: str = ""
     #: the score line's detail, with ``{expression}`` fields (``{held("yellow")} viziers``)
     detail: str = attrs.field(default="", validator=template("detail"))
@@ -461,13 +470,15 @@ class EffectSpec:
 
     def verb(self) -> tuple[str, Source]:
         """The effect's verb and its amount (a place's token; a choice's: 0; a set's: the
-        value it sets, ``to``)."""
+        value it sets, ``to``; a fire's: the event's ``count``)."""
         for verb in _VERBS:
             amount = getattr(self, verb)
             if amount is not None:
                 if verb == SET:
                     assert self.to is not None  # _one_verb checked it
                     return verb, self.to
+                if verb == FIRE:
+                    return verb, 1 if self.count is None else self.count
                 return verb, 0 if verb == CHOOSE else amount
         raise AssertionError("an effect has a verb")  # _one_verb checked it
 
@@ -571,6 +582,10 @@ class PowerSpec:
     redirects: str = ""
     when_text: str = ""
     effect_text: str = attrs.field(default="", validator=template("effect_text"))
+    #: what follows the card's name when its owner may not use it because its ``if`` does
+    #: not hold, with ``{expression}`` fields read in the game (``is not fulfilled yet (you
+    #: have {held("yellow")})``); the card's text then says what it asks
+    unmet_text: str = attrs.field(default="", validator=template("unmet_text"))
     #: what the card's printed text promises, as a number (``promised``: "worth 4 VP
     #: instead of 2" promises 2) and as an expression of these rules' numbers
     #: (``promise``); ``naqala content check`` warns when the two differ
@@ -649,7 +664,7 @@ def compiled(spec: EffectSpec) -> Tree:
         "amount": compile_expression(1 if placed else amount),
         "if": None if spec.when is None else compile_expression(spec.when),
         "category": spec.category,
-        "token": str(amount) if placed else (spec.set or ""),
+        "token": str(amount) if placed else (spec.set or spec.fire or ""),
     }
     if spec.choose is not None:
         tree["options"] = [[compiled(e) for e in option.effects] for option in spec.choose]
@@ -697,6 +712,7 @@ def sources_of(
             found.extend(FIELD.findall(effect.detail))
         if isinstance(entry, PowerSpec):
             found.extend(f for f in FIELD.findall(entry.effect_text) if not is_reading(f))
+            found.extend(FIELD.findall(entry.unmet_text))
             found.extend(t for t in (entry.target, entry.target_to) if t is not None)
             if entry.promise is not None:
                 found.append(entry.promise)

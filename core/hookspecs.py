@@ -92,7 +92,7 @@ def naqala_tile_actions(rules: Rules) -> Mapping[str, Stage]:
 @hookspec
 def naqala_card_powers(rules: Rules) -> Mapping[str, Power]:
     """The power of each card kind this plugin owns, keyed ``<deck>:<kind>`` (a djinn
-    ``djinns:enki``, an item ``items:rebirth-ring``, a whim ``whims:kept``…).
+    ``djinns:kumarbi``, an item ``items:flying-carpet``…; a power in content needs none).
 
     ``rules`` is optional for an implementation: its content is loaded and indexed,
     nothing else (the base game registers the powers content describes, ``[[power]]``).
@@ -155,6 +155,24 @@ def naqala_player_counters() -> Iterable[str]:
     ``piece.tent``). A state whose ``players[].extras`` holds another name is refused when
     loaded (``naqala.core.validate``). The effects language reads a counter declared by
     its one name (``counter("whims.claimed")``), and never sets it. Combined: union.
+    """
+
+
+@hookspec
+def naqala_writable_counters() -> Iterable[str]:
+    """Names of this plugin's own counters (declared by ``naqala_player_counters`` or
+    ``naqala_state_counters``) that the effects language may ``set``: counters no code of
+    the plugin keeps in step with anything, which its content keeps (the Whims'
+    ``whims.claimed``, counted up by each whim's power). Combined: union.
+    """
+
+
+@hookspec
+def naqala_events() -> Iterable[str]:
+    """Names of the events this plugin fires (the Whims' ``whim-taken`` and
+    ``whim-claimed``), which the effects language's ``fire`` may fire too: a plugin's
+    hooks (``naqala_event``) hear them. The base game's events are the rules' own, fired
+    by the rules alone. Combined: union.
     """
 
 

@@ -71,6 +71,8 @@ PLAY_HOOKS = frozenset(
         "naqala_flags",
         "naqala_player_counters",
         "naqala_state_counters",
+        "naqala_writable_counters",
+        "naqala_events",
     }
 )
 #: the registries, by the word ``Rules._registry`` files their entries under, with the

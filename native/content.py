@@ -9,13 +9,13 @@ Python is noticed there.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import attrs
 
 from naqala.core.content import Content
-from naqala.core.effect_answers import plugin_counters
+from naqala.core.effect_answers import plugin_counters, writable_counters
 from naqala.core.effects import Source, Tree, compile_expression, compiled
 from naqala.core.engine import Rules
 from naqala.core.native import declared_native, module_of
@@ -55,7 +55,7 @@ def content_data(rules: Rules) -> dict[str, Any]:
         "providers": providers_table(rules),
         # the effects language's entries, each expression compiled once in Python
         # (``core/effects.py``) and interpreted by ``kernel/src/effects.rs``
-        "effects": effects_data(content, plugin_counters(rules)),
+        "effects": effects_data(content, plugin_counters(rules), writable_counters(rules)),
         # the decks whose cards in hand only their holder sees (hook
         # ``naqala_hidden_decks``), by name in deck order: every view the kernel writes
         "hidden_decks": [rules.deck_names[deck] for deck in sorted(hidden_decks(rules))],
@@ -65,10 +65,13 @@ def content_data(rules: Rules) -> dict[str, Any]:
     }
 
 
-def effects_data(content: Content, plugins: Mapping[str, str]) -> dict[str, Any]:
+def effects_data(
+    content: Content, plugins: Mapping[str, str], writable: Collection[str] = ()
+) -> dict[str, Any]:
     """The triggers, tile actions and powers of ``content`` as the kernel reads them, and
     the counters they may read: the content's, and ``plugins`` (the plugins' own counters
-    by name, with their holder: ``effect_answers.plugin_counters``)."""
+    by name, with their holder: ``effect_answers.plugin_counters``), of which ``set`` may
+    write those ``writable`` names."""
 
     def test(source: Source | None) -> Tree | None:
         return None if source is None else compile_expression(source)
@@ -113,7 +116,10 @@ def effects_data(content: Content, plugins: Mapping[str, str]) -> dict[str, Any]
             for p in content.powers
         ],
         "counters": [{"id": c.id, "of": c.of} for c in content.counters]
-        + [{"id": name, "of": of, "plugin": True} for name, of in plugins.items()],
+        + [
+            {"id": name, "of": of, "plugin": True, "writable": name in writable}
+            for name, of in plugins.items()
+        ],
     }
 
 

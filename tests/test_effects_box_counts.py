@@ -14,7 +14,9 @@ from native_kit import assert_same_games
 from naqala.core.content import ContentError
 from naqala.core.effects import EffectSpec
 from naqala.core.engine import Rules, build_rules
-from naqala.core.state import State
+from naqala.core.events import Event
+from naqala.core.hookspecs import hookimpl
+from naqala.core.state import State, get_extra
 from naqala.plugins.base import effects as interpreter
 
 HEADER = '[house-rule]\nname = "r"\nversion = "1.0"\ndescription = "r"\n\n'
@@ -70,10 +72,34 @@ def test_a_plugins_own_counter_is_read_by_its_name() -> None:
     assert value(rules, claimed, f'counter("{CLAIMED}")', me=0) == 0
 
 
-def test_a_plugins_counter_is_never_set_and_is_unknown_without_its_plugin(tmp_path: Path) -> None:
-    setting = f'[[trigger]]\nid = "t"\non = "kill"\neffects = [{{ set = "{CLAIMED}", to = 9 }}]\n'
+def test_a_plugins_counter_is_set_only_where_its_plugin_lets_effects(tmp_path: Path) -> None:
+    """The Artisans keep ``piece.tent`` in step with the tents in the bank: effects read
+    it and never set it. The Whims box lets effects keep ``whims.claimed`` (each whim's
+    power counts itself), so a house rule may count a whim more."""
+    setting = '[[trigger]]\nid = "t"\non = "kill"\neffects = [{ set = "piece.tent", to = 9 }]\n'
     with pytest.raises(ContentError, match="a plugin's own counter: read it, never set it"):
-        rule(tmp_path, setting, (WHIMS,))
+        rule(tmp_path, setting, ("artisans",))
+    counting = rule(tmp_path, setting.replace("piece.tent", CLAIMED), (WHIMS,))
+    state = counting.new_game(3, 1)
+    set_two = [EffectSpec(set=CLAIMED, to=f'counter("{CLAIMED}") + 2')]
+    counted = interpreter.run(counting, state, set_two, interpreter.Scope(1, 1))
+    assert [get_extra(p.extras, CLAIMED) for p in counted.players] == [0, 2, 0]
+
+
+def test_a_house_rule_counting_whims_plays_the_same_on_both_engines(tmp_path: Path) -> None:
+    """Each camel placed counts as a whim fulfilled (Qareen scores them): the kernel sets
+    the box's counter as Python does."""
+    rules = rule(
+        tmp_path,
+        '[[trigger]]\nid = "t"\non = "tile-taken"\n'
+        f'effects = [{{ set = "{CLAIMED}", to = \'counter("{CLAIMED}") + 1\' }}]\n',
+        (WHIMS,),
+    )
+    reports = assert_same_games(rules, ((3, 4), (4, 9)))
+    assert all(r.actions > 0 for r in reports)
+
+
+def test_a_plugins_counter_is_unknown_without_its_plugin(tmp_path: Path) -> None:
     reading = (
         f'[[trigger]]\nid = "t"\non = "kill"\neffects = [{{ coins = \'counter("{CLAIMED}")\' }}]\n'
     )
@@ -95,3 +121,43 @@ def test_the_box_counts_play_the_same_on_both_engines(tmp_path: Path) -> None:
         (WHIMS,),
     )
     assert_same_games(rules, ((2, 3), (4, 8), (5, 13)))
+
+
+def test_fire_fires_a_plugins_event_and_never_the_rules_own(tmp_path: Path) -> None:
+    """``fire`` fires an event a plugin in play declares (``naqala_events``), for the
+    effect's player, about the card whose power it is: the box's own hooks hear it. The
+    base game's events are fired by the rules alone, and an event no plugin fires is a
+    misspelling."""
+    firing = '[[trigger]]\nid = "t"\non = "kill"\neffects = [{ fire = "EVENT", count = 3 }]\n'
+    with pytest.raises(ContentError, match="'tile-taken' is the rules' own event"):
+        rule(tmp_path, firing.replace("EVENT", "tile-taken"), (WHIMS,))
+    with pytest.raises(ContentError, match="no plugin in these rules fires an event 'whim-"):
+        rule(tmp_path, firing.replace("EVENT", "whim-claimed"))
+    path = tmp_path / "rule.toml"
+    path.write_text(HEADER + firing.replace("EVENT", "whim-claimed"), encoding="utf-8")
+    recorder = Recorder()
+    rules = build_rules((WHIMS,), house_rules=[path], extra_plugins=[recorder])
+    state = rules.new_game(3, 1)
+    scope = interpreter.Scope(2, 2, card="qareen")
+    fired = interpreter.run(rules, state, [EffectSpec(fire="whim-claimed", count="2 + 1")], scope)
+    assert fired == state  # no rule of the box hears its own claim
+    assert recorder.heard == [("whim-claimed", 2, "qareen", 3)]
+
+
+class Recorder:
+    """A plugin writing down every event fired (name, player, what, count)."""
+
+    NAME = "recorder"
+
+    def __init__(self) -> None:
+        self.heard: list[tuple[str, int, str, int]] = []
+
+    @hookimpl
+    def naqala_event(self, rules: Rules, state: State, event: Event) -> State | None:
+        self.heard.append((event.name, event.player, event.what, event.count))
+        return None
+
+
+def test_a_count_goes_with_fire_alone() -> None:
+    with pytest.raises(ValueError, match="a count is the count of the event an effect fires"):
+        EffectSpec(coins=1, count=2)

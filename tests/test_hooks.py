@@ -683,6 +683,76 @@ def test_naqala_player_counters_declares_names_and_prefixes() -> None:
     ]
 
 
+HOUSE = '[house-rule]\nname = "lucky"\nversion = "1.0"\ndescription = "r"\n\n'
+
+
+def test_naqala_writable_counters_lets_content_set_a_plugins_counter(tmp_path: Path) -> None:
+    """Content sets a plugin's counter only when the plugin names it writable: ``luck``,
+    counted up by a house rule's effect; ``charm`` is read, never set."""
+    from naqala.core.content import ContentError
+    from naqala.core.effects import EffectSpec
+    from naqala.plugins.base import effects as interpreter
+
+    class Luck:
+        NAME = "luck"
+
+        @hookimpl
+        def naqala_player_counters(self) -> list[str]:
+            return ["luck", "charm"]
+
+        @hookimpl
+        def naqala_writable_counters(self) -> list[str]:
+            return ["luck"]
+
+    path = tmp_path / "lucky.toml"
+    trigger = '[[trigger]]\nid = "t"\non = "tile-taken"\neffects = [{ set = "NAME", to = 2 }]\n'
+    path.write_text(HOUSE + trigger.replace("NAME", "charm"), encoding="utf-8")
+    with pytest.raises(ContentError, match="'charm' is a plugin's own counter: read it, never"):
+        build_rules(extra_plugins=[Luck()], house_rules=[path])
+    path.write_text(HOUSE + trigger.replace("NAME", "luck"), encoding="utf-8")
+    rules = build_rules(extra_plugins=[Luck()], house_rules=[path])
+    state = rules.new_game(3, 1)
+    lucky = interpreter.run(
+        rules, state, [EffectSpec(set="luck", to='counter("luck") + 3')], interpreter.Scope(1, 1)
+    )
+    assert [p.extras for p in lucky.players] == [(), (("luck", 3),), ()]
+
+
+def test_naqala_events_lets_content_fire_a_plugins_event(tmp_path: Path) -> None:
+    """A plugin that fires ``bell`` declares it; content's ``fire`` rings it for the
+    effect's player, and the plugin's own hook hears it. Undeclared, it is refused."""
+    from naqala.core.content import ContentError
+    from naqala.core.effects import EffectSpec
+    from naqala.plugins.base import effects as interpreter
+
+    class Bells:
+        NAME = "bells"
+
+        def __init__(self, declared: bool) -> None:
+            self.declared = declared
+            self.heard: list[tuple[str, int, int]] = []
+
+        @hookimpl
+        def naqala_events(self) -> list[str]:
+            return ["bell"] if self.declared else []
+
+        @hookimpl
+        def naqala_event(self, rules: Rules, state: State, event: Event) -> State | None:
+            self.heard.append((event.name, event.player, event.count))
+            return None
+
+    path = tmp_path / "ringing.toml"
+    ring = '[[trigger]]\nid = "t"\non = "tile-taken"\neffects = [{ fire = "bell" }]\n'
+    path.write_text(HOUSE + ring, encoding="utf-8")
+    with pytest.raises(ContentError, match="no plugin in these rules fires an event 'bell'"):
+        build_rules(extra_plugins=[Bells(declared=False)], house_rules=[path])
+    bells = Bells(declared=True)
+    rules = build_rules(extra_plugins=[bells], house_rules=[path])
+    state = rules.new_game(3, 1)
+    interpreter.run(rules, state, [EffectSpec(fire="bell", count=4)], interpreter.Scope(2, 2))
+    assert bells.heard[-1] == ("bell", 2, 4)
+
+
 def test_naqala_state_counters_declares_a_states_own_counters() -> None:
     """A state's own ``extras`` hold the core's counters (``effects.*``, ``aside.*``) and
     the names a plugin declares, as a player's do; any other name is refused."""

@@ -301,30 +301,32 @@ name = "odd-whim"
 deck = "whims"
 id = "camel-driver"
 name = "Camel Driver"
-kind = "kept"
-subject = "camel"
-text = "Keep camels."
-params = { at_least = 1, coins = 5 }
+kind = "camel-driver"
+text = "Claim it on one of your tiles."
+params = { coins = 5 }
+
+[[power]]
+deck = "whims"
+kind = "camel-driver"
+on = "use"
+target = "target.owner == me"
+effects = [{ coins = "param.coins" }]
 """
 
 
-def test_a_whim_the_kernel_cannot_measure_is_left_out(tmp_path: Path) -> None:
-    """A whim whose subject its kind does not count (Python refuses it when asked) is
-    not guessed: the kernel names its kind unported and the harness leaves those whims
-    out, so the games still compare equal."""
+def test_a_whim_the_kernel_cannot_name_is_left_out(tmp_path: Path) -> None:
+    """A whim whose power names a tile (``claim camel-driver a1``) is no action the kernel
+    writes: it names its kind unported, and the harness leaves that whim out, so the
+    games still compare equal."""
     require_native()
     from naqala.native.differential import leave_out_unported, verify_game
 
     path = tmp_path / "odd-whim.toml"
     path.write_text(ODD_WHIM, encoding="utf-8")
     rules = build_rules([WHIMS], house_rules=[path])
-    assert NativeRules(rules).kernel.unported_content() == ["whims:kept"]
+    assert NativeRules(rules).kernel.unported_content() == ["whims:camel-driver"]
     rules = leave_out_unported(rules)
-    assert rules.without == (
-        "card:camel-driver",
-        "card:council-of-elders",
-        "card:grand-vizier",
-    )
+    assert rules.without == ("card:camel-driver",)
     bridge = NativeRules(rules)
     assert bridge.kernel.unported_content() == []
     report = verify_game(rules, bridge, 3, 1)

@@ -15,6 +15,7 @@ stays possible). Whims a test hands to a player are taken out of the deck first.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable, Mapping
 
 import attrs
@@ -26,6 +27,7 @@ from naqala.core.events import Event
 from naqala.core.hookspecs import hookimpl
 from naqala.core.serialize import state_to_json
 from naqala.core.state import NOBODY, Decision, State, Turn, effect_counts, get_extra, set_extra
+from naqala.plugins.base.effects import UsedPower
 from naqala.plugins.base.merchandise import merchandise_types
 from naqala.plugins.whims.cities import city_tiles
 from naqala.plugins.whims.lake import lakes, lakeside_tiles
@@ -91,10 +93,32 @@ def recording() -> tuple[Rules, Recorder]:
     return build_rules(["djinns"], extra_plugins=[recorder]), recorder
 
 
-def whims_of(kind: str) -> list[str]:
-    """The whim cards of content whose condition is of ``kind``."""
+def measure(rules: Rules, card: str) -> str:
+    """What the whim's power tests against its threshold: ``held("yellow")``."""
+    power = rules.power_of(rules.card_specs[card])
+    assert isinstance(power, UsedPower) and power.spec.when is not None, card
+    return str(power.spec.when).removesuffix(" >= param.at_least")
+
+
+def counted_by(rules: Rules, card: str) -> str:
+    """The count the whim's condition reads first (``held``, ``tiles_of``, ``near``…)."""
+    found = re.search(r"([a-z_]+)\(", measure(rules, card))
+    assert found is not None, card
+    return found.group(1)
+
+
+def subject(rules: Rules, card: str) -> str:
+    """What the whim's count names (a colour, a tile kind, a value, a token), or ""."""
+    found = re.search(r'\("([^"]*)"\)', measure(rules, card))
+    return found.group(1) if found else ""
+
+
+def whims_of(count: str) -> list[str]:
+    """The whim cards of content whose condition reads the count ``count`` first."""
     rules = djinns_rules()
-    return sorted(c.id for c in rules.content.cards if c.deck == WHIMS and c.kind == kind)
+    return sorted(
+        c.id for c in rules.content.cards if c.deck == WHIMS and counted_by(rules, c.id) == count
+    )
 
 
 def whims_of_all() -> list[str]:
@@ -368,9 +392,8 @@ def test_an_illegal_claim_raises_and_changes_nothing() -> None:
     before = state_to_json(rules, state)
     legal = options(rules, state)
     short = at_least(rules, card) - 1
-    with pytest.raises(
-        IllegalAction, match=rf"Grand Vizier is not fulfilled yet: .*you have {short}"
-    ):
+    unmet = rf"Grand Vizier is not fulfilled yet \(you have {short}\): Have at least"
+    with pytest.raises(IllegalAction, match=unmet):
         play(rules, state, f"claim {card}")
     assert state_to_json(rules, state) == before
     assert state.players[0].hand(rules.deck_index[WHIMS]) == (card,)
@@ -417,13 +440,13 @@ def test_no_claim_in_another_players_turn() -> None:
 # -- one test per condition kind ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("card", whims_of("kept"))
+@pytest.mark.parametrize("card", whims_of("held"))
 def test_kept_counts_the_meeples_of_the_colour_in_front_of_you(card: str) -> None:
     """``kept``: at least N meeples of the card's colour in front of you (other colours do
     not help)."""
     rules, state = position()
     state = holding(rules, state, 0, card)
-    letter = rules.colours[rules.colour_index[rules.card_specs[card].subject]].letter
+    letter = rules.colours[rules.colour_index[subject(rules, card)]].letter
     other = "G" if letter != "G" else "B"
     n = at_least(rules, card)
     state = player(rules, state, 0, meeples=letter * (n - 1) + other * 5)
@@ -432,7 +455,7 @@ def test_kept_counts_the_meeples_of_the_colour_in_front_of_you(card: str) -> Non
     assert claims(rules, state) == [f"claim {card}"]
 
 
-@pytest.mark.parametrize("card", whims_of("kept-total"))
+@pytest.mark.parametrize("card", whims_of("held_all"))
 def test_kept_total_counts_all_meeples_in_front_of_you(card: str) -> None:
     """``kept-total``: at least N meeples of any colours in front of you."""
     rules, state = position()
@@ -446,13 +469,13 @@ def test_kept_total_counts_all_meeples_in_front_of_you(card: str) -> None:
     assert claims(rules, state) == [f"claim {card}"]
 
 
-@pytest.mark.parametrize("card", whims_of("most-kept"))
+@pytest.mark.parametrize("card", whims_of("most_held"))
 def test_most_kept_needs_strictly_more_than_every_opponent(card: str) -> None:
     """``most-kept``: more meeples of the colour than each other player — a tie with any
     opponent is not enough (3 players)."""
     rules, state = position(players=3)
     state = holding(rules, state, 0, card)
-    letter = rules.colours[rules.colour_index[rules.card_specs[card].subject]].letter
+    letter = rules.colours[rules.colour_index[subject(rules, card)]].letter
     assert claims(rules, state) == []  # 0 against 0
     state = player(rules, state, 0, meeples=letter * 3)
     state = player(rules, state, 1, meeples=letter * 2)
@@ -464,13 +487,13 @@ def test_most_kept_needs_strictly_more_than_every_opponent(card: str) -> None:
     assert claims(rules, state) == []  # player 2 has more
 
 
-@pytest.mark.parametrize("card", whims_of("tiles-of-kind"))
+@pytest.mark.parametrize("card", whims_of("tiles_of"))
 def test_tiles_of_kind_counts_your_tiles_of_that_kind(card: str) -> None:
     """``tiles-of-kind``: control at least N tiles of the card's tile kind (other kinds
     and the opponent's tiles do not help)."""
     rules, state = position()
     state = holding(rules, state, 0, card)
-    kind = rules.card_specs[card].subject
+    kind = subject(rules, card)
     n = at_least(rules, card)
     mine = tile_ids(rules, kind=kind)[:n]
     other = next(t for t in tile_ids(rules) if rules.tile(t).kind != kind)
@@ -481,13 +504,13 @@ def test_tiles_of_kind_counts_your_tiles_of_that_kind(card: str) -> None:
     assert claims(rules, state) == [f"claim {card}"]
 
 
-@pytest.mark.parametrize("card", whims_of("tiles-valued"))
+@pytest.mark.parametrize("card", whims_of("valued"))
 def test_tiles_valued_counts_your_tiles_of_that_value(card: str) -> None:
     """``tiles-valued``: control at least N tiles of the card's value (blue or red), a
     city of that value included."""
     rules, state = position()
     state = holding(rules, state, 0, card)
-    value = rules.card_specs[card].subject
+    value = subject(rules, card)
     n = at_least(rules, card)
     same = tile_ids(rules, value=value)[: n - 2]
     other = next(t for t in tile_ids(rules) if rules.tile(t).value not in ("", value))
@@ -512,7 +535,7 @@ def test_tiles_counts_all_your_tiles(card: str) -> None:
     assert claims(rules, state) == [f"claim {card}"]
 
 
-@pytest.mark.parametrize("card", whims_of("tile-kinds"))
+@pytest.mark.parametrize("card", whims_of("tile_kinds"))
 def test_tile_kinds_counts_the_different_kinds_you_control(card: str) -> None:
     """``tile-kinds``: control tiles of at least N different kinds (two of one kind count
     once)."""
@@ -529,7 +552,7 @@ def test_tile_kinds_counts_the_different_kinds_you_control(card: str) -> None:
     assert claims(rules, state) == [f"claim {card}"]
 
 
-@pytest.mark.parametrize("card", whims_of("connected-tiles"))
+@pytest.mark.parametrize("card", whims_of("largest_group"))
 def test_connected_tiles_needs_a_group_joined_edge_to_edge(card: str) -> None:
     """``connected-tiles``: at least N of your tiles in one group joined edge to edge; a
     tile touching only at a corner does not join, and two smaller groups do not add up."""
@@ -544,7 +567,7 @@ def test_connected_tiles_needs_a_group_joined_edge_to_edge(card: str) -> None:
     assert claims(rules, state) == [f"claim {card}"]
 
 
-@pytest.mark.parametrize("card", whims_of("connected-tiles"))
+@pytest.mark.parametrize("card", whims_of("largest_group"))
 def test_connected_tiles_are_not_split_by_a_mountain_or_the_lake(card: str) -> None:
     """``connected-tiles``: terrain does not split a group — a mountain on the edge between
     two tiles (it stops meeples, not the join), nor the Great Lake beside them."""
@@ -562,13 +585,13 @@ def test_connected_tiles_are_not_split_by_a_mountain_or_the_lake(card: str) -> N
     assert claims(rules, state) == [f"claim {card}"]
 
 
-@pytest.mark.parametrize("card", whims_of("tokens-on-tiles"))
+@pytest.mark.parametrize("card", whims_of("owned"))
 def test_tokens_on_tiles_counts_the_tokens_on_your_tiles(card: str) -> None:
     """``tokens-on-tiles``: at least N of the card's token on tiles you control (tokens on
     other tiles do not count)."""
     rules, state = position()
     state = holding(rules, state, 0, card)
-    token = rules.card_specs[card].subject
+    token = subject(rules, card)
     n = at_least(rules, card)
     state = board(rules, state, owners={"a1": 0, "c1": 0, "f1": 1})
     state = tokens(rules, state, {"a1": {token: n - 2}, "c1": {token: 1}, "f1": {token: 2}})
@@ -578,7 +601,7 @@ def test_tokens_on_tiles_counts_the_tokens_on_your_tiles(card: str) -> None:
     assert claims(rules, state) == [f"claim {card}"]
 
 
-@pytest.mark.parametrize("card", whims_of("merchandise-kinds"))
+@pytest.mark.parametrize("card", whims_of("merchandise_kinds"))
 def test_merchandise_kinds_counts_different_merchandise_held(card: str) -> None:
     """``merchandise-kinds``: hold at least N different merchandise (doubles and Fakirs
     do not help)."""
@@ -593,7 +616,7 @@ def test_merchandise_kinds_counts_different_merchandise_held(card: str) -> None:
     assert claims(rules, state) == [f"claim {card}"]
 
 
-@pytest.mark.parametrize("card", whims_of("same-merchandise"))
+@pytest.mark.parametrize("card", whims_of("most_merchandise"))
 def test_same_merchandise_counts_cards_of_one_merchandise(card: str) -> None:
     """``same-merchandise``: hold at least N cards of one merchandise (several kinds do not
     add up; Fakirs are no merchandise)."""
@@ -608,7 +631,7 @@ def test_same_merchandise_counts_cards_of_one_merchandise(card: str) -> None:
     assert claims(rules, state) == [f"claim {card}"]
 
 
-@pytest.mark.parametrize("card", whims_of("fakirs"))
+@pytest.mark.parametrize("card", whims_of("cards"))
 def test_fakirs_counts_the_fakirs_held(card: str) -> None:
     """``fakirs``: hold at least N Fakir cards (merchandise does not help)."""
     rules, state = position()
@@ -621,7 +644,7 @@ def test_fakirs_counts_the_fakirs_held(card: str) -> None:
     assert claims(rules, state) == [f"claim {card}"]
 
 
-@pytest.mark.parametrize("card", whims_of("djinns"))
+@pytest.mark.parametrize("card", whims_of("hand"))
 def test_djinns_counts_the_djinns_you_have(card: str) -> None:
     """``djinns``: have at least N djinns."""
     rules, state = position()
@@ -644,7 +667,7 @@ def long_move(rules: Rules, drops: int) -> tuple[State, tuple[str, ...]]:
     return state, ("pick a4", *(f"drop {t} Y" for t in ROUTE[:drops]))
 
 
-@pytest.mark.parametrize("card", whims_of("path-length"))
+@pytest.mark.parametrize("card", whims_of("path"))
 def test_path_length_counts_the_tiles_dropped_on_this_turn(card: str) -> None:
     """``path-length``: in this turn's move, meeples were dropped on at least N tiles; not
     before the move (one tile short is not enough)."""
@@ -681,7 +704,7 @@ def test_collected_counts_the_meeples_collected_at_the_end_of_the_move(card: str
         assert claims(rules, state) == ([f"claim {card}"] if offered else [])
 
 
-@pytest.mark.parametrize("card", whims_of("lakeside"))
+@pytest.mark.parametrize("card", whims_of("near"))
 def test_lakeside_counts_your_tiles_next_to_the_lake_diagonals_included(card: str) -> None:
     """``lakeside``: control at least N tiles next to the Great Lake; with the default
     ``lake_diagonals = 1`` a tile at its corner is next to it too."""
@@ -702,46 +725,50 @@ def test_lakeside_counts_your_tiles_next_to_the_lake_diagonals_included(card: st
 # -- the content -----------------------------------------------------------------------------
 
 
-#: the kinds that count something named by ``subject``, and where that name must exist
+#: the counts that name something, and where that name must exist
 SUBJECTS = {
-    "kept": "colour",
-    "most-kept": "colour",
-    "tiles-of-kind": "tile kind",
-    "tiles-valued": "value",
-    "tokens-on-tiles": "token",
+    "held": "colour",
+    "most_held": "colour",
+    "tiles_of": "tile kind",
+    "valued": "value",
+    "owned": "token",
+    "cards": "card",
+    "hand": "deck",
+    "near": "tile kind",
 }
 
 
 def test_every_whim_card_is_complete() -> None:
-    """There are 22 whims; each has a known condition kind, ``at_least`` and ``coins``
-    (a positive multiple of 5) and, where its kind counts something named, a subject that
-    exists; every kind of condition is used."""
+    """There are 22 whims, each its own kind; each has a power, ``at_least`` and ``coins``
+    (a positive multiple of 5), a condition that reads one of the counts below and, where
+    that count names something, a name that exists; every count is used."""
     rules = djinns_rules()
     whims = [c for c in rules.content.cards if c.deck == WHIMS]
     assert len(whims) == 22
     assert len({c.id for c in whims}) == 22
-    tile_kinds = {t.kind for t in rules.tile_specs.values()}
+    known = {
+        "colour": rules.colour_index.keys(),
+        "tile kind": {t.kind for t in rules.tile_specs.values()},
+        "value": {"blue", "red"},
+        "token": rules.token_index.keys(),
+        "card": {FAKIR},
+        "deck": {"djinns"},
+    }
     for spec in whims:
-        assert rules.power_of(spec) is not None, spec.id
+        assert spec.kind == spec.id and isinstance(rules.power_of(spec), UsedPower), spec.id
         assert spec.param("at_least") >= 1, spec.id
         coins = spec.param("coins")
         assert coins > 0 and coins % 5 == 0, spec.id
         assert spec.name and spec.text, spec.id
-        wanted = SUBJECTS.get(spec.kind)
-        if wanted == "colour":
-            assert spec.subject in rules.colour_index, spec.id
-        elif wanted == "tile kind":
-            assert spec.subject in tile_kinds, spec.id
-        elif wanted == "value":
-            assert spec.subject in ("blue", "red"), spec.id
-        elif wanted == "token":
-            assert spec.subject in rules.token_index, spec.id
+        wanted = SUBJECTS.get(counted_by(rules, spec.id))
+        if wanted is None:
+            assert subject(rules, spec.id) == "", spec.id
         else:
-            assert spec.subject == "", spec.id
-    assert {c.kind for c in whims} == {
-        "kept", "kept-total", "most-kept", "tiles-of-kind", "tiles-valued", "tiles",
-        "tile-kinds", "connected-tiles", "tokens-on-tiles", "merchandise-kinds",
-        "same-merchandise", "fakirs", "djinns", "path-length", "collected", "lakeside",
+            assert subject(rules, spec.id) in known[wanted], spec.id
+    assert {counted_by(rules, c.id) for c in whims} == {
+        "held", "held_all", "most_held", "tiles_of", "valued", "tiles", "tile_kinds",
+        "largest_group", "owned", "merchandise_kinds", "most_merchandise", "cards", "hand",
+        "path", "collected", "near",
     }  # fmt: skip
 
 
@@ -911,9 +938,10 @@ def test_a_refused_claim_says_why() -> None:
     assert rules.explain(state, parse_action("claim")).startswith("name the whim")
 
 
-def test_the_rules_notes_list_every_whim_with_its_kind_and_coins() -> None:
+def test_the_rules_notes_list_every_whim_with_its_count_and_coins() -> None:
     """docs/rules-notes.md lists the 22 designed whims as the content defines them: name,
-    condition kind, threshold and coins (a changed card must change the notes too)."""
+    the count its condition reads, threshold and coins (a changed card must change the
+    notes too)."""
     from pathlib import Path
 
     notes = (Path(__file__).resolve().parent.parent / "docs" / "rules-notes.md").read_text(
@@ -930,6 +958,7 @@ def test_the_rules_notes_list_every_whim_with_its_kind_and_coins() -> None:
     assert sorted(rows) == sorted(c.name for c in whims)
     for card in whims:
         condition, coins = rows[card.name]
-        assert f"(`{card.kind}`)" in condition, card.id
-        assert str(card.param("at_least")) in condition or card.kind == "most-kept", card.id
+        counted = counted_by(rules, card.id)
+        assert f"(`{counted}`)" in condition, card.id
+        assert str(card.param("at_least")) in condition or counted == "most_held", card.id
         assert coins == card.param("coins"), card.id

@@ -162,6 +162,9 @@ pub struct Rules<'c> {
     /// mark its use leaves in the turn (`use_mark`), and the round-used key of a paid
     /// djinn limited to once a round at two players (`round_limited`)
     use_marks: Vec<Option<Sym>>,
+    /// by card index, whether its deck names its use by a verb (`claim <whim>`): a used
+    /// power without a target is then `Action::Claim`
+    claimed_by_verb: Vec<bool>,
     round_keys: Vec<Option<Sym>>,
     /// by card index, what its kind asks of a decision, found once (`activated_options`
     /// compares no kind or stage names in the game loop)
@@ -298,8 +301,13 @@ impl<'c> Rules<'c> {
                             .power_at(i as u8, Some(crate::effects::Moment::Use))
                             .is_some()
                         || thieves::is_thief(&c.deck, &c.kind)
-                        || whims.is_whim(i as u8)
                         || artisans.as_ref().is_some_and(|a| a.activated(i as u8))
+                })
+                .collect(),
+            claimed_by_verb: (content.doc.cards.iter())
+                .map(|c| {
+                    (content.deck_index(&c.deck))
+                        .is_some_and(|d| !content.doc.decks[d].verb.is_empty())
                 })
                 .collect(),
             use_marks: (0..content.doc.cards.len())
@@ -596,7 +604,7 @@ impl<'c> Rules<'c> {
                     && (djinn_ported(self.content, &card.kind)
                         || (card.kind == thieves::HAFIZ && self.thieves.is_some())))
                 || (self.thieves.is_some() && thieves::is_thief(&card.deck, &card.kind))
-                || self.whims.is_whim(index)
+                || (card.deck == whims::WHIMS && self.whim_ported(index))
                 || (self.artisans.is_some()
                     && card.deck == "items"
                     && (artisans::item_ported(&card.kind)

@@ -25,6 +25,7 @@ from naqala.core.effects import (
     COUNTER_MOST,
     DEAL_ROW,
     FIELD,
+    FIRE,
     MEEPLES,
     MOST_WILDS,
     MOVE,
@@ -327,7 +328,10 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
                 state = _move(rules, state, str(amount), scope.target, scope.target_to)
             continue
         value = evaluate(rules, state, tree(amount), scope)
-        if verb == "coins":
+        if verb == FIRE:
+            event = Event(str(effect.fire), scope.me, count=value, what=scope.card)
+            state = rules.fire(state, event)
+        elif verb == "coins":
             player = state.players[scope.me]
             coins = max(0, min(MOST_COINS, player.coins + value))
             state = state.replace_player(scope.me, evolve(player, coins=coins))
@@ -445,15 +449,16 @@ def counters(rules: Rules) -> dict[str, CounterSpec]:
 
 def _set_counter(rules: Rules, state: State, counter: str, me: int, value: int) -> State:
     """A counter set to ``value`` held from 0 to ``COUNTER_MOST``; at 0 it leaves the
-    state's ``extras``, as an unset counter reads 0."""
-    spec = counters(rules)[counter]
+    state's ``extras``, as an unset counter reads 0. A plugin's own counter that its
+    plugin lets effects write is kept by its name."""
+    holder, key = _counter_of(rules, counter)
     value = max(0, min(COUNTER_MOST, value))
-    if spec.of == "game":
-        return evolve(state, extras=_with_counter(state.extras, spec.key, value))
+    if holder == "game":
+        return evolve(state, extras=_with_counter(state.extras, key, value))
     if me == NOBODY:
         return state
     player = state.players[me]
-    extras = _with_counter(player.extras, spec.key, value)
+    extras = _with_counter(player.extras, key, value)
     return state.replace_player(me, evolve(player, extras=extras))
 
 
@@ -465,9 +470,15 @@ def _with_counter(
     return tuple(sorted({**kept, key: value}.items() if value else kept.items()))
 
 
-def _read_counter(rules: Rules, state: State, counter: str, me: int) -> int:
+def _counter_of(rules: Rules, counter: str) -> tuple[str | None, str]:
+    """Whose ``counter`` is (``player``, ``game``; None if no one's) and its name in
+    ``extras``: a ``[[counter]]``'s, or a plugin's own by its name."""
     spec = counters(rules).get(counter)
-    holder, key = (spec.of, spec.key) if spec else (plugin_counters(rules).get(counter), counter)
+    return (spec.of, spec.key) if spec else (plugin_counters(rules).get(counter), counter)
+
+
+def _read_counter(rules: Rules, state: State, counter: str, me: int) -> int:
+    holder, key = _counter_of(rules, counter)
     if holder == "game":
         return get_extra(state.extras, key)
     if holder is None or me == NOBODY:
@@ -828,6 +839,18 @@ class UsedPower(EffectPower, Activated):
         if state.decision.stage in MEEPLES_IN_PLAY and self._removes_meeples(rules):
             return False
         return holds(rules, state, self.spec.when, Scope(owner, owner, None, card.params, card.id))
+
+    def explain(self, rules: Rules, state: State, owner: int, card: CardSpec) -> str | None:
+        """The card's ``unmet_text`` (its fields read in the game) and its words, when its
+        ``if`` does not hold."""
+        scope = Scope(owner, owner, None, card.params, card.id)
+        if not self.spec.unmet_text or holds(rules, state, self.spec.when, scope):
+            return None
+        unmet = FIELD.sub(
+            lambda m: str(evaluate(rules, state, tree(m.group(1)), scope)), self.spec.unmet_text
+        )
+        name = card.name or card.id
+        return f"{name} {unmet}: {card.text}" if card.text else f"{name} {unmet}"
 
     def _removes_meeples(self, rules: Rules) -> bool:
         """Whether an effect takes a meeple off a tile (``remove`` or ``move`` naming a

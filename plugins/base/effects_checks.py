@@ -12,12 +12,20 @@ from __future__ import annotations
 import attrs
 
 from naqala.core.content import DECK_NAMES
-from naqala.core.effect_answers import plugin_counters, trees, unknown_ids
+from naqala.core.effect_answers import (
+    plugin_counters,
+    plugin_events,
+    trees,
+    unknown_ids,
+    writable_counters,
+)
 from naqala.core.effects import (
     CAMEL,
     CARD_TARGET_WORDS,
     FIELD,
+    FIRE,
     MEEPLES,
+    MOMENTS,
     READING,
     SCORING,
     SET,
@@ -30,6 +38,7 @@ from naqala.core.effects import (
     nested,
 )
 from naqala.core.engine import Rules
+from naqala.plugins.base.events import EVENTS as BASE_EVENTS
 from naqala.plugins.base.placing import stage_name as placing_stage
 
 #: where a token, a camel or meeples may be placed, removed or moved: a used power's target
@@ -151,14 +160,27 @@ def _effect_problems(
         if verb == "score" and not effect.category:
             found.append(f'{at}: a score line names its category (category = "coins"…)')
         if verb == SET and effect.set in plugin_counters(rules):
-            found.append(f"{at}: {effect.set!r} is a plugin's own counter: read it, never set it")
+            if effect.set not in writable_counters(rules):
+                found.append(
+                    f"{at}: {effect.set!r} is a plugin's own counter: read it, never set it"
+                )
         elif verb == SET and effect.set not in {c.id for c in rules.content.counters}:
             found.append(
                 f"{at}: no counter {effect.set!r} in these rules (declare it: [[counter]])"
             )
+        if verb == FIRE and effect.fire not in plugin_events(rules):
+            found.append(f"{at}: {_fire_problem(rules, str(effect.fire))}")
     for source in sources:
         found += unknown_ids(rules, where, source)
     return found
+
+
+def _fire_problem(rules: Rules, event: str) -> str:
+    """Why ``fire`` cannot fire ``event``: the base game's events are the rules' own."""
+    if event in MOMENTS or event in BASE_EVENTS:
+        return f"{event!r} is the rules' own event: only a plugin's events are fired (fire)"
+    declared = ", ".join(sorted(plugin_events(rules))) or "none"
+    return f"no plugin in these rules fires an event {event!r} (naqala_events: {declared})"
 
 
 def _removal_problem(rules: Rules, piece: str, verb: str = "remove") -> str:

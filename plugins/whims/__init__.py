@@ -19,7 +19,7 @@ from naqala.core.state import State
 from naqala.core.validate import Problem
 from naqala.display.hints import Display
 from naqala.plugins.base.api import CLEAN_UP
-from naqala.plugins.whims import cities, encoding, lake, looks, spirits, whims
+from naqala.plugins.whims import cities, encoding, events, lake, looks, spirits, whims
 
 NAME = "whims"
 #: what states and records call the box (its name until 0.2): kept, so the files saved
@@ -42,6 +42,16 @@ def naqala_player_counters() -> list[str]:
 
 
 @hookimpl
+def naqala_writable_counters() -> list[str]:
+    return [whims.CLAIMED]  # each whim's power in content counts itself
+
+
+@hookimpl
+def naqala_events() -> list[str]:
+    return list(events.EVENTS)
+
+
+@hookimpl
 def naqala_content_files() -> Iterable[Path]:
     return [content_path("whims.toml")]
 
@@ -53,7 +63,7 @@ def naqala_tile_actions() -> dict[str, Stage]:
 
 @hookimpl
 def naqala_card_powers() -> dict[str, Power]:
-    return {**whims.whim_powers(), **spirits.djinn_powers()}
+    return spirits.djinn_powers()  # the whims are content
 
 
 @hookimpl
@@ -105,6 +115,6 @@ def naqala_observation_parts(rules: Rules) -> list[ObservationPart]:
 
 @hookimpl
 def naqala_native_support() -> bool:
-    # kernel/src/rules/whims.rs and terrain.rs port every stage, whim and hook
-    # of this plugin
+    # kernel/src/rules/whims.rs and terrain.rs port every stage and hook of this plugin
+    # (its whims and Qareen are content, which the kernel interprets)
     return True

@@ -147,9 +147,12 @@ pub struct CounterDoc {
     /// `player` or `game`
     pub of: String,
     /// a counter a plugin keeps under its own name (`whims.claimed`), which effects read
-    /// and never set (`effect_answers.plugin_counters`)
+    /// (`effect_answers.plugin_counters`)
     #[serde(default)]
     pub plugin: bool,
+    /// a plugin's counter that `set` may write too (`naqala_writable_counters`)
+    #[serde(default)]
+    pub writable: bool,
 }
 
 impl CounterDoc {
@@ -449,6 +452,10 @@ pub enum Verb {
     DealRow,
     /// the used power's target card into the player's hand, from its pile
     TakeCard,
+    /// a plugin's event fired (`fire`): no rule the kernel plays hears one, as content
+    /// triggers on the rules' own events alone and a plugin's `naqala_event` hook keeps
+    /// its games in Python; so it changes nothing here
+    Fire,
 }
 
 #[derive(Debug, Clone)]
@@ -627,9 +634,10 @@ impl Lookup<'_> {
         })
     }
 
-    /// Whether `set` may write the counter `id`: a `[[counter]]`, never a plugin's own.
+    /// Whether `set` may write the counter `id`: a `[[counter]]`, or a plugin's own that
+    /// its plugin lets effects write.
     fn settable(&self, id: &str) -> bool {
-        (self.doc.effects.counters.iter()).any(|c| c.id == id && !c.plugin)
+        (self.doc.effects.counters.iter()).any(|c| c.id == id && (!c.plugin || c.writable))
     }
 
     fn token(&self, id: &str) -> Option<usize> {
@@ -857,6 +865,7 @@ fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>,
                 "keep_killed" => Verb::KeepKilled,
                 "deal_row" => Verb::DealRow,
                 "take_card" => Verb::TakeCard,
+                "fire" => Verb::Fire,
                 verb @ ("draw_djinns" | "take_djinn") => {
                     let (stage, verb) = match verb {
                         "draw_djinns" => (KEEP_DJINN, Verb::DrawDjinns),

@@ -143,9 +143,6 @@ impl Rules<'_> {
                 elders >= e && fakirs >= f
             })
             .collect();
-        if self.whims.is_whim(card) {
-            return self.whim_options(state, player, card, &ways);
-        }
         if let Some(power) = self.used_power(card) {
             let scope = self.card_scope(player, card);
             let offered = gate
@@ -183,6 +180,9 @@ impl Rules<'_> {
                     }
                 }
                 return options;
+            }
+            if !power.targeted() && self.claimed_by_verb[usize::from(card)] {
+                return ways.iter().map(|&way| Action::Claim(card, way)).collect();
             }
             let targets: Vec<Option<u8>> = if !power.targeted() {
                 vec![None]
@@ -351,9 +351,6 @@ impl Rules<'_> {
         }
         state = self.discard_used(state, player, card);
         state = self.count_effect(state, card);
-        if self.whims.is_whim(card) {
-            return Ok(self.claim_whim(state, player, card));
-        }
         if let Some(power) = self.used_power(card) {
             let scope = Scope {
                 target: target.map(usize::from),

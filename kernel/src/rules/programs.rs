@@ -297,7 +297,7 @@ impl Rules<'_> {
                         state = self.take_card(state, scope.me, pile, card);
                     }
                 }
-                effects::Verb::TakeCard => {}
+                effects::Verb::TakeCard | effects::Verb::Fire => {}
             }
         }
         state

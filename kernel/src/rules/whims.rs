@@ -1,77 +1,29 @@
 //! The Whims of the Sultan box (`plugins/whims/`, the plugin `djinns`): Fabulous Cities
-//! and the Sultan's Whims lying on them, the Great Lake's scoring, and the box's two
-//! djinns, Qareen and Dalhan. Its boards (6×6, the lake impassable) are laid by
-//! `setup.rs` with `terrain.rs`; its fifth player, extra meeples and turn-order costs
-//! are content.
+//! and the Sultan's Whims lying on them, the Great Lake's scoring, and the box's djinn
+//! Dalhan. Its boards (6×6, the lake impassable) are laid by `setup.rs` with
+//! `terrain.rs`; its fifth player, extra meeples and turn-order costs are content, and so
+//! are the whims themselves (each a used power in the effects language, `claim <whim>`)
+//! and Qareen.
 //!
-//! Each function names the Python it follows. Every number (a whim's `at_least` and
-//! `coins`, `city_vp`, `lake_diagonals`, Qareen's `per_whim`) is read from the content.
+//! Each function names the Python it follows. Every number (`city_vp`, `lake_diagonals`)
+//! is read from the content.
 
 use std::sync::Arc;
 
 use super::stages::{Automatic, Stage};
 use super::{turn_here, Rules};
-use crate::actions::{Action, Pay};
 use crate::content::Content;
-use crate::extras::{get_extra, set_extra};
 use crate::geometry::Geometry;
 use crate::names::Sym;
-use crate::state::{Deck, State, NOBODY, NO_CARD};
+use crate::state::{Deck, State, NO_CARD};
 use crate::terrain::LAKE;
 
 /// The tile kind of the Fabulous Cities (`cities.CITY`).
 const CITY: &str = "city";
 /// The deck of the Sultan's Whims (`cities.WHIMS`).
-const WHIMS: &str = "whims";
-/// The player counter of the whims fulfilled (`whims.CLAIMED`).
-pub(super) const CLAIMED: &str = "whims.claimed";
+pub(super) const WHIMS: &str = "whims";
 /// The box's djinn written by hand, by kind (`spirits.py`; Qareen is content).
 pub(super) const DALHAN: &str = "dalhan";
-
-/// What a whim counts (`whims.py`: one class per card kind).
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Measure {
-    /// `Kept`: meeples of a colour in front of the owner
-    Kept(usize),
-    /// `KeptTotal`: every meeple in front of the owner
-    KeptTotal,
-    /// `MostKept`: as `Kept`, when strictly more than each opponent has (else 0)
-    MostKept(usize),
-    /// `TilesOfKind`: owned tiles of a kind
-    TilesOfKind(String),
-    /// `TilesValued`: owned tiles of a value (blue, red)
-    TilesValued(String),
-    /// `Tiles`: owned tiles
-    Tiles,
-    /// `TileKinds`: kinds among the owned tiles
-    TileKinds,
-    /// `ConnectedTiles`: the largest group of owned tiles joined edge to edge
-    ConnectedTiles,
-    /// `TokensOnTiles`: tokens of a kind (by index) on owned tiles
-    TokensOnTiles(usize),
-    /// `MerchandiseKinds`: different merchandise held
-    MerchandiseKinds,
-    /// `SameMerchandise`: the most cards of one merchandise held
-    SameMerchandise,
-    /// `Fakirs`: Fakirs held
-    Fakirs,
-    /// `Djinns`: djinns held
-    Djinns,
-    /// `PathLength`: tiles dropped on in the owner's move this turn
-    PathLength,
-    /// `Collected`: meeples collected at the end of the move this turn
-    Collected,
-    /// `Lakeside`: owned tiles next to the Great Lake
-    Lakeside,
-}
-
-/// One whim card: what it counts, its threshold (`at_least`) and reward (`coins`).
-#[derive(Clone, Debug)]
-struct Whim {
-    measure: Measure,
-    at_least: i64,
-    coins: i64,
-}
 
 /// The Whims box over one content, resolved once per rules.
 #[derive(Clone, Debug, Default)]
@@ -83,9 +35,6 @@ pub(super) struct Whims {
     /// by tile table index: whether the tile is a Fabulous City, a Great Lake
     city: Vec<bool>,
     lake: Vec<bool>,
-    /// by card index: the whim's power, for the whims the kernel plays
-    whims: Vec<Option<Whim>>,
-    claimed: Option<Sym>,
 }
 
 impl Whims {
@@ -96,80 +45,18 @@ impl Whims {
         if deck.is_none() {
             return Whims::default();
         }
-        let whims = doc
-            .cards
-            .iter()
-            .map(|card| {
-                if card.deck != WHIMS {
-                    return None;
-                }
-                let measure = measure_of(content, &card.kind, &card.subject)?;
-                Some(Whim {
-                    measure,
-                    at_least: *card.params.get("at_least")?,
-                    coins: *card.params.get("coins")?,
-                })
-            })
-            .collect();
         Whims {
             active: true,
             deck,
             city: doc.tiles.iter().map(|t| t.kind == CITY).collect(),
             lake: doc.tiles.iter().map(|t| t.kind == LAKE).collect(),
-            whims,
-            claimed: content.names.sym(CLAIMED),
         }
     }
-
-    /// Whether the card (by index) is a whim the kernel plays.
-    pub fn is_whim(&self, card: u8) -> bool {
-        self.whims
-            .get(usize::from(card))
-            .is_some_and(Option::is_some)
-    }
-}
-
-/// The measure of a whim of `kind` counting `subject`; None for a kind without a power
-/// or a subject that is not what the kind counts (Python refuses those with a
-/// `ContentError` when asked; the kernel leaves such cards unported).
-fn measure_of(content: &Content, kind: &str, subject: &str) -> Option<Measure> {
-    let doc = &content.doc;
-    let colour = || doc.colours.iter().position(|c| c.id == subject);
-    Some(match kind {
-        "kept" => Measure::Kept(colour()?),
-        "kept-total" => Measure::KeptTotal,
-        "most-kept" => Measure::MostKept(colour()?),
-        "tiles-of-kind" => {
-            doc.tiles.iter().find(|t| t.kind == subject)?;
-            Measure::TilesOfKind(subject.to_owned())
-        }
-        "tiles-valued" if subject == "blue" || subject == "red" => {
-            Measure::TilesValued(subject.to_owned())
-        }
-        "tiles" => Measure::Tiles,
-        "tile-kinds" => Measure::TileKinds,
-        "connected-tiles" => Measure::ConnectedTiles,
-        "tokens-on-tiles" => {
-            Measure::TokensOnTiles(doc.tokens.iter().position(|t| t.id == subject)?)
-        }
-        "merchandise-kinds" => Measure::MerchandiseKinds,
-        "same-merchandise" => Measure::SameMerchandise,
-        "fakirs" => Measure::Fakirs,
-        "djinns" => Measure::Djinns,
-        "path-length" => Measure::PathLength,
-        "collected" => Measure::Collected,
-        "lakeside" => Measure::Lakeside,
-        _ => return None,
-    })
 }
 
 impl Rules<'_> {
     fn owned(state: &State, player: usize) -> impl Iterator<Item = usize> + '_ {
         (0..state.layout.size()).filter(move |&t| state.board.owner(t) == player as i8)
-    }
-
-    fn tile_spec(&self, state: &State, at: usize) -> &crate::content::TileSpec {
-        &self.content.doc.tiles[usize::from(state.layout.tiles[at])]
     }
 
     // -- cities (plugins/whims/cities.py) -----------------------------------------------
@@ -260,119 +147,6 @@ impl Rules<'_> {
         self.proceed(state, stage)
     }
 
-    // -- the whims (plugins/whims/whims.py) ---------------------------------------------
-
-    /// `Whim.targets`: one use (no target) once the condition holds, else none.
-    pub(super) fn whim_fulfilled(&self, state: &State, owner: usize, card: u8) -> Option<bool> {
-        let whim = self.whims.whims.get(usize::from(card))?.as_ref()?;
-        Some(self.measure(state, owner, &whim.measure) >= whim.at_least)
-    }
-
-    /// `Whim.measure`: the quantity the whim counts for `owner`.
-    fn measure(&self, state: &State, owner: usize, measure: &Measure) -> i64 {
-        let me = &state.players[owner];
-        let count = |n: usize| n as i64;
-        match measure {
-            Measure::Kept(colour) => i64::from(me.meeples[*colour]),
-            Measure::KeptTotal => me.meeples.iter().map(|&n| i64::from(n)).sum(),
-            Measure::MostKept(colour) => {
-                let mine = me.meeples[*colour];
-                let beaten = state
-                    .players
-                    .iter()
-                    .enumerate()
-                    .all(|(i, p)| i == owner || mine > p.meeples[*colour]);
-                if beaten {
-                    i64::from(mine)
-                } else {
-                    0
-                }
-            }
-            Measure::TilesOfKind(kind) => count(
-                Self::owned(state, owner)
-                    .filter(|&t| self.tile_spec(state, t).kind == *kind)
-                    .count(),
-            ),
-            Measure::TilesValued(value) => count(
-                Self::owned(state, owner)
-                    .filter(|&t| self.tile_spec(state, t).value == *value)
-                    .count(),
-            ),
-            Measure::Tiles => count(Self::owned(state, owner).count()),
-            Measure::TileKinds => {
-                let mut kinds: Vec<&str> = Self::owned(state, owner)
-                    .map(|t| self.tile_spec(state, t).kind.as_str())
-                    .collect();
-                kinds.sort_unstable();
-                kinds.dedup();
-                count(kinds.len())
-            }
-            Measure::ConnectedTiles => {
-                let mine = Self::owned(state, owner).fold(0u64, |m, t| m | 1 << t);
-                count(state.layout.geometry.largest_group(mine))
-            }
-            Measure::TokensOnTiles(token) => Self::owned(state, owner)
-                .map(|t| i64::from(state.board.tokens(t)[*token]))
-                .sum(),
-            Measure::MerchandiseKinds => {
-                let mut held = self.merchandise_held(state, owner);
-                held.dedup();
-                count(held.len())
-            }
-            Measure::SameMerchandise => {
-                let held = self.merchandise_held(state, owner);
-                let most = held
-                    .chunk_by(|a, b| a == b)
-                    .map(<[u8]>::len)
-                    .max()
-                    .unwrap_or(0);
-                count(most)
-            }
-            Measure::Fakirs => count(self.fakirs_held(state, owner)),
-            Measure::Djinns => count(me.hands.hand(self.content.djinns()).len()),
-            Measure::PathLength => state.turn.as_ref().map_or(0, |t| count(t.path.len())),
-            Measure::Collected => state
-                .turn
-                .as_ref()
-                .filter(|t| t.colour != NOBODY)
-                .map_or(0, |t| i64::from(t.taken)),
-            Measure::Lakeside => {
-                let near = self.lakeside_tiles(state);
-                count(
-                    Self::owned(state, owner)
-                        .filter(|&t| near >> t & 1 == 1)
-                        .count(),
-                )
-            }
-        }
-    }
-
-    /// The merchandise in `owner`'s resources hand (`merchandise_types`), grouped.
-    fn merchandise_held(&self, state: &State, owner: usize) -> Vec<u8> {
-        let mut held = self.merchandise_in_hand(state, owner);
-        held.sort_unstable();
-        held
-    }
-
-    /// `Whim.act`: the whims fulfilled counter goes up, the whim pays its coins.
-    pub(super) fn claim_whim(&self, mut state: State, owner: usize, card: u8) -> State {
-        let Some(whim) = self
-            .whims
-            .whims
-            .get(usize::from(card))
-            .and_then(Option::as_ref)
-        else {
-            return state;
-        };
-        if let Some(key) = self.whims.claimed {
-            let extras = &state.players[owner].extras;
-            state.players[owner].extras = set_extra(extras, key, get_extra(extras, key) + 1);
-        }
-        state.players[owner].coins += whim.coins as i32;
-        // Python fires `whim-claimed` here: no card the kernel plays reacts to it
-        state
-    }
-
     // -- the box's djinns (plugins/whims/spirits.py) ------------------------------------
 
     /// `Dalhan.targets`: every city with a whim lying on it, in board order.
@@ -449,18 +223,11 @@ impl Rules<'_> {
         self.power_points_in(state, player, &category)
     }
 
-    /// The action using whim `card` by its deck's verb (`claim <whim>`), each payment.
-    pub(super) fn whim_options(
-        &self,
-        state: &State,
-        player: usize,
-        card: u8,
-        ways: &[Pay],
-    ) -> Vec<Action> {
-        if self.whim_fulfilled(state, player, card) != Some(true) {
-            return Vec::new();
-        }
-        ways.iter().map(|&way| Action::Claim(card, way)).collect()
+    /// Whether the kernel plays whim `card` (by index): its power in content is used
+    /// without a target, so its action is `claim <whim>`.
+    pub(super) fn whim_ported(&self, card: u8) -> bool {
+        self.used_power(card)
+            .is_some_and(|p| !p.targeted() && p.target_card.is_none())
     }
 }
 
