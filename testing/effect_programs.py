@@ -7,7 +7,8 @@ interpreters: Hypothesis draws content-only house rules from the whole vocabular
 kind, a new djinn with a reacting, scoring or used power, a used one dealt to every
 player at setup so that the games use it; choices ending a whole tile
 action or a used power; counters of a player and of the game, set and read; every name,
-count and operator of the expressions) and the
+count and operator of the expressions; over the Whims box, its counts read, its counter
+set and its events fired) and the
 differential harness plays each on both engines, comparing every state, legal list and
 score sheet (``tests/test_effects_programs.py``,
 ``bench/effects.py`` for thousands).
@@ -125,14 +126,17 @@ TILE_KINDS = ("village", "oasis", "small-market", "large-market", "sacred-place"
 COUNTER_LEAVES = ('counter("mine")', 'counter("ours")')
 
 
-def expressions(depth: int = 3, counters: bool = True) -> st.SearchStrategy[str]:
+def expressions(
+    depth: int = 3, counters: bool = True, more: tuple[str, ...] = ()
+) -> st.SearchStrategy[str]:
     """Formulas of the language, as an author writes them (reading the drawn programs'
-    counters, unless ``counters`` is false)."""
+    counters, unless ``counters`` is false, and the ``more`` leaves a box adds)."""
     leaves = LEAVES if counters else tuple(x for x in LEAVES if x not in COUNTER_LEAVES)
+    leaves += more
     leaf = st.one_of(st.integers(-12, 12).map(str), st.sampled_from(leaves))
     if depth <= 0:
         return leaf
-    inner = expressions(depth - 1, counters)
+    inner = expressions(depth - 1, counters, more)
     return st.one_of(
         leaf,
         st.tuples(inner, st.sampled_from(_BINARY), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
@@ -396,9 +400,52 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
     return card + "\n\n" + "\n\n".join(entries)
 
 
+#: what a program drawn over the Whims box reads besides the base game's leaves: its
+#: counts of the lake, the cities and the whims in hand, and its own counter
+WHIMS_LEAVES = (
+    'near("great-lake")',
+    'beside("great-lake")',
+    'tiles_of("city")',
+    'hand("whims")',
+    'counter("whims.claimed")',
+)
+#: the Whims box's events, which content may fire (``naqala_events``)
+WHIMS_EVENTS = ("whim-claimed", "whim-taken")
+
+
 @st.composite
-def programs(draw: st.DrawFn) -> str:
-    """A content-only house rule of one to four entries of the language."""
+def whims_entries(draw: st.DrawFn, index: int) -> str:
+    """A trigger, or a used djinn dealt to every player, over the Whims box: it reads the
+    box's counts, sets the counter the box lets effects write (``whims.claimed``, which
+    Qareen scores) and fires the box's events."""
+    amount = expressions(2, more=WHIMS_LEAVES)
+    effect = st.one_of(
+        st.builds(lambda e, n: {"fire": e, "count": n}, st.sampled_from(WHIMS_EVENTS), amount),
+        st.sampled_from(WHIMS_EVENTS).map(lambda e: {"fire": e}),
+        amount.map(lambda n: {"set": "whims.claimed", "to": f"min(9, {n})"}),
+        amount.map(lambda n: {"coins": n}),
+    )
+    effects = draw(st.lists(effect, min_size=1, max_size=3))
+    condition = draw(st.none() | expressions(2, more=WHIMS_LEAVES))
+    if draw(st.booleans()):
+        moment = draw(st.sampled_from((*EVENTS, TURN_END)))
+        fields = {"id": _value(f"drawn-whims-{index}"), "on": _value(moment)}
+        if condition:
+            fields["if"] = _value(condition)
+        return _entry("trigger", fields, effects)
+    kind = f"qarin-{index}"
+    cost = draw(st.sampled_from(("", "F", "E/F")))
+    card = _cards(kind, f"Qarin {index}", DEALT, f'vp = 1\ncost = "{cost}"', 1, 1)
+    fields = {"deck": '"djinns"', "kind": _value(kind), "on": _value(USE)}
+    if condition:
+        fields["if"] = _value(condition)
+    return card + "\n\n" + _entry("power", fields, effects)
+
+
+@st.composite
+def programs(draw: st.DrawFn, whims: bool = False) -> str:
+    """A content-only house rule of one to four entries of the language (over the Whims
+    box, with ``whims``: one more entry reading, setting and firing what the box adds)."""
     taken: set[str] = set()
     makers = st.sampled_from(("trigger", "tile", "power"))
     parts = [
@@ -420,6 +467,8 @@ def programs(draw: st.DrawFn) -> str:
             entries.append(draw(tile_actions(index, taken)))
         else:
             entries.append(draw(djinn_powers(index)))
+    if whims:
+        entries.append(draw(whims_entries(len(entries))))
     dealt = re.findall(rf'id = "(qarin-\d+p?)-{DEALT}"', "\n".join(entries))
     if dealt:
         deals = ", ".join(f'{{deck = "djinns", kind = "{kind}", count = 1}}' for kind in dealt)
