@@ -223,6 +223,12 @@ class DeckSpec:
     discard: bool = False  # a used card goes face up to the deck's discard pile
     #: score lines "after" every plugin's, or placed "by-plugin"
     scored: str = attrs.field(default="after", validator=one_of("after", "by-plugin"))
+    #: a tile kind: the face-up row lies on the tiles of that kind, one place each in
+    #: board order (the Whims' whims on the cities); "" for a row in front of the players
+    lies_on: str = ""
+    #: the event fired when a card lying on a tile is taken (``take_lying``): one a
+    #: plugin declares (``naqala_events``), with ``tile`` and ``what`` (the card)
+    taken_event: str = ""
 
 
 @attrs.frozen

@@ -102,6 +102,7 @@ def unknown_ids(rules: Rules, where: str, source: Source) -> list[str]:
         "value": {tile.value for tile in rules.content.tiles if tile.value},
         "tile": {tile.kind for tile in rules.content.tiles},
         "deck": rules.deck_index.keys(),
+        "row on tiles": {deck.id for deck in rules.deck_specs if deck.lies_on},
     }
     found = []
     for node in trees(source):

@@ -118,6 +118,9 @@ COUNTS = {
     # share an edge (``beside``), not of that kind themselves
     "near": "tile",
     "beside": "tile",
+    # 1 if a card of that deck lies on the used power's target tile (its row lies on
+    # tiles: ``[[deck]] lies_on``), else 0
+    "lying": "row on tiles",
 }
 #: functions of numbers: ``merchandise(n)`` is ``me``'s best merchandise score with ``n``
 #: jokers that each stand for any merchandise (0 to ``MOST_WILDS``)
@@ -330,6 +333,7 @@ _VERBS = (
     "take_card",
     "move",
     "fire",
+    "take_lying",
 )
 #: the verb discarding the face-up resource cards for a new row
 DEAL_ROW = "deal_row"
@@ -359,6 +363,11 @@ MOST_OPTIONS = 9
 CHOOSE = "choose"
 #: the verb setting a counter (``{ set = "tolls", to = 'counter("tolls") + 1' }``)
 SET = "set"
+#: the verb taking the card lying on a tile (the used power's target, or the tile of the
+#: tile action) into the player's hand: ``{ take_lying = "whims" }``
+TAKE_LYING = "take_lying"
+#: the verbs naming a thing rather than an amount
+NAMING_VERBS = (*TOKEN_VERBS, TAKE_LYING)
 #: the verb firing a plugin's event (``{ fire = "whim-claimed", count = "param.coins" }``)
 FIRE = "fire"
 #: the values a counter holds (a state's counters are 0 to 1,000,000: ``validate``)
@@ -461,6 +470,10 @@ class EffectSpec:
     #: card whose power it is, with ``count`` (1 if none) as its count
     fire: str | None = None
     count: Source | None = attrs.field(default=None, validator=expression("count"))
+    #: a deck whose row lies on tiles (``lies_on``): the card of it lying on the used
+    #: power's target tile, or on the tile of the tile action, into the player's hand
+    #: (none there: nothing); the deck's ``taken_event`` fires
+    take_lying: str | None = None
     category: str = ""
     #: the score line's detail, with ``{expression}`` fields (``{held("yellow")} viziers``)
     detail: str = attrs.field(default="", validator=template("detail"))
@@ -537,7 +550,9 @@ class TileActionSpec:
         default=None, validator=expression("if"), metadata={KEY: "if"}
     )
     params: dict[str, int] = attrs.field(factory=dict, validator=numbers_within(MAX_NUMBER))
-    text: str = ""
+    #: what a whole action (``instead``) does, in words, for the list of what each tile
+    #: does; ``{expression}`` fields read its numbers and the rules' (``{setting.city_vp}``)
+    text: str = attrs.field(default="", validator=template("text"))
 
 
 def _card_pile(_instance: Any, attribute: Any, value: str) -> None:
@@ -658,7 +673,7 @@ def is_reading(field: str) -> bool:
 def compiled(spec: EffectSpec) -> Tree:
     """One effect as the kernel reads it."""
     verb, amount = spec.verb()
-    placed = verb in TOKEN_VERBS
+    placed = verb in NAMING_VERBS
     tree: Tree = {
         "verb": verb,
         "amount": compile_expression(1 if placed else amount),
@@ -708,7 +723,7 @@ def sources_of(
             found.append(entry.when)
         for _, effect in nested(entry.effects):
             verb, amount = effect.verb()
-            found.extend(s for s in (effect.when, None if verb in TOKEN_VERBS else amount) if s)
+            found.extend(s for s in (effect.when, None if verb in NAMING_VERBS else amount) if s)
             found.extend(FIELD.findall(effect.detail))
         if isinstance(entry, PowerSpec):
             found.extend(f for f in FIELD.findall(entry.effect_text) if not is_reading(f))

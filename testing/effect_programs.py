@@ -408,6 +408,7 @@ WHIMS_LEAVES = (
     'tiles_of("city")',
     'hand("whims")',
     'counter("whims.claimed")',
+    'lying("whims")',
 )
 #: the Whims box's events, which content may fire (``naqala_events``)
 WHIMS_EVENTS = ("whim-claimed", "whim-taken")
@@ -439,6 +440,12 @@ def whims_entries(draw: st.DrawFn, index: int) -> str:
     fields = {"deck": '"djinns"', "kind": _value(kind), "on": _value(USE)}
     if condition:
         fields["if"] = _value(condition)
+    if draw(st.booleans()):  # aimed at a city, as Dalhan is, maybe taking its whim
+        fields["target_kind"] = _value("city")
+        tests = ('lying("whims") > 0', 'lying("whims") == 0', "target.owner == me")
+        fields["target"] = _value(draw(st.sampled_from(tests) | expressions(1, more=WHIMS_LEAVES)))
+        if draw(st.integers(0, 3)):
+            effects.insert(draw(st.integers(0, len(effects))), {"take_lying": "whims"})
     return card + "\n\n" + _entry("power", fields, effects)
 
 

@@ -161,3 +161,110 @@ class Recorder:
 def test_a_count_goes_with_fire_alone() -> None:
     with pytest.raises(ValueError, match="a count is the count of the event an effect fires"):
         EffectSpec(coins=1, count=2)
+
+
+#: a djinn of a house rule, dealt to every player: for a Fakir, the whim lying on a city
+#: its owner holds
+WHIM_FETCHER = """\
+[[djinn]]
+id = "courier"
+name = "Courier"
+vp = 2
+kind = "courier"
+cost = "F"
+text = "Take the Sultan's Whim lying on one of your cities."
+
+[[djinn]]
+id = "courier-2"
+name = "Courier 2"
+vp = 2
+kind = "courier"
+cost = "F"
+text = "Take the Sultan's Whim lying on one of your cities."
+
+[[djinn]]
+id = "courier-3"
+name = "Courier 3"
+vp = 2
+kind = "courier"
+cost = "F"
+text = "Take the Sultan's Whim lying on one of your cities."
+
+[[djinn]]
+id = "courier-4"
+name = "Courier 4"
+vp = 2
+kind = "courier"
+cost = "F"
+text = "Take the Sultan's Whim lying on one of your cities."
+
+[[djinn]]
+id = "courier-5"
+name = "Courier 5"
+vp = 2
+kind = "courier"
+cost = "F"
+text = "Take the Sultan's Whim lying on one of your cities."
+
+[[power]]
+deck = "djinns"
+kind = "courier"
+on = "use"
+target_kind = "city"
+target = 'target.owner == me and lying("whims") > 0'
+effects = [{ take_lying = "whims" }, { coins = 1 }]
+
+[settings]
+start.cards = [{ deck = "djinns", kind = "courier", count = 1 }]
+"""
+
+
+def test_take_lying_takes_the_whim_on_the_target_city_and_fires_whim_taken(
+    tmp_path: Path,
+) -> None:
+    """A used power aimed at a city takes the whim lying there into its owner's hand;
+    the whims deck's ``taken_event`` fires, as the city's own action fires it."""
+    path = tmp_path / "rule.toml"
+    path.write_text(HEADER + WHIM_FETCHER, encoding="utf-8")
+    recorder = Recorder()
+    rules = build_rules((WHIMS,), house_rules=[path], extra_plugins=[recorder])
+    state = rules.new_game(3, 1)
+    whims = rules.deck_index[WHIMS]
+    geo = state.geometry
+    cities = [t for t, tile in enumerate(state.layout.tiles) if rules.tile(tile).kind == "city"]
+    city, whim = cities[1], state.decks[whims].row[1]
+    owners = list(state.board.owners)
+    owners[city] = 0
+    mine = attrs.evolve(state, board=attrs.evolve(state.board, owners=tuple(owners)))
+    scope = interpreter.Scope(0, 0, card="courier", target=city)
+    assert value(rules, mine, 'lying("whims")') == 0  # no target: nothing lies there
+    took = interpreter.run(rules, mine, [EffectSpec(take_lying=WHIMS)], scope)
+    assert took.players[0].hand(whims) == (whim,)
+    assert took.decks[whims].row[1] == ""
+    assert recorder.heard[-1] == ("whim-taken", 0, whim, 1)
+    again = interpreter.run(rules, took, [EffectSpec(take_lying=WHIMS)], scope)
+    assert again == took  # none lies there now: nothing
+    assert geo.name(city)  # the city is a tile of the board
+
+
+def test_a_house_rule_taking_whims_plays_the_same_on_both_engines(tmp_path: Path) -> None:
+    rules = rule(tmp_path, WHIM_FETCHER, (WHIMS,))
+    reports = assert_same_games(rules, ((3, 2), (4, 5), (5, 7)))
+    assert sum(r.actions for r in reports) > 0
+
+
+def test_take_lying_and_lying_name_a_row_on_tiles_from_a_tile(tmp_path: Path) -> None:
+    """Only a used power with a tile target, or a tile action, takes what lies on a
+    tile; the deck named lies on tiles; a row lies on a tile kind the rules have."""
+    trigger = '[[trigger]]\nid = "t"\non = "kill"\neffects = [{ take_lying = "whims" }]\n'
+    with pytest.raises(ContentError, match=r"taken \(take_lying\) by a used power with a tile"):
+        rule(tmp_path, trigger, (WHIMS,))
+    action = '[[tile_action]]\nid = "a"\ntile = "oasis"\nat = "after"\n'
+    with pytest.raises(ContentError, match="take_lying names a deck whose row lies on tiles"):
+        rule(tmp_path, action + 'effects = [{ take_lying = "djinns" }]\n', (WHIMS,))
+    with pytest.raises(ContentError, match="no row on tiles 'djinns' in these rules"):
+        rule(tmp_path, action + "effects = [{ coins = 'lying(\"djinns\")' }]\n", (WHIMS,))
+    deck = '[[deck]]\nid = "relics"\nlies_on = "castle"\ntaken_event = "whim-lost"\n'
+    with pytest.raises(ContentError, match="lies_on 'castle': no such tile kind") as refused:
+        rule(tmp_path, deck, (WHIMS,))
+    assert "fires an event 'whim-lost'" in str(refused.value)

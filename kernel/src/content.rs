@@ -89,6 +89,11 @@ pub struct DeckSpec {
     pub verb: String,
     pub discard: bool,
     pub scored: String,
+    /// the tile kind its face-up row lies on, one place per tile in board order ("": none)
+    pub lies_on: String,
+    /// the event a card taken off its tile fires (a plugin's: no rule the kernel plays
+    /// hears it)
+    pub taken_event: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]

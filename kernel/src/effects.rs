@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 pub use crate::content::programs::*;
 use crate::extras::{get_extra, with_extra};
 use crate::names::Sym;
-use crate::state::{State, Target, NOBODY};
+use crate::state::{State, Target, NOBODY, NO_CARD};
 
 /// The facts of an event an expression may read (`core/events.py`'s `Event`).
 #[derive(Debug, Clone, Copy)]
@@ -179,6 +179,9 @@ pub fn evaluate(expr: &Expr, state: &State, scope: &Scope<'_>) -> i64 {
                 held.len() as i64
             }
         }
+        Expr::Lying { deck, on } => scope.target.map_or(0, |tile| {
+            i64::from(lying_on(state, *deck, on, tile).is_some())
+        }),
         Expr::NextTo { kind, diagonals } => {
             let geo = &state.layout.geometry;
             let of_kind = |t: usize| kind[usize::from(state.layout.tiles[t])];
@@ -252,6 +255,18 @@ fn variable(var: Var, state: &State, scope: &Scope<'_>) -> i64 {
                 .is_some_and(|e| e.card.is_some() && e.card == scope.card),
         ),
     }
+}
+
+/// The places of a row lying on tiles: the tiles whose table entry `on` marks, in board
+/// order.
+pub fn places<'a>(state: &'a State, on: &'a [bool]) -> impl Iterator<Item = usize> + 'a {
+    (0..state.layout.size()).filter(move |&t| on[usize::from(state.layout.tiles[t])])
+}
+
+/// The card of deck `deck` lying on `tile` (its row lies on the tiles `on` marks), if any.
+pub fn lying_on(state: &State, deck: usize, on: &[bool], tile: usize) -> Option<u8> {
+    let place = places(state, on).position(|t| t == tile)?;
+    (state.decks[deck].row().get(place).copied()).filter(|&c| c != NO_CARD)
 }
 
 /// The tiles player `me` owns, in board order.

@@ -33,7 +33,6 @@ mod events;
 mod flow;
 mod market;
 mod movement;
-mod powers;
 mod programs;
 mod score_terms;
 mod scoring;
@@ -96,13 +95,11 @@ struct Known {
     last_camel: Sym,
 }
 
-/// What a card's kind asks of the decision it is offered at: its hand-written used
-/// power, if any (`powers`), and the stages its content power names, as symbols; `None`
-/// is every stage. A stage name the content does not have is left out, as no decision
-/// can be at it.
+/// What a card's kind asks of the decision it is offered at: the stages its content
+/// power names, as symbols; `None` is every stage. A stage name the content does not have
+/// is left out, as no decision can be at it.
 #[derive(Clone, Debug)]
 struct CardGate {
-    power: Option<Arc<dyn powers::Power>>,
     power_stages: Option<Vec<Sym>>,
 }
 
@@ -112,17 +109,13 @@ impl CardGate {
         let syms = |stages: &[String]| -> Vec<Sym> {
             stages.iter().filter_map(|s| names.sym(s)).collect()
         };
-        let power = powers::power_of(content, &content.doc.cards[card].kind);
         let used = Some(crate::effects::Moment::Use);
         let power_stages = content
             .effects
             .power_at(card as u8, used)
             .filter(|p| !p.stages.is_empty())
             .map(|p| syms(&p.stages));
-        CardGate {
-            power,
-            power_stages,
-        }
+        CardGate { power_stages }
     }
 }
 
@@ -295,11 +288,10 @@ impl<'c> Rules<'c> {
                 .iter()
                 .enumerate()
                 .map(|(i, c)| {
-                    powers::kinds().any(|kind| kind == c.kind)
-                        || content
-                            .effects
-                            .power_at(i as u8, Some(crate::effects::Moment::Use))
-                            .is_some()
+                    content
+                        .effects
+                        .power_at(i as u8, Some(crate::effects::Moment::Use))
+                        .is_some()
                         || thieves::is_thief(&c.deck, &c.kind)
                         || artisans.as_ref().is_some_and(|a| a.activated(i as u8))
                 })

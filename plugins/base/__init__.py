@@ -81,7 +81,11 @@ def naqala_cost_codes() -> dict[str, CostCode]:
 @hookimpl
 def naqala_check_rules(rules: Rules) -> list[str]:
     code_powers = set(djinns.djinn_powers())
-    return checks.rules_problems(rules) + effects_checks.problems(rules, code_powers)
+    return (
+        checks.rules_problems(rules)
+        + effects_checks.problems(rules, code_powers)
+        + effects_checks.deck_problems(rules)
+    )
 
 
 @hookimpl

@@ -61,6 +61,7 @@ from naqala.plugins.base.events import (
 )
 from naqala.plugins.base.events import EVENTS as BASE_EVENTS
 from naqala.plugins.base.flow import BaseFlow
+from naqala.plugins.base.lying import lying_on, places, take_lying
 from naqala.plugins.base.merchandise import merchandise_types
 from naqala.plugins.base.movement import (
     DropStage,
@@ -131,6 +132,7 @@ __all__ = [
     "kept",
     "legal_drops",
     "legal_starts",
+    "lying_on",
     "marked_by_stand_in",
     "merchandise_types",
     "own_turn",
@@ -139,12 +141,14 @@ __all__ = [
     "pieces_left",
     "place_token",
     "place_token_for",
+    "places",
     "release_tile",
     "resume_interrupted",
     "set_deck",
     "shape_problems",
     "take_djinn_card",
     "take_from_row",
+    "take_lying",
     "take_tile",
     "tiles_around",
     "token_placed",

@@ -33,6 +33,7 @@ from naqala.core.effects import (
     SCORING,
     SET,
     TAKE_CARD,
+    TAKE_LYING,
     USE,
     CounterSpec,
     EffectSpec,
@@ -83,6 +84,7 @@ from naqala.plugins.base.common import (
     tiles_around,
 )
 from naqala.plugins.base.effect_counts import PLAYER_COUNTS, move_count
+from naqala.plugins.base.lying import EMPTY, lying_on, take_lying
 from naqala.plugins.base.merchandise import best_with_wilds, merchandise_types
 from naqala.plugins.base.placing import leave_placing, pending_tile, place_token_for
 from naqala.plugins.base.placing import stage_name as placing_stage
@@ -264,6 +266,10 @@ def _count(rules: Rules, state: State, what: str, of: str, scope: Scope) -> int:
         if token is None or scope.target == NOBODY:
             return 0
         return state.board.tokens[scope.target][token]
+    if what == "lying":
+        if scope.target == NOBODY or of not in rules.deck_index:
+            return 0
+        return int(lying_on(rules, state, of, scope.target) != EMPTY)
     if what == "tribe":
         moved = rules.colour_index.get(of)
         return int(moved is not None and state.turn is not None and state.turn.colour == moved)
@@ -298,6 +304,11 @@ def _count(rules: Rules, state: State, what: str, of: str, scope: Scope) -> int:
     return sum(state.board.tokens[t][token] for t in owned)  # owned
 
 
+def _here(state: State) -> int:
+    """The tile of the turn in progress (NOBODY before the pick, or outside a turn)."""
+    return NOBODY if state.turn is None else state.turn.here
+
+
 def holds(rules: Rules, state: State, condition: Source | None, scope: Scope) -> bool:
     """Whether an ``if`` holds (no ``if``: always)."""
     return condition is None or evaluate(rules, state, tree(condition), scope) != 0
@@ -322,6 +333,11 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
         if verb == "remove":
             if scope.target != NOBODY:
                 state = _remove(rules, state, str(amount), scope.target)
+            continue
+        if verb == TAKE_LYING:
+            tile = scope.target if scope.target != NOBODY else _here(state)
+            if tile != NOBODY:
+                state = take_lying(rules, state, scope.me, str(amount), tile)
             continue
         if verb == MOVE:
             if scope.target != NOBODY and scope.target_to != NOBODY:
@@ -643,6 +659,13 @@ class EffectsTile(Stage):
 
     def legal(self, rules: Rules, state: State) -> list[Any]:
         return []
+
+    def summary(self, rules: Rules) -> str | None:
+        """The action's ``text``, its fields filled from its numbers and the rules'."""
+        if not self.action.text:
+            return None
+        scope = Scope(NOBODY, NOBODY, None, self.action.params)
+        return FIELD.sub(lambda m: str(_static(rules, tree(m.group(1)), scope)), self.action.text)
 
 
 def tile_stages(rules: Rules) -> dict[str, Stage]:

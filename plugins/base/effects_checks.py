@@ -26,10 +26,11 @@ from naqala.core.effects import (
     FIRE,
     MEEPLES,
     MOMENTS,
+    NAMING_VERBS,
     READING,
     SCORING,
     SET,
-    TOKEN_VERBS,
+    TAKE_LYING,
     USE,
     EffectSpec,
     PowerSpec,
@@ -50,6 +51,11 @@ _TARGET_ONLY = (
 _MOVE_ONLY = "a piece is moved (move) by a used power with a target_to only"
 #: where a card is taken: the card a used power targets
 _CARD_ONLY = "a card is taken (take_card) by a used power with a target_card only"
+#: where a card lying on a tile is taken from
+_LYING_ONLY = (
+    "a card lying on a tile is taken (take_lying) by a used power with a tile target, or "
+    "by a tile action from its tile"
+)
 #: leaves a card's words may read: its numbers and the rules', never the state
 _STATIC = ("num", "param", "setting", "bin", "neg", "not", "if", "call")
 
@@ -66,6 +72,8 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
             found.append(f"{where}: {_TARGET_ONLY}")
         if _takes_a_card(trigger.effects):
             found.append(f"{where}: {_CARD_ONLY}")
+        if _takes_lying(trigger.effects):
+            found.append(f"{where}: {_LYING_ONLY}")
         found += _effect_problems(rules, where, trigger.on, trigger.effects, trigger.when)
     kinds = {tile.kind for tile in content.tiles}
     for action in content.tile_actions:
@@ -101,6 +109,8 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
         on_target = [e for _, e in nested(power.effects) if _on_target(e) is not None]
         if on_target and (power.on != USE or not power.targeted):
             found.append(f"{where}: {_TARGET_ONLY}")
+        if _takes_lying(power.effects) and (power.on != USE or not power.targeted):
+            found.append(f"{where}: {_LYING_ONLY}")
         found += [
             f"{where}: {_removal_problem(rules, piece, verb)}"
             for e in on_target
@@ -147,7 +157,7 @@ def _effect_problems(
     sources: list[Source] = [] if when is None else [when]
     for path, effect in nested(effects):
         verb, amount = effect.verb()
-        sources += [amount] if verb not in (*TOKEN_VERBS, "choose") else []
+        sources += [amount] if verb not in (*NAMING_VERBS, "choose") else []
         sources += [] if effect.when is None else [effect.when]
         sources += FIELD.findall(effect.detail)
         at = f"{where}: {path}"
@@ -170,6 +180,9 @@ def _effect_problems(
             )
         if verb == FIRE and effect.fire not in plugin_events(rules):
             found.append(f"{at}: {_fire_problem(rules, str(effect.fire))}")
+        lies = effect.take_lying in {d.id for d in rules.deck_specs if d.lies_on}
+        if verb == TAKE_LYING and not lies:
+            found.append(f"{at}: take_lying names a deck whose row lies on tiles (lies_on)")
     for source in sources:
         found += unknown_ids(rules, where, source)
     return found
@@ -262,6 +275,23 @@ def _card_target_problems(rules: Rules, where: str, power: PowerSpec) -> list[st
 
 def _takes_a_card(effects: list[EffectSpec]) -> bool:
     return any(e.take_card is not None for _, e in nested(effects))
+
+
+def _takes_lying(effects: list[EffectSpec]) -> bool:
+    return any(e.take_lying is not None for _, e in nested(effects))
+
+
+def deck_problems(rules: Rules) -> list[str]:
+    """A row laid on tiles lies on a tile kind the rules have and fires, when a card of
+    it is taken, an event a plugin declares."""
+    kinds = {tile.kind for tile in rules.content.tiles}
+    found = []
+    for deck in rules.content.decks.values():
+        if deck.lies_on and deck.lies_on not in kinds:
+            found.append(f"deck {deck.id!r}: lies_on {deck.lies_on!r}: no such tile kind")
+        if deck.taken_event and deck.taken_event not in plugin_events(rules):
+            found.append(f"deck {deck.id!r}: taken_event: {_fire_problem(rules, deck.taken_event)}")
+    return found
 
 
 def _on_target(effect: EffectSpec) -> str | None:

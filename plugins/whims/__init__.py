@@ -13,13 +13,11 @@ from naqala.core.encoding import ObservationPart
 from naqala.core.engine import Rules
 from naqala.core.events import Event, ScoreLine
 from naqala.core.hookspecs import hookimpl
-from naqala.core.powers import Power
-from naqala.core.stage import Stage
 from naqala.core.state import State
 from naqala.core.validate import Problem
 from naqala.display.hints import Display
 from naqala.plugins.base.api import CLEAN_UP
-from naqala.plugins.whims import cities, encoding, events, lake, looks, spirits, whims
+from naqala.plugins.whims import cities, encoding, events, lake, looks, whims
 
 NAME = "whims"
 #: what states and records call the box (its name until 0.2): kept, so the files saved
@@ -54,16 +52,6 @@ def naqala_events() -> list[str]:
 @hookimpl
 def naqala_content_files() -> Iterable[Path]:
     return [content_path("whims.toml")]
-
-
-@hookimpl
-def naqala_tile_actions() -> dict[str, Stage]:
-    return {"city": cities.City()}
-
-
-@hookimpl
-def naqala_card_powers() -> dict[str, Power]:
-    return spirits.djinn_powers()  # the whims are content
 
 
 @hookimpl

@@ -1,20 +1,19 @@
 """Fabulous Cities and the Sultan's Whims lying on them.
 
-The whims deck's face-up row has one slot per city, in board order (a1, b1, … f7); an
-empty slot is ``""`` (taken this round, or the deck ran out). The city tile action takes
-the whim on that city; clean-up fills each empty slot from the draw pile. Claimed whims
-go face up to the deck's discard pile and are never shuffled back.
+The whims deck's face-up row lies on the cities (``lies_on = "city"``), one slot per city
+in board order (a1, b1, … f7); an empty slot is ``""`` (taken this round, or the deck ran
+out). The city's action and Dalhan take the whim lying on a city (content, in the effects
+language: ``take_lying``); setup and clean-up fill each empty slot from the draw pile,
+here. Claimed whims go face up to the deck's discard pile and are never shuffled back.
 """
 
 from __future__ import annotations
 
 from naqala.core.engine import Rules
-from naqala.core.events import Event, ScoreLine
-from naqala.core.stage import Stage
-from naqala.core.state import NOBODY, State, evolve, replace_at
+from naqala.core.events import ScoreLine
+from naqala.core.state import NOBODY, State, evolve
 from naqala.core.validate import Problem
-from naqala.plugins.base.api import current, final_tile, give_cards, set_deck
-from naqala.plugins.whims import events
+from naqala.plugins.base.api import places, set_deck
 
 CITY = "city"
 WHIMS = "whims"
@@ -30,17 +29,12 @@ def whims_index(rules: Rules) -> int:
 
 def city_tiles(rules: Rules, state: State) -> list[int]:
     """Board positions of the cities, in board order (the order of the whim slots)."""
-    return [i for i, t in enumerate(state.layout.tiles) if rules.tile(t).kind == CITY]
+    return places(rules, state, WHIMS)
 
 
 def offered(rules: Rules, state: State) -> list[tuple[int, str]]:
     """Each city's position with the whim lying on it ("" if none), in board order."""
     return list(zip(city_tiles(rules, state), state.decks[whims_index(rules)].row, strict=True))
-
-
-def whim_on(rules: Rules, state: State, tile: int) -> str:
-    """The whim lying on the city at ``tile`` ("" if none)."""
-    return dict(offered(rules, state)).get(tile, EMPTY)
 
 
 def fill_slots(rules: Rules, state: State) -> State:
@@ -53,36 +47,6 @@ def fill_slots(rules: Rules, state: State) -> State:
         if card == EMPTY and draw:
             slots[i], draw = draw[0], draw[1:]
     return set_deck(state, index, evolve(deck, row=tuple(slots), draw=draw))
-
-
-def take_whim(rules: Rules, state: State, player: int, tile: int) -> State:
-    """``player`` takes the whim on the city at ``tile`` into their hand; fires
-    ``whim-taken``. Nothing happens if no whim lies there."""
-    card = whim_on(rules, state, tile)
-    if card == EMPTY:
-        return state
-    index = whims_index(rules)
-    deck = state.decks[index]
-    slot = city_tiles(rules, state).index(tile)
-    state = set_deck(state, index, evolve(deck, row=replace_at(deck.row, slot, EMPTY)))
-    state = give_cards(rules, state, player, index, (card,))
-    return rules.fire(state, Event(events.WHIM_TAKEN, player, tile=tile, what=card))
-
-
-class City(Stage):
-    """The city tile action: take the whim lying on it, if there is one (nothing to
-    decide, so the stage hands on at once)."""
-
-    def enter(self, rules: Rules, state: State) -> State:
-        state = take_whim(rules, state, current(state), final_tile(state))
-        return rules.proceed(state, self.name)
-
-    def summary(self, rules: Rules) -> str:
-        vp = rules.content.setting("city_vp")
-        return (
-            "City: take the Sultan's Whim lying on it into your hand; owning n cities "
-            f"scores {vp} × n² VP"
-        )
 
 
 def cities_owned(rules: Rules, state: State, player: int) -> int:

@@ -395,6 +395,12 @@ pub enum Expr {
         suits: Box<Suits>,
         most: bool,
     },
+    /// `lying("whims")`: 1 if a card of the deck lies on the used power's target tile; by
+    /// the tile's index in the content's tile table, whether the deck's row lies on it
+    Lying {
+        deck: usize,
+        on: Box<[bool]>,
+    },
     /// `near("great-lake")` (`diagonals`) or `beside(...)`: the player's tiles with a tile
     /// of that kind among the 8 around, or the 4 sharing an edge, not of it themselves; by
     /// the tile's index in the content's tile table, whether it is of that kind
@@ -452,6 +458,9 @@ pub enum Verb {
     DealRow,
     /// the used power's target card into the player's hand, from its pile
     TakeCard,
+    /// the card of this deck lying on the power's target tile (or the tile action's tile)
+    /// into the player's hand
+    TakeLying(usize),
     /// a plugin's event fired (`fire`): no rule the kernel plays hears one, as content
     /// triggers on the rules' own events alone and a plugin's `naqala_event` hook keeps
     /// its games in Python; so it changes nothing here
@@ -779,6 +788,16 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
                 suits: Box::new(names.doc.suits()),
                 most: count == "most_merchandise",
             },
+            "lying" => match names.doc.decks.iter().position(|d| d.id == *of) {
+                Some(deck) if !names.doc.decks[deck].lies_on.is_empty() => {
+                    let kind = &names.doc.decks[deck].lies_on;
+                    Expr::Lying {
+                        deck,
+                        on: names.doc.tiles.iter().map(|t| t.kind == *kind).collect(),
+                    }
+                }
+                _ => Expr::Num(0),
+            },
             "near" | "beside" => Expr::NextTo {
                 kind: names.doc.tiles.iter().map(|t| t.kind == *of).collect(),
                 diagonals: count == "near",
@@ -866,6 +885,17 @@ fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>,
                 "deal_row" => Verb::DealRow,
                 "take_card" => Verb::TakeCard,
                 "fire" => Verb::Fire,
+                "take_lying" => match names.doc.decks.iter().position(|d| d.id == e.token) {
+                    Some(deck) if !names.doc.decks[deck].lies_on.is_empty() => {
+                        Verb::TakeLying(deck)
+                    }
+                    _ => {
+                        return Err(format!(
+                            "kernel content: effects: no row on tiles {:?} to take from",
+                            e.token
+                        ))
+                    }
+                },
                 verb @ ("draw_djinns" | "take_djinn") => {
                     let (stage, verb) = match verb {
                         "draw_djinns" => (KEEP_DJINN, Verb::DrawDjinns),

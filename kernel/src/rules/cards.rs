@@ -197,17 +197,7 @@ impl Rules<'_> {
                 .flat_map(|target| ways.iter().map(move |&way| Action::Card(card, target, way)))
                 .collect();
         }
-        let targets = gate
-            .power
-            .as_ref()
-            .map_or_else(Vec::new, |power| power.targets(self, state));
-        let mut options = Vec::new();
-        for target in targets {
-            for &way in &ways {
-                options.push(Action::Card(card, target, way));
-            }
-        }
-        options
+        Vec::new() // a card without a used power (Kumarbi's is offered while bidding)
     }
 
     /// `UsedPower.targets`: the tiles a used power may act on, never an impassable one;
@@ -289,6 +279,37 @@ impl Rules<'_> {
         } else {
             self.give_cards(state, me, pile.deck, &[card])
         }
+    }
+
+    /// `lying.take_lying`: `me` takes the card of `deck` lying on `tile` into their hand
+    /// (nothing if none lies there); the deck's `taken_event` is a plugin's, which no rule
+    /// the kernel plays hears.
+    pub(super) fn take_lying(
+        &self,
+        mut state: State,
+        me: usize,
+        deck: usize,
+        tile: usize,
+    ) -> State {
+        let kind = &self.content.doc.decks[deck].lies_on;
+        let on: Vec<bool> = self
+            .content
+            .doc
+            .tiles
+            .iter()
+            .map(|t| t.kind == *kind)
+            .collect();
+        let Some(card) = effects::lying_on(&state, deck, &on, tile) else {
+            return state;
+        };
+        let place = effects::places(&state, &on).position(|t| t == tile);
+        let pile = &state.decks[deck];
+        let mut row = pile.row().to_vec();
+        if let Some(slot) = place.and_then(|p| row.get_mut(p)) {
+            *slot = NO_CARD;
+        }
+        state.decks[deck] = Deck::new(pile.draw(), &row, pile.discard());
+        self.give_cards(state, me, deck, &[card])
     }
 
     /// `UsedPower.targets` of a power aimed at a card: each distinct card of its pile.
@@ -380,13 +401,8 @@ impl Rules<'_> {
         if self.is_thief(card) {
             return self.use_thief(state, player, card);
         }
-        match self.gates[usize::from(card)].power.clone() {
-            Some(power) => power.act(self, state, player, card, target),
-            None => {
-                let kind = &self.content.doc.cards[usize::from(card)].kind;
-                Err(Unported(format!("djinns:{kind}")))
-            }
-        }
+        let kind = &self.content.doc.cards[usize::from(card)].kind;
+        Err(Unported(format!("djinns:{kind}")))
     }
 }
 

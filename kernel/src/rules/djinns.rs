@@ -13,11 +13,9 @@ use crate::names::Sym;
 use crate::state::{Count, Decision, Deck, State, Target};
 
 /// Whether the kernel plays the djinns of kind `kind`: those content gives (`[[power]]`,
-/// `crate::effects`) and those ported by hand.
+/// `crate::effects`) and Kumarbi, ported by hand.
 pub(super) fn djinn_ported(content: &Content, kind: &str) -> bool {
-    content.doc.effects.powers.iter().any(|p| p.kind == kind)
-        || super::powers::kinds().any(|k| k == kind)
-        || kind == KUMARBI
+    content.doc.effects.powers.iter().any(|p| p.kind == kind) || kind == KUMARBI
 }
 
 /// Kumarbi: a discount on the bid, paid in Fakirs (offered while its owner bids).

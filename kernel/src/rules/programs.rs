@@ -298,6 +298,12 @@ impl Rules<'_> {
                     }
                 }
                 effects::Verb::TakeCard | effects::Verb::Fire => {}
+                effects::Verb::TakeLying(deck) => {
+                    let here = state.turn.as_ref().map(|t| super::turn_here(t));
+                    if let Some(tile) = scope.target.or(here) {
+                        state = self.take_lying(state, scope.me, deck, tile);
+                    }
+                }
             }
         }
         state

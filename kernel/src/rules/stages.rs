@@ -2,7 +2,8 @@
 //! (`naqala_stages`, `naqala_tribe_actions` and `naqala_tile_actions` in Python).
 //!
 //! Each provider names the stages it adds or replaces: solo mode, the Artisans, the
-//! effects language, the Thieves, the Whims box and the base game, in that order; the
+//! effects language (the Whims box's city among them), the Thieves and the base game, in
+//! that order; the
 //! first to name a stage wins (solo mode's `bid` replaces the base game's, a whole tile
 //! action in content replaces the tile's own). The table is built once per content, so
 //! the game loop finds a stage by its symbol and never compares names. A name no provider
@@ -87,8 +88,7 @@ pub(super) fn table(content: &Content, artisans: bool) -> Vec<Option<Arc<dyn Sta
     };
     let effects: Provider = super::programs::stage_named;
     let thieves: Provider = super::thieves::stage_named;
-    let whims: Provider = super::whims::stage_named;
-    let providers = [solo, artisans, effects, thieves, whims, stage_named];
+    let providers = [solo, artisans, effects, thieves, stage_named];
     let names = &content.names;
     (0..names.len())
         .map(|i| {

@@ -1,20 +1,16 @@
-//! The Whims of the Sultan box (`plugins/whims/`, the plugin `djinns`): Fabulous Cities
-//! and the Sultan's Whims lying on them, the Great Lake's scoring, and the box's djinn
-//! Dalhan. Its boards (6×6, the lake impassable) are laid by `setup.rs` with
-//! `terrain.rs`; its fifth player, extra meeples and turn-order costs are content, and so
-//! are the whims themselves (each a used power in the effects language, `claim <whim>`)
-//! and Qareen.
+//! The Whims of the Sultan box (`plugins/whims/`, the plugin `djinns`): the Sultan's
+//! Whims laid on the Fabulous Cities at setup and clean-up, and the scoring of the cities
+//! and of the Great Lake. Its boards (6×6, the lake impassable) are laid by `setup.rs`
+//! with `terrain.rs`; its fifth player, extra meeples and turn-order costs are content,
+//! and so are the rest: the whims themselves (each a used power, `claim <whim>`), the
+//! city's action and Dalhan (`take_lying`: the whims' row lies on the cities) and Qareen.
 //!
 //! Each function names the Python it follows. Every number (`city_vp`, `lake_diagonals`)
 //! is read from the content.
 
-use std::sync::Arc;
-
-use super::stages::{Automatic, Stage};
-use super::{turn_here, Rules};
+use super::Rules;
 use crate::content::Content;
 use crate::geometry::Geometry;
-use crate::names::Sym;
 use crate::state::{Deck, State, NO_CARD};
 use crate::terrain::LAKE;
 
@@ -22,8 +18,6 @@ use crate::terrain::LAKE;
 const CITY: &str = "city";
 /// The deck of the Sultan's Whims (`cities.WHIMS`).
 pub(super) const WHIMS: &str = "whims";
-/// The box's djinn written by hand, by kind (`spirits.py`; Qareen is content).
-pub(super) const DALHAN: &str = "dalhan";
 
 /// The Whims box over one content, resolved once per rules.
 #[derive(Clone, Debug, Default)]
@@ -68,18 +62,6 @@ impl Rules<'_> {
             .collect()
     }
 
-    /// `offered`: each city's position with the whim lying on it (`NO_CARD`: none).
-    fn offered(&self, state: &State) -> Vec<(usize, u8)> {
-        let Some(deck) = self.whims.deck else {
-            return Vec::new();
-        };
-        let row = state.decks[deck].row();
-        self.city_tiles(state)
-            .into_iter()
-            .zip(row.iter().copied())
-            .collect()
-    }
-
     /// `fill_slots`: the top whim of the draw pile on every city without one (setup,
     /// clean-up); claimed whims are never shuffled back.
     fn fill_slots(&self, mut state: State) -> State {
@@ -116,51 +98,6 @@ impl Rules<'_> {
             return state;
         }
         self.fill_slots(state)
-    }
-
-    /// `take_whim`: `player` takes the whim on the city at `tile` into their hand
-    /// (nothing if none lies there).
-    fn take_whim(&self, mut state: State, player: usize, tile: usize) -> State {
-        let Some(index) = self.whims.deck else {
-            return state;
-        };
-        let Some(slot) = self.city_tiles(&state).iter().position(|&t| t == tile) else {
-            return state;
-        };
-        let deck = &state.decks[index];
-        let mut row = deck.row().to_vec();
-        let Some(&card) = row.get(slot).filter(|&&c| c != NO_CARD) else {
-            return state;
-        };
-        row[slot] = NO_CARD;
-        state.decks[index] = Deck::new(deck.draw(), &row, deck.discard());
-        state = self.give_cards(state, player, index, &[card]);
-        // Python fires `whim-taken` here: no card the kernel plays reacts to it
-        state
-    }
-
-    /// `City.enter`: the city tile action takes the whim lying on it, then hands on.
-    pub(super) fn city(&self, state: State, stage: Sym) -> super::Step {
-        let player = state.decision.player as usize;
-        let here = turn_here(state.turn.as_ref().expect("a tile action is in a turn"));
-        let state = self.take_whim(state, player, here);
-        self.proceed(state, stage)
-    }
-
-    // -- the box's djinns (plugins/whims/spirits.py) ------------------------------------
-
-    /// `Dalhan.targets`: every city with a whim lying on it, in board order.
-    pub(super) fn dalhan_targets(&self, state: &State) -> Vec<u8> {
-        self.offered(state)
-            .into_iter()
-            .filter(|&(_, card)| card != NO_CARD)
-            .map(|(tile, _)| tile as u8)
-            .collect()
-    }
-
-    /// `Dalhan.act`: take the whim on that city into the hand.
-    pub(super) fn dalhan(&self, state: State, owner: usize, tile: usize) -> State {
-        self.take_whim(state, owner, tile)
     }
 
     // -- the lake (plugins/whims/lake.py) -----------------------------------------------
@@ -246,14 +183,6 @@ fn lakeside(geo: &Geometry, water: u64, diagonals: bool) -> u64 {
         }
     }
     near & !water
-}
-
-/// The Whims box's stage: the Fabulous City's tile action (`cities.City`), which takes
-/// the whim lying on it.
-pub(super) fn stage_named(_: &Content, name: &str) -> Option<Arc<dyn Stage>> {
-    (name == "tile:city").then(|| {
-        Arc::new(Automatic(|rules, state, stage| rules.city(state, stage))) as Arc<dyn Stage>
-    })
 }
 
 #[cfg(test)]
