@@ -27,6 +27,23 @@ from hypothesis import strategies as st
 from naqala.core.effects import EVENTS, SCORING, TURN_END, USE
 from naqala.core.plugins import HouseRuleFile
 
+#: the counts of a player's tiles, meeples, hands and move, each over the base game
+HOLDINGS = (
+    "held_all()",
+    'most_held("yellow")',
+    'most_held("white")',
+    'tiles_of("oasis")',
+    'valued("red")',
+    "tile_kinds()",
+    "largest_group()",
+    "merchandise_kinds()",
+    "most_merchandise()",
+    'hand("djinns")',
+    "path()",
+    "collected()",
+    'near("oasis")',
+    'beside("village")',
+)
 #: leaves of an expression: names, numbers, card params and settings, counts
 LEAVES = (
     "me",
@@ -73,19 +90,7 @@ LEAVES = (
     "target.holds_meeples",
     'on_target("palm-tree")',
     'on_target("palace")',
-    "held_all()",
-    'most_held("yellow")',
-    'tiles_of("oasis")',
-    'valued("red")',
-    "tile_kinds()",
-    "largest_group()",
-    "merchandise_kinds()",
-    "most_merchandise()",
-    'hand("djinns")',
-    "path()",
-    "collected()",
-    'near("oasis")',
-    'beside("village")',
+    *HOLDINGS,
 )
 #: a used power's target: a tile an opponent holds with a camel
 OPPONENTS_TILE = "target.owner >= 0 and target.owner != me"

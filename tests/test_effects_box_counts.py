@@ -9,6 +9,7 @@ from pathlib import Path
 
 import attrs
 import pytest
+from effects_kit import HEADER, rule, value, with_player
 from native_kit import assert_same_games
 
 from naqala.core.content import ContentError
@@ -19,28 +20,8 @@ from naqala.core.hookspecs import hookimpl
 from naqala.core.state import State, get_extra
 from naqala.plugins.base import effects as interpreter
 
-HEADER = '[house-rule]\nname = "r"\nversion = "1.0"\ndescription = "r"\n\n'
 WHIMS = "whims"
 CLAIMED = "whims.claimed"
-
-
-def rule(tmp_path: Path, body: str, expansions: tuple[str, ...] = ()) -> Rules:
-    path = tmp_path / "rule.toml"
-    path.write_text(HEADER + body, encoding="utf-8")
-    return build_rules(expansions, house_rules=[path])
-
-
-def with_player(state: State, player: int, **changes: object) -> State:
-    players = list(state.players)
-    players[player] = attrs.evolve(players[player], **changes)
-    return attrs.evolve(state, players=tuple(players))
-
-
-def value(rules: Rules, state: State, formula: str, me: int = 0) -> int:
-    """What ``formula`` gives player ``me``: the coins it pays them, from 0."""
-    broke = with_player(state, me, coins=0)
-    paid = interpreter.run(rules, broke, [EffectSpec(coins=formula)], interpreter.Scope(me, me))
-    return paid.players[me].coins
 
 
 def test_holds_counts_the_cards_of_a_kind_in_every_hand_but_the_resources() -> None:

@@ -8,34 +8,13 @@ from pathlib import Path
 
 import attrs
 import pytest
+from effects_kit import rule, value, with_player
 from native_kit import assert_same_games
 
 from naqala.core.content import ContentError
-from naqala.core.effects import EffectSpec
 from naqala.core.engine import Rules, build_rules
 from naqala.core.state import State, Turn
-from naqala.plugins.base import effects as interpreter
-
-HEADER = '[house-rule]\nname = "r"\nversion = "1.0"\ndescription = "r"\n\n'
-
-
-def rule(tmp_path: Path, body: str, expansions: tuple[str, ...] = ()) -> Rules:
-    path = tmp_path / "rule.toml"
-    path.write_text(HEADER + body, encoding="utf-8")
-    return build_rules(expansions, house_rules=[path])
-
-
-def with_player(state: State, player: int, **changes: object) -> State:
-    players = list(state.players)
-    players[player] = attrs.evolve(players[player], **changes)
-    return attrs.evolve(state, players=tuple(players))
-
-
-def value(rules: Rules, state: State, formula: str, me: int = 0) -> int:
-    """What ``formula`` gives player ``me``: the coins it pays them, from 0."""
-    broke = with_player(state, me, coins=0)
-    paid = interpreter.run(rules, broke, [EffectSpec(coins=formula)], interpreter.Scope(me, me))
-    return paid.players[me].coins
+from naqala.testing.effect_programs import HOLDINGS
 
 
 def tile_of(rules: Rules, kind: str) -> str:
@@ -149,24 +128,10 @@ def test_a_tile_kind_or_a_deck_the_rules_lack_is_refused(tmp_path: Path) -> None
             rule(tmp_path, body)
 
 
-#: every count of this file, each kept in a counter of its own at the end of each turn and
-#: after each tribe action (the path and the collected meeples are read during the move)
-MEASURED = (
-    "held_all()",
-    'most_held("yellow")',
-    'most_held("white")',
-    'tiles_of("oasis")',
-    'valued("red")',
-    "tile_kinds()",
-    "largest_group()",
-    "merchandise_kinds()",
-    "most_merchandise()",
-    'hand("djinns")',
-    "path()",
-    "collected()",
-    'near("oasis")',
-    'beside("village")',
-)
+#: every count of this file (``effect_programs.HOLDINGS``), each kept in a counter of its
+#: own at the end of each turn and after each tribe action (the path and the collected
+#: meeples are read during the move)
+MEASURED = HOLDINGS
 
 
 def measuring(tmp_path: Path, extra: tuple[str, ...] = ()) -> str:
