@@ -725,6 +725,8 @@ def sources_of(
             verb, amount = effect.verb()
             found.extend(s for s in (effect.when, None if verb in NAMING_VERBS else amount) if s)
             found.extend(FIELD.findall(effect.detail))
+        if isinstance(entry, TileActionSpec):
+            found.extend(FIELD.findall(entry.text))
         if isinstance(entry, PowerSpec):
             found.extend(f for f in FIELD.findall(entry.effect_text) if not is_reading(f))
             found.extend(FIELD.findall(entry.unmet_text))

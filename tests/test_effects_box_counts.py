@@ -18,6 +18,7 @@ from naqala.core.engine import Rules, build_rules
 from naqala.core.events import Event
 from naqala.core.hookspecs import hookimpl
 from naqala.core.state import State, get_extra
+from naqala.display.hints import tile_summary
 from naqala.plugins.base import effects as interpreter
 
 WHIMS = "whims"
@@ -245,6 +246,12 @@ def test_take_lying_and_lying_name_a_row_on_tiles_from_a_tile(tmp_path: Path) ->
         rule(tmp_path, action + 'effects = [{ take_lying = "djinns" }]\n', (WHIMS,))
     with pytest.raises(ContentError, match="no row on tiles 'djinns' in these rules"):
         rule(tmp_path, action + "effects = [{ coins = 'lying(\"djinns\")' }]\n", (WHIMS,))
+    whole = action.replace('"after"', '"instead"')
+    words = 'text = "City: {tiles()} of them"\neffects = [{ coins = 1 }]\n'
+    with pytest.raises(ContentError, match="a card's words read its numbers only, not the game"):
+        rule(tmp_path, whole + words)
+    town = rule(tmp_path, whole.replace('"oasis"', '"village"') + words.replace("tiles()", "2 + 3"))
+    assert tile_summary(town, "village") == "City: 5 of them"
     deck = '[[deck]]\nid = "relics"\nlies_on = "castle"\ntaken_event = "whim-lost"\n'
     with pytest.raises(ContentError, match="lies_on 'castle': no such tile kind") as refused:
         rule(tmp_path, deck, (WHIMS,))

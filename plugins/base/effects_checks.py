@@ -84,6 +84,8 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
             found.append(f"{where}: {_TARGET_ONLY}")
         if _takes_a_card(action.effects):
             found.append(f"{where}: {_CARD_ONLY}")
+        for field in FIELD.findall(action.text):
+            found += _static_problems(where, field)
         found += _effect_problems(rules, where, "", action.effects, action.when)
         if action.tile not in kinds:
             found.append(f"{where}: no tile of kind {action.tile!r} in these rules")
