@@ -30,7 +30,8 @@ def lying_on(rules: Rules, state: State, deck: str, tile: int) -> str:
     """The card of ``deck`` lying on ``tile`` ("" if none, or no place of it there)."""
     row = state.decks[rules.deck_index[deck]].row
     spots = places(rules, state, deck)
-    return row[spots.index(tile)] if tile in spots and spots.index(tile) < len(row) else EMPTY
+    place = spots.index(tile) if tile in spots else len(row)
+    return row[place] if place < len(row) else EMPTY
 
 
 def take_lying(rules: Rules, state: State, player: int, deck: str, tile: int) -> State:

@@ -299,15 +299,15 @@ impl Rules<'_> {
             .iter()
             .map(|t| t.kind == *kind)
             .collect();
-        let Some(card) = effects::lying_on(&state, deck, &on, tile) else {
+        let Some(place) = effects::places(&state, &on).position(|t| t == tile) else {
             return state;
         };
-        let place = effects::places(&state, &on).position(|t| t == tile);
         let pile = &state.decks[deck];
         let mut row = pile.row().to_vec();
-        if let Some(slot) = place.and_then(|p| row.get_mut(p)) {
-            *slot = NO_CARD;
-        }
+        let Some(card) = row.get(place).copied().filter(|&c| c != NO_CARD) else {
+            return state; // no card lies there
+        };
+        row[place] = NO_CARD;
         state.decks[deck] = Deck::new(pile.draw(), &row, pile.discard());
         self.give_cards(state, me, deck, &[card])
     }
