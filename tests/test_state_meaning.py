@@ -395,7 +395,7 @@ def test_a_whims_row_without_a_place_per_city_is_refused() -> None:
         whims["discard"].append(whims["row"].pop())
 
     message = refused(rules, state, fewer_places)
-    assert "$.decks.whims.row: 4 places for the 5 cities" in message
+    assert "$.decks.whims.row: 4 places for the 5 city tiles" in message
 
 
 @pytest.mark.parametrize(

@@ -159,6 +159,9 @@ pub struct Rules<'c> {
     /// power without a target is then `Action::Claim`
     claimed_by_verb: Vec<bool>,
     round_keys: Vec<Option<Sym>>,
+    /// by deck index, the tile kinds its row lies on (`lies_on`), by tile table index: a
+    /// mask found once for `fill_lying` and `take_lying`
+    lying: Vec<Option<Box<[bool]>>>,
     /// by card index, what its kind asks of a decision, found once (`activated_options`
     /// compares no kind or stage names in the game loop)
     gates: Vec<CardGate>,
@@ -181,6 +184,16 @@ pub struct Rules<'c> {
     /// a plugin's hooks the kernel calls back (`crate::callbacks`), if any is loaded
     callbacks: Option<Arc<dyn HookCalls>>,
 }
+
+/// The decks whose cards the boxes' rules read by kind; a card of any other deck (a
+/// house rule's own) is played when its power is content.
+const BOX_DECKS: [&str; 5] = [
+    crate::content::RESOURCES,
+    crate::content::DJINNS,
+    crate::content::box_names::THIEVES,
+    "items",
+    whims::WHIMS,
+];
 
 /// The mark a card's use leaves in the turn: its id under a `card` limit, its deck's
 /// under a `deck` limit, none otherwise.
@@ -307,6 +320,13 @@ impl<'c> Rules<'c> {
                 .collect(),
             round_keys: (0..content.doc.cards.len())
                 .map(|card| round_key_of(content, card))
+                .collect(),
+            lying: (content.doc.decks.iter())
+                .map(|deck| {
+                    let kind = &deck.lies_on;
+                    (!kind.is_empty())
+                        .then(|| content.doc.tiles.iter().map(|t| t.kind == *kind).collect())
+                })
                 .collect(),
             gates: (0..content.doc.cards.len())
                 .map(|card| CardGate::new(content, card))
@@ -597,6 +617,8 @@ impl<'c> Rules<'c> {
                         || (card.kind == thieves::HAFIZ && self.thieves.is_some())))
                 || (self.thieves.is_some() && thieves::is_thief(&card.deck, &card.kind))
                 || (card.deck == whims::WHIMS && self.whim_ported(index))
+                || (!BOX_DECKS.contains(&card.deck.as_str())
+                    && self.content.effects.has_power(index))
                 || (self.artisans.is_some()
                     && card.deck == "items"
                     && (artisans::item_ported(&card.kind)

@@ -187,9 +187,10 @@ pub fn new_game(rules: &Rules, players: usize, seed: u64) -> Step {
         flags: Box::new([]),
         extras: Box::new([]),
     };
-    // `naqala_adjust_new_game`: solo mode's camels, the Whims box lays a whim on every
-    // city, the Artisans give the tents; then a plugin's own, called back
-    let state = rules.give_tents(rules.whims_new_game(rules.adjust_new_game(state)));
+    // the rows lying on tiles filled (the whims on the cities), then
+    // `naqala_adjust_new_game`: solo mode's camels, the Artisans' tents; then a plugin's
+    // own, called back
+    let state = rules.give_tents(rules.adjust_new_game(rules.fill_lying(state)));
     rules.start(rules.called_back_new_game(state))
 }
 

@@ -37,6 +37,7 @@ from naqala.plugins.base import (
     encoding,
     flow,
     looks,
+    lying,
     placing,
     scoring,
     setup,
@@ -155,9 +156,12 @@ def naqala_explain(rules: Rules, state: State, action: Action) -> str | None:
 
 @hookimpl
 def naqala_event(rules: Rules, state: State, event: Event) -> State | None:
-    # the cards held react first, then the content's triggers (``[[trigger]]``)
+    # the cards held react first, then the content's triggers (``[[trigger]]``); at
+    # clean-up the rows lying on tiles fill their empty places
     changed = cards.on_event(rules, state, event)
     after = effects.on_event(rules, changed or state, event)
+    if event.name == flow.CLEAN_UP:
+        after = lying.fill_places(rules, after)
     return after if changed is not None or after is not state else None
 
 

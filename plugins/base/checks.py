@@ -19,6 +19,7 @@ from naqala.core.validate import Problem, shown
 from naqala.plugins.base.bidding import turn_order_costs
 from naqala.plugins.base.common import PIECES, RESOURCE_KINDS, TARGET
 from naqala.plugins.base.costs import cost_problems
+from naqala.plugins.base.lying import place_problems
 from naqala.plugins.base.setup import board_shape
 from naqala.plugins.base.variants import variant_problems
 
@@ -145,6 +146,7 @@ def state_problems(rules: Rules, state: State) -> Iterable[Problem]:
     fits the decision: ``pick`` before any meeple is picked up, ``drop`` with meeples in
     hand, the tribe and tile actions and ``kill`` after a move collected a colour."""
     yield from _piece_problems(rules, state)
+    yield from place_problems(rules, state)
     players = len(state.players)
     if players in {pc.players for pc in rules.content.player_counts}:
         spots = len(turn_order_costs(rules, players))

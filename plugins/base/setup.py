@@ -10,6 +10,7 @@ from naqala.core.engine import Rules
 from naqala.core.rng import Rng
 from naqala.core.state import NOBODY, Board, Decision, Deck, Layout, PlayerState, State, add_at
 from naqala.plugins.base.bidding import turn_order_costs
+from naqala.plugins.base.lying import fill_places
 from naqala.plugins.base.variants import deal_start_cards
 
 
@@ -174,6 +175,7 @@ def new_game(rules: Rules, players: int, seed: int) -> State:
         decision=Decision("setup", NOBODY),
         rng=rng,
     )
+    state = fill_places(rules, state)  # the rows lying on tiles, before any plugin's say
     for adjust in rules.hook.naqala_adjust_new_game.get_hookimpls():
         changed = cast(State | None, adjust.function(rules=rules, state=state))
         if changed is not None:

@@ -11,12 +11,10 @@ from pathlib import Path
 from naqala.content import content_path
 from naqala.core.encoding import ObservationPart
 from naqala.core.engine import Rules
-from naqala.core.events import Event, ScoreLine
+from naqala.core.events import ScoreLine
 from naqala.core.hookspecs import hookimpl
 from naqala.core.state import State
-from naqala.core.validate import Problem
 from naqala.display.hints import Display
-from naqala.plugins.base.api import CLEAN_UP
 from naqala.plugins.whims import cities, encoding, events, lake, looks, whims
 
 NAME = "whims"
@@ -55,16 +53,6 @@ def naqala_content_files() -> Iterable[Path]:
 
 
 @hookimpl
-def naqala_adjust_new_game(rules: Rules, state: State) -> State:
-    return cities.fill_slots(rules, state)
-
-
-@hookimpl
-def naqala_event(rules: Rules, state: State, event: Event) -> State | None:
-    return cities.fill_slots(rules, state) if event.name == CLEAN_UP else None
-
-
-@hookimpl
 def naqala_score_lines(rules: Rules, state: State, player: int) -> list[ScoreLine]:
     return cities.city_score_lines(rules, state, player)
 
@@ -74,11 +62,6 @@ def naqala_adjust_score_lines(
     rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...]
 ) -> list[ScoreLine]:
     return lake.lake_score_lines(rules, state, player, lines)
-
-
-@hookimpl
-def naqala_check_state(rules: Rules, state: State) -> list[Problem]:
-    return cities.slot_problems(rules, state)
 
 
 @hookimpl

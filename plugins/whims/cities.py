@@ -3,21 +3,20 @@
 The whims deck's face-up row lies on the cities (``lies_on = "city"``), one slot per city
 in board order (a1, b1, … f7); an empty slot is ``""`` (taken this round, or the deck ran
 out). The city's action and Dalhan take the whim lying on a city (content, in the effects
-language: ``take_lying``); setup and clean-up fill each empty slot from the draw pile,
-here. Claimed whims go face up to the deck's discard pile and are never shuffled back.
+language: ``take_lying``), and the base game fills each empty slot from the draw pile
+at setup and clean-up (``lying.fill_places``). Claimed whims go face up to the deck's
+discard pile and are never shuffled back.
 """
 
 from __future__ import annotations
 
 from naqala.core.engine import Rules
 from naqala.core.events import ScoreLine
-from naqala.core.state import NOBODY, State, evolve
-from naqala.core.validate import Problem
-from naqala.plugins.base.api import places, set_deck
+from naqala.core.state import NOBODY, State
+from naqala.plugins.base.api import places
 
 CITY = "city"
 WHIMS = "whims"
-EMPTY = ""
 #: the source of the cities' score lines: the box's id (``ID`` in ``__init__``), as the
 #: sheet names each plugin by what states store
 SOURCE = "djinns"
@@ -35,18 +34,6 @@ def city_tiles(rules: Rules, state: State) -> list[int]:
 def offered(rules: Rules, state: State) -> list[tuple[int, str]]:
     """Each city's position with the whim lying on it ("" if none), in board order."""
     return list(zip(city_tiles(rules, state), state.decks[whims_index(rules)].row, strict=True))
-
-
-def fill_slots(rules: Rules, state: State) -> State:
-    """Lay the top whim of the draw pile on every city without one (setup, clean-up)."""
-    index = whims_index(rules)
-    deck = state.decks[index]
-    slots = list(deck.row) + [EMPTY] * (len(city_tiles(rules, state)) - len(deck.row))
-    draw = deck.draw
-    for i, card in enumerate(slots):
-        if card == EMPTY and draw:
-            slots[i], draw = draw[0], draw[1:]
-    return set_deck(state, index, evolve(deck, row=tuple(slots), draw=draw))
 
 
 def cities_owned(rules: Rules, state: State, player: int) -> int:
@@ -82,11 +69,3 @@ def whim_line(rules: Rules, card: str) -> str:
     reward = spec.params.get("coins")
     paid = f" → {reward} coins" if reward is not None else ""
     return f"{spec.name}: {condition}{paid}"
-
-
-def slot_problems(rules: Rules, state: State) -> list[Problem]:
-    """The whims row has one place per city (each whim lies on its city)."""
-    cities, row = len(city_tiles(rules, state)), state.decks[whims_index(rules)].row
-    if len(row) == cities:
-        return []
-    return [Problem(f"$.decks.{WHIMS}.row", f"{len(row)} places for the {cities} cities")]

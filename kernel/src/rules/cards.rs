@@ -281,6 +281,27 @@ impl Rules<'_> {
         }
     }
 
+    /// `lying.fill_places`: the top card of the draw pile on every empty place of each
+    /// deck lying on tiles, in board order (at setup and clean-up); a place stays empty
+    /// when the pile runs out.
+    pub(crate) fn fill_lying(&self, mut state: State) -> State {
+        for (index, on) in self.lying.iter().enumerate() {
+            let Some(on) = on else { continue };
+            let deck = &state.decks[index];
+            let mut row = deck.row().to_vec();
+            row.resize(row.len().max(effects::places(&state, on).count()), NO_CARD);
+            let mut draw = deck.draw();
+            for place in row.iter_mut().filter(|c| **c == NO_CARD) {
+                let Some((&top, rest)) = draw.split_first() else {
+                    break;
+                };
+                (*place, draw) = (top, rest);
+            }
+            state.decks[index] = Deck::new(draw, &row, deck.discard());
+        }
+        state
+    }
+
     /// `lying.take_lying`: `me` takes the card of `deck` lying on `tile` into their hand
     /// (nothing if none lies there); the deck's `taken_event` is a plugin's, which no rule
     /// the kernel plays hears.
@@ -291,15 +312,10 @@ impl Rules<'_> {
         deck: usize,
         tile: usize,
     ) -> State {
-        let kind = &self.content.doc.decks[deck].lies_on;
-        let on: Vec<bool> = self
-            .content
-            .doc
-            .tiles
-            .iter()
-            .map(|t| t.kind == *kind)
-            .collect();
-        let Some(place) = effects::places(&state, &on).position(|t| t == tile) else {
+        let Some(on) = self.lying[deck].as_deref() else {
+            return state;
+        };
+        let Some(place) = effects::places(&state, on).position(|t| t == tile) else {
             return state;
         };
         let pile = &state.decks[deck];

@@ -148,10 +148,10 @@ impl Rules<'_> {
         for player in 0..state.players.len() {
             state = self.fire(state, Event::RoundEnd { player });
         }
-        // Python fires `clean-up` here: no card the kernel plays reacts to it; the
-        // Thieves refill their row and the Whims box lays whims on the empty cities
-        let mut state = self.thieves_clean_up(state);
-        state = self.whims_clean_up(state);
+        // Python fires `clean-up` here: no card the kernel plays reacts to it; the rows
+        // lying on tiles fill their empty places (the whims on the cities), then the
+        // Thieves refill their row
+        let mut state = self.thieves_clean_up(self.fill_lying(state));
         let round_cap = self.content.names.known(crate::variants::ROUND_CAP_FLAG);
         if crate::variants::round_cap_reached(self.content, &state) {
             state = with_flag(state, round_cap);

@@ -1,22 +1,23 @@
-//! The Whims of the Sultan box (`plugins/whims/`, the plugin `djinns`): the Sultan's
-//! Whims laid on the Fabulous Cities at setup and clean-up, and the scoring of the cities
-//! and of the Great Lake. Its boards (6×6, the lake impassable) are laid by `setup.rs`
-//! with `terrain.rs`; its fifth player, extra meeples and turn-order costs are content,
-//! and so are the rest: the whims themselves (each a used power, `claim <whim>`), the
-//! city's action and Dalhan (`take_lying`: the whims' row lies on the cities) and Qareen.
+//! The Whims of the Sultan box (`plugins/whims/`, the plugin `djinns`): the scoring of
+//! the Fabulous Cities and of the Great Lake. Its boards (6×6, the lake impassable) are
+//! laid by `setup.rs` with `terrain.rs`; its fifth player, extra meeples and turn-order
+//! costs are content, and so are the rest: the whims themselves (each a used power,
+//! `claim <whim>`), their row lying on the cities (`lies_on`, filled by the base rules'
+//! `fill_lying`), the city's action and Dalhan (`take_lying`) and Qareen.
 //!
 //! Each function names the Python it follows. Every number (`city_vp`, `lake_diagonals`)
 //! is read from the content.
 
 use super::Rules;
 use crate::content::Content;
+use crate::effects::places;
 use crate::geometry::Geometry;
-use crate::state::{Deck, State, NO_CARD};
+use crate::state::State;
 use crate::terrain::LAKE;
 
 /// The tile kind of the Fabulous Cities (`cities.CITY`).
 const CITY: &str = "city";
-/// The deck of the Sultan's Whims (`cities.WHIMS`).
+/// The deck of the Sultan's Whims (`cities.WHIMS`): the box is in play when it is.
 pub(super) const WHIMS: &str = "whims";
 
 /// The Whims box over one content, resolved once per rules.
@@ -24,8 +25,6 @@ pub(super) const WHIMS: &str = "whims";
 pub(super) struct Whims {
     /// whether the plugin is in the rules (its hooks answer only then)
     pub active: bool,
-    /// the whims deck's index
-    deck: Option<usize>,
     /// by tile table index: whether the tile is a Fabulous City, a Great Lake
     city: Vec<bool>,
     lake: Vec<bool>,
@@ -35,13 +34,11 @@ impl Whims {
     pub fn new(content: &Content) -> Whims {
         let doc = &content.doc;
         // the box is in play when its deck is: recognised by its content, not its name
-        let deck = content.deck_index(WHIMS);
-        if deck.is_none() {
+        if content.deck_index(WHIMS).is_none() {
             return Whims::default();
         }
         Whims {
             active: true,
-            deck,
             city: doc.tiles.iter().map(|t| t.kind == CITY).collect(),
             lake: doc.tiles.iter().map(|t| t.kind == LAKE).collect(),
         }
@@ -51,53 +48,6 @@ impl Whims {
 impl Rules<'_> {
     fn owned(state: &State, player: usize) -> impl Iterator<Item = usize> + '_ {
         (0..state.layout.size()).filter(move |&t| state.board.owner(t) == player as i8)
-    }
-
-    // -- cities (plugins/whims/cities.py) -----------------------------------------------
-
-    /// `city_tiles`: the cities' positions in board order (the order of the whim slots).
-    fn city_tiles(&self, state: &State) -> Vec<usize> {
-        (0..state.layout.size())
-            .filter(|&t| self.whims.city[usize::from(state.layout.tiles[t])])
-            .collect()
-    }
-
-    /// `fill_slots`: the top whim of the draw pile on every city without one (setup,
-    /// clean-up); claimed whims are never shuffled back.
-    fn fill_slots(&self, mut state: State) -> State {
-        let Some(index) = self.whims.deck else {
-            return state;
-        };
-        let deck = &state.decks[index];
-        let mut slots = deck.row().to_vec();
-        slots.resize(slots.len().max(self.city_tiles(&state).len()), NO_CARD);
-        let mut draw = deck.draw();
-        for slot in &mut slots {
-            if *slot == NO_CARD {
-                if let Some((&top, rest)) = draw.split_first() {
-                    *slot = top;
-                    draw = rest;
-                }
-            }
-        }
-        state.decks[index] = Deck::new(draw, &slots, deck.discard());
-        state
-    }
-
-    /// `naqala_adjust_new_game`: a whim on every city of a new game.
-    pub(crate) fn whims_new_game(&self, state: State) -> State {
-        if !self.whims.active {
-            return state;
-        }
-        self.fill_slots(state)
-    }
-
-    /// `naqala_event` at `clean-up`: the empty cities get a whim again.
-    pub(super) fn whims_clean_up(&self, state: State) -> State {
-        if !self.whims.active {
-            return state;
-        }
-        self.fill_slots(state)
     }
 
     // -- the lake (plugins/whims/lake.py) -----------------------------------------------
@@ -120,9 +70,7 @@ impl Rules<'_> {
         if !self.whims.active {
             return 0;
         }
-        let cities = self
-            .city_tiles(state)
-            .into_iter()
+        let cities = places(state, &self.whims.city)
             .filter(|&t| state.board.owner(t) == player as i8)
             .count() as i64;
         self.content.setting("city_vp").unwrap_or(0) * cities * cities
