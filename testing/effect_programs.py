@@ -7,8 +7,9 @@ interpreters: Hypothesis draws content-only house rules from the whole vocabular
 kind, a new djinn with a reacting, scoring or used power, a used one dealt to every
 player at setup so that the games use it; choices ending a whole tile
 action or a used power; counters of a player and of the game, set and read; every name,
-count and operator of the expressions; over the Whims box, its counts read, its counter
-set and its events fired) and the
+count and operator of the expressions; a deck of the program's own lying on a tile kind,
+its cards' powers content and a tile action taking the card lying there; over the Whims
+box, its counts read, its counter set and its events fired) and the
 differential harness plays each on both engines, comparing every state, legal list and
 score sheet (``tests/test_effects_programs.py``,
 ``bench/effects.py`` for thousands).
@@ -305,6 +306,53 @@ def _placer(kind: str, index: int, token: str) -> str:
     return cards + "\n\n" + _entry("power", fields, [{"place": token}])
 
 
+@st.composite
+def rows_on_tiles(draw: st.DrawFn, index: int, taken: set[str]) -> str:
+    """A deck of the program's own whose row lies on a drawn tile kind (``lies_on``: laid
+    at setup, laid again at clean-up, maybe too few cards for every tile), its cards
+    scoring or reacting to an event in content, and a tile action of that kind taking the
+    card lying there among drawn effects."""
+    deck, kind = f"row-{index}", f"relic-{index}"
+    tile = draw(st.sampled_from(TILE_KINDS))
+    copies = draw(st.integers(1, 12))
+    held = expressions(2, more=(f'hand("{deck}")',))
+    card = "\n".join(
+        [
+            "[[deck]]",
+            f'id = "{deck}"',
+            f'lies_on = "{tile}"',
+            'limit = "none"',
+            "",
+            "[[card]]",
+            f'deck = "{deck}"',
+            f'id = "{kind}"',
+            f'name = "Relic {index}"',
+            f'kind = "{kind}"',
+            f"count = {copies}",
+            f"params = {{ x = {draw(st.integers(-5, 5))}, y = {copies} }}",
+        ]
+    )
+    power = {"deck": _value(deck), "kind": _value(kind)}
+    if draw(st.booleans()):
+        power["on"] = _value(SCORING)
+        effects = [{"score": draw(held), "category": "relics"}]
+    else:
+        moment = draw(st.sampled_from(EVENTS))
+        power["on"] = _value(moment)
+        effects = draw(_effects(False, kill=moment == "kill"))
+    at = draw(st.sampled_from(("before", "after", "instead")))
+    if at == "instead" and tile in taken:
+        at = "after"
+    if at == "instead":
+        taken.add(tile)
+    action = {"id": _value(f"drawn-row-{index}"), "tile": _value(tile), "at": _value(at)}
+    taking = draw(_effects(False))
+    taking.insert(draw(st.integers(0, len(taking))), {"take_lying": deck})
+    return "\n\n".join(
+        [card, _entry("power", power, effects), _entry("tile_action", action, taking)]
+    )
+
+
 #: the piles a drawn used power may name a card of (``target_card``)
 CARD_TARGETS = ("djinns.row", "resources.row", "djinns.discard", "resources.discard")
 
@@ -459,7 +507,7 @@ def programs(draw: st.DrawFn, whims: bool = False) -> str:
     """A content-only house rule of one to four entries of the language (over the Whims
     box, with ``whims``: one more entry reading, setting and firing what the box adds)."""
     taken: set[str] = set()
-    makers = st.sampled_from(("trigger", "tile", "power"))
+    makers = st.sampled_from(("trigger", "tile", "power", "trigger", "tile", "power", "row"))
     parts = [
         "[house-rule]",
         'name = "drawn"',
@@ -477,6 +525,8 @@ def programs(draw: st.DrawFn, whims: bool = False) -> str:
             entries.append(draw(triggers(index)))
         elif maker == "tile":
             entries.append(draw(tile_actions(index, taken)))
+        elif maker == "row":
+            entries.append(draw(rows_on_tiles(index, taken)))
         else:
             entries.append(draw(djinn_powers(index)))
     if whims:
