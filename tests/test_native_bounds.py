@@ -110,6 +110,33 @@ def test_more_cards_than_the_kernel_holds_are_refused(tmp_path: Path) -> None:
     assert message.endswith("cards in the decks, the kernel holds at most 65535")
 
 
+def test_more_decks_than_the_kernel_holds_are_refused_and_fewer_play_native(
+    tmp_path: Path,
+) -> None:
+    """The three boxes hold five decks; a house rule may add three of its own (rows lying
+    on tiles) and still play native, and a fourth sends the game to Python, saying so."""
+    require_native()
+
+    def rows(n: int) -> str:
+        return "".join(
+            f'[[deck]]\nid = "row-{i}"\nlies_on = "oasis"\n\n'
+            f'[[card]]\ndeck = "row-{i}"\nid = "relic-{i}"\nname = "Relic {i}"\n'
+            f'kind = "relic"\ncount = 3\n\n'
+            f'[[power]]\ndeck = "row-{i}"\nkind = "relic"\non = "scoring"\n'
+            f'effects = [{{ score = "1", category = "relics" }}]\n\n'
+            for i in range(n)
+        )
+
+    boxes = ["thieves", "artisans", "djinns"]
+    three = build_rules(boxes, house_rules=[house_rule(tmp_path, "three-rows", rows(3))])
+    assert native_obstacle(three) is None
+    four = build_rules(boxes, house_rules=[house_rule(tmp_path, "four-rows", rows(4))])
+    assert native_obstacle(four) == (
+        "the native engine cannot read these rules' content: "
+        "kernel content: decks: 9 decks, the kernel holds at most 8"
+    )
+
+
 def test_a_purchase_of_more_cards_than_an_action_holds_is_refused(tmp_path: Path) -> None:
     """A large market taking 13 of a row of 13: the kernel's actions name at most 12
     cards (the game once stopped at the first such market, "not ported")."""

@@ -8,8 +8,9 @@ pub const MAX_TILES: usize = 64;
 pub const MAX_COLOURS: usize = 6;
 pub const MAX_TOKENS: usize = 3;
 pub const MAX_PLAYERS: usize = 5;
-/// The most decks, turn markers and spots of one track a native state holds.
-pub const MAX_DECKS: usize = 5;
+/// The most decks a native state holds: the boxes' five (resources, djinns, items,
+/// thieves, whims) and three of house rules' own (a deck lying on tiles, say).
+pub const MAX_DECKS: usize = 8;
 pub const MAX_TRACK: usize = 16;
 /// The most cards one action names (a purchase, a suit sold).
 pub const MAX_ACTION_CARDS: usize = 12;

@@ -197,28 +197,33 @@ impl Hands {
         &self.cards
     }
 
-    /// The cards of deck number `deck` in hand, in the order the deck keeps them.
-    pub fn hand(&self, deck: usize) -> &[u8] {
-        let start = if deck == 0 {
-            0
-        } else {
-            usize::from(self.ends[deck - 1])
-        };
-        &self.cards[start..usize::from(self.ends[deck])]
+    /// Where deck number `deck`'s hand starts in the buffer.
+    fn start(&self, deck: usize) -> usize {
+        deck.checked_sub(1).map_or(0, |d| usize::from(self.ends[d]))
     }
 
-    /// These hands with deck `deck`'s hand replaced by `cards`.
+    /// The cards of deck number `deck` in hand, in the order the deck keeps them.
+    pub fn hand(&self, deck: usize) -> &[u8] {
+        &self.cards[self.start(deck)..usize::from(self.ends[deck])]
+    }
+
+    /// These hands with deck `deck`'s hand replaced by `cards`: the buffer spliced once,
+    /// the later hands' ends moved by the difference.
     pub fn with_hand(&self, deck: usize, cards: &[u8]) -> Hands {
-        let hands: Vec<Vec<u8>> = (0..MAX_DECKS)
-            .map(|d| {
-                if d == deck {
-                    cards.to_vec()
-                } else {
-                    self.hand(d).to_vec()
-                }
-            })
-            .collect();
-        Hands::new(&hands)
+        let (start, end) = (self.start(deck), usize::from(self.ends[deck]));
+        let mut all = Vec::with_capacity(self.cards.len() - (end - start) + cards.len());
+        all.extend_from_slice(&self.cards[..start]);
+        all.extend_from_slice(cards);
+        all.extend_from_slice(&self.cards[end..]);
+        let mut ends = self.ends;
+        for later in &mut ends[deck..] {
+            let moved = usize::from(*later) - (end - start) + cards.len();
+            *later = CardPlace::try_from(moved).expect("hands hold at most MAX_DECK_CARDS");
+        }
+        Hands {
+            cards: all.into_boxed_slice(),
+            ends,
+        }
     }
 }
 
@@ -426,5 +431,24 @@ mod tests {
         assert!(parse_tile("g1", 5, 6).is_err());
         assert!(parse_tile("a0", 5, 6).is_err());
         assert!(parse_tile("a", 5, 6).is_err());
+    }
+
+    #[test]
+    fn a_hand_replaced_moves_only_the_later_hands() {
+        let hands = Hands::new(&[vec![1, 2], vec![], vec![3, 4, 5], vec![6]]);
+        let grown = hands.with_hand(1, &[7, 8, 9]);
+        assert_eq!(grown.all(), &[1, 2, 7, 8, 9, 3, 4, 5, 6]);
+        assert_eq!(
+            (grown.hand(0), grown.hand(2), grown.hand(3)),
+            (&[1, 2][..], &[3, 4, 5][..], &[6][..])
+        );
+        let shrunk = grown.with_hand(2, &[]);
+        assert_eq!(shrunk.all(), &[1, 2, 7, 8, 9, 6]);
+        assert!(shrunk.hand(2).is_empty() && shrunk.hand(MAX_DECKS - 1).is_empty());
+        assert_eq!(shrunk.with_hand(0, &[]).hand(1), &[7, 8, 9]);
+        assert_eq!(
+            shrunk,
+            Hands::new(&[vec![1, 2], vec![7, 8, 9], vec![], vec![6]])
+        );
     }
 }
