@@ -353,6 +353,11 @@ def rows_on_tiles(draw: st.DrawFn, index: int, taken: set[str]) -> str:
     )
 
 
+#: the most decks of its own a drawn program lays on tiles: with the three boxes' five,
+#: within the kernel's eight (``MAX_DECKS``)
+MOST_ROWS = 2
+
+
 #: the piles a drawn used power may name a card of (``target_card``)
 CARD_TARGETS = ("djinns.row", "resources.row", "djinns.discard", "resources.discard")
 
@@ -518,17 +523,18 @@ def programs(draw: st.DrawFn, whims: bool = False) -> str:
     rounds = draw(st.sampled_from((0, 2, 3, 4)))
     if rounds:  # shorter games: more programs proven per second
         settings.append(f"end.after_round = {rounds}")
-    entries = []
+    entries, rows = [], 0
     for index in range(draw(st.integers(1, 4))):
         maker = draw(makers)
         if maker == "trigger":
             entries.append(draw(triggers(index)))
-        elif maker == "tile":
-            entries.append(draw(tile_actions(index, taken)))
-        elif maker == "row":
-            entries.append(draw(rows_on_tiles(index, taken)))
-        else:
+        elif maker == "power":
             entries.append(draw(djinn_powers(index)))
+        elif maker == "tile" or rows == MOST_ROWS:
+            entries.append(draw(tile_actions(index, taken)))
+        else:
+            rows += 1
+            entries.append(draw(rows_on_tiles(index, taken)))
     if whims:
         entries.append(draw(whims_entries(len(entries))))
     dealt = re.findall(rf'id = "(qarin-\d+p?)-{DEALT}"', "\n".join(entries))
