@@ -160,11 +160,13 @@ pub fn evaluate(expr: &Expr, state: &State, scope: &Scope<'_>) -> i64 {
             let hand = state.players[scope.me].hands.hand(suits.deck);
             clamp(suits.score(hand, wilds))
         }
-        Expr::TilesWhere(these) => owned(state, scope.me)
+        Expr::TilesWhere(these) => state
+            .owned_by(scope.me)
             .filter(|&t| these[usize::from(state.layout.tiles[t])])
             .count() as i64,
         Expr::TileKinds(kinds) => {
-            let mut seen: Vec<u16> = owned(state, scope.me)
+            let mut seen: Vec<u16> = state
+                .owned_by(scope.me)
                 .map(|t| kinds[usize::from(state.layout.tiles[t])])
                 .collect();
             seen.sort_unstable();
@@ -185,7 +187,8 @@ pub fn evaluate(expr: &Expr, state: &State, scope: &Scope<'_>) -> i64 {
         Expr::NextTo { kind, diagonals } => {
             let geo = &state.layout.geometry;
             let of_kind = |t: usize| kind[usize::from(state.layout.tiles[t])];
-            owned(state, scope.me)
+            state
+                .owned_by(scope.me)
                 .filter(|&t| {
                     let around = if *diagonals {
                         &geo.area[t]
@@ -269,14 +272,9 @@ pub fn lying_on(state: &State, deck: usize, on: &[bool], tile: usize) -> Option<
     (state.decks[deck].row().get(place).copied()).filter(|&c| c != NO_CARD)
 }
 
-/// The tiles player `me` owns, in board order.
-fn owned(state: &State, me: usize) -> impl Iterator<Item = usize> + '_ {
-    (0..state.layout.size()).filter(move |&t| state.board.owner(t) == me as i8)
-}
-
 fn count(counted: Counted, state: &State, me: usize) -> i64 {
     let player = &state.players[me];
-    let owned = || owned(state, me);
+    let owned = || state.owned_by(me);
     match counted {
         // read with the event or the target, in `evaluate`
         Counted::Nothing | Counted::Killed(_) | Counted::OnTarget(_) => 0,

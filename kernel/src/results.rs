@@ -219,9 +219,7 @@ fn seat_of<'a>(content: &'a Content, state: &'a State, player: usize) -> Seat<'a
         content,
         state,
         player,
-        owned: (0..state.layout.size())
-            .filter(|&t| state.board.owner(t) == player as i8)
-            .collect(),
+        owned: state.owned_by(player).collect(),
         viziers: i64::from(me.meeples[colour(VIZIER)]),
         elders: i64::from(me.meeples[colour(ELDER)]),
     }

@@ -364,6 +364,11 @@ fn boxed_bytes<T>(items: &[T]) -> usize {
 }
 
 impl State {
+    /// The tiles `player` controls, in board order.
+    pub fn owned_by(&self, player: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..self.layout.size()).filter(move |&t| self.board.owner(t) == player as i8)
+    }
+
     /// The bytes this state takes: the value itself and what it owns on the heap (the
     /// layout is shared by every state of a game, so it is not counted here).
     pub fn size_bytes(&self) -> usize {

@@ -171,13 +171,6 @@ fn opponents(players: usize, owner: usize) -> impl Iterator<Item = usize> {
     (1..players).map(move |k| (owner + k) % players)
 }
 
-/// The tiles `player` controls (`owned_tiles`).
-fn owned_tiles(state: &State, player: usize) -> Vec<usize> {
-    (0..state.layout.size())
-        .filter(|&t| state.board.owner(t) == player as i8)
-        .collect()
-}
-
 impl Rules<'_> {
     fn thieves(&self) -> &Thieves {
         self.thieves.as_ref().expect("the thieves are in play")
@@ -573,14 +566,14 @@ impl Rules<'_> {
     fn gifts(&self, state: &State, victim: usize, card: u8) -> Vec<Loot> {
         let thieves = self.thieves();
         match self.theft(card) {
-            Theft::Tile => owned_tiles(state, victim)
-                .into_iter()
+            Theft::Tile => state
+                .owned_by(victim)
                 .filter(|&t| !self.marked_by_stand_in(state, t))
                 .map(|t| Loot::Tile(t as u8))
                 .collect(),
             Theft::Token => {
                 let mut out = Vec::new();
-                for t in owned_tiles(state, victim) {
+                for t in state.owned_by(victim) {
                     for &k in &thieves.tokens {
                         if state.board.tokens(t)[k] > 0 {
                             out.push(Loot::Token(k as u8, t as u8));
@@ -680,7 +673,7 @@ impl Rules<'_> {
     /// The places the blue thief's token may go (`TokenThief.places`).
     fn places(&self, state: &State, owner: usize) -> Vec<usize> {
         if self.thieves().own_tile {
-            return owned_tiles(state, owner);
+            return state.owned_by(owner).collect();
         }
         (0..state.layout.size())
             .filter(|&t| state.layout.blocked & (1u64 << t) == 0)

@@ -39,9 +39,7 @@ impl Rules<'_> {
             .iter()
             .map(|&d| doc.cards[usize::from(d)].vp)
             .sum::<i64>();
-        let owned: Vec<usize> = (0..state.layout.size())
-            .filter(|&t| state.board.owner(t) == player as i8)
-            .collect();
+        let owned: Vec<usize> = state.owned_by(player).collect();
         for (index, token) in doc.tokens.iter().enumerate() {
             let count: i64 = owned
                 .iter()

@@ -46,10 +46,6 @@ impl Whims {
 }
 
 impl Rules<'_> {
-    fn owned(state: &State, player: usize) -> impl Iterator<Item = usize> + '_ {
-        (0..state.layout.size()).filter(move |&t| state.board.owner(t) == player as i8)
-    }
-
     // -- the lake (plugins/whims/lake.py) -----------------------------------------------
 
     /// `lakeside_tiles`: the tiles next to a Great Lake (the 8 around it, or the 4 when
@@ -82,7 +78,7 @@ impl Rules<'_> {
     /// djinns' included) give per token of that kind the player has.
     fn lake_score(&self, state: &State, player: usize) -> i64 {
         let near = self.lakeside_tiles(state);
-        let owned: Vec<usize> = Self::owned(state, player).collect();
+        let owned: Vec<usize> = state.owned_by(player).collect();
         if !owned.iter().any(|&t| near >> t & 1 == 1) {
             return 0;
         }
@@ -95,7 +91,7 @@ impl Rules<'_> {
                 continue;
             }
             let held: i64 = owned.iter().map(on).sum();
-            let points = held * token.vp + self.better_count_points(state, player, index, held);
+            let points = held * token.vp + self.better_count_points(state, player, index);
             total += count * points.div_euclid(held);
         }
         total
@@ -103,7 +99,7 @@ impl Rules<'_> {
 
     /// The points of the djinns' lines in token `token`'s category (`<token>s`: a
     /// content power's score lines, such as Haurvatat's palm trees).
-    fn better_count_points(&self, state: &State, player: usize, token: usize, _held: i64) -> i64 {
+    fn better_count_points(&self, state: &State, player: usize, token: usize) -> i64 {
         let category = format!("{}s", self.content.doc.tokens[token].id);
         self.power_points_in(state, player, &category)
     }
