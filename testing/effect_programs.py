@@ -261,14 +261,21 @@ def triggers(draw: st.DrawFn, index: int) -> str:
     return _entry("trigger", fields, draw(_effects(moment == SCORING, kill=moment == "kill")))
 
 
-@st.composite
-def tile_actions(draw: st.DrawFn, index: int, taken: set[str]) -> str:
-    kind = draw(st.sampled_from(TILE_KINDS))
-    at = draw(st.sampled_from(("before", "after", "instead")))
+def _place(draw: st.DrawFn, kind: str, taken: set[str]) -> str:
+    """Where a drawn tile action of ``kind`` goes: before, after or instead of the usual
+    one; one whole action a kind (``taken`` holds the kinds that have one)."""
+    at: str = draw(st.sampled_from(("before", "after", "instead")))
     if at == "instead" and kind in taken:
         at = "after"
     if at == "instead":
         taken.add(kind)
+    return at
+
+
+@st.composite
+def tile_actions(draw: st.DrawFn, index: int, taken: set[str]) -> str:
+    kind = draw(st.sampled_from(TILE_KINDS))
+    at = _place(draw, kind, taken)
     fields = {"id": _value(f"drawn-tile-{index}"), "tile": _value(kind), "at": _value(at)}
     if draw(st.booleans()):
         fields["if"] = _value(draw(expressions(2)))
@@ -340,11 +347,7 @@ def rows_on_tiles(draw: st.DrawFn, index: int, taken: set[str]) -> str:
         moment = draw(st.sampled_from(EVENTS))
         power["on"] = _value(moment)
         effects = draw(_effects(False, kill=moment == "kill"))
-    at = draw(st.sampled_from(("before", "after", "instead")))
-    if at == "instead" and tile in taken:
-        at = "after"
-    if at == "instead":
-        taken.add(tile)
+    at = _place(draw, tile, taken)
     action = {"id": _value(f"drawn-row-{index}"), "tile": _value(tile), "at": _value(at)}
     taking = draw(_effects(False))
     taking.insert(draw(st.integers(0, len(taking))), {"take_lying": deck})
