@@ -126,3 +126,11 @@ def test_the_effects_languages_score_lines_read_natively(tmp_path: Path) -> None
     ruleset = Ruleset.of([], [cookbook / "qarin.toml", trigger])
     sources = both_readings(ruleset, 3, ("random",), range(30))
     assert {"qarin", "tiles-bonus"} <= sources
+
+
+def test_a_house_rules_own_deck_reads_natively() -> None:
+    """The cookbook's relics, a deck of the rule's own lying on the oases: each relic
+    held scores by its content power, in the kernel's reading as in Python's."""
+    cookbook = Path(__file__).resolve().parent.parent / "docs" / "examples" / "effects"
+    ruleset = Ruleset.of([], [cookbook / "relics.toml"])
+    assert "relic" in both_readings(ruleset, 2, ("random",), range(20))

@@ -28,6 +28,8 @@ const DECKS: [&str; 2] = ["resources", "djinns"];
 const THIEVES: &str = "thieves";
 const ITEMS: &str = "items";
 const WHIMS: &str = "whims";
+/// A deck whose plugin places its cards' lines itself (`[[deck]]` `scored`).
+const BY_PLUGIN: &str = "by-plugin";
 /// The hooks that write or change the scores, and the plugins whose answers this module
 /// writes; a verdict hook (solo mode) is never read here.
 const SCORING_HOOKS: [&str; 2] = ["naqala_score_lines", "naqala_adjust_score_lines"];
@@ -62,11 +64,10 @@ pub struct Scoring {
 pub fn readable(content: &Content, called: impl Fn(&str) -> bool) -> Option<Scoring> {
     let verdict_called_back = called(crate::callbacks::VERDICT);
     let doc = &content.doc;
+    // after the two every game has, any deck: the boxes' are read by their plugins' lines
+    // below, a house rule's own by its cards' content powers (`card_lines`)
     let decks = doc.decks.len() >= DECKS.len()
-        && doc.decks.iter().zip(DECKS).all(|(deck, id)| deck.id == id)
-        && doc.decks[DECKS.len()..]
-            .iter()
-            .all(|deck| [THIEVES, ITEMS, WHIMS].contains(&deck.id.as_str()));
+        && doc.decks.iter().zip(DECKS).all(|(deck, id)| deck.id == id);
     let colours = [VIZIER, ELDER]
         .iter()
         .all(|id| doc.colours.iter().any(|c| c.id == *id));
@@ -334,16 +335,19 @@ fn box_lines(seat: &Seat, scoring: Scoring) -> Vec<Line> {
 }
 
 /// The lines of the cards held that score after every plugin (`cards.score_lines`),
-/// deck by deck: the djinns' and the unused thieves'.
+/// deck by deck: the unused thieves' worth, and the content powers of every other deck
+/// scored `after` (the djinns', a house rule's own deck's).
 fn card_lines(seat: &Seat) -> Vec<Line> {
     let (content, state) = (seat.content, seat.state);
     let mut lines = Vec::new();
-    for card in seat.held(DECKS[1]) {
-        // every djinn that scores is a power of the effects language (`ScoringPower`)
-        lines.extend(power_lines(seat, card));
-    }
-    for card in seat.held(THIEVES) {
-        lines.push(line(THIEVES, THIEVES, card.vp));
+    for deck in content.doc.decks.iter().filter(|d| d.scored != BY_PLUGIN) {
+        for card in seat.held(&deck.id) {
+            if deck.id == THIEVES {
+                lines.push(line(THIEVES, THIEVES, card.vp));
+            } else {
+                lines.extend(power_lines(seat, card));
+            }
+        }
     }
     // the content's `scoring` triggers, after the cards (`effects.scoring_lines`)
     let scoring = crate::effects::Moment::Scoring;
