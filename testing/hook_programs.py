@@ -2,10 +2,11 @@
 
 The hooks the native engine calls back (docs/hooks.md, "Hooks called back") read a
 read-only view on the kernel and a ``State`` on the Python engine. Hypothesis draws small
-code plugins from a vocabulary of bodies over the view's read API — the end of the game,
-protected meeples, a score line and its adjustment, a verdict and a tile action answering
-with effects of the effects language, each deciding on a player's coins, camels,
-viziers, elders, cards or the round — and the differential harness plays each on both
+code plugins from a vocabulary of bodies over the view's read API: the end of the game,
+protected meeples, a score line (in a category of its own or a token's) and its
+adjustment, a verdict and a tile action answering with effects of the effects language,
+each deciding on a player's coins, camels, viziers, elders, cards or the round. The
+differential harness plays each over the base game or the boxes (``BOXES``) on both
 engines, comparing every state, legal list and score sheet
 (``tests/test_hook_programs.py``, 12 plugins; ``NAQALA_HOOK_PROGRAMS=150`` for a bench
 count).
@@ -52,6 +53,13 @@ class Test:
         return f"{self.read} >= {self.least}"
 
 
+#: the categories a drawn score line is in: its own, or a token's, whose lines the Great
+#: Lake reads to double a token by the lake
+SCORED_CATEGORIES = ("extra", "palm-trees", "palaces")
+#: the boxes a drawn plugin is played over (each with 2 to 4 players)
+BOXES: tuple[tuple[str, ...], ...] = ((), ("djinns",), ("artisans",), ("artisans", "djinns"))
+
+
 def _tests() -> st.SearchStrategy[Test]:
     return st.builds(Test, st.sampled_from(sorted(READS)), st.integers(0, 12))
 
@@ -62,7 +70,9 @@ class HookProgram:
 
     ends: Test | None
     protects: tuple[Test, tuple[str, ...]] | None
-    scores: tuple[str, int, int] | None  # points = factor * read + offset
+    # points = factor * read + offset, in a category of its own or one a box's line
+    # reads (the Great Lake's worth of a palm tree or a palace)
+    scores: tuple[str, int, int, str] | None
     judges: str | None  # the seats with the most of this read win
     adjusts: tuple[str, int] | None  # a line: the category's points // divisor
     tile: tuple[str, str, Test, tuple[EffectSpec, ...]] | None
@@ -84,9 +94,9 @@ class HookProgram:
     def naqala_score_lines(self, rules: Rules, state: State, player: int) -> Iterable[ScoreLine]:
         if self.scores is None:
             return ()
-        read, factor, offset = self.scores
+        read, factor, offset, category = self.scores
         points = factor * READS[read](rules, state, player) + offset
-        return (ScoreLine("extra", points, self.NAME, read),)
+        return (ScoreLine(category, points, self.NAME, read),)
 
     @hookimpl
     def naqala_adjust_score_lines(
@@ -138,7 +148,12 @@ def hook_programs(draw: st.DrawFn) -> HookProgram:
         protects=draw(st.none() | st.tuples(_tests(), colours.map(tuple))),
         scores=draw(
             st.none()
-            | st.tuples(st.sampled_from(sorted(READS)), st.integers(-3, 3), st.integers(-5, 5))
+            | st.tuples(
+                st.sampled_from(sorted(READS)),
+                st.integers(-3, 3),
+                st.integers(-5, 5),
+                st.sampled_from(SCORED_CATEGORIES),
+            )
         ),
         judges=draw(st.none() | st.sampled_from(sorted(READS))),
         adjusts=draw(

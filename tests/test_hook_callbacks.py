@@ -394,6 +394,39 @@ def test_two_plugins_score_lines_called_back_add_up_as_on_the_python_engine() ->
         state = rules.apply(state, rules.legal_actions(state)[0])
 
 
+class PalmGroves:
+    """Score lines in a token's category: 7 points a tile held, as palm trees."""
+
+    NAME = "palm-groves"
+
+    @hookimpl
+    def naqala_score_lines(self, rules: Rules, state: State, player: int) -> list[ScoreLine]:
+        held = sum(1 for owner in state.board.owners if owner == player)
+        return [ScoreLine("palm-trees", 7 * held, "palm-groves")]
+
+
+def test_the_great_lake_doubles_a_palm_tree_worth_what_a_called_back_line_adds() -> None:
+    """The lake's line reads the worth of a palm tree from every line of its category,
+    a called-back plugin's too, on both engines (the kernel once left those out)."""
+    require_native()
+    from naqala.native.support import native_rules
+
+    rules = build_rules(["djinns"], extra_plugins=[PalmGroves()])
+    bridge = native_rules(rules)
+    by_the_lake = 0
+    for seed in range(12):
+        final, _ = bridge.new_game(5, seed).random_playout([seed, 1, 2, 3, 4])
+        state = bridge.to_python(final, meaning=False)
+        assert final.scores() == list(rules.scores(state)), seed
+        by_the_lake += sum(
+            line.points
+            for player in range(5)
+            for line in rules.score_lines(state, player)
+            if line.source == "great-lake" and line.category == "palm-trees"
+        )
+    assert by_the_lake > 0  # the lake doubled palm trees worth the groves' points
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_simulate_seats_a_plugin_s_player_natively_with_the_python_engine_s_json(
     jobs: str,

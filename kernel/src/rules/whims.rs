@@ -75,13 +75,20 @@ impl Rules<'_> {
 
     /// `lake_score_lines`: each palm tree and palace on the player's tiles next to the
     /// lake scores its worth once more, its worth being what its category's lines (the
-    /// djinns' included) give per token of that kind the player has.
+    /// djinns' included, and those of a called-back `naqala_score_lines`) give per token
+    /// of that kind the player has.
     fn lake_score(&self, state: &State, player: usize) -> i64 {
         let near = self.lakeside_tiles(state);
         let owned: Vec<usize> = state.owned_by(player).collect();
         if !owned.iter().any(|&t| near >> t & 1 == 1) {
             return 0;
         }
+        let called = match self.callbacks() {
+            Some(calls) if calls.answers(crate::callbacks::SCORE_LINES) => {
+                calls.score_lines(state, player)
+            }
+            _ => Vec::new(),
+        };
         let doc = &self.content.doc;
         let mut total = 0;
         for (index, token) in doc.tokens.iter().enumerate() {
@@ -91,17 +98,15 @@ impl Rules<'_> {
                 continue;
             }
             let held: i64 = owned.iter().map(on).sum();
-            let points = held * token.vp + self.better_count_points(state, player, index);
+            let category = format!("{}s", token.id);
+            let points = held * token.vp
+                + self.power_points_in(state, player, &category)
+                + (called.iter().filter(|l| l.category == category))
+                    .map(|l| l.points)
+                    .sum::<i64>();
             total += count * points.div_euclid(held);
         }
         total
-    }
-
-    /// The points of the djinns' lines in token `token`'s category (`<token>s`: a
-    /// content power's score lines, such as Haurvatat's palm trees).
-    fn better_count_points(&self, state: &State, player: usize, token: usize) -> i64 {
-        let category = format!("{}s", self.content.doc.tokens[token].id);
-        self.power_points_in(state, player, &category)
     }
 
     /// Whether the kernel plays whim `card` (by index): its power in content is used
