@@ -1,9 +1,9 @@
 //! A finished game as the lab reads it from the native state, as plain data: each seat's
 //! score lines (`crate::results`), the winners, the end flags, the cards' effect counts,
 //! the djinns held and the tiles' worth by kind (`lab/results.py`'s `result_of`), so a
-//! study's result needs no Python state. The lines must add up to the kernel's own
-//! scores (`Rules::scores`, proven the Python engine's by the differential harness), or
-//! the reading is refused.
+//! study's result needs no Python state. The lines are the very sheet the kernel's
+//! scores sum (`Rules::score_sheet`), proven the Python engine's by the differential
+//! harness.
 
 use crate::content::Content;
 use crate::results::{readable, score_lines, Line};
@@ -39,22 +39,21 @@ pub struct Reading {
 }
 
 /// The finished game `state` as the lab reads it, or `None` when its rules score lines
-/// this module does not write (`readable`) or its lines miss the kernel's scores.
+/// the kernel does not write as Python does (`readable`).
 pub fn read(rules: &Rules, state: &State) -> Option<Reading> {
     let content = rules.content;
     let verdict = rules.called_back_verdict(state);
     let calls = rules.callbacks();
-    let scoring = readable(content, |hook| calls.is_some_and(|c| c.answers(hook)))?;
+    if !readable(content, |hook| calls.is_some_and(|c| c.answers(hook))) {
+        return None;
+    }
     let lines: Vec<Vec<Line>> = (0..state.players.len())
-        .map(|p| score_lines(content, scoring, state, p, calls))
+        .map(|p| score_lines(rules, state, p))
         .collect();
     let scores: Vec<i64> = lines
         .iter()
         .map(|sheet| sheet.iter().map(|l| l.points).sum())
         .collect();
-    if scores != rules.scores(state) {
-        return None;
-    }
     let names = &content.names;
     let doc = &content.doc;
     let effects = state

@@ -12,6 +12,7 @@
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
+use super::scoring::Sheet;
 use super::stages::Stage;
 use super::{Phase, Rules, Step, Unported};
 use crate::actions::Action;
@@ -331,19 +332,19 @@ impl Rules<'_> {
             .is_some_and(|solo| solo.last_camel_ends && get_extra(&state.extras, solo.camels) == 0)
     }
 
-    /// `vizier_bonus`: the vizier majority's bonus with Yazid as the one opponent.
-    pub(super) fn solo_points(&self, state: &State, player: usize) -> i64 {
+    /// `outcome.vizier_bonus`: the base game's vizier majority bonus, with Yazid as the
+    /// one opponent (`yazid_vizier_bonus`).
+    pub(super) fn solo_line(&self, state: &State, player: usize, sheet: &mut impl Sheet) {
         let Some(solo) = self.solo.as_ref() else {
-            return 0;
+            return;
         };
         let Some(vizier) = solo.vizier else {
-            return 0;
+            return;
         };
         let viziers = i64::from(state.players[player].meeples[vizier]);
-        if !solo.vizier_bonus_against || viziers <= solo.held(state, solo.vizier) {
-            return 0;
+        if solo.vizier_bonus_against && viziers > solo.held(state, solo.vizier) {
+            sheet.line("vizier-majority", "solo", solo.vizier_bonus);
         }
-        solo.vizier_bonus
     }
 
     // -- Yazid's turn (sultan.py) -----------------------------------------------------

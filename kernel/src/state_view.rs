@@ -347,7 +347,7 @@ impl PyHooks {
             let at = CALLED_BACK.iter().position(|&h| h == hook);
             at.is_some_and(|at| found[at].is_some())
         };
-        if given(ADJUST_SCORE_LINES) && crate::results::readable(&content, given).is_none() {
+        if given(ADJUST_SCORE_LINES) && !crate::results::readable(&content, given) {
             return Err(pyo3::exceptions::PyValueError::new_err(
                 "naqala_adjust_score_lines reads every score line, and the native engine \
                  does not write the score lines of these rules",

@@ -794,20 +794,6 @@ impl Rules<'_> {
         state.decks[deck] = Deck::new(pile.draw(), pile.row(), &discard);
         state
     }
-
-    /// `Theft.score_lines`: an unused thief is worth its VP at the end.
-    pub(super) fn thief_points(&self, state: &State, player: usize) -> i64 {
-        let Some(thieves) = self.thieves.as_ref() else {
-            return 0;
-        };
-        state.players[player]
-            .hands
-            .hand(thieves.deck)
-            .iter()
-            .filter(|&&c| thieves.thefts[usize::from(c)].is_some())
-            .map(|&c| self.content.doc.cards[usize::from(c)].vp)
-            .sum()
-    }
 }
 
 /// The Thieves' stages (`naqala_stages`), by stage name.

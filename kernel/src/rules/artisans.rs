@@ -10,6 +10,7 @@
 
 use std::sync::Arc;
 
+use super::scoring::Sheet;
 use super::stages::{Automatic, Market, Stage};
 use super::{turn_here, wait_at, Phase, Rules, Step, Unported};
 use crate::actions::{Action, ItemTarget, Way, MAX_KILLS};
@@ -25,6 +26,8 @@ const OWN_STAGES: [&str; 2] = ["keep-item", "tribe:purple"];
 const ARTISAN: &str = "purple";
 const TENT: &str = "tent";
 const ITEMS: &str = "items";
+/// The source and category of the Artisans' own lines (`scoring.SOURCE`).
+const ARTISANS: &str = "artisans";
 const PRECIOUS: &str = "precious";
 /// `layout.NEW_KINDS`: the tiles laid in the board's inner area
 const NEW_KINDS: &[&str] = &["workshop", "specialized-market", "chasm"];
@@ -128,6 +131,11 @@ impl Artisans {
                 })
                 .collect(),
         })
+    }
+
+    /// The artisans in front of `player`.
+    fn artisans_of(&self, state: &State, player: usize) -> i64 {
+        i64::from(state.players[player].meeples[self.purple])
     }
 
     /// Whether the card is a magic item, used in its owner's turn.
@@ -563,34 +571,37 @@ impl Rules<'_> {
 
     // -- scoring (scoring.py, items.py, tents.py) -------------------------------------
 
-    /// The Artisans' score lines summed: the artisans (the majority per artisan for the
-    /// one player with strictly the most, or each player tied for the most when shared),
-    /// the precious items and the tents (Geb and Ptah are content).
-    pub(super) fn artisan_score(&self, state: &State, player: usize) -> i64 {
+    /// The Artisans' score lines (`naqala_score_lines`): the artisans (the majority
+    /// value each for the one player with strictly the most), each precious item (and an
+    /// item's content power) and each tent on the player's tiles (Geb and Ptah are
+    /// content).
+    pub(super) fn artisan_lines(&self, state: &State, player: usize, sheet: &mut impl Sheet) {
         let Some(art) = self.artisans.as_ref() else {
-            return 0;
+            return;
         };
         let doc = &self.content.doc;
-        let artisans_of = |p: usize| i64::from(state.players[p].meeples[art.purple]);
-        let mine = artisans_of(player);
+        let mine = art.artisans_of(state, player);
         let leads = mine > 0
-            && (0..state.players.len()).filter(|&p| p != player).all(|p| {
-                let theirs = artisans_of(p);
-                mine > theirs || (art.shared_ties && mine == theirs)
-            });
+            && (0..state.players.len())
+                .filter(|&p| p != player)
+                .all(|p| mine > art.artisans_of(state, p));
         let each = if leads {
             art.artisan_majority_vp
         } else {
             art.artisan_vp
         };
-        let mut total = mine * each;
-        total += (state.players[player].hands.hand(art.items).iter())
-            .filter(|&&c| art.item(c) == Some(Item::Precious))
-            .map(|&c| doc.cards[usize::from(c)].vp)
-            .sum::<i64>();
+        sheet.line(ARTISANS, ARTISANS, mine * each);
+        for &card in state.players[player].hands.hand(art.items) {
+            if art.item(card) == Some(Item::Precious) {
+                let spec = &doc.cards[usize::from(card)];
+                sheet.line(ITEMS, &spec.id, spec.vp);
+            } else {
+                self.power_lines(state, player, card, sheet);
+            }
+        }
         let geo = &state.layout.geometry;
-        for tile in 0..state.layout.size() {
-            if state.board.owner(tile) != player as i8 || state.board.tokens(tile)[art.tent] == 0 {
+        for tile in state.owned_by(player) {
+            if state.board.tokens(tile)[art.tent] == 0 {
                 continue;
             }
             let red = geo.area[tile]
@@ -599,9 +610,24 @@ impl Rules<'_> {
                     doc.tiles[usize::from(state.layout.tiles[usize::from(t)])].value == "red"
                 })
                 .count() as i64;
-            total += red * art.tent_red_tile_vp;
+            sheet.line(TENT, ARTISANS, red * art.tent_red_tile_vp);
         }
-        total
+    }
+
+    /// `tied_share_lines`: with `artisan_majority_ties = "shared"`, a player tied for
+    /// the most artisans scores the majority's difference too.
+    pub(super) fn tied_share_line(&self, state: &State, player: usize, sheet: &mut impl Sheet) {
+        let Some(art) = self.artisans.as_ref().filter(|a| a.shared_ties) else {
+            return;
+        };
+        let mine = art.artisans_of(state, player);
+        let others = (0..state.players.len()).filter(|&p| p != player);
+        let tied = others.clone().any(|p| art.artisans_of(state, p) == mine);
+        if mine == 0 || !tied || others.clone().any(|p| art.artisans_of(state, p) > mine) {
+            return;
+        }
+        let more = art.artisan_majority_vp - art.artisan_vp;
+        sheet.line(ARTISANS, "shared-artisan-majority", mine * more);
     }
 
     // -- the board (layout.py) --------------------------------------------------------

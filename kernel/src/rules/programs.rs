@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use super::events::Event;
+use super::scoring::Sheet;
 use super::stages::Stage;
 use super::{wait_at, Phase, Rules, Step, Unported};
 
@@ -470,63 +471,35 @@ impl Rules<'_> {
         self.run_effects(state, list, &scope)
     }
 
-    /// The points of the effects language at final scoring: the `scoring` triggers for
-    /// `player`, and the scoring powers of the cards `player` holds.
-    pub(super) fn effects_score(&self, state: &State, player: usize) -> i64 {
+    /// The content's `scoring` triggers' lines for `player`, each named after its
+    /// trigger (`effects.scoring_lines`).
+    pub(super) fn trigger_lines(&self, state: &State, player: usize, sheet: &mut impl Sheet) {
         let scoring = crate::effects::Moment::Scoring;
-        let mut total = 0;
         for program in &self.content.effects.triggers[scoring.index()] {
             let scope = Scope::of(player, &program.params);
-            total += effects::scores(program, state, &scope)
-                .map(|(_, points)| points)
-                .sum::<i64>();
+            for (category, points) in effects::scores(program, state, &scope) {
+                sheet.line(category, &program.id, points);
+            }
         }
-        total + self.power_points(state, player, |_| true, |_| true)
     }
 
-    /// The points of the content powers of the cards `player` holds in decks scored
-    /// `after` the plugins, in score lines of `category` (`card_score_lines` read by
-    /// category: the Great Lake doubles what the `palm-trees` lines give, Haurvatat's
-    /// included).
-    pub(crate) fn power_points_in(&self, state: &State, player: usize, category: &str) -> i64 {
-        let after = |deck: usize| {
-            self.content
-                .doc
-                .decks
-                .get(deck)
-                .is_none_or(|d| d.scored == "after")
-        };
-        self.power_points(state, player, after, |c| c == category)
-    }
-
-    /// The points of the scoring content powers of the cards `player` holds, in the
-    /// decks `deck` keeps and the lines whose category `category` keeps.
-    pub(super) fn power_points(
+    /// The lines of `card`'s content power at final scoring, named after the card.
+    pub(super) fn power_lines(
         &self,
         state: &State,
         player: usize,
-        deck: impl Fn(usize) -> bool,
-        category: impl Fn(&str) -> bool,
-    ) -> i64 {
-        let effects = &self.content.effects;
+        card: u8,
+        sheet: &mut impl Sheet,
+    ) {
         let scoring = Some(crate::effects::Moment::Scoring);
-        if effects.powers.iter().all(|p| p.on != scoring) {
-            return 0;
+        let Some(power) = self.content.effects.power_at(card, scoring) else {
+            return;
+        };
+        let scope = self.card_scope(player, card);
+        let id = &self.content.doc.cards[usize::from(card)].id;
+        for (category, points) in effects::scores(&power.program, state, &scope) {
+            sheet.line(category, id, points);
         }
-        let mut total = 0;
-        for held in (0..self.content.decks()).filter(|&d| deck(d)) {
-            for &card in state.players[player].hands.hand(held) {
-                let Some(power) = effects.power_at(card, scoring) else {
-                    continue;
-                };
-                let scope = self.card_scope(player, card);
-                total += effects::scores(&power.program, state, &scope)
-                    .filter(|&(c, _)| category(c))
-                    .map(|(_, points)| points)
-                    .sum::<i64>();
-            }
-        }
-        total
     }
 
     /// Whether a content power of a card `player` holds protects their meeples of

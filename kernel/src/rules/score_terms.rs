@@ -15,6 +15,10 @@ pub(super) struct ScoreTerms {
     pub vizier_vp: i64,
     pub vizier_bonus: i64,
     pub elder_vp: i64,
+    /// each token that scores: its index, its lines' category (`palm-trees`) and its VP
+    pub token_lines: Vec<(usize, String, i64)>,
+    /// the decks whose cards' lines come after every plugin's (`[[deck]] scored`)
+    pub after_decks: Vec<usize>,
 }
 
 impl ScoreTerms {
@@ -28,6 +32,14 @@ impl ScoreTerms {
             vizier_vp: setting("vizier_vp"),
             vizier_bonus: setting("vizier_bonus"),
             elder_vp: setting("elder_vp"),
+            token_lines: (doc.tokens.iter().enumerate())
+                .filter(|(_, token)| token.vp != 0)
+                .map(|(index, token)| (index, format!("{}s", token.id), token.vp))
+                .collect(),
+            after_decks: (doc.decks.iter().enumerate())
+                .filter(|(_, deck)| deck.scored == "after")
+                .map(|(index, _)| index)
+                .collect(),
         }
     }
 }

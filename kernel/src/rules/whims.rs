@@ -8,6 +8,7 @@
 //! Each function names the Python it follows. Every number (`city_vp`, `lake_diagonals`)
 //! is read from the content.
 
+use super::scoring::Sheet;
 use super::Rules;
 use crate::content::Content;
 use crate::effects::places;
@@ -19,6 +20,9 @@ use crate::terrain::LAKE;
 const CITY: &str = "city";
 /// The deck of the Sultan's Whims (`cities.WHIMS`): the box is in play when it is.
 pub(super) const WHIMS: &str = "whims";
+/// The source of the cities' line: the box's plugin as the rules name it
+/// (`cities.SOURCE`).
+const CITY_SOURCE: &str = "djinns";
 
 /// The Whims box over one content, resolved once per rules.
 #[derive(Clone, Debug, Default)]
@@ -60,53 +64,45 @@ impl Rules<'_> {
 
     // -- scoring -------------------------------------------------------------------------
 
-    /// The box's score lines, summed: the cities (`city_score_lines`) and the Great Lake
-    /// (`lake_score_lines`).
-    pub(super) fn whims_score(&self, state: &State, player: usize) -> i64 {
+    /// `city_score_lines`: the cities the player owns, squared, times `city_vp`.
+    pub(super) fn city_line(&self, state: &State, player: usize, sheet: &mut impl Sheet) {
         if !self.whims.active {
-            return 0;
+            return;
         }
         let cities = places(state, &self.whims.city)
             .filter(|&t| state.board.owner(t) == player as i8)
             .count() as i64;
-        self.content.setting("city_vp").unwrap_or(0) * cities * cities
-            + self.lake_score(state, player)
+        let city_vp = self.content.setting("city_vp").unwrap_or(0);
+        sheet.line("cities", CITY_SOURCE, city_vp * cities * cities);
     }
 
     /// `lake_score_lines`: each palm tree and palace on the player's tiles next to the
-    /// lake scores its worth once more, its worth being what its category's lines (the
-    /// djinns' included, and those of a called-back `naqala_score_lines`) give per token
-    /// of that kind the player has.
-    fn lake_score(&self, state: &State, player: usize) -> i64 {
+    /// lake scores its worth once more, its worth being what its category's lines give
+    /// per token of that kind the player has: `worth`, by scoring token, the points of the
+    /// plugins' lines (a called-back `naqala_score_lines`' too) and the cards' (Haurvatat's
+    /// palm trees).
+    pub(super) fn lake_lines(
+        &self,
+        state: &State,
+        player: usize,
+        worth: &[i64],
+        sheet: &mut impl Sheet,
+    ) {
         let near = self.lakeside_tiles(state);
         let owned: Vec<usize> = state.owned_by(player).collect();
         if !owned.iter().any(|&t| near >> t & 1 == 1) {
-            return 0;
+            return;
         }
-        let called = match self.callbacks() {
-            Some(calls) if calls.answers(crate::callbacks::SCORE_LINES) => {
-                calls.score_lines(state, player)
-            }
-            _ => Vec::new(),
-        };
-        let doc = &self.content.doc;
-        let mut total = 0;
-        for (index, token) in doc.tokens.iter().enumerate() {
-            let on = |t: &usize| i64::from(state.board.tokens(*t)[index]);
+        for (at, (index, category, _)) in self.score_terms.token_lines.iter().enumerate() {
+            let on = |t: &usize| i64::from(state.board.tokens(*t)[*index]);
             let count: i64 = owned.iter().filter(|&&t| near >> t & 1 == 1).map(on).sum();
-            if token.vp == 0 || count == 0 {
+            if count == 0 {
                 continue;
             }
             let held: i64 = owned.iter().map(on).sum();
-            let category = format!("{}s", token.id);
-            let points = held * token.vp
-                + self.power_points_in(state, player, &category)
-                + (called.iter().filter(|l| l.category == category))
-                    .map(|l| l.points)
-                    .sum::<i64>();
-            total += count * points.div_euclid(held);
+            let points = worth.get(at).copied().unwrap_or(0);
+            sheet.line(category, LAKE, count * points.div_euclid(held));
         }
-        total
     }
 
     /// Whether the kernel plays whim `card` (by index): its power in content is used
