@@ -187,6 +187,13 @@ impl ContentDoc {
         }
     }
 
+    /// The tiles deck `deck`'s row lies on (`[[deck]] lies_on`), by the tile table's
+    /// index; None for a deck whose row lies on none.
+    pub fn lying_places(&self, deck: usize) -> Option<Box<[bool]>> {
+        let kind = &self.decks.get(deck)?.lies_on;
+        (!kind.is_empty()).then(|| self.tiles.iter().map(|t| t.kind == *kind).collect())
+    }
+
     /// Whether these are a solo game's rules: their bid stage is solo mode's.
     pub fn is_solo(&self) -> bool {
         let (entry, module) = SOLO_BID;

@@ -266,10 +266,12 @@ pub fn places<'a>(state: &'a State, on: &'a [bool]) -> impl Iterator<Item = usiz
     (0..state.layout.size()).filter(move |&t| on[usize::from(state.layout.tiles[t])])
 }
 
-/// The card of deck `deck` lying on `tile` (its row lies on the tiles `on` marks), if any.
-pub fn lying_on(state: &State, deck: usize, on: &[bool], tile: usize) -> Option<u8> {
+/// The card of deck `deck` lying on `tile` (its row lies on the tiles `on` marks), with
+/// its place in the row, if any.
+pub fn lying_on(state: &State, deck: usize, on: &[bool], tile: usize) -> Option<(usize, u8)> {
     let place = places(state, on).position(|t| t == tile)?;
-    (state.decks[deck].row().get(place).copied()).filter(|&c| c != NO_CARD)
+    let card = state.decks[deck].row().get(place).copied();
+    card.filter(|&c| c != NO_CARD).map(|card| (place, card))
 }
 
 fn count(counted: Counted, state: &State, me: usize) -> i64 {

@@ -321,12 +321,8 @@ impl<'c> Rules<'c> {
             round_keys: (0..content.doc.cards.len())
                 .map(|card| round_key_of(content, card))
                 .collect(),
-            lying: (content.doc.decks.iter())
-                .map(|deck| {
-                    let kind = &deck.lies_on;
-                    (!kind.is_empty())
-                        .then(|| content.doc.tiles.iter().map(|t| t.kind == *kind).collect())
-                })
+            lying: (0..content.doc.decks.len())
+                .map(|deck| content.doc.lying_places(deck))
                 .collect(),
             gates: (0..content.doc.cards.len())
                 .map(|card| CardGate::new(content, card))

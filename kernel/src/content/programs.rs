@@ -788,16 +788,14 @@ fn resolve(doc: &ExprDoc, names: &Lookup<'_>) -> Result<Expr, String> {
                 suits: Box::new(names.doc.suits()),
                 most: count == "most_merchandise",
             },
-            "lying" => match names.doc.decks.iter().position(|d| d.id == *of) {
-                Some(deck) if !names.doc.decks[deck].lies_on.is_empty() => {
-                    let kind = &names.doc.decks[deck].lies_on;
-                    Expr::Lying {
-                        deck,
-                        on: names.doc.tiles.iter().map(|t| t.kind == *kind).collect(),
-                    }
+            "lying" => {
+                let deck = names.doc.decks.iter().position(|d| d.id == *of);
+                let on = deck.and_then(|deck| names.doc.lying_places(deck));
+                match (deck, on) {
+                    (Some(deck), Some(on)) => Expr::Lying { deck, on },
+                    _ => Expr::Num(0),
                 }
-                _ => Expr::Num(0),
-            },
+            }
             "near" | "beside" => Expr::NextTo {
                 kind: names.doc.tiles.iter().map(|t| t.kind == *of).collect(),
                 diagonals: count == "near",

@@ -312,17 +312,13 @@ impl Rules<'_> {
         deck: usize,
         tile: usize,
     ) -> State {
-        let Some(on) = self.lying[deck].as_deref() else {
-            return state;
-        };
-        let Some(place) = effects::places(&state, on).position(|t| t == tile) else {
-            return state;
+        let on = self.lying[deck].as_deref();
+        let Some((place, card)) = on.and_then(|on| effects::lying_on(&state, deck, on, tile))
+        else {
+            return state; // no card lies there
         };
         let pile = &state.decks[deck];
         let mut row = pile.row().to_vec();
-        let Some(card) = row.get(place).copied().filter(|&c| c != NO_CARD) else {
-            return state; // no card lies there
-        };
         row[place] = NO_CARD;
         state.decks[deck] = Deck::new(pile.draw(), &row, pile.discard());
         self.give_cards(state, me, deck, &[card])
