@@ -11,6 +11,7 @@
 
 use super::Rules;
 
+use crate::limits::MAX_TOKENS;
 use crate::score_line::Line;
 use crate::state::State;
 
@@ -49,16 +50,16 @@ impl Sheet for Vec<Line> {
 /// token's category (`palm-trees`): what the Great Lake reads a token's worth from.
 struct TokenWorth<'a, S> {
     categories: &'a [(usize, String, i64)],
-    points: Vec<i64>,
+    /// by the categories' order (at most one per token)
+    points: [i64; MAX_TOKENS],
     sheet: &'a mut S,
 }
 
 impl<'a, S: Sheet> TokenWorth<'a, S> {
     fn new(categories: &'a [(usize, String, i64)], sheet: &'a mut S) -> Self {
-        let points = Vec::new();
         TokenWorth {
             categories,
-            points,
+            points: [0; MAX_TOKENS],
             sheet,
         }
     }
@@ -67,7 +68,6 @@ impl<'a, S: Sheet> TokenWorth<'a, S> {
 impl<S: Sheet> Sheet for TokenWorth<'_, S> {
     fn line(&mut self, category: &str, source: &str, points: i64) {
         if let Some(at) = self.categories.iter().position(|(_, c, _)| c == category) {
-            self.points.resize(self.categories.len(), 0);
             self.points[at] += points;
         }
         self.sheet.line(category, source, points);
@@ -101,9 +101,10 @@ impl Rules<'_> {
     /// `player`'s score lines (`Rules.score_lines`): the plugins' lines, then their
     /// adjustments.
     pub(crate) fn score_sheet(&self, state: &State, player: usize, sheet: &mut impl Sheet) {
-        // the Great Lake reads the worth of a token from these lines, as they are written
-        let lake = self.whims.active;
-        let tokens = if lake {
+        // the Great Lake reads the worth of a token from these lines, as they are written,
+        // when the player has tiles by it
+        let by_lake = self.by_the_lake(state, player);
+        let tokens = if by_lake != 0 {
             &self.score_terms.token_lines[..]
         } else {
             &[]
@@ -114,8 +115,8 @@ impl Rules<'_> {
         let (points, sheet) = (worth.points, worth.sheet);
         self.trigger_lines(state, player, sheet);
         self.tied_share_line(state, player, sheet);
-        if lake {
-            self.lake_lines(state, player, &points, sheet);
+        if by_lake != 0 {
+            self.lake_lines(state, player, by_lake, &points, sheet);
         }
         match self.callbacks() {
             Some(calls) if calls.answers(crate::callbacks::ADJUST_SCORE_LINES) => {
@@ -228,13 +229,13 @@ mod tests {
         worth.line("coins", BASE, 7);
         worth.line("palm-trees", BASE, 6);
         worth.line("palm-trees", "haurvatat", 6);
-        assert_eq!(worth.points, [0, 12]);
+        assert_eq!(worth.points, [0, 12, 0]);
         assert_eq!(total, 19);
 
         let mut lines: Vec<Line> = Vec::new();
         let mut plain = TokenWorth::new(&[], &mut lines);
         plain.line("palm-trees", BASE, 6);
-        assert!(plain.points.is_empty());
+        assert_eq!(plain.points, [0; MAX_TOKENS]);
         assert_eq!(lines.len(), 1);
         assert_eq!(
             (lines[0].category.as_str(), lines[0].points),

@@ -76,32 +76,41 @@ impl Rules<'_> {
         sheet.line("cities", CITY_SOURCE, city_vp * cities * cities);
     }
 
+    /// The player's tiles next to a Great Lake (`lakeside_tiles` they own), as a mask: 0
+    /// without the box.
+    pub(super) fn by_the_lake(&self, state: &State, player: usize) -> u64 {
+        if !self.whims.active {
+            return 0;
+        }
+        let owned = state.owned_by(player).fold(0u64, |mask, t| mask | 1 << t);
+        self.lakeside_tiles(state) & owned
+    }
+
     /// `lake_score_lines`: each palm tree and palace on the player's tiles next to the
-    /// lake scores its worth once more, its worth being what its category's lines give
-    /// per token of that kind the player has: `worth`, by scoring token, the points of the
-    /// plugins' lines (a called-back `naqala_score_lines`' too) and the cards' (Haurvatat's
-    /// palm trees).
+    /// lake (`near`, a mask) scores its worth once more, its worth being what its
+    /// category's lines give per token of that kind the player has: `worth`, by scoring
+    /// token, the points of the plugins' lines (a called-back `naqala_score_lines`' too)
+    /// and the cards' (Haurvatat's palm trees).
     pub(super) fn lake_lines(
         &self,
         state: &State,
         player: usize,
+        near: u64,
         worth: &[i64],
         sheet: &mut impl Sheet,
     ) {
-        let near = self.lakeside_tiles(state);
-        let owned: Vec<usize> = state.owned_by(player).collect();
-        if !owned.iter().any(|&t| near >> t & 1 == 1) {
-            return;
-        }
         for (at, (index, category, _)) in self.score_terms.token_lines.iter().enumerate() {
-            let on = |t: &usize| i64::from(state.board.tokens(*t)[*index]);
-            let count: i64 = owned.iter().filter(|&&t| near >> t & 1 == 1).map(on).sum();
+            let on = |t: usize| i64::from(state.board.tokens(t)[*index]);
+            let count: i64 = state
+                .owned_by(player)
+                .filter(|&t| near >> t & 1 == 1)
+                .map(on)
+                .sum();
             if count == 0 {
                 continue;
             }
-            let held: i64 = owned.iter().map(on).sum();
-            let points = worth.get(at).copied().unwrap_or(0);
-            sheet.line(category, LAKE, count * points.div_euclid(held));
+            let held: i64 = state.owned_by(player).map(on).sum();
+            sheet.line(category, LAKE, count * worth[at].div_euclid(held));
         }
     }
 
