@@ -80,6 +80,22 @@ impl<S: Sheet> Sheet for TokenWorth<'_, S> {
     }
 }
 
+/// A called-back hook's answer on the sheet: its lines when the sheet reads them, else
+/// their points alone (summed in Python, no line handed over).
+fn write_called_back(
+    sheet: &mut impl Sheet,
+    lines: impl FnOnce() -> Vec<Line>,
+    points: impl FnOnce() -> i64,
+) {
+    if sheet.reads_lines() {
+        for line in lines() {
+            sheet.line(&line.category, &line.source, line.points);
+        }
+    } else {
+        sheet.line("", "", points());
+    }
+}
+
 /// The source of the base game's lines (`scoring.SOURCE`).
 const BASE: &str = "base";
 
@@ -122,13 +138,11 @@ impl Rules<'_> {
             Some(calls) if calls.answers(crate::callbacks::ADJUST_SCORE_LINES) => {
                 let mut frozen = Vec::new();
                 self.plugin_lines(state, player, &mut frozen);
-                if sheet.reads_lines() {
-                    for line in calls.adjusted_lines(state, player, &frozen) {
-                        sheet.line(&line.category, &line.source, line.points);
-                    }
-                } else {
-                    sheet.line("", "", calls.adjusted_points(state, player, &frozen));
-                }
+                write_called_back(
+                    sheet,
+                    || calls.adjusted_lines(state, player, &frozen),
+                    || calls.adjusted_points(state, player, &frozen),
+                );
             }
             _ => {}
         }
@@ -143,13 +157,11 @@ impl Rules<'_> {
         self.solo_line(state, player, sheet);
         match self.callbacks() {
             Some(calls) if calls.answers(crate::callbacks::SCORE_LINES) => {
-                if sheet.reads_lines() {
-                    for line in calls.score_lines(state, player) {
-                        sheet.line(&line.category, &line.source, line.points);
-                    }
-                } else {
-                    sheet.line("", "", calls.score_points(state, player));
-                }
+                write_called_back(
+                    sheet,
+                    || calls.score_lines(state, player),
+                    || calls.score_points(state, player),
+                );
             }
             _ => {}
         }

@@ -87,7 +87,7 @@ impl Rules<'_> {
     }
 
     /// `lake_score_lines`: each palm tree and palace on the player's tiles next to the
-    /// lake (`near`, a mask) scores its worth once more, its worth being what its
+    /// lake (`near`, a mask of the player's tiles) scores its worth once more, its worth being what its
     /// category's lines give per token of that kind the player has: `worth`, by scoring
     /// token, the points of the plugins' lines (a called-back `naqala_score_lines`' too)
     /// and the cards' (Haurvatat's palm trees).
@@ -101,8 +101,7 @@ impl Rules<'_> {
     ) {
         for (at, (index, category, _)) in self.score_terms.token_lines.iter().enumerate() {
             let on = |t: usize| i64::from(state.board.tokens(t)[*index]);
-            let count: i64 = state
-                .owned_by(player)
+            let count: i64 = (0..state.layout.size())
                 .filter(|&t| near >> t & 1 == 1)
                 .map(on)
                 .sum();
