@@ -80,6 +80,21 @@ impl<S: Sheet> Sheet for TokenWorth<'_, S> {
     }
 }
 
+/// A sheet that keeps a copy of the lines written through it: the plugins' lines, as a
+/// called-back `naqala_adjust_score_lines` reads them (`frozen`). It reads lines, so a
+/// called-back `naqala_score_lines` gives its lines here, whatever the sheet behind.
+struct Keeping<'a, S> {
+    kept: Vec<Line>,
+    sheet: &'a mut S,
+}
+
+impl<S: Sheet> Sheet for Keeping<'_, S> {
+    fn line(&mut self, category: &str, source: &str, points: i64) {
+        self.kept.line(category, source, points);
+        self.sheet.line(category, source, points);
+    }
+}
+
 /// A called-back hook's answer on the sheet: its lines when the sheet reads them, else
 /// their points alone (summed in Python, no line handed over).
 fn write_called_back(
@@ -125,8 +140,23 @@ impl Rules<'_> {
         } else {
             &[]
         };
+        // a called-back `naqala_adjust_score_lines` reads the plugins' lines: kept as
+        // they are written, not written twice
+        let adjusts = self
+            .callbacks()
+            .filter(|calls| calls.answers(crate::callbacks::ADJUST_SCORE_LINES));
         let mut worth = TokenWorth::new(tokens, sheet);
-        self.plugin_lines(state, player, &mut worth);
+        let frozen = if adjusts.is_some() {
+            let mut keeping = Keeping {
+                kept: Vec::new(),
+                sheet: &mut worth,
+            };
+            self.plugin_lines(state, player, &mut keeping);
+            keeping.kept
+        } else {
+            self.plugin_lines(state, player, &mut worth);
+            Vec::new()
+        };
         self.card_lines(state, player, &mut worth);
         let (points, sheet) = (worth.points, worth.sheet);
         self.trigger_lines(state, player, sheet);
@@ -134,23 +164,18 @@ impl Rules<'_> {
         if by_lake != 0 {
             self.lake_lines(state, player, by_lake, &points, sheet);
         }
-        match self.callbacks() {
-            Some(calls) if calls.answers(crate::callbacks::ADJUST_SCORE_LINES) => {
-                let mut frozen = Vec::new();
-                self.plugin_lines(state, player, &mut frozen);
-                write_called_back(
-                    sheet,
-                    || calls.adjusted_lines(state, player, &frozen),
-                    || calls.adjusted_points(state, player, &frozen),
-                );
-            }
-            _ => {}
+        if let Some(calls) = adjusts {
+            write_called_back(
+                sheet,
+                || calls.adjusted_lines(state, player, &frozen),
+                || calls.adjusted_points(state, player, &frozen),
+            );
         }
     }
 
     /// The plugins' lines (`naqala_score_lines`), before any adjustment: what
     /// `naqala_adjust_score_lines` reads (`frozen`).
-    pub(crate) fn plugin_lines(&self, state: &State, player: usize, sheet: &mut impl Sheet) {
+    fn plugin_lines(&self, state: &State, player: usize, sheet: &mut impl Sheet) {
         self.base_lines(state, player, sheet);
         self.artisan_lines(state, player, sheet);
         self.city_line(state, player, sheet);
@@ -255,5 +280,22 @@ mod tests {
         );
         let sum = 0i64;
         assert!(!sum.reads_lines()); // points alone: a hook is asked for its sum
+    }
+
+    #[test]
+    fn a_keeping_sheet_copies_the_lines_it_passes_on_and_reads_them() {
+        let mut total = 0i64;
+        let mut keeping = Keeping {
+            kept: Vec::new(),
+            sheet: &mut total,
+        };
+        assert!(keeping.reads_lines()); // a called-back hook gives it lines, not a sum
+        keeping.line("coins", BASE, 7);
+        keeping.line("extra", "house", 3);
+        let kept: Vec<_> = (keeping.kept.iter())
+            .map(|l| (l.category.as_str(), l.source.as_str(), l.points))
+            .collect();
+        assert_eq!(kept, [("coins", BASE, 7), ("extra", "house", 3)]);
+        assert_eq!(total, 10);
     }
 }
