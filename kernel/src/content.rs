@@ -187,6 +187,11 @@ impl ContentDoc {
         }
     }
 
+    /// The index of colour `id` (`VIZIER`) in the colours, meeples and bags.
+    pub fn colour_index(&self, id: &str) -> Option<usize> {
+        self.colours.iter().position(|c| c.id == id)
+    }
+
     /// The tiles deck `deck`'s row lies on (`[[deck]] lies_on`), by the tile table's
     /// index; None for a deck whose row lies on none.
     pub fn lying_places(&self, deck: usize) -> Option<Box<[bool]>> {
@@ -239,6 +244,16 @@ pub struct Content {
 /// number of their own.
 pub const RESOURCES: &str = "resources";
 pub const DJINNS: &str = "djinns";
+
+/// The colours whose tribes the rules play by hand, by id (`tribes.py`'s `VIZIER`,
+/// `ELDER`…, the Artisans' `ARTISAN`): each is found in the content by this id
+/// (`ContentDoc::colour_index`), and a game without it has no such tribe.
+pub const VIZIER: &str = "yellow";
+pub const ELDER: &str = "white";
+pub const MERCHANT: &str = "green";
+pub const BUILDER: &str = "blue";
+pub const ASSASSIN: &str = "red";
+pub const ARTISAN: &str = "purple";
 
 /// The order of action kinds' names, and of card ids, as numbers: the canonical order of
 /// actions compares kinds, and card ids as arguments, as strings.

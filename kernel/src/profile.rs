@@ -23,8 +23,6 @@ use crate::state::{State, NOBODY};
 pub const SEAT_PREFIX: &str = "greedy:profile-json=";
 /// the largest weight in points (`profile.MAX_WEIGHT`)
 const MAX_WEIGHT: f64 = 100.0;
-/// the colour of the assassins, whose moves `never_kill` leaves out
-const ASSASSINS: &str = "red";
 
 /// A player profile's numbers (`profile.Profile`).
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -102,7 +100,7 @@ impl Profile {
         if self.never_kill {
             let peaceful: Vec<(MoveEnd, Plan)> = ends
                 .iter()
-                .filter(|(end, _)| Profile::colour(meter, end.colour) != ASSASSINS)
+                .filter(|(end, _)| Profile::colour(meter, end.colour) != crate::content::ASSASSIN)
                 .cloned()
                 .collect();
             if !peaceful.is_empty() {

@@ -13,12 +13,17 @@ use serde::Deserialize;
 /// ids) its rules are keyed on: a plugin of another module under one of these names is
 /// not taken for the box.
 pub const IMPLEMENTED: &[(&str, &[&str])] = &[
-    ("naqala.plugins.base", &["base"]),
-    ("naqala.plugins.artisans", &["artisans"]),
-    ("naqala.plugins.whims", &["djinns", "whims"]),
+    (BASE, &["base"]),
+    (ARTISANS, &["artisans"]),
+    (WHIMS, &["djinns", "whims"]),
     ("naqala.plugins.thieves", &["thieves"]),
     (SOLO, &["solo"]),
 ];
+
+/// The plugin modules whose score lines the kernel writes (`Rules::score_sheet`).
+pub const BASE: &str = "naqala.plugins.base";
+pub const ARTISANS: &str = "naqala.plugins.artisans";
+pub const WHIMS: &str = "naqala.plugins.whims";
 
 /// Solo mode's plugin module: the provider of a solo game's `bid` stage
 /// (`ContentDoc::is_solo`).

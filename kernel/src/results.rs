@@ -6,68 +6,58 @@
 //! scores (no solo mode, every other scoring hook called back). Anything else is read
 //! through a Python state (`crate::reading`).
 
-use crate::content::Content;
+use crate::callbacks::{ADJUST_SCORE_LINES, SCORE_LINES, VERDICT};
+use crate::content::{Content, DJINNS, ELDER, RESOURCES, VIZIER};
+use crate::providers;
+use crate::rules::artisans::ITEMS;
+use crate::rules::thieves::{is_thief, THIEVES};
+use crate::rules::whims::WHIMS;
 use crate::rules::Rules;
 use crate::state::State;
 
 pub use crate::score_line::Line;
 
-/// The decks every game has first, in this order.
-const DECKS: [&str; 2] = ["resources", "djinns"];
-const THIEVES: &str = crate::content::box_names::THIEVES;
-const ITEMS: &str = "items";
-const WHIMS: &str = "whims";
-/// The hooks that write or change the scores, and the plugins whose answers the kernel
-/// writes; a verdict hook (solo mode) is never read here.
-const SCORING_HOOKS: [&str; 2] = ["naqala_score_lines", "naqala_adjust_score_lines"];
-const VERDICT_HOOK: &str = "naqala_verdict";
-const BASE: &str = "base";
-const ARTISANS: &str = "artisans";
-/// The Whims box's plugin, as the providers table names it (its ruleset name is `djinns`).
-const WHIMS_PLUGIN: &str = "whims";
-/// The kinds of the Thieves' cards: each unused one scores its VP.
-const THIEF_KINDS: [&str; 6] = ["djinns", "items", "meeples", "resources", "tile", "token"];
-const VIZIER: &str = "yellow";
-const ELDER: &str = "white";
-const ARTISAN: &str = "purple";
-
 /// Whether the kernel writes every score line of `content`'s games as Python's plugins
 /// do. A plugin's `naqala_verdict`, `naqala_score_lines` or `naqala_adjust_score_lines`
-/// the kernel calls back (`called` says which) gives its own answer.
+/// the kernel calls back (`called` says which) gives its own answer; the boxes' scoring
+/// hooks are known by the module that provides them.
 pub fn readable(content: &Content, called: impl Fn(&str) -> bool) -> bool {
-    let verdict_called_back = called(crate::callbacks::VERDICT);
     let doc = &content.doc;
     // after the two every game has, any deck: the boxes' are scored by their plugins'
     // lines below, a house rule's own by its cards' content powers
-    let decks = doc.decks.len() >= DECKS.len()
-        && doc.decks.iter().zip(DECKS).all(|(deck, id)| deck.id == id);
+    let decks = doc.decks.len() >= 2
+        && doc
+            .decks
+            .iter()
+            .zip([RESOURCES, DJINNS])
+            .all(|(deck, id)| deck.id == id);
     let colours = [VIZIER, ELDER]
         .iter()
-        .all(|id| doc.colours.iter().any(|c| c.id == *id));
+        .all(|id| doc.colour_index(id).is_some());
     let (mut artisans, mut whims, mut scored_by_base) = (false, false, false);
     for spec in &doc.providers {
         let (kind, name) = spec.entry.split_once(':').unwrap_or(("", ""));
-        if name == VERDICT_HOOK && !(kind == "hook" && verdict_called_back) {
+        if name == VERDICT && !(kind == "hook" && called(VERDICT)) {
             return false;
         }
-        if !SCORING_HOOKS.contains(&name) {
+        if name != SCORE_LINES && name != ADJUST_SCORE_LINES {
             continue;
         }
-        match (kind, spec.plugin.as_str()) {
-            ("hook", BASE) => scored_by_base |= name == SCORING_HOOKS[0],
-            ("hook", ARTISANS) => artisans = true,
-            ("hook", WHIMS_PLUGIN) => whims = true,
+        match (kind, spec.module.as_str()) {
+            ("hook", providers::BASE) => scored_by_base |= name == SCORE_LINES,
+            ("hook", providers::ARTISANS) => artisans = true,
+            ("hook", providers::WHIMS) => whims = true,
             ("hook", _) if called(name) => {}
             _ => return false,
         }
     }
     let cards_known = doc.cards.iter().all(|card| match card.deck.as_str() {
-        THIEVES => THIEF_KINDS.contains(&card.kind.as_str()),
+        THIEVES => is_thief(&card.deck, &card.kind),
         ITEMS => artisans,
         WHIMS => whims,
         _ => true,
     });
-    let artisans_colour = !artisans || doc.colours.iter().any(|c| c.id == ARTISAN);
+    let artisans_colour = !artisans || doc.colour_index(crate::content::ARTISAN).is_some();
     decks && colours && cards_known && artisans_colour && scored_by_base && !doc.is_solo()
 }
 

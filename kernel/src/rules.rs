@@ -39,7 +39,7 @@ mod scoring;
 mod stages;
 mod tiles;
 mod tribes;
-mod whims;
+pub(crate) mod whims;
 
 use djinns::djinn_ported;
 
@@ -327,7 +327,7 @@ impl<'c> Rules<'c> {
             gates: (0..content.doc.cards.len())
                 .map(|card| CardGate::new(content, card))
                 .collect(),
-            elder: content.doc.colours.iter().position(|c| c.id == "white"),
+            elder: content.doc.colour_index(crate::content::ELDER),
             score_terms: score_terms::ScoreTerms::new(content),
             thieves: thieves::Thieves::new(content),
             solo: solo::Solo::new(content),

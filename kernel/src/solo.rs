@@ -16,7 +16,7 @@ use super::scoring::Sheet;
 use super::stages::Stage;
 use super::{Phase, Rules, Step, Unported};
 use crate::actions::Action;
-use crate::content::Content;
+use crate::content::{Content, ASSASSIN, BUILDER, ELDER, MERCHANT, VIZIER};
 use crate::extras::{get_extra, set_extra, with_extra};
 use crate::names::Sym;
 use crate::state::{Count, Decision, Deck, State, NOBODY, NON_PLAYER};
@@ -80,7 +80,7 @@ impl Solo {
         }
         let names = &content.names;
         let setting = |key: &str| content.setting(key).unwrap_or(0);
-        let colour = |id: &str| doc.colours.iter().position(|c| c.id == id);
+        let colour = |id: &str| doc.colour_index(id);
         Some(Solo {
             white: names.known("sultan.white"),
             black: names.known("sultan.black"),
@@ -108,11 +108,11 @@ impl Solo {
                 .iter()
                 .map(|c| setting(&format!("yazid_keeps_{}", c.id)) != 0)
                 .collect(),
-            vizier: colour("yellow"),
-            elder: colour("white"),
-            merchant: colour("green"),
-            builder: colour("blue"),
-            assassin: colour("red"),
+            vizier: colour(VIZIER),
+            elder: colour(ELDER),
+            merchant: colour(MERCHANT),
+            builder: colour(BUILDER),
+            assassin: colour(ASSASSIN),
             fakir: content.card_index(FAKIR),
             djinns: doc
                 .cards

@@ -27,8 +27,6 @@ pub use crate::content::box_names::THIEVES;
 pub const HAFIZ: &str = "hafiz";
 /// What the blue thief steals, in this order (`kinds.TOKENS`).
 const TOKENS: &[&str] = &["palm-tree", "palace"];
-/// The colour that pays elders at a sacred place (`row.ELDER`).
-const ELDER: &str = "white";
 /// The decision where thieves are taken (`row.SACRED_PLACE`).
 const SACRED_PLACE: &str = "tile:sacred-place";
 
@@ -152,7 +150,7 @@ impl Thieves {
                 .iter()
                 .filter_map(|id| doc.tokens.iter().position(|t| t.id == *id))
                 .collect(),
-            elder: doc.colours.iter().position(|c| c.id == ELDER),
+            elder: doc.colour_index(crate::content::ELDER),
         })
     }
 

@@ -4,7 +4,7 @@
 //! environments' rewards and the search's value of a finished playout both ask here, so
 //! a solo game lost to the Sultan is lost to both.
 
-use crate::content::Content;
+use crate::content::{Content, VIZIER};
 use crate::extras::get_extra;
 use crate::names::Sym;
 use crate::state::State;
@@ -50,7 +50,7 @@ impl SoloVerdict {
         Some(SoloVerdict {
             lost: names.sym("sultan.lost"),
             aside_viziers: names.sym(&format!("aside.meeple.{VIZIER}")),
-            vizier: content.doc.colours.iter().position(|c| c.id == VIZIER),
+            vizier: content.doc.colour_index(VIZIER),
         })
     }
 
@@ -69,6 +69,3 @@ impl SoloVerdict {
         }
     }
 }
-
-/// The viziers' colour id, which solo mode compares with Yazid's (`sultan.VIZIER`).
-const VIZIER: &str = "yellow";

@@ -14,7 +14,7 @@ use super::scoring::Sheet;
 use super::stages::{Automatic, Market, Stage};
 use super::{turn_here, wait_at, Phase, Rules, Step, Unported};
 use crate::actions::{Action, ItemTarget, Way, MAX_KILLS};
-use crate::content::Content;
+use crate::content::{Content, ARTISAN};
 use crate::extras::{get_extra, set_extra};
 use crate::names::Sym;
 use crate::rng::Rng;
@@ -23,9 +23,9 @@ use crate::state::{saturating_count, Count, Decision, Deck, Layout, State};
 /// The stages only the Artisans register (`naqala_stages`, `naqala_tribe_actions`):
 /// the box is recognised by them, not by its plugin's name.
 const OWN_STAGES: [&str; 2] = ["keep-item", "tribe:purple"];
-const ARTISAN: &str = "purple";
 const TENT: &str = "tent";
-const ITEMS: &str = "items";
+/// The Artisans' deck of magic items: the box is in play when the content has it.
+pub(crate) const ITEMS: &str = "items";
 /// The source and category of the Artisans' own lines (`scoring.SOURCE`).
 const ARTISANS: &str = "artisans";
 const PRECIOUS: &str = "precious";
@@ -105,7 +105,7 @@ impl Artisans {
         let setting = |key: &str| content.setting(key).unwrap_or(0);
         let items = content.deck_index(ITEMS)?;
         Some(Artisans {
-            purple: doc.colours.iter().position(|c| c.id == ARTISAN)?,
+            purple: doc.colour_index(ARTISAN)?,
             tent: doc.tokens.iter().position(|t| t.id == TENT)?,
             items,
             piece_tent: names.known("piece.tent"),

@@ -3,7 +3,7 @@
 //! was a fifth of its work (issue #40: names interned once, no string comparison in the
 //! game loop).
 
-use crate::content::Content;
+use crate::content::{Content, ELDER, VIZIER};
 
 #[derive(Clone, Debug)]
 pub(super) struct ScoreTerms {
@@ -24,11 +24,10 @@ pub(super) struct ScoreTerms {
 impl ScoreTerms {
     pub fn new(content: &Content) -> ScoreTerms {
         let doc = &content.doc;
-        let colour = |id: &str| doc.colours.iter().position(|c| c.id == id);
         let setting = |key: &str| content.setting(key).unwrap_or(0);
         ScoreTerms {
-            vizier: colour("yellow"),
-            elder: colour("white"),
+            vizier: doc.colour_index(VIZIER),
+            elder: doc.colour_index(ELDER),
             vizier_vp: setting("vizier_vp"),
             vizier_bonus: setting("vizier_bonus"),
             elder_vp: setting("elder_vp"),

@@ -19,7 +19,7 @@ use crate::terrain::LAKE;
 /// The tile kind of the Fabulous Cities (`cities.CITY`).
 const CITY: &str = "city";
 /// The deck of the Sultan's Whims (`cities.WHIMS`): the box is in play when it is.
-pub(super) const WHIMS: &str = "whims";
+pub(crate) const WHIMS: &str = "whims";
 /// The source of the cities' line: the box's plugin as the rules name it
 /// (`cities.SOURCE`).
 const CITY_SOURCE: &str = "djinns";
