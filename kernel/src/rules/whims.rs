@@ -32,6 +32,8 @@ pub(super) struct Whims {
     /// by tile table index: whether the tile is a Fabulous City, a Great Lake
     city: Vec<bool>,
     lake: Vec<bool>,
+    /// `lake_diagonals`: whether the 4 diagonal tiles are by the lake too
+    diagonals: bool,
 }
 
 impl Whims {
@@ -45,6 +47,7 @@ impl Whims {
             active: true,
             city: doc.tiles.iter().map(|t| t.kind == CITY).collect(),
             lake: doc.tiles.iter().map(|t| t.kind == LAKE).collect(),
+            diagonals: content.setting("lake_diagonals").unwrap_or(0) != 0,
         }
     }
 }
@@ -55,11 +58,10 @@ impl Rules<'_> {
     /// `lakeside_tiles`: the tiles next to a Great Lake (the 8 around it, or the 4 when
     /// `lake_diagonals` is 0), not lakes themselves, as a mask.
     fn lakeside_tiles(&self, state: &State) -> u64 {
-        let diagonals = self.content.setting("lake_diagonals").unwrap_or(0) != 0;
         let water = (0..state.layout.size())
             .filter(|&t| self.whims.lake[usize::from(state.layout.tiles[t])])
             .fold(0u64, |m, t| m | 1 << t);
-        lakeside(&state.layout.geometry, water, diagonals)
+        lakeside(&state.layout.geometry, water, self.whims.diagonals)
     }
 
     // -- scoring -------------------------------------------------------------------------
