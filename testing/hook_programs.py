@@ -6,10 +6,10 @@ code plugins from a vocabulary of bodies over the view's read API: the end of th
 protected meeples, a score line (in a category of its own or a token's) and its
 adjustment, a verdict and a tile action answering with effects of the effects language,
 each deciding on a player's coins, camels, viziers, elders, cards or the round. The
-differential harness plays each over the base game or the boxes (``BOXES``) on both
-engines, comparing every state, legal list and score sheet
-(``tests/test_hook_programs.py``, 12 plugins; ``NAQALA_HOOK_PROGRAMS=150`` for a bench
-count).
+differential harness plays each over the base game or the boxes (``BOXES``, with up to
+five players in the Whims box) on both engines, comparing every state, legal list and
+score sheet (``tests/test_hook_programs.py``, 12 plugins; ``NAQALA_HOOK_PROGRAMS=150``
+for a bench count).
 """
 
 from __future__ import annotations
@@ -56,8 +56,22 @@ class Test:
 #: the categories a drawn score line is in: its own, or a token's, whose lines the Great
 #: Lake reads to double a token by the lake
 SCORED_CATEGORIES = ("extra", "palm-trees", "palaces")
-#: the boxes a drawn plugin is played over (each with 2 to 4 players)
-BOXES: tuple[tuple[str, ...], ...] = ((), ("djinns",), ("artisans",), ("artisans", "djinns"))
+#: the boxes a drawn plugin is played over (``tables`` draws a player count for each)
+BOXES: tuple[tuple[str, ...], ...] = (
+    (),
+    ("djinns",),
+    ("artisans",),
+    ("artisans", "djinns"),
+    ("thieves",),
+    ("thieves", "djinns"),
+)
+
+
+def tables() -> st.SearchStrategy[tuple[tuple[str, ...], int]]:
+    """A drawn set of boxes and a player count it allows: 2 to 4, or 5 with the Whims box."""
+    return st.sampled_from(BOXES).flatmap(
+        lambda boxes: st.tuples(st.just(boxes), st.integers(2, 5 if "djinns" in boxes else 4))
+    )
 
 
 def _tests() -> st.SearchStrategy[Test]:

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from naqala.core.engine import build_rules
-from naqala.testing.hook_programs import BOXES, HookProgram, hook_programs
+from naqala.testing.hook_programs import HookProgram, hook_programs, tables
 
 differential = pytest.importorskip("naqala.native.differential")
 support = pytest.importorskip("naqala.native.support")
@@ -22,10 +22,11 @@ support = pytest.importorskip("naqala.native.support")
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(hook_programs(), st.sampled_from(BOXES), st.integers(0, 2**20), st.sampled_from((2, 3, 4)))
+@given(hook_programs(), tables(), st.integers(0, 2**20))
 def test_a_drawn_hook_plugin_plays_the_same_game_on_both_engines(
-    program: HookProgram, boxes: tuple[str, ...], seed: int, players: int
+    program: HookProgram, table: tuple[tuple[str, ...], int], seed: int
 ) -> None:
+    boxes, players = table
     rules = build_rules(boxes, extra_plugins=[program])
     assert support.native_obstacle(rules) is None  # every hook is called back
     report = differential.verify_game(rules, support.native_rules(rules), players, seed)
