@@ -48,6 +48,8 @@ CALLED_BACK: dict[str, tuple[str, ...]] = {
 }
 
 Function = Callable[..., Any]
+#: how many distinct score lines ``naqala_adjust_score_lines``' caller keeps made
+MADE_LINES = 4096
 #: what the kernel calls at a Python player's decisions: (view, option notations) → index
 SeatFunction = Callable[[Any, list[str]], int]
 
@@ -147,8 +149,22 @@ def _adjusted_lines(rules: Rules, functions: Sequence[Function]) -> Function:
     ``(category, source, points)`` (their words are not kept natively); with ``lines``,
     the lines themselves, in order (a finished game's reading)."""
 
+    made: dict[tuple[str, str, int], ScoreLine] = {}
+
+    def line_of(given: tuple[str, str, int]) -> ScoreLine:
+        """One frozen ``ScoreLine`` per distinct line, made once: a greedy game hands the
+        hook thousands of sheets of the same few lines, and making them was most of its
+        cost."""
+        found = made.get(given)
+        if found is None:
+            if len(made) >= MADE_LINES:
+                made.clear()
+            category, source, points = given
+            found = made[given] = ScoreLine(category, points, source)
+        return found
+
     def adjust(view: Any, player: int, given: list[tuple[str, str, int]], lines: bool) -> Any:
-        frozen = tuple(ScoreLine(category, points, source) for category, source, points in given)
+        frozen = tuple(map(line_of, given))
         found = [line for f in functions for line in (f(rules, view, player, frozen) or ())]
         if lines:
             return [(line.category, line.source, line.points) for line in found]

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from native_kit import assert_native_game_is_python, require_native
 
@@ -425,6 +426,46 @@ def test_the_great_lake_doubles_a_palm_tree_worth_what_a_called_back_line_adds()
             if line.source == "great-lake" and line.category == "palm-trees"
         )
     assert by_the_lake > 0  # the lake doubled palm trees worth the groves' points
+
+
+class Kept:
+    """An adjustment that keeps every sheet it is handed, adding nothing."""
+
+    NAME = "kept"
+
+    def __init__(self) -> None:
+        self.sheets: list[tuple[ScoreLine, ...]] = []
+
+    @hookimpl
+    def naqala_adjust_score_lines(
+        self, rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...]
+    ) -> list[ScoreLine]:
+        self.sheets.append(lines)
+        return []
+
+
+def test_an_adjustment_is_handed_each_distinct_line_made_once_and_read_as_the_python_one() -> None:
+    """A greedy game hands the adjustment thousands of sheets of the same few lines: each
+    line is made once and handed again, equal to the Python engine's line without its
+    words."""
+    require_native()
+    from naqala.native.support import native_rules
+
+    kept = Kept()
+    rules = build_rules(extra_plugins=[kept])
+    bridge = native_rules(rules)
+    state = rules.new_game(3, 7)
+    for _ in range(40):
+        state = rules.apply(state, rules.legal_actions(state)[0])
+    native = bridge.to_native(state)
+    scores = native.scores()
+    first = kept.sheets[0]
+    assert native.scores() == scores
+    again = kept.sheets[len(state.players)]  # the same player's sheet, asked again
+    assert first and all(a is b for a, b in zip(first, again, strict=True))
+    assert scores == list(rules.scores(state))
+    words_left_out = [attrs.evolve(line, detail="") for line in rules.score_lines(state, 0)]
+    assert list(first) == [line for line in words_left_out if line.source != "kept"]
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

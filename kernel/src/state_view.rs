@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use pyo3::exceptions::{PyAttributeError, PyIndexError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyList, PyTuple};
 
 use crate::callbacks::{
     HookCalls, Verdict, ADJUST_NEW_GAME, ADJUST_SCORE_LINES, CALLED_BACK, GAME_ENDS,
@@ -31,6 +31,8 @@ use crate::state::{Player, State};
 /// The most effect lists answered that are kept resolved (a hook answers a few lists,
 /// again and again; one that makes new ones every call is not kept without bound).
 const KEPT_ANSWERS: usize = 256;
+/// The most score lines kept made as Python tuples (`PyHooks::given_lines`).
+const KEPT_LINES: usize = 4096;
 
 /// What a hook that sets an attribute of a view is told.
 const READ_ONLY: &str = "a StateView is read-only: a hook called back by the native engine \
@@ -323,6 +325,8 @@ pub struct PyHooks {
     failure: Mutex<Option<String>>,
     /// the effect lists answered, by their JSON, resolved against the content once
     answered: Mutex<HashMap<String, Arc<Vec<Effect>>>>,
+    /// the score lines handed to `naqala_adjust_score_lines`, each made once in Python
+    handed: Mutex<HashMap<Line, Py<PyTuple>>>,
 }
 
 impl PyHooks {
@@ -360,6 +364,7 @@ impl PyHooks {
             tallies: Default::default(),
             failure: Mutex::new(None),
             answered: Mutex::new(HashMap::new()),
+            handed: Mutex::new(HashMap::new()),
         })
     }
 
@@ -375,6 +380,42 @@ impl PyHooks {
                 ((*hook).to_owned(), t.calls.load(Ordering::Relaxed), seconds)
             })
             .collect()
+    }
+
+    /// Score lines as the `(category, source, points)` tuples the Python side reads, each
+    /// distinct line made once: a greedy game hands the hook thousands of sheets of the
+    /// same few lines. No Python object is made while the lock is held.
+    fn given_lines<'py>(&self, py: Python<'py>, lines: &[Line]) -> PyResult<Bound<'py, PyList>> {
+        let kept: Vec<Option<Py<PyTuple>>> = match self.handed.lock() {
+            Ok(kept) => (lines.iter())
+                .map(|line| kept.get(line).map(|t| t.clone_ref(py)))
+                .collect(),
+            Err(_) => lines.iter().map(|_| None).collect(),
+        };
+        let mut made = Vec::new();
+        let mut given = Vec::with_capacity(lines.len());
+        for (line, kept) in lines.iter().zip(kept) {
+            let tuple = match kept {
+                Some(tuple) => tuple,
+                None => {
+                    let tuple = (line.category.as_str(), line.source.as_str(), line.points)
+                        .into_pyobject(py)?
+                        .unbind();
+                    made.push((line.clone(), tuple.clone_ref(py)));
+                    tuple
+                }
+            };
+            given.push(tuple);
+        }
+        if !made.is_empty() {
+            if let Ok(mut kept) = self.handed.lock() {
+                if kept.len() + made.len() > KEPT_LINES {
+                    kept.clear();
+                }
+                kept.extend(made);
+            }
+        }
+        PyList::new(py, given)
     }
 
     fn fail(&self, message: String) {
@@ -527,23 +568,21 @@ impl HookCalls for PyHooks {
     }
 
     fn adjusted_points(&self, state: &State, player: usize, lines: &[Line]) -> i64 {
-        let given = line_tuples(lines);
         self.call_with(
             ADJUST_SCORE_LINES,
             |answer| answer.extract::<i64>(),
             |py, function| {
                 let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
-                function.call1(py, (view, player, given, false))
+                function.call1(py, (view, player, self.given_lines(py, lines)?, false))
             },
         )
         .unwrap_or(0)
     }
 
     fn adjusted_lines(&self, state: &State, player: usize, lines: &[Line]) -> Vec<Line> {
-        let given = line_tuples(lines);
         self.call_with(ADJUST_SCORE_LINES, read_lines, |py, function| {
             let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
-            function.call1(py, (view, player, given, true))
+            function.call1(py, (view, player, self.given_lines(py, lines)?, true))
         })
         .unwrap_or_default()
     }
@@ -568,14 +607,6 @@ impl HookCalls for PyHooks {
     fn take_failure(&self) -> Option<String> {
         self.failure.lock().ok().and_then(|mut f| f.take())
     }
-}
-
-/// Score lines as `(category, source, points)`, as the Python side reads and writes them.
-fn line_tuples(lines: &[Line]) -> Vec<(String, String, i64)> {
-    lines
-        .iter()
-        .map(|l| (l.category.clone(), l.source.clone(), l.points))
-        .collect()
 }
 
 /// A hook's score lines, answered as `(category, source, points)` tuples.
