@@ -16,8 +16,6 @@ use crate::geometry::Geometry;
 use crate::state::State;
 use crate::terrain::LAKE;
 
-/// The tile kind of the Fabulous Cities (`cities.CITY`).
-const CITY: &str = "city";
 /// The deck of the Sultan's Whims (`cities.WHIMS`): the box is in play when it is.
 pub(crate) const WHIMS: &str = "whims";
 /// The source of the cities' line: the box's plugin as the rules name it
@@ -29,25 +27,29 @@ const CITY_SOURCE: &str = "djinns";
 pub(super) struct Whims {
     /// whether the plugin is in the rules (its hooks answer only then)
     pub active: bool,
-    /// by tile table index: whether the tile is a Fabulous City, a Great Lake
-    city: Vec<bool>,
+    /// the whims deck, whose row lies on the Fabulous Cities (`cities.city_tiles`)
+    deck: usize,
+    /// by tile table index: whether the tile is a Great Lake
     lake: Vec<bool>,
     /// `lake_diagonals`: whether the 4 diagonal tiles are by the lake too
     diagonals: bool,
+    /// `city_vp`: what n cities score, times n²
+    city_vp: i64,
 }
 
 impl Whims {
     pub fn new(content: &Content) -> Whims {
         let doc = &content.doc;
         // the box is in play when its deck is: recognised by its content, not its name
-        if content.deck_index(WHIMS).is_none() {
+        let Some(deck) = content.deck_index(WHIMS) else {
             return Whims::default();
-        }
+        };
         Whims {
             active: true,
-            city: doc.tiles.iter().map(|t| t.kind == CITY).collect(),
+            deck,
             lake: doc.tiles.iter().map(|t| t.kind == LAKE).collect(),
             diagonals: content.setting("lake_diagonals").unwrap_or(0) != 0,
+            city_vp: content.setting("city_vp").unwrap_or(0),
         }
     }
 }
@@ -66,16 +68,19 @@ impl Rules<'_> {
 
     // -- scoring -------------------------------------------------------------------------
 
-    /// `city_score_lines`: the cities the player owns, squared, times `city_vp`.
+    /// `city_score_lines`: the cities the player owns, squared, times `city_vp`; the
+    /// cities are the tiles the whims' row lies on.
     pub(super) fn city_line(&self, state: &State, player: usize, sheet: &mut impl Sheet) {
         if !self.whims.active {
             return;
         }
-        let cities = places(state, &self.whims.city)
-            .filter(|&t| state.board.owner(t) == player as i8)
-            .count() as i64;
-        let city_vp = self.content.setting("city_vp").unwrap_or(0);
-        sheet.line("cities", CITY_SOURCE, city_vp * cities * cities);
+        let owned = |on: &[bool]| {
+            places(state, on)
+                .filter(|&t| state.board.owner(t) == player as i8)
+                .count()
+        };
+        let cities = self.lying[self.whims.deck].as_deref().map_or(0, owned) as i64;
+        sheet.line("cities", CITY_SOURCE, self.whims.city_vp * cities * cities);
     }
 
     /// The player's tiles next to a Great Lake (`lakeside_tiles` they own), as a mask: 0
