@@ -25,12 +25,9 @@ pub fn readable(content: &Content, called: impl Fn(&str) -> bool) -> bool {
     let doc = &content.doc;
     // after the two every game has, any deck: the boxes' are scored by their plugins'
     // lines below, a house rule's own by its cards' content powers
-    let decks = doc.decks.len() >= 2
-        && doc
-            .decks
-            .iter()
-            .zip([RESOURCES, DJINNS])
-            .all(|(deck, id)| deck.id == id);
+    let first = [RESOURCES, DJINNS];
+    let decks = doc.decks.len() >= first.len()
+        && doc.decks.iter().zip(first).all(|(deck, id)| deck.id == id);
     let colours = [VIZIER, ELDER]
         .iter()
         .all(|id| doc.colour_index(id).is_some());
