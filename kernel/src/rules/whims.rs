@@ -94,10 +94,10 @@ impl Rules<'_> {
     }
 
     /// `lake_score_lines`: each palm tree and palace on the player's tiles next to the
-    /// lake (`near`, a mask of the player's tiles) scores its worth once more, its worth being what its
-    /// category's lines give per token of that kind the player has: `worth`, by scoring
-    /// token, the points of the plugins' lines (a called-back `naqala_score_lines`' too)
-    /// and the cards' (Haurvatat's palm trees).
+    /// lake (`near`, a mask of the player's tiles) scores its worth once more, its worth
+    /// being what its category's lines give per token of that kind the player has:
+    /// `worth`, by scoring token, the points of the plugins' lines (a called-back
+    /// `naqala_score_lines`' too) and the cards' (Haurvatat's palm trees).
     pub(super) fn lake_lines(
         &self,
         state: &State,
