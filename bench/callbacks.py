@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import statistics
 import tempfile
 import time
@@ -67,11 +68,15 @@ Side = Callable[[], tuple[float, int]]
 
 def study_games(rules: Rules, games: int, player: str) -> Side:
     """Play ``games`` games of ``player`` seats natively and read each result as a study
-    does (``naqala.lab.native.play_native``): (CPU seconds, actions)."""
+    does (``naqala.lab.native.play_native``): (CPU seconds, actions). Each run plays the
+    next ``games`` seeds, so the kernel never answers a hook from memory of the very game
+    it played before (both sides of a ratio play the same seeds)."""
+    runs = itertools.count()
 
     def run() -> tuple[float, int]:
+        first = next(runs) * games
         started, actions = time.process_time(), 0
-        for seed in range(games):
+        for seed in range(first, first + games):
             actions += play_native(rules, PLAYERS, seed, [player] * PLAYERS).actions
         return time.process_time() - started, actions
 

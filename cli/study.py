@@ -284,10 +284,13 @@ class EngineMeter:
         typer.echo(f"naqala: {self.line(games)}", err=True)
 
 
-def _summed(parts: Sequence[dict[str, tuple[int, float]]]) -> dict[str, tuple[int, float]]:
-    total: dict[str, tuple[int, float]] = {}
+def _summed(
+    parts: Sequence[dict[str, tuple[int, int, float]]],
+) -> dict[str, tuple[int, int, float]]:
+    """Each callback's ``(asked, calls, seconds)`` added up over the rulesets."""
+    total: dict[str, tuple[int, int, float]] = {}
     for part in parts:
-        for name, (calls, seconds) in part.items():
-            was_calls, was_seconds = total.get(name, (0, 0.0))
-            total[name] = (was_calls + calls, was_seconds + seconds)
+        for name, (asked, calls, seconds) in part.items():
+            was_asked, was_calls, was_seconds = total.get(name, (0, 0, 0.0))
+            total[name] = (was_asked + asked, was_calls + calls, was_seconds + seconds)
     return total

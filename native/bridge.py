@@ -39,8 +39,10 @@ class NativeRules:
         reader = state_reader(rules) if callbacks else None
         self.kernel: Kernel = native().Kernel(content, list(callbacks) or None, reader)
 
-    def called_back(self) -> list[tuple[str, int, float]]:
-        """Each hook the kernel has called back so far: ``(hook, calls, seconds)``."""
+    def called_back(self) -> list[tuple[str, int, int, float]]:
+        """Each hook the kernel has asked so far: ``(hook, asked, calls, seconds)``; a
+        question asked again of what the hook read before is answered from memory, not
+        called (docs/hooks.md, "What the hook may do")."""
         return self.kernel.called_back()
 
     def to_native(self, state: State) -> NativeState:

@@ -5,6 +5,7 @@ of the state that reads as the Python ``State`` does."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,7 @@ def test_games_with_a_hook_called_back_do_not_differ_from_the_python_engine(name
         total.add(verify_game(rules, bridge, players, seed, agent))
     assert total.differences == [] and total.unported == {}
     assert_native_game_is_python(rules, bridge, 4, 7)  # a native set-up, played out
-    assert [hook for hook, calls, _ in bridge.called_back() if calls] == [CALLED_BACK[name]]
+    assert [hook for hook, _, calls, _ in bridge.called_back() if calls] == [CALLED_BACK[name]]
 
 
 @pytest.mark.parametrize("name", CALLED_BACK)
@@ -429,25 +430,26 @@ def test_the_great_lake_doubles_a_palm_tree_worth_what_a_called_back_line_adds()
 
 
 class Kept:
-    """An adjustment that keeps every sheet it is handed, adding nothing."""
+    """An adjustment that keeps every sheet it is handed, with the round it read, adding
+    nothing."""
 
     NAME = "kept"
 
     def __init__(self) -> None:
-        self.sheets: list[tuple[ScoreLine, ...]] = []
+        self.sheets: list[tuple[int, tuple[ScoreLine, ...]]] = []
 
     @hookimpl
     def naqala_adjust_score_lines(
         self, rules: Rules, state: State, player: int, lines: tuple[ScoreLine, ...]
     ) -> list[ScoreLine]:
-        self.sheets.append(lines)
+        self.sheets.append((state.round, lines))
         return []
 
 
 def test_an_adjustment_is_handed_each_distinct_line_made_once_and_read_as_the_python_one() -> None:
     """A greedy game hands the adjustment thousands of sheets of the same few lines: each
     line is made once and handed again, equal to the Python engine's line without its
-    words."""
+    words. The same question about the same round is not asked twice."""
     require_native()
     from naqala.native.support import native_rules
 
@@ -459,13 +461,151 @@ def test_an_adjustment_is_handed_each_distinct_line_made_once_and_read_as_the_py
         state = rules.apply(state, rules.legal_actions(state)[0])
     native = bridge.to_native(state)
     scores = native.scores()
-    first = kept.sheets[0]
-    assert native.scores() == scores
-    again = kept.sheets[len(state.players)]  # the same player's sheet, asked again
+    asked = len(kept.sheets)
+    assert asked == len(state.players)
+    assert native.scores() == scores and len(kept.sheets) == asked  # remembered
+    later = bridge.to_native(attrs.evolve(state, round=state.round + 1))
+    assert later.scores() == scores
+    (round_read, first), (later_round, again) = kept.sheets[0], kept.sheets[asked]
+    assert later_round == round_read + 1  # the same player's sheet, asked again
     assert first and all(a is b for a, b in zip(first, again, strict=True))
     assert scores == list(rules.scores(state))
     words_left_out = [attrs.evolve(line, detail="") for line in rules.score_lines(state, 0)]
     assert list(first) == [line for line in words_left_out if line.source != "kept"]
+
+
+class Counted:
+    """Camels worth a point from round 3 on, for players with 5 coins or more: what the
+    hook reads depends on what it has read (the coins only from round 3). It counts its
+    calls."""
+
+    NAME = "counted"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    @hookimpl
+    def naqala_score_lines(self, rules: Rules, state: State, player: int) -> list[ScoreLine]:
+        self.calls += 1
+        if state.round < 3:
+            return []
+        me = state.players[player]
+        return [ScoreLine("camels", me.camels, self.NAME, "")] if me.coins >= 5 else []
+
+
+def test_a_hook_is_asked_again_only_when_what_it_read_has_changed() -> None:
+    """The kernel keeps a hook's answers by its arguments and the values of every part of
+    the state its calls have read, widening what it compares when a call reads more: a
+    greedy game asks the score of thousands of states, and the game stays the Python
+    engine's."""
+    require_native()
+    from naqala.agents.greedy import GreedyAgent
+    from naqala.core.serialize import state_to_data
+    from naqala.core.simulate import agent_seed
+    from naqala.native.support import native_rules
+
+    counted = Counted()
+    rules, seed, players = build_rules(extra_plugins=[counted]), 5, 3
+    agents = [GreedyAgent(agent_seed(seed, seat)) for seat in range(players)]
+    state = rules.new_game(players, seed)
+    while not state.is_over:
+        agent = agents[state.decision.player]
+        state = rules.apply(state, agent.choose(rules, state, rules.legal_actions(state)))
+    python_calls, counted.calls = counted.calls, 0
+    bridge = native_rules(rules)
+    seats = [("greedy", agent_seed(seed, seat)) for seat in range(players)]
+    final, _, _ = bridge.new_game(players, seed).play(seats)
+    native_calls = counted.calls
+    assert bridge.data(final) == state_to_data(rules, state)
+    assert final.scores() == list(rules.scores(state))
+    assert 0 < native_calls < python_calls / 10, (native_calls, python_calls)
+
+
+#: a hook's reading of one part of the state the view notes, as a number of points
+PART_READINGS: dict[str, Callable[[State, int], int]] = {
+    "round": lambda state, me: state.round,
+    "decision": lambda state, me: (
+        state.decision.player + 10 * len(state.decision.stage) + 1000 * state.is_over
+    ),
+    "flags": lambda state, me: len(state.flags) + 10 * state.has_flag("last-round"),
+    "extras": lambda state, me: sum(value for _, value in state.extras) + len(state.extras),
+    "board": lambda state, me: (
+        sum(map(sum, state.board.meeples))
+        + 3 * sum(owner == me for owner in state.board.owners)
+        + 7 * sum(map(sum, state.board.tokens))
+    ),
+    "coins": lambda state, me: state.players[me].coins,
+    "camels": lambda state, me: state.players[me].camels,
+    "meeples": lambda state, me: sum(state.players[me].meeples) + 5 * state.players[me].meeples[0],
+    "hands": lambda state, me: sum(
+        len(hand) * (deck + 1) for deck, hand in enumerate(state.players[me].hands)
+    ),
+    "a player's counters": lambda state, me: sum(value for _, value in state.players[me].extras),
+}
+
+
+class Reading:
+    """A score line of one number read from the state."""
+
+    NAME = "reading"
+
+    def __init__(self, read: Callable[[State, int], int]) -> None:
+        self.read = read
+
+    @hookimpl
+    def naqala_score_lines(self, rules: Rules, state: State, player: int) -> list[ScoreLine]:
+        return [ScoreLine("reading", self.read(state, player), self.NAME, "")]
+
+
+@pytest.mark.parametrize("part", PART_READINGS)
+def test_an_answer_is_remembered_only_while_the_part_the_hook_read_is_the_same(part: str) -> None:
+    """Along a game, every state is scored natively by a hook reading one part of it,
+    its answers remembered from state to state: each score is the Python engine's, so
+    no answer is kept past a change of the part read."""
+    require_native()
+    import random
+
+    from naqala.native.support import native_rules
+
+    read = PART_READINGS[part]
+    rules = build_rules(["djinns", "artisans"], extra_plugins=[Reading(read)])
+    pick, state, states = random.Random(3), rules.new_game(4, 3), []
+    while not state.is_over:
+        states.append(state)
+        state = rules.apply(state, pick.choice(rules.legal_actions(state)))
+    states.append(state)
+    assert len({read(s, 0) for s in states}) > 1  # the part changes along the game
+    bridge = native_rules(rules)
+    for state in states:
+        assert bridge.to_native(state).scores() == list(rules.scores(state)), state.round
+
+
+class Whole:
+    """A score line from the whole Python state (its layout, which no view holds)."""
+
+    NAME = "whole"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    @hookimpl
+    def naqala_score_lines(self, rules: Rules, state: State, player: int) -> list[ScoreLine]:
+        self.calls += 1
+        full = state.full_state()
+        return [ScoreLine("tiles", full.layout.rows, self.NAME, "")]
+
+
+def test_a_hook_that_reads_the_whole_state_is_asked_every_time() -> None:
+    """``full_state()`` reads everything, so its answers are not kept: each score asks."""
+    require_native()
+    from naqala.native.support import native_rules
+
+    whole = Whole()
+    rules = build_rules(extra_plugins=[whole])
+    native = native_rules(rules).new_game(3, 7)
+    native.scores()
+    native.scores()
+    assert whole.calls == 6
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -578,16 +718,18 @@ def test_a_plugin_player_s_tally_counts_its_own_decisions() -> None:
 def test_the_engine_report_line_names_each_callback_of_the_run_by_its_share() -> None:
     from naqala.native.report import report_line
 
-    before = {"naqala_verdict": (4, 0.5), "the player 'coiny'": (10, 1.0)}
+    before = {"naqala_verdict": (4, 4, 0.5), "the player 'coiny'": (10, 10, 1.0)}
     after = {
-        "naqala_verdict": (6, 0.75),
-        "the player 'coiny'": (30, 2.0),
-        "naqala_game_ends": (3, 0.25),
+        "naqala_verdict": (6, 6, 0.75),
+        "the player 'coiny'": (30, 30, 2.0),
+        "naqala_game_ends": (300, 3, 0.25),
+        "naqala_score_lines": (50, 0, 0.0),
     }
     assert report_line("native", 2, 4.0, before, after) == (
         "engine report: 2 games on the native engine in 4.00 s; called back: "
-        "the player 'coiny' 20 calls 1.000 s (25.0%), naqala_game_ends 3 calls 0.250 s "
-        "(6.2%), naqala_verdict 2 calls 0.250 s (6.2%)"
+        "the player 'coiny' 20 calls 1.000 s (25.0%), naqala_game_ends 300 asked, 3 calls "
+        "0.250 s (6.2%), naqala_verdict 2 calls 0.250 s (6.2%), naqala_score_lines 50 "
+        "asked, 0 calls 0.000 s (0.0%)"
     )
     assert report_line("python", 1, 0.5, {}, {}) == (
         "engine report: 1 games on the python engine in 0.50 s; nothing called back"
@@ -620,7 +762,9 @@ def test_simulate_reports_the_callbacks_of_its_run_and_prints_the_same_study(
     assert untimed(json.loads(reported.stdout)) == untimed(json.loads(plain.stdout))
     line = reported.stderr.splitlines()[-1]
     assert line.startswith("naqala: engine report: 3 games on the native engine in ")
-    found = re.search(rf"called back: {re.escape(called)} ([\d,]+) calls [\d.]+ s \(", line)
+    # asked every game; called less often where an answer is remembered (a second run in
+    # this process may call it not at all)
+    found = re.search(rf"called back: {re.escape(called)} ([\d,]+)( asked, [\d,]+)? calls ", line)
     assert found is not None and int(found[1].replace(",", "")) > 0
     refused = runner.invoke(app, [*args, "--engine-report", "--jobs", "2"])
     assert refused.exit_code == 2

@@ -20,6 +20,7 @@ pub mod extras;
 pub mod geometry;
 pub mod greedy;
 pub mod greedy_player;
+pub mod hook_reads;
 pub mod limits;
 pub mod mcts;
 pub mod moves;

@@ -80,8 +80,9 @@ mod _native {
             })
         }
 
-        /// The hooks called back so far: `(hook, calls, seconds)` for each one called.
-        fn called_back(&self) -> Vec<(String, u64, f64)> {
+        /// The hooks asked so far: `(hook, asked, calls, seconds)` for each one asked (an
+        /// answer remembered is asked, not called: `crate::hook_reads`).
+        fn called_back(&self) -> Vec<(String, u64, u64, f64)> {
             self.hooks.as_ref().map(|h| h.tallies()).unwrap_or_default()
         }
 

@@ -10,6 +10,9 @@
 //! (`crate::py_state`), at its cost (docs/hooks.md, "Hooks called back").
 
 use std::collections::HashMap;
+use std::hash::Hash;
+
+use foldhash::fast::FixedState;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -24,6 +27,9 @@ use crate::callbacks::{
 };
 use crate::content::Content;
 use crate::effects::{At, Effect};
+use crate::hook_reads::{
+    self, Memo, PlayerPart, Reads, BOARD, DECISION, EVERYTHING, EXTRAS, FLAGS, ROUND,
+};
 use crate::py_state::{state_form, state_of_form};
 use crate::results::Line;
 use crate::state::{Player, State};
@@ -50,22 +56,31 @@ pub struct StateView {
     /// the Python function building a `State` from its form (`full_state`,
     /// `crate::py_state`)
     to_state: Option<Py<PyAny>>,
+    /// the parts of the state read through this view (`crate::hook_reads`)
+    reads: Arc<AtomicU64>,
 }
 
 impl StateView {
-    /// A view of (a copy of) `state`, for one call of a hook or a seat.
+    /// A view of (a copy of) `state`, for one call of a hook or a seat, noting in `reads`
+    /// each part read.
     fn of(
         py: Python<'_>,
         content: &Arc<Content>,
         state: &State,
         to_state: Option<&Py<PyAny>>,
+        reads: &Arc<AtomicU64>,
     ) -> PyResult<Py<StateView>> {
         let view = StateView {
             content: Arc::clone(content),
             state: state.clone(),
             to_state: to_state.map(|f| f.clone_ref(py)),
+            reads: Arc::clone(reads),
         };
         Py::new(py, view)
+    }
+
+    fn note(&self, part: Reads) {
+        self.reads.fetch_or(part, Ordering::Relaxed);
     }
 }
 
@@ -73,12 +88,14 @@ impl StateView {
 impl StateView {
     #[getter]
     fn round(&self) -> u16 {
+        self.note(ROUND);
         self.state.round
     }
 
     /// `(stage, player)` as `state.decision` holds them, as a `DecisionView`.
     #[getter]
     fn decision(&self) -> DecisionView {
+        self.note(DECISION);
         DecisionView {
             stage: self
                 .content
@@ -91,16 +108,19 @@ impl StateView {
 
     #[getter]
     fn is_over(&self) -> bool {
+        self.note(DECISION);
         self.content.names.name(self.state.decision.stage) == "over"
     }
 
     #[getter]
     fn flags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        self.note(FLAGS);
         let names = &self.content.names;
         PyTuple::new(py, self.state.flags.iter().map(|&f| names.name(f)))
     }
 
     fn has_flag(&self, flag: &str) -> bool {
+        self.note(FLAGS);
         let names = &self.content.names;
         self.state.flags.iter().any(|&f| names.name(f) == flag)
     }
@@ -108,6 +128,7 @@ impl StateView {
     /// The plugin counters, `(name, value)` sorted by name, as `state.extras`.
     #[getter]
     fn extras<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        self.note(EXTRAS);
         counters(py, &self.content, &self.state.extras)
     }
 
@@ -121,6 +142,7 @@ impl StateView {
 
     #[getter]
     fn board(&self, py: Python<'_>) -> PyResult<BoardView> {
+        self.note(BOARD);
         let colours = self.content.doc.colours.len();
         let tokens = self.content.doc.tokens.len();
         let tiles = 0..self.state.layout.size();
@@ -136,6 +158,7 @@ impl StateView {
     /// everything a hook can read on the Python engine, at the cost of building it
     /// (docs/hooks.md).
     fn full_state(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.note(EVERYTHING);
         let to_state = self.to_state.as_ref().ok_or_else(|| {
             PyAttributeError::new_err("this view was made without a way to read a full State")
         })?;
@@ -235,8 +258,11 @@ pub struct PlayerView {
 }
 
 impl PlayerView {
-    fn player(&self) -> &Player {
-        &self.view.get().state.players[self.index]
+    /// This player's `part`, noted as read.
+    fn read(&self, part: PlayerPart) -> &Player {
+        let view = self.view.get();
+        view.note(hook_reads::player_part(self.index, part));
+        &view.state.players[self.index]
     }
 
     fn content(&self) -> &Content {
@@ -248,25 +274,25 @@ impl PlayerView {
 impl PlayerView {
     #[getter]
     fn coins(&self) -> i64 {
-        i64::from(self.player().coins)
+        i64::from(self.read(PlayerPart::Coins).coins)
     }
 
     #[getter]
     fn camels(&self) -> i64 {
-        i64::from(self.player().camels)
+        i64::from(self.read(PlayerPart::Camels).camels)
     }
 
     #[getter]
     fn meeples<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let colours = self.content().doc.colours.len();
-        PyTuple::new(py, &self.player().meeples[..colours])
+        PyTuple::new(py, &self.read(PlayerPart::Meeples).meeples[..colours])
     }
 
     #[getter]
     fn hands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let content = self.content();
         let cards = &content.doc.cards;
-        let player = self.player();
+        let player = self.read(PlayerPart::Hands);
         let hands = (0..content.decks())
             .map(|deck| {
                 let hand = player.hands.hand(deck);
@@ -278,7 +304,7 @@ impl PlayerView {
 
     #[getter]
     fn extras<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        counters(py, self.content(), &self.player().extras)
+        counters(py, self.content(), &self.read(PlayerPart::Extras).extras)
     }
 
     fn __setattr__(&self, name: &str, _value: Bound<'_, PyAny>) -> PyResult<()> {
@@ -305,9 +331,12 @@ where
     Ok(PyTuple::new(py, rows)?.unbind())
 }
 
-/// How often one hook was called back, and the time it took (the engine report).
+/// How often one hook was asked, how often it was called back (an answer it gave before
+/// to the same question is not asked again: `crate::hook_reads`), and the time its calls
+/// took (the engine report).
 #[derive(Debug, Default)]
 struct Tally {
+    asked: AtomicU64,
     calls: AtomicU64,
     nanos: AtomicU64,
 }
@@ -327,6 +356,31 @@ pub struct PyHooks {
     answered: Mutex<HashMap<String, Arc<Vec<Effect>>>>,
     /// the score lines handed to `naqala_adjust_score_lines`, each made once in Python
     handed: Mutex<HashMap<Line, Py<PyTuple>>>,
+    /// the hooks' answers, remembered by what each read (`crate::hook_reads`)
+    remembered: Remembered,
+    /// each distinct score line handed to an adjustment, numbered once (numbers are never
+    /// given twice), and the last number given
+    numbered: Mutex<(HashMap<Line, u64, FixedState>, u64)>,
+}
+
+/// A sheet's adjustment asked of a player's lines, each by its number
+/// (`PyHooks::line_numbers`).
+type Adjusting = (usize, Vec<u64>);
+/// A tile kind's effects asked before, after or instead of its action.
+type TileAsked = (String, &'static str);
+
+/// The answers of each hook shown a view, by its arguments and what it read: a greedy
+/// player asks them of thousands of states alike where the hook looks.
+#[derive(Debug, Default)]
+struct Remembered {
+    points: Mutex<Memo<usize, i64>>,
+    lines: Mutex<Memo<usize, Vec<Line>>>,
+    adjusted_points: Mutex<Memo<Adjusting, i64>>,
+    adjusted_lines: Mutex<Memo<Adjusting, Vec<Line>>>,
+    protected: Mutex<Memo<usize, u64>>,
+    ends: Mutex<Memo<(), bool>>,
+    verdicts: Mutex<Memo<(), Option<Verdict>>>,
+    tile_effects: Mutex<Memo<TileAsked, Option<Arc<Vec<Effect>>>>>,
 }
 
 impl PyHooks {
@@ -365,21 +419,72 @@ impl PyHooks {
             failure: Mutex::new(None),
             answered: Mutex::new(HashMap::new()),
             handed: Mutex::new(HashMap::new()),
+            remembered: Remembered::default(),
+            numbered: Mutex::new((HashMap::default(), 0)),
         })
     }
 
-    /// Each hook called back at least once: `(hook, calls, seconds)`, in `CALLED_BACK`
+    /// Each hook asked at least once: `(hook, asked, calls, seconds)`, in `CALLED_BACK`
     /// order.
-    pub fn tallies(&self) -> Vec<(String, u64, f64)> {
+    pub fn tallies(&self) -> Vec<(String, u64, u64, f64)> {
         CALLED_BACK
             .iter()
             .zip(&self.tallies)
-            .filter(|(_, t)| t.calls.load(Ordering::Relaxed) > 0)
+            .filter(|(_, t)| t.asked.load(Ordering::Relaxed) > 0)
             .map(|(hook, t)| {
                 let seconds = t.nanos.load(Ordering::Relaxed) as f64 / 1e9;
-                ((*hook).to_owned(), t.calls.load(Ordering::Relaxed), seconds)
+                let count = |n: &AtomicU64| n.load(Ordering::Relaxed);
+                (
+                    (*hook).to_owned(),
+                    count(&t.asked),
+                    count(&t.calls),
+                    seconds,
+                )
             })
             .collect()
+    }
+
+    /// `hook` counted as asked, once a question.
+    fn ask(&self, hook: &str) {
+        if let Some(at) = CALLED_BACK.iter().position(|&h| h == hook) {
+            self.tallies[at].asked.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Hook `hook`'s answer to `asked` about `state`: the one `memo` keeps for what the
+    /// hook reads, or else `call`'s (handed the log its view notes each read in), then
+    /// kept. Nothing is kept of a call that failed.
+    fn remembered<Q: Hash + Eq, A: Clone>(
+        &self,
+        hook: &str,
+        memo: &Mutex<Memo<Q, A>>,
+        asked: Q,
+        state: &State,
+        call: impl FnOnce(&Arc<AtomicU64>) -> Option<A>,
+    ) -> Option<A> {
+        self.ask(hook);
+        let shown = |reads| hook_reads::values(state, reads);
+        let question = match memo.lock() {
+            Ok(memo) => {
+                let question = memo.key(asked, shown);
+                if let Some(found) = question.as_ref().and_then(|q| memo.get(q)) {
+                    return Some(found);
+                }
+                question
+            }
+            Err(_) => None,
+        };
+        let reads = Arc::new(AtomicU64::new(0));
+        let answer = call(&reads)?;
+        if let (Some(question), Ok(mut memo)) = (question, memo.lock()) {
+            memo.keep(
+                question,
+                reads.load(Ordering::Relaxed),
+                shown,
+                answer.clone(),
+            );
+        }
+        Some(answer)
     }
 
     /// Score lines as the `(category, source, points)` tuples the Python side reads, each
@@ -418,6 +523,38 @@ impl PyHooks {
         PyList::new(py, given)
     }
 
+    /// A view of `state` for a hook, noting its reads in `reads`.
+    fn view(
+        &self,
+        py: Python<'_>,
+        state: &State,
+        reads: &Arc<AtomicU64>,
+    ) -> PyResult<Py<StateView>> {
+        StateView::of(py, &self.content, state, self.to_state.as_ref(), reads)
+    }
+
+    /// The number of each line: an adjustment's answers are kept by the numbers of the
+    /// lines it was handed rather than by copies of them.
+    fn line_numbers(&self, lines: &[Line]) -> Vec<u64> {
+        // a map is never left half-changed here, so one a panic poisoned is still sound
+        let mut numbered = self.numbered.lock().unwrap_or_else(|e| e.into_inner());
+        let (known, last) = &mut *numbered;
+        if known.len() + lines.len() > KEPT_LINES {
+            known.clear(); // the numbers go on: an answer kept by an old one is not found
+        }
+        lines
+            .iter()
+            .map(|line| match known.get(line) {
+                Some(&number) => number,
+                None => {
+                    *last += 1;
+                    known.insert(line.clone(), *last);
+                    *last
+                }
+            })
+            .collect()
+    }
+
     fn fail(&self, message: String) {
         if let Ok(mut failure) = self.failure.lock() {
             failure.get_or_insert(message);
@@ -425,16 +562,18 @@ impl PyHooks {
     }
 
     /// The hook `hook`'s answer about `state` (with `player` when it takes one), read by
-    /// `read`; None (and the failure kept) when the hook or its answer fails.
+    /// `read`, its view noting its reads in `reads`; None (and the failure kept) when the
+    /// hook or its answer fails.
     fn call<T>(
         &self,
         hook: &str,
         state: &State,
         player: Option<usize>,
+        reads: &Arc<AtomicU64>,
         read: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<T>,
     ) -> Option<T> {
         self.call_with(hook, read, |py, function| {
-            let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
+            let view = self.view(py, state, reads)?;
             match player {
                 Some(p) => function.call1(py, (view, p)),
                 None => function.call1(py, (view,)),
@@ -495,6 +634,7 @@ impl HookCalls for PyHooks {
                 .map(Some)
                 .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("its new game: {e}")))
         };
+        self.ask(ADJUST_NEW_GAME); // once a game: never remembered
         self.call_with(ADJUST_NEW_GAME, read, |py, function| {
             function.call1(py, (state_form(py, content, state)?,))
         })
@@ -522,86 +662,141 @@ impl HookCalls for PyHooks {
             kept.insert(text, Arc::clone(&list));
             Ok(Some(list))
         };
-        self.call_with(TILE_EFFECTS, read, |py, function| {
-            let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
-            function.call1(py, (view, kind, at.name()))
-        })
+        let memo = &self.remembered.tile_effects;
+        self.remembered(
+            TILE_EFFECTS,
+            memo,
+            (kind.to_owned(), at.name()),
+            state,
+            |reads| {
+                self.call_with(TILE_EFFECTS, read, |py, function| {
+                    function.call1(py, (self.view(py, state, reads)?, kind, at.name()))
+                })
+            },
+        )
         .flatten()
     }
 
     fn game_ends(&self, state: &State) -> bool {
-        self.call(GAME_ENDS, state, None, |answer| answer.is_truthy())
-            .unwrap_or(false)
+        self.remembered(GAME_ENDS, &self.remembered.ends, (), state, |reads| {
+            self.call(GAME_ENDS, state, None, reads, |answer| answer.is_truthy())
+        })
+        .unwrap_or(false)
     }
 
     fn protected(&self, state: &State, player: usize) -> u64 {
         let colours = &self.content.doc.colours;
-        self.call(PROTECTED_MEEPLES, state, Some(player), |answer| {
-            let mut found = 0u64;
-            for item in answer.try_iter()? {
-                let id: String = item?.extract()?;
-                let at = colours.iter().position(|c| c.id == id).ok_or_else(|| {
-                    pyo3::exceptions::PyValueError::new_err(format!(
-                        "it answered {id:?}, which is no colour of these rules"
-                    ))
-                })?;
-                found |= 1 << at;
-            }
-            Ok(found)
-        })
+        let protected = |reads: &Arc<AtomicU64>| {
+            self.call(PROTECTED_MEEPLES, state, Some(player), reads, |answer| {
+                let mut found = 0u64;
+                for item in answer.try_iter()? {
+                    let id: String = item?.extract()?;
+                    let at = colours.iter().position(|c| c.id == id).ok_or_else(|| {
+                        pyo3::exceptions::PyValueError::new_err(format!(
+                            "it answered {id:?}, which is no colour of these rules"
+                        ))
+                    })?;
+                    found |= 1 << at;
+                }
+                Ok(found)
+            })
+        };
+        self.remembered(
+            PROTECTED_MEEPLES,
+            &self.remembered.protected,
+            player,
+            state,
+            protected,
+        )
         .unwrap_or(0)
     }
 
     fn score_points(&self, state: &State, player: usize) -> i64 {
-        self.call(SCORE_LINES, state, Some(player), |answer| {
-            answer.extract::<i64>()
-        })
+        self.remembered(
+            SCORE_LINES,
+            &self.remembered.points,
+            player,
+            state,
+            |reads| {
+                self.call(SCORE_LINES, state, Some(player), reads, |answer| {
+                    answer.extract::<i64>()
+                })
+            },
+        )
         .unwrap_or(0)
     }
 
     fn score_lines(&self, state: &State, player: usize) -> Vec<Line> {
-        self.call_with(SCORE_LINES, read_lines, |py, function| {
-            let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
-            function.call1(py, (view, player, true))
-        })
+        self.remembered(
+            SCORE_LINES,
+            &self.remembered.lines,
+            player,
+            state,
+            |reads| {
+                self.call_with(SCORE_LINES, read_lines, |py, function| {
+                    function.call1(py, (self.view(py, state, reads)?, player, true))
+                })
+            },
+        )
         .unwrap_or_default()
     }
 
     fn adjusted_points(&self, state: &State, player: usize, lines: &[Line]) -> i64 {
-        self.call_with(
+        let asked = (player, self.line_numbers(lines));
+        self.remembered(
             ADJUST_SCORE_LINES,
-            |answer| answer.extract::<i64>(),
-            |py, function| {
-                let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
-                function.call1(py, (view, player, self.given_lines(py, lines)?, false))
+            &self.remembered.adjusted_points,
+            asked,
+            state,
+            |reads| {
+                self.call_with(
+                    ADJUST_SCORE_LINES,
+                    |answer| answer.extract::<i64>(),
+                    |py, function| {
+                        let view = self.view(py, state, reads)?;
+                        function.call1(py, (view, player, self.given_lines(py, lines)?, false))
+                    },
+                )
             },
         )
         .unwrap_or(0)
     }
 
     fn adjusted_lines(&self, state: &State, player: usize, lines: &[Line]) -> Vec<Line> {
-        self.call_with(ADJUST_SCORE_LINES, read_lines, |py, function| {
-            let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
-            function.call1(py, (view, player, self.given_lines(py, lines)?, true))
-        })
+        let asked = (player, self.line_numbers(lines));
+        self.remembered(
+            ADJUST_SCORE_LINES,
+            &self.remembered.adjusted_lines,
+            asked,
+            state,
+            |reads| {
+                self.call_with(ADJUST_SCORE_LINES, read_lines, |py, function| {
+                    let view = self.view(py, state, reads)?;
+                    function.call1(py, (view, player, self.given_lines(py, lines)?, true))
+                })
+            },
+        )
         .unwrap_or_default()
     }
 
     fn verdict(&self, state: &State) -> Option<Verdict> {
         let players = state.players.len();
-        self.call(VERDICT, state, None, |answer| {
-            if answer.is_none() {
-                return Ok(None);
-            }
-            let (winners, kind): (Vec<usize>, String) = answer.extract()?;
-            if let Some(&seat) = winners.iter().find(|&&w| w >= players) {
-                return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                    "its winner {seat} is no seat of a game of {players}"
-                )));
-            }
-            Ok(Some(Verdict { winners, kind }))
-        })
-        .flatten()
+        let verdict = |reads: &Arc<AtomicU64>| {
+            self.call(VERDICT, state, None, reads, |answer| {
+                if answer.is_none() {
+                    return Ok(None);
+                }
+                let (winners, kind): (Vec<usize>, String) = answer.extract()?;
+                if let Some(&seat) = winners.iter().find(|&&w| w >= players) {
+                    return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                        "its winner {seat} is no seat of a game of {players}"
+                    )));
+                }
+                Ok(Some(Verdict { winners, kind }))
+            })
+        };
+        self.remembered(VERDICT, &self.remembered.verdicts, (), state, verdict)
+            .flatten()
     }
 
     fn take_failure(&self) -> Option<String> {
@@ -643,7 +838,8 @@ impl crate::player::Player for PyPlayer {
     ) -> Result<usize, crate::rules::Unported> {
         let cols = usize::from(state.layout.cols);
         let chosen = Python::attach(|py| {
-            let view = StateView::of(py, &self.content, state, self.to_state.as_ref())?;
+            let reads = Arc::new(AtomicU64::new(0)); // a seat's answers are not remembered
+            let view = StateView::of(py, &self.content, state, self.to_state.as_ref(), &reads)?;
             let notations: Vec<String> = options
                 .iter()
                 .map(|a| a.notation(&self.content, cols))
