@@ -4,29 +4,12 @@ and skips comments."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from tools_kit import load_tool
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def load() -> ModuleType:
-    """tools/kernel_modules.py as a module (tools/ is no package)."""
-    spec = importlib.util.spec_from_file_location(
-        "naqala_kernel_modules", ROOT / "tools" / "kernel_modules.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-kernel_modules = load()
+kernel_modules = load_tool("kernel_modules")
 
 
 def test_the_kernel_has_no_module_cycle() -> None:

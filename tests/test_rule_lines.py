@@ -4,29 +4,10 @@ and a revision git does not know is one line."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
+from tools_kit import load_tool
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def load() -> ModuleType:
-    """tools/rule_lines.py as a module (tools/ is no package)."""
-    spec = importlib.util.spec_from_file_location(
-        "naqala_rule_lines", ROOT / "tools" / "rule_lines.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-rule_lines = load()
+rule_lines = load_tool("rule_lines")
 
 RUST = """\
 //! The module's doc.
