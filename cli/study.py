@@ -9,7 +9,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -19,6 +19,9 @@ from naqala.lab import LabExtraMissing, require
 from naqala.lab.executors import DaskAddressError, Executor, make_executor, scheduler_address
 from naqala.lab.runner import Advance
 from naqala.lab.study import Ruleset, rules_of
+
+if TYPE_CHECKING:  # the native report is imported only by a run that asks for it
+    from naqala.native.report import Tallies
 
 Seats = Annotated[
     str | None,
@@ -284,11 +287,9 @@ class EngineMeter:
         typer.echo(f"naqala: {self.line(games)}", err=True)
 
 
-def _summed(
-    parts: Sequence[dict[str, tuple[int, int, float]]],
-) -> dict[str, tuple[int, int, float]]:
+def _summed(parts: Sequence[Tallies]) -> Tallies:
     """Each callback's ``(asked, calls, seconds)`` added up over the rulesets."""
-    total: dict[str, tuple[int, int, float]] = {}
+    total: Tallies = {}
     for part in parts:
         for name, (asked, calls, seconds) in part.items():
             was_asked, was_calls, was_seconds = total.get(name, (0, 0, 0.0))

@@ -42,7 +42,7 @@ class NativeRules:
     def called_back(self) -> list[tuple[str, int, int, float]]:
         """Each hook the kernel has asked so far: ``(hook, asked, calls, seconds)``; a
         question asked again of what the hook read before is answered from memory, not
-        called (docs/hooks.md, "What the hook may do")."""
+        called (docs/hooks.md, "Answers remembered")."""
         return self.kernel.called_back()
 
     def to_native(self, state: State) -> NativeState:
