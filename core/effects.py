@@ -352,8 +352,12 @@ MOVE = "move"
 TOKEN_VERBS = ("place", "remove", MOVE)
 #: what ``place`` names to take the target tile with one of the player's camels
 CAMEL = "camel"
-#: the verb putting meeples drawn from the bag on the target tile
+#: the verb putting meeples drawn from the bag on the target tile; also what ``remove``
+#: names to take the meeples a used power's action names (``target_meeples``) to the bag
 MEEPLES = "meeples"
+#: the most meeples a used power's action names on its target tile (``target_meeples``):
+#: the group is part of the action (``burning-scimitar d3 GB``), its letters a key's
+MOST_TARGET_MEEPLES = 4
 #: the verbs acting on a used power's target tile
 TARGET_VERBS = (*TOKEN_VERBS, MEEPLES)
 #: the fewest and the most options a choice offers (``choose 1`` … ``choose 9``)
@@ -424,8 +428,9 @@ class EffectSpec:
     #: through the same placement as the hand-written djinns (Hagis and Lamia may put it
     #: elsewhere); ``"camel"``: the player takes the tile with one of their camels
     place: str | None = None
-    #: a token of this kind from the power's target tile back to the bank (none there:
-    #: nothing)
+    #: a token of this kind from the power's target tile back to the bank, its camel back
+    #: to its owner, or a meeple of this colour back to the bag (none there: nothing);
+    #: ``"meeples"``: the meeples its action names (``target_meeples``) back to the bag
     remove: str | None = None
     #: the power's camel, a token of this kind or a meeple of this colour from its target
     #: tile to its second tile (``target_to``): nothing when none is there, and a camel
@@ -555,6 +560,19 @@ class TileActionSpec:
     text: str = attrs.field(default="", validator=template("text"))
 
 
+def _meeple_count(_instance: Any, attribute: Any, value: int | str | None) -> None:
+    """How many meeples a used power's action names: a number, or a card's number (the
+    action's domain is the card's, so nothing read in the game)."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ShapeError(f"expected a whole number or 'param.<name>', got {json_type(value)}")
+    if isinstance(value, str) and not re.fullmatch(r"param\.[a-z_][a-z0-9_]*", value):
+        raise OutOfBounds(attribute.name, f"{value!r}: a whole number or 'param.<name>'")
+    if isinstance(value, int) and not 1 <= value <= MOST_TARGET_MEEPLES:
+        raise OutOfBounds(attribute.name, f"{value}: 1 to {MOST_TARGET_MEEPLES} meeples")
+
+
 def _card_pile(_instance: Any, attribute: Any, value: str) -> None:
     if value and value.partition(".")[2] not in CARD_PILES:
         raise OutOfBounds(attribute.name, f"{value!r}: {CARD_TARGET_WORDS}")
@@ -586,6 +604,11 @@ class PowerSpec:
     #: tile where this holds, read through ``target.*`` and ``on_target`` as the target
     #: is (the action names both: ``tempest-talisman a1 c4``)
     target_to: Source | None = attrs.field(default=None, validator=expression("target_to"))
+    #: a used power's target: a tile and a group of this many of its meeples, any colours
+    #: (all of them when fewer stand there), a number or ``param.<name>`` up to
+    #: ``MOST_TARGET_MEEPLES``; the action names both (``burning-scimitar d3 GB``), and
+    #: ``remove = "meeples"`` takes the group to the bag
+    target_meeples: int | str | None = attrs.field(default=None, validator=_meeple_count)
     #: a used power's target: a card of this pile, ``<deck>.discard`` or the face-up
     #: ``resources.row`` or ``djinns.row`` (the action names it: ``fabulous-lamp jafaar``)
     target_card: str = attrs.field(default="", validator=_card_pile)
@@ -616,9 +639,22 @@ class PowerSpec:
 
     @property
     def targeted(self) -> bool:
-        """Whether the power acts on a tile its action names (a kind, a condition, or
-        a tile around a placement it redirects)."""
-        return bool(self.target_kind) or self.target is not None or bool(self.redirects)
+        """Whether the power acts on a tile its action names (a kind, a condition, a
+        group of meeples, or a tile around a placement it redirects)."""
+        return (
+            bool(self.target_kind)
+            or self.target is not None
+            or self.target_meeples is not None
+            or bool(self.redirects)
+        )
+
+    def meeples_named(self, params: Mapping[str, int]) -> int:
+        """How many meeples its action names on the target tile, for a card with these
+        numbers (0 when it names none)."""
+        count = self.target_meeples
+        if isinstance(count, str):
+            return params.get(count.removeprefix("param."), 0)
+        return count or 0
 
     @property
     def card_pile(self) -> tuple[str, str] | None:

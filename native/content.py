@@ -109,6 +109,7 @@ def effects_data(
                 "target_kind": p.target_kind,
                 "target": test(p.target),
                 "target_to": test(p.target_to),
+                "target_meeples": test(p.target_meeples),
                 "stages": list(p.stages),
                 "redirects": p.redirects,
                 "target_card": p.target_card,

@@ -107,6 +107,9 @@ TARGET_TESTS = (
 #: (the camel and the meeples first: Hypothesis draws the first entries most)
 PLACED = ("palace", "palm-tree", "camel")
 REMOVED = ("camel", "yellow", "red", "palace", "palm-tree", "white", "green", "blue")
+#: what ``remove`` names to take the meeples a used power's action names
+#: (``target_meeples``)
+MEEPLES_NAMED = "meeples"
 #: what ``move`` takes from a used power's target tile to its second tile, and where
 MOVED = ("camel", "palm-tree", "yellow", "palace", "red", "white")
 SECOND_TILES = (
@@ -404,7 +407,18 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
                 fields["target"] = _value(OPPONENTS_TILE)  # a camel there to remove
                 fields.pop("target_kind", None)
             effects.insert(draw(st.integers(0, len(effects))), piece)
-        if draw(st.integers(0, 2)) == 0:  # a piece of it moved to a second tile
+        second = draw(st.sampled_from(("meeples", "move", None)))
+        if second == "meeples":  # meeples of it its action names, taken away
+            named = draw(st.sampled_from(("1", "2", "3", "4", "param.y")))
+            if named == "param.y" and not 1 <= y <= 4:
+                named = "2"  # a card's number is 1 to 4 meeples
+            fields["target_meeples"] = _value(named) if named == "param.y" else named
+            if "target_kind" in fields and draw(st.booleans()):
+                fields.pop("target", None)  # any tile of its kind: used more often
+            effects.insert(draw(st.integers(0, len(effects))), {"remove": MEEPLES_NAMED})
+            if draw(st.booleans()):  # and the tile, if that empties it (the Scimitar)
+                effects.append({"place": "camel", "if": "target.meeples == 0"})
+        elif second == "move":  # a piece of it moved to a second tile
             moved = draw(st.sampled_from(MOVED))
             if moved == "camel" and draw(st.booleans()):
                 fields["target"] = _value(
@@ -421,7 +435,8 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
             fields.pop("stages")
         fields.pop("target_kind", None)
         fields.pop("target_to", None)
-        effects[:] = [e for e in effects if "move" not in e]
+        fields.pop("target_meeples", None)
+        effects[:] = [e for e in effects if "move" not in e and e.get("remove") != MEEPLES_NAMED]
         if draw(st.booleans()):  # or some of the tiles around only
             fields["target"] = _value(draw(st.sampled_from(TARGET_TESTS) | expressions(2)))
         else:
@@ -452,6 +467,7 @@ def djinn_powers(draw: st.DrawFn, index: int) -> str:
         if draw(st.booleans()):  # the use does nothing but what the reaction reads
             effects[:] = [e for e in effects if {"choose", "draw_djinns", "take_djinn"} & e.keys()]
             fields.pop("target_to", None)  # nothing is moved any more
+            fields.pop("target_meeples", None)  # nor taken
             entries[0] = _entry("power", fields, effects)
         reaction = {"deck": '"djinns"', "kind": _value(kind)}
         on = draw(st.sampled_from(EVENTS))

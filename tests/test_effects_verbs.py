@@ -170,8 +170,15 @@ def dealt(kind: str, power: str, copies: int = 4) -> str:
     return f"[settings]\n{cards}\n\n{djinns}{power}"
 
 
-def holding_eviction(rules: Rules, stage: str = "sell") -> State:
-    state = board(rules, rules.new_game(2, 1), {"a1": "Y", "b1": "YG", "c3": "YYB"}, clear=True)
+#: a board with moves that do not start or end on c3 (a1 to b1)
+AROUND_C3 = {"a1": "Y", "b1": "YG", "c3": "YYB"}
+
+
+def holding_eviction(
+    rules: Rules, stage: str = "sell", meeples: dict[str, str] = AROUND_C3
+) -> State:
+    """Player 0 holds Evict, and player 1 c3 (with one of their camels)."""
+    state = board(rules, rules.new_game(2, 1), meeples, clear=True)
     c3 = state.geometry.parse("c3")
     owners = tuple(1 if t == c3 else o for t, o in enumerate(state.board.owners))
     state = attrs.evolve(state, board=attrs.evolve(state.board, owners=owners))
@@ -195,23 +202,28 @@ def test_a_camel_goes_back_to_its_owner_and_a_meeple_to_the_bag() -> None:
     same_on_the_kernel(rules, state, used)
 
 
-def test_meeples_are_not_taken_off_while_they_are_in_play() -> None:
-    """A power that takes meeples off a tile is not offered at the pick, a drop or the
-    assassins' kill: their options were worked out for the meeples as they stand, and a
-    move it broke could not end."""
+def test_meeples_are_not_taken_off_during_the_move_and_leave_a_pick() -> None:
+    """A power that takes meeples off a tile is not offered at a drop or the assassins'
+    kill, whose options were worked out for the meeples as they stand; at the pick it is
+    offered only where a pick is left after it (a move it broke could not end)."""
     rules = rules_of(EVICTION)
     at_pick = holding_eviction(rules, "pick")
+    assert [str(a) for a in rules.legal_actions(at_pick) if a.kind == "evict"] == ["evict c3"]
+    same_on_the_kernel(rules, at_pick, play(rules, at_pick, "evict c3"))
     at_drop = play(rules, at_pick, "pick a1")
     assert at_drop.decision.stage == "drop"
-    for state in (at_pick, at_drop):
-        assert not [a for a in rules.legal_actions(state) if a.kind == "evict"]
-        same_on_the_kernel(rules, state)
+    assert not [a for a in rules.legal_actions(at_drop) if a.kind == "evict"]
+    same_on_the_kernel(rules, at_drop)
+    # the yellows of c3 and c4 are each other's only move: without one, no pick is left
+    cornered = holding_eviction(rules, "pick", {"c3": "Y", "c4": "Y"})
+    assert [str(a) for a in rules.legal_actions(cornered)] == ["pick c3", "pick c4"]
+    same_on_the_kernel(rules, cornered)
     camel_only = rules_of(EVICTION.replace(', { remove = "yellow" }', ""))
-    at_pick = holding_eviction(camel_only, "pick")
-    assert [str(a) for a in camel_only.legal_actions(at_pick) if a.kind == "evict"] == [
+    cornered = holding_eviction(camel_only, "pick", {"c3": "Y", "c4": "Y"})
+    assert [str(a) for a in camel_only.legal_actions(cornered) if a.kind == "evict"] == [
         "evict c3"
     ]  # a camel sent home changes no move
-    same_on_the_kernel(camel_only, at_pick, play(camel_only, at_pick, "evict c3"))
+    same_on_the_kernel(camel_only, cornered, play(camel_only, cornered, "evict c3"))
 
 
 def test_a_tent_stands_for_a_camel_and_is_not_removed(tmp_path: Path) -> None:
@@ -341,8 +353,9 @@ def holding_caravan(rules: Rules, stage: str = "sell") -> State:
 
 def test_a_camel_moves_with_its_owner_and_meeples_stay_while_in_play() -> None:
     """The camel keeps its owner on the tile it moves to and the tile it leaves is
-    nobody's; no camel comes from the supply. A power that moves meeples is not offered
-    while they are in play (the pick, a drop, the kill), as one that removes them."""
+    nobody's; no camel comes from the supply. A power that moves meeples waits during the
+    move and the kill, and at the pick is offered where a pick is left, as one that
+    removes them."""
     rules = rules_of(CARAVAN)
     state = holding_caravan(rules)
     geo, yellow = state.geometry, rules.colour_index["yellow"]
@@ -356,8 +369,17 @@ def test_a_camel_moves_with_its_owner_and_meeples_stay_while_in_play() -> None:
     assert used.board.meeples[geo.parse("c3")][yellow] == 1
     same_on_the_kernel(rules, state, used)
     at_pick = holding_caravan(rules, "pick")
-    assert not [a for a in rules.legal_actions(at_pick) if a.kind == "caravan"]
+    offered = [str(a) for a in rules.legal_actions(at_pick) if a.kind == "caravan"]
+    # after a yellow carried to a1, no pick is legal; after one carried to a2, some is
+    assert "caravan c3 a2" in offered and "caravan c3 a1" not in offered
+    for to, picks in (("a1", False), ("a2", True)):
+        carried = play(rules, holding_caravan(rules), f"caravan c3 {to}")
+        carried = attrs.evolve(carried, decision=at_pick.decision)
+        assert bool(rules.stages["pick"].legal(rules, carried)) == picks, to
     same_on_the_kernel(rules, at_pick)
+    at_drop = play(rules, at_pick, "pick a1")
+    assert not [a for a in rules.legal_actions(at_drop) if a.kind == "caravan"]
+    same_on_the_kernel(rules, at_drop)
     camel_only = rules_of(CARAVAN.replace(', { move = "yellow" }', ""))
     at_pick = holding_caravan(camel_only, "pick")
     assert "caravan c3 a1" in [str(a) for a in camel_only.legal_actions(at_pick)]
@@ -713,3 +735,114 @@ def test_a_card_target_is_a_used_powers_in_a_pile_it_can_name(tmp_path: Path) ->
         assert wanted in refusal(tmp_path, body.replace(*changed)), changed
     trigger = '[[trigger]]\nid = "t"\non = "kill"\neffects = [{ take_card = 1 }]\n'
     assert "trigger 't': a card is taken (take_card) by a used power" in refusal(tmp_path, trigger)
+
+
+# -- meeples the action names on the target tile ---------------------------------------
+
+
+def holding_haboob(rules: Rules, stage: str = "sell") -> State:
+    """Player 0 holds the Haboob and a Fakir; c3 is an oasis holding a vizier, a merchant
+    and two builders, a1 and b1 a vizier each."""
+    state = board(rules, rules.new_game(2, 1), {"a1": "Y", "b1": "Y", "c3": "YGBB"}, clear=True)
+    state = board(rules, state, {}, tiles={"c3": "oasis-1"})
+    state = player(rules, turn_of(rules, state, 0, stage), 0, djinns=["haboob"], cards=[FAKIR])
+    state = out_of_the_pile(rules, state, "djinns", "haboob")
+    return out_of_the_pile(rules, state, "resources", FAKIR)
+
+
+def test_the_haboob_sends_the_meeples_its_action_names_to_the_bag() -> None:
+    """The cookbook's Haboob: on an oasis, each distinct pair of its meeples (colours in
+    order) is an action; the pair named goes back to the bag, for a Fakir."""
+    rules = build_rules(house_rules=[COOKBOOK / "haboob.toml"])
+    state = holding_haboob(rules)
+    geo = state.geometry
+    oases = {
+        geo.name(t) for t in range(geo.size) if rules.tile(state.layout.tiles[t]).kind == "oasis"
+    }
+    offered = [str(a) for a in rules.legal_actions(state) if a.kind == "haboob"]
+    assert {a.split()[1] for a in offered} <= oases
+    on_c3 = [a for a in offered if a.split()[1] == "c3"]
+    assert sorted(on_c3) == sorted(f"haboob c3 {pair} F" for pair in ("YG", "YB", "GB", "BB"))
+    used = play(rules, state, "haboob c3 BB F")
+    c3, blue = geo.parse("c3"), rules.colour_index["blue"]
+    assert used.board.meeples[c3][blue] == 0
+    assert used.bag[blue] == state.bag[blue] + 2
+    assert FAKIR not in used.players[0].cards
+    same_on_the_kernel(rules, state, used)
+
+
+def test_fewer_meeples_than_named_are_named_all_together() -> None:
+    """On a tile with fewer meeples than the power names, the one group is all of them."""
+    rules = rules_of(
+        '[[djinn]]\nid = "gust"\nname = "Gust"\nvp = 2\nkind = "gust"\ncost = ""\n\n'
+        '[[power]]\ndeck = "djinns"\nkind = "gust"\non = "use"\ntarget_meeples = 3\n'
+        'effects = [{ remove = "meeples" }, { place = "camel", if = "target.meeples == 0" }]\n'
+    )
+    state = board(rules, rules.new_game(2, 1), {"a1": "Y", "b1": "YG", "c3": "W"}, clear=True)
+    state = player(rules, turn_of(rules, state, 0, "sell"), 0, djinns=["gust"])
+    state = out_of_the_pile(rules, state, "djinns", "gust")
+    offered = [str(a) for a in rules.legal_actions(state) if a.kind == "gust"]
+    assert {a for a in offered if a.split()[1] in ("a1", "b1", "c3")} == {
+        "gust a1 Y",
+        "gust b1 YG",
+        "gust c3 W",
+    }
+    emptied = play(rules, state, "gust c3 W")
+    assert emptied.board.owners[state.geometry.parse("c3")] == 0  # taken with a camel
+    same_on_the_kernel(rules, state, emptied)
+
+
+def test_meeples_named_play_the_same_on_both_engines_in_whole_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four free gusts naming 1 or 2 meeples, one dealt to each player at setup: random
+    games send meeples to the bag, compared state by state."""
+    from naqala.plugins.base import effects
+
+    removed = []
+    remove = effects._remove_group
+    monkeypatch.setattr(
+        effects, "_remove_group", lambda s, t, g: removed.append(len(g)) or remove(s, t, g)
+    )
+    power = (
+        '[[power]]\ndeck = "djinns"\nkind = "gust"\non = "use"\n'
+        'target = "target.owner != me"\ntarget_meeples = 2\n'
+        'effects = [{ remove = "meeples" }, { place = "camel", if = "target.meeples == 0" }]\n'
+    )
+    assert_same_games(rules_of(dealt("gust", power)), ((2, 1), (3, 2), (4, 3)))
+    assert {1, 2} <= set(removed)
+
+
+def test_meeples_are_named_by_a_used_power_on_its_tile_alone(tmp_path: Path) -> None:
+    """``target_meeples`` comes with ``remove = "meeples"`` and the other way round, on
+    a used power's tile target alone, naming 1 to 4 meeples for every card."""
+    haboob = (COOKBOOK / "haboob.toml").read_text("utf-8").split("[[djinn]]", 1)[1]
+    haboob = "[[djinn]]" + haboob
+    for body, wanted in (
+        (
+            haboob.replace('target_meeples = "param.meeples"\n', ""),
+            'remove = "meeples" takes the meeples target_meeples names',
+        ),
+        (
+            haboob.replace('{ remove = "meeples" }', "{ coins = 1 }"),
+            'target_meeples names meeples for remove = "meeples" to take',
+        ),
+        (
+            haboob.replace("params = { meeples = 2 }", "params = { meeples = 5 }"),
+            "card 'haboob' names 5 meeples",
+        ),
+        (
+            haboob.replace("params = { meeples = 2 }", ""),
+            "card 'haboob' names 0 meeples",
+        ),
+        (
+            haboob.replace('target_kind = "oasis"\n', 'target_kind = "oasis"\ntarget_to = "1"\n'),
+            "target_meeples names meeples on the target tile, not beside",
+        ),
+        (
+            haboob.replace('"param.meeples"', '"coins"'),
+            "'coins': a whole number or 'param.<name>'",
+        ),
+        (haboob.replace('"param.meeples"', "9"), "9: 1 to 4 meeples"),
+    ):
+        assert wanted in refusal(tmp_path, body), body

@@ -1,6 +1,7 @@
 //! Actions as the kernel lists them, in the notation and the canonical order of
 //! `core/actions.py`: by kind, then arguments with numbers compared as numbers.
 
+use crate::content::programs::MOST_TARGET_MEEPLES;
 use crate::content::Content;
 use crate::state::{tile_name, Count};
 
@@ -115,6 +116,9 @@ pub enum Action {
     /// `<card> <tile> <tile> [payment]`: a card used on a tile and a second tile
     /// (`target_to`: the Tempest Talisman's camel and where it goes)
     CardOnTiles(u8, u8, u8, Pay),
+    /// `<card> <tile> <letters> [payment]`: a card used on meeples of a tile
+    /// (`target_meeples`: those the Burning Scimitar kills)
+    CardOnMeeples(u8, u8, Group, Pay),
     /// `<kumarbi> <cost> <F…>`: a bid for the spot of that cost, Fakirs discarded
     Discounted(u8, u32, Count),
     /// `<verb> <card> [payment]`: a card used by its deck's verb (`claim <whim>`)
@@ -153,17 +157,39 @@ pub enum Way {
     Fakirs,
 }
 
-/// The most meeples one Burning Scimitar kills in the kernel's actions.
-pub const MAX_KILLS: usize = 4;
+/// Meeples an action names on a tile (`target_meeples`): their colours in colour
+/// order, one entry per meeple.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Group {
+    colours: [u8; MOST_TARGET_MEEPLES],
+    len: u8,
+}
 
-/// What a magic item acts on (`Activated.targets` of plugins/artisans/items.py and
-/// board_items.py), as its action's arguments.
+impl Group {
+    /// The group of these colours, None for more than an action names.
+    pub fn new(colours: &[u8]) -> Option<Group> {
+        let mut group = Group {
+            colours: [0; MOST_TARGET_MEEPLES],
+            len: u8::try_from(colours.len()).ok()?,
+        };
+        group
+            .colours
+            .get_mut(..colours.len())?
+            .copy_from_slice(colours);
+        Some(group)
+    }
+
+    pub fn colours(&self) -> &[u8] {
+        &self.colours[..usize::from(self.len)]
+    }
+}
+
+/// What a magic item acts on (`Activated.targets` of plugins/artisans/board_items.py),
+/// as its action's arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ItemTarget {
     /// a tile (the Enchanting Flute)
     Tile(u8),
-    /// a tile and the colours killed there, in colour order (the Burning Scimitar)
-    Kills(u8, [u8; MAX_KILLS], u8),
     /// a tile and a colour (the Flying Carpet)
     TileColour(u8, u8),
 }
@@ -231,6 +257,16 @@ impl Action {
                 }
                 text
             }
+            Action::CardOnMeeples(card, t, group, pay) => {
+                let id = &content.doc.cards[usize::from(*card)].id;
+                let letters: String = group.colours().iter().map(|&c| letter(c)).collect();
+                let mut text = format!("{id} {} {letters}", tile(*t));
+                if *pay != Pay::Free {
+                    text.push(' ');
+                    text.push_str(pay.code());
+                }
+                text
+            }
             Action::Discounted(card, cost, fakirs) => format!(
                 "{} {cost} {}",
                 content.doc.cards[usize::from(*card)].id,
@@ -270,13 +306,6 @@ impl Action {
                 let id = &content.doc.cards[usize::from(*card)].id;
                 match target {
                     ItemTarget::Tile(t) => format!("{id} {}", tile(*t)),
-                    ItemTarget::Kills(t, colours, n) => {
-                        let group: String = colours[..usize::from(*n)]
-                            .iter()
-                            .map(|&c| letter(c))
-                            .collect();
-                        format!("{id} {} {group}", tile(*t))
-                    }
                     ItemTarget::TileColour(t, c) => format!("{id} {} {}", tile(*t), letter(*c)),
                 }
             }
@@ -362,6 +391,19 @@ pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> 
         Action::Discounted(card, cost, fakirs) => {
             key(card_kind(card), u64::from(cost), u64::from(fakirs), 0)
         }
+        Action::CardOnMeeples(card, t, group, p) => {
+            let colours = group.colours();
+            if colours.len() > 2 {
+                return None; // more letters than the key holds
+            }
+            let (col, row) = tile(t);
+            // two letters, the second 0 when there is one ("R" < "RR" < "RW"), then the
+            // payment: 19 of the key's 20 low bits (a letter is ASCII)
+            let letters = (0..2).fold(0, |acc, i| {
+                acc << 8 | colours.get(i).map_or(0, |&c| letter(c))
+            });
+            key(card_kind(card), col, row, letters << 3 | pay(p))
+        }
         Action::Claim(card, p) => key(ranks.card_verb[usize::from(card)], card_id(card), pay(p), 0),
         // the thieves' kinds and a choice's are not among the fixed kinds: sorted by their
         // notation
@@ -386,21 +428,6 @@ pub fn fast_key(action: &Action, content: &Content, cols: usize) -> Option<u64> 
                 ItemTarget::Tile(t) => {
                     let (col, row) = tile(t);
                     key(rank, col, row, 0)
-                }
-                ItemTarget::Kills(t, colours, n) => {
-                    if n > 2 {
-                        return None; // more letters than the key holds
-                    }
-                    let (col, row) = tile(t);
-                    // two letters, the second 0 when there is one: "R" < "RR" < "RW"
-                    let mut group = 0;
-                    for (i, &colour) in colours.iter().take(2).enumerate() {
-                        group <<= 8;
-                        if i < usize::from(n) {
-                            group |= letter(colour);
-                        }
-                    }
-                    key(rank, col, row, group)
                 }
                 ItemTarget::TileColour(t, c) => {
                     let (col, row) = tile(t);

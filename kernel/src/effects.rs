@@ -12,6 +12,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::actions::Group;
 pub use crate::content::programs::*;
 use crate::extras::{get_extra, with_extra};
 use crate::names::Sym;
@@ -62,6 +63,8 @@ pub struct Scope<'a> {
     pub target_card: Option<u8>,
     /// the second tile a used power names, where its `move` puts a piece of its target
     pub target_to: Option<usize>,
+    /// the meeples a used power's action names on its target tile (`target_meeples`)
+    pub target_group: Option<Group>,
 }
 
 impl<'a> Scope<'a> {
@@ -78,6 +81,7 @@ impl<'a> Scope<'a> {
             target: None,
             target_card: None,
             target_to: None,
+            target_group: None,
         }
     }
 }

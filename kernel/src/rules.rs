@@ -41,6 +41,7 @@ mod tiles;
 mod tribes;
 pub(crate) mod whims;
 
+use cards::Aim;
 use djinns::djinn_ported;
 
 pub use crate::unported::Unported;
@@ -520,14 +521,19 @@ impl<'c> Rules<'c> {
         match *action {
             Action::Tent(tile) => Ok(self.pitch_tent(state, usize::from(tile))),
             Action::Item(card, target) => self.use_item(state, card, target),
-            Action::Card(card, target, pay) => self.use_card(state, card, target, None, None, pay),
+            Action::Card(card, target, pay) => {
+                self.use_card(state, card, target.map_or(Aim::Nothing, Aim::Tile), pay)
+            }
             Action::CardOnCard(card, target, pay) => {
-                self.use_card(state, card, None, Some(target), None, pay)
+                self.use_card(state, card, Aim::Card(target), pay)
             }
             Action::CardOnTiles(card, from, to, pay) => {
-                self.use_card(state, card, Some(from), None, Some(to), pay)
+                self.use_card(state, card, Aim::Tiles(from, to), pay)
             }
-            Action::Claim(card, pay) => self.use_card(state, card, None, None, None, pay),
+            Action::CardOnMeeples(card, tile, group, pay) => {
+                self.use_card(state, card, Aim::Meeples(tile, group), pay)
+            }
+            Action::Claim(card, pay) => self.use_card(state, card, Aim::Nothing, pay),
             _ => match self.stage(state.decision.stage) {
                 Some(stage) => stage.apply(self, state, action),
                 None => Err(self.not_taken_here(&state, action)),

@@ -1,8 +1,8 @@
 """The magic items that act on the board (fact sheet 3.1; every effect UNCONFIRMED, read
-from the token's icon: docs/rules-notes.md, "The Artisans items"): the Burning Scimitar
-kills, the Enchanting Flute gathers meeples (its own ``gather`` decision), the Flying
-Carpet makes a drop jump (the Tempest Talisman, which moves a camel, is content:
-content/artisans-items.toml).
+from the token's icon: docs/rules-notes.md, "The Artisans items"): the Enchanting Flute
+gathers meeples (its own ``gather`` decision), the Flying Carpet makes a drop jump (the
+Burning Scimitar, which kills a group of meeples, and the Tempest Talisman, which moves a
+camel, are content: content/artisans-items.toml).
 
 An item that moves or removes meeples never leaves a decision without an option: it
 waits during the move and the assassins' kill, and at the pick it offers only what
@@ -10,7 +10,6 @@ leaves a legal move."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable
 
 from naqala.core.actions import Action
@@ -28,7 +27,7 @@ from naqala.core.state import (
     set_extra,
 )
 from naqala.core.validate import Problem, shown
-from naqala.plugins.base.api import Activated, resume_interrupted, take_tile
+from naqala.plugins.base.api import Activated, resume_interrupted
 
 #: decisions where an item that moves or removes meeples is not offered: during the move
 #: (a drop) and the assassins' kill, whose options were worked out for the board as it is
@@ -40,58 +39,6 @@ def keeps_a_move(rules: Rules, state: State) -> bool:
     offer only moves that can end): whether some pick is still possible."""
     stage = state.decision.stage
     return stage != "pick" or bool(rules.stages[stage].legal(rules, state))
-
-
-def remove_meeples(state: State, tile: int, colours: Iterable[int]) -> State:
-    """Meeples of ``colours`` leave ``tile`` for the bag."""
-    here, bag = state.board.meeples[tile], state.bag
-    for colour in colours:
-        here, bag = add_at(here, colour, -1), add_at(bag, colour, 1)
-    board = evolve(state.board, meeples=replace_at(state.board.meeples, tile, here))
-    return evolve(state, board=board, bag=bag)
-
-
-class BurningScimitar(Activated):
-    when = "in your turn, except during the move and the assassins' kill"
-    effect = (
-        "Kill {kills} meeples (any colours) on one tile anywhere on the board; they go to "
-        "the bag. A tile left empty and unowned becomes yours (a camel)."
-    )
-
-    def usable(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
-        return state.decision.stage not in MEEPLES_SETTLED
-
-    def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
-        """A tile, and the letters of the meeples killed there in colour order (``RR``)."""
-        groups = (
-            "".join(group)
-            for size in range(1, card.param("kills") + 1)
-            for group in itertools.combinations_with_replacement(rules.letters, size)
-        )
-        return (board_squares(rules), tuple(groups))
-
-    def targets(
-        self, rules: Rules, state: State, owner: int, card: CardSpec
-    ) -> Iterable[tuple[str, ...]]:
-        geo, letters = state.geometry, rules.letters
-        found = []
-        for tile, here in enumerate(state.board.meeples):
-            pool = [c for c, n in enumerate(here) for _ in range(n)]
-            for group in sorted(
-                set(itertools.combinations(pool, min(card.param("kills"), len(pool))))
-            ):
-                if group and keeps_a_move(rules, remove_meeples(state, tile, group)):
-                    found.append((geo.name(tile), "".join(letters[c] for c in group)))
-        return found
-
-    def act(
-        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
-    ) -> State:
-        tile = state.geometry.parse(target[0])
-        state = remove_meeples(state, tile, [rules.letters.index(x) for x in target[1]])
-        if not any(state.board.meeples[tile]):
-            state = take_tile(rules, state, owner, tile)
-        return state
 
 
 class EnchantingFlute(Activated):

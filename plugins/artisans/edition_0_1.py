@@ -10,7 +10,6 @@ from pathlib import Path
 
 from naqala.content import content_path
 from naqala.core.hookspecs import hookimpl
-from naqala.core.powers import Power
 from naqala.plugins import artisans
 
 NAME = artisans.NAME
@@ -26,17 +25,9 @@ def naqala_content_files() -> Iterable[Path]:
     return [content_path("artisans-items-0.1.0.toml"), content_path("artisans.toml")]
 
 
-#: the item whose 0.1 power is the edition's content, in place of today's code
-CONTENT_POWERS = ("items:burning-scimitar",)
-
-
-@hookimpl
-def naqala_card_powers() -> dict[str, Power]:
-    today = artisans.naqala_card_powers()
-    return {kind: power for kind, power in today.items() if kind not in CONTENT_POWERS}
-
-
-# every other hook is today's plugin's, unchanged
+# every other hook is today's plugin's, unchanged (its items' powers too: the 0.1 items
+# whose powers are content, as the Burning Scimitar, have none in code)
+naqala_card_powers = artisans.naqala_card_powers
 naqala_board_layout = artisans.naqala_board_layout
 naqala_blocked_edges = artisans.naqala_blocked_edges
 naqala_tribe_actions = artisans.naqala_tribe_actions

@@ -87,7 +87,6 @@ class Precious(Power):
 def item_powers() -> dict[str, Power]:
     powers: dict[str, Power] = {
         "precious": Precious(),
-        "burning-scimitar": board_items.BurningScimitar(),
         "enchanting-flute": board_items.EnchantingFlute(),
         "flying-carpet": board_items.FlyingCarpet(),
     }

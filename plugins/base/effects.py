@@ -9,6 +9,7 @@ existing effects needs no code in either engine.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
@@ -126,6 +127,9 @@ class Scope:
     #: the second tile a used power names, where ``move`` puts a piece of its target,
     #: else NOBODY
     target_to: int = NOBODY
+    #: the colours of the meeples a used power's action names on its target tile
+    #: (``target_meeples``), one entry per meeple, in colour order
+    target_group: tuple[int, ...] = ()
 
 
 def _clamp(value: int) -> int:
@@ -330,6 +334,10 @@ def run(rules: Rules, state: State, effects: Iterable[EffectSpec], scope: Scope)
             elif scope.target != NOBODY:
                 state = place_token_for(rules, state, scope.me, str(amount), scope.target)
             continue
+        if verb == "remove" and amount == MEEPLES:
+            if scope.target != NOBODY:
+                state = _remove_group(state, scope.target, scope.target_group)
+            continue
         if verb == "remove":
             if scope.target != NOBODY:
                 state = _remove(rules, state, str(amount), scope.target)
@@ -523,6 +531,30 @@ def _remove(rules: Rules, state: State, piece: str, tile: int) -> State:
     meeples = replace_at(state.board.meeples, tile, add_at(here, colour, -1))
     board = evolve(state.board, meeples=meeples)
     return evolve(state, board=board, bag=add_at(state.bag, colour, 1))
+
+
+def _remove_group(state: State, tile: int, colours: Iterable[int]) -> State:
+    """The meeples of ``colours`` (one entry each) from ``tile`` back to the bag (one no
+    longer there, as an effect before took it: that one stays put)."""
+    here, bag = state.board.meeples[tile], state.bag
+    for colour in colours:
+        if here[colour]:
+            here, bag = add_at(here, colour, -1), add_at(bag, colour, 1)
+    board = evolve(state.board, meeples=replace_at(state.board.meeples, tile, here))
+    return evolve(state, board=board, bag=bag)
+
+
+def _groups(rules: Rules, here: tuple[int, ...], most: int) -> list[str]:
+    """Each distinct group of ``most`` of the meeples ``here`` (all of them when fewer),
+    as their letters in colour order, sorted; none on an empty tile."""
+    pool = [colour for colour, n in enumerate(here) for _ in range(n)]
+    size = min(most, len(pool))
+    if size == 0:
+        return []
+    return [
+        "".join(rules.letters[c] for c in g)
+        for g in sorted(set(itertools.combinations(pool, size)))
+    ]
 
 
 def _move(rules: Rules, state: State, piece: str, tile: int, to: int) -> State:
@@ -847,19 +879,34 @@ class ProtectingReactingPower(ProtectingPower, ReactingPower):
     """Both: a power that protects, and counts each time its protection hides a target."""
 
 
-#: where a used power that takes meeples off a tile is not offered: the pick, a drop and
-#: the assassins' kill, whose options were worked out for the meeples as they stand (a
-#: move it broke could not end)
-MEEPLES_IN_PLAY = frozenset({"pick", "drop", "kill"})
+#: where a used power that takes meeples off a tile is not offered: a drop and the
+#: assassins' kill, whose options were worked out for the meeples as they stand
+MEEPLES_SETTLED = frozenset({"drop", "kill"})
+#: the decision before the move, where such a power is offered only on the targets that
+#: leave a pick to make (a move it broke could not end)
+PICK = "pick"
+
+
+def _removes_meeples(rules: Rules, effects: Iterable[EffectSpec]) -> bool:
+    """Whether an effect of the list takes a meeple off a tile: ``remove`` or ``move``
+    naming a colour, or the meeples the action names."""
+    return any(
+        piece is not None and piece != CAMEL and piece not in rules.token_index
+        for _, e in nested(effects)
+        for piece in (e.remove, e.move)
+    )
 
 
 class UsedPower(EffectPower, Activated):
     """A power its owner uses in their own turn (``on = "use"``), paid with the card's
-    ``cost``, at most as often as its deck allows; offered while its ``if`` holds (and,
-    when it takes meeples off a tile, not while they are in play)."""
+    ``cost``, at most as often as its deck allows; offered while its ``if`` holds. One
+    that takes meeples off a tile (always on a target, so never in a choice) waits during
+    the move and the assassins' kill, and at the pick is offered only where it leaves a
+    legal pick."""
 
     def usable(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
-        if state.decision.stage in MEEPLES_IN_PLAY and self._removes_meeples(rules):
+        stage = state.decision.stage
+        if stage in MEEPLES_SETTLED and _removes_meeples(rules, self.spec.effects):
             return False
         return holds(rules, state, self.spec.when, Scope(owner, owner, None, card.params, card.id))
 
@@ -875,30 +922,47 @@ class UsedPower(EffectPower, Activated):
         name = card.name or card.id
         return f"{name} {unmet}: {card.text}" if card.text else f"{name} {unmet}"
 
-    def _removes_meeples(self, rules: Rules) -> bool:
-        """Whether an effect takes a meeple off a tile (``remove`` or ``move`` naming a
-        colour)."""
-        return any(
-            piece is not None and piece != CAMEL and piece not in rules.token_index
-            for _, e in nested(self.spec.effects)
-            for piece in (e.remove, e.move)
-        )
-
     def target_domains(self, rules: Rules, card: CardSpec) -> tuple[tuple[str, ...], ...]:
         if self.spec.card_pile is not None:
             return (card_ids(rules, self.spec.card_pile[0]),)
         if self.spec.target_to is not None:
             return (board_squares(rules), board_squares(rules))
+        if self.spec.target_meeples is not None:
+            most = self.spec.meeples_named(card.params)
+            groups = (
+                "".join(group)
+                for size in range(1, most + 1)
+                for group in itertools.combinations_with_replacement(rules.letters, size)
+            )
+            return (board_squares(rules), tuple(groups))
         return (board_squares(rules),) if self.spec.targeted else ()
 
     def targets(
         self, rules: Rules, state: State, owner: int, card: CardSpec
     ) -> Iterable[tuple[str, ...]]:
+        """Where it may act (``_aimed``); at the pick, if it takes meeples off a tile,
+        only where it leaves a pick to make."""
+        found = self._aimed(rules, state, owner, card)
+        if state.decision.stage != PICK or not _removes_meeples(rules, self.spec.effects):
+            return found
+        return [t for t in found if self._leaves_a_pick(rules, state, owner, card, t)]
+
+    def _leaves_a_pick(
+        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
+    ) -> bool:
+        """Whether some pick is still legal once its effects have run on ``target``."""
+        after = run(rules, state, self.spec.effects, self._scope(rules, state, owner, card, target))
+        return bool(rules.stages[PICK].legal(rules, evolve(after, decision=state.decision)))
+
+    def _aimed(
+        self, rules: Rules, state: State, owner: int, card: CardSpec
+    ) -> list[tuple[str, ...]]:
         """The tiles it may act on: never an impassable one; of ``target_kind``, where
         ``target`` holds (each given); around the tile a token it redirects would go
         (none left in the bank: none); with each other tile where ``target_to`` holds,
-        when it names a second one. Or each distinct card of its ``target_card``
-        pile."""
+        when it names a second one, or each distinct group of its ``target_meeples``
+        meeples there (all of them when fewer), when it names some. Or each distinct
+        card of its ``target_card`` pile."""
         spec = self.spec
         if spec.card_pile is not None:
             deck, pile = spec.card_pile
@@ -912,7 +976,7 @@ class UsedPower(EffectPower, Activated):
                 return []
             origin = self._origin(state)
             tiles = (t for t in geo.area[origin] if t != origin)
-        found = []
+        found: list[tuple[str, ...]] = []
         for t in tiles:
             if t in layout.blocked:
                 continue
@@ -921,6 +985,13 @@ class UsedPower(EffectPower, Activated):
             scope = Scope(owner, owner, None, card.params, card.id, t)
             if holds(rules, state, spec.target, scope):
                 found.append((geo.name(t),))
+        if spec.target_meeples is not None:
+            most = spec.meeples_named(card.params)
+            return [
+                (name, group)
+                for (name,) in found
+                for group in _groups(rules, state.board.meeples[geo.parse(name)], most)
+            ]
         if spec.target_to is None or not found:
             return found
         ends = [
@@ -944,15 +1015,9 @@ class UsedPower(EffectPower, Activated):
     def act(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> State:
-        pile = self.spec.card_pile
-        if pile is not None:
-            aimed = Scope(owner, owner, None, card.params, card.id, target_card=(*pile, target[0]))
-            return run(rules, state, self.spec.effects, aimed)
-        tile = state.geometry.parse(target[0]) if target else NOBODY
-        to = state.geometry.parse(target[1]) if len(target) > 1 else NOBODY
-        scope = Scope(
-            owner, owner, None, card.params, card.id, tile, self.spec.redirects, target_to=to
-        )
+        scope = self._scope(rules, state, owner, card, target)
+        if self.spec.card_pile is not None:
+            return run(rules, state, self.spec.effects, scope)
         if self.spec.redirects:
             return self._redirect(rules, state, scope)
         state = run(rules, state, self.spec.effects, scope)
@@ -965,6 +1030,25 @@ class UsedPower(EffectPower, Activated):
             turn=evolve(turn, resume=state.decision.stage),
             decision=Decision(card_choice(card), owner),
         )
+
+    def _scope(
+        self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
+    ) -> Scope:
+        """What its effects read for the target its action names: a card of its pile,
+        or a tile with a second tile or a group of meeples (their colours' letters)."""
+        aimed = Scope(owner, owner, None, card.params, card.id)
+        pile = self.spec.card_pile
+        if pile is not None:
+            return attrs.evolve(aimed, target_card=(*pile, target[0]))
+        if not target:
+            return aimed
+        tile = state.geometry.parse(target[0])
+        aimed = attrs.evolve(aimed, target=tile, redirected=self.spec.redirects)
+        if self.spec.target_meeples is not None:
+            return attrs.evolve(aimed, target_group=tuple(map(rules.letters.index, target[1])))
+        if len(target) > 1:
+            return attrs.evolve(aimed, target_to=state.geometry.parse(target[1]))
+        return aimed
 
     def _redirect(self, rules: Rules, state: State, scope: Scope) -> State:
         """Its effects are the placement it redirects: an effect's (the step ends, and

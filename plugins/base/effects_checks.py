@@ -26,6 +26,7 @@ from naqala.core.effects import (
     FIRE,
     MEEPLES,
     MOMENTS,
+    MOST_TARGET_MEEPLES,
     NAMING_VERBS,
     READING,
     SCORING,
@@ -117,9 +118,12 @@ def problems(rules: Rules, code_powers: set[str]) -> list[str]:
             f"{where}: {_removal_problem(rules, piece, verb)}"
             for e in on_target
             for verb, piece in (("remove", e.remove), ("move", e.move))
-            if piece is not None and _removal_problem(rules, piece, verb)
+            if piece is not None
+            and not (verb == "remove" and piece == MEEPLES)
+            and _removal_problem(rules, piece, verb)
         ]
         found += _second_tile_problems(where, power)
+        found += _named_meeples_problems(rules, where, power)
         found += [
             f"{where}: no token {e.place!r} in these rules (or {CAMEL!r}: the tile, with a camel)"
             for e in on_target
@@ -231,6 +235,35 @@ def _second_tile_problems(where: str, power: PowerSpec) -> list[str]:
         found.append(f"{where}: target_to names no second tile for a redirect or a card target")
     if not moves:
         found.append(f"{where}: target_to is where a piece is moved: its effects move one")
+    return found
+
+
+def _named_meeples_problems(rules: Rules, where: str, power: PowerSpec) -> list[str]:
+    """A group of meeples (``target_meeples``) is named by a used power's action on its
+    target tile, for ``remove = "meeples"`` to take, and every card of its kind names
+    1 to ``MOST_TARGET_MEEPLES`` of them."""
+    removes = any(e.remove == MEEPLES for _, e in nested(power.effects))
+    if power.target_meeples is None:
+        return [f'{where}: remove = "meeples" takes the meeples target_meeples names'] * removes
+    found = []
+    if power.on != USE:
+        found.append(f'{where}: meeples are named by a used power only (on = "use")')
+    if power.redirects or power.card_pile is not None or power.target_to is not None:
+        found.append(
+            f"{where}: target_meeples names meeples on the target tile, not beside a redirect, "
+            "a card target or a second tile"
+        )
+    if not removes:
+        found.append(f'{where}: target_meeples names meeples for remove = "meeples" to take')
+    for card in rules.content.cards:
+        if card.deck != power.deck or card.kind != power.kind:
+            continue
+        named = power.meeples_named(card.params)
+        if not 1 <= named <= MOST_TARGET_MEEPLES:
+            found.append(
+                f"{where}: card {card.id!r} names {named} meeples (target_meeples = "
+                f"{power.target_meeples!r}): 1 to {MOST_TARGET_MEEPLES}"
+            )
     return found
 
 

@@ -137,6 +137,10 @@ pub struct PowerDoc {
     /// tile where this holds (read as its target is)
     #[serde(default)]
     pub target_to: Option<ExprDoc>,
+    /// a used power's target: a tile and a group of this many of its meeples (a number
+    /// or a card's number)
+    #[serde(default)]
+    pub target_meeples: Option<ExprDoc>,
 }
 
 /// A `[[counter]]`: a number effects set and read, each player's or the game's.
@@ -428,6 +432,8 @@ pub enum Verb {
     RemoveCamel,
     /// a meeple of this colour from the power's target tile back to the bag
     RemoveMeeple(usize),
+    /// the meeples the power's action names on its target tile back to the bag
+    RemoveNamed,
     /// the power's target tile taken with one of the player's camels
     PlaceCamel,
     /// a token of this kind from the power's target tile to its second tile
@@ -531,9 +537,14 @@ pub struct Power {
     /// a used power's second tile, where its `move` puts a piece of its target: any
     /// other tile where this holds
     pub target_to: Option<Expr>,
-    /// whether it takes meeples off a tile (`remove` or `move` of a colour): it is not offered at
-    /// the pick, a drop or the assassins' kill, whose options were worked out for the
-    /// meeples as they stand (`effects.MEEPLES_IN_PLAY`)
+    /// a used power's target: a tile and a group of this many of its meeples (all of
+    /// them when fewer), which its action names
+    pub target_meeples: Option<Expr>,
+    /// whether it takes meeples off a tile (`remove` or `move` of a colour, or the
+    /// meeples its action names): it is not offered at a drop or the assassins' kill,
+    /// whose options were worked out for the meeples as they stand
+    /// (`effects.MEEPLES_SETTLED`), and at the pick only where it leaves a pick (such
+    /// an effect acts on a target, so it is never one of a choice's, which asks none)
     pub removes_meeples: bool,
 }
 
@@ -592,19 +603,75 @@ fn second_tile(power: &PowerDoc, names: &Lookup<'_>) -> Result<Option<Expr>, Str
     resolve(condition, names).map(Some)
 }
 
+/// What `remove` names to take the meeples a used power's action names
+/// (`core.effects.MEEPLES`).
+const NAMED_MEEPLES: &str = "meeples";
+
+/// The most meeples a used power's action names (`core.effects.MOST_TARGET_MEEPLES`).
+pub const MOST_TARGET_MEEPLES: usize = 4;
+
+/// A power's group of meeples (`target_meeples`), refused in one line where the kernel
+/// cannot play it (`effects_checks` refuses it in Python first): a used power's, on a
+/// tile target, naming 1 to `MOST_TARGET_MEEPLES` meeples for each card of its kind.
+fn named_meeples(
+    power: &PowerDoc,
+    names: &Lookup<'_>,
+    effects: &[Effect],
+) -> Result<Option<Expr>, String> {
+    let refused = |why: String| Err(format!("kernel content: effects: target_meeples: {why}"));
+    let Some(count) = &power.target_meeples else {
+        if effects.iter().any(names_meeples) {
+            return refused("remove = \"meeples\" takes the meeples target_meeples names".into());
+        }
+        return Ok(None);
+    };
+    let count = resolve(count, names)?;
+    if power.on != "use"
+        || !power.redirects.is_empty()
+        || !power.target_card.is_empty()
+        || power.target_to.is_some()
+    {
+        return refused("the meeples of a used power's tile target alone".into());
+    }
+    for card in (names.doc.cards.iter()).filter(|c| c.deck == power.deck && c.kind == power.kind) {
+        let named = match &count {
+            Expr::Num(n) => *n,
+            Expr::Param(name) => card.params.get(name).copied().unwrap_or(0),
+            _ => return refused("a number or param.<name>".into()),
+        };
+        if !(1..=MOST_TARGET_MEEPLES as i64).contains(&named) {
+            return refused(format!(
+                "card {:?} names {named}: 1 to {MOST_TARGET_MEEPLES}",
+                card.id
+            ));
+        }
+    }
+    Ok(Some(count))
+}
+
+/// Whether an effect, or one of its choices', removes the meeples the action names.
+fn names_meeples(effect: &Effect) -> bool {
+    effect.verb == Verb::RemoveNamed || effect.options.iter().flatten().any(names_meeples)
+}
+
 impl Power {
-    /// Whether it acts on a tile its action names (a kind, a condition, or a tile around
-    /// a placement it redirects).
+    /// Whether it acts on a tile its action names (a kind, a condition, a group of
+    /// meeples, or a tile around a placement it redirects).
     pub fn targeted(&self) -> bool {
-        !self.target_kind.is_empty() || self.target.is_some() || self.redirects.is_some()
+        !self.target_kind.is_empty()
+            || self.target.is_some()
+            || self.target_meeples.is_some()
+            || self.redirects.is_some()
     }
 }
 
 /// Whether an effect of `list` (or of a choice's options) takes a meeple off a tile.
 fn removes_meeples(list: &[Effect]) -> bool {
     list.iter().any(|e| {
-        matches!(e.verb, Verb::RemoveMeeple(_) | Verb::MoveMeeple(_))
-            || e.options.iter().any(|o| removes_meeples(o))
+        matches!(
+            e.verb,
+            Verb::RemoveMeeple(_) | Verb::MoveMeeple(_) | Verb::RemoveNamed
+        ) || e.options.iter().any(|o| removes_meeples(o))
     })
 }
 
@@ -909,6 +976,7 @@ fn effect_list(effects: &[EffectDoc], names: &Lookup<'_>) -> Result<Vec<Effect>,
                 }
                 "place" if e.token == CAMEL => Verb::PlaceCamel,
                 "remove" if e.token == CAMEL => Verb::RemoveCamel,
+                "remove" if e.token == NAMED_MEEPLES => Verb::RemoveNamed,
                 "move" if e.token == CAMEL => Verb::MoveCamel,
                 "set" => match names.counter(&e.token).filter(|_| names.settable(&e.token)) {
                     Some(holder) => Verb::Set(holder),
@@ -1066,9 +1134,11 @@ impl Effects {
             if redirects.is_some() {
                 stages.push(format!("placing:{}", power.redirects));
             }
+            let target_meeples = named_meeples(power, &names, &program.effects)?;
             out.powers.push(Power {
                 on,
                 removes_meeples: removes_meeples(&program.effects),
+                target_meeples,
                 program,
                 counted: !used_kind,
                 protects,

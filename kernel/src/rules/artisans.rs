@@ -13,7 +13,7 @@ use std::sync::Arc;
 use super::scoring::Sheet;
 use super::stages::{Automatic, Market, Stage};
 use super::{turn_here, wait_at, Phase, Rules, Step, Unported};
-use crate::actions::{Action, ItemTarget, Way, MAX_KILLS};
+use crate::actions::{Action, ItemTarget, Way};
 use crate::content::{Content, ARTISAN};
 use crate::extras::{get_extra, set_extra};
 use crate::names::Sym;
@@ -43,7 +43,6 @@ const LAYOUT_ATTEMPTS: usize = 1000;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Item {
     Precious,
-    BurningScimitar,
     EnchantingFlute,
     FlyingCarpet,
 }
@@ -52,7 +51,6 @@ impl Item {
     fn of(kind: &str) -> Option<Item> {
         Some(match kind {
             PRECIOUS => Item::Precious,
-            "burning-scimitar" => Item::BurningScimitar,
             "enchanting-flute" => Item::EnchantingFlute,
             "flying-carpet" => Item::FlyingCarpet,
             _ => return None,
@@ -172,8 +170,8 @@ pub(super) fn stage_named(content: &Content, name: &str) -> Option<Arc<dyn Stage
 }
 
 /// The card kinds of the items deck the kernel plays by hand (the items of 0.2.0 but the
-/// Horn of Plenty, the Fabulous Lamp, the Rebirth Ring and the Tempest Talisman, whose
-/// powers are content).
+/// Burning Scimitar, the Horn of Plenty, the Fabulous Lamp, the Rebirth Ring and the
+/// Tempest Talisman, whose powers are content).
 pub(super) fn item_ported(kind: &str) -> bool {
     Item::of(kind).is_some()
 }
@@ -335,7 +333,7 @@ impl Rules<'_> {
         let settled = MEEPLES_SETTLED.contains(&stage);
         match item {
             Item::FlyingCarpet if stage != "drop" => return Vec::new(),
-            Item::BurningScimitar | Item::EnchantingFlute if settled => return Vec::new(),
+            Item::EnchantingFlute if settled => return Vec::new(),
             _ => {}
         }
         let spec = &self.content.doc.cards[usize::from(card)];
@@ -356,7 +354,6 @@ impl Rules<'_> {
         let geo = &state.layout.geometry;
         match item {
             Item::Precious => Vec::new(),
-            Item::BurningScimitar => self.scimitar_targets(state, param("kills")),
             // `EnchantingFlute.targets`: passable tiles with a neighbour holding meeples
             Item::EnchantingFlute => (0..geo.size)
                 .filter(|&t| !geo.is_impassable(t) && !self.flute_sources(state, t).is_empty())
@@ -369,40 +366,6 @@ impl Rules<'_> {
     /// `keeps_a_move`: at the pick, an item may not leave the player without a move.
     fn keeps_a_move(&self, state: &State) -> bool {
         state.decision.stage != self.known.pick || !self.starts(state, true).is_empty()
-    }
-
-    /// `BurningScimitar.targets`: on each tile, each distinct group of `kills` meeples
-    /// (all of them when fewer), whose removal keeps a move.
-    fn scimitar_targets(&self, state: &State, kills: i64) -> Vec<ItemTarget> {
-        let mut found = Vec::new();
-        let colours = self.content.colours();
-        for tile in 0..state.layout.size() {
-            let here = state.board.meeples(tile);
-            let total: usize = here.iter().map(|&n| usize::from(n)).sum();
-            let size = (kills.max(0) as usize).min(total);
-            if size == 0 {
-                continue;
-            }
-            if size > MAX_KILLS {
-                continue; // not offered by the kernel's actions: a content it refuses
-            }
-            // the distinct multisets of `size` meeples, in colour order
-            let mut group = [0u8; MAX_KILLS];
-            let mut groups = Vec::new();
-            multisets(here, colours, 0, size, &mut group, 0, &mut groups);
-            for group in groups {
-                // only the pick can be left without an option (`keeps_a_move`)
-                let keeps = state.decision.stage != self.known.pick || {
-                    let mut after = state.clone();
-                    remove_meeples(&mut after, tile, &group[..size]);
-                    self.keeps_a_move(&after)
-                };
-                if keeps {
-                    found.push(ItemTarget::Kills(tile as u8, group, size as u8));
-                }
-            }
-        }
-        found
     }
 
     /// `_sources`: the tiles sharing an edge with `tile` that hold meeples.
@@ -486,15 +449,6 @@ impl Rules<'_> {
         let param = |key: &str| spec.params.get(key).copied().unwrap_or(0);
         let item = art.item(card).expect("an item");
         Ok(match (item, target) {
-            // `BurningScimitar.act`: the meeples to the bag; an emptied tile is taken
-            (Item::BurningScimitar, ItemTarget::Kills(tile, group, n)) => {
-                let tile = usize::from(tile);
-                remove_meeples(&mut state, tile, &group[..usize::from(n)]);
-                if state.board.meeples(tile).iter().all(|&m| m == 0) {
-                    state = self.take_tile(state, player, tile);
-                }
-                state
-            }
             // `EnchantingFlute.act`: the tile chosen, the meeples come at `gather`
             (Item::EnchantingFlute, ItemTarget::Tile(tile)) => {
                 state.extras = set_extra(&state.extras, art.flute_tile, i64::from(tile));
@@ -775,42 +729,6 @@ fn connected(layout: &Layout) -> bool {
     seen.count_ones() as usize == passable.len()
 }
 
-/// `remove_meeples`: meeples of `colours` leave `tile` for the bag.
-fn remove_meeples(state: &mut State, tile: usize, colours: &[u8]) {
-    for &colour in colours {
-        state.board.meeples_mut(tile)[usize::from(colour)] -= 1;
-        state.bag[usize::from(colour)] += 1;
-    }
-}
-
-/// The distinct multisets of `size` meeples of `here` (at most `here[c]` of colour c),
-/// colours in order, in lexicographic order (`sorted(set(combinations(pool, size)))`).
-fn multisets(
-    here: &[Count],
-    colours: usize,
-    from: usize,
-    size: usize,
-    group: &mut [u8; MAX_KILLS],
-    filled: usize,
-    out: &mut Vec<[u8; MAX_KILLS]>,
-) {
-    if filled == size {
-        out.push(*group);
-        return;
-    }
-    for colour in from..colours {
-        let used = group[..filled]
-            .iter()
-            .filter(|&&c| usize::from(c) == colour)
-            .count();
-        if usize::from(here[colour]) > used {
-            group[filled] = colour as u8;
-            multisets(here, colours, colour, size, group, filled + 1, out);
-        }
-    }
-    group[filled] = 0;
-}
-
 /// The workshop: an item for resources or elders, as many times as the artisans allow.
 #[derive(Debug)]
 struct Workshop;
@@ -912,20 +830,5 @@ impl Stage for Gather {
 
     fn enter(&self, rules: &Rules<'_>, _: State, stage: Sym) -> Step {
         Err(rules.not_here(stage))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn groups_of_meeples_are_distinct_multisets() {
-        let mut out = Vec::new();
-        let mut group = [0u8; MAX_KILLS];
-        // two of colour 0, one of colour 2: {0,0}, {0,2}
-        multisets(&[2, 0, 1], 3, 0, 2, &mut group, 0, &mut out);
-        let found: Vec<Vec<u8>> = out.iter().map(|g| g[..2].to_vec()).collect();
-        assert_eq!(found, vec![vec![0, 0], vec![0, 2]]);
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{Rules, Step, Unported};
 
-use crate::actions::{Action, Pay};
+use crate::actions::{Action, Group, Pay};
 use crate::effects::{self, CardPile, Scope};
 use crate::extras::set_extra;
 use crate::names::Sym;
@@ -149,55 +149,82 @@ impl Rules<'_> {
                 .power_stages
                 .as_ref()
                 .is_none_or(|s| s.contains(&stage));
-            let settled = !power.removes_meeples
-                || ![self.known.pick, self.known.drop, self.known.kill].contains(&stage);
+            // meeples are not taken off a tile during the move or the assassins' kill
+            let settled =
+                !power.removes_meeples || ![self.known.drop, self.known.kill].contains(&stage);
             if !offered || !settled || !effects::holds(&power.program.test, state, &scope) {
                 return Vec::new();
             }
-            if let Some(pile) = power.target_card {
-                return self
-                    .card_targets(state, pile)
-                    .into_iter()
-                    .flat_map(|c| {
-                        ways.iter()
-                            .map(move |&way| Action::CardOnCard(card, c, way))
-                    })
-                    .collect();
+            let mut aimed = self.aimed(state, power, &scope);
+            if power.removes_meeples && stage == self.known.pick {
+                aimed.retain(|aim| self.leaves_a_pick(state, power, &aim.scope(&scope)));
             }
-            if let Some(condition) = &power.target_to {
-                let starts = self.power_targets(state, power, &scope);
-                if starts.is_empty() {
-                    return Vec::new(); // no second tile is looked for without a first
-                }
-                let ends = self.tiles_where(state, condition, &scope);
-                let mut options = Vec::with_capacity(starts.len() * ends.len() * ways.len());
-                for &start in &starts {
-                    for &end in ends.iter().filter(|&&end| end != start) {
-                        let pairs = ways
-                            .iter()
-                            .map(|&way| Action::CardOnTiles(card, start, end, way));
-                        options.extend(pairs);
-                    }
-                }
-                return options;
-            }
-            if !power.targeted() && self.claimed_by_verb[usize::from(card)] {
+            if !power.targeted()
+                && power.target_card.is_none()
+                && self.claimed_by_verb[usize::from(card)]
+            {
                 return ways.iter().map(|&way| Action::Claim(card, way)).collect();
             }
-            let targets: Vec<Option<u8>> = if !power.targeted() {
-                vec![None]
-            } else {
-                self.power_targets(state, power, &scope)
-                    .into_iter()
-                    .map(Some)
-                    .collect()
-            };
-            return targets
-                .into_iter()
-                .flat_map(|target| ways.iter().map(move |&way| Action::Card(card, target, way)))
-                .collect();
+            let mut options = Vec::with_capacity(aimed.len() * ways.len());
+            for aim in aimed {
+                options.extend(ways.iter().map(|&way| aim.action(card, way)));
+            }
+            return options;
         }
         Vec::new() // a card without a used power (Kumarbi's is offered while bidding)
+    }
+
+    /// `UsedPower._aimed`: what a used power may act on: nothing named, each card of its
+    /// pile, each tile (with each second tile, or each group of its meeples).
+    fn aimed(&self, state: &State, power: &effects::Power, scope: &Scope<'_>) -> Vec<Aim> {
+        if let Some(pile) = power.target_card {
+            return self
+                .card_targets(state, pile)
+                .into_iter()
+                .map(Aim::Card)
+                .collect();
+        }
+        if !power.targeted() {
+            return vec![Aim::Nothing];
+        }
+        let starts = self.power_targets(state, power, scope);
+        if let Some(count) = &power.target_meeples {
+            let most = effects::evaluate(count, state, scope).max(0) as usize;
+            let mut found = Vec::new();
+            for tile in starts {
+                let here = state.board.meeples(usize::from(tile));
+                found.extend(
+                    groups(&here[..self.content.colours()], most)
+                        .into_iter()
+                        .map(|g| Aim::Meeples(tile, g)),
+                );
+            }
+            return found;
+        }
+        let Some(condition) = &power.target_to else {
+            return starts.into_iter().map(Aim::Tile).collect();
+        };
+        if starts.is_empty() {
+            return Vec::new(); // no second tile is looked for without a first
+        }
+        let ends = self.tiles_where(state, condition, scope);
+        starts
+            .iter()
+            .flat_map(|&start| {
+                ends.iter()
+                    .filter(move |&&end| end != start)
+                    .map(move |&end| Aim::Tiles(start, end))
+            })
+            .collect()
+    }
+
+    /// `UsedPower._leaves_a_pick`: whether some pick is still legal once the power's
+    /// effects have run for this scope.
+    fn leaves_a_pick(&self, state: &State, power: &effects::Power, scope: &Scope<'_>) -> bool {
+        let decision = state.decision;
+        let mut after = self.run_effects(state.clone(), &power.program.effects, scope);
+        after.decision = decision;
+        !self.starts(&after, true).is_empty()
     }
 
     /// `UsedPower.targets`: the tiles a used power may act on, never an impassable one;
@@ -359,15 +386,7 @@ impl Rules<'_> {
     }
 
     /// `Activated.apply`: pay, mark the use, count the effect, then act.
-    pub(super) fn use_card(
-        &self,
-        mut state: State,
-        card: u8,
-        target: Option<u8>,
-        target_card: Option<u8>,
-        target_to: Option<u8>,
-        pay: Pay,
-    ) -> Step {
+    pub(super) fn use_card(&self, mut state: State, card: u8, aim: Aim, pay: Pay) -> Step {
         let player = state.decision.player as usize;
         let (elders, fakirs) = pay.counts();
         if elders > 0 {
@@ -385,12 +404,7 @@ impl Rules<'_> {
         state = self.discard_used(state, player, card);
         state = self.count_effect(state, card);
         if let Some(power) = self.used_power(card) {
-            let scope = Scope {
-                target: target.map(usize::from),
-                target_card,
-                target_to: target_to.map(usize::from),
-                ..self.card_scope(player, card)
-            };
+            let scope = aim.scope(&self.card_scope(player, card));
             if let Some(token) = power.redirects {
                 return self.redirect(state, token, &power.program.effects, &scope);
             }
@@ -418,6 +432,92 @@ impl Rules<'_> {
     }
 }
 
+/// What a used power's action names: nothing, a card of its pile, a tile, a tile and a
+/// second tile, or a tile and meeples there.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Aim {
+    Nothing,
+    Card(u8),
+    Tile(u8),
+    Tiles(u8, u8),
+    Meeples(u8, Group),
+}
+
+impl Aim {
+    /// The scope its effects run in.
+    fn scope<'a>(&self, card: &Scope<'a>) -> Scope<'a> {
+        let tile = |t: &u8| Some(usize::from(*t));
+        match self {
+            Aim::Nothing => *card,
+            Aim::Card(c) => Scope {
+                target_card: Some(*c),
+                ..*card
+            },
+            Aim::Tile(t) => Scope {
+                target: tile(t),
+                ..*card
+            },
+            Aim::Tiles(t, to) => Scope {
+                target: tile(t),
+                target_to: tile(to),
+                ..*card
+            },
+            Aim::Meeples(t, group) => Scope {
+                target: tile(t),
+                target_group: Some(*group),
+                ..*card
+            },
+        }
+    }
+
+    /// The action using `card` on it, paid `way`.
+    fn action(self, card: u8, way: Pay) -> Action {
+        match self {
+            Aim::Nothing => Action::Card(card, None, way),
+            Aim::Card(c) => Action::CardOnCard(card, c, way),
+            Aim::Tile(t) => Action::Card(card, Some(t), way),
+            Aim::Tiles(t, to) => Action::CardOnTiles(card, t, to, way),
+            Aim::Meeples(t, group) => Action::CardOnMeeples(card, t, group, way),
+        }
+    }
+}
+
+/// `effects._groups`: each distinct group of `most` of the meeples `here` (all of them
+/// when fewer), colours in order, the groups in lexicographic order; none on an empty
+/// tile. `most` is at most `MOST_TARGET_MEEPLES` (the content says so).
+fn groups(here: &[Count], most: usize) -> Vec<Group> {
+    let total: usize = here.iter().map(|&n| usize::from(n)).sum();
+    let size = most.min(total);
+    let mut found = Vec::new();
+    let mut picked = Vec::with_capacity(size);
+    if size > 0 {
+        pick_groups(here, 0, size, &mut picked, &mut found);
+    }
+    found
+}
+
+/// The groups of `left` more meeples from colour `from` on, after `picked`.
+fn pick_groups(
+    here: &[Count],
+    from: usize,
+    left: usize,
+    picked: &mut Vec<u8>,
+    out: &mut Vec<Group>,
+) {
+    if left == 0 {
+        out.extend(Group::new(picked));
+        return;
+    }
+    for colour in from..here.len() {
+        let taken = picked.iter().filter(|&&c| usize::from(c) == colour).count();
+        if taken < usize::from(here[colour]) {
+            picked.push(colour as u8);
+            pick_groups(here, colour, left - 1, picked, out);
+            picked.pop();
+        }
+    }
+}
+
 /// Whether `condition` holds with tile `tile` as the used power's target.
 fn holds_at(condition: &effects::Expr, state: &State, scope: &Scope<'_>, tile: usize) -> bool {
     let here = Scope {
@@ -433,5 +533,33 @@ fn lying_in(deck: &Deck, pile: CardPile) -> &[u8] {
         deck.discard()
     } else {
         deck.row()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listed(here: &[Count], most: usize) -> Vec<Vec<u8>> {
+        groups(here, most)
+            .iter()
+            .map(|g| g.colours().to_vec())
+            .collect()
+    }
+
+    #[test]
+    fn groups_of_meeples_are_distinct_multisets_in_order() {
+        // two of colour 0, one of colour 2: {0,0}, {0,2}
+        assert_eq!(listed(&[2, 0, 1], 2), vec![vec![0, 0], vec![0, 2]]);
+        assert_eq!(
+            listed(&[1, 1, 1], 2),
+            vec![vec![0, 1], vec![0, 2], vec![1, 2]]
+        );
+    }
+
+    #[test]
+    fn fewer_meeples_than_named_make_one_group_of_all() {
+        assert_eq!(listed(&[1, 0, 1], 4), vec![vec![0, 2]]);
+        assert!(listed(&[0, 0, 0], 2).is_empty());
     }
 }

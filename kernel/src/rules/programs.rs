@@ -249,6 +249,18 @@ impl Rules<'_> {
                         state.bag[colour] += 1;
                     }
                 }
+                // one no longer there (an effect before took it) stays put
+                effects::Verb::RemoveNamed => {
+                    if let (Some(tile), Some(group)) = (scope.target, scope.target_group) {
+                        for &colour in group.colours() {
+                            let colour = usize::from(colour);
+                            if state.board.meeples(tile)[colour] > 0 {
+                                state.board.meeples_mut(tile)[colour] -= 1;
+                                state.bag[colour] += 1;
+                            }
+                        }
+                    }
+                }
                 effects::Verb::Move(_)
                 | effects::Verb::MoveCamel
                 | effects::Verb::MoveMeeple(_) => {
