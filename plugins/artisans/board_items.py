@@ -27,18 +27,12 @@ from naqala.core.state import (
     set_extra,
 )
 from naqala.core.validate import Problem, shown
-from naqala.plugins.base.api import Activated, resume_interrupted
-
-#: decisions where an item that moves or removes meeples is not offered: during the move
-#: (a drop) and the assassins' kill, whose options were worked out for the board as it is
-MEEPLES_SETTLED = frozenset({"drop", "kill"})
-
-
-def keeps_a_move(rules: Rules, state: State) -> bool:
-    """At the pick, an item may not leave the player without a legal move (the rules
-    offer only moves that can end): whether some pick is still possible."""
-    stage = state.decision.stage
-    return stage != "pick" or bool(rules.stages[stage].legal(rules, state))
+from naqala.plugins.base.api import (
+    MEEPLES_SETTLED,
+    Activated,
+    leaves_a_pick,
+    resume_interrupted,
+)
 
 
 class EnchantingFlute(Activated):
@@ -108,13 +102,12 @@ class Gather(Stage):
         found = [Action("done")]
         for source in _sources(state, to):
             for colour, n in enumerate(state.board.meeples[source]):
-                if n and self._keeps_a_move(rules, _moved(state, source, to, colour)):
+                if not n:
+                    continue
+                moved = _moved(state, source, to, colour)
+                if leaves_a_pick(rules, resume_interrupted(moved, moved.decision.player)):
                     found.append(Action("gather", (geo.name(source), letters[colour])))
         return found
-
-    @staticmethod
-    def _keeps_a_move(rules: Rules, state: State) -> bool:
-        return keeps_a_move(rules, resume_interrupted(state, state.decision.player))
 
     def apply(self, rules: Rules, state: State, action: Action) -> State:
         if action.kind == "gather":

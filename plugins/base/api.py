@@ -9,7 +9,13 @@ these names are kept (docs/plugin-api.md describes each group). import-linter ch
 from __future__ import annotations
 
 from naqala.plugins.base.bidding import turn_order_costs
-from naqala.plugins.base.cards import Activated, own_turn, resume_interrupted
+from naqala.plugins.base.cards import (
+    MEEPLES_SETTLED,
+    Activated,
+    leaves_a_pick,
+    own_turn,
+    resume_interrupted,
+)
 from naqala.plugins.base.cards import score_lines as card_score_lines
 from naqala.plugins.base.checks import shape_problems, uses_board_shape
 from naqala.plugins.base.common import (
@@ -92,6 +98,7 @@ __all__ = [
     "KILL",
     "KILLS",
     "KILL_PREVENTED",
+    "MEEPLES_SETTLED",
     "MEEPLE_DROPPED",
     "PALACE_PLACED",
     "PALM_TREE_PLACED",
@@ -130,6 +137,7 @@ __all__ = [
     "give_cards",
     "keep_meeples",
     "kept",
+    "leaves_a_pick",
     "legal_drops",
     "legal_starts",
     "lying_on",

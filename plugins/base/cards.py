@@ -65,6 +65,20 @@ def own_turn(state: State, player: int) -> Turn | None:
     return turn
 
 
+#: decisions where nothing takes meeples off a tile: a drop and the assassins' kill, whose
+#: options were worked out for the meeples as they stand
+MEEPLES_SETTLED = frozenset({"drop", "kill"})
+#: the decision before the move, where a power may not take away the last legal start
+PICK = "pick"
+
+
+def leaves_a_pick(rules: Rules, state: State) -> bool:
+    """At the pick, whether some move can still start: the rules offer only moves that can
+    end, so a power used there may not take the last one away. Elsewhere, yes."""
+    stage = state.decision.stage
+    return stage != PICK or bool(rules.stages[PICK].legal(rules, state))
+
+
 def resume_interrupted(state: State, player: int) -> State:
     """The decision a power's own decision interrupted (the turn's ``resume``) goes on,
     ``player`` deciding, and no power is deciding any more."""

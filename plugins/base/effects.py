@@ -64,7 +64,13 @@ from naqala.core.state import (
 )
 from naqala.core.validate import MAX_COINS
 from naqala.plugins.base import events
-from naqala.plugins.base.cards import Activated, resume_interrupted
+from naqala.plugins.base.cards import (
+    MEEPLES_SETTLED,
+    PICK,
+    Activated,
+    leaves_a_pick,
+    resume_interrupted,
+)
 from naqala.plugins.base.common import (
     FAKIR,
     KEEP_DJINN,
@@ -879,15 +885,7 @@ class ProtectingReactingPower(ProtectingPower, ReactingPower):
     """Both: a power that protects, and counts each time its protection hides a target."""
 
 
-#: where a used power that takes meeples off a tile is not offered: a drop and the
-#: assassins' kill, whose options were worked out for the meeples as they stand
-MEEPLES_SETTLED = frozenset({"drop", "kill"})
-#: the decision before the move, where such a power is offered only on the targets that
-#: leave a pick to make (a move it broke could not end)
-PICK = "pick"
-
-
-def _removes_meeples(rules: Rules, effects: Iterable[EffectSpec]) -> bool:
+def removes_meeples(rules: Rules, effects: Iterable[EffectSpec]) -> bool:
     """Whether an effect of the list takes a meeple off a tile: ``remove`` or ``move``
     naming a colour, or the meeples the action names."""
     return any(
@@ -904,9 +902,13 @@ class UsedPower(EffectPower, Activated):
     the move and the assassins' kill, and at the pick is offered only where it leaves a
     legal pick."""
 
+    def __init__(self, spec: PowerSpec, takes_meeples: bool) -> None:
+        super().__init__(spec)
+        #: ``removes_meeples`` of its effects, worked out once for the rules it is built in
+        self.takes_meeples = takes_meeples
+
     def usable(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
-        stage = state.decision.stage
-        if stage in MEEPLES_SETTLED and _removes_meeples(rules, self.spec.effects):
+        if self.takes_meeples and state.decision.stage in MEEPLES_SETTLED:
             return False
         return holds(rules, state, self.spec.when, Scope(owner, owner, None, card.params, card.id))
 
@@ -943,16 +945,16 @@ class UsedPower(EffectPower, Activated):
         """Where it may act (``_aimed``); at the pick, if it takes meeples off a tile,
         only where it leaves a pick to make."""
         found = self._aimed(rules, state, owner, card)
-        if state.decision.stage != PICK or not _removes_meeples(rules, self.spec.effects):
+        if not self.takes_meeples or state.decision.stage != PICK:
             return found
-        return [t for t in found if self._leaves_a_pick(rules, state, owner, card, t)]
+        return [t for t in found if self._pick_left_after(rules, state, owner, card, t)]
 
-    def _leaves_a_pick(
+    def _pick_left_after(
         self, rules: Rules, state: State, owner: int, card: CardSpec, target: tuple[str, ...]
     ) -> bool:
         """Whether some pick is still legal once its effects have run on ``target``."""
         after = run(rules, state, self.spec.effects, self._scope(rules, state, owner, card, target))
-        return bool(rules.stages[PICK].legal(rules, evolve(after, decision=state.decision)))
+        return leaves_a_pick(rules, evolve(after, decision=state.decision))
 
     def _aimed(
         self, rules: Rules, state: State, owner: int, card: CardSpec
@@ -1061,14 +1063,14 @@ class UsedPower(EffectPower, Activated):
         return rules.proceed(run(rules, state, self.spec.effects, scope), stage)
 
 
-def power_of(spec: PowerSpec, counted: bool = True) -> Power:
-    """The power a ``[[power]]`` entry describes (only the methods it uses overridden, so
-    the card router asks it nothing else); ``counted``: whether its reactions count as
-    uses of the card."""
+def power_of(rules: Rules, spec: PowerSpec, counted: bool = True) -> Power:
+    """The power a ``[[power]]`` entry describes in these rules (only the methods it uses
+    overridden, so the card router asks it nothing else); ``counted``: whether its
+    reactions count as uses of the card."""
     if spec.on == SCORING:
         return ScoringPower(spec)
     if spec.on == USE:
-        return UsedPower(spec)
+        return UsedPower(spec, removes_meeples(rules, spec.effects))
     if spec.protects:
         if not spec.on:
             return ProtectingPower(spec)
@@ -1142,6 +1144,6 @@ def card_powers(rules: Rules) -> dict[str, Power]:
     found: dict[str, Power] = {}
     for key, specs in entries.items():
         used = any(spec.on == USE for spec in specs)
-        parts = [power_of(spec, counted=not used) for spec in specs]
+        parts = [power_of(rules, spec, counted=not used) for spec in specs]
         found[key] = parts[0] if len(parts) == 1 else CardPowers(parts)
     return found

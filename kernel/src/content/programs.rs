@@ -543,7 +543,7 @@ pub struct Power {
     /// whether it takes meeples off a tile (`remove` or `move` of a colour, or the
     /// meeples its action names): it is not offered at a drop or the assassins' kill,
     /// whose options were worked out for the meeples as they stand
-    /// (`effects.MEEPLES_SETTLED`), and at the pick only where it leaves a pick (such
+    /// (`cards.MEEPLES_SETTLED`), and at the pick only where it leaves a pick (such
     /// an effect acts on a target, so it is never one of a choice's, which asks none)
     pub removes_meeples: bool,
 }

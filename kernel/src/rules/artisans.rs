@@ -33,8 +33,6 @@ const PRECIOUS: &str = "precious";
 const NEW_KINDS: &[&str] = &["workshop", "specialized-market", "chasm"];
 const CHASM: &str = "chasm";
 const WORKSHOP: &str = "workshop";
-/// `board_items.MEEPLES_SETTLED`: where an item that moves or removes meeples waits
-const MEEPLES_SETTLED: &[&str] = &["drop", "kill"];
 /// `layout.LAYOUT_ATTEMPTS` of plugins/base/setup.py
 const LAYOUT_ATTEMPTS: usize = 1000;
 
@@ -329,11 +327,10 @@ impl Rules<'_> {
         if self.used_this_turn(turn, card) {
             return Vec::new();
         }
-        let stage = self.stage_name(state.decision.stage);
-        let settled = MEEPLES_SETTLED.contains(&stage);
+        let stage = state.decision.stage;
         match item {
-            Item::FlyingCarpet if stage != "drop" => return Vec::new(),
-            Item::EnchantingFlute if settled => return Vec::new(),
+            Item::FlyingCarpet if stage != self.known.drop => return Vec::new(),
+            Item::EnchantingFlute if self.meeples_settled(stage) => return Vec::new(),
             _ => {}
         }
         let spec = &self.content.doc.cards[usize::from(card)];
@@ -361,11 +358,6 @@ impl Rules<'_> {
                 .collect(),
             Item::FlyingCarpet => self.carpet_targets(state, param("jump")),
         }
-    }
-
-    /// `keeps_a_move`: at the pick, an item may not leave the player without a move.
-    fn keeps_a_move(&self, state: &State) -> bool {
-        state.decision.stage != self.known.pick || !self.starts(state, true).is_empty()
     }
 
     /// `_sources`: the tiles sharing an edge with `tile` that hold meeples.
@@ -487,7 +479,7 @@ impl Rules<'_> {
                     moved.board.meeples_mut(source)[colour] -= 1;
                     moved.board.meeples_mut(to)[colour] += 1;
                     moved.decision.stage = resume;
-                    self.keeps_a_move(&moved)
+                    self.leaves_a_pick(&moved)
                 };
                 if keeps {
                     found.push(Action::Gather(source as u8, colour as u8));

@@ -150,14 +150,13 @@ impl Rules<'_> {
                 .as_ref()
                 .is_none_or(|s| s.contains(&stage));
             // meeples are not taken off a tile during the move or the assassins' kill
-            let settled =
-                !power.removes_meeples || ![self.known.drop, self.known.kill].contains(&stage);
-            if !offered || !settled || !effects::holds(&power.program.test, state, &scope) {
+            let waits = power.removes_meeples && self.meeples_settled(stage);
+            if !offered || waits || !effects::holds(&power.program.test, state, &scope) {
                 return Vec::new();
             }
             let mut aimed = self.aimed(state, power, &scope);
             if power.removes_meeples && stage == self.known.pick {
-                aimed.retain(|aim| self.leaves_a_pick(state, power, &aim.scope(&scope)));
+                aimed.retain(|aim| self.pick_left_after(state, power, &aim.scope(&scope)));
             }
             if !power.targeted()
                 && power.target_card.is_none()
@@ -218,13 +217,13 @@ impl Rules<'_> {
             .collect()
     }
 
-    /// `UsedPower._leaves_a_pick`: whether some pick is still legal once the power's
+    /// `UsedPower._pick_left_after`: whether some pick is still legal once the power's
     /// effects have run for this scope.
-    fn leaves_a_pick(&self, state: &State, power: &effects::Power, scope: &Scope<'_>) -> bool {
+    fn pick_left_after(&self, state: &State, power: &effects::Power, scope: &Scope<'_>) -> bool {
         let decision = state.decision;
         let mut after = self.run_effects(state.clone(), &power.program.effects, scope);
         after.decision = decision;
-        !self.starts(&after, true).is_empty()
+        self.leaves_a_pick(&after)
     }
 
     /// `UsedPower.targets`: the tiles a used power may act on, never an impassable one;

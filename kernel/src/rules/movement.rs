@@ -6,6 +6,7 @@ use super::{append, turn_here, wait_at, Rules, Step};
 
 use crate::actions::Action;
 use crate::content::MAX_COLOURS;
+use crate::names::Sym;
 use crate::state::{Counts, State, Turn, NOBODY};
 
 /// A pick of each tile of `tiles` (a set as bits) in the canonical order of the tiles'
@@ -89,6 +90,18 @@ impl Rules<'_> {
     /// `legal_starts`: tiles from which some legal move exists.
     pub(super) fn pick_options(&self, state: &State) -> Vec<Action> {
         self.starts(state, false)
+    }
+
+    /// `cards.leaves_a_pick`: at the pick, whether some move can still start (a power
+    /// used there may not leave the player without one); at any other decision, yes.
+    pub(super) fn leaves_a_pick(&self, state: &State) -> bool {
+        state.decision.stage != self.known.pick || !self.starts(state, true).is_empty()
+    }
+
+    /// `cards.MEEPLES_SETTLED`: a drop and the assassins' kill, whose options were worked
+    /// out for the meeples as they stand, so nothing takes meeples off a tile there.
+    pub(super) fn meeples_settled(&self, stage: Sym) -> bool {
+        stage == self.known.drop || stage == self.known.kill
     }
 
     /// The legal starts; only the first when `first` (is there any move at all?).
