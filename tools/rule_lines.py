@@ -40,7 +40,9 @@ def _rules_glob(path: str) -> bool:
     return path.startswith("kernel/src/rules") and path.endswith(".rs")
 
 
-_KERNEL_LANGUAGE = {"kernel/src/rules/programs.rs"}
+#: the interpreter, and the used powers written in the language (Python's twin of both is
+#: ``plugins/base/effects.py``)
+_KERNEL_LANGUAGE = {"kernel/src/rules/programs.rs", "kernel/src/rules/used_powers.rs"}
 _KERNEL_STAGES = {"kernel/src/rules/stages.rs"}
 _KERNEL_ELSEWHERE = {"kernel/src/effects.rs", "kernel/src/content/programs.rs"}
 _PYTHON_LANGUAGE = {

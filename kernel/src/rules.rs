@@ -39,10 +39,11 @@ mod scoring;
 mod stages;
 mod tiles;
 mod tribes;
+mod used_powers;
 pub(crate) mod whims;
 
-use cards::Aim;
 use djinns::djinn_ported;
+use used_powers::Aim;
 
 pub use crate::unported::Unported;
 
