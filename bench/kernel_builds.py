@@ -106,23 +106,18 @@ def lay_out(checkout: Path, build: str, into: Path) -> None:
     """The package ``naqala`` of ``checkout`` in ``into``: a link per ``package-dir``
     entry, and ``build`` copied where that commit's extension module is built."""
     project = tomllib.loads((checkout / "pyproject.toml").read_text())
+    # the extension module the checkout builds (``naqala.kernel._native``)
+    target: str = project["tool"]["setuptools-rust"]["ext-modules"][0]["target"]
+    native_package, _, name = target.rpartition(".")
     for package, folder in project["tool"]["setuptools"]["package-dir"].items():
         place = into.joinpath(*package.split("."))
         place.parent.mkdir(parents=True, exist_ok=True)
-        if package == _extension(checkout).rpartition(".")[0]:
+        if package == native_package:
             shutil.copytree(checkout / folder, place)  # the build goes inside: a copy
         else:
             place.symlink_to((checkout / folder).resolve())
-    package, _, name = _extension(checkout).rpartition(".")
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    shutil.copy(build, into.joinpath(*package.split("."), name + suffix))
-
-
-def _extension(checkout: Path) -> str:
-    """The extension module a checkout builds (``naqala.kernel._native``)."""
-    project = tomllib.loads((checkout / "pyproject.toml").read_text())
-    target: str = project["tool"]["setuptools-rust"]["ext-modules"][0]["target"]
-    return target
+    shutil.copy(build, into.joinpath(*native_package.split("."), name + suffix))
 
 
 def _bridge_module(laid_out: Path) -> str:

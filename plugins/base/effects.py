@@ -885,7 +885,7 @@ class ProtectingReactingPower(ProtectingPower, ReactingPower):
     """Both: a power that protects, and counts each time its protection hides a target."""
 
 
-def removes_meeples(rules: Rules, effects: Iterable[EffectSpec]) -> bool:
+def _removes_meeples(rules: Rules, effects: Iterable[EffectSpec]) -> bool:
     """Whether an effect of the list takes a meeple off a tile: ``remove`` or ``move``
     naming a colour, or the meeples the action names."""
     return any(
@@ -904,7 +904,7 @@ class UsedPower(EffectPower, Activated):
 
     def __init__(self, spec: PowerSpec, takes_meeples: bool) -> None:
         super().__init__(spec)
-        #: ``removes_meeples`` of its effects, worked out once for the rules it is built in
+        #: ``_removes_meeples`` of its effects, worked out once for the rules it is built in
         self.takes_meeples = takes_meeples
 
     def usable(self, rules: Rules, state: State, owner: int, card: CardSpec) -> bool:
@@ -1070,7 +1070,7 @@ def power_of(rules: Rules, spec: PowerSpec, counted: bool = True) -> Power:
     if spec.on == SCORING:
         return ScoringPower(spec)
     if spec.on == USE:
-        return UsedPower(spec, removes_meeples(rules, spec.effects))
+        return UsedPower(spec, _removes_meeples(rules, spec.effects))
     if spec.protects:
         if not spec.on:
             return ProtectingPower(spec)
